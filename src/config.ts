@@ -1,0 +1,82 @@
+/**
+ * The service's configuration (SPEC 11), read once at start-up. Nothing else reads
+ * process.env: everything below receives a Config.
+ */
+import path from 'node:path';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
+  readonly meiliUrl: string | undefined;
+  readonly meiliApiKey: string | undefined;
+  /** Start the bundled Meilisearch when no MEILI_URL is given. */
+  readonly meiliEmbedded: boolean;
+  readonly authEnabled: boolean;
+  readonly rootToken: string | undefined;
+  readonly writeWaitForIndex: boolean;
+  /** Upper bound on how long a write waits for the index before returning anyway. */
+  readonly indexWaitMs: number;
+  readonly logLevel: string;
+  readonly graphqlIntrospection: boolean;
+  readonly graphiqlEnabled: boolean;
+  readonly bodyLimitBytes: number;
+  readonly corsOrigins: readonly string[];
+  readonly rateLimitPerMinute: number;
+  /** system-update at start-up (SPEC 5). */
+  readonly reindexOnStart: boolean;
+  readonly backgroundWorkers: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(v)}`);
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function str(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
+  return {
+    port: int(env, 'PORT', 8080),
+    host: str(env, 'HOST') ?? '127.0.0.1',
+    dataDir,
+    databaseUrl: str(env, 'DATABASE_URL'),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1),
+    meiliUrl: str(env, 'MEILI_URL'),
+    meiliApiKey: str(env, 'MEILI_API_KEY'),
+    meiliEmbedded: bool(env, 'MEILI_EMBEDDED', true),
+    authEnabled: bool(env, 'AUTH_ENABLED', true),
+    rootToken: str(env, 'ROOT_TOKEN'),
+    writeWaitForIndex: bool(env, 'WRITE_WAIT_FOR_INDEX', true),
+    indexWaitMs: int(env, 'INDEX_WAIT_MS', 5000),
+    logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),
+    graphiqlEnabled: bool(env, 'GRAPHIQL_ENABLED', !production),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
+    corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1),
+    reindexOnStart:
+      bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
+    backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
+  };
+}

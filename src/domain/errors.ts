@@ -1,0 +1,93 @@
+/**
+ * The service's error vocabulary. Every failure a caller can cause is one of these,
+ * with a stable code and, where it helps, the field at fault. REST and GraphQL each
+ * map them to their wire form in one place (rest/errorHandler.ts, graphql/errors.ts).
+ */
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'INVALID_URN'
+  | 'NOT_FOUND'
+  | 'SOFT_DELETED'
+  | 'INCOMPATIBLE_CHANGE'
+  | 'ALREADY_EXISTS'
+  | 'PRECONDITION_FAILED'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Any rule about the content of a request: types, allowed values, shapes, limits. */
+export class ValidationError extends ServiceError {
+  constructor(message: string, field?: string) {
+    super('VALIDATION_FAILED', message, field);
+  }
+}
+
+/** A URN that does not parse, where it names the entity a request addresses. */
+export class InvalidUrnError extends ServiceError {
+  constructor(readonly urn: string, reason?: string) {
+    super('INVALID_URN', reason ? `Invalid urn!: ${urn} (${reason})` : `Invalid urn!: ${urn}`, 'urn');
+  }
+}
+
+export class NotFoundError extends ServiceError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+export class SoftDeletedError extends ServiceError {
+  constructor(message: string, field?: string) {
+    super('SOFT_DELETED', message, field);
+  }
+}
+
+export class IncompatibleChangeError extends ServiceError {
+  constructor(message: string) {
+    super('INCOMPATIBLE_CHANGE', message);
+  }
+}
+
+export class AlreadyExistsError extends ServiceError {
+  constructor(message = 'Cannot perform CREATE since the aspect already exists.') {
+    super('ALREADY_EXISTS', message);
+  }
+}
+
+export class PreconditionError extends ServiceError {
+  constructor(message: string) {
+    super('PRECONDITION_FAILED', message);
+  }
+}
+
+export class UnauthorizedError extends ServiceError {
+  constructor(message = 'Missing or invalid access token') {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+export class ForbiddenError extends ServiceError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
+  }
+}
+
+/** A dependency (database, search engine) is not reachable right now. */
+export class UnavailableError extends ServiceError {
+  constructor(message: string) {
+    super('UNAVAILABLE', message);
+  }
+}

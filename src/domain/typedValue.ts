@@ -1,0 +1,100 @@
+/**
+ * Typed value objects (SPEC 3): `{"double": n}` for number properties and
+ * `{"string": s}` for string, rich_text, date and urn properties. The definition
+ * decides the type; the value's own shape is only checked against it.
+ */
+import { LIMITS } from './limits.js';
+import type { DataType } from './typeUrns.js';
+import { tryParseUrn } from './urn.js';
+
+export type TypedValue = { string: string } | { double: number };
+
+export function isDoubleValue(v: TypedValue): v is { double: number } {
+  return 'double' in v;
+}
+
+/** The scalar inside a typed value. */
+export function scalarOf(v: TypedValue): string | number {
+  return isDoubleValue(v) ? v.double : v.string;
+}
+
+/** Decimal text of a double with a decimal part, as DataHub prints doubles (`60.0`). */
+export function formatDouble(n: number): string {
+  return Number.isInteger(n) && Math.abs(n) < 1e21 ? `${n}.0` : String(n);
+}
+
+/** DataHub's rendering of a value in error messages: `{string=baz}`, `{double=30.0}`. */
+export function describeValue(v: unknown): string {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const entries = Object.entries(v as Record<string, unknown>);
+    return `{${entries.map(([k, x]) => `${k}=${typeof x === 'number' ? formatDouble(x) : String(x)}`).join(', ')}}`;
+  }
+  return JSON.stringify(v) ?? String(v);
+}
+
+/** The value as a string, numbers with a decimal part: the form used in facets and test rules. */
+export function valueAsString(v: TypedValue): string {
+  return isDoubleValue(v) ? formatDouble(v.double) : v.string;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isCalendarDate(s: string): boolean {
+  const m = DATE.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function parseNumber(x: unknown): number | undefined {
+  if (typeof x === 'number' && Number.isFinite(x)) return x;
+  if (typeof x === 'string' && x.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(x.trim())) {
+    const n = Number(x);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+export interface ValueRules {
+  /** For urn values: the entity type names the URN may have (typeQualifier.allowedTypes). */
+  allowedEntityTypes?: readonly string[];
+}
+
+export type CoerceResult = { ok: true; value: TypedValue } | { ok: false; reason: string };
+
+/**
+ * Turns an untrusted value object into the canonical typed value for `type`, or says
+ * why it cannot be one. A numeric string is accepted for a number property.
+ */
+export function coerceTypedValue(input: unknown, type: DataType, rules: ValueRules = {}): CoerceResult {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, reason: 'a value must be an object like {"string": ...} or {"double": ...}' };
+  }
+  const keys = Object.keys(input);
+  if (keys.length !== 1 || (keys[0] !== 'string' && keys[0] !== 'double')) {
+    return { ok: false, reason: 'a value must have exactly one key, "string" or "double"' };
+  }
+  const raw = (input as Record<string, unknown>)[keys[0]!];
+  if (type === 'number') {
+    const n = parseNumber(raw);
+    return n === undefined ? { ok: false, reason: 'should be a number' } : { ok: true, value: { double: n } };
+  }
+  if (keys[0] !== 'string' || typeof raw !== 'string') return { ok: false, reason: `should be a ${type === 'rich_text' ? 'rich_text string' : type}` };
+  const max = type === 'rich_text' ? LIMITS.richTextValueLength : LIMITS.stringValueLength;
+  if (raw.length > max) return { ok: false, reason: `is longer than the limit of ${max} characters` };
+  if (type === 'date' && !isCalendarDate(raw)) return { ok: false, reason: 'should be a date in the form YYYY-MM-DD' };
+  if (type === 'urn') {
+    const parsed = tryParseUrn(raw);
+    if (!parsed.ok) return { ok: false, reason: `should be a valid urn (${parsed.reason})` };
+    const allowed = rules.allowedEntityTypes;
+    if (allowed && allowed.length > 0 && !allowed.includes(parsed.urn.entityType.name)) {
+      return { ok: false, reason: `should be an urn of type ${allowed.join(' or ')}` };
+    }
+  }
+  return { ok: true, value: { string: raw } };
+}
+
+export function sameValue(a: TypedValue, b: TypedValue): boolean {
+  return isDoubleValue(a) ? isDoubleValue(b) && a.double === b.double : !isDoubleValue(b) && a.string === b.string;
+}

@@ -1,0 +1,44 @@
+/** Entry point of `npm start`: configuration from the environment, then the server until a signal. */
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startServer } from './server.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`propgraph: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const server = await startServer(config, log);
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => {
+        log.error('shutdown took too long; exiting');
+        process.exit(1);
+      }, 30_000);
+      force.unref();
+      server.close().then(
+        () => process.exit(0),
+        (err) => {
+          log.error({ err }, 'error during shutdown');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+main().catch((err) => {
+  console.error('propgraph failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+/**
+ * The generic entity routes of REST v2 and v3 (SPEC 4): one set of handlers, shaped
+ * per version by shapes.ts, calling the same services as the GraphQL resolvers.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parsePatchDocument } from '../domain/jsonPatch.js';
+import { entityTypeNamed } from '../services/entityService.js';
+import type { Services } from '../services/index.js';
+import { boolParam, listParam, optionalBoolParam, type Query } from './params.js';
+import { aspectInputOf, aspectResponse, batchItemsOf, entityResponse, entityViewResponse, type ApiVersion } from './shapes.js';
+
+interface EntityParams {
+  entityName: string;
+  urn: string;
+  aspect: string;
+}
+
+export interface EntityRouteOptions {
+  readonly services: Services;
+  readonly version: ApiVersion;
+  /** The server default for waiting on the search index (WRITE_WAIT_FOR_INDEX). */
+  readonly writeWaitForIndex: boolean;
+}
+
+export async function entityRoutes(app: FastifyInstance, options: EntityRouteOptions): Promise<void> {
+  const { services, version } = options;
+  const entities = services.entities;
+  const params = (request: FastifyRequest) => request.params as EntityParams;
+  const query = (request: FastifyRequest) => request.query as Query;
+  const writeAsync = (q: Query) => optionalBoolParam(q, 'async') ?? !options.writeWaitForIndex;
+
+  app.post('/entity/:entityName', async (request) => {
+    const q = query(request);
+    const type = entityTypeNamed(params(request).entityName);
+    const items = batchItemsOf(version, request.body);
+    const written = await entities.batchUpsert(request.caller, type, items, {
+      createOnly: boolParam(q, 'createIfNotExists', false),
+      createEntityOnly: boolParam(q, 'createEntityIfNotExists', false),
+      async: writeAsync(q),
+    });
+    const withSystemMetadata = boolParam(q, 'systemMetadata', false);
+    return written.map((w) =>
+      version === 'v3' ? entityResponse('v3', w.urn, w.results.map((r) => [r.aspect, r]), withSystemMetadata) : { urn: w.urn },
+    );
+  });
+
+  app.get('/entity/:entityName/:urn', async (request) => {
+    const q = query(request);
+    const { entityName, urn } = params(request);
+    const aspects = listParam(q, 'aspects');
+    const view = await entities.getEntity(request.caller, urn, { entityType: entityTypeNamed(entityName), ...(aspects ? { aspects } : {}) });
+    return entityViewResponse(version, view, boolParam(q, 'systemMetadata', false));
+  });
+
+  app.delete('/entity/:entityName/:urn', async (request, reply) => {
+    const { entityName, urn } = params(request);
+    await entities.deleteEntity(request.caller, urn, { entityType: entityTypeNamed(entityName), async: writeAsync(query(request)) });
+    return reply.code(200).send();
+  });
+
+  app.get('/entity/:entityName/:urn/:aspect', async (request) => {
+    const { entityName, urn, aspect } = params(request);
+    const value = await entities.getAspect(request.caller, urn, aspect, entityTypeNamed(entityName));
+    return aspectResponse(version, urn, aspect, value, boolParam(query(request), 'systemMetadata', false));
+  });
+
+  app.post('/entity/:entityName/:urn/:aspect', async (request) => {
+    const q = query(request);
+    const { entityName, urn, aspect } = params(request);
+    const result = await entities.setAspect(request.caller, urn, aspect, aspectInputOf(version, request.body), {
+      entityType: entityTypeNamed(entityName),
+      createOnly: boolParam(q, 'createIfNotExists', true),
+      async: writeAsync(q),
+    });
+    return entityResponse(version, urn, [[aspect, result]], boolParam(q, 'systemMetadata', false));
+  });
+
+  app.patch('/entity/:entityName/:urn/:aspect', async (request) => {
+    const q = query(request);
+    const { entityName, urn, aspect } = params(request);
+    const result = await entities.patchAspect(request.caller, urn, aspect, parsePatchDocument(request.body), {
+      entityType: entityTypeNamed(entityName),
+      async: writeAsync(q),
+    });
+    return entityResponse(version, urn, [[aspect, result]], boolParam(q, 'systemMetadata', false));
+  });
+
+  app.delete('/entity/:entityName/:urn/:aspect', async (request, reply) => {
+    const { entityName, urn, aspect } = params(request);
+    await entities.deleteAspect(request.caller, urn, aspect, { entityType: entityTypeNamed(entityName), async: writeAsync(query(request)) });
+    return reply.code(200).send();
+  });
+}

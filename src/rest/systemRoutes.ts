@@ -1,0 +1,29 @@
+/** Health and job-progress routes. */
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services/index.js';
+import { intParam, stringParam, type Query } from './params.js';
+
+export type ComponentHealth = { ok: boolean } & Record<string, unknown>;
+
+export interface HealthSource {
+  /** Component states for GET /health; `ok: false` anywhere makes the answer 503. */
+  health(): Promise<Record<string, ComponentHealth>>;
+}
+
+export async function healthRoutes(app: FastifyInstance, options: { health: HealthSource }): Promise<void> {
+  app.get('/health', async (_request, reply) => {
+    const components = await options.health.health();
+    const ok = Object.values(components).every((c) => c.ok);
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', ...components });
+  });
+}
+
+export async function jobRoutes(app: FastifyInstance, options: { services: Services }): Promise<void> {
+  const jobs = options.services.jobs;
+  app.get('/jobs', async (request) => {
+    const q = request.query as Query;
+    const status = stringParam(q, 'status');
+    return { jobs: await jobs.list({ ...(status ? { status } : {}), limit: intParam(q, 'count', 100, 1, 1000) }) };
+  });
+  app.get('/jobs/:id', async (request) => jobs.get((request.params as { id: string }).id));
+}

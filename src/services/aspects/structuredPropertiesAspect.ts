@@ -1,0 +1,89 @@
+/**
+ * The structuredProperties aspect (SPEC 3). Every write is validated against the
+ * definitions of the properties it names; the property_value rows follow in the same
+ * transaction. Readers see only values whose property exists, is not soft deleted,
+ * and whose generation (definition version) is current.
+ *
+ * Values of a soft-deleted property are hidden but kept: soft delete is reversible,
+ * so a write that replaces the aspect carries them over untouched.
+ */
+import { checkRemoval, parseStructuredPropertiesAspect, validateAssignment, type DefinitionState, type PropertyValueAssignment, type StructuredPropertiesAspect } from '../../domain/structuredProperties.js';
+import { effectiveDefinition, type PropertyDefinition } from '../../domain/propertyDefinition.js';
+import type { TypedValue } from '../../domain/typedValue.js';
+import { findProperties } from '../../store/propertyRegistry.js';
+import { deleteEntityValues, replaceEntityValues, valuesOfEntities, type ValueRow, type ValueWithState } from '../../store/propertyValues.js';
+import type { AspectHandler, Queryable } from './handler.js';
+
+type Visibility = 'visible' | 'soft-deleted' | 'gone';
+
+function visibility(state: ValueWithState | undefined): Visibility {
+  if (!state || state.currentGeneration === null || state.currentGeneration !== state.generation) return 'gone';
+  return state.removed ? 'soft-deleted' : 'visible';
+}
+
+function entriesOf(stored: unknown): PropertyValueAssignment[] {
+  const props = (stored as StructuredPropertiesAspect | undefined)?.properties;
+  return Array.isArray(props) ? props : [];
+}
+
+/** The entity's visible values by property URN. */
+export async function visibleValues(db: Queryable, entityUrns: readonly string[]): Promise<Map<string, Map<string, TypedValue[]>>> {
+  const states = await valuesOfEntities(db, entityUrns);
+  const out = new Map<string, Map<string, TypedValue[]>>();
+  for (const urn of entityUrns) {
+    const visible = new Map<string, TypedValue[]>();
+    for (const s of states.get(urn) ?? []) if (visibility(s) === 'visible') visible.set(s.propertyUrn, s.values as TypedValue[]);
+    out.set(urn, visible);
+  }
+  return out;
+}
+
+export const structuredPropertiesHandler: AspectHandler = {
+  createsEntity: false,
+
+  view: async (db, items) => {
+    const states = await valuesOfEntities(db, items.map((i) => i.urn));
+    return items.map(({ urn, stored }) => {
+      const byProperty = new Map((states.get(urn) ?? []).map((s) => [s.propertyUrn, s]));
+      return { properties: entriesOf(stored).filter((e) => visibility(byProperty.get(e.propertyUrn)) === 'visible') };
+    });
+  },
+
+  prepare: async (tx, urn, next, stored) => {
+    const parsed = parseStructuredPropertiesAspect(next);
+    const states = new Map(((await valuesOfEntities(tx, [urn.value])).get(urn.value) ?? []).map((s) => [s.propertyUrn, s]));
+    const current = new Map<string, TypedValue[]>();
+    for (const [p, s] of states) if (visibility(s) === 'visible') current.set(p, s.values as TypedValue[]);
+
+    const named = parsed.properties.map((p) => p.propertyUrn);
+    const registered = await findProperties(tx, [...new Set([...named, ...current.keys()])]);
+    const definitions = new Map<string, DefinitionState>();
+    for (const [p, r] of registered) {
+      definitions.set(p, { definition: effectiveDefinition(p, r.definition as PropertyDefinition), removed: r.removed });
+    }
+    const ctx = { targetType: urn.entityType.name, definitions, current };
+
+    const entries: PropertyValueAssignment[] = [];
+    const rows: ValueRow[] = [];
+    for (const p of parsed.properties) {
+      const values = validateAssignment(p.propertyUrn, p.values, ctx);
+      entries.push({ propertyUrn: p.propertyUrn, values, ...p.extra });
+      rows.push({ propertyUrn: p.propertyUrn, generation: registered.get(p.propertyUrn)!.generation, values });
+    }
+    for (const p of current.keys()) if (!named.includes(p)) checkRemoval(p, ctx);
+    for (const e of entriesOf(stored)) {
+      const state = states.get(e.propertyUrn);
+      if (!named.includes(e.propertyUrn) && visibility(state) === 'soft-deleted') {
+        entries.push(e);
+        rows.push({ propertyUrn: e.propertyUrn, generation: state!.generation, values: state!.values });
+      }
+    }
+    return {
+      stored: { properties: entries },
+      visible: { properties: entries.slice(0, parsed.properties.length) },
+      afterWrite: (t) => replaceEntityValues(t, urn.value, urn.entityType.name, rows),
+    };
+  },
+
+  onDelete: (tx, urn) => deleteEntityValues(tx, urn.value),
+};

@@ -1,0 +1,214 @@
+/**
+ * Entities and their aspects: the use cases behind REST's generic entity routes and
+ * behind GraphQL's reads. Every write goes through the aspect pipeline in one
+ * transaction per entity, then (unless async) waits for the search index.
+ */
+import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
+import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
+import { LIMITS } from '../domain/limits.js';
+import { parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
+import { entityExists, latestAspects, type StoredAspect } from '../store/aspects.js';
+import type { Db } from '../store/database.js';
+import { inTransaction } from '../store/transaction.js';
+import type { Logger } from '../logger.js';
+import type { Caller, WriteOptions } from './caller.js';
+import { handlerFor, isKnownAspect } from './aspects/handlers.js';
+import {
+  deleteEntityAndAspects,
+  deleteOneAspect,
+  writeAspects,
+  type AspectResult,
+  type AspectWriteRequest,
+} from './aspects/pipeline.js';
+import type { IndexWaiter } from './indexWaiter.js';
+
+export interface AspectValue {
+  readonly value: unknown;
+  readonly systemMetadata: Record<string, unknown> | null;
+}
+
+export interface EntityView {
+  readonly urn: string;
+  readonly entityType: EntityTypeInfo;
+  readonly aspects: ReadonlyMap<string, AspectValue>;
+}
+
+export interface AspectInput {
+  readonly value: unknown;
+  readonly systemMetadata?: Record<string, unknown>;
+  readonly ifVersionMatch?: string;
+}
+
+export interface SetAspectOptions extends WriteOptions {
+  readonly createOnly?: boolean;
+}
+
+export interface BatchItem {
+  readonly urn: string;
+  readonly aspects: ReadonlyMap<string, AspectInput>;
+}
+
+export interface BatchOptions extends WriteOptions {
+  readonly createOnly?: boolean;
+  readonly createEntityOnly?: boolean;
+}
+
+export interface EntityDeps {
+  readonly db: Db;
+  readonly log: Logger;
+  readonly indexWaiter: IndexWaiter;
+}
+
+/** Resolves a REST `{entityName}` path segment (case-insensitive). */
+export function entityTypeNamed(name: string): EntityTypeInfo {
+  const type = findEntityType(name);
+  if (!type) throw new NotFoundError(`Unknown entity type ${name}`);
+  return type;
+}
+
+export class EntityService {
+  constructor(private readonly deps: EntityDeps) {}
+
+  /** Reads an entity's latest aspects (all, or those named) as readers see them. */
+  async getEntity(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo; aspects?: readonly string[] } = {}): Promise<EntityView> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    const views = await this.readEntities([urn], options.aspects);
+    const view = views.get(urn.value);
+    if (!view) throw new NotFoundError(`Entity ${urn.value} does not exist`);
+    return view;
+  }
+
+  /** Reads one aspect; 404 when the entity or the aspect does not exist. */
+  async getAspect(caller: Caller, urnValue: string, aspect: string, entityType?: EntityTypeInfo): Promise<AspectValue> {
+    const view = await this.getEntity(caller, urnValue, { ...(entityType ? { entityType } : {}), aspects: [aspect] });
+    const value = view.aspects.get(aspect);
+    if (!value) throw new NotFoundError(`Aspect ${aspect} of ${view.urn} does not exist`);
+    return value;
+  }
+
+  async exists(urnValue: string): Promise<boolean> {
+    return entityExists(this.deps.db, parseUrn(urnValue).value);
+  }
+
+  /**
+   * Batched read for many entities (search results): one query per aspect handler,
+   * not per entity. Entities that do not exist are absent from the map.
+   */
+  async readEntities(urns: readonly Urn[], aspects?: readonly string[]): Promise<Map<string, EntityView>> {
+    const out = new Map<string, EntityView>();
+    const db = this.deps.db;
+    const rows: Array<{ urn: Urn; stored: Map<string, StoredAspect> }> = [];
+    for (const urn of urns) {
+      if (aspects) for (const a of aspects) if (!isKnownAspect(urn.entityType, a)) handlerFor(urn.entityType, a);
+      if (!(await entityExists(db, urn.value))) continue;
+      rows.push({ urn, stored: await latestAspects(db, urn.value, aspects) });
+    }
+    for (const { urn, stored } of rows) {
+      const type = urn.entityType;
+      const names = aspects ?? [type.keyAspect, ...stored.keys()];
+      const result = new Map<string, AspectValue>();
+      for (const name of names) {
+        const handler = handlerFor(type, name);
+        const s = stored.get(name);
+        if (name === type.keyAspect) {
+          result.set(name, { value: (await handler.view(db, [{ urn: urn.value, stored: undefined }]))[0], systemMetadata: null });
+        } else if (s) {
+          result.set(name, { value: (await handler.view(db, [{ urn: urn.value, stored: s.metadata }]))[0], systemMetadata: s.systemMetadata });
+        }
+      }
+      out.set(urn.value, { urn: urn.value, entityType: type, aspects: result });
+    }
+    return out;
+  }
+
+  /** Writes (replaces) one aspect. */
+  async setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    const request: AspectWriteRequest = {
+      aspect,
+      compute: () => input.value,
+      ...(options.createOnly ? { createOnly: true } : {}),
+      ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+      ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+    };
+    const [result] = await this.write(caller, urn, [request], options);
+    return result!;
+  }
+
+  /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
+  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    const [result] = await this.write(caller, urn, [{ aspect, compute: (current) => applyPatch(current ?? emptyAspect(aspect), patch) }], options);
+    return result!;
+  }
+
+  /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
+  async updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options: WriteOptions = {}): Promise<AspectResult> {
+    const [result] = await this.write(caller, parseUrn(urnValue), [{ aspect, compute }], options);
+    return result!;
+  }
+
+  /**
+   * Creates or updates several entities of one type. Everything is validated before
+   * anything is written, so a bad entry fails the batch without partial writes.
+   */
+  async batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options: BatchOptions = {}): Promise<Array<{ urn: string; results: AspectResult[] }>> {
+    if (items.length > LIMITS.batchEntities) {
+      throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
+    }
+    const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), item }));
+    for (const { urn, item } of parsed) for (const name of item.aspects.keys()) handlerFor(urn.entityType, name);
+    const changeIds: bigint[] = [];
+    const out = await inTransaction(this.deps.db, async (tx) => {
+      const results: Array<{ urn: string; results: AspectResult[] }> = [];
+      // Lock entities in URN order so concurrent batches cannot deadlock.
+      const ordered = [...parsed].sort((a, b) => (a.urn.value < b.urn.value ? -1 : a.urn.value > b.urn.value ? 1 : 0));
+      const byUrn = new Map<string, AspectResult[]>();
+      for (const { urn, item } of ordered) {
+        const requests = [...item.aspects].map(([aspect, input]): AspectWriteRequest => ({
+          aspect,
+          compute: () => input.value,
+          ...(options.createOnly ? { createOnly: true } : {}),
+          ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+          ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+        }));
+        const outcome = await writeAspects(tx, urn, requests, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
+        changeIds.push(...outcome.changeIds);
+        byUrn.set(urn.value, outcome.results);
+      }
+      for (const { urn } of parsed) results.push({ urn: urn.value, results: byUrn.get(urn.value)! });
+      return results;
+    });
+    await this.afterCommit(changeIds, options);
+    return out;
+  }
+
+  /** Hard-deletes an entity; idempotent. */
+  async deleteEntity(_caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    const changeIds = await inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
+    await this.afterCommit(changeIds, options);
+  }
+
+  /** Deletes one aspect; idempotent. */
+  async deleteAspect(_caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    const changeIds = await inTransaction(this.deps.db, (tx) => deleteOneAspect(tx, urn, aspect));
+    await this.afterCommit(changeIds, options);
+  }
+
+  private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<AspectResult[]> {
+    const outcome = await inTransaction(this.deps.db, (tx) => writeAspects(tx, urn, requests, caller.actor));
+    await this.afterCommit(outcome.changeIds, options);
+    return outcome.results;
+  }
+
+  private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
+    if (!options.async && changeIds.length > 0) await this.deps.indexWaiter.waitFor(changeIds);
+  }
+}
+
+function emptyAspect(aspect: string): unknown {
+  return aspect === 'structuredProperties' ? { properties: [] } : {};
+}

@@ -1,0 +1,24 @@
+/** The services of one server process, built once over its database and search engine. */
+import type { Db } from '../store/database.js';
+import type { Logger } from '../logger.js';
+import { EntityService } from './entityService.js';
+import type { IndexWaiter } from './indexWaiter.js';
+import { JobService } from './jobs/jobService.js';
+
+export interface Services {
+  readonly entities: EntityService;
+  readonly jobs: JobService;
+}
+
+export interface ServiceDeps {
+  readonly db: Db;
+  readonly log: Logger;
+  readonly indexWaiter: IndexWaiter;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  return {
+    entities: new EntityService(deps),
+    jobs: new JobService(deps),
+  };
+}

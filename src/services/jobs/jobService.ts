@@ -1,0 +1,59 @@
+/** Job status for operators: what is pending, running, done, and how far each got. */
+import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import type { Db } from '../../store/database.js';
+import { getJob, jobCounts, listJobs, type Job, type JobStatus } from '../../store/jobs.js';
+
+export interface JobView {
+  readonly id: string;
+  readonly kind: string;
+  readonly payload: Record<string, unknown>;
+  readonly status: JobStatus;
+  readonly attempts: number;
+  readonly total: number | null;
+  readonly done: number;
+  /** Entities still to process, when known. */
+  readonly remaining: number | null;
+  readonly lastError: string | null;
+  readonly createdOn: string;
+  readonly finishedOn: string | null;
+}
+
+function view(job: Job): JobView {
+  return {
+    id: String(job.id),
+    kind: job.kind,
+    payload: job.payload,
+    status: job.status,
+    attempts: job.attempts,
+    total: job.total,
+    done: job.done,
+    remaining: job.total === null ? null : Math.max(0, job.total - job.done),
+    lastError: job.lastError,
+    createdOn: job.createdOn.toISOString(),
+    finishedOn: job.finishedOn?.toISOString() ?? null,
+  };
+}
+
+const STATUSES = new Set(['pending', 'running', 'done', 'failed']);
+
+export class JobService {
+  constructor(private readonly deps: { db: Db }) {}
+
+  async list(options: { status?: string; limit: number }): Promise<JobView[]> {
+    if (options.status !== undefined && !STATUSES.has(options.status)) {
+      throw new ValidationError('status must be one of pending, running, done, failed', 'status');
+    }
+    return (await listJobs(this.deps.db, { ...(options.status ? { status: options.status as JobStatus } : {}), limit: options.limit })).map(view);
+  }
+
+  async get(id: string): Promise<JobView> {
+    if (!/^\d{1,18}$/.test(id)) throw new NotFoundError(`Job ${id} does not exist`);
+    const job = await getJob(this.deps.db, BigInt(id));
+    if (!job) throw new NotFoundError(`Job ${id} does not exist`);
+    return view(job);
+  }
+
+  counts(): Promise<Record<JobStatus, number>> {
+    return jobCounts(this.deps.db);
+  }
+}

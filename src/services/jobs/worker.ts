@@ -1,0 +1,157 @@
+/**
+ * Runs durable jobs: claims one at a time with a lease, renews the lease while it
+ * works, records progress, and retries failures with exponential back-off. Several
+ * replicas may run workers against one database; SKIP LOCKED keeps them apart.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Logger } from '../../logger.js';
+import type { Db } from '../../store/database.js';
+import { claimJob, completeJob, failJob, heartbeat, type Job } from '../../store/jobs.js';
+import { SYSTEM_CALLER } from '../caller.js';
+import { cleanupBatch, remainingStaleValues } from './cleanupPropertyValues.js';
+import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
+
+const LEASE_SECONDS = 60;
+const MAX_ATTEMPTS = 20;
+
+export interface JobContext {
+  readonly job: Job;
+  /** Records progress and renews the lease; throws when the lease was lost. */
+  progress(p: { total?: number; done?: number }): Promise<void>;
+  /** Whether the worker is stopping: long jobs return early and resume later. */
+  readonly stopping: () => boolean;
+}
+
+export type JobHandler = (ctx: JobContext) => Promise<'done' | 'yield'>;
+
+export class LeaseLostError extends Error {}
+
+export interface WorkerOptions {
+  readonly db: Db;
+  readonly log: Logger;
+  /** Called with change ids a job wrote (so the indexer can be nudged). */
+  readonly onChanges?: (ids: bigint[]) => void;
+  readonly pollMs?: number;
+  readonly batchSize?: number;
+}
+
+export class JobWorker {
+  private readonly id = `worker-${randomUUID()}`;
+  private readonly wake = new EventEmitter();
+  private running = false;
+  private loopDone: Promise<void> | undefined;
+  private readonly handlers = new Map<string, JobHandler>();
+
+  constructor(private readonly options: WorkerOptions) {
+    this.handlers.set(CLEANUP_PROPERTY_VALUES, (ctx) => this.cleanup(ctx));
+  }
+
+  register(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  /** Asks the loop to look for work now instead of at the next poll. */
+  nudge(): void {
+    this.wake.emit('wake');
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.nudge();
+    await this.loopDone;
+  }
+
+  private async loop(): Promise<void> {
+    const { log } = this.options;
+    let failures = 0;
+    while (this.running) {
+      let job: Job | undefined;
+      try {
+        job = await claimJob(this.options.db, this.id, LEASE_SECONDS);
+        failures = 0;
+      } catch (err) {
+        failures++;
+        log.warn({ err: (err as Error).message }, 'could not claim a job; database unavailable?');
+      }
+      if (!job) {
+        await this.sleep(failures > 0 ? Math.min(30_000, 500 * 2 ** failures) : (this.options.pollMs ?? 1000));
+        continue;
+      }
+      await this.run(job);
+    }
+  }
+
+  private async run(job: Job): Promise<void> {
+    const { db, log } = this.options;
+    const handler = this.handlers.get(job.kind);
+    const jobLog = log.child({ job: String(job.id), kind: job.kind });
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      const outcome = await handler({
+        job,
+        stopping: () => !this.running,
+        progress: async (p) => {
+          if (!(await heartbeat(db, job.id, this.id, LEASE_SECONDS, p))) throw new LeaseLostError(`lease on job ${job.id} lost`);
+        },
+      });
+      if (outcome === 'done') {
+        await completeJob(db, job.id, this.id);
+        jobLog.info('job done');
+      } else {
+        // Stopping mid-job: hand it back without counting an attempt against it.
+        await db.$executeRaw`UPDATE job SET status = 'pending', locked_by = NULL, locked_until = NULL, attempts = attempts - 1 WHERE id = ${job.id} AND locked_by = ${this.id}`;
+      }
+    } catch (err) {
+      if (err instanceof LeaseLostError) {
+        jobLog.warn('lease lost; another worker has the job');
+        return;
+      }
+      const retryIn = Math.min(300, 2 ** Math.min(job.attempts, 8));
+      jobLog.warn({ err: (err as Error).message, retryIn }, 'job failed; will retry');
+      await failJob(db, job.id, this.id, (err as Error).message, retryIn, MAX_ATTEMPTS).catch(() => undefined);
+    }
+  }
+
+  private async cleanup(ctx: JobContext): Promise<'done' | 'yield'> {
+    const { db } = this.options;
+    const propertyUrn = String(ctx.job.payload.propertyUrn);
+    const total = ctx.job.total ?? (await remainingStaleValues(db, propertyUrn));
+    let done = ctx.job.total === null ? 0 : ctx.job.done;
+    await ctx.progress({ total, done });
+    for (;;) {
+      if (ctx.stopping()) return 'yield';
+      const batch = await cleanupBatch(db, propertyUrn, SYSTEM_CALLER.actor, this.options.batchSize ?? 200);
+      if (batch.removed === 0 && batch.changeIds.length === 0) {
+        if ((await remainingStaleValues(db, propertyUrn)) === 0) {
+          await ctx.progress({ total, done: total });
+          return 'done';
+        }
+        continue;
+      }
+      done += batch.removed;
+      if (batch.changeIds.length > 0) this.options.onChanges?.(batch.changeIds);
+      await ctx.progress({ total, done: Math.min(done, total) });
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const onWake = () => done();
+      function done(): void {
+        clearTimeout(timer);
+        wake.off('wake', onWake);
+        resolve();
+      }
+      const wake = this.wake;
+      wake.once('wake', onWake);
+    });
+  }
+}

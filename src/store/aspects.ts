@@ -1,0 +1,150 @@
+/**
+ * Versioned aspects (version 0 = latest; every write copies the previous latest to
+ * the next history version) and the entity rows that anchor them. Every write also
+ * appends to the change log in the same transaction: see changeLog.ts.
+ */
+import type { Db, Tx } from './database.js';
+import { appendChange } from './changeLog.js';
+
+export interface StoredAspect {
+  readonly aspect: string;
+  readonly metadata: unknown;
+  readonly systemMetadata: Record<string, unknown> | null;
+  readonly createdOn: Date;
+  readonly createdBy: string;
+}
+
+type Queryable = Db | Tx;
+
+interface AspectRow {
+  aspect: string;
+  metadata: unknown;
+  system_metadata: Record<string, unknown> | null;
+  created_on: Date;
+  created_by: string;
+}
+
+function toStored(r: AspectRow): StoredAspect {
+  return { aspect: r.aspect, metadata: r.metadata, systemMetadata: r.system_metadata, createdOn: r.created_on, createdBy: r.created_by };
+}
+
+export async function entityExists(db: Queryable, urn: string): Promise<boolean> {
+  const rows = await db.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM entity WHERE urn = ${urn}`;
+  return rows.length > 0;
+}
+
+/** Latest versions of an entity's aspects (all of them, or those named). */
+export async function latestAspects(db: Queryable, urn: string, names?: readonly string[]): Promise<Map<string, StoredAspect>> {
+  const rows = names
+    ? await db.$queryRaw<AspectRow[]>`
+        SELECT aspect, metadata, system_metadata, created_on, created_by FROM aspect
+        WHERE urn = ${urn} AND version = 0 AND aspect = ANY(${names as string[]}::text[])`
+    : await db.$queryRaw<AspectRow[]>`
+        SELECT aspect, metadata, system_metadata, created_on, created_by FROM aspect
+        WHERE urn = ${urn} AND version = 0`;
+  return new Map(rows.map((r) => [r.aspect, toStored(r)]));
+}
+
+export async function latestAspect(db: Queryable, urn: string, name: string): Promise<StoredAspect | undefined> {
+  return (await latestAspects(db, urn, [name])).get(name);
+}
+
+/** Latest versions of one aspect for many entities. */
+export async function latestAspectOfMany(db: Queryable, urns: readonly string[], name: string): Promise<Map<string, StoredAspect>> {
+  if (urns.length === 0) return new Map();
+  const rows = await db.$queryRaw<(AspectRow & { urn: string })[]>`
+    SELECT urn, aspect, metadata, system_metadata, created_on, created_by FROM aspect
+    WHERE urn = ANY(${urns as string[]}::text[]) AND aspect = ${name} AND version = 0`;
+  return new Map(rows.map((r) => [r.urn, toStored(r)]));
+}
+
+export type EntityLock = 'created' | 'existed' | 'missing';
+
+/**
+ * Locks the entity's row for the rest of the transaction, creating it first when
+ * `create` is set. Every write to an entity goes through here, so concurrent writers
+ * to one entity queue up instead of losing each other's updates.
+ */
+export async function lockEntity(tx: Tx, urn: string, entityType: string, create: boolean): Promise<EntityLock> {
+  if (create) {
+    const inserted = await tx.$queryRaw<{ urn: string }[]>`
+      INSERT INTO entity (urn, entity_type) VALUES (${urn}, ${entityType}) ON CONFLICT (urn) DO NOTHING RETURNING urn`;
+    // A row this transaction inserted is already locked by it.
+    if (inserted.length > 0) return 'created';
+  }
+  const rows = await tx.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM entity WHERE urn = ${urn} FOR UPDATE`;
+  return rows.length > 0 ? 'existed' : 'missing';
+}
+
+/** Whether the entity exists, holding a share lock so it cannot be deleted before commit. */
+export async function entityExistsLocked(tx: Tx, urn: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM entity WHERE urn = ${urn} FOR SHARE`;
+  return rows.length > 0;
+}
+
+/** URNs of the schemaField entities of a dataset. */
+export async function schemaFieldsOf(db: Queryable, datasetUrn: string): Promise<string[]> {
+  const prefix = `urn:li:schemaField:(${datasetUrn},`;
+  const rows = await db.$queryRaw<{ urn: string }[]>`
+    SELECT urn FROM entity WHERE entity_type = 'schemaField' AND left(urn, ${prefix.length}) = ${prefix}`;
+  return rows.map((r) => r.urn);
+}
+
+/** Aspect names an entity currently has. */
+export async function aspectNames(db: Queryable, urn: string): Promise<string[]> {
+  const rows = await db.$queryRaw<{ aspect: string }[]>`SELECT aspect FROM aspect WHERE urn = ${urn} AND version = 0`;
+  return rows.map((r) => r.aspect);
+}
+
+export interface AspectWrite {
+  urn: string;
+  entityType: string;
+  aspect: string;
+  metadata: unknown;
+  systemMetadata: Record<string, unknown>;
+  createdBy: string;
+}
+
+/**
+ * Writes a new latest version, keeping the previous one in history, and logs the
+ * change. Returns the change log id.
+ */
+export async function writeAspect(tx: Tx, w: AspectWrite): Promise<bigint> {
+  const metadata = JSON.stringify(w.metadata);
+  const systemMetadata = JSON.stringify(w.systemMetadata);
+  // One round trip: copy the current latest (if any) to the next history version,
+  // upsert the new latest, and append to the change log.
+  const rows = await tx.$queryRaw<{ change_id: bigint }[]>`
+    WITH prev AS (
+      SELECT metadata, system_metadata, created_on, created_by FROM aspect
+      WHERE urn = ${w.urn} AND aspect = ${w.aspect} AND version = 0
+    ), hist AS (
+      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
+      SELECT ${w.urn}, ${w.aspect},
+             (SELECT COALESCE(MAX(version), 0) + 1 FROM aspect WHERE urn = ${w.urn} AND aspect = ${w.aspect}),
+             metadata, system_metadata, created_on, created_by
+      FROM prev
+    ), log AS (
+      INSERT INTO change_log (urn, entity_type, aspect, change_type) VALUES (${w.urn}, ${w.entityType}, ${w.aspect}, 'UPSERT')
+      RETURNING id
+    )
+    INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
+    VALUES (${w.urn}, ${w.aspect}, 0, ${metadata}::jsonb, ${systemMetadata}::jsonb, now(), ${w.createdBy})
+    ON CONFLICT (urn, aspect, version) DO UPDATE
+      SET metadata = EXCLUDED.metadata, system_metadata = EXCLUDED.system_metadata,
+          created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by
+    RETURNING (SELECT id FROM log) AS change_id`;
+  return rows[0]!.change_id;
+}
+
+/** Deletes every version of one aspect. Returns the change id, or undefined when there was none. */
+export async function deleteAspect(tx: Tx, urn: string, entityType: string, aspect: string): Promise<bigint | undefined> {
+  const n = await tx.$executeRaw`DELETE FROM aspect WHERE urn = ${urn} AND aspect = ${aspect}`;
+  return n > 0 ? appendChange(tx, urn, entityType, aspect, 'DELETE') : undefined;
+}
+
+/** Deletes the entity and all its aspects. Returns the change id, or undefined when there was none. */
+export async function deleteEntity(tx: Tx, urn: string, entityType: string): Promise<bigint | undefined> {
+  const n = await tx.$executeRaw`DELETE FROM entity WHERE urn = ${urn}`;
+  return n > 0 ? appendChange(tx, urn, entityType, null, 'DELETE') : undefined;
+}

@@ -1,0 +1,53 @@
+/**
+ * The change log (transactional outbox). Rows are appended in the same transaction
+ * as the change they describe; the search indexer claims pending rows, rebuilds the
+ * affected documents from the database, and marks the rows indexed. Nothing committed
+ * can therefore be missed by the index, whatever crashes in between.
+ */
+import type { Db, Tx } from './database.js';
+
+type Queryable = Db | Tx;
+
+export type ChangeType = 'UPSERT' | 'DELETE';
+
+export async function appendChange(tx: Tx, urn: string, entityType: string, aspect: string | null, changeType: ChangeType): Promise<bigint> {
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+    INSERT INTO change_log (urn, entity_type, aspect, change_type) VALUES (${urn}, ${entityType}, ${aspect}, ${changeType}) RETURNING id`;
+  return rows[0]!.id;
+}
+
+export interface PendingChange {
+  id: bigint;
+  urn: string;
+  entityType: string;
+}
+
+/** The oldest pending changes, at most `limit`. */
+export async function pendingChanges(db: Queryable, limit: number): Promise<PendingChange[]> {
+  const rows = await db.$queryRaw<{ id: bigint; urn: string; entity_type: string }[]>`
+    SELECT id, urn, entity_type FROM change_log WHERE indexed_on IS NULL ORDER BY id LIMIT ${limit}`;
+  return rows.map((r) => ({ id: r.id, urn: r.urn, entityType: r.entity_type }));
+}
+
+export async function markIndexed(db: Queryable, ids: readonly bigint[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.$executeRaw`UPDATE change_log SET indexed_on = now() WHERE id = ANY(${ids.map(String)}::bigint[])`;
+}
+
+/** Whether all the given changes have been indexed (pruned rows count as indexed). */
+export async function allIndexed(db: Queryable, ids: readonly bigint[]): Promise<boolean> {
+  if (ids.length === 0) return true;
+  const rows = await db.$queryRaw<{ one: number }[]>`
+    SELECT 1 AS one FROM change_log WHERE id = ANY(${ids.map(String)}::bigint[]) AND indexed_on IS NULL LIMIT 1`;
+  return rows.length === 0;
+}
+
+export async function pendingCount(db: Queryable): Promise<number> {
+  const rows = await db.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*) AS n FROM change_log WHERE indexed_on IS NULL`;
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Drops indexed rows older than `olderThanSeconds` so the log does not grow forever. */
+export async function pruneIndexed(db: Queryable, olderThanSeconds: number): Promise<number> {
+  return db.$executeRaw`DELETE FROM change_log WHERE indexed_on IS NOT NULL AND indexed_on < now() - make_interval(secs => ${olderThanSeconds})`;
+}

@@ -1,0 +1,104 @@
+/**
+ * Opens the database: PGlite under the data directory when no DATABASE_URL is given
+ * (the embedded default), PostgreSQL through @prisma/adapter-pg otherwise. Both go
+ * through the same Prisma client and the same SQL migrations.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { Logger } from 'pino';
+import { PrismaClient } from './generated/prisma/client.js';
+import { applyMigrations, type SqlRunner } from './migrate.js';
+
+export type Db = PrismaClient;
+/** The client inside an interactive transaction. */
+export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+
+export interface Database {
+  readonly prisma: PrismaClient;
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs a plain SQL statement outside Prisma (health checks, dumps in tests). */
+  readonly sql: SqlRunner;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+  log: Logger;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20, options.log);
+  return openPglite(path.join(options.dataDir, 'pgdata'), options.log);
+}
+
+async function openPostgres(url: string, poolSize: number, log: Logger): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on('error', (err) => log.warn({ err: err.message }, 'postgres pool client error'));
+  const sql: SqlRunner = {
+    exec: async (text) => {
+      await pool.query(text);
+    },
+    query: async (text, params = []) => (await pool.query(text, params as unknown[])).rows,
+    withLock: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          exec: async (text) => {
+            await client.query(text);
+          },
+          query: async (text, params = []) => (await client.query(text, params as unknown[])).rows,
+        });
+      } finally {
+        client.release();
+      }
+    },
+  };
+  await applyMigrations(sql, log);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  await warmUp(prisma);
+  return {
+    prisma,
+    kind: 'postgres',
+    sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dir: string, log: Logger): Promise<Database> {
+  mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const sql: SqlRunner = {
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async (text, params = []) => (await client.query(text, params as unknown[])).rows as Record<string, unknown>[],
+    withLock: async (fn) => fn(sql),
+  };
+  await applyMigrations(sql, log);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+  await warmUp(prisma);
+  return {
+    prisma,
+    kind: 'pglite',
+    sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await client.close();
+    },
+  };
+}
+
+/** Loads Prisma's query compiler now rather than on the first request. */
+async function warmUp(prisma: PrismaClient): Promise<void> {
+  await prisma.$queryRaw`SELECT 1`;
+}

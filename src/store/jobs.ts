@@ -1,0 +1,120 @@
+/**
+ * Durable jobs. A job is claimed with FOR UPDATE SKIP LOCKED and a lease
+ * (locked_until); a replica that dies mid-job lets its lease lapse and another
+ * replica picks the job up. Failures are retried with back-off.
+ */
+import type { Db, Tx } from './database.js';
+
+type Queryable = Db | Tx;
+
+export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
+
+export interface Job {
+  readonly id: bigint;
+  readonly kind: string;
+  readonly payload: Record<string, unknown>;
+  readonly status: JobStatus;
+  readonly attempts: number;
+  readonly total: number | null;
+  readonly done: number;
+  readonly lastError: string | null;
+  readonly createdOn: Date;
+  readonly finishedOn: Date | null;
+}
+
+interface Row {
+  id: bigint;
+  kind: string;
+  payload: Record<string, unknown>;
+  status: JobStatus;
+  attempts: number;
+  total: number | null;
+  done: number;
+  last_error: string | null;
+  created_on: Date;
+  finished_on: Date | null;
+}
+
+function toJob(r: Row): Job {
+  return {
+    id: r.id,
+    kind: r.kind,
+    payload: r.payload,
+    status: r.status,
+    attempts: r.attempts,
+    total: r.total,
+    done: r.done,
+    lastError: r.last_error,
+    createdOn: r.created_on,
+    finishedOn: r.finished_on,
+  };
+}
+
+/** Enqueues a job in the caller's transaction, so it exists iff the change that needs it commits. */
+export async function enqueueJob(tx: Tx, kind: string, payload: Record<string, unknown>): Promise<bigint> {
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+    INSERT INTO job (kind, payload) VALUES (${kind}, ${JSON.stringify(payload)}::jsonb) RETURNING id`;
+  return rows[0]!.id;
+}
+
+/** Claims the oldest runnable job for `worker`, leasing it for `leaseSeconds`. */
+export async function claimJob(db: Queryable, worker: string, leaseSeconds: number): Promise<Job | undefined> {
+  const rows = await db.$queryRaw<Row[]>`
+    UPDATE job SET status = 'running', locked_by = ${worker},
+                   locked_until = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1
+    WHERE id = (
+      SELECT id FROM job
+      WHERE (status = 'pending' AND run_after <= now()) OR (status = 'running' AND locked_until < now())
+      ORDER BY id
+      FOR UPDATE SKIP LOCKED
+      LIMIT 1
+    )
+    RETURNING id, kind, payload, status, attempts, total, done, last_error, created_on, finished_on`;
+  return rows[0] ? toJob(rows[0]) : undefined;
+}
+
+/** Extends the lease and records progress; false when the lease was lost to another worker. */
+export async function heartbeat(db: Queryable, id: bigint, worker: string, leaseSeconds: number, progress: { total?: number; done?: number }): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE job SET locked_until = now() + make_interval(secs => ${leaseSeconds}),
+                   total = COALESCE(${progress.total ?? null}::int, total),
+                   done = COALESCE(${progress.done ?? null}::int, done)
+    WHERE id = ${id} AND locked_by = ${worker} AND status = 'running'`;
+  return n > 0;
+}
+
+export async function completeJob(db: Queryable, id: bigint, worker: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE job SET status = 'done', finished_on = now(), locked_by = NULL, locked_until = NULL, last_error = NULL
+    WHERE id = ${id} AND locked_by = ${worker}`;
+}
+
+/** Puts the job back with a delay, or marks it failed after `maxAttempts`. */
+export async function failJob(db: Queryable, id: bigint, worker: string, error: string, retryInSeconds: number, maxAttempts: number): Promise<void> {
+  await db.$executeRaw`
+    UPDATE job SET status = CASE WHEN attempts >= ${maxAttempts} THEN 'failed' ELSE 'pending' END,
+                   run_after = now() + make_interval(secs => ${retryInSeconds}),
+                   locked_by = NULL, locked_until = NULL, last_error = ${error.slice(0, 2000)}
+    WHERE id = ${id} AND locked_by = ${worker}`;
+}
+
+export async function getJob(db: Queryable, id: bigint): Promise<Job | undefined> {
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT id, kind, payload, status, attempts, total, done, last_error, created_on, finished_on FROM job WHERE id = ${id}`;
+  return rows[0] ? toJob(rows[0]) : undefined;
+}
+
+export async function listJobs(db: Queryable, options: { status?: JobStatus; limit: number }): Promise<Job[]> {
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT id, kind, payload, status, attempts, total, done, last_error, created_on, finished_on FROM job
+    WHERE ${options.status ?? null}::text IS NULL OR status = ${options.status ?? null}
+    ORDER BY id DESC LIMIT ${options.limit}`;
+  return rows.map(toJob);
+}
+
+export async function jobCounts(db: Queryable): Promise<Record<JobStatus, number>> {
+  const rows = await db.$queryRaw<{ status: JobStatus; n: bigint }[]>`SELECT status, COUNT(*) AS n FROM job GROUP BY status`;
+  const counts: Record<JobStatus, number> = { pending: 0, running: 0, done: 0, failed: 0 };
+  for (const r of rows) counts[r.status] = Number(r.n);
+  return counts;
+}

@@ -1,0 +1,100 @@
+/**
+ * Applies the SQL migrations in prisma/migrations at start-up and records them in
+ * `_prisma_migrations` exactly as `prisma migrate deploy` would, so either tool can
+ * take over a database the other has migrated. (Prisma's schema engine, which
+ * `migrate deploy` needs, cannot be downloaded in every environment.)
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type { Logger } from 'pino';
+
+export interface SqlQueryRunner {
+  exec(text: string): Promise<void>;
+  query(text: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+}
+
+export interface SqlRunner extends SqlQueryRunner {
+  /** Runs `fn` on one connection (needed for session-level advisory locks). */
+  withLock<T>(fn: (conn: SqlQueryRunner) => Promise<T>): Promise<T>;
+}
+
+/** src/store or dist/store → the package root's prisma/migrations. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
+
+/** The lock id Prisma Migrate itself takes, so the two never run concurrently. */
+const MIGRATION_LOCK_ID = 72707369;
+
+const CREATE_MIGRATIONS_TABLE = `
+CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                  VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"            VARCHAR(64) NOT NULL,
+    "finished_at"         TIMESTAMPTZ,
+    "migration_name"      VARCHAR(255) NOT NULL,
+    "logs"                TEXT,
+    "rolled_back_at"      TIMESTAMPTZ,
+    "started_at"          TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+export interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, 'migration.sql')))
+    .map((d) => d.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    });
+}
+
+export async function applyMigrations(runner: SqlRunner, log: Logger, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const migrations = listMigrations(dir);
+  return runner.withLock(async (conn) => {
+    await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await conn.exec(CREATE_MIGRATIONS_TABLE);
+      const rows = await conn.query(
+        'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      );
+      const applied = new Map(rows.map((r) => [String(r.migration_name), String(r.checksum)]));
+      const done: string[] = [];
+      for (const m of migrations) {
+        const previous = applied.get(m.name);
+        if (previous !== undefined) {
+          if (previous !== m.checksum) log.warn({ migration: m.name }, 'migration was edited after it was applied');
+          continue;
+        }
+        const id = randomUUID();
+        await conn.exec('BEGIN');
+        try {
+          await conn.query(
+            'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
+            [id, m.checksum, m.name],
+          );
+          await conn.exec(m.sql);
+          await conn.query(
+            'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
+            [id],
+          );
+          await conn.exec('COMMIT');
+        } catch (err) {
+          await conn.exec('ROLLBACK');
+          throw err;
+        }
+        log.info({ migration: m.name }, 'applied migration');
+        done.push(m.name);
+      }
+      return done;
+    } finally {
+      await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * The registry of live structured property definitions (table structured_property),
+ * kept in step with their propertyDefinition and status aspects by the properties
+ * service, inside the same transactions.
+ */
+import type { Db, Tx } from './database.js';
+
+type Queryable = Db | Tx;
+
+export interface RegisteredProperty {
+  readonly urn: string;
+  readonly qualifiedName: string;
+  readonly searchField: string;
+  readonly valueType: string;
+  readonly version: string | null;
+  readonly generation: bigint;
+  readonly removed: boolean;
+  /** The stored propertyDefinition aspect. */
+  readonly definition: unknown;
+}
+
+interface Row {
+  urn: string;
+  qualified_name: string;
+  search_field: string;
+  value_type: string;
+  version: string | null;
+  generation: bigint;
+  removed: boolean;
+  definition: unknown;
+}
+
+function toRegistered(r: Row): RegisteredProperty {
+  return {
+    urn: r.urn,
+    qualifiedName: r.qualified_name,
+    searchField: r.search_field,
+    valueType: r.value_type,
+    version: r.version,
+    generation: r.generation,
+    removed: r.removed,
+    definition: r.definition,
+  };
+}
+
+export async function findProperties(db: Queryable, urns: readonly string[]): Promise<Map<string, RegisteredProperty>> {
+  if (urns.length === 0) return new Map();
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT sp.urn, sp.qualified_name, sp.search_field, sp.value_type, sp.version, sp.generation, sp.removed, a.metadata AS definition
+    FROM structured_property sp
+    JOIN aspect a ON a.urn = sp.urn AND a.aspect = 'propertyDefinition' AND a.version = 0
+    WHERE sp.urn = ANY(${urns as string[]}::text[])`;
+  return new Map(rows.map((r) => [r.urn, toRegistered(r)]));
+}
+
+export async function findProperty(db: Queryable, urn: string): Promise<RegisteredProperty | undefined> {
+  return (await findProperties(db, [urn])).get(urn);
+}
+
+/** Looks properties up by their search field name (qualified name with `.` as `_`). */
+export async function findPropertiesBySearchField(db: Queryable, fields: readonly string[]): Promise<Map<string, RegisteredProperty>> {
+  if (fields.length === 0) return new Map();
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT sp.urn, sp.qualified_name, sp.search_field, sp.value_type, sp.version, sp.generation, sp.removed, a.metadata AS definition
+    FROM structured_property sp
+    JOIN aspect a ON a.urn = sp.urn AND a.aspect = 'propertyDefinition' AND a.version = 0
+    WHERE sp.search_field = ANY(${fields as string[]}::text[])`;
+  return new Map(rows.map((r) => [r.search_field, toRegistered(r)]));
+}
+
+export async function listProperties(db: Queryable, afterUrn: string | null, limit: number): Promise<RegisteredProperty[]> {
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT sp.urn, sp.qualified_name, sp.search_field, sp.value_type, sp.version, sp.generation, sp.removed, a.metadata AS definition
+    FROM structured_property sp
+    JOIN aspect a ON a.urn = sp.urn AND a.aspect = 'propertyDefinition' AND a.version = 0
+    WHERE ${afterUrn}::text IS NULL OR sp.urn > ${afterUrn}
+    ORDER BY sp.urn LIMIT ${limit}`;
+  return rows.map(toRegistered);
+}
+
+/** A new generation number: values written from now on belong to it. */
+export async function nextGeneration(tx: Tx): Promise<bigint> {
+  const rows = await tx.$queryRaw<{ g: bigint }[]>`SELECT nextval('structured_property_generation_seq') AS g`;
+  return rows[0]!.g;
+}
+
+export interface RegistryEntry {
+  urn: string;
+  qualifiedName: string;
+  searchField: string;
+  valueType: string;
+  version: string | null;
+  generation: bigint;
+}
+
+export async function upsertRegistry(tx: Tx, e: RegistryEntry): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO structured_property (urn, qualified_name, search_field, value_type, version, generation)
+    VALUES (${e.urn}, ${e.qualifiedName}, ${e.searchField}, ${e.valueType}, ${e.version}, ${e.generation})
+    ON CONFLICT (urn) DO UPDATE SET value_type = EXCLUDED.value_type, version = EXCLUDED.version, generation = EXCLUDED.generation`;
+}
+
+/** The live property (other than `urn`) already using a search field name, if any. */
+export async function searchFieldOwner(tx: Tx, searchField: string, urn: string): Promise<string | undefined> {
+  const rows = await tx.$queryRaw<{ urn: string }[]>`
+    SELECT urn FROM structured_property WHERE search_field = ${searchField} AND urn <> ${urn}`;
+  return rows[0]?.urn;
+}
+
+export async function setRemoved(tx: Tx, urn: string, removed: boolean): Promise<void> {
+  await tx.$executeRaw`UPDATE structured_property SET removed = ${removed} WHERE urn = ${urn}`;
+}
+
+export async function deleteRegistry(tx: Tx, urn: string): Promise<void> {
+  await tx.$executeRaw`DELETE FROM structured_property WHERE urn = ${urn}`;
+}

@@ -1,0 +1,75 @@
+/**
+ * The relational index of property values (table property_value): one row per
+ * entity and property, tagged with the definition generation it was written under.
+ * It answers "who holds this property" for cleanup jobs and "which values are
+ * visible" for reads and search documents, without scanning aspects.
+ */
+import type { Db, Tx } from './database.js';
+
+type Queryable = Db | Tx;
+
+export interface ValueRow {
+  readonly propertyUrn: string;
+  readonly generation: bigint;
+  readonly values: unknown;
+}
+
+/** Replaces an entity's rows with `rows` (rows for properties not listed are deleted). */
+export async function replaceEntityValues(tx: Tx, entityUrn: string, entityType: string, rows: readonly ValueRow[]): Promise<void> {
+  const keep = rows.map((r) => r.propertyUrn);
+  await tx.$executeRaw`DELETE FROM property_value WHERE entity_urn = ${entityUrn} AND NOT (property_urn = ANY(${keep}::text[]))`;
+  if (rows.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO property_value (entity_urn, property_urn, entity_type, generation, "values")
+    SELECT ${entityUrn}, p.property_urn, ${entityType}, p.generation, p.vals
+    FROM jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ property_urn: r.propertyUrn, generation: String(r.generation), vals: r.values })))}::jsonb)
+      AS p(property_urn text, generation bigint, vals jsonb)
+    ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"`;
+}
+
+export async function deleteEntityValues(tx: Tx, entityUrn: string): Promise<void> {
+  await tx.$executeRaw`DELETE FROM property_value WHERE entity_urn = ${entityUrn}`;
+}
+
+/** The entity's value rows with the state of their property, for visibility decisions. */
+export interface ValueWithState extends ValueRow {
+  /** The property's current generation; null when the property no longer exists. */
+  readonly currentGeneration: bigint | null;
+  readonly removed: boolean;
+}
+
+export async function valuesOfEntities(db: Queryable, entityUrns: readonly string[]): Promise<Map<string, ValueWithState[]>> {
+  const out = new Map<string, ValueWithState[]>();
+  if (entityUrns.length === 0) return out;
+  const rows = await db.$queryRaw<{ entity_urn: string; property_urn: string; generation: bigint; values: unknown; current_generation: bigint | null; removed: boolean | null }[]>`
+    SELECT pv.entity_urn, pv.property_urn, pv.generation, pv."values", sp.generation AS current_generation, sp.removed
+    FROM property_value pv LEFT JOIN structured_property sp ON sp.urn = pv.property_urn
+    WHERE pv.entity_urn = ANY(${entityUrns as string[]}::text[])`;
+  for (const r of rows) {
+    const list = out.get(r.entity_urn) ?? [];
+    list.push({ propertyUrn: r.property_urn, generation: r.generation, values: r.values, currentGeneration: r.current_generation, removed: r.removed ?? false });
+    out.set(r.entity_urn, list);
+  }
+  return out;
+}
+
+/**
+ * Entities holding values of `propertyUrn` that are no longer visible: written under
+ * another generation than `currentGeneration` (null: the property is gone).
+ */
+export async function staleHolders(db: Queryable, propertyUrn: string, currentGeneration: bigint | null, limit: number): Promise<{ entityUrn: string; entityType: string }[]> {
+  const rows = currentGeneration === null
+    ? await db.$queryRaw<{ entity_urn: string; entity_type: string }[]>`
+        SELECT entity_urn, entity_type FROM property_value WHERE property_urn = ${propertyUrn} ORDER BY entity_urn LIMIT ${limit}`
+    : await db.$queryRaw<{ entity_urn: string; entity_type: string }[]>`
+        SELECT entity_urn, entity_type FROM property_value WHERE property_urn = ${propertyUrn} AND generation <> ${currentGeneration}
+        ORDER BY entity_urn LIMIT ${limit}`;
+  return rows.map((r) => ({ entityUrn: r.entity_urn, entityType: r.entity_type }));
+}
+
+export async function countStaleHolders(db: Queryable, propertyUrn: string, currentGeneration: bigint | null): Promise<number> {
+  const rows = currentGeneration === null
+    ? await db.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*) AS n FROM property_value WHERE property_urn = ${propertyUrn}`
+    : await db.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*) AS n FROM property_value WHERE property_urn = ${propertyUrn} AND generation <> ${currentGeneration}`;
+  return Number(rows[0]?.n ?? 0);
+}

@@ -1,0 +1,27 @@
+/**
+ * Runs a unit of work in one database transaction, retrying when PostgreSQL aborts
+ * it for a deadlock or serialization failure, and turning a lost connection into
+ * UnavailableError (503) instead of an internal error.
+ */
+import { UnavailableError } from '../domain/errors.js';
+import type { Db, Tx } from './database.js';
+
+const RETRYABLE = /deadlock detected|could not serialize access|40P01|40001/;
+const CONNECTION = /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|connection closed|Can't reach database|the database system is (starting up|shutting down)|57P01|57P03|Closed|timeout exceeded when trying to connect/i;
+
+export function isConnectionError(err: unknown): boolean {
+  return err instanceof Error && CONNECTION.test(`${err.message} ${(err as { code?: string }).code ?? ''} ${String((err as { cause?: unknown }).cause ?? '')}`);
+}
+
+export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // maxWait is generous: on PGlite transactions queue on its single connection.
+      return await db.$transaction(work, { maxWait: 60_000, timeout: 120_000 });
+    } catch (err) {
+      if (attempt < attempts && err instanceof Error && RETRYABLE.test(err.message)) continue;
+      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+      throw err;
+    }
+  }
+}
