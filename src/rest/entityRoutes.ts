@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parsePatchDocument } from '../domain/jsonPatch.js';
 import { entityTypeNamed } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
-import { boolParam, listParam, optionalBoolParam, type Query } from './params.js';
+import { boolParam, intParam, listParam, optionalBoolParam, stringParam, type Query } from './params.js';
 import { aspectInputOf, aspectResponse, batchItemsOf, entityResponse, entityViewResponse, type ApiVersion } from './shapes.js';
 
 interface EntityParams {
@@ -42,6 +42,24 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     return written.map((w) =>
       version === 'v3' ? entityResponse('v3', w.urn, w.results.map((r) => [r.aspect, r]), withSystemMetadata) : { urn: w.urn },
     );
+  });
+
+  // Listing; for searchable entity types the search module answers `query` too.
+  app.get('/entity/:entityName', async (request) => {
+    const q = query(request);
+    const type = entityTypeNamed(params(request).entityName);
+    const aspects = listParam(q, 'aspects');
+    const scrollId = stringParam(q, 'scrollId');
+    const page = await entities.listEntities(request.caller, type, {
+      count: intParam(q, 'count', 10, 1, 1000),
+      ...(scrollId ? { scrollId } : {}),
+      ...(aspects ? { aspects } : {}),
+    });
+    const withSystemMetadata = boolParam(q, 'systemMetadata', false);
+    return {
+      ...(page.scrollId ? { scrollId: page.scrollId } : {}),
+      entities: page.entities.map((e) => entityViewResponse(version, e, withSystemMetadata)),
+    };
   });
 
   app.get('/entity/:entityName/:urn', async (request) => {

@@ -8,7 +8,7 @@ import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { LIMITS } from '../domain/limits.js';
 import { parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
-import { entityExists, latestAspects, type StoredAspect } from '../store/aspects.js';
+import { entityExists, latestAspects, listEntityUrns, type StoredAspect } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Logger } from '../logger.js';
@@ -122,6 +122,19 @@ export class EntityService {
     return out;
   }
 
+  /**
+   * Lists entities of one type from the database in URN order. The scroll id is an
+   * opaque cursor (the last URN returned); null when there is nothing more.
+   */
+  async listEntities(_caller: Caller, entityType: EntityTypeInfo, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId: string | null; entities: EntityView[] }> {
+    const after = options.scrollId ? decodeScrollId(options.scrollId) : null;
+    const urns = await listEntityUrns(this.deps.db, entityType.name, after, options.count + 1);
+    const page = urns.slice(0, options.count);
+    const views = await this.readEntities(page.map((u) => parseUrn(u)), options.aspects);
+    const entities = page.map((u) => views.get(u)).filter((v): v is EntityView => v !== undefined);
+    return { scrollId: urns.length > options.count ? encodeScrollId(page[page.length - 1]!) : null, entities };
+  }
+
   /** Writes (replaces) one aspect. */
   async setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
@@ -211,4 +224,14 @@ export class EntityService {
 
 function emptyAspect(aspect: string): unknown {
   return aspect === 'structuredProperties' ? { properties: [] } : {};
+}
+
+export function encodeScrollId(lastUrn: string): string {
+  return Buffer.from(lastUrn, 'utf8').toString('base64url');
+}
+
+export function decodeScrollId(scrollId: string): string {
+  const urn = Buffer.from(scrollId, 'base64url').toString('utf8');
+  if (!urn.startsWith('urn:li:')) throw new ValidationError('scrollId is not a valid cursor', 'scrollId');
+  return urn;
 }

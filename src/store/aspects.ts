@@ -148,3 +148,11 @@ export async function deleteEntity(tx: Tx, urn: string, entityType: string): Pro
   const n = await tx.$executeRaw`DELETE FROM entity WHERE urn = ${urn}`;
   return n > 0 ? appendChange(tx, urn, entityType, null, 'DELETE') : undefined;
 }
+
+/** Entity URNs of one type in URN order, after `afterUrn` (keyset paging). */
+export async function listEntityUrns(db: Queryable, entityType: string, afterUrn: string | null, limit: number): Promise<string[]> {
+  const rows = await db.$queryRaw<{ urn: string }[]>`
+    SELECT urn FROM entity WHERE entity_type = ${entityType} AND (${afterUrn}::text IS NULL OR urn > ${afterUrn})
+    ORDER BY urn LIMIT ${limit}`;
+  return rows.map((r) => r.urn);
+}
