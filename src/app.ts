@@ -5,6 +5,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { mountGraphQL } from './graphql/server.js';
 import type { Logger } from './logger.js';
 import { LOCAL_CALLER } from './rest/caller.js';
 import { entityRoutes } from './rest/entityRoutes.js';
@@ -52,5 +53,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
   }
+  await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection });
   return app;
 }

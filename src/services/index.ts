@@ -4,9 +4,13 @@ import type { Logger } from '../logger.js';
 import { EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { JobService } from './jobs/jobService.js';
+import { PropertyService } from './propertyService.js';
+import { ValueService } from './valueService.js';
 
 export interface Services {
   readonly entities: EntityService;
+  readonly properties: PropertyService;
+  readonly values: ValueService;
   readonly jobs: JobService;
 }
 
@@ -17,8 +21,11 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps): Services {
+  const entities = new EntityService(deps);
   return {
-    entities: new EntityService(deps),
+    entities,
+    properties: new PropertyService({ db: deps.db, entities }),
+    values: new ValueService({ entities }),
     jobs: new JobService(deps),
   };
 }

@@ -156,3 +156,30 @@ export async function listEntityUrns(db: Queryable, entityType: string, afterUrn
     ORDER BY urn LIMIT ${limit}`;
   return rows.map((r) => r.urn);
 }
+
+export interface AuditStamp {
+  readonly time: number;
+  readonly actor: string;
+}
+
+export interface AuditStamps {
+  readonly created: AuditStamp;
+  readonly lastModified: AuditStamp;
+}
+
+/**
+ * When an aspect was first written and last modified, and by whom: history version 1
+ * is always the first write (every later write pushes the previous latest to a new
+ * version), version 0 the latest.
+ */
+export async function aspectAudit(db: Queryable, urn: string, aspect: string): Promise<AuditStamps | undefined> {
+  const rows = await db.$queryRaw<{ version: bigint; created_on: Date; created_by: string }[]>`
+    SELECT version, created_on, created_by FROM aspect WHERE urn = ${urn} AND aspect = ${aspect} AND version IN (0, 1)`;
+  const latest = rows.find((r) => r.version === 0n);
+  if (!latest) return undefined;
+  const first = rows.find((r) => r.version === 1n) ?? latest;
+  return {
+    created: { time: first.created_on.getTime(), actor: first.created_by },
+    lastModified: { time: latest.created_on.getTime(), actor: latest.created_by },
+  };
+}

@@ -1,0 +1,10 @@
+/** What every resolver receives: the authenticated caller, the services and per-request loaders. */
+import type { Caller } from '../services/caller.js';
+import type { Services } from '../services/index.js';
+import type { Loaders } from './loaders.js';
+
+export interface GraphQLContext {
+  readonly caller: Caller;
+  readonly services: Services;
+  readonly loaders: Loaders;
+}

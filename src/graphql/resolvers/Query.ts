@@ -1,0 +1,23 @@
+import { tryParseUrn } from '../../domain/urn.js';
+import type { QueryResolvers } from '../generated/resolvers-types.js';
+import { entityModel } from './entityModel.js';
+
+export const Query: QueryResolvers = {
+  dataset: async (_root, { urn }, ctx) => {
+    const model = entityModel(urn);
+    if (model.entityType.name !== 'dataset') return null;
+    return (await ctx.loaders.exists.load(urn)) ? model : null;
+  },
+  structuredProperty: async (_root, { urn }, ctx) => {
+    const model = entityModel(urn);
+    if (model.entityType.name !== 'structuredProperty') return null;
+    return (await ctx.loaders.property.load(urn)) ? model : null;
+  },
+  entity: async (_root, { urn }, ctx) => {
+    const parsed = tryParseUrn(urn);
+    // Data types and entity types are built in: they exist without being stored.
+    if (parsed.ok && (parsed.urn.entityType.name === 'dataType' || parsed.urn.entityType.name === 'entityType')) return entityModel(urn);
+    const model = entityModel(urn);
+    return (await ctx.loaders.exists.load(urn)) ? model : null;
+  },
+};

@@ -1,0 +1,45 @@
+/** All resolvers, one file per GraphQL type, merged for buildSubgraphSchema. */
+import type { Resolvers } from '../generated/resolvers-types.js';
+import { CorpUser } from './CorpUser.js';
+import { DataPlatform } from './DataPlatform.js';
+import { DataTypeEntity, DataTypeInfo } from './DataTypeEntity.js';
+import { Dataset } from './Dataset.js';
+import { Entity } from './Entity.js';
+import { EntityTypeEntity, EntityTypeInfo } from './EntityTypeEntity.js';
+import { GenericEntity } from './GenericEntity.js';
+import { Long } from './Long.js';
+import { Mutation } from './Mutation.js';
+import { NumberValue, PropertyValue, StringValue } from './PropertyValue.js';
+import { Query } from './Query.js';
+import { ResolvedAuditStamp } from './ResolvedAuditStamp.js';
+import { SchemaFieldEntity } from './SchemaFieldEntity.js';
+import { StructuredProperties } from './StructuredProperties.js';
+import { StructuredPropertiesEntry } from './StructuredPropertiesEntry.js';
+import { StructuredPropertyDefinition } from './StructuredPropertyDefinition.js';
+import { StructuredPropertyEntity } from './StructuredPropertyEntity.js';
+import { TypeQualifier } from './TypeQualifier.js';
+
+export const resolvers: Resolvers = {
+  Long,
+  Query,
+  Mutation,
+  Entity,
+  Dataset,
+  DataPlatform,
+  SchemaFieldEntity,
+  GenericEntity,
+  CorpUser,
+  StructuredPropertyEntity,
+  StructuredPropertyDefinition,
+  StructuredProperties,
+  StructuredPropertiesEntry,
+  PropertyValue,
+  StringValue,
+  NumberValue,
+  TypeQualifier,
+  ResolvedAuditStamp,
+  DataTypeEntity,
+  DataTypeInfo,
+  EntityTypeEntity,
+  EntityTypeInfo,
+};
