@@ -45,3 +45,21 @@ export async function softDelete(baseUrl: string, propertyUrnValue: string, remo
     json: { value: { removed } },
   });
 }
+
+/** Waits until no background job is pending or running (bounded). */
+export async function waitForJobs(baseUrl: string, timeoutMs = 30_000): Promise<Array<Record<string, any>>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await http(baseUrl, 'GET', `${V3}/jobs`);
+    const jobs = res.body.jobs as Array<Record<string, any>>;
+    if (jobs.every((j) => j.status === 'done' || j.status === 'failed')) return jobs;
+    if (Date.now() > deadline) throw new Error(`jobs still running: ${JSON.stringify(jobs)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The backends every storage-touching suite runs against: PGlite always, PostgreSQL when available. */
+export function backends(): Array<'pglite' | 'postgres'> {
+  if (!process.env.PROPGRAPH_TEST_PG_URL) return ['pglite'];
+  return ['pglite', 'postgres'];
+}
