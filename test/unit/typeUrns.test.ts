@@ -61,12 +61,20 @@ describe('data type URNs', () => {
     expect(thrown(() => parseDataTypeUrn('urn:li:dataType:svc.svc.string'))).toBeInstanceOf(ValidationError);
   });
 
+  test('a data type urn in another case is a validation error', () => {
+    expect(thrown(() => parseDataTypeUrn('urn:li:dataType:svc.NUMBER'))).toBeInstanceOf(ValidationError);
+  });
+
   test('a bare data type name is not a data type urn', () => {
     expect(thrown(() => parseDataTypeUrn('number'))).toBeInstanceOf(ValidationError);
   });
 
   test('a bare data type name is accepted where bare names are allowed', () => {
     expect(tryParseDataType('number', true)).toBe('number');
+  });
+
+  test('a bare data type name is accepted in any case, lower-cased', () => {
+    expect(tryParseDataType('Rich_Text', true)).toBe('rich_text');
   });
 
   test('a value that is not a string is not a data type', () => {
@@ -122,6 +130,14 @@ describe('entity type URNs', () => {
 
   test('an entity type in an unknown namespace is a validation error', () => {
     expect(thrown(() => parseEntityTypeUrn('urn:li:entityType:acme.dataset'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('an entity type urn in another case is a validation error', () => {
+    expect(thrown(() => parseEntityTypeUrn('urn:li:entityType:svc.DataSet'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('a short-form entity type urn in another case is a validation error', () => {
+    expect(thrown(() => parseEntityTypeUrn('urn:li:entityType:dataflow'))).toBeInstanceOf(ValidationError);
   });
 
   test('a bare entity name is not an entity type urn', () => {
