@@ -294,6 +294,13 @@ describe('keyed arrays (arrayPrimaryKeys)', () => {
     expect(result.properties[1]!.values).toEqual([{ double: 1 }, { double: 2 }]);
   });
 
+  test('a key containing "/" is addressed with ~1', () => {
+    const slashed = 'urn:li:structuredProperty:team/retention';
+    const result = applyPatch({ properties: [{ propertyUrn: slashed, values: [] }] }, keyed({ op: 'remove', path: '/properties/urn:li:structuredProperty:team~1retention' }));
+
+    expect(result.properties).toEqual([]);
+  });
+
   test('without arrayPrimaryKeys a urn segment is not an array index', () => {
     expect(patchFailure(aspect(), plain({ op: 'remove', path: `/properties/${A}` })).message).toBe(
       `patch[0] (remove /properties/${A}): ${A} is not an array index`,
