@@ -1,0 +1,36 @@
+/**
+ * The README's curl examples work as written: the API overview's shell block runs
+ * unchanged (but for the address) against a real server.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../support/build.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+function shellBlocks(markdown: string, heading: string): string[] {
+  const section = markdown.split(/^## /m).find((s) => s.startsWith(heading)) ?? '';
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+test('the API overview examples run without error and show the documented results', async () => {
+  const blocks = shellBlocks(readFileSync(path.join(ROOT, 'README.md'), 'utf8'), 'API overview');
+  expect(blocks.length).toBeGreaterThan(0);
+  const script = blocks.join('\n').replaceAll('http://127.0.0.1:8080', server.url);
+  // Asynchronously: the server runs in this process and must keep serving meanwhile.
+  const { stdout: output } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', cwd: ROOT, timeout: 60_000 });
+  expect(output).toContain('"qualifiedName":"io.acryl.privacy.retentionTime"');
+  expect(output).toContain('{"double":60.0}');
+  expect(output).toContain('"status":{"value":{"removed":true}}');
+  expect(output).toContain('"kind":"cleanup-property-values"');
+  expect(output).not.toMatch(/"error"/);
+});
