@@ -4,10 +4,12 @@ import type { Logger } from '../logger.js';
 import { EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { JobService } from './jobs/jobService.js';
+import { TestService } from './testService.js';
 
 export interface Services {
   readonly entities: EntityService;
   readonly jobs: JobService;
+  readonly tests: TestService;
 }
 
 export interface ServiceDeps {
@@ -17,8 +19,10 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps): Services {
+  const entities = new EntityService(deps);
   return {
-    entities: new EntityService(deps),
+    entities,
     jobs: new JobService(deps),
+    tests: new TestService({ db: deps.db, log: deps.log, entities }),
   };
 }

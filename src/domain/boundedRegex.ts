@@ -1,0 +1,71 @@
+/**
+ * Regular expression matching with a time bound. JavaScript regexes backtrack, so a
+ * pattern such as `^(a+)+$` against `aaaa…a!` takes exponential time, and a metadata
+ * test is user input. Each match runs inside a `node:vm` script with a timeout: V8
+ * interrupts a running regex when the timeout fires, so the event loop is blocked for
+ * at most the per-match bound, and a per-request budget caps the sum over all matches
+ * of one request. A match that exceeds either bound throws RegexBoundExceeded.
+ *
+ * This is computation only (no I/O), which is why it lives beside the rule engine.
+ */
+import vm from 'node:vm';
+import { TEST_LIMITS } from './testLimits.js';
+
+export class RegexBoundExceeded extends Error {
+  constructor(readonly pattern: string, readonly reason: string) {
+    super(`regex ${pattern} ${reason}`);
+    this.name = 'RegexBoundExceeded';
+  }
+}
+
+/** Matches a compiled pattern against an input, or throws RegexBoundExceeded. */
+export type RegexMatcher = (re: RegExp, input: string) => boolean;
+
+export interface RegexBounds {
+  readonly matchTimeoutMs: number;
+  readonly budgetMs: number;
+  readonly maxInputLength: number;
+}
+
+const DEFAULT_BOUNDS: RegexBounds = {
+  matchTimeoutMs: TEST_LIMITS.regexMatchTimeoutMs,
+  budgetMs: TEST_LIMITS.regexRequestBudgetMs,
+  maxInputLength: TEST_LIMITS.regexInputLength,
+};
+
+// One context and one compiled script for the whole process: matches are synchronous,
+// so the two globals below are never shared between concurrent matches.
+const sandbox = vm.createContext(Object.create(null) as object) as { re?: RegExp; input?: string };
+const matchScript = new vm.Script('re.test(input)');
+
+function isTimeout(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+}
+
+/**
+ * A matcher with its own budget: create one per request. Once the budget is spent,
+ * every further match throws without running.
+ */
+export function createBoundedMatcher(bounds: Partial<RegexBounds> = {}): RegexMatcher {
+  const { matchTimeoutMs, budgetMs, maxInputLength } = { ...DEFAULT_BOUNDS, ...bounds };
+  let spentMs = 0;
+  return (re, input) => {
+    if (input.length > maxInputLength) throw new RegexBoundExceeded(re.source, `not run on an input longer than ${maxInputLength} characters`);
+    const remaining = budgetMs - spentMs;
+    if (remaining <= 0) throw new RegexBoundExceeded(re.source, `not run: the request's regex time budget of ${budgetMs} ms is spent`);
+    const timeout = Math.max(1, Math.min(matchTimeoutMs, Math.ceil(remaining)));
+    const started = performance.now();
+    sandbox.re = re;
+    sandbox.input = input;
+    try {
+      return matchScript.runInContext(sandbox, { timeout }) === true;
+    } catch (err) {
+      if (isTimeout(err)) throw new RegexBoundExceeded(re.source, `timed out after ${timeout} ms`);
+      throw err;
+    } finally {
+      sandbox.re = undefined;
+      sandbox.input = undefined;
+      spentMs += performance.now() - started;
+    }
+  };
+}
