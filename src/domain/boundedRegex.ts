@@ -55,17 +55,21 @@ export function createBoundedMatcher(bounds: Partial<RegexBounds> = {}): RegexMa
     if (remaining <= 0) throw new RegexBoundExceeded(re.source, `not run: the request's regex time budget of ${budgetMs} ms is spent`);
     const timeout = Math.max(1, Math.min(matchTimeoutMs, Math.ceil(remaining)));
     const started = performance.now();
+    let timedOut = false;
     sandbox.re = re;
     sandbox.input = input;
     try {
       return matchScript.runInContext(sandbox, { timeout }) === true;
     } catch (err) {
-      if (isTimeout(err)) throw new RegexBoundExceeded(re.source, `timed out after ${timeout} ms`);
-      throw err;
+      if (!isTimeout(err)) throw err;
+      timedOut = true;
+      throw new RegexBoundExceeded(re.source, `timed out after ${timeout} ms`);
     } finally {
       sandbox.re = undefined;
       sandbox.input = undefined;
-      spentMs += performance.now() - started;
+      const elapsed = performance.now() - started;
+      // The watchdog's clock and ours differ slightly; a timed-out match always costs at least its bound.
+      spentMs += timedOut ? Math.max(elapsed, timeout) : elapsed;
     }
   };
 }
