@@ -1,6 +1,6 @@
 /** SPEC 7: property path resolution, every operator both ways, logic, scope, and the regex bound. */
 import { createBoundedMatcher, RegexBoundExceeded } from '../../src/domain/boundedRegex.js';
-import { parseTestDefinition, type Predicate } from '../../src/domain/testDefinition.js';
+import { parseTestDefinition, type LeafPredicate, type Predicate } from '../../src/domain/testDefinition.js';
 import { evaluatePredicate, evaluateTest, resolveProperty, type EntityDocument } from '../../src/domain/testRules.js';
 
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
@@ -43,7 +43,7 @@ function leaf(property: string, operator: string, values?: unknown[]): Record<st
 }
 
 describe('property paths', () => {
-  const resolve = (property: string) => resolveProperty((rule(leaf(property, 'exists')) as { path: never }).path, doc);
+  const resolve = (property: string) => resolveProperty((rule(leaf(property, 'exists')) as LeafPredicate).path, doc);
 
   test('urn and entityType resolve to the entity itself', () => {
     expect(resolve('urn')).toEqual([DATASET]);
