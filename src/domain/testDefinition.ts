@@ -71,7 +71,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function describe(v: unknown): string {
+function kindOf(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (v === null) return 'null';
   return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`;
@@ -95,12 +95,12 @@ export function parseTestDefinitionJson(json: string): TestDefinition {
 }
 
 export function parseTestDefinition(raw: unknown): TestDefinition {
-  if (!isObject(raw)) fail('(root)', `must be an object with "on" and "rules", got ${describe(raw)}`);
+  if (!isObject(raw)) fail('(root)', `must be an object with "on" and "rules", got ${kindOf(raw)}`);
   const extra = Object.keys(raw).filter((k) => !['on', 'rules', 'actions'].includes(k));
   if (extra.length > 0) fail(extra[0]!, `unknown field; a definition has "on", "rules" and optionally "actions"`);
   checkActions(raw.actions);
   if (raw.on === undefined) fail('on', 'is required: {"types": [entity types], "conditions"?: ...}');
-  if (!isObject(raw.on)) fail('on', `must be an object, got ${describe(raw.on)}`);
+  if (!isObject(raw.on)) fail('on', `must be an object, got ${kindOf(raw.on)}`);
   const on = raw.on;
   const onExtra = Object.keys(on).filter((k) => !['types', 'conditions', 'match'].includes(k));
   if (onExtra.length > 0) fail(`on.${onExtra[0]}`, 'unknown field; "on" has "types" and optionally "conditions"');
@@ -117,23 +117,23 @@ export function parseTestDefinition(raw: unknown): TestDefinition {
 /** Actions are not run by this service; empty action lists (as DataHub's UI writes them) are accepted. */
 function checkActions(actions: unknown): void {
   if (actions === undefined || actions === null) return;
-  if (!isObject(actions)) fail('actions', `must be an object, got ${describe(actions)}`);
+  if (!isObject(actions)) fail('actions', `must be an object, got ${kindOf(actions)}`);
   for (const [key, list] of Object.entries(actions)) {
     if (key !== 'passing' && key !== 'failing') fail(`actions.${key}`, 'unknown field; actions has "passing" and "failing"');
-    if (!Array.isArray(list)) fail(`actions.${key}`, `must be a list, got ${describe(list)}`);
+    if (!Array.isArray(list)) fail(`actions.${key}`, `must be a list, got ${kindOf(list)}`);
     if (list.length > 0) fail(`actions.${key}`, 'test actions are not supported; leave the list empty');
   }
 }
 
 function parseTypes(raw: unknown): EntityTypeInfo[] {
   if (raw === undefined) fail('on.types', 'is required: a list of entity type names such as ["dataset"]');
-  if (!Array.isArray(raw)) fail('on.types', `must be a list of entity type names, got ${describe(raw)}`);
+  if (!Array.isArray(raw)) fail('on.types', `must be a list of entity type names, got ${kindOf(raw)}`);
   if (raw.length === 0) fail('on.types', 'must name at least one entity type');
   if (raw.length > TEST_LIMITS.types) fail('on.types', `has more than the limit of ${TEST_LIMITS.types} entries`);
   const out: EntityTypeInfo[] = [];
   raw.forEach((t, i) => {
     const at = `on.types[${i}]`;
-    if (typeof t !== 'string') fail(at, `must be an entity type name, got ${describe(t)}`);
+    if (typeof t !== 'string') fail(at, `must be an entity type name, got ${kindOf(t)}`);
     const type = findEntityType(t);
     if (!type) fail(at, `unknown entity type ${JSON.stringify(t)}`);
     if (!out.includes(type)) out.push(type);
@@ -154,7 +154,7 @@ class PredicateParser {
     if (depth > TEST_LIMITS.predicateDepth) fail(at, `nests and/or/not deeper than the limit of ${TEST_LIMITS.predicateDepth}`);
     if (++this.count > TEST_LIMITS.predicates) fail(at, `the definition has more than the limit of ${TEST_LIMITS.predicates} predicates`);
     if (Array.isArray(raw)) return { kind: 'and', children: this.list(raw, at, depth) };
-    if (!isObject(raw)) fail(at, `must be a predicate (an object or a list), got ${describe(raw)}`);
+    if (!isObject(raw)) fail(at, `must be a predicate (an object or a list), got ${kindOf(raw)}`);
     const logical = LOGICAL_KEYS.filter((k) => raw[k] !== undefined);
     if (logical.length > 1) fail(at, `has both "${logical[0]}" and "${logical[1]}"; nest them instead`);
     const negated = this.negation(raw, at);
@@ -167,7 +167,7 @@ class PredicateParser {
         p = { kind: 'not', child: this.parse(raw.not, `${at}.not`, depth + 1) };
       } else {
         const list = raw[key];
-        if (!Array.isArray(list)) fail(`${at}.${key}`, `must be a list of predicates, got ${describe(list)}`);
+        if (!Array.isArray(list)) fail(`${at}.${key}`, `must be a list of predicates, got ${kindOf(list)}`);
         p = { kind: key, children: this.list(list, `${at}.${key}`, depth) };
       }
       return negated ? { kind: 'not', child: p } : p;
@@ -182,7 +182,7 @@ class PredicateParser {
 
   private negation(raw: Record<string, unknown>, at: string): boolean {
     if (raw.negate === undefined) return false;
-    if (typeof raw.negate !== 'boolean') fail(`${at}.negate`, `must be true or false, got ${describe(raw.negate)}`);
+    if (typeof raw.negate !== 'boolean') fail(`${at}.negate`, `must be true or false, got ${kindOf(raw.negate)}`);
     return raw.negate;
   }
 
@@ -193,11 +193,11 @@ class PredicateParser {
     }
     const property = this.alias(raw, at, 'property', 'query');
     if (property === undefined) fail(at, 'a predicate needs "property" (or "and", "or", "not")');
-    if (typeof property !== 'string') fail(`${at}.property`, `must be a string, got ${describe(property)}`);
+    if (typeof property !== 'string') fail(`${at}.property`, `must be a string, got ${kindOf(property)}`);
     const path = this.propertyPath(property, `${at}.property`);
     const opRaw = this.alias(raw, at, 'operator', 'operation');
     if (opRaw === undefined) fail(`${at}.operator`, `is required; one of ${OPERATORS.join(', ')}`);
-    if (typeof opRaw !== 'string') fail(`${at}.operator`, `must be a string, got ${describe(opRaw)}`);
+    if (typeof opRaw !== 'string') fail(`${at}.operator`, `must be a string, got ${kindOf(opRaw)}`);
     const operator = opRaw.toLowerCase() as Operator;
     if (!OPERATORS.includes(operator)) fail(`${at}.operator`, `unknown operator ${JSON.stringify(opRaw)}; one of ${OPERATORS.join(', ')}`);
     const { values, valuesAt } = this.values(raw, at);
@@ -230,19 +230,17 @@ class PredicateParser {
     if (given.length === 0) return { values: undefined, valuesAt: `${at}.values` };
     let source = raw[given[0]!];
     let sourceAt = `${at}.${given[0]}`;
-    let single = given[0] === 'value';
     if (given[0] === 'params') {
-      if (!isObject(source)) fail(sourceAt, `must be an object such as {"values": [...]}, got ${describe(source)}`);
+      if (!isObject(source)) fail(sourceAt, `must be an object such as {"values": [...]}, got ${kindOf(source)}`);
       const keys = Object.keys(source);
       const bad = keys.find((k) => k !== 'values' && k !== 'value');
       if (bad) fail(`${sourceAt}.${bad}`, 'unknown field; params has "values" (or "value")');
       if (keys.length !== 1) fail(sourceAt, 'must hold exactly one of "values" and "value"');
-      single = keys[0] === 'value';
       source = source[keys[0]!];
       sourceAt = `${sourceAt}.${keys[0]}`;
     }
-    // DataHub accepts a single string wherever a list of strings goes.
-    const list = single || !Array.isArray(source) ? [source] : source;
+    // DataHub accepts a single string wherever a list of strings goes, and a list under "value".
+    const list = Array.isArray(source) ? source : [source];
     if (list.length > TEST_LIMITS.valuesPerPredicate) fail(sourceAt, `has more than the limit of ${TEST_LIMITS.valuesPerPredicate} values`);
     const values = list.map((v, i) => valueText(v, Array.isArray(source) ? `${sourceAt}[${i}]` : sourceAt));
     return { values, valuesAt: sourceAt };
@@ -262,6 +260,9 @@ class PredicateParser {
     const fields = property.split('.');
     if (fields.some((f) => f.length === 0)) fail(at, `${JSON.stringify(property)} is not a property path such as datasetProperties.description`);
     const aspect = fields[0]!;
+    if (aspect === 'structuredProperties' && fields.length > 1 && fields[1] !== 'properties') {
+      fail(at, `${JSON.stringify(property)}: name a structured property by its urn, e.g. structuredProperties.urn:li:structuredProperty:${fields.slice(1).join('.')}`);
+    }
     const known = this.types.some((t) => t.keyAspect === aspect || t.aspects.includes(aspect));
     if (!known) {
       fail(
@@ -279,7 +280,7 @@ function valueText(v: unknown, at: string): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' && Number.isFinite(v)) return formatDouble(v);
   if (typeof v === 'boolean') return String(v);
-  fail(at, `must be a string, number or boolean, got ${describe(v)}`);
+  fail(at, `must be a string, number or boolean, got ${kindOf(v)}`);
 }
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

@@ -17,7 +17,7 @@ export const TEST_LIMITS = {
   regexPatternLength: 1000,
   /** Longer inputs are not matched at all (the match counts as exceeding its bound). */
   regexInputLength: 100_000,
-  /** Wall-clock bound on one regex match. */
+  /** Wall-clock bound on matching one pattern against the values of one property. */
   regexMatchTimeoutMs: 100,
   /** Wall-clock bound on all regex matching of one evaluate or batchEvaluate request. */
   regexRequestBudgetMs: 1000,

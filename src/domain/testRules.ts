@@ -95,7 +95,7 @@ function evaluateLeaf(p: LeafPredicate, doc: EntityDocument, match: RegexMatcher
     case 'starts_with':
       return given.some((g) => actual.some((a) => a.startsWith(g)));
     case 'regex_match':
-      return (p.patterns ?? []).some((re) => actual.some((a) => match(re, a)));
+      return (p.patterns ?? []).some((re) => match(re, actual));
     case 'greater_than': {
       const rhs = numbers(given);
       return numbers(actual).some((a) => rhs.some((g) => a > g));

@@ -91,6 +91,7 @@ describe('legacy spellings', () => {
     expect(rulesOf({ query: 'urn', operation: 'contains_str', params: { value: 'hive' } })).toMatchObject({ values: ['hive'] });
     expect(rulesOf({ property: 'urn', operator: 'contains_str', value: 'hive' })).toMatchObject({ values: ['hive'] });
     expect(rulesOf({ property: 'urn', operator: 'contains_str', values: 'hive' })).toMatchObject({ values: ['hive'] });
+    expect(rulesOf({ property: 'urn', operator: 'contains_str', value: ['hive', 'kafka'] })).toMatchObject({ values: ['hive', 'kafka'] });
   });
 
   test('negate: true wraps a leaf or a composite in not', () => {
@@ -149,6 +150,12 @@ describe('errors name the offending part', () => {
       { on: { types: ['dataset'] }, rules: [leaf('structuredProperties.urn:li:tag:pii', 'exists')] },
       'rules[0].property',
       /needs a structured property urn/,
+    ],
+    [
+      'a structured property named by its qualified name',
+      { on: { types: ['dataset'] }, rules: [leaf('structuredProperties.io.acryl.privacy.retentionTime', 'exists')] },
+      'rules[0].property',
+      /name a structured property by its urn, e\.g\. structuredProperties\.urn:li:structuredProperty:io\.acryl\.privacy\.retentionTime/,
     ],
     ['and beside or', { on: { types: ['dataset'] }, rules: { and: [], or: [] } }, 'rules', /has both "and" and "or"/],
     ['a field beside not', { on: { types: ['dataset'] }, rules: { not: [], property: 'urn' } }, 'rules.property', /unexpected beside "not"/],

@@ -179,12 +179,18 @@ describe('the regex bound', () => {
   test('once the budget is spent, further matches are not run', () => {
     const bounded = createBoundedMatcher({ matchTimeoutMs: 20, budgetMs: 20 });
     expect(() => evaluatePredicate(rule(evil), pathological, bounded)).toThrow(RegexBoundExceeded);
-    expect(() => bounded(/^a$/, 'a')).toThrow(/budget of 20 ms is spent/);
+    expect(() => bounded(/^a$/, ['a'])).toThrow(/budget of 20 ms is spent/);
+  });
+
+  test('a pattern matches when any of the values matches', () => {
+    expect(match(/^b$/, ['a', 'b'])).toBe(true);
+    expect(match(/^c$/, ['a', 'b'])).toBe(false);
+    expect(match(/^c$/, [])).toBe(false);
   });
 
   test('inputs longer than the input limit are not matched', () => {
     const bounded = createBoundedMatcher({ maxInputLength: 10 });
-    expect(() => bounded(/^a*$/, 'a'.repeat(11))).toThrow(/longer than 10 characters/);
-    expect(bounded(/^a*$/, 'a'.repeat(10))).toBe(true);
+    expect(() => bounded(/^a*$/, ['a', 'a'.repeat(11)])).toThrow(/longer than 10 characters/);
+    expect(bounded(/^a*$/, ['b', 'a'.repeat(10)])).toBe(true);
   });
 });
