@@ -12,6 +12,7 @@ import { entityRoutes } from './rest/entityRoutes.js';
 import { sendError, sendNoEndpoint } from './rest/errors.js';
 import { stringifyRest } from './rest/json.js';
 import { healthRoutes, jobRoutes, type HealthSource } from './rest/systemRoutes.js';
+import { testRoutes } from './rest/testRoutes.js';
 import type { Services } from './services/index.js';
 
 export interface AppDeps {
@@ -47,6 +48,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(healthRoutes, { health: deps.health });
+  await app.register(testRoutes, {
+    services,
+    auth: { enabled: config.authEnabled, rootToken: config.rootToken },
+    writeWaitForIndex: config.writeWaitForIndex,
+  });
   for (const prefix of REST_PREFIXES) {
     for (const version of ['v2', 'v3'] as const) {
       await app.register(entityRoutes, { prefix: `${prefix}/${version}`, services, version, writeWaitForIndex: config.writeWaitForIndex });

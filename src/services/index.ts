@@ -5,6 +5,7 @@ import { EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { JobService } from './jobs/jobService.js';
 import { PropertyService } from './propertyService.js';
+import { TestService } from './testService.js';
 import { ValueService } from './valueService.js';
 
 export interface Services {
@@ -12,6 +13,7 @@ export interface Services {
   readonly properties: PropertyService;
   readonly values: ValueService;
   readonly jobs: JobService;
+  readonly tests: TestService;
 }
 
 export interface ServiceDeps {
@@ -27,5 +29,6 @@ export function createServices(deps: ServiceDeps): Services {
     properties: new PropertyService({ db: deps.db, entities }),
     values: new ValueService({ entities }),
     jobs: new JobService(deps),
+    tests: new TestService({ db: deps.db, log: deps.log, entities }),
   };
 }

@@ -15,6 +15,12 @@ export interface PreparedAspect {
   readonly skipWrite?: boolean;
   /** What readers see of `stored`, when the handler already knows it (saves a query). */
   readonly visible?: unknown;
+  /**
+   * Write even when `stored` equals the stored aspect: its meaning changed (values
+   * re-asserted under a new definition version), so afterWrite and the change log
+   * must still run.
+   */
+  readonly forceWrite?: boolean;
   /** Runs in the same transaction after the aspect row is written. */
   readonly afterWrite?: (tx: Tx) => Promise<void>;
 }

@@ -104,7 +104,7 @@ export async function writeAspects(
     }
     const prepared = await handler.prepare(tx, urn, next, prev?.metadata);
     const visible = prepared.visible ?? prepared.stored;
-    if (prepared.skipWrite || (prev && jsonEqual(prev.metadata, prepared.stored))) {
+    if (prepared.skipWrite || (prev && !prepared.forceWrite && jsonEqual(prev.metadata, prepared.stored))) {
       results.push({ aspect: request.aspect, value: visible, systemMetadata: prev?.systemMetadata ?? null });
       continue;
     }

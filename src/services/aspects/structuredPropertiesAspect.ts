@@ -81,6 +81,8 @@ export const structuredPropertiesHandler: AspectHandler = {
     return {
       stored: { properties: entries },
       visible: { properties: entries.slice(0, parsed.properties.length) },
+      // The same values written again after a versioned change are new values: their rows must move to the current generation.
+      forceWrite: rows.some((r) => states.get(r.propertyUrn)?.generation !== r.generation),
       afterWrite: (t) => replaceEntityValues(t, urn.value, urn.entityType.name, rows),
     };
   },
