@@ -6,7 +6,7 @@
  */
 import { ENTITY_TYPES } from '../../domain/entityTypes.js';
 import { ServiceError } from '../../domain/errors.js';
-import { parsePropertyDefinition, VERSION_PATTERN, type AllowedValue, type PropertyDefinition } from '../../domain/propertyDefinition.js';
+import { parsePropertyDefinition, searchFieldName, VERSION_PATTERN, type AllowedValue, type PropertyDefinition } from '../../domain/propertyDefinition.js';
 import { coerceTypedValue, describeValue, sameValue, type TypedValue } from '../../domain/typedValue.js';
 import { DATA_TYPES, dataTypeUrn, entityTypeUrn, tryParseDataType, tryParseEntityType, type DataType } from '../../domain/typeUrns.js';
 import { tryParseUrn } from '../../domain/urn.js';
@@ -207,6 +207,7 @@ export function parsePropertyFile(file: YamlFile): PropertyEntry[] {
   const problems = new FileProblems(file.name);
   const out: PropertyEntry[] = [];
   const seen = new Map<string, number>();
+  const searchFields = new Map<string, { index: number; name: string }>();
   for (const { index, map } of fileEntries(file, problems, 'structured property definitions')) {
     const id = entryId(map);
     const entry: EntryRef = { index, ...(id !== undefined ? { id } : {}) };
@@ -222,6 +223,12 @@ export function parsePropertyFile(file: YamlFile): PropertyEntry[] {
       continue;
     }
     seen.set(urn, index);
+    const twin = searchFields.get(searchFieldName(definition.qualifiedName));
+    if (twin) {
+      reader.fail(map.line, 'id', `'${definition.qualifiedName}' collides with '${twin.name}' of entry ${twin.index}: names that differ only by '.' and '_' share one search field`);
+      continue;
+    }
+    searchFields.set(searchFieldName(definition.qualifiedName), { index, name: definition.qualifiedName });
     try {
       // The server's own rules, run here so that a file the server would reject fails before any write.
       parsePropertyDefinition(definition, definition.qualifiedName);

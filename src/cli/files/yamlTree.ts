@@ -109,10 +109,11 @@ export function parseYaml(name: string, source: string): YamlFile {
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const messages = doc.errors.map((e) => {
-      const pos = e.linePos?.[0];
-      return `${name}${pos ? `:${pos.line}:${pos.col}` : ''}: invalid YAML: ${e.message.split('\n')[0]}`;
+      const pos = lines.linePos(e.pos[0]);
+      return `${name}:${pos.line}:${pos.col}: invalid YAML: ${e.message.split('\n')[0]}`;
     });
-    throw new CliError(messages.join('\n'), EXIT.usage);
+    const n = messages.length;
+    throw new CliError(`${messages.join('\n')}\n${n} error${n === 1 ? '' : 's'} in ${name}; nothing was written.`, EXIT.usage);
   }
   const root = doc.contents === null ? undefined : new TreeBuilder(source, doc, lines).build(doc.contents);
   return { name, root };
