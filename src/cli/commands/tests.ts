@@ -24,19 +24,15 @@ interface EvaluateAnswer {
 async function postEvaluate(http: HttpClient, body: unknown): Promise<EvaluateAnswer> {
   const server = http.settings.server;
   const paths = server.endsWith('/gms') ? ['/test'] : ['/test', '/gms/test'];
-  for (const [i, path] of paths.entries()) {
+  for (const path of paths) {
     try {
       return await http.request<EvaluateAnswer>('POST', path, { query: { action: 'evaluate' }, json: body });
     } catch (err) {
-      if (!(err instanceof ApiError && err.isMissingRoute) || i === paths.length - 1) {
-        if (err instanceof ApiError && err.isMissingRoute) {
-          throw new CliError(`The server at ${server} does not offer test evaluation (POST ${path}?action=evaluate answered 404); it may be older than this CLI.`);
-        }
-        throw err;
-      }
+      if (!(err instanceof ApiError && err.isMissingRoute)) throw err;
     }
   }
-  throw new Error('unreachable');
+  const tried = paths.map((p) => `POST ${p}?action=evaluate`).join(', ');
+  throw new CliError(`The server at ${server} does not offer test evaluation (${tried} answered 404); it may be older than this CLI.`);
 }
 
 export async function evaluateTests(ctx: CommandContext, options: { urn: string; push?: boolean; test?: string[]; json?: boolean }): Promise<ExitCode> {

@@ -84,18 +84,13 @@ class PropertyEntryReader extends FieldReader {
       const scalar = this.scalar(valueEntry.value, `${field}.value`);
       const description = this.text(item, 'description', `${field}.description`);
       if (!scalar || !type) return undefined;
-      let typed: TypedValue;
-      if (type === 'number') {
-        const n = typeof scalar.value === 'number' ? scalar.value : Number.NaN;
-        if (!Number.isFinite(n) && !(typeof scalar.value === 'string' && Number.isFinite(Number(scalar.value)) && scalar.value.trim() !== '')) {
-          return this.fail(scalar.line, `${field}.value`, `'${scalar.text}' is not a number, and the property's type is number`);
-        }
-        typed = { double: Number.isFinite(n) ? n : Number(scalar.value) };
-      } else {
-        typed = { string: scalar.text };
+      // A YAML number is a number; anything else is its text, which a number property may still parse.
+      const raw: TypedValue = type === 'number' && typeof scalar.value === 'number' ? { double: scalar.value } : { string: scalar.text };
+      const coerced = coerceTypedValue(raw, type, allowedUrnTypes ? { allowedEntityTypes: allowedUrnTypes } : {});
+      if (!coerced.ok) {
+        const reason = type === 'number' ? `'${scalar.text}' is not a number, and the property's type is number` : `${describeValue(raw)} ${coerced.reason}`;
+        return this.fail(scalar.line, `${field}.value`, reason);
       }
-      const coerced = coerceTypedValue(typed, type, allowedUrnTypes ? { allowedEntityTypes: allowedUrnTypes } : {});
-      if (!coerced.ok) return this.fail(scalar.line, `${field}.value`, `${describeValue(typed)} ${coerced.reason}`);
       if (out.some((o) => sameValue(o.value, coerced.value))) {
         return this.fail(scalar.line, `${field}.value`, `${describeValue(coerced.value)} is listed more than once`);
       }
