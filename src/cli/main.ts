@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { createContext } from './context.js';
-import { CliError, EXIT, type ExitCode } from './errors.js';
+import { ApiError, CliError, EXIT, type ExitCode } from './errors.js';
 import { buildProgram } from './program.js';
 import { printLine } from './terminal.js';
 
@@ -24,6 +24,10 @@ async function main(argv: string[]): Promise<ExitCode> {
     if (err instanceof CommanderError) {
       // Help and version end through here too, with exit code 0.
       return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (err instanceof ApiError && err.isMissingRoute) {
+      printLine(terminal.stderr, `Error: ${err.message} Is the server address right? Check it with \`propgraph init\` or PROPGRAPH_SERVER.`);
+      return err.exitCode;
     }
     if (err instanceof CliError) {
       printLine(terminal.stderr, `Error: ${err.message}`);

@@ -1,4 +1,5 @@
 /** The command tree (seed 4.11): each action delegates to one module in commands/. */
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { CommandContext } from './context.js';
 import { upsertDatasets, getDataset } from './commands/dataset.js';
@@ -9,7 +10,14 @@ import { systemUpdate } from './commands/systemUpdate.js';
 import { evaluateTests } from './commands/tests.js';
 import type { ExitCode } from './errors.js';
 
-export const CLI_VERSION = '0.13.1';
+/** The package's version; dist/cli/program.js sits two levels below package.json. */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => void): Command {
   const run =
@@ -19,7 +27,7 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     };
   const program = new Command('propgraph')
     .description('Command-line tool for a propgraph server: structured properties, datasets, deletes, tests.')
-    .version(CLI_VERSION)
+    .version(packageVersion())
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => ctx.terminal.stdout.write(s),

@@ -110,7 +110,7 @@ export async function upsertDatasets(ctx: CommandContext, options: { file: strin
       await api.batchUpsert('dataset', writes.map((w) => ({ urn: w.source.urn, aspects: w.datasetAspects })));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      progress.finish();
+      progress.clear();
       throw new CliError(`${options.file}: the server rejected the file (${err.message}); nothing was written (--atomic).`);
     }
     for (const w of writes) progress.succeeded(`Update succeeded for urn ${w.source.urn}.`);

@@ -68,7 +68,7 @@ export async function upsertProperties(ctx: CommandContext, options: UpsertOptio
       await api.batchUpsert('structuredProperty', entries.map((e) => ({ urn: e.urn, aspects: { propertyDefinition: e.definition } })));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      progress.finish();
+      progress.clear();
       throw new CliError(`${options.file}: the server rejected the file (${err.message}); nothing was written (--atomic).`);
     }
     for (const e of entries) progress.succeeded(`Created structured property ${e.urn}`);
