@@ -8,6 +8,7 @@ import type { Caller } from '../services/caller.js';
 import type { Services } from '../services/index.js';
 import type { AspectValue } from '../services/entityService.js';
 import type { PropertyState } from '../services/propertyService.js';
+import type { TestView } from '../services/testService.js';
 
 export interface Loaders {
   /** One aspect of an entity as readers see it; null when the entity or aspect is absent. */
@@ -16,9 +17,11 @@ export interface Loaders {
   readonly property: DataLoader<string, PropertyState | null>;
   /** Whether an entity exists. */
   readonly exists: DataLoader<string, boolean>;
+  /** Metadata tests by urn; null when the test does not exist. */
+  readonly test: DataLoader<string, TestView | null>;
 }
 
-export function createLoaders(services: Services, _caller: Caller): Loaders {
+export function createLoaders(services: Services, caller: Caller): Loaders {
   return {
     aspect: new DataLoader(
       async (keys) => {
@@ -41,5 +44,6 @@ export function createLoaders(services: Services, _caller: Caller): Loaders {
       return urns.map((u) => found.get(u) ?? null);
     }),
     exists: new DataLoader(async (urns) => Promise.all(urns.map((u) => services.entities.exists(u)))),
+    test: new DataLoader(async (urns) => Promise.all(urns.map((u) => services.tests.getTest(caller, u)))),
   };
 }

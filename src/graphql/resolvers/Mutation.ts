@@ -9,4 +9,9 @@ export const Mutation: MutationResolvers = {
     ctx.services.values.upsert(ctx.caller, input.assetUrn, input.structuredPropertyInputParams),
   removeStructuredProperties: (_root, { input }, ctx) =>
     ctx.services.values.remove(ctx.caller, input.assetUrn, input.structuredPropertyUrns),
+  createTest: (_root, { input }, ctx) =>
+    ctx.services.tests.createTest(ctx.caller, { ...input, definition: { json: input.definition.json ?? '' } }),
+  updateTest: (_root, { urn, input }, ctx) =>
+    ctx.services.tests.updateTest(ctx.caller, urn, { ...input, definition: { json: input.definition.json ?? '' } }),
+  deleteTest: (_root, { urn }, ctx) => ctx.services.tests.deleteTest(ctx.caller, urn),
 };

@@ -13,6 +13,20 @@ export const Query: QueryResolvers = {
     if (model.entityType.name !== 'structuredProperty') return null;
     return (await ctx.loaders.property.load(urn)) ? model : null;
   },
+  test: async (_root, { urn }, ctx) => {
+    const model = entityModel(urn);
+    if (model.entityType.name !== 'test') return null;
+    return (await ctx.loaders.test.load(urn)) ? model : null;
+  },
+  listTests: async (_root, { input }, ctx) => {
+    const result = await ctx.services.tests.listTests(ctx.caller, input);
+    for (const t of result.tests) ctx.loaders.test.prime(t.urn, t);
+    return { start: result.start, count: result.count, total: result.total, tests: result.tests.map((t) => entityModel(t.urn)) };
+  },
+  validateTest: (_root, { input }, ctx) => {
+    const result = ctx.services.tests.validateTest(input.json ?? '');
+    return { valid: result.valid, error: result.error ?? null };
+  },
   entity: async (_root, { urn }, ctx) => {
     const parsed = tryParseUrn(urn);
     // Data types and entity types are built in: they exist without being stored.

@@ -17,6 +17,8 @@ import { StructuredProperties } from './StructuredProperties.js';
 import { StructuredPropertiesEntry } from './StructuredPropertiesEntry.js';
 import { StructuredPropertyDefinition } from './StructuredPropertyDefinition.js';
 import { StructuredPropertyEntity } from './StructuredPropertyEntity.js';
+import { Test } from './Test.js';
+import { TestResult } from './TestResult.js';
 import { TypeQualifier } from './TypeQualifier.js';
 
 export const resolvers: Resolvers = {
@@ -42,4 +44,6 @@ export const resolvers: Resolvers = {
   DataTypeInfo,
   EntityTypeEntity,
   EntityTypeInfo,
+  Test,
+  TestResult,
 };
