@@ -17,14 +17,16 @@ afterAll(async () => {
   await server.stop();
 });
 
+/** The shell blocks of one section (up to the next heading of any level). */
 function shellBlocks(markdown: string, heading: string): string[] {
-  const section = markdown.split(/^## /m).find((s) => s.startsWith(heading)) ?? '';
+  const section = markdown.split(/^#{2,} /m).find((s) => s.startsWith(heading)) ?? '';
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
 test('the API overview examples run without error and show the documented results', async () => {
-  const blocks = shellBlocks(readFileSync(path.join(ROOT, 'README.md'), 'utf8'), 'API overview');
-  expect(blocks.length).toBeGreaterThan(0);
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const blocks = [...shellBlocks(readme, 'API overview'), ...shellBlocks(readme, 'GraphQL')];
+  expect(blocks.length).toBeGreaterThanOrEqual(2);
   const script = blocks.join('\n').replaceAll('http://127.0.0.1:8080', server.url);
   // Asynchronously: the server runs in this process and must keep serving meanwhile.
   const { stdout: output } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', cwd: ROOT, timeout: 60_000 });
@@ -32,5 +34,6 @@ test('the API overview examples run without error and show the documented result
   expect(output).toContain('{"double":60.0}');
   expect(output).toContain('"status":{"value":{"removed":true}}');
   expect(output).toContain('"kind":"cleanup-property-values"');
+  expect(output).toContain('{"data":{"dataset":{"name":"db.orders"');
   expect(output).not.toMatch(/"error"/);
 });

@@ -427,3 +427,15 @@ describe('hardening', () => {
     expect(res.errors?.[0]?.message).toMatch(/limit of 50 aliases/);
   });
 });
+
+describe('endpoint', () => {
+  test('the subgraph is also served at /graphql', async () => {
+    const res = await graphql(url, '{ __typename }', undefined, '/graphql');
+    expect(res.data).toEqual({ __typename: 'Query' });
+  });
+
+  test('a GraphQL request body over 1 MiB is refused with 413', async () => {
+    const res = await http(url, 'POST', '/api/graphql', { json: { query: `{ __typename } # ${'x'.repeat(1_100_000)}` } });
+    expect(res.status).toBe(413);
+  });
+});
