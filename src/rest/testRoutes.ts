@@ -7,12 +7,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../domain/errors.js';
 import type { Services } from '../services/index.js';
-import { requireBearer, type BearerSettings } from './bearer.js';
 import { stringParam, type Query } from './params.js';
 
 export interface TestRouteOptions {
   readonly services: Services;
-  readonly auth: BearerSettings;
   readonly writeWaitForIndex: boolean;
 }
 
@@ -78,7 +76,6 @@ export async function testRoutes(app: FastifyInstance, options: TestRouteOptions
     );
   };
 
-  // The token is checked on request, before the body is read, so an unauthenticated caller learns nothing about its body.
-  const onRequest = async (request: FastifyRequest) => requireBearer(request, options.auth);
-  for (const path of ['/gms/test', '/test']) app.post(path, { onRequest }, handler);
+  // The token is checked by the authentication hook (rest/authentication.ts) before the body is read.
+  for (const path of ['/gms/test', '/test']) app.post(path, handler);
 }

@@ -1,11 +1,18 @@
-/** The services of one server process, built once over its database and search engine. */
+/**
+ * The services of one server process, built once over its database and search engine.
+ * Internally they call each other directly; what the edges (REST, GraphQL) receive is
+ * each service wrapped in its authorization policy.
+ */
 import type { Db } from '../store/database.js';
 import type { Logger } from '../logger.js';
+import { authorize } from './authorization.js';
 import { EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { JobService } from './jobs/jobService.js';
+import { entityPolicy, jobPolicy, propertyPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import { PropertyService } from './propertyService.js';
 import { TestService } from './testService.js';
+import { TokenService } from './tokenService.js';
 import { ValueService } from './valueService.js';
 
 export interface Services {
@@ -14,6 +21,7 @@ export interface Services {
   readonly values: ValueService;
   readonly jobs: JobService;
   readonly tests: TestService;
+  readonly tokens: TokenService;
 }
 
 export interface ServiceDeps {
@@ -25,10 +33,11 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const entities = new EntityService(deps);
   return {
-    entities,
-    properties: new PropertyService({ db: deps.db, entities }),
-    values: new ValueService({ entities }),
-    jobs: new JobService(deps),
-    tests: new TestService({ db: deps.db, log: deps.log, entities }),
+    entities: authorize(entities, 'entities', entityPolicy),
+    properties: authorize(new PropertyService({ db: deps.db, entities }), 'properties', propertyPolicy),
+    values: authorize(new ValueService({ entities }), 'values', valuePolicy),
+    jobs: authorize(new JobService(deps), 'jobs', jobPolicy),
+    tests: authorize(new TestService({ db: deps.db, log: deps.log, entities }), 'tests', testPolicy),
+    tokens: authorize(new TokenService(deps), 'tokens', tokenPolicy),
   };
 }

@@ -433,7 +433,7 @@ describe.each(backends)('metadata tests on %s', (backend) => {
 
     beforeAll(async () => {
       secured = await startTestServer({ backend, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: 'root-secret' } });
-      await ok(http(secured.url, 'POST', `${V3}/entity/dataset`, { json: [{ urn: D, status: { value: { removed: false } } }] }));
+      await ok(http(secured.url, 'POST', `${V3}/entity/dataset`, { json: [{ urn: D, status: { value: { removed: false } } }], headers: { authorization: 'Bearer root-secret' } }));
     });
 
     afterAll(async () => {

@@ -27,6 +27,13 @@ export const Query: QueryResolvers = {
     const result = ctx.services.tests.validateTest(input.json ?? '');
     return { valid: result.valid, error: result.error ?? null };
   },
+  listAccessTokens: async (_root, { input }, ctx) => {
+    const all = await ctx.services.tokens.list(ctx.caller);
+    const start = Math.max(0, input?.start ?? 0);
+    const count = Math.min(1000, Math.max(0, input?.count ?? 100));
+    const tokens = all.slice(start, start + count);
+    return { start, count: tokens.length, total: all.length, tokens };
+  },
   entity: async (_root, { urn }, ctx) => {
     const parsed = tryParseUrn(urn);
     // Data types and entity types are built in: they exist without being stored.

@@ -1,5 +1,6 @@
 /** All resolvers, one file per GraphQL type, merged for buildSubgraphSchema. */
 import type { Resolvers } from '../generated/resolvers-types.js';
+import { AccessTokenMetadata } from './AccessTokenMetadata.js';
 import { CorpUser } from './CorpUser.js';
 import { DataPlatform } from './DataPlatform.js';
 import { DataTypeEntity } from './DataTypeEntity.js';
@@ -50,4 +51,5 @@ export const resolvers: Resolvers = {
   EntityTypeInfo,
   Test,
   TestResult,
+  AccessTokenMetadata,
 };
