@@ -8,6 +8,7 @@ import { init } from './commands/init.js';
 import { getProperty, listProperties, upsertProperties } from './commands/properties.js';
 import { systemUpdate } from './commands/systemUpdate.js';
 import { evaluateTests } from './commands/tests.js';
+import { createToken, listTokens, revokeToken } from './commands/tokens.js';
 import type { ExitCode } from './errors.js';
 
 /** The package's version; dist/cli/program.js sits two levels below package.json. */
@@ -98,6 +99,26 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--test <urn...>', 'only these tests')
     .option('--json', 'print the result as JSON')
     .action(run((opts: { urn: string; push?: boolean; test?: string[]; json?: boolean }) => evaluateTests(ctx, opts)));
+
+  const tokens = program.command('tokens').description('access tokens (needs an admin token)');
+  tokens
+    .command('create')
+    .description('issue a token; prints its secret once')
+    .requiredOption('--name <name>', 'a name saying who or what uses the token')
+    .requiredOption('--scope <scope>', 'read, write or admin')
+    .option('--expires-in-days <days>', 'lifetime in days (default: no expiry)')
+    .option('--description <text>', 'free text')
+    .action(run((opts: { name: string; scope: string; expiresInDays?: string; description?: string }) => createToken(ctx, opts)));
+  tokens
+    .command('list')
+    .description('list tokens (never their secrets)')
+    .option('--json', 'print as JSON')
+    .action(run((opts: { json?: boolean }) => listTokens(ctx, opts)));
+  tokens
+    .command('revoke')
+    .description('revoke a token at once')
+    .requiredOption('--id <id>', 'the token id (see tokens list)')
+    .action(run((opts: { id: string }) => revokeToken(ctx, opts)));
 
   return program;
 }
