@@ -4,17 +4,21 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../support/build.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
+// The examples run from a project folder whose data/ holds the server's generated root token.
+const projectDir = mkdtempSync(path.join(tmpdir(), 'propgraph-readme-'));
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: { AUTH_ENABLED: 'true', DATA_DIR: path.join(projectDir, 'data') } });
 });
 afterAll(async () => {
   await server.stop();
+  rmSync(projectDir, { recursive: true, force: true });
 });
 
 /** The shell blocks of one section (up to the next heading of any level). */
@@ -29,7 +33,7 @@ test('the API overview examples run without error and show the documented result
   expect(blocks.length).toBeGreaterThanOrEqual(2);
   const script = blocks.join('\n').replaceAll('http://127.0.0.1:8080', server.url);
   // Asynchronously: the server runs in this process and must keep serving meanwhile.
-  const { stdout: output } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', cwd: ROOT, timeout: 60_000 });
+  const { stdout: output } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', cwd: projectDir, timeout: 60_000 });
   expect(output).toContain('"qualifiedName":"io.acryl.privacy.retentionTime"');
   expect(output).toContain('{"double":60.0}');
   expect(output).toContain('"status":{"value":{"removed":true}}');
