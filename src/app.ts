@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { GRAPHQL_PATHS, mountGraphQL } from './graphql/server.js';
 import type { Logger } from './logger.js';
@@ -37,6 +37,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     // URNs in paths can be long; the default 100 characters per parameter is too short.
     routerOptions: { maxParamLength: 4096, ignoreTrailingSlash: true },
+    // Per-request lines are logged at debug (below): at info they cost more than the request.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const line = { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (reply.statusCode >= 500) request.log.warn(line, 'request failed');
+    else request.log.debug(line, 'request');
   });
   app.setReplySerializer((payload) => stringifyRest(payload));
   app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
