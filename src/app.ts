@@ -10,7 +10,7 @@ import { LOCAL_CALLER } from './rest/caller.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { sendError, sendNoEndpoint } from './rest/errors.js';
 import { stringifyRest } from './rest/json.js';
-import { healthRoutes, jobRoutes, type HealthSource } from './rest/systemRoutes.js';
+import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import type { Services } from './services/index.js';
 
 export interface AppDeps {
@@ -51,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await app.register(entityRoutes, { prefix: `${prefix}/${version}`, services, version, writeWaitForIndex: config.writeWaitForIndex });
     }
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
   }
   return app;
 }

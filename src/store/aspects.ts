@@ -156,3 +156,17 @@ export async function listEntityUrns(db: Queryable, entityType: string, afterUrn
     ORDER BY urn LIMIT ${limit}`;
   return rows.map((r) => r.urn);
 }
+
+/** Which of the URNs exist as entities. */
+export async function existingEntities(db: Queryable, urns: readonly string[]): Promise<Set<string>> {
+  if (urns.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ANY(${urns as string[]}::text[])`;
+  return new Set(rows.map((r) => r.urn));
+}
+
+/** How many entities there are of each of the types. */
+export async function countEntitiesByType(db: Queryable, entityTypes: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<{ entity_type: string; n: bigint }[]>`
+    SELECT entity_type, COUNT(*) AS n FROM entity WHERE entity_type = ANY(${entityTypes as string[]}::text[]) GROUP BY entity_type`;
+  return new Map(rows.map((r) => [r.entity_type, Number(r.n)]));
+}
