@@ -58,6 +58,25 @@ export async function latestAspectOfMany(db: Queryable, urns: readonly string[],
   return new Map(rows.map((r) => [r.urn, toStored(r)]));
 }
 
+/** Latest versions of many entities' aspects (all of them, or those named), by URN then aspect. */
+export async function latestAspectsOfMany(db: Queryable, urns: readonly string[], names?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>> {
+  const out = new Map<string, Map<string, StoredAspect>>();
+  if (urns.length === 0) return out;
+  const rows = names
+    ? await db.$queryRaw<(AspectRow & { urn: string })[]>`
+        SELECT urn, aspect, metadata, system_metadata, created_on, created_by FROM aspect
+        WHERE urn = ANY(${urns as string[]}::text[]) AND version = 0 AND aspect = ANY(${names as string[]}::text[])`
+    : await db.$queryRaw<(AspectRow & { urn: string })[]>`
+        SELECT urn, aspect, metadata, system_metadata, created_on, created_by FROM aspect
+        WHERE urn = ANY(${urns as string[]}::text[]) AND version = 0`;
+  for (const r of rows) {
+    const byAspect = out.get(r.urn) ?? new Map<string, StoredAspect>();
+    byAspect.set(r.aspect, toStored(r));
+    out.set(r.urn, byAspect);
+  }
+  return out;
+}
+
 export type EntityLock = 'created' | 'existed' | 'missing';
 
 /**
