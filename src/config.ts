@@ -96,3 +96,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
   };
 }
+
+/** Where command-line tools find a running server (SPEC 9): PROPGRAPH_SERVER and PROPGRAPH_TOKEN. */
+export interface ClientEnv {
+  readonly server: string | undefined;
+  readonly token: string | undefined;
+}
+
+export function loadClientEnv(env: NodeJS.ProcessEnv = process.env): ClientEnv {
+  return { server: str(env, 'PROPGRAPH_SERVER'), token: str(env, 'PROPGRAPH_TOKEN') ?? str(env, 'ROOT_TOKEN') };
+}
