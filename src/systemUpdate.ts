@@ -58,8 +58,26 @@ async function viaServer(server: string, token: string | undefined): Promise<num
   }
   console.log(`System update: rebuild job ${body.jobId} on ${server}`);
   const started = Date.now();
+  let failingSince: number | undefined;
+  let lastRetryError: string | undefined;
   for (;;) {
-    const job = (await (await fetch(`${server}/openapi/v3/jobs/${body.jobId}`, { headers })).json()) as JobView;
+    let job: JobView;
+    try {
+      const res = await fetch(`${server}/openapi/v3/jobs/${body.jobId}`, { headers });
+      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+      job = (await res.json()) as JobView;
+      failingSince = undefined;
+    } catch (err) {
+      // The job is durable: a server restart resumes it. Give up only after a minute without an answer.
+      failingSince ??= Date.now();
+      if (Date.now() - failingSince > 60_000) {
+        finishLine();
+        console.error(`System update: lost track of job ${body.jobId}: ${(err as Error).message}`);
+        return 1;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      continue;
+    }
     progress(job.done, job.total);
     if (job.status === 'done') {
       finishLine();
@@ -71,7 +89,11 @@ async function viaServer(server: string, token: string | undefined): Promise<num
       console.error(`System update failed: ${job.lastError ?? 'unknown error'}`);
       return 1;
     }
-    if (job.lastError && job.status === 'pending') console.error(`\n(retrying after: ${job.lastError})`);
+    if (job.lastError && job.status === 'pending' && job.lastError !== lastRetryError) {
+      lastRetryError = job.lastError;
+      finishLine();
+      console.error(`(the server retries the rebuild after: ${job.lastError})`);
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
 }

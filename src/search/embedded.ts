@@ -214,7 +214,12 @@ export async function startEmbeddedMeilisearch(options: EmbeddedOptions): Promis
     );
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
-      for (const line of chunk.split('\n')) if (line.trim()) log.warn({ meilisearch: line.trim().slice(0, 500) }, 'meilisearch');
+      // Meilisearch prints a banner on start; only its warnings and errors matter in our log.
+      for (const line of chunk.split('\n')) {
+        if (!line.trim()) continue;
+        if (/\b(WARN|ERROR)\b/.test(line)) log.warn({ meilisearch: line.trim().slice(0, 500) }, 'meilisearch');
+        else log.debug({ meilisearch: line.trim().slice(0, 500) }, 'meilisearch');
+      }
     });
     const spawned = await new Promise<boolean>((resolve) => {
       child.once('spawn', () => resolve(true));

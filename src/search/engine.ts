@@ -201,8 +201,16 @@ export class SearchEngine {
   async promoteScratchIndex(type: string, scratchUid: string): Promise<void> {
     await this.guard(async () => {
       await this.ensureIndexes([type]);
-      const swap = await this.client.swapIndexes([{ indexes: [this.uid(type), scratchUid], rename: false }]);
-      await this.waitAll([swap.taskUid], true);
+      const live = this.uid(type);
+      const scratchCreated = String((await this.client.getRawIndex(scratchUid)).createdAt);
+      await this.client.swapIndexes([{ indexes: [live, scratchUid], rename: false }]);
+      // A key limited to some indexes cannot see swap tasks. Tasks run in the order they were
+      // enqueued, so a no-op enqueued after the swap finishes after it; then the live uid
+      // must hold the scratch index (whose creation time travels with it).
+      const marker = await this.client.index(live).updateSettings(INDEX_SETTINGS);
+      await this.waitAll([marker.taskUid], false);
+      const liveCreated = String((await this.client.getRawIndex(live)).createdAt);
+      if (liveCreated !== scratchCreated) throw new SearchRequestError('swap_failed', `swapping ${scratchUid} into ${live} did not take effect`);
       await this.deleteIndexIfExists(scratchUid);
     });
   }

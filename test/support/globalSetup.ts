@@ -147,6 +147,8 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // Lets suites do once-per-run work (a build) across Jest workers.
+  process.env.PROPGRAPH_TEST_RUN_ID = `${process.pid}-${Date.now()}`;
   if (meilisearchAvailable()) {
     const meili = await startMeilisearch();
     globalThis.__propgraphMeilisearch = meili;
