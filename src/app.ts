@@ -15,7 +15,7 @@ import { installAuthentication } from './rest/authentication.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { sendError, sendNoEndpoint } from './rest/errors.js';
 import { stringifyRest } from './rest/json.js';
-import { healthRoutes, jobRoutes, type HealthSource } from './rest/systemRoutes.js';
+import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
 import type { Services } from './services/index.js';
@@ -87,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
   }
   await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection });
   return app;

@@ -14,6 +14,12 @@ export interface Config {
   readonly meiliApiKey: string | undefined;
   /** Start the bundled Meilisearch when no MEILI_URL is given. */
   readonly meiliEmbedded: boolean;
+  /** A Meilisearch binary to run instead of the bundled one (platforms without one). */
+  readonly meiliBinary: string | undefined;
+  /** Prepended to every index name, so several deployments (or test suites) can share one Meilisearch. */
+  readonly meiliIndexPrefix: string;
+  /** Change-log rows the indexer handles per batch. */
+  readonly searchIndexBatchSize: number;
   readonly authEnabled: boolean;
   readonly rootToken: string | undefined;
   readonly writeWaitForIndex: boolean;
@@ -53,6 +59,13 @@ function str(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
+function indexPrefix(env: NodeJS.ProcessEnv): string {
+  const v = env.MEILI_INDEX_PREFIX ?? 'propgraph_';
+  // Meilisearch index uids allow letters, digits, `-` and `_`.
+  if (!/^[A-Za-z0-9_-]{0,100}$/.test(v)) throw new ConfigError(`MEILI_INDEX_PREFIX may hold only letters, digits, - and _, got ${JSON.stringify(v)}`);
+  return v;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
@@ -65,6 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     meiliUrl: str(env, 'MEILI_URL'),
     meiliApiKey: str(env, 'MEILI_API_KEY'),
     meiliEmbedded: bool(env, 'MEILI_EMBEDDED', true),
+    meiliBinary: str(env, 'MEILI_BINARY'),
+    meiliIndexPrefix: indexPrefix(env),
+    searchIndexBatchSize: int(env, 'SEARCH_INDEX_BATCH_SIZE', 500, 1),
     authEnabled: bool(env, 'AUTH_ENABLED', true),
     rootToken: str(env, 'ROOT_TOKEN'),
     writeWaitForIndex: bool(env, 'WRITE_WAIT_FOR_INDEX', true),
@@ -79,4 +95,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
   };
+}
+
+/** Where command-line tools find a running server (SPEC 9): PROPGRAPH_SERVER and PROPGRAPH_TOKEN. */
+export interface ClientEnv {
+  readonly server: string | undefined;
+  readonly token: string | undefined;
+}
+
+export function loadClientEnv(env: NodeJS.ProcessEnv = process.env): ClientEnv {
+  return { server: str(env, 'PROPGRAPH_SERVER'), token: str(env, 'PROPGRAPH_TOKEN') ?? str(env, 'ROOT_TOKEN') };
 }

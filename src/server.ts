@@ -1,17 +1,25 @@
 /**
- * Assembles a running server from a Config: database (migrated), services, the job
- * worker and the HTTP app. Used by main.ts and by the tests, which start real
- * servers on free ports.
+ * Assembles a running server from a Config: database (migrated), search engine,
+ * services, the job worker, the search indexer and the HTTP app. Used by main.ts and
+ * by the tests, which start real servers on free ports.
  */
 import { writeFileSync, chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { searchableEntityTypes } from './domain/entityTypes.js';
 import type { Logger } from './logger.js';
+import { connectSearch, type SearchConnection } from './search/connect.js';
+import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
 import { NO_WAIT } from './services/indexWaiter.js';
+import { REINDEX } from './services/jobs/kinds.js';
 import { JobWorker } from './services/jobs/worker.js';
+import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
+import { SearchIndexer } from './services/searchIndex/indexer.js';
+import { rebuildIndexes } from './services/searchIndex/rebuild.js';
+import { countEntitiesByType } from './store/aspects.js';
 import { openDatabase, type Database } from './store/database.js';
 import { pendingCount } from './store/changeLog.js';
 import type { ComponentHealth } from './rest/systemRoutes.js';
@@ -22,47 +30,89 @@ export interface RunningServer {
   readonly database: Database;
   readonly services: Services;
   readonly worker: JobWorker;
+  readonly search: SearchConnection;
+  /** Null when search is disabled. */
+  readonly indexer: SearchIndexer | null;
   close(): Promise<void>;
 }
 
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, log });
   const db = database.prisma;
-  const services = createServices({ db, log, indexWaiter: NO_WAIT });
-  const worker = new JobWorker({ db, log });
-  await bootstrapAuthentication(config, log, services);
-  let app: FastifyInstance | undefined;
+  let search: SearchConnection;
   try {
-    app = await buildApp({
-      config,
-      log,
-      services,
-      health: {
-        health: async (): Promise<Record<string, ComponentHealth>> => {
-          try {
-            await database.sql.query('SELECT 1');
-            return {
-              database: { ok: true, kind: database.kind },
-              jobs: { ok: true, ...(await services.jobs.counts()) },
-              changeLog: { ok: true, pending: await pendingCount(db) },
-            };
-          } catch (err) {
-            return { database: { ok: false, kind: database.kind, error: (err as Error).message.slice(0, 200) } };
-          }
-        },
-      },
-    });
-    await app.listen({ port: config.port, host: config.host });
+    search = await connectSearch(config, log);
   } catch (err) {
-    await app?.close().catch(() => undefined);
     await database.close();
     throw err;
   }
-  if (config.backgroundWorkers) worker.start();
+  const engine = search.engine;
+  let services: Services | undefined;
+  const requestRebuild = (reason: string) => {
+    services?.search.requestRebuild(SYSTEM_CALLER, reason).then(
+      ({ jobId, created }) => log.info({ jobId, created, reason }, 'search index rebuild requested'),
+      (err) => log.warn({ err: (err as Error).message, reason }, 'could not request a search index rebuild'),
+    );
+  };
+  const indexer = engine
+    ? new SearchIndexer({
+        db,
+        engine,
+        log,
+        batchSize: config.searchIndexBatchSize,
+        // An index created now on a database that already holds entities (Meilisearch data lost, or search newly enabled) must be rebuilt.
+        onIndexesCreated: (types) => {
+          if (types.length === 0) return;
+          countEntitiesByType(db, types).then(
+            (counts) => [...counts.values()].some((n) => n > 0) && requestRebuild('new empty index'),
+            () => undefined,
+          );
+        },
+      })
+    : null;
+  const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
+  services = createServices({ db, log, indexWaiter, searchEngine: engine, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
+  await bootstrapAuthentication(config, log, services);
+  const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
+  if (engine) {
+    worker.register(REINDEX, async (ctx) => {
+      const outcome = await rebuildIndexes({ db, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
+      indexer?.nudge();
+      return outcome === 'done' ? 'done' : 'yield';
+    });
+  }
+  let app: FastifyInstance | undefined;
+  const health = async (): Promise<Record<string, ComponentHealth>> => {
+    try {
+      await database.sql.query('SELECT 1');
+      return {
+        database: { ok: true, kind: database.kind },
+        search: await searchHealth(search, indexer),
+        jobs: { ok: true, ...(await services!.jobs.counts()) },
+        changeLog: { ok: true, pending: await pendingCount(db) },
+      };
+    } catch (err) {
+      return { database: { ok: false, kind: database.kind, error: (err as Error).message.slice(0, 200) } };
+    }
+  };
+  try {
+    app = await buildApp({ config, log, services, health: { health } });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app?.close().catch(() => undefined);
+    await search.stop();
+    await database.close();
+    throw err;
+  }
+  if (config.backgroundWorkers) {
+    worker.start();
+    indexer?.start();
+  }
+  if (config.reindexOnStart && engine) requestRebuild('SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX and ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE are set');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  log.info({ url, database: database.kind }, 'propgraph listening');
+  log.info({ url, database: database.kind, search: search.mode }, 'propgraph listening');
 
   let closing: Promise<void> | undefined;
   const server = app;
@@ -72,11 +122,15 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     database,
     services,
     worker,
+    search,
+    indexer,
     close: () => {
       // Stop taking requests and let in-flight ones finish, then stop background work, then close storage.
       closing ??= (async () => {
         await server.close();
         await worker.stop();
+        await indexer?.stop();
+        await search.stop();
         await database.close();
       })();
       return closing;
@@ -102,4 +156,10 @@ async function bootstrapAuthentication(config: Config, log: Logger, services: Se
   if (!config.authEnabled) {
     log.warn('AUTHENTICATION IS DISABLED (AUTH_ENABLED=false): every request acts as admin. For local experiments only.');
   }
+}
+
+async function searchHealth(search: SearchConnection, indexer: SearchIndexer | null): Promise<ComponentHealth> {
+  if (!search.engine || !indexer) return { ok: true, mode: search.mode, enabled: false, reason: search.reason ?? null };
+  const reachable = await search.engine.healthy();
+  return { ok: reachable, mode: search.mode, enabled: true, reachable, types: searchableEntityTypes().length, indexer: indexer.state };
 }

@@ -7,4 +7,6 @@ export interface GraphQLContext {
   readonly caller: Caller;
   readonly services: Services;
   readonly loaders: Loaders;
+  /** Added to the response's `extensions` (e.g. what a search did and how long it took). */
+  readonly extensions: Record<string, unknown>;
 }

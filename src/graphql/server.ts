@@ -3,7 +3,7 @@
  * with production hardening: CSRF prevention, introspection by configuration, query
  * limits, a smaller body limit, and no stack traces in responses.
  */
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +16,18 @@ import { createLoaders } from './loaders.js';
 import { buildSchema } from './schema.js';
 
 export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
+
+/** Copies what resolvers put in `context.extensions` into the response's `extensions`. */
+const responseExtensionsPlugin: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, contextValue }) {
+        if (response.body.kind !== 'single' || Object.keys(contextValue.extensions).length === 0) return;
+        response.body.singleResult.extensions = { ...response.body.singleResult.extensions, ...contextValue.extensions };
+      },
+    };
+  },
+};
 const GRAPHQL_BODY_LIMIT = 1024 * 1024;
 
 export interface GraphQLOptions {
@@ -33,7 +45,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     validationRules: [queryLimitsRule()],
     formatError: createErrorFormatter(options.log),
     // Inline traces (ftv1) would expose resolver timings to any caller; off until a router needs them.
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled()],
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), responseExtensionsPlugin],
   });
   await apollo.start();
   const handler = fastifyApolloHandler(apollo, {
@@ -41,6 +53,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       caller: request.caller,
       services: options.services,
       loaders: createLoaders(options.services, request.caller),
+      extensions: {},
     }),
   });
   for (const url of GRAPHQL_PATHS) {

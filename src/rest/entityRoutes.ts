@@ -44,16 +44,17 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     );
   });
 
-  // Listing; for searchable entity types the search module answers `query` too.
+  // Search (SPEC 4, seed 4.8) for searchable types; a database listing for the others.
   app.get('/entity/:entityName', async (request) => {
     const q = query(request);
     const type = entityTypeNamed(params(request).entityName);
-    const aspects = listParam(q, 'aspects');
-    const scrollId = stringParam(q, 'scrollId');
-    const page = await entities.listEntities(request.caller, type, {
+    const page = await services.search.searchEntities(request.caller, type, {
+      query: stringParam(q, 'query'),
       count: intParam(q, 'count', 10, 1, 1000),
-      ...(scrollId ? { scrollId } : {}),
-      ...(aspects ? { aspects } : {}),
+      scrollId: stringParam(q, 'scrollId') || undefined,
+      sort: stringParam(q, 'sort') || undefined,
+      sortOrder: stringParam(q, 'sortOrder') || undefined,
+      aspects: listParam(q, 'aspects'),
     });
     const withSystemMetadata = boolParam(q, 'systemMetadata', false);
     return {

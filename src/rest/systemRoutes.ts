@@ -27,3 +27,15 @@ export async function jobRoutes(app: FastifyInstance, options: { services: Servi
   });
   app.get('/jobs/:id', async (request) => jobs.get(request.caller, (request.params as { id: string }).id));
 }
+
+/**
+ * system-update (SPEC 5): queues a rebuild of the search indexes from the database
+ * and answers 202 with the job to follow at GET /v3/jobs/{id}. A rebuild already
+ * queued or running is returned instead of a second one.
+ */
+export async function systemUpdateRoutes(app: FastifyInstance, options: { services: Services }): Promise<void> {
+  app.post('/system/update', async (request, reply) => {
+    const { jobId, created } = await options.services.search.requestRebuild(request.caller, 'system-update');
+    return reply.code(202).send({ jobId, created, job: `/jobs/${jobId}` });
+  });
+}

@@ -8,7 +8,7 @@ import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { LIMITS } from '../domain/limits.js';
 import { parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
-import { entityExists, latestAspects, listEntityUrns, type StoredAspect } from '../store/aspects.js';
+import { entityExists, existingEntities, latestAspectsOfMany, listEntityUrns, type StoredAspect } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Logger } from '../logger.js';
@@ -92,32 +92,41 @@ export class EntityService {
   }
 
   /**
-   * Batched read for many entities (search results): one query per aspect handler,
-   * not per entity. Entities that do not exist are absent from the map.
+   * Batched read for many entities (search results): three queries for existence and
+   * aspects, then one view per entity type and aspect, not per entity. Entities that
+   * do not exist are absent from the map.
    */
   async readEntities(urns: readonly Urn[], aspects?: readonly string[]): Promise<Map<string, EntityView>> {
     const out = new Map<string, EntityView>();
     const db = this.deps.db;
-    const rows: Array<{ urn: Urn; stored: Map<string, StoredAspect> }> = [];
-    for (const urn of urns) {
-      if (aspects) for (const a of aspects) if (!isKnownAspect(urn.entityType, a)) handlerFor(urn.entityType, a);
-      if (!(await entityExists(db, urn.value))) continue;
-      rows.push({ urn, stored: await latestAspects(db, urn.value, aspects) });
-    }
-    for (const { urn, stored } of rows) {
+    if (aspects) for (const urn of urns) for (const a of aspects) if (!isKnownAspect(urn.entityType, a)) handlerFor(urn.entityType, a);
+    const existing = await existingEntities(db, urns.map((u) => u.value));
+    const live = urns.filter((u) => existing.has(u.value));
+    const stored = await latestAspectsOfMany(db, live.map((u) => u.value), aspects);
+    // Every (entity, aspect) to show, grouped so that each handler views its items at once.
+    const groups = new Map<string, { type: EntityTypeInfo; name: string; items: Array<{ urn: string; stored: StoredAspect | undefined }> }>();
+    const plan = live.map((urn) => {
       const type = urn.entityType;
-      const names = aspects ?? [type.keyAspect, ...stored.keys()];
-      const result = new Map<string, AspectValue>();
+      const own = stored.get(urn.value) ?? new Map<string, StoredAspect>();
+      const names = (aspects ?? [type.keyAspect, ...own.keys()]).filter((name) => name === type.keyAspect || own.has(name));
       for (const name of names) {
-        const handler = handlerFor(type, name);
-        const s = stored.get(name);
-        if (name === type.keyAspect) {
-          result.set(name, { value: (await handler.view(db, [{ urn: urn.value, stored: undefined }]))[0], systemMetadata: null });
-        } else if (s) {
-          result.set(name, { value: (await handler.view(db, [{ urn: urn.value, stored: s.metadata }]))[0], systemMetadata: s.systemMetadata });
-        }
+        const key = `${type.name}/${name}`;
+        const group = groups.get(key) ?? { type, name, items: [] };
+        group.items.push({ urn: urn.value, stored: name === type.keyAspect ? undefined : own.get(name) });
+        groups.set(key, group);
       }
-      out.set(urn.value, { urn: urn.value, entityType: type, aspects: result });
+      return { urn, names };
+    });
+    const views = new Map<string, AspectValue>();
+    for (const [key, group] of groups) {
+      const handler = handlerFor(group.type, group.name);
+      const values = await handler.view(db, group.items.map((i) => ({ urn: i.urn, stored: i.stored?.metadata })));
+      group.items.forEach((item, i) => views.set(`${key}/${item.urn}`, { value: values[i], systemMetadata: item.stored?.systemMetadata ?? null }));
+    }
+    for (const { urn, names } of plan) {
+      const result = new Map<string, AspectValue>();
+      for (const name of names) result.set(name, views.get(`${urn.entityType.name}/${name}/${urn.value}`)!);
+      out.set(urn.value, { urn: urn.value, entityType: urn.entityType, aspects: result });
     }
     return out;
   }

@@ -5,12 +5,14 @@
  */
 import type { Db } from '../store/database.js';
 import type { Logger } from '../logger.js';
+import type { SearchEngine } from '../search/engine.js';
 import { authorize } from './authorization.js';
 import { EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { JobService } from './jobs/jobService.js';
-import { entityPolicy, jobPolicy, propertyPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import { entityPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import { PropertyService } from './propertyService.js';
+import { SearchService } from './searchService.js';
 import { TestService } from './testService.js';
 import { TokenService } from './tokenService.js';
 import { ValueService } from './valueService.js';
@@ -22,12 +24,16 @@ export interface Services {
   readonly jobs: JobService;
   readonly tests: TestService;
   readonly tokens: TokenService;
+  readonly search: SearchService;
 }
 
 export interface ServiceDeps {
   readonly db: Db;
   readonly log: Logger;
   readonly indexWaiter: IndexWaiter;
+  /** Null when search is disabled; `searchDisabledReason` says why. */
+  readonly searchEngine?: SearchEngine | null;
+  readonly searchDisabledReason?: string;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -39,5 +45,10 @@ export function createServices(deps: ServiceDeps): Services {
     jobs: authorize(new JobService(deps), 'jobs', jobPolicy),
     tests: authorize(new TestService({ db: deps.db, log: deps.log, entities }), 'tests', testPolicy),
     tokens: authorize(new TokenService(deps), 'tokens', tokenPolicy),
+    search: authorize(
+      new SearchService({ db: deps.db, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities }),
+      'search',
+      searchPolicy,
+    ),
   };
 }

@@ -9,6 +9,7 @@ import type { Policy } from './authorization.js';
 import type { EntityService } from './entityService.js';
 import type { JobService } from './jobs/jobService.js';
 import type { PropertyService } from './propertyService.js';
+import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
 import type { TokenService } from './tokenService.js';
 import type { ValueService } from './valueService.js';
@@ -72,4 +73,11 @@ export const tokenPolicy: Policy<TokenService> = {
   revoke: 'admin',
   authenticate: 'unchecked',
   ensureRootToken: 'unchecked',
+};
+
+export const searchPolicy: Policy<SearchService> = {
+  scroll: 'read',
+  aggregate: 'read',
+  searchEntities: 'read',
+  requestRebuild: 'admin',
 };

@@ -60,6 +60,25 @@ export async function latestAspectOfMany(db: Queryable, urns: readonly string[],
   return new Map(rows.map((r) => [r.urn, toStored(r)]));
 }
 
+/** Latest versions of many entities' aspects (all of them, or those named), by URN then aspect. */
+export async function latestAspectsOfMany(db: Queryable, urns: readonly string[], names?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>> {
+  const out = new Map<string, Map<string, StoredAspect>>();
+  if (urns.length === 0) return out;
+  const rows = names
+    ? await db.$queryRaw<(AspectRow & { urn: string })[]>`
+        SELECT urn, aspect, metadata, system_metadata, created_on, created_by FROM aspect
+        WHERE urn = ANY(${urns as string[]}::text[]) AND version = 0 AND aspect = ANY(${names as string[]}::text[])`
+    : await db.$queryRaw<(AspectRow & { urn: string })[]>`
+        SELECT urn, aspect, metadata, system_metadata, created_on, created_by FROM aspect
+        WHERE urn = ANY(${urns as string[]}::text[]) AND version = 0`;
+  for (const r of rows) {
+    const byAspect = out.get(r.urn) ?? new Map<string, StoredAspect>();
+    byAspect.set(r.aspect, toStored(r));
+    out.set(r.urn, byAspect);
+  }
+  return out;
+}
+
 export type EntityLock = 'created' | 'existed' | 'missing';
 
 /**
@@ -252,4 +271,18 @@ export async function aspectAudit(db: Queryable, urn: string, aspect: string): P
     created: { time: first.created_on.getTime(), actor: first.created_by },
     lastModified: { time: latest.created_on.getTime(), actor: latest.created_by },
   };
+}
+
+/** Which of the URNs exist as entities. */
+export async function existingEntities(db: Queryable, urns: readonly string[]): Promise<Set<string>> {
+  if (urns.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ANY(${urns as string[]}::text[])`;
+  return new Set(rows.map((r) => r.urn));
+}
+
+/** How many entities there are of each of the types. */
+export async function countEntitiesByType(db: Queryable, entityTypes: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<{ entity_type: string; n: bigint }[]>`
+    SELECT entity_type, COUNT(*) AS n FROM entity WHERE entity_type = ANY(${entityTypes as string[]}::text[]) GROUP BY entity_type`;
+  return new Map(rows.map((r) => [r.entity_type, Number(r.n)]));
 }

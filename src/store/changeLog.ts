@@ -51,3 +51,17 @@ export async function pendingCount(db: Queryable): Promise<number> {
 export async function pruneIndexed(db: Queryable, olderThanSeconds: number): Promise<number> {
   return db.$executeRaw`DELETE FROM change_log WHERE indexed_on IS NOT NULL AND indexed_on < now() - make_interval(secs => ${olderThanSeconds})`;
 }
+
+/** The database clock, so that times compared with indexed_on come from one clock. */
+export async function databaseNow(db: Queryable): Promise<Date> {
+  const rows = await db.$queryRaw<{ now: Date }[]>`SELECT now() AS now`;
+  return rows[0]!.now;
+}
+
+/**
+ * Makes changes indexed at or after `since` pending again: after a rebuild swaps in a
+ * new index, whatever the indexer wrote to the old one meanwhile is replayed.
+ */
+export async function reopenIndexedSince(db: Queryable, since: Date): Promise<number> {
+  return db.$executeRaw`UPDATE change_log SET indexed_on = NULL WHERE indexed_on >= ${since}`;
+}

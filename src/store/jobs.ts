@@ -118,3 +118,15 @@ export async function jobCounts(db: Queryable): Promise<Record<JobStatus, number
   for (const r of rows) counts[r.status] = Number(r.n);
   return counts;
 }
+
+/**
+ * Enqueues a job of `kind` unless one is already pending or running; an advisory lock
+ * keeps two replicas asking at once from both enqueueing. Returns the job's id.
+ */
+export async function enqueueSingletonJob(tx: Tx, kind: string, payload: Record<string, unknown>): Promise<{ id: bigint; created: boolean }> {
+  await tx.$queryRaw`SELECT 1 AS one FROM pg_advisory_xact_lock(hashtext(${`job:${kind}`}))`;
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+    SELECT id FROM job WHERE kind = ${kind} AND status IN ('pending', 'running') ORDER BY id LIMIT 1`;
+  if (rows[0]) return { id: rows[0].id, created: false };
+  return { id: await enqueueJob(tx, kind, payload), created: true };
+}

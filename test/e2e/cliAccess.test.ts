@@ -205,37 +205,37 @@ describe('delete', () => {
   });
 });
 
-describe('system-update and tests evaluate (routes other issues add)', () => {
-  /** Whether the server lacks a route; probed only after the CLI said so, so the probe has no effect. */
-  async function routeMissing(route: string, json: unknown): Promise<boolean> {
-    const res = await http(server.url, 'POST', route, { json });
-    return res.status === 404 && typeof res.body?.error === 'string' && res.body.error.startsWith('No endpoint');
-  }
-
-  it('system-update starts the reindex job and follows it, or says the server lacks the route', async () => {
-    const result = await cli(['system-update']);
-    if (result.stderr.includes('does not offer system-update')) {
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain('(POST /openapi/v3/system/update answered 404)');
-      expect(await routeMissing('/gms/openapi/v3/system/update', {})).toBe(true);
-    } else {
+describe('system-update and tests evaluate', () => {
+  it('system-update starts the reindex job and follows it to the end', async () => {
+    const searching = await startTestServer({ search: true });
+    try {
+      const result = await runCli(['system-update'], { home, server: searching.url });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^System update started \(job \S+\)\.\nSystem update finished \(job \S+/);
+    } finally {
+      await searching.stop();
     }
   });
 
-  it('tests evaluate prints passing and failing tests, or says the server lacks the route', async () => {
+  it('system-update on a server without search says so and exits non-zero', async () => {
+    const result = await cli(['system-update']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Search is not available/);
+  });
+
+  it('tests evaluate prints passing and failing tests', async () => {
     const dataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,eval.table,PROD)';
     await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: [{ urn: dataset, status: { value: { removed: false } } }] });
-    const result = await cli(['tests', 'evaluate', '--urn', dataset]);
-    if (result.stderr.includes('does not offer test evaluation')) {
-      expect(result.code).toBe(1);
-      expect(await routeMissing('/gms/test?action=evaluate', { urn: dataset })).toBe(true);
-    } else {
-      expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/\d+ passing, \d+ failing\.\n$/);
-    }
+    const test = 'urn:li:test:cli-eval';
+    const definition = JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] });
+    await http(server.url, 'POST', `/openapi/v3/entity/test/${enc(test)}/testInfo`, { query: { createIfNotExists: 'false' }, json: { value: { name: 'has urn', category: 'c', definition: { type: 'JSON', json: definition } } } });
+    const result = await cli(['tests', 'evaluate', '--urn', dataset, '--push']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`PASS ${test}`);
+    expect(result.stdout).toContain(`1 passing, 0 failing; results stored on ${dataset}.`);
+    const stored = await http(server.url, 'GET', `/openapi/v3/entity/dataset/${enc(dataset)}/testResults`);
+    expect(stored.body.testResults.value.passing).toEqual([{ test, type: 'SUCCESS' }]);
   });
 });

@@ -1,7 +1,6 @@
 /**
  * Runs the built `propgraph` CLI as a subprocess, the way a user does: node
- * dist/cli/main.js with its own HOME and environment. Builds dist/ first when it
- * is missing or older than the sources (with a lock, since suites run in parallel).
+ * dist/cli/main.js with its own HOME and environment.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,54 +8,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ensureBuilt } from '../support/build.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
 export const cliMain = path.join(repoRoot, 'dist/cli/main.js');
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function builtIsFresh(): boolean {
-  try {
-    return statSync(cliMain).mtimeMs >= newestSource(path.join(repoRoot, 'src'));
-  } catch {
-    return false;
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function ensureCliBuilt(): Promise<void> {
-  if (builtIsFresh()) return;
-  const lock = path.join(repoRoot, 'dist', '.cli-test-build.lock');
-  mkdirSync(path.dirname(lock), { recursive: true });
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (builtIsFresh()) return;
-      if (Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
-      await sleep(250);
-    }
-  }
-  try {
-    if (!builtIsFresh()) {
-      await promisify(execFile)(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: repoRoot });
-    }
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
+/** Builds dist/ when it is older than the sources (shared with the other subprocess suites). */
+export const ensureCliBuilt = ensureBuilt;
 
 export interface CliResult {
   readonly code: number | null;

@@ -87,7 +87,7 @@ async function newToken(): Promise<string> {
 
 const rest = (method: string, path: (arg: string) => string, options: (arg: string) => Parameters<typeof http>[3] = () => ({})) =>
   async (headers: Record<string, string>, arg: string) => {
-    const o = options(arg);
+    const o = options(arg) ?? {};
     return restOutcome(await http(url, method, path(arg), { ...o, headers: { ...o.headers, ...headers } }));
   };
 
@@ -98,6 +98,10 @@ const OPERATIONS: Operation[] = [
   { name: 'GET /gms v3 definition', need: 'read', act: rest('GET', () => `/gms${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`) },
   { name: 'GET list of entities', need: 'read', act: rest('GET', () => `${V3}/entity/structuredProperty`) },
   { name: 'GET jobs', need: 'read', act: rest('GET', () => `${V3}/jobs`) },
+  { name: 'GET search', need: 'read', act: rest('GET', () => `${V3}/entity/dataset`, () => ({ query: { query: 'structuredProperties.io_matrix_size:>0', count: '5' } })) },
+  { name: 'POST system/update', need: 'admin', act: rest('POST', () => `${V3}/system/update`) },
+  { name: 'GraphQL scrollAcrossEntities', need: 'read', act: (h) => gql(h, '{ scrollAcrossEntities(input: {types: [DATASET], query: "*", count: 5}) { total } }') },
+  { name: 'GraphQL aggregateAcrossEntities', need: 'read', act: (h) => gql(h, '{ aggregateAcrossEntities(input: {query: "*", facets: ["structuredProperties.io.matrix.size"]}) { facets { field } } }') },
   { name: 'POST evaluate', need: 'read', prepare: newDataset, act: rest('POST', () => '/gms/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d } })) },
   { name: 'POST evaluate with push', need: 'write', prepare: newDataset, act: rest('POST', () => '/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d, push: true } })) },
   { name: 'POST batch create', need: 'write', act: rest('POST', () => `${V3}/entity/dataset`, () => ({ json: [{ urn: dataset(next()), status: { value: { removed: false } } }] })) },
@@ -138,7 +142,7 @@ const OPERATIONS: Operation[] = [
 ];
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000' } });
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000' } });
   url = server.url;
   await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, {
     json: { value: { qualifiedName: 'io.matrix.size', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'] } },

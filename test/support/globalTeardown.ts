@@ -1,10 +1,13 @@
-import type { PostgresServer } from './globalSetup.js';
+import type { MeilisearchServer, PostgresServer } from './globalSetup.js';
 
 declare global {
   // eslint-disable-next-line no-var
   var __propgraphPostgres: PostgresServer | undefined;
+  // eslint-disable-next-line no-var
+  var __propgraphMeilisearch: MeilisearchServer | undefined;
 }
 
 export default async function globalTeardown(): Promise<void> {
+  await globalThis.__propgraphMeilisearch?.destroy();
   await globalThis.__propgraphPostgres?.stop();
 }

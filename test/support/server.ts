@@ -20,7 +20,17 @@ export interface TestServer extends RunningServer {
 
 let counter = 0;
 
-export async function startTestServer(options: { backend?: Backend; env?: Record<string, string> } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  backend?: Backend;
+  env?: Record<string, string>;
+  /**
+   * Use a Meilisearch: `true` for the one globalSetup started (with indexes under a
+   * prefix of this server's own, dropped on stop), or a given one.
+   */
+  search?: boolean | { url: string; key: string };
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'propgraph-test-'));
   const env: Record<string, string> = {
     PORT: '0',
@@ -29,8 +39,14 @@ export async function startTestServer(options: { backend?: Backend; env?: Record
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     AUTH_ENABLED: 'false',
     MEILI_EMBEDDED: 'false',
-    ...options.env,
   };
+  if (options.search) {
+    const meili = options.search === true ? sharedMeilisearch() : options.search;
+    env.MEILI_URL = meili.url;
+    env.MEILI_API_KEY = meili.key;
+    env.MEILI_INDEX_PREFIX = `t${process.pid}_${++counter}_`;
+  }
+  Object.assign(env, options.env);
   if (options.backend === 'postgres') {
     const serverUrl = process.env.PROPGRAPH_TEST_PG_URL;
     if (!serverUrl) throw new Error('no PostgreSQL server for tests');
@@ -44,6 +60,8 @@ export async function startTestServer(options: { backend?: Backend; env?: Record
     config,
     stop: async () => {
       await server.close();
+      // Suites share one Meilisearch: leave it as it was.
+      if (options.search) await server.search.engine?.dropAllIndexes().catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -51,3 +69,13 @@ export async function startTestServer(options: { backend?: Backend; env?: Record
 
 /** `describe` for suites that need PostgreSQL: announces and skips itself when none is available. */
 export const postgresAvailableForTests = (): boolean => Boolean(process.env.PROPGRAPH_TEST_PG_URL);
+
+/** Whether globalSetup started a Meilisearch for this run. */
+export const searchAvailableForTests = (): boolean => Boolean(process.env.PROPGRAPH_TEST_MEILI_URL);
+
+export function sharedMeilisearch(): { url: string; key: string } {
+  const url = process.env.PROPGRAPH_TEST_MEILI_URL;
+  const key = process.env.PROPGRAPH_TEST_MEILI_KEY;
+  if (!url || !key) throw new Error('no Meilisearch for tests (globalSetup found no binary)');
+  return { url, key };
+}

@@ -1,6 +1,7 @@
 import { tryParseUrn } from '../../domain/urn.js';
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';
+import { orFiltersOf, timed, typesOf } from './searchInput.js';
 
 export const Query: QueryResolvers = {
   dataset: async (_root, { urn }, ctx) => {
@@ -12,6 +13,31 @@ export const Query: QueryResolvers = {
     const model = entityModel(urn);
     if (model.entityType.name !== 'structuredProperty') return null;
     return (await ctx.loaders.property.load(urn)) ? model : null;
+  },
+  scrollAcrossEntities: async (_root, { input }, ctx) => {
+    const types = typesOf(input.types);
+    const result = await timed(ctx, 'scrollAcrossEntities', types, () =>
+      ctx.services.search.scroll(ctx.caller, { types, query: input.query, count: input.count ?? null, scrollId: input.scrollId ?? null, orFilters: orFiltersOf(input.orFilters) }),
+    );
+    return {
+      nextScrollId: result.nextScrollId,
+      count: result.count,
+      total: result.total,
+      searchResults: result.entities.map((e) => ({ entity: entityModel(e.urn) })),
+      facets: null,
+    };
+  },
+  aggregateAcrossEntities: async (_root, { input }, ctx) => {
+    const types = typesOf(input.types);
+    return timed(ctx, 'aggregateAcrossEntities', types, () =>
+      ctx.services.search.aggregate(ctx.caller, {
+        types,
+        query: input.query,
+        orFilters: orFiltersOf(input.orFilters),
+        facets: (input.facets ?? []).filter((f): f is string => typeof f === 'string'),
+        maxAggValues: input.searchFlags?.maxAggValues ?? null,
+      }),
+    );
   },
   test: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);

@@ -1,0 +1,256 @@
+/**
+ * The REST query string (SPEC 6): a subset of Lucene's query_string syntax, parsed by
+ * recursive descent into a FilterNode.
+ *
+ *   query   := orExpr | (empty)
+ *   orExpr  := andExpr ("OR" andExpr)*
+ *   andExpr := unary ("AND" unary)*
+ *   unary   := "NOT" unary | primary
+ *   primary := "(" orExpr ")" | "*" | "_exists_:" field | field ":" value
+ *   value   := ">" v | ">=" v | "<" v | "<=" v | ("[" | "{") v "TO" v ("]" | "}") | "*" | v
+ *   v       := "quoted \"text\"" | word (backslash escapes any character)
+ *
+ * Keywords are upper case, as in Lucene. Anything outside this grammar (a bare term
+ * without a field, two clauses without AND/OR between them, wildcards inside words)
+ * is a ValidationError naming the 1-based position where parsing stopped.
+ */
+import { ValidationError } from './errors.js';
+import { ALL, and, or, type ComparisonOp, type FilterNode, type RangeBound } from './searchFilter.js';
+
+export const MAX_QUERY_LENGTH = 10_000;
+const MAX_DEPTH = 64;
+
+/** Characters that end an unquoted word. */
+const DELIMITERS = new Set([' ', '\t', '\n', '\r', '(', ')', ':', '[', ']', '{', '}', '"']);
+const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'TO']);
+
+interface Word {
+  readonly text: string;
+  readonly start: number;
+  /** Whether the word was written bare, with no escapes (only such words are keywords). */
+  readonly plain: boolean;
+  /** Whether it holds an unescaped `*` or `?`. */
+  readonly wildcard: boolean;
+}
+
+class Parser {
+  private pos = 0;
+  private depth = 0;
+
+  constructor(private readonly text: string) {}
+
+  parse(): FilterNode {
+    this.skipSpace();
+    if (this.atEnd()) return ALL;
+    const node = this.orExpr();
+    this.skipSpace();
+    if (!this.atEnd()) this.fail(this.peek() === ')' ? 'unbalanced ")"' : 'expected AND, OR or the end of the query');
+    return node;
+  }
+
+  private orExpr(): FilterNode {
+    const items = [this.andExpr()];
+    while (this.keywordAhead('OR')) {
+      this.readWord();
+      items.push(this.andExpr());
+    }
+    return or(items);
+  }
+
+  private andExpr(): FilterNode {
+    const items = [this.unary()];
+    for (;;) {
+      if (this.keywordAhead('AND')) {
+        this.readWord();
+        items.push(this.unary());
+        continue;
+      }
+      this.skipSpace();
+      if (this.atEnd() || this.peek() === ')' || this.keywordAhead('OR')) break;
+      this.fail('expected AND or OR between clauses');
+    }
+    return and(items);
+  }
+
+  private unary(): FilterNode {
+    if (this.keywordAhead('NOT')) {
+      this.readWord();
+      return { kind: 'not', item: this.nested(() => this.unary()) };
+    }
+    return this.primary();
+  }
+
+  private primary(): FilterNode {
+    this.skipSpace();
+    if (this.atEnd()) this.fail('expected a clause such as field:value');
+    const c = this.peek();
+    if (c === '(') {
+      this.pos++;
+      const inner = this.nested(() => this.orExpr());
+      this.skipSpace();
+      if (this.peek() !== ')') this.fail('expected ")"');
+      this.pos++;
+      return inner;
+    }
+    if (c === '"') this.fail('a quoted value needs a field: write field:"value"');
+    if (c === ')' || c === ':' || c === '[' || c === ']' || c === '{' || c === '}') this.fail(`unexpected "${c}"`);
+    const word = this.readWord();
+    if (word.plain && KEYWORDS.has(word.text)) this.fail(`unexpected ${word.text}`, word.start);
+    if (this.peek() !== ':') {
+      if (word.plain && word.text === '*') return ALL;
+      this.fail('a term needs a field: write field:value (full-text search is not supported)', word.start);
+    }
+    this.pos++;
+    return this.clause(word);
+  }
+
+  private clause(field: Word): FilterNode {
+    if (field.wildcard) this.fail('wildcards are not supported in field names', field.start);
+    if (field.text === '_exists_' && field.plain) {
+      const target = this.readValueWord('a field name after _exists_:');
+      if (target.wildcard) this.fail('wildcards are not supported in field names', target.start);
+      return { kind: 'exists', field: target.text };
+    }
+    const c = this.peek();
+    if (c === '>' || c === '<') {
+      this.pos++;
+      let op: ComparisonOp = c === '>' ? 'gt' : 'lt';
+      if (this.peek() === '=') {
+        this.pos++;
+        op = c === '>' ? 'gte' : 'lte';
+      }
+      return { kind: 'compare', field: field.text, op, value: this.value('a value after the comparison') };
+    }
+    if (c === '[' || c === '{') return this.range(field.text);
+    if (this.peek() === '"') return { kind: 'equals', field: field.text, values: [this.quoted()] };
+    const word = this.readValueWord('a value after ":"');
+    if (word.plain && word.text === '*') return { kind: 'exists', field: field.text };
+    if (word.wildcard) this.fail('wildcards are not supported; quote the value to match * or ? literally', word.start);
+    return { kind: 'equals', field: field.text, values: [word.text] };
+  }
+
+  private range(field: string): FilterNode {
+    const lowerInclusive = this.peek() === '[';
+    this.pos++;
+    const lower = this.bound('a lower bound');
+    this.skipSpace();
+    if (!this.keywordAhead('TO')) this.fail('expected TO in the range');
+    this.readWord();
+    const upper = this.bound('an upper bound');
+    this.skipSpace();
+    const close = this.peek();
+    if (close !== ']' && close !== '}') this.fail('expected "]" or "}" to close the range');
+    this.pos++;
+    const out: { kind: 'range'; field: string; lower?: RangeBound; upper?: RangeBound } = { kind: 'range', field };
+    if (lower !== undefined) out.lower = { value: lower, inclusive: lowerInclusive };
+    if (upper !== undefined) out.upper = { value: upper, inclusive: close === ']' };
+    return out;
+  }
+
+  /** A range bound; undefined for an open end (`*`). */
+  private bound(what: string): string | undefined {
+    this.skipSpace();
+    if (this.peek() === '"') return this.quoted();
+    const word = this.readValueWord(what);
+    if (word.plain && word.text === '*') return undefined;
+    if (word.wildcard) this.fail('wildcards are not supported in range bounds', word.start);
+    return word.text;
+  }
+
+  private value(what: string): string {
+    if (this.peek() === '"') return this.quoted();
+    const word = this.readValueWord(what);
+    if (word.wildcard) this.fail('wildcards are not supported; quote the value to match * or ? literally', word.start);
+    return word.text;
+  }
+
+  private readValueWord(what: string): Word {
+    const c = this.peek();
+    if (this.atEnd() || DELIMITERS.has(c)) this.fail(`expected ${what}`);
+    return this.readWord();
+  }
+
+  private quoted(): string {
+    const start = this.pos;
+    this.pos++;
+    let out = '';
+    while (!this.atEnd()) {
+      const c = this.text[this.pos]!;
+      if (c === '\\') {
+        if (this.pos + 1 >= this.text.length) break;
+        out += this.text[this.pos + 1];
+        this.pos += 2;
+        continue;
+      }
+      if (c === '"') {
+        this.pos++;
+        return out;
+      }
+      out += c;
+      this.pos++;
+    }
+    return this.fail('unterminated quoted value', start);
+  }
+
+  private readWord(): Word {
+    this.skipSpace();
+    const start = this.pos;
+    let text = '';
+    let plain = true;
+    let wildcard = false;
+    while (!this.atEnd()) {
+      const c = this.text[this.pos]!;
+      if (c === '\\') {
+        if (this.pos + 1 >= this.text.length) this.fail('a backslash must escape a character');
+        text += this.text[this.pos + 1];
+        this.pos += 2;
+        plain = false;
+        continue;
+      }
+      if (DELIMITERS.has(c)) break;
+      if (c === '*' || c === '?') wildcard = true;
+      text += c;
+      this.pos++;
+    }
+    if (text.length === 0) this.fail('expected a word');
+    return { text, start, plain, wildcard: wildcard && !(plain && text === '*') };
+  }
+
+  private keywordAhead(keyword: string): boolean {
+    this.skipSpace();
+    if (!this.text.startsWith(keyword, this.pos)) return false;
+    const next = this.text[this.pos + keyword.length];
+    return next === undefined || (DELIMITERS.has(next) && next !== ':');
+  }
+
+  private nested<T>(fn: () => T): T {
+    if (++this.depth > MAX_DEPTH) this.fail(`the query nests deeper than ${MAX_DEPTH} levels`);
+    try {
+      return fn();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private skipSpace(): void {
+    while (!this.atEnd() && /\s/.test(this.text[this.pos]!)) this.pos++;
+  }
+
+  private peek(): string {
+    return this.text[this.pos] ?? '';
+  }
+
+  private atEnd(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  private fail(message: string, at = this.pos): never {
+    throw new ValidationError(`Invalid query at position ${at + 1}: ${message}`, 'query');
+  }
+}
+
+/** Parses a REST `query` parameter; empty or `*` matches everything. */
+export function parseLuceneQuery(text: string): FilterNode {
+  if (text.length > MAX_QUERY_LENGTH) throw new ValidationError(`query is longer than the limit of ${MAX_QUERY_LENGTH} characters`, 'query');
+  return new Parser(text).parse();
+}

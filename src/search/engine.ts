@@ -1,0 +1,256 @@
+/**
+ * The one wrapper around the Meilisearch client (the only module importing it, with
+ * embedded.ts): index management, document writes that wait for their task, and
+ * multi-index searches. Client failures become two kinds of error: the engine is not
+ * reachable (SearchUnavailableError; callers retry or answer 503) or it refused the
+ * request (SearchRequestError, with Meilisearch's code).
+ */
+import {
+  Meilisearch,
+  MeilisearchApiError,
+  MeilisearchRequestError,
+  MeilisearchRequestTimeOutError,
+  MeilisearchTaskTimeOutError,
+  type MultiSearchQuery,
+} from 'meilisearch';
+import type { Logger } from '../logger.js';
+import type { SearchDocument } from './documents.js';
+import { INDEX_SETTINGS, indexUid } from './settings.js';
+
+export class SearchUnavailableError extends Error {}
+
+export class SearchRequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface EngineOptions {
+  readonly url: string;
+  readonly apiKey: string | undefined;
+  readonly indexPrefix: string;
+  readonly log: Logger;
+  /** Per HTTP request. */
+  readonly requestTimeoutMs?: number;
+  /** How long a document write may wait for Meilisearch to apply it. */
+  readonly taskTimeoutMs?: number;
+}
+
+export interface EngineQuery {
+  readonly type: string;
+  /** Conditions ANDed together (Meilisearch filter expressions). */
+  readonly filter: readonly string[];
+  readonly limit: number;
+  readonly sort?: readonly string[];
+  readonly facets?: readonly string[];
+}
+
+export interface EngineHit {
+  readonly urn: string;
+  readonly _k: string;
+  readonly _type: string;
+}
+
+export interface EngineResult {
+  readonly type: string;
+  readonly hits: readonly EngineHit[];
+  readonly facets: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
+export interface DocumentWrites {
+  readonly type: string;
+  readonly upserts: readonly SearchDocument[];
+  /** Document ids to delete. */
+  readonly deletes: readonly string[];
+}
+
+function translate(err: unknown): Error {
+  if (err instanceof SearchUnavailableError || err instanceof SearchRequestError) return err;
+  if (err instanceof MeilisearchRequestError || err instanceof MeilisearchRequestTimeOutError || err instanceof MeilisearchTaskTimeOutError) {
+    return new SearchUnavailableError(`Meilisearch is not reachable: ${err.message}`);
+  }
+  if (err instanceof MeilisearchApiError) {
+    if (err.response.status >= 500) return new SearchUnavailableError(`Meilisearch failed: ${err.message}`);
+    return new SearchRequestError(err.cause?.code ?? `http_${err.response.status}`, err.message);
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+export class SearchEngine {
+  private readonly client: Meilisearch;
+  private readonly taskTimeoutMs: number;
+
+  constructor(private readonly options: EngineOptions) {
+    this.client = new Meilisearch({
+      host: options.url,
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      timeout: options.requestTimeoutMs ?? 30_000,
+      clientAgents: ['propgraph'],
+    });
+    this.taskTimeoutMs = options.taskTimeoutMs ?? 120_000;
+  }
+
+  get url(): string {
+    return this.options.url;
+  }
+
+  get indexPrefix(): string {
+    return this.options.indexPrefix;
+  }
+
+  uid(entityType: string): string {
+    return indexUid(this.options.indexPrefix, entityType);
+  }
+
+  async healthy(): Promise<boolean> {
+    try {
+      return (await this.client.health()).status === 'available';
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Turns on the CONTAINS filter operator (an experimental Meilisearch feature) where
+   * the key may; false when it may not, and CONTAIN filters will then be refused.
+   */
+  async enableContainsFilter(): Promise<boolean> {
+    try {
+      const features = await this.client.getExperimentalFeatures();
+      if (features.containsFilter) return true;
+      return (await this.client.updateExperimentalFeatures({ containsFilter: true })).containsFilter === true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Creates the indexes that do not exist and (re)applies the settings to all of them
+   * (a no-op for Meilisearch when nothing changed). Returns the types whose index
+   * was created now, which therefore hold no documents yet.
+   */
+  async ensureIndexes(types: readonly string[]): Promise<string[]> {
+    return this.guard(async () => {
+      const existing = new Set((await this.client.getIndexes({ limit: 10_000 })).results.map((i) => i.uid));
+      const created = types.filter((t) => !existing.has(this.uid(t)));
+      const tasks: number[] = [];
+      for (const type of created) tasks.push((await this.client.createIndex(this.uid(type), { primaryKey: 'id' })).taskUid);
+      for (const type of types) tasks.push((await this.client.index(this.uid(type)).updateSettings(INDEX_SETTINGS)).taskUid);
+      await this.waitAll(tasks, true);
+      return created;
+    });
+  }
+
+  /** Applies the writes and resolves once Meilisearch has; a rejected task throws SearchRequestError. */
+  async write(writes: readonly DocumentWrites[]): Promise<void> {
+    await this.writeTo(writes.map((w) => ({ ...w, uid: this.uid(w.type) })));
+  }
+
+  async writeTo(writes: ReadonlyArray<DocumentWrites & { uid: string }>): Promise<void> {
+    await this.guard(async () => {
+      const tasks: number[] = [];
+      for (const w of writes) {
+        const index = this.client.index(w.uid);
+        if (w.upserts.length > 0) tasks.push((await index.addDocuments(w.upserts as SearchDocument[], { primaryKey: 'id' })).taskUid);
+        if (w.deletes.length > 0) tasks.push((await index.deleteDocuments(w.deletes as string[])).taskUid);
+      }
+      await this.waitAll(tasks, false);
+    });
+  }
+
+  async search(queries: readonly EngineQuery[]): Promise<EngineResult[]> {
+    if (queries.length === 0) return [];
+    return this.guard(async () => {
+      const response = await this.client.multiSearch({
+        queries: queries.map(
+          (q): MultiSearchQuery => ({
+            indexUid: this.uid(q.type),
+            q: '',
+            filter: [...q.filter],
+            limit: q.limit,
+            offset: 0,
+            attributesToRetrieve: ['urn', '_k', '_type'],
+            ...(q.sort ? { sort: [...q.sort] } : {}),
+            ...(q.facets && q.facets.length > 0 ? { facets: [...q.facets] } : {}),
+          }),
+        ),
+      });
+      return response.results.map((r, i) => ({
+        type: queries[i]!.type,
+        hits: r.hits as unknown as EngineHit[],
+        facets: (r.facetDistribution ?? {}) as Record<string, Record<string, number>>,
+      }));
+    });
+  }
+
+  /** A fresh, empty index beside the live one of `type`, for a rebuild. */
+  async createScratchIndex(type: string, suffix: string): Promise<string> {
+    const uid = `${this.uid(type)}__${suffix}`;
+    return this.guard(async () => {
+      await this.deleteIndexIfExists(uid);
+      const tasks = [(await this.client.createIndex(uid, { primaryKey: 'id' })).taskUid, (await this.client.index(uid).updateSettings(INDEX_SETTINGS)).taskUid];
+      await this.waitAll(tasks, true);
+      return uid;
+    });
+  }
+
+  /** Makes the scratch index the live index of `type` and drops the old one. */
+  async promoteScratchIndex(type: string, scratchUid: string): Promise<void> {
+    await this.guard(async () => {
+      await this.ensureIndexes([type]);
+      const live = this.uid(type);
+      const scratchCreated = String((await this.client.getRawIndex(scratchUid)).createdAt);
+      await this.client.swapIndexes([{ indexes: [live, scratchUid], rename: false }]);
+      // A key limited to some indexes cannot see swap tasks. Tasks run in the order they were
+      // enqueued, so a no-op enqueued after the swap finishes after it; then the live uid
+      // must hold the scratch index (whose creation time travels with it).
+      const marker = await this.client.index(live).updateSettings(INDEX_SETTINGS);
+      await this.waitAll([marker.taskUid], false);
+      const liveCreated = String((await this.client.getRawIndex(live)).createdAt);
+      if (liveCreated !== scratchCreated) throw new SearchRequestError('swap_failed', `swapping ${scratchUid} into ${live} did not take effect`);
+      await this.deleteIndexIfExists(scratchUid);
+    });
+  }
+
+  /** Drops every index under this engine's prefix (test clean-up). */
+  async dropAllIndexes(): Promise<void> {
+    await this.guard(async () => {
+      const all = (await this.client.getIndexes({ limit: 10_000 })).results.map((i) => i.uid);
+      const tasks: number[] = [];
+      for (const uid of all.filter((u) => u.startsWith(this.options.indexPrefix))) tasks.push((await this.client.deleteIndex(uid)).taskUid);
+      await this.waitAll(tasks, false);
+    });
+  }
+
+  private async deleteIndexIfExists(uid: string): Promise<void> {
+    try {
+      const task = await this.client.deleteIndex(uid);
+      await this.waitAll([task.taskUid], false);
+    } catch (err) {
+      if (!(err instanceof MeilisearchApiError && err.cause?.code === 'index_not_found')) throw err;
+    }
+  }
+
+  /** Waits for tasks; a failed one throws (an already-existing index is fine when `tolerateExists`). */
+  private async waitAll(taskUids: readonly number[], tolerateExists: boolean): Promise<void> {
+    for (const uid of taskUids) {
+      const task = await this.client.tasks.waitForTask(uid, { timeout: this.taskTimeoutMs, interval: 10 });
+      if (task.status === 'succeeded') continue;
+      const code = task.error?.code ?? task.status;
+      if (tolerateExists && code === 'index_already_exists') continue;
+      if (code === 'index_not_found' && task.type === 'indexDeletion') continue;
+      throw new SearchRequestError(code, `Meilisearch task ${uid} (${task.type}) ${task.status}: ${task.error?.message ?? ''}`);
+    }
+  }
+
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+}

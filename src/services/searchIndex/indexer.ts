@@ -1,0 +1,245 @@
+/**
+ * The search indexer: drains the change log into Meilisearch in batches.
+ *
+ * - Durable: a change is marked indexed only after Meilisearch has applied the batch
+ *   holding it; until then it stays pending in the database, whatever fails.
+ * - Idempotent and ordered per entity: each batch rebuilds the touched entities'
+ *   documents from the current database state (documentLoader.ts); batches are
+ *   applied one after another, so the index ends at the latest state.
+ * - One replica at a time: the holder of the `search-indexer` lease drains; the lease
+ *   is renewed before every write to Meilisearch and a write is only sent within a
+ *   third of the lease's time-to-live after a renewal, so a replica that lost the lease
+ *   (paused, partitioned) never writes after its successor started.
+ * - Retries with back-off when Meilisearch or the database is unavailable.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { findEntityType, searchableEntityTypes } from '../../domain/entityTypes.js';
+import type { Logger } from '../../logger.js';
+import { documentId, type SearchDocument } from '../../search/documents.js';
+import { SearchRequestError, type DocumentWrites, type SearchEngine } from '../../search/engine.js';
+import { markIndexed, pendingChanges, pruneIndexed } from '../../store/changeLog.js';
+import type { Db } from '../../store/database.js';
+import { acquireLease, releaseLease } from '../../store/leases.js';
+import { loadDocuments } from './documentLoader.js';
+
+export const INDEXER_LEASE = 'search-indexer';
+
+export interface IndexerOptions {
+  readonly db: Db;
+  readonly engine: SearchEngine;
+  readonly log: Logger;
+  readonly batchSize?: number;
+  /** How often an idle indexer looks for new changes. */
+  readonly pollMs?: number;
+  readonly leaseSeconds?: number;
+  /** Called once the indexes exist, with the types whose index was created empty. */
+  readonly onIndexesCreated?: (types: string[]) => void;
+}
+
+export interface IndexerState {
+  readonly leader: boolean;
+  readonly healthy: boolean;
+  readonly lastError: string | null;
+  readonly indexedChanges: number;
+  readonly skippedDocuments: number;
+}
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+const KEEP_INDEXED_SECONDS = 24 * 3600;
+const MAX_BACKOFF_MS = 5_000;
+
+export class SearchIndexer {
+  private readonly holder = `indexer-${randomUUID()}`;
+  private readonly events = new EventEmitter();
+  private running = false;
+  private loopDone: Promise<void> | undefined;
+  private leader = false;
+  private renewedAt = 0;
+  private indexesReady = false;
+  private healthy = true;
+  private lastError: string | null = null;
+  private indexedChanges = 0;
+  private skippedDocuments = 0;
+  private lastPrune = Date.now();
+
+  constructor(private readonly options: IndexerOptions) {
+    this.events.setMaxListeners(0);
+  }
+
+  get state(): IndexerState {
+    return {
+      leader: this.leader,
+      healthy: this.healthy,
+      lastError: this.lastError,
+      indexedChanges: this.indexedChanges,
+      skippedDocuments: this.skippedDocuments,
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.nudge();
+    await this.loopDone;
+    if (this.leader) await releaseLease(this.options.db, INDEXER_LEASE, this.holder).catch(() => undefined);
+    this.leader = false;
+  }
+
+  /** Look for work now rather than at the next poll. */
+  nudge(): void {
+    this.events.emit('wake');
+  }
+
+  /** Resolves after the next batch this process indexes, or after `ms`. */
+  nextBatch(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.events.off('indexed', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.events.once('indexed', done);
+    });
+  }
+
+  private async loop(): Promise<void> {
+    const { log } = this.options;
+    let failures = 0;
+    while (this.running) {
+      let handled = 0;
+      try {
+        if (!(await this.holdLease())) {
+          await this.sleep(this.leaseMs() / 3);
+          continue;
+        }
+        if (!this.indexesReady) {
+          const created = await this.options.engine.ensureIndexes(searchableEntityTypes().map((t) => t.name));
+          this.indexesReady = true;
+          this.options.onIndexesCreated?.(created);
+        }
+        handled = await this.drainBatch();
+        if (failures > 0) log.info({ after: failures }, 'search indexer recovered');
+        failures = 0;
+        this.healthy = true;
+        this.lastError = null;
+      } catch (err) {
+        failures++;
+        this.healthy = false;
+        this.lastError = (err as Error).message.slice(0, 500);
+        if (err instanceof SearchRequestError && err.code === 'index_not_found') this.indexesReady = false;
+        // One line when trouble starts, then one every 20 attempts.
+        if (failures === 1 || failures % 20 === 0) log.warn({ err: this.lastError, failures }, 'search indexer: batch failed; will retry');
+        await this.sleep(Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures) * (0.75 + Math.random() / 2));
+        continue;
+      }
+      if (handled === 0) {
+        await this.maybePrune();
+        await this.sleep(this.options.pollMs ?? 250);
+      }
+    }
+  }
+
+  /** Indexes one batch of pending changes; returns how many changes it handled. */
+  private async drainBatch(): Promise<number> {
+    const { db, engine } = this.options;
+    const changes = await pendingChanges(db, this.options.batchSize ?? 500);
+    if (changes.length === 0) return 0;
+    const urnsByType = new Map<string, Set<string>>();
+    for (const c of changes) {
+      if (!findEntityType(c.entityType)?.searchable) continue;
+      const set = urnsByType.get(c.entityType) ?? new Set<string>();
+      set.add(c.urn);
+      urnsByType.set(c.entityType, set);
+    }
+    const docs = await loadDocuments(db, [...urnsByType.values()].flatMap((s) => [...s]));
+    const writes: DocumentWrites[] = [...urnsByType].map(([type, urns]) => {
+      const upserts: SearchDocument[] = [];
+      const deletes: string[] = [];
+      for (const urn of urns) {
+        const doc = docs.get(urn);
+        if (doc) upserts.push(doc);
+        else deletes.push(documentId(urn));
+      }
+      return { type, upserts, deletes };
+    });
+    if (writes.length > 0) {
+      // Fencing: only the current lease holder may write, and only soon after renewing.
+      if (!(await this.holdLease())) return 0;
+      await this.writeIsolatingBadDocuments(writes);
+    }
+    await markIndexed(db, changes.map((c) => c.id));
+    this.indexedChanges += changes.length;
+    this.events.emit('indexed');
+    return changes.length;
+  }
+
+  /**
+   * Meilisearch rejects a whole batch for one bad document; then each document is
+   * sent alone and those still rejected are logged and skipped, so one entity cannot
+   * stop the indexing of all the others.
+   */
+  private async writeIsolatingBadDocuments(writes: DocumentWrites[]): Promise<void> {
+    const { engine, log } = this.options;
+    try {
+      await engine.write(writes);
+      return;
+    } catch (err) {
+      if (!(err instanceof SearchRequestError) || err.code === 'index_not_found') throw err;
+      log.warn({ err: err.message }, 'search indexer: batch rejected; retrying document by document');
+    }
+    for (const w of writes) {
+      if (w.deletes.length > 0) await engine.write([{ type: w.type, upserts: [], deletes: w.deletes }]);
+      for (const doc of w.upserts) {
+        if (!(await this.holdLease())) throw new Error('lost the indexer lease');
+        try {
+          await engine.write([{ type: w.type, upserts: [doc], deletes: [] }]);
+        } catch (err) {
+          if (!(err instanceof SearchRequestError) || err.code === 'index_not_found') throw err;
+          this.skippedDocuments++;
+          log.error({ urn: doc.urn, err: err.message }, 'search indexer: Meilisearch rejects this document; skipped');
+        }
+      }
+    }
+  }
+
+  private leaseMs(): number {
+    return (this.options.leaseSeconds ?? 15) * 1000;
+  }
+
+  /** True while this process holds the lease, renewed whenever a third of it has passed. */
+  private async holdLease(): Promise<boolean> {
+    if (this.leader && performance.now() - this.renewedAt < this.leaseMs() / 3) return true;
+    const asked = performance.now();
+    const held = await acquireLease(this.options.db, INDEXER_LEASE, this.holder, this.leaseMs() / 1000);
+    if (held) this.renewedAt = asked;
+    if (held !== this.leader) this.options.log.info({ holder: this.holder }, held ? 'search indexer: took the lease' : 'search indexer: lease held elsewhere');
+    this.leader = held;
+    return held;
+  }
+
+  private async maybePrune(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    await pruneIndexed(this.options.db, KEEP_INDEXED_SECONDS).catch(() => undefined);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.events.off('wake', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.events.once('wake', done);
+    });
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * system-update (SPEC 5): rebuilds every search index from the database as a job,
+ * with progress; an index that lost documents (or kept fields of deleted properties)
+ * comes back exactly as the database says, and searches keep working meanwhile.
+ */
+import { SYSTEM_CALLER } from '../../src/services/caller.js';
+import { documentId } from '../../src/search/documents.js';
+import { findProperty } from '../../src/store/propertyRegistry.js';
+import { datasetUrn, defineProperty, hardDelete, propertyUrn, searchRest, upsertDatasetsWithValues, V3 } from '../support/catalog.js';
+import { http } from '../support/http.js';
+import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+
+const N = 300;
+const urnOf = (i: number) => datasetUrn(`rebuild.t${String(i).padStart(4, '0')}`);
+
+async function waitForJob(base: string, id: string): Promise<{ status: string; total: number; done: number }> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const job = (await http(base, 'GET', `${V3}/jobs/${id}`)).body;
+    if (job.status === 'done' || job.status === 'failed') return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} did not finish: ${JSON.stringify(job)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+(searchAvailableForTests() ? describe : describe.skip)('system-update rebuilds the search indexes', () => {
+  let server: TestServer;
+  let base: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ search: true });
+    base = server.url;
+    await defineProperty(base, 'rebuild.n', { valueType: 'number', cardinality: 'SINGLE' });
+    await defineProperty(base, 'rebuild.gone', { valueType: 'string', cardinality: 'SINGLE' });
+    await upsertDatasetsWithValues(base, Array.from({ length: N }, (_, i) => ({ urn: urnOf(i), values: { 'rebuild.n': [i], 'rebuild.gone': ['x'] } })));
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('POST /v3/system/update queues one rebuild job whose progress GET /v3/jobs/{id} shows; the index is whole again', async () => {
+    const engine = server.search.engine!;
+    const goneAttr = `sp.g${(await findProperty(server.database.prisma, propertyUrn('rebuild.gone')))!.generation}`;
+    await hardDelete(base, 'structuredProperty', propertyUrn('rebuild.gone'));
+    // Lose a third of the documents behind the service's back.
+    await engine.write([{ type: 'dataset', upserts: [], deletes: Array.from({ length: 100 }, (_, i) => documentId(urnOf(i))) }]);
+    expect((await server.services.search.scroll(SYSTEM_CALLER, { types: [], count: 0 })).total).toBe(N - 100);
+
+    const res = await http(base, 'POST', `${V3}/system/update`);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ jobId: expect.stringMatching(/^\d+$/), created: true, job: `/jobs/${res.body.jobId}` });
+    const again = await http(base, 'POST', `${V3}/system/update`);
+    if (again.body.created === false) expect(again.body.jobId).toBe(res.body.jobId);
+    // Searches keep answering while the rebuild runs.
+    expect((await searchRest(base, 'structuredProperties.rebuild_n:>=0', { count: '1' })).status).toBe(200);
+
+    const job = await waitForJob(base, res.body.jobId);
+    expect(job).toMatchObject({ status: 'done', total: N, done: N });
+    if (again.body.created) await waitForJob(base, again.body.jobId);
+
+    const all = await server.services.search.scroll(SYSTEM_CALLER, { types: [], count: 1000 });
+    expect(all.total).toBe(N);
+    expect(new Set(all.entities.map((e) => e.urn))).toEqual(new Set(Array.from({ length: N }, (_, i) => urnOf(i))));
+    // The rebuilt documents hold nothing of the deleted property, even before its cleanup job touched them.
+    const raw = await engine.search([{ type: 'dataset', filter: [`${goneAttr} EXISTS`], limit: 1 }]);
+    expect(raw[0]!.hits).toEqual([]);
+  });
+
+  test('writes made during a rebuild are not lost', async () => {
+    const res = await http(base, 'POST', `${V3}/system/update`);
+    const extra = datasetUrn('rebuild.during');
+    await upsertDatasetsWithValues(base, [{ urn: extra, values: { 'rebuild.n': [9999] } }]);
+    await waitForJob(base, res.body.jobId);
+    const deadline = Date.now() + 30_000;
+    while ((await http(base, 'GET', '/health')).body.changeLog.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const found = await searchRest(base, 'structuredProperties.rebuild_n:9999');
+    expect(found.body.entities.map((e: { urn: string }) => e.urn)).toEqual([extra]);
+  });
+
+  test('with SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX and ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE set, a server rebuilds at start-up', async () => {
+    const other = await startTestServer({
+      search: true,
+      env: { SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX: 'true', ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE: 'true' },
+    });
+    try {
+      const deadline = Date.now() + 30_000;
+      let jobs: Array<{ kind: string; status: string }> = [];
+      while (Date.now() < deadline) {
+        jobs = (await http(other.url, 'GET', `${V3}/jobs`)).body.jobs;
+        if (jobs.some((j) => j.kind === 'reindex' && j.status === 'done')) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(jobs).toContainEqual(expect.objectContaining({ kind: 'reindex', status: 'done' }));
+    } finally {
+      await other.stop();
+    }
+  });
+});

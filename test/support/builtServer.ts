@@ -1,0 +1,55 @@
+/**
+ * The built service as a child process, for tests that kill it or run its commands:
+ * started like `npm start` (node dist/main.js), its URL taken from its structured log.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { ensureBuilt, ROOT } from './build.js';
+
+const OUT = path.join(ROOT, 'dist');
+
+/** Builds dist/ when stale; returns its path. */
+export async function buildOnce(): Promise<string> {
+  await ensureBuilt();
+  return OUT;
+}
+
+export interface BuiltProcess {
+  readonly child: ChildProcess;
+  readonly output: string[];
+  readonly exited: Promise<number | string>;
+}
+
+export function runBuilt(script: string, env: Record<string, string>, args: string[] = []): BuiltProcess {
+  const child = spawn(process.execPath, [path.join(OUT, script), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
+  child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, output, exited };
+}
+
+/** Starts `main.js` and resolves with its URL once it logs that it listens. */
+export async function startBuiltServer(env: Record<string, string>, timeoutMs = 90_000): Promise<BuiltProcess & { url: string }> {
+  const proc = runBuilt('main.js', { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_ENABLED: 'false', ...env });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const line of proc.output.join('').split('\n')) {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === 'propgraph listening' && entry.url) return { ...proc, url: entry.url };
+      } catch {
+        // not a log line
+      }
+    }
+    if (proc.child.exitCode !== null || Date.now() > deadline) {
+      proc.child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${proc.output.join('').slice(-4000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
