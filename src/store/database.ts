@@ -3,6 +3,7 @@
  * (the embedded default), PostgreSQL through @prisma/adapter-pg otherwise. Both go
  * through the same Prisma client and the same SQL migrations.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -61,7 +62,9 @@ async function openPostgres(url: string, poolSize: number, log: Logger): Promise
     },
   };
   await applyMigrations(sql, log);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Named statements are prepared once per connection and reused, so the planner does
+  // not parse and plan the same write statements on every request.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) });
   await warmUp(prisma);
   return {
     prisma,
@@ -96,6 +99,19 @@ async function openPglite(dir: string, log: Logger): Promise<Database> {
       await client.close();
     },
   };
+}
+
+const statementNames = new Map<string, string>();
+
+/** A stable name per SQL text (bounded: past 2,000 texts, new ones go unnamed). */
+function statementName(query: { sql: string }): string {
+  let name = statementNames.get(query.sql);
+  if (name === undefined) {
+    if (statementNames.size >= 2000) return '';
+    name = `s${createHash('sha1').update(query.sql).digest('hex').slice(0, 16)}`;
+    statementNames.set(query.sql, name);
+  }
+  return name;
 }
 
 /** Loads Prisma's query compiler now rather than on the first request. */
