@@ -3,7 +3,7 @@
  * worker and the HTTP app. Used by main.ts and by the tests, which start real
  * servers on free ports.
  */
-import { writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { writeFileSync, chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -37,6 +37,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       config,
       log,
       services,
+      version: packageVersion(),
       health: {
         health: async (): Promise<Record<string, ComponentHealth>> => {
           try {
@@ -82,6 +83,11 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       return closing;
     },
   };
+}
+
+/** The package's version; src/server.ts and dist/server.js both sit one level below package.json. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
 }
 
 /**

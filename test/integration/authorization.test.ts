@@ -87,7 +87,7 @@ async function newToken(): Promise<string> {
 
 const rest = (method: string, path: (arg: string) => string, options: (arg: string) => Parameters<typeof http>[3] = () => ({})) =>
   async (headers: Record<string, string>, arg: string) => {
-    const o = options(arg);
+    const o = options(arg) ?? {};
     return restOutcome(await http(url, method, path(arg), { ...o, headers: { ...o.headers, ...headers } }));
   };
 

@@ -1,0 +1,86 @@
+/**
+ * The GraphQL explorer at /api/graphiql: GraphiQL's browser build with React, both
+ * from npm packages, served by this server (no CDN), querying /api/graphql. The access
+ * token goes in GraphiQL's headers editor; nothing is stored in the browser. Off in
+ * production unless GRAPHIQL_ENABLED=true (then the path answers 404).
+ */
+import type { FastifyInstance } from 'fastify';
+import { serveAssets, serveText } from './packageAssets.js';
+
+export const GRAPHIQL_PAGE = '/api/graphiql';
+
+const PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>propgraph GraphQL explorer</title>
+  <link rel="stylesheet" href="${GRAPHIQL_PAGE}/graphiql.min.css">
+  <link rel="stylesheet" href="${GRAPHIQL_PAGE}/page.css">
+</head>
+<body>
+  <div id="graphiql">Loading the explorer…</div>
+  <script src="${GRAPHIQL_PAGE}/react.production.min.js"></script>
+  <script src="${GRAPHIQL_PAGE}/react-dom.production.min.js"></script>
+  <script src="${GRAPHIQL_PAGE}/graphiql.min.js"></script>
+  <script src="${GRAPHIQL_PAGE}/propgraph-explorer.js"></script>
+</body>
+</html>
+`;
+
+const STYLE = `body { margin: 0; height: 100vh; overflow: hidden; } #graphiql { height: 100vh; }\n`;
+
+const DEFAULT_QUERY = `# propgraph GraphQL explorer
+#
+# 1. In "Headers" below, put an access token
+#    after "Bearer " (data/root-token on a
+#    fresh server, or POST /openapi/v3/tokens).
+# 2. Press the circular arrow (left bar) to
+#    load the schema: Docs and autocompletion.
+# 3. Run with the play button or Ctrl-Enter.
+
+query Dataset($urn: String!) {
+  dataset(urn: $urn) {
+    urn
+    name
+    platform { urn }
+    structuredProperties {
+      properties {
+        structuredProperty { urn definition { qualifiedName valueType { urn } } }
+        values { ... on NumberValue { numberValue } ... on StringValue { stringValue } }
+      }
+    }
+  }
+}
+`;
+
+const DEFAULT_VARIABLES = JSON.stringify({ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)' }, null, 2);
+const DEFAULT_HEADERS = JSON.stringify({ Authorization: 'Bearer ' }, null, 2);
+
+const SCRIPT = `(function () {
+  var fetcher = GraphiQL.createFetcher({ url: new URL('/api/graphql', window.location.href).href });
+  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+  root.render(React.createElement(GraphiQL, {
+    fetcher: fetcher,
+    defaultQuery: ${JSON.stringify(DEFAULT_QUERY)},
+    variables: ${JSON.stringify(DEFAULT_VARIABLES)},
+    headers: ${JSON.stringify(DEFAULT_HEADERS)},
+    defaultEditorToolsVisibility: 'headers',
+    shouldPersistHeaders: false,
+    isHeadersEditorEnabled: true
+  }));
+})();
+`;
+
+export async function graphiqlRoutes(app: FastifyInstance): Promise<void> {
+  serveText(app, GRAPHIQL_PAGE, 'text/html; charset=utf-8', PAGE);
+  serveText(app, `${GRAPHIQL_PAGE}/page.css`, 'text/css; charset=utf-8', STYLE);
+  serveText(app, `${GRAPHIQL_PAGE}/propgraph-explorer.js`, 'application/javascript; charset=utf-8', SCRIPT);
+  serveAssets(app, GRAPHIQL_PAGE, [
+    { name: 'react.production.min.js', pkg: 'react', file: 'umd/react.production.min.js' },
+    { name: 'react-dom.production.min.js', pkg: 'react-dom', file: 'umd/react-dom.production.min.js' },
+    { name: 'graphiql.min.js', pkg: 'graphiql', file: 'graphiql.min.js' },
+    { name: 'graphiql.min.css', pkg: 'graphiql', file: 'graphiql.min.css' },
+  ]);
+}
+
+export const isGraphiqlPath = (path: string): boolean => path === GRAPHIQL_PAGE || path.startsWith(`${GRAPHIQL_PAGE}/`);
