@@ -34,9 +34,9 @@ const DEFAULT_QUERY = `# propgraph GraphQL explorer
 # 1. In "Headers" below, put an access token
 #    after "Bearer " (data/root-token on a
 #    fresh server, or POST /openapi/v3/tokens).
-# 2. Press the circular arrow (left bar) to
-#    load the schema: Docs and autocompletion.
-# 3. Run with the play button or Ctrl-Enter.
+#    The schema then loads: Docs (book icon,
+#    left bar) and autocompletion work.
+# 2. Run with the play button or Ctrl-Enter.
 
 query Dataset($urn: String!) {
   dataset(urn: $urn) {
@@ -56,18 +56,39 @@ query Dataset($urn: String!) {
 const DEFAULT_VARIABLES = JSON.stringify({ urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)' }, null, 2);
 const DEFAULT_HEADERS = JSON.stringify({ Authorization: 'Bearer ' }, null, 2);
 
+// GraphiQL fetches the schema with the headers it had when the fetcher was made; a new
+// fetcher once the Authorization header settles makes it fetch again with the token.
 const SCRIPT = `(function () {
-  var fetcher = GraphiQL.createFetcher({ url: new URL('/api/graphql', window.location.href).href });
-  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
-  root.render(React.createElement(GraphiQL, {
-    fetcher: fetcher,
-    defaultQuery: ${JSON.stringify(DEFAULT_QUERY)},
-    variables: ${JSON.stringify(DEFAULT_VARIABLES)},
-    headers: ${JSON.stringify(DEFAULT_HEADERS)},
-    defaultEditorToolsVisibility: 'headers',
-    shouldPersistHeaders: false,
-    isHeadersEditorEnabled: true
-  }));
+  var h = React.createElement;
+  var url = new URL('/api/graphql', window.location.href).href;
+  var initialHeaders = ${JSON.stringify(DEFAULT_HEADERS)};
+  function authorizationOf(text) {
+    try { var headers = JSON.parse(text); return headers.Authorization || headers.authorization || ''; } catch (e) { return null; }
+  }
+  function Explorer() {
+    var state = React.useState(authorizationOf(initialHeaders));
+    var authorization = state[0], setAuthorization = state[1];
+    var timer = React.useRef(undefined);
+    var fetcher = React.useMemo(function () { return GraphiQL.createFetcher({ url: url }); }, [authorization]);
+    function onEditHeaders(text) {
+      clearTimeout(timer.current);
+      timer.current = setTimeout(function () {
+        var next = authorizationOf(text);
+        if (next !== null) setAuthorization(next);
+      }, 400);
+    }
+    return h(GraphiQL, {
+      fetcher: fetcher,
+      defaultQuery: ${JSON.stringify(DEFAULT_QUERY)},
+      variables: ${JSON.stringify(DEFAULT_VARIABLES)},
+      headers: initialHeaders,
+      onEditHeaders: onEditHeaders,
+      defaultEditorToolsVisibility: 'headers',
+      shouldPersistHeaders: false,
+      isHeadersEditorEnabled: true
+    });
+  }
+  ReactDOM.createRoot(document.getElementById('graphiql')).render(h(Explorer));
 })();
 `;
 
