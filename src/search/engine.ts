@@ -14,6 +14,7 @@ import {
   type MultiSearchQuery,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
+import { nodeHttpClient } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
 
@@ -67,7 +68,13 @@ export interface DocumentWrites {
   readonly deletes: readonly string[];
 }
 
-function translate(err: unknown): Error {
+/** The custom transport's API errors reach us wrapped as request errors. */
+function unwrap(err: unknown): unknown {
+  return err instanceof MeilisearchRequestError && err.cause instanceof MeilisearchApiError ? err.cause : err;
+}
+
+function translate(raw: unknown): Error {
+  const err = unwrap(raw);
   if (err instanceof SearchUnavailableError || err instanceof SearchRequestError) return err;
   if (err instanceof MeilisearchRequestError || err instanceof MeilisearchRequestTimeOutError || err instanceof MeilisearchTaskTimeOutError) {
     return new SearchUnavailableError(`Meilisearch is not reachable: ${err.message}`);
@@ -89,6 +96,7 @@ export class SearchEngine {
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       timeout: options.requestTimeoutMs ?? 30_000,
       clientAgents: ['propgraph'],
+      httpClient: nodeHttpClient,
     });
     this.taskTimeoutMs = options.taskTimeoutMs ?? 120_000;
   }
@@ -229,8 +237,9 @@ export class SearchEngine {
     try {
       const task = await this.client.deleteIndex(uid);
       await this.waitAll([task.taskUid], false);
-    } catch (err) {
-      if (!(err instanceof MeilisearchApiError && err.cause?.code === 'index_not_found')) throw err;
+    } catch (raw) {
+      const err = unwrap(raw);
+      if (!(err instanceof MeilisearchApiError && err.cause?.code === 'index_not_found')) throw raw;
     }
   }
 
