@@ -1,20 +1,12 @@
-#!/usr/bin/env node
-// `npm run bench -- <name>`: compiles bench/<name>.ts with the sources into
-// test-artifacts/bench and runs it. The compiled server finds ../../prisma/migrations
-// from src/store, hence the link beside the output.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const name = process.argv[2];
-if (!name || !existsSync(path.join(root, 'bench', `${name}.ts`))) {
-  console.error('usage: npm run bench -- <name>   (bench/<name>.ts, e.g. search)');
+// `npm run bench -- <name> [options]`: runs one benchmark and records it in BENCHMARKS.md.
+const benchmarks = {
+  writes: () => import('./writes.mjs'),
+  search: () => import('./search.mjs'),
+};
+const [name, ...args] = process.argv.slice(2);
+if (!name || !benchmarks[name]) {
+  console.error(`usage: npm run bench -- <${Object.keys(benchmarks).join('|')}> [options]`);
   process.exit(2);
 }
-const out = path.join(root, 'test-artifacts', 'bench');
-mkdirSync(out, { recursive: true });
-if (!existsSync(path.join(out, 'prisma'))) symlinkSync(path.join(root, 'prisma'), path.join(out, 'prisma'));
-execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', path.join(root, 'bench', 'tsconfig.json')], { stdio: 'inherit', cwd: root });
-execFileSync(process.execPath, [path.join(out, 'bench', `${name}.js`), ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
+const mod = await benchmarks[name]();
+await mod.run(args);
