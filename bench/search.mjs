@@ -68,7 +68,8 @@ function option(args, name, fallback) {
 /** Replaces (or appends) the section `## <title>` of BENCHMARKS.md. */
 function writeSection(title, body) {
   const file = path.join(ROOT, 'BENCHMARKS.md');
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const header = '# Benchmarks\n\nMeasured with `npm run bench -- <name>` on the machine each section names. Figures are medians of the rounds; ratios compare with a baseline measured in the same run, because absolute times on shared machines drift.\n';
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : header;
   const section = `## ${title}\n\n${body.trim()}\n`;
   const start = text.indexOf(`## ${title}\n`);
   if (start >= 0) {
