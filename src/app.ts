@@ -3,14 +3,21 @@
  * and /gms/openapi), the evaluate route, health and, from the GraphQL module, the
  * subgraph. Everything here is wiring; behaviour lives in services/.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { GRAPHQL_PATHS, mountGraphQL } from './graphql/server.js';
 import type { Logger } from './logger.js';
-import { LOCAL_CALLER } from './rest/caller.js';
+import { installAuthentication } from './rest/authentication.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { sendError, sendNoEndpoint } from './rest/errors.js';
 import { stringifyRest } from './rest/json.js';
 import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
+import { testRoutes } from './rest/testRoutes.js';
+import { tokenRoutes } from './rest/tokenRoutes.js';
 import type { Services } from './services/index.js';
 
 export interface AppDeps {
@@ -30,6 +37,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     // URNs in paths can be long; the default 100 characters per parameter is too short.
     routerOptions: { maxParamLength: 4096, ignoreTrailingSlash: true },
+    // Per-request lines are logged at debug (below): at info they cost more than the request.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const line = { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (reply.statusCode >= 500) request.log.warn(line, 'request failed');
+    else request.log.debug(line, 'request');
   });
   app.setReplySerializer((payload) => stringifyRest(payload));
   app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
@@ -40,18 +54,41 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, parseJson);
 
-  app.decorateRequest('caller', null as never);
-  app.addHook('onRequest', async (request) => {
-    request.caller = LOCAL_CALLER;
+  await app.register(helmet, { global: true });
+  // Closed unless origins are configured: browsers on other origins get no CORS headers.
+  await app.register(cors, { origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false });
+  await app.register(rateLimit, {
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    // Per token (hashed, never the secret itself), else per client address.
+    keyGenerator: (request) => {
+      const header = request.headers.authorization;
+      return header ? `t:${createHash('sha256').update(header).digest('hex')}` : `ip:${request.ip}`;
+    },
+    allowList: (request) => request.url === '/health',
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
+    }),
+  });
+  installAuthentication(app, {
+    enabled: config.authEnabled,
+    tokens: services.tokens,
+    publicPaths: (path) => path === '/health',
+    graphqlPaths: GRAPHQL_PATHS,
   });
 
   await app.register(healthRoutes, { health: deps.health });
+  await app.register(testRoutes, { services, writeWaitForIndex: config.writeWaitForIndex });
   for (const prefix of REST_PREFIXES) {
     for (const version of ['v2', 'v3'] as const) {
       await app.register(entityRoutes, { prefix: `${prefix}/${version}`, services, version, writeWaitForIndex: config.writeWaitForIndex });
     }
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
   }
+  await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection });
   return app;
 }

@@ -90,7 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphiqlEnabled: bool(env, 'GRAPHIQL_ENABLED', !production),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),

@@ -3,6 +3,8 @@
  * services, the job worker, the search indexer and the HTTP app. Used by main.ts and
  * by the tests, which start real servers on free ports.
  */
+import { writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -70,6 +72,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
   services = createServices({ db, log, indexWaiter, searchEngine: engine, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
+  await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {
     worker.register(REINDEX, async (ctx) => {
@@ -133,6 +136,26 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       return closing;
     },
   };
+}
+
+/**
+ * The bootstrap admin token (SPEC 10): ROOT_TOKEN when given; otherwise, when no admin
+ * token exists yet, a generated one written to <DATA_DIR>/root-token (mode 0600) and
+ * announced without the secret. Authentication switched off is announced loudly.
+ */
+async function bootstrapAuthentication(config: Config, log: Logger, services: Services): Promise<void> {
+  const generated = await services.tokens.ensureRootToken(config.rootToken);
+  if (config.rootToken) log.info('root admin token taken from ROOT_TOKEN');
+  if (generated) {
+    const file = path.join(config.dataDir, 'root-token');
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    log.warn({ file }, 'generated a root admin token; it is in this file (readable by its owner only)');
+  }
+  if (!config.authEnabled) {
+    log.warn('AUTHENTICATION IS DISABLED (AUTH_ENABLED=false): every request acts as admin. For local experiments only.');
+  }
 }
 
 async function searchHealth(search: SearchConnection, indexer: SearchIndexer | null): Promise<ComponentHealth> {

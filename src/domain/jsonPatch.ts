@@ -156,11 +156,11 @@ function applyOne(root: unknown, operation: PatchOperation, keys: Record<string,
       obj[last] = operation.value;
       return root;
     case 'replace':
-      if (!(last in obj)) fail(`${last} does not exist`);
+      if (!Object.hasOwn(obj, last)) fail(`${last} does not exist`);
       obj[last] = operation.value;
       return root;
     case 'remove':
-      if (!(last in obj)) fail(`${last} does not exist`);
+      if (!Object.hasOwn(obj, last)) fail(`${last} does not exist`);
       delete obj[last];
       return root;
     case 'test':

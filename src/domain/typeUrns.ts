@@ -38,7 +38,9 @@ export function tryParseDataType(value: unknown, allowBareName = false): DataTyp
   if (value.startsWith(DATA_TYPE_PREFIX)) id = value.slice(DATA_TYPE_PREFIX.length);
   else if (allowBareName) id = value;
   else return undefined;
-  const name = stripNamespace(id)?.toLowerCase();
+  // Only bare names (CLI short names) are case-insensitive; URN forms match exactly.
+  const stripped = stripNamespace(id);
+  const name = id === value ? stripped?.toLowerCase() : stripped;
   return DATA_TYPES.find((t) => t === name);
 }
 
@@ -61,7 +63,9 @@ export function tryParseEntityType(value: unknown, allowBareName = false): Entit
   else if (allowBareName) id = value;
   else return undefined;
   const name = stripNamespace(id);
-  return name ? findEntityType(name) : undefined;
+  const type = name ? findEntityType(name) : undefined;
+  // findEntityType ignores case (for REST paths); inside a URN the name must match exactly.
+  return type && (id === value || type.name === name) ? type : undefined;
 }
 
 export function parseEntityTypeUrn(value: unknown, field = 'entityTypes'): EntityTypeInfo {

@@ -43,7 +43,9 @@ function isCalendarDate(s: string): boolean {
   const m = DATE.exec(s);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
+  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 

@@ -21,6 +21,14 @@ const STATUS: Record<ErrorCode, [number, string]> = {
   UNAVAILABLE: [503, 'Service Unavailable'],
 };
 
+/** Kinds for 4xx errors raised by Fastify or its plugins rather than by our services. */
+const GENERIC_KINDS: Record<number, string> = {
+  404: 'Not Found',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+};
+
 export interface HttpError {
   readonly status: number;
   readonly body: { error: string; message?: string };
@@ -49,7 +57,7 @@ export function httpErrorOf(err: unknown): HttpError | undefined {
   }
   const status = fastifyError?.statusCode;
   if (status && status >= 400 && status < 500) {
-    return { status, body: { error: status === 413 ? 'Payload Too Large' : 'Validation Error', message: fastifyError.message } };
+    return { status, body: { error: GENERIC_KINDS[status] ?? 'Validation Error', message: fastifyError.message } };
   }
   return undefined;
 }

@@ -1,10 +1,14 @@
 /** Who is calling a service, as established by the authentication hook at the edge. */
-export type Scope = 'read' | 'write' | 'admin';
+import type { TokenScope } from '../domain/accessToken.js';
+
+export type Scope = TokenScope;
 
 export interface Caller {
-  /** Recorded as createdBy on writes, e.g. `urn:li:corpuser:__token:ci-loader`. */
+  /** Recorded as createdBy on writes, e.g. `urn:li:corpuser:ci-loader`. */
   readonly actor: string;
   readonly scope: Scope;
+  /** The access token the caller presented, when authentication is on. */
+  readonly tokenId?: string;
 }
 
 /** The caller used by background jobs and start-up tasks. */

@@ -5,6 +5,8 @@
  */
 import type { Db, Tx } from './database.js';
 import { appendChange } from './changeLog.js';
+import { Prisma } from './generated/prisma/client.js';
+import { replaceValuesCte, type ValueRow } from './propertyValues.js';
 
 export interface StoredAspect {
   readonly aspect: string;
@@ -101,6 +103,71 @@ export async function entityExistsLocked(tx: Tx, urn: string): Promise<boolean> 
   return rows.length > 0;
 }
 
+/** A property value row of the entity, with its property's current state and definition. */
+export interface ValueState {
+  readonly propertyUrn: string;
+  readonly generation: bigint;
+  readonly values: unknown;
+  /** The property's current generation; null when the property no longer exists. */
+  readonly currentGeneration: bigint | null;
+  readonly removed: boolean;
+  /** The stored propertyDefinition; null when the property no longer exists. */
+  readonly definition: unknown;
+}
+
+export interface WriteState {
+  readonly lock: EntityLock;
+  readonly aspects: Map<string, StoredAspect>;
+  /** Present when asked for (writes of structuredProperties). */
+  readonly valueStates?: ValueState[];
+}
+
+/**
+ * Everything a write needs to know: locks the entity's row (creating it first when
+ * `create` is set), then reads the named aspects and, when asked, the entity's
+ * property value rows with their properties' state and definitions, in one query.
+ * The read must be a statement of its own, after the lock: under READ COMMITTED a
+ * statement that waited for a row lock still reads the rest with the snapshot it
+ * started with, so reading in the locking statement would lose concurrent updates.
+ */
+export async function lockForWrite(tx: Tx, urn: string, entityType: string, create: boolean, aspects: readonly string[], withValues: boolean): Promise<WriteState> {
+  const lock = await lockEntity(tx, urn, entityType, create);
+  if (lock === 'missing') return { lock, aspects: new Map() };
+  const rows = await tx.$queryRaw<{ aspects: Array<{ aspect: string; metadata: unknown; system_metadata: Record<string, unknown> | null; created_on: string; created_by: string }>; value_states: Array<{ property_urn: string; generation: string; values: unknown; current_generation: string | null; removed: boolean | null; definition: unknown }> | null }[]>`
+    SELECT
+      COALESCE((SELECT json_agg(json_build_object('aspect', a.aspect, 'metadata', a.metadata, 'system_metadata', a.system_metadata,
+                                                  'created_on', a.created_on, 'created_by', a.created_by))
+                FROM aspect a WHERE a.urn = e.urn AND a.version = 0 AND a.aspect = ANY(${aspects as string[]}::text[])), '[]'::json) AS aspects,
+      CASE WHEN ${withValues} THEN
+        COALESCE((SELECT json_agg(json_build_object('property_urn', pv.property_urn, 'generation', pv.generation::text, 'values', pv."values",
+                                                    'current_generation', sp.generation::text, 'removed', sp.removed, 'definition', d.metadata))
+                  FROM property_value pv
+                  LEFT JOIN structured_property sp ON sp.urn = pv.property_urn
+                  LEFT JOIN aspect d ON d.urn = sp.urn AND d.aspect = 'propertyDefinition' AND d.version = 0
+                  WHERE pv.entity_urn = e.urn), '[]'::json)
+      END AS value_states
+    FROM entity e WHERE e.urn = ${urn}`;
+  const row = rows[0]!;
+  return {
+    lock,
+    aspects: new Map(
+      row.aspects.map((a) => [a.aspect, { aspect: a.aspect, metadata: a.metadata, systemMetadata: a.system_metadata, createdOn: new Date(a.created_on), createdBy: a.created_by }]),
+    ),
+    ...(row.value_states
+      ? {
+          valueStates: row.value_states.map((v) => ({
+            propertyUrn: v.property_urn,
+            generation: BigInt(v.generation),
+            values: v.values,
+            currentGeneration: v.current_generation === null ? null : BigInt(v.current_generation),
+            removed: v.removed ?? false,
+            definition: v.definition,
+          })),
+        }
+      : {}),
+  };
+}
+
 /** URNs of the schemaField entities of a dataset. */
 export async function schemaFieldsOf(db: Queryable, datasetUrn: string): Promise<string[]> {
   const prefix = `urn:li:schemaField:(${datasetUrn},`;
@@ -122,6 +189,8 @@ export interface AspectWrite {
   metadata: unknown;
   systemMetadata: Record<string, unknown>;
   createdBy: string;
+  /** When given, the entity's property_value rows are replaced by these in the same statement. */
+  valueRows?: readonly ValueRow[];
 }
 
 /**
@@ -133,6 +202,7 @@ export async function writeAspect(tx: Tx, w: AspectWrite): Promise<bigint> {
   const systemMetadata = JSON.stringify(w.systemMetadata);
   // One round trip: copy the current latest (if any) to the next history version,
   // upsert the new latest, and append to the change log.
+  const values = w.valueRows === undefined ? Prisma.empty : replaceValuesCte(w.urn, w.entityType, w.valueRows);
   const rows = await tx.$queryRaw<{ change_id: bigint }[]>`
     WITH prev AS (
       SELECT metadata, system_metadata, created_on, created_by FROM aspect
@@ -146,7 +216,7 @@ export async function writeAspect(tx: Tx, w: AspectWrite): Promise<bigint> {
     ), log AS (
       INSERT INTO change_log (urn, entity_type, aspect, change_type) VALUES (${w.urn}, ${w.entityType}, ${w.aspect}, 'UPSERT')
       RETURNING id
-    )
+    )${values}
     INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
     VALUES (${w.urn}, ${w.aspect}, 0, ${metadata}::jsonb, ${systemMetadata}::jsonb, now(), ${w.createdBy})
     ON CONFLICT (urn, aspect, version) DO UPDATE
@@ -174,6 +244,33 @@ export async function listEntityUrns(db: Queryable, entityType: string, afterUrn
     SELECT urn FROM entity WHERE entity_type = ${entityType} AND (${afterUrn}::text IS NULL OR urn > ${afterUrn})
     ORDER BY urn LIMIT ${limit}`;
   return rows.map((r) => r.urn);
+}
+
+export interface AuditStamp {
+  readonly time: number;
+  readonly actor: string;
+}
+
+export interface AuditStamps {
+  readonly created: AuditStamp;
+  readonly lastModified: AuditStamp;
+}
+
+/**
+ * When an aspect was first written and last modified, and by whom: history version 1
+ * is always the first write (every later write pushes the previous latest to a new
+ * version), version 0 the latest.
+ */
+export async function aspectAudit(db: Queryable, urn: string, aspect: string): Promise<AuditStamps | undefined> {
+  const rows = await db.$queryRaw<{ version: bigint; created_on: Date; created_by: string }[]>`
+    SELECT version, created_on, created_by FROM aspect WHERE urn = ${urn} AND aspect = ${aspect} AND version IN (0, 1)`;
+  const latest = rows.find((r) => r.version === 0n);
+  if (!latest) return undefined;
+  const first = rows.find((r) => r.version === 1n) ?? latest;
+  return {
+    created: { time: first.created_on.getTime(), actor: first.created_by },
+    lastModified: { time: latest.created_on.getTime(), actor: latest.created_by },
+  };
 }
 
 /** Which of the URNs exist as entities. */

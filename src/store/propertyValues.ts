@@ -5,6 +5,7 @@
  * visible" for reads and search documents, without scanning aspects.
  */
 import type { Db, Tx } from './database.js';
+import { Prisma } from './generated/prisma/client.js';
 
 type Queryable = Db | Tx;
 
@@ -14,17 +15,22 @@ export interface ValueRow {
   readonly values: unknown;
 }
 
-/** Replaces an entity's rows with `rows` (rows for properties not listed are deleted). */
-export async function replaceEntityValues(tx: Tx, entityUrn: string, entityType: string, rows: readonly ValueRow[]): Promise<void> {
+/**
+ * CTEs (to follow another CTE in a WITH list) that replace an entity's rows with
+ * `rows`: rows for properties not listed are deleted, the listed ones upserted. Lets
+ * an aspect write and its value index change go to the database as one statement.
+ */
+export function replaceValuesCte(entityUrn: string, entityType: string, rows: readonly ValueRow[]): Prisma.Sql {
   const keep = rows.map((r) => r.propertyUrn);
-  await tx.$executeRaw`DELETE FROM property_value WHERE entity_urn = ${entityUrn} AND NOT (property_urn = ANY(${keep}::text[]))`;
-  if (rows.length === 0) return;
-  await tx.$executeRaw`
-    INSERT INTO property_value (entity_urn, property_urn, entity_type, generation, "values")
-    SELECT ${entityUrn}, p.property_urn, ${entityType}, p.generation, p.vals
-    FROM jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ property_urn: r.propertyUrn, generation: String(r.generation), vals: r.values })))}::jsonb)
-      AS p(property_urn text, generation bigint, vals jsonb)
-    ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"`;
+  const json = JSON.stringify(rows.map((r) => ({ property_urn: r.propertyUrn, generation: String(r.generation), vals: r.values })));
+  return Prisma.sql`, values_deleted AS (
+      DELETE FROM property_value WHERE entity_urn = ${entityUrn} AND NOT (property_urn = ANY(${keep}::text[]))
+    ), values_upserted AS (
+      INSERT INTO property_value (entity_urn, property_urn, entity_type, generation, "values")
+      SELECT ${entityUrn}, p.property_urn, ${entityType}, p.generation, p.vals
+      FROM jsonb_to_recordset(${json}::jsonb) AS p(property_urn text, generation bigint, vals jsonb)
+      ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"
+    )`;
 }
 
 export async function deleteEntityValues(tx: Tx, entityUrn: string): Promise<void> {

@@ -1,45 +1,17 @@
 /**
  * The built service as a child process, for tests that kill it or run its commands:
- * compiled once per run into test-artifacts/search/dist (so it never races a build of dist/),
- * started like `npm start`, its URL taken from its structured log.
+ * started like `npm start` (node dist/main.js), its URL taken from its structured log.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ensureBuilt, ROOT } from './build.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// dist/store/migrate.js finds ../../prisma/migrations: the build sits one level down, beside a link to prisma/.
-const OUT = path.join(ROOT, 'test-artifacts', 'search', 'dist');
-const LOCK = `${OUT}.lock`;
+const OUT = path.join(ROOT, 'dist');
 
-/** Compiles src/ into test-artifacts/build-search (once; other workers wait for it). */
+/** Builds dist/ when stale; returns its path. */
 export async function buildOnce(): Promise<string> {
-  const stamp = path.join(OUT, '.built-by');
-  const runId = process.env.PROPGRAPH_TEST_RUN_ID ?? String(process.ppid);
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === runId) return OUT;
-  mkdirSync(path.dirname(OUT), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-      if (existsSync(stamp) && readFileSync(stamp, 'utf8') === runId) return OUT;
-    }
-  }
-  try {
-    const prismaLink = path.join(path.dirname(OUT), 'prisma');
-    if (!existsSync(prismaLink)) symlinkSync(path.join(ROOT, 'prisma'), prismaLink);
-    execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', path.join(ROOT, 'tsconfig.json'), '--outDir', OUT, '--tsBuildInfoFile', path.join(OUT, '.tsbuildinfo')], {
-      cwd: ROOT,
-      stdio: 'pipe',
-    });
-    execFileSync('sh', ['-c', `printf %s "${runId}" > "${stamp}"`]);
-    return OUT;
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
+  await ensureBuilt();
+  return OUT;
 }
 
 export interface BuiltProcess {

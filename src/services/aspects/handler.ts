@@ -4,7 +4,9 @@
  * by entity type and aspect name in handlers.ts.
  */
 import type { Urn } from '../../domain/urn.js';
+import type { ValueState } from '../../store/aspects.js';
 import type { Db, Tx } from '../../store/database.js';
+import type { ValueRow } from '../../store/propertyValues.js';
 
 export type Queryable = Db | Tx;
 
@@ -15,17 +17,35 @@ export interface PreparedAspect {
   readonly skipWrite?: boolean;
   /** What readers see of `stored`, when the handler already knows it (saves a query). */
   readonly visible?: unknown;
+  /**
+   * Write even when `stored` equals the stored aspect: its meaning changed (values
+   * re-asserted under a new definition version), so afterWrite and the change log
+   * must still run.
+   */
+  readonly forceWrite?: boolean;
+  /** Replaces the entity's property_value rows, in the same statement as the aspect write. */
+  readonly valueRows?: readonly ValueRow[];
   /** Runs in the same transaction after the aspect row is written. */
   readonly afterWrite?: (tx: Tx) => Promise<void>;
+}
+
+/** What a write loaded together with the entity lock, for handlers that need it. */
+export interface WriteContext {
+  /** The entity's property value rows with their properties' state (when a handler asked). */
+  readonly valueStates: readonly ValueState[];
 }
 
 export interface AspectHandler {
   /** Whether writing this aspect creates the entity when it does not exist yet. */
   readonly createsEntity: boolean;
+  /** Whether a write needs the entity's value states (loaded in the same query as the lock). */
+  readonly needsValueStates?: boolean;
   /** What readers see of stored aspects (e.g. values of deleted properties hidden). */
   view(db: Queryable, items: ReadonlyArray<{ urn: string; stored: unknown }>): Promise<unknown[]>;
+  /** The same as `view`, inside a write, from what the write already loaded (no query). */
+  viewForWrite?(stored: unknown, ctx: WriteContext): unknown;
   /** Validates an untrusted new value against the stored one; throws a ServiceError. */
-  prepare(tx: Tx, urn: Urn, next: unknown, stored: unknown | undefined): Promise<PreparedAspect>;
+  prepare(tx: Tx, urn: Urn, next: unknown, stored: unknown | undefined, ctx: WriteContext): Promise<PreparedAspect>;
   /** Runs in the transaction that deletes the aspect (or its whole entity). */
   onDelete?(tx: Tx, urn: Urn): Promise<void>;
 }

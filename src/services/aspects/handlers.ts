@@ -7,6 +7,8 @@ import { keyAspectHandler } from './keyAspect.js';
 import { propertyDefinitionHandler } from './propertyDefinitionAspect.js';
 import { propertyStatusHandler, statusHandler } from './statusAspect.js';
 import { structuredPropertiesHandler } from './structuredPropertiesAspect.js';
+import { testInfoHandler } from './testInfoAspect.js';
+import { testResultsHandler } from './testResultsAspect.js';
 
 export function isKnownAspect(entityType: EntityTypeInfo, aspect: string): boolean {
   return aspect === entityType.keyAspect || entityType.aspects.includes(aspect);
@@ -25,6 +27,8 @@ export function handlerFor(entityType: EntityTypeInfo, aspect: string): AspectHa
     if (aspect === 'propertyDefinition') return propertyDefinitionHandler;
     if (aspect === 'status') return propertyStatusHandler;
   }
+  if (entityType.name === 'test' && aspect === 'testInfo') return testInfoHandler;
+  if (aspect === 'testResults') return testResultsHandler;
   if (aspect === 'status') return statusHandler;
   return genericAspectHandler(aspect);
 }

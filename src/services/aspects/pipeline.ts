@@ -13,14 +13,15 @@ import {
   deleteAspect,
   deleteEntity,
   entityExistsLocked,
-  latestAspects,
   lockEntity,
+  lockForWrite,
   schemaFieldsOf,
   writeAspect,
   type StoredAspect,
 } from '../../store/aspects.js';
 import { appendChange } from '../../store/changeLog.js';
 import type { Tx } from '../../store/database.js';
+import type { WriteContext } from './handler.js';
 import { handlerFor } from './handlers.js';
 
 export const NO_CHANGE: unique symbol = Symbol('no-change');
@@ -75,7 +76,8 @@ export async function writeAspects(
     if (!(await entityExistsLocked(tx, parent))) throw new NotFoundError(`Entity ${parent} does not exist`);
     mayCreate = true;
   }
-  const lock = await lockEntity(tx, urn.value, type.name, mayCreate);
+  const state = await lockForWrite(tx, urn.value, type.name, mayCreate, requests.map((r) => r.aspect), handlers.some((h) => h.needsValueStates));
+  const lock = state.lock;
   if (lock === 'missing') throw new NotFoundError(`Entity ${urn.value} does not exist`);
   if (lock === 'existed' && options.createEntityOnly) {
     throw new AlreadyExistsError('Cannot perform CREATE since the entity already exists.');
@@ -83,7 +85,8 @@ export async function writeAspects(
   const changeIds: bigint[] = [];
   if (lock === 'created') changeIds.push(await appendChange(tx, urn.value, type.name, type.keyAspect, 'UPSERT'));
 
-  const stored = await latestAspects(tx, urn.value, requests.map((r) => r.aspect));
+  const stored = state.aspects;
+  const ctx: WriteContext = { valueStates: state.valueStates ?? [] };
   const results: AspectResult[] = [];
   for (let i = 0; i < requests.length; i++) {
     const request = requests[i]!;
@@ -96,15 +99,19 @@ export async function writeAspects(
         throw new PreconditionError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`);
       }
     }
-    const currentView = prev ? (await handler.view(tx, [{ urn: urn.value, stored: prev.metadata }]))[0] : undefined;
+    const currentView = !prev
+      ? undefined
+      : handler.viewForWrite
+        ? handler.viewForWrite(prev.metadata, ctx)
+        : (await handler.view(tx, [{ urn: urn.value, stored: prev.metadata }]))[0];
     const next = request.compute(currentView);
     if (next === NO_CHANGE) {
       results.push({ aspect: request.aspect, value: currentView, systemMetadata: prev?.systemMetadata ?? null });
       continue;
     }
-    const prepared = await handler.prepare(tx, urn, next, prev?.metadata);
+    const prepared = await handler.prepare(tx, urn, next, prev?.metadata, ctx);
     const visible = prepared.visible ?? prepared.stored;
-    if (prepared.skipWrite || (prev && jsonEqual(prev.metadata, prepared.stored))) {
+    if (prepared.skipWrite || (prev && !prepared.forceWrite && jsonEqual(prev.metadata, prepared.stored))) {
       results.push({ aspect: request.aspect, value: visible, systemMetadata: prev?.systemMetadata ?? null });
       continue;
     }
@@ -115,7 +122,15 @@ export async function writeAspects(
       version: String(revisionOf(prev) + 1),
     };
     changeIds.push(
-      await writeAspect(tx, { urn: urn.value, entityType: type.name, aspect: request.aspect, metadata: prepared.stored, systemMetadata, createdBy: actor }),
+      await writeAspect(tx, {
+        urn: urn.value,
+        entityType: type.name,
+        aspect: request.aspect,
+        metadata: prepared.stored,
+        systemMetadata,
+        createdBy: actor,
+        ...(prepared.valueRows ? { valueRows: prepared.valueRows } : {}),
+      }),
     );
     await prepared.afterWrite?.(tx);
     stored.set(request.aspect, { aspect: request.aspect, metadata: prepared.stored, systemMetadata, createdOn: new Date(), createdBy: actor });

@@ -11,12 +11,12 @@ import { checkRemoval, parseStructuredPropertiesAspect, validateAssignment, type
 import { effectiveDefinition, type PropertyDefinition } from '../../domain/propertyDefinition.js';
 import type { TypedValue } from '../../domain/typedValue.js';
 import { findProperties } from '../../store/propertyRegistry.js';
-import { deleteEntityValues, replaceEntityValues, valuesOfEntities, type ValueRow, type ValueWithState } from '../../store/propertyValues.js';
+import { deleteEntityValues, valuesOfEntities, type ValueRow, type ValueWithState } from '../../store/propertyValues.js';
 import type { AspectHandler, Queryable } from './handler.js';
 
 type Visibility = 'visible' | 'soft-deleted' | 'gone';
 
-function visibility(state: ValueWithState | undefined): Visibility {
+function visibility(state: Pick<ValueWithState, 'generation' | 'currentGeneration' | 'removed'> | undefined): Visibility {
   if (!state || state.currentGeneration === null || state.currentGeneration !== state.generation) return 'gone';
   return state.removed ? 'soft-deleted' : 'visible';
 }
@@ -49,28 +49,45 @@ export const structuredPropertiesHandler: AspectHandler = {
     });
   },
 
-  prepare: async (tx, urn, next, stored) => {
+  needsValueStates: true,
+
+  viewForWrite: (stored, ctx) => {
+    const byProperty = new Map(ctx.valueStates.map((s) => [s.propertyUrn, s]));
+    return { properties: entriesOf(stored).filter((e) => visibility(byProperty.get(e.propertyUrn)) === 'visible') };
+  },
+
+  prepare: async (tx, urn, next, stored, ctx) => {
     const parsed = parseStructuredPropertiesAspect(next);
-    const states = new Map(((await valuesOfEntities(tx, [urn.value])).get(urn.value) ?? []).map((s) => [s.propertyUrn, s]));
+    const states = new Map(ctx.valueStates.map((s) => [s.propertyUrn, s]));
     const current = new Map<string, TypedValue[]>();
     for (const [p, s] of states) if (visibility(s) === 'visible') current.set(p, s.values as TypedValue[]);
 
-    const named = parsed.properties.map((p) => p.propertyUrn);
-    const registered = await findProperties(tx, [...new Set([...named, ...current.keys()])]);
+    // Definitions of properties the entity already holds came with the lock; look up only new ones.
     const definitions = new Map<string, DefinitionState>();
-    for (const [p, r] of registered) {
-      definitions.set(p, { definition: effectiveDefinition(p, r.definition as PropertyDefinition), removed: r.removed });
+    const generations = new Map<string, bigint>();
+    for (const [p, s] of states) {
+      if (s.currentGeneration === null || s.definition === null) continue;
+      definitions.set(p, { definition: effectiveDefinition(p, s.definition as PropertyDefinition), removed: s.removed });
+      generations.set(p, s.currentGeneration);
     }
-    const ctx = { targetType: urn.entityType.name, definitions, current };
+    const named = parsed.properties.map((p) => p.propertyUrn);
+    const missing = named.filter((p) => !definitions.has(p));
+    if (missing.length > 0) {
+      for (const [p, r] of await findProperties(tx, missing)) {
+        definitions.set(p, { definition: effectiveDefinition(p, r.definition as PropertyDefinition), removed: r.removed });
+        generations.set(p, r.generation);
+      }
+    }
+    const rules = { targetType: urn.entityType.name, definitions, current };
 
     const entries: PropertyValueAssignment[] = [];
     const rows: ValueRow[] = [];
     for (const p of parsed.properties) {
-      const values = validateAssignment(p.propertyUrn, p.values, ctx);
+      const values = validateAssignment(p.propertyUrn, p.values, rules);
       entries.push({ propertyUrn: p.propertyUrn, values, ...p.extra });
-      rows.push({ propertyUrn: p.propertyUrn, generation: registered.get(p.propertyUrn)!.generation, values });
+      rows.push({ propertyUrn: p.propertyUrn, generation: generations.get(p.propertyUrn)!, values });
     }
-    for (const p of current.keys()) if (!named.includes(p)) checkRemoval(p, ctx);
+    for (const p of current.keys()) if (!named.includes(p)) checkRemoval(p, rules);
     for (const e of entriesOf(stored)) {
       const state = states.get(e.propertyUrn);
       if (!named.includes(e.propertyUrn) && visibility(state) === 'soft-deleted') {
@@ -81,7 +98,9 @@ export const structuredPropertiesHandler: AspectHandler = {
     return {
       stored: { properties: entries },
       visible: { properties: entries.slice(0, parsed.properties.length) },
-      afterWrite: (t) => replaceEntityValues(t, urn.value, urn.entityType.name, rows),
+      // The same values written again after a versioned change are new values: their rows must move to the current generation.
+      forceWrite: rows.some((r) => states.get(r.propertyUrn)?.generation !== r.generation),
+      valueRows: rows,
     };
   },
 

@@ -1,6 +1,7 @@
 /** Job status for operators: what is pending, running, done, and how far each got. */
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import type { Db } from '../../store/database.js';
+import type { Caller } from '../caller.js';
 import { getJob, jobCounts, listJobs, type Job, type JobStatus } from '../../store/jobs.js';
 
 export interface JobView {
@@ -39,14 +40,14 @@ const STATUSES = new Set(['pending', 'running', 'done', 'failed']);
 export class JobService {
   constructor(private readonly deps: { db: Db }) {}
 
-  async list(options: { status?: string; limit: number }): Promise<JobView[]> {
+  async list(_caller: Caller, options: { status?: string; limit: number }): Promise<JobView[]> {
     if (options.status !== undefined && !STATUSES.has(options.status)) {
       throw new ValidationError('status must be one of pending, running, done, failed', 'status');
     }
     return (await listJobs(this.deps.db, { ...(options.status ? { status: options.status as JobStatus } : {}), limit: options.limit })).map(view);
   }
 
-  async get(id: string): Promise<JobView> {
+  async get(_caller: Caller, id: string): Promise<JobView> {
     if (!/^\d{1,18}$/.test(id)) throw new NotFoundError(`Job ${id} does not exist`);
     const job = await getJob(this.deps.db, BigInt(id));
     if (!job) throw new NotFoundError(`Job ${id} does not exist`);

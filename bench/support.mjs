@@ -1,0 +1,121 @@
+// Shared pieces of the benchmarks: the machine, statistics, a PostgreSQL server, the
+// built server as a child process, a closed-loop load generator, and BENCHMARKS.md.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function machine() {
+  const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
+  return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export function median(values) {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
+export const round = (n, d = 1) => Number.isFinite(n) ? Number(n.toFixed(d)) : n;
+
+/** PostgreSQL for a benchmark: the test suite's own throwaway-cluster code, compiled on the fly. */
+export async function startPostgres() {
+  const out = path.join(ROOT, 'bench', '.build');
+  execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['--module', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--outDir', out, path.join(ROOT, 'test/support/globalSetup.ts')], { stdio: 'inherit' });
+  const mod = await import(path.join(out, 'globalSetup.js'));
+  return mod.startPostgres();
+}
+
+/** Starts `node dist/main.js` (build first with `npm run build`) and resolves its URL. */
+export function startServer(env) {
+  // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of the server when it exits.
+  const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/main.js')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: os.tmpdir(), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_ENABLED: 'false', MEILI_EMBEDDED: 'false', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      for (const line of buffer.split('\n')) {
+        try {
+          const entry = JSON.parse(line);
+          if (entry.msg === 'propgraph listening') resolve({ child, url: entry.url, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+        } catch {}
+      }
+      buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening`)));
+  });
+}
+
+/**
+ * Runs `total` operations with `concurrency` workers in a closed loop; `op(i)` does
+ * operation i. Returns throughput and latency percentiles (ms).
+ */
+export async function load(total, concurrency, op) {
+  const latencies = new Array(total);
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= total) return;
+        const t0 = process.hrtime.bigint();
+        await op(i);
+        latencies[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const sorted = latencies.sort((a, b) => a - b);
+  return { opsPerSecond: total / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), seconds };
+}
+
+// node:http with keep-alive: several times cheaper per request than fetch, so the load
+// generator takes less of the CPU it shares with the server.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+export function json(url, method, body, contentType = 'application/json') {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers: payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode < 200 || res.statusCode >= 300) reject(new Error(`${method} ${url} -> ${res.statusCode} ${text.slice(0, 300)}`));
+        else resolve(text ? JSON.parse(text) : undefined);
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Replaces (or appends) the section `## <title>` of BENCHMARKS.md. */
+export function writeSection(title, body) {
+  const file = path.join(ROOT, 'BENCHMARKS.md');
+  const header = '# Benchmarks\n\nMeasured with `npm run bench -- <name>` on the machine each section names. Figures are medians of the rounds; ratios compare with a baseline measured in the same run, because absolute times on shared machines drift.\n';
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : header;
+  const section = `## ${title}\n\n${body.trim()}\n`;
+  const start = text.indexOf(`## ${title}\n`);
+  if (start >= 0) {
+    const end = text.indexOf('\n## ', start + 1);
+    text = text.slice(0, start) + section + (end >= 0 ? text.slice(end + 1) : '');
+  } else {
+    text = `${text.trimEnd()}\n\n${section}`;
+  }
+  writeFileSync(file, text);
+}

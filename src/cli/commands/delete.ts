@@ -1,0 +1,38 @@
+/**
+ * `propgraph delete --urn <urn> [--hard [--force]]` (seed 3, 4.11). Soft delete
+ * writes `status.removed = true` and is reversible; hard delete removes the entity
+ * (for a structured property, a server job then removes its values) and asks first.
+ */
+import { tryParseUrn } from '../../domain/urn.js';
+import type { CommandContext } from '../context.js';
+import { CliError, EXIT, type ExitCode } from '../errors.js';
+import { confirm, printLine } from '../terminal.js';
+
+export async function deleteEntity(ctx: CommandContext, options: { urn: string; hard?: boolean; force?: boolean }): Promise<ExitCode> {
+  const parsed = tryParseUrn(options.urn);
+  if (!parsed.ok) throw new CliError(`'${options.urn}' is not a valid urn: ${parsed.reason}`, EXIT.usage);
+  const entityType = parsed.urn.entityType.name;
+  const api = ctx.api();
+  const existing = await api.getEntity(entityType, options.urn, ['status']);
+  if (!existing) throw new CliError(`${options.urn} does not exist; nothing was deleted.`);
+
+  if (!options.hard) {
+    await api.upsertAspect(entityType, options.urn, 'status', { removed: true });
+    printLine(ctx.terminal.stdout, `Soft deleted ${options.urn}. Nothing was removed; write status.removed=false to restore it.`);
+    return EXIT.ok;
+  }
+  if (!options.force) {
+    const consequence =
+      entityType === 'structuredProperty' ? ' and remove its values from every entity that holds them' : ' with all its aspects';
+    const ok = await confirm(ctx.terminal, `This will permanently delete ${options.urn}${consequence}. This cannot be undone. Continue?`);
+    if (!ok) throw new CliError(`Aborted; ${options.urn} was not deleted. Pass --force to skip this question.`);
+  }
+  await api.deleteEntity(entityType, options.urn);
+  printLine(
+    ctx.terminal.stdout,
+    entityType === 'structuredProperty'
+      ? `Hard deleted ${options.urn}. Its values are being removed from entities by a background job.`
+      : `Hard deleted ${options.urn}.`,
+  );
+  return EXIT.ok;
+}

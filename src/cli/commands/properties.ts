@@ -1,0 +1,124 @@
+/** `propgraph properties upsert|get|list` (seed 4.11, SPEC 9). */
+import { checkCompatibility } from '../../domain/compatibility.js';
+import { ServiceError } from '../../domain/errors.js';
+import { LIMITS } from '../../domain/limits.js';
+import type { PropertyDefinition } from '../../domain/propertyDefinition.js';
+import { tryParseUrn } from '../../domain/urn.js';
+import { mapLimited } from '../concurrency.js';
+import type { CommandContext } from '../context.js';
+import { ApiError, CliError, EXIT, type ExitCode } from '../errors.js';
+import { describeEntry, FileProblems } from '../files/fileProblems.js';
+import { parsePropertyFile, type PropertyEntry } from '../files/propertyFile.js';
+import { loadYamlFile } from '../files/yamlTree.js';
+import { RunProgress } from '../progress.js';
+import { snakeCaseDefinition } from '../propertyOutput.js';
+import { aspectValue, type RestApi } from '../restApi.js';
+import { printLine } from '../terminal.js';
+
+const URN_PREFIX = 'urn:li:structuredProperty:';
+const READ_CONCURRENCY = 8;
+
+export interface UpsertOptions {
+  readonly file: string;
+  readonly dryRun?: boolean;
+  readonly atomic?: boolean;
+}
+
+/**
+ * Checks each entry against what the server holds now (soft deleted? a breaking
+ * change without a new version?), so that such a file fails before any write.
+ */
+async function checkAgainstServer(api: RestApi, file: string, entries: readonly PropertyEntry[], progress: RunProgress): Promise<void> {
+  const problems = new FileProblems(file);
+  let checked = 0;
+  await mapLimited(entries, READ_CONCURRENCY, async (e) => {
+    const state = await api.getPropertyState(e.urn);
+    progress.step(++checked, 'checked');
+    if (!state) return;
+    if (state.removed) {
+      problems.add(e.line, e.entry, undefined, `${e.urn} is soft deleted: Cannot mutate a soft deleted Structured Property Definition`);
+      return;
+    }
+    try {
+      checkCompatibility(state.definition, e.definition);
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+      problems.add(e.line, e.entry, err.field === 'version' ? 'version' : undefined, err.message);
+    }
+  });
+  problems.throwIfAny();
+}
+
+export async function upsertProperties(ctx: CommandContext, options: UpsertOptions): Promise<ExitCode> {
+  const entries = parsePropertyFile(loadYamlFile(options.file));
+  const api = ctx.api();
+  if (options.atomic && entries.length > LIMITS.batchEntities) {
+    throw new CliError(`--atomic writes the whole file in one request, which holds at most ${LIMITS.batchEntities} entries; ${options.file} has ${entries.length}`, EXIT.usage);
+  }
+  const progress = new RunProgress(ctx.terminal, entries.length, 'written');
+  await checkAgainstServer(api, options.file, entries, progress);
+  if (options.dryRun) {
+    progress.clear();
+    printLine(ctx.terminal.stdout, `${options.file}: ${entries.length} structured propert${entries.length === 1 ? 'y is' : 'ies are'} valid; nothing was written (dry run).`);
+    return EXIT.ok;
+  }
+  progress.step(0);
+  if (options.atomic) {
+    try {
+      await api.batchUpsert('structuredProperty', entries.map((e) => ({ urn: e.urn, aspects: { propertyDefinition: e.definition } })));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      progress.clear();
+      throw new CliError(`${options.file}: the server rejected the file (${err.message}); nothing was written (--atomic).`);
+    }
+    for (const e of entries) progress.succeeded(`Created structured property ${e.urn}`);
+  } else {
+    for (const e of entries) {
+      try {
+        await api.upsertAspect('structuredProperty', e.urn, 'propertyDefinition', e.definition);
+        progress.succeeded(`Created structured property ${e.urn}`);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        progress.failedWith(`${options.file}:${e.line}: ${describeEntry(e.entry)}: not written: ${err.message}`);
+      }
+    }
+  }
+  progress.finish();
+  return progress.counts.failed > 0 ? EXIT.failed : EXIT.ok;
+}
+
+/** `urn:li:structuredProperty:x` or just `x`. */
+export function propertyUrnOf(input: string): string {
+  const urn = input.startsWith('urn:') ? input : `${URN_PREFIX}${input}`;
+  const parsed = tryParseUrn(urn);
+  if (!parsed.ok || parsed.urn.entityType.name !== 'structuredProperty') {
+    throw new CliError(`'${input}' is not a structured property urn or qualified name${parsed.ok ? '' : ` (${parsed.reason})`}`, EXIT.usage);
+  }
+  return urn;
+}
+
+export async function getProperty(ctx: CommandContext, input: string): Promise<ExitCode> {
+  const urn = propertyUrnOf(input);
+  const state = await ctx.api().getPropertyState(urn);
+  if (!state) throw new CliError(`Structured property ${urn} does not exist`);
+  printLine(ctx.terminal.stdout, JSON.stringify(snakeCaseDefinition(urn, state.definition), null, 2));
+  return EXIT.ok;
+}
+
+export async function listProperties(ctx: CommandContext, options: { details?: boolean }): Promise<ExitCode> {
+  const api = ctx.api();
+  const all: Array<Record<string, unknown>> = [];
+  let scrollId: string | undefined;
+  do {
+    const page = await api.listEntities('structuredProperty', { count: 1000, aspects: ['propertyDefinition'], ...(scrollId ? { scrollId } : {}) });
+    for (const entity of page.entities) {
+      const definition = aspectValue<PropertyDefinition>(entity, 'propertyDefinition');
+      if (!definition) continue;
+      if (options.details) all.push(snakeCaseDefinition(entity.urn, definition));
+      else printLine(ctx.terminal.stdout, entity.urn);
+    }
+    scrollId = page.scrollId ?? undefined;
+  } while (scrollId);
+  if (options.details) printLine(ctx.terminal.stdout, JSON.stringify(all, null, 2));
+  return EXIT.ok;
+}

@@ -1,0 +1,113 @@
+/**
+ * The CLI's only way to the data: HTTP to a running server. Sends the bearer token
+ * on every request, turns error answers into ApiError, and turns the failures a user
+ * must act on (server down, token refused) into messages that say what to do.
+ */
+import { ApiError, CliError, EXIT } from './errors.js';
+import type { CliSettings } from './configFile.js';
+
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+export interface RequestOptions {
+  readonly query?: Readonly<Record<string, QueryValue>>;
+  readonly json?: unknown;
+}
+
+const REQUEST_TIMEOUT_MS = 120_000;
+
+/** Network-level failure codes worth naming; anything else is reported by its message. */
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed',
+};
+
+function networkReason(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code && NETWORK_REASONS[cause.code]) return NETWORK_REASONS[cause.code]!;
+  if ((err as Error).name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  return cause?.message ?? (err as Error).message;
+}
+
+export class HttpClient {
+  constructor(
+    readonly settings: CliSettings,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  /** A REST v3 route: `<server>/openapi/v3<path>`. */
+  v3(path: string): string {
+    return `/openapi/v3${path}`;
+  }
+
+  async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const url = new URL(this.settings.server + path);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value === undefined) continue;
+      const list: readonly string[] = Array.isArray(value) ? value : [String(value)];
+      for (const item of list) url.searchParams.append(key, item);
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.settings.token) headers.authorization = `Bearer ${this.settings.token}`;
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw new CliError(
+        `Cannot reach the propgraph server at ${this.settings.server} (${networkReason(err)}). ` +
+          'Is it running? Check the address with `propgraph init` or PROPGRAPH_SERVER.',
+        EXIT.unreachable,
+      );
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const route = `${method} ${url.pathname}`;
+    if (response.ok) {
+      if (text !== '' && parsed === undefined) {
+        throw new CliError(`The server at ${this.settings.server} answered ${route} with something other than JSON; is this a propgraph server?`);
+      }
+      return parsed as T;
+    }
+    const errorBody = (parsed && typeof parsed === 'object' ? parsed : {}) as { error?: unknown; message?: unknown };
+    const kind = typeof errorBody.error === 'string' ? errorBody.error : `HTTP ${response.status}`;
+    const detail = typeof errorBody.message === 'string' ? errorBody.message : parsed === undefined && text ? text.slice(0, 200) : undefined;
+    if (response.status === 401) {
+      const hint = this.settings.token
+        ? 'The access token was refused; configure a valid one'
+        : 'No access token is configured';
+      throw new CliError(
+        `The server at ${this.settings.server} refused the request: 401 Unauthorized${detail ? ` (${detail})` : ''}. ` +
+          `${hint} with \`propgraph init --token <token>\` or PROPGRAPH_TOKEN.`,
+        EXIT.auth,
+      );
+    }
+    if (response.status === 403) {
+      throw new CliError(
+        `The server at ${this.settings.server} refused ${route}: 403 Forbidden${detail ? ` (${detail})` : ''}. ` +
+          'The access token lacks the permission for this command.',
+        EXIT.auth,
+      );
+    }
+    throw new ApiError(response.status, kind, detail, route);
+  }
+}

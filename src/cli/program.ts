@@ -1,0 +1,124 @@
+/** The command tree (seed 4.11): each action delegates to one module in commands/. */
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import type { CommandContext } from './context.js';
+import { upsertDatasets, getDataset } from './commands/dataset.js';
+import { deleteEntity } from './commands/delete.js';
+import { init } from './commands/init.js';
+import { getProperty, listProperties, upsertProperties } from './commands/properties.js';
+import { systemUpdate } from './commands/systemUpdate.js';
+import { evaluateTests } from './commands/tests.js';
+import { createToken, listTokens, revokeToken } from './commands/tokens.js';
+import type { ExitCode } from './errors.js';
+
+/** The package's version; dist/cli/program.js sits two levels below package.json. */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => void): Command {
+  const run =
+    <A extends unknown[]>(action: (...args: A) => Promise<ExitCode>) =>
+    async (...args: A) => {
+      onResult(await action(...args));
+    };
+  const program = new Command('propgraph')
+    .description('Command-line tool for a propgraph server: structured properties, datasets, deletes, tests.')
+    .version(packageVersion())
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => ctx.terminal.stdout.write(s),
+      writeErr: (s) => ctx.terminal.stderr.write(s),
+    })
+    .exitOverride();
+
+  program
+    .command('init')
+    .description('write the server address and access token to ~/.propgraph/config.json (asks for what is missing on a terminal)')
+    .option('--server <url>', 'server address, e.g. https://host/gms or http://localhost:8080')
+    .option('--token <token>', 'access token sent as Authorization: Bearer')
+    .action(run((opts: { server?: string; token?: string }) => init(ctx, opts)));
+
+  const properties = program.command('properties').description('structured property definitions');
+  properties
+    .command('upsert')
+    .description('create or update structured properties from a YAML definition file')
+    .requiredOption('-f, --file <yaml>', 'definition file')
+    .option('--dry-run', 'validate the file (and check it against the server) without writing')
+    .option('--atomic', 'write all entries in one transaction: all or nothing')
+    .action(run((opts: { file: string; dryRun?: boolean; atomic?: boolean }) => upsertProperties(ctx, opts)));
+  properties
+    .command('get')
+    .description('print a definition as snake_case JSON')
+    .requiredOption('--urn <urn>', 'property urn or qualified name')
+    .action(run((opts: { urn: string }) => getProperty(ctx, opts.urn)));
+  properties
+    .command('list')
+    .description('list structured property urns')
+    .option('--details', 'print every definition as snake_case JSON')
+    .action(run((opts: { details?: boolean }) => listProperties(ctx, opts)));
+
+  const dataset = program.command('dataset').description('datasets and their structured property values');
+  dataset
+    .command('upsert')
+    .description('set dataset and field structured properties from a YAML dataset file (creates missing datasets)')
+    .requiredOption('-f, --file <yaml>', 'dataset file')
+    .option('--dry-run', 'validate the file (and its values against the definitions) without writing')
+    .option('--atomic', 'write all datasets in one transaction (files without field-level properties)')
+    .action(run((opts: { file: string; dryRun?: boolean; atomic?: boolean }) => upsertDatasets(ctx, opts)));
+  dataset
+    .command('get')
+    .description("print a dataset with its structured properties and its fields' properties")
+    .requiredOption('--urn <urn>', 'dataset urn')
+    .action(run((opts: { urn: string }) => getDataset(ctx, opts.urn)));
+
+  program
+    .command('delete')
+    .description('soft delete an entity (reversible), or hard delete it with --hard')
+    .requiredOption('--urn <urn>', 'urn of the entity')
+    .option('--hard', 'delete permanently (asks for confirmation)')
+    .option('--force', 'do not ask before a hard delete')
+    .action(run((opts: { urn: string; hard?: boolean; force?: boolean }) => deleteEntity(ctx, opts)));
+
+  program
+    .command('system-update')
+    .description('rebuild the search indexes from the database and follow the job')
+    .option('--no-wait', 'return once the job has started')
+    .action(run((opts: { wait: boolean }) => systemUpdate(ctx, opts)));
+
+  const tests = program.command('tests').description('metadata tests');
+  tests
+    .command('evaluate')
+    .description('run the metadata tests that apply to an entity')
+    .requiredOption('--urn <urn>', 'urn of the entity')
+    .option('--push', 'store the results on the entity (testResults aspect)')
+    .option('--test <urn...>', 'only these tests')
+    .option('--json', 'print the result as JSON')
+    .action(run((opts: { urn: string; push?: boolean; test?: string[]; json?: boolean }) => evaluateTests(ctx, opts)));
+
+  const tokens = program.command('tokens').description('access tokens (needs an admin token)');
+  tokens
+    .command('create')
+    .description('issue a token; prints its secret once')
+    .requiredOption('--name <name>', 'a name saying who or what uses the token')
+    .requiredOption('--scope <scope>', 'read, write or admin')
+    .option('--expires-in-days <days>', 'lifetime in days (default: no expiry)')
+    .option('--description <text>', 'free text')
+    .action(run((opts: { name: string; scope: string; expiresInDays?: string; description?: string }) => createToken(ctx, opts)));
+  tokens
+    .command('list')
+    .description('list tokens (never their secrets)')
+    .option('--json', 'print as JSON')
+    .action(run((opts: { json?: boolean }) => listTokens(ctx, opts)));
+  tokens
+    .command('revoke')
+    .description('revoke a token at once')
+    .requiredOption('--id <id>', 'the token id (see tokens list)')
+    .action(run((opts: { id: string }) => revokeToken(ctx, opts)));
+
+  return program;
+}

@@ -1,0 +1,72 @@
+/** The REST v3 calls the commands make, typed (SPEC 4 shapes). */
+import { ApiError } from './errors.js';
+import type { HttpClient } from './httpClient.js';
+import type { PropertyDefinition } from '../domain/propertyDefinition.js';
+
+/** An entity as v3 returns it: `{urn, <aspect>: {value}}`. */
+export type EntityBody = { urn: string } & Record<string, unknown>;
+
+export function aspectValue<T = Record<string, unknown>>(entity: EntityBody, aspect: string): T | undefined {
+  const wrapped = entity[aspect] as { value?: T } | undefined;
+  return wrapped?.value;
+}
+
+export interface PropertyState {
+  readonly definition: PropertyDefinition;
+  readonly removed: boolean;
+}
+
+const path = (entityType: string, urn?: string, aspect?: string) =>
+  `/entity/${entityType}${urn !== undefined ? `/${encodeURIComponent(urn)}` : ''}${aspect ? `/${aspect}` : ''}`;
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404 && !err.isMissingRoute;
+}
+
+export class RestApi {
+  constructor(readonly http: HttpClient) {}
+
+  /** The entity with the aspects named (all when none), or undefined when it does not exist. */
+  async getEntity(entityType: string, urn: string, aspects?: readonly string[]): Promise<EntityBody | undefined> {
+    try {
+      return await this.http.request<EntityBody>('GET', this.http.v3(path(entityType, urn)), { query: { aspects } });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async getPropertyState(urn: string): Promise<PropertyState | undefined> {
+    const entity = await this.getEntity('structuredProperty', urn, ['propertyDefinition', 'status']);
+    const definition = entity && aspectValue<PropertyDefinition>(entity, 'propertyDefinition');
+    if (!entity || !definition) return undefined;
+    return { definition, removed: aspectValue<{ removed?: boolean }>(entity, 'status')?.removed === true };
+  }
+
+  /** Writes (creates or replaces) one aspect. */
+  async upsertAspect(entityType: string, urn: string, aspect: string, value: unknown): Promise<EntityBody> {
+    return this.http.request<EntityBody>('POST', this.http.v3(path(entityType, urn, aspect)), {
+      query: { createIfNotExists: false },
+      json: { value },
+    });
+  }
+
+  /** Creates or updates several entities of one type in one server transaction. */
+  async batchUpsert(entityType: string, entities: ReadonlyArray<{ urn: string; aspects: Record<string, unknown> }>): Promise<EntityBody[]> {
+    const body = entities.map((e) => ({
+      urn: e.urn,
+      ...Object.fromEntries(Object.entries(e.aspects).map(([name, value]) => [name, { value }])),
+    }));
+    return this.http.request<EntityBody[]>('POST', this.http.v3(path(entityType)), { query: { createIfNotExists: false }, json: body });
+  }
+
+  async deleteEntity(entityType: string, urn: string): Promise<void> {
+    await this.http.request('DELETE', this.http.v3(path(entityType, urn)));
+  }
+
+  async listEntities(entityType: string, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId?: string; entities: EntityBody[] }> {
+    return this.http.request('GET', this.http.v3(path(entityType)), {
+      query: { count: options.count, scrollId: options.scrollId, aspects: options.aspects },
+    });
+  }
+}

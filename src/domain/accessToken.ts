@@ -1,0 +1,52 @@
+/**
+ * Access tokens (SPEC 10): 256-bit random secrets, stored only as a SHA-256 hash; a
+ * scope of read, write or admin, each allowing what the one before allows.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ValidationError } from './errors.js';
+import { LIMITS } from './limits.js';
+
+export const SCOPES = ['read', 'write', 'admin'] as const;
+export type TokenScope = (typeof SCOPES)[number];
+
+const TOKEN_PREFIX = 'pgt_';
+
+export function parseScope(value: unknown, field = 'scope'): TokenScope {
+  const scope = typeof value === 'string' ? value.toLowerCase() : value;
+  if (!SCOPES.includes(scope as TokenScope)) throw new ValidationError(`${field} must be one of read, write, admin`, field);
+  return scope as TokenScope;
+}
+
+/** Whether a token of scope `have` may do what needs `need`. */
+export function scopeAllows(have: TokenScope, need: TokenScope): boolean {
+  return SCOPES.indexOf(have) >= SCOPES.indexOf(need);
+}
+
+/** A new secret: 32 random bytes, base64url, with a prefix that makes leaked tokens easy to spot. */
+export function newTokenSecret(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function hashToken(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two token hashes. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+}
+
+/** Reads `Authorization: Bearer <token>`; undefined when absent or of another scheme. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}
+
+export function parseTokenName(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ValidationError('name is required', 'name');
+  if (value.length > LIMITS.nameLength) throw new ValidationError(`name is longer than the limit of ${LIMITS.nameLength} characters`, 'name');
+  return value.trim();
+}

@@ -1,0 +1,144 @@
+/**
+ * The metadata test rule engine (SPEC 7): evaluates a parsed definition over one
+ * entity as readers see it. Property paths resolve to lists of strings; every
+ * operator asks whether any resolved value relates to any given value, as DataHub's
+ * operators do. Pure: the caller resolves the entity and supplies the regex matcher.
+ */
+import { RegexBoundExceeded, type RegexMatcher } from './boundedRegex.js';
+import { parseDecimal, type LeafPredicate, type Predicate, type PropertyPath, type TestDefinition } from './testDefinition.js';
+import { valueAsString, type TypedValue } from './typedValue.js';
+
+/** An entity with its aspects as readers see them (deleted and outdated property values already hidden). */
+export interface EntityDocument {
+  readonly urn: string;
+  /** The entity type name, e.g. `dataset`. */
+  readonly entityType: string;
+  readonly aspects: ReadonlyMap<string, unknown>;
+}
+
+export type TestOutcome = 'SUCCESS' | 'FAILURE' | 'OUT_OF_SCOPE';
+
+export interface TestEvaluation {
+  readonly outcome: TestOutcome;
+  /** Set when a regex exceeded its bound: the test could not be shown to pass, so it fails. */
+  readonly boundExceeded?: RegexBoundExceeded;
+}
+
+function scalarText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v !== null && typeof v === 'object') return JSON.stringify(v);
+  return undefined;
+}
+
+/** Walks an aspect along field names; lists on the way are flattened, so every reachable value is collected. */
+function collect(node: unknown, fields: readonly string[], i: number, out: string[]): void {
+  if (node === null || node === undefined) return;
+  if (Array.isArray(node)) {
+    for (const item of node) collect(item, fields, i, out);
+    return;
+  }
+  if (i === fields.length) {
+    const text = scalarText(node);
+    if (text !== undefined) out.push(text);
+    return;
+  }
+  if (typeof node !== 'object') return;
+  const field = fields[i]!;
+  // Own fields only: a path must never reach the prototype (`constructor`, `__proto__`).
+  if (Object.hasOwn(node, field)) collect((node as Record<string, unknown>)[field], fields, i + 1, out);
+}
+
+function structuredPropertyValues(doc: EntityDocument, propertyUrn: string): string[] {
+  const aspect = doc.aspects.get('structuredProperties') as { properties?: unknown } | undefined;
+  const entries = Array.isArray(aspect?.properties) ? aspect.properties : [];
+  const out: string[] = [];
+  for (const entry of entries as Array<{ propertyUrn?: unknown; values?: unknown }>) {
+    if (entry?.propertyUrn !== propertyUrn || !Array.isArray(entry.values)) continue;
+    for (const v of entry.values as TypedValue[]) out.push(valueAsString(v));
+  }
+  return out;
+}
+
+/** The values a property path names on an entity; empty when it names nothing. */
+export function resolveProperty(path: PropertyPath, doc: EntityDocument): string[] {
+  switch (path.kind) {
+    case 'urn':
+      return [doc.urn];
+    case 'entityType':
+      return [doc.entityType];
+    case 'structuredProperty':
+      return structuredPropertyValues(doc, path.propertyUrn);
+    case 'aspect': {
+      const out: string[] = [];
+      collect(doc.aspects.get(path.aspect), path.fields, 0, out);
+      return out;
+    }
+  }
+}
+
+function numbers(values: readonly string[]): number[] {
+  return values.map(parseDecimal).filter((n): n is number => n !== undefined);
+}
+
+function evaluateLeaf(p: LeafPredicate, doc: EntityDocument, match: RegexMatcher): boolean {
+  const actual = resolveProperty(p.path, doc);
+  const given = p.values;
+  switch (p.operator) {
+    case 'equals':
+    case 'contains_any': {
+      const set = new Set(given);
+      return actual.some((a) => set.has(a));
+    }
+    case 'contains_str':
+      return given.some((g) => actual.some((a) => a.includes(g)));
+    case 'starts_with':
+      return given.some((g) => actual.some((a) => a.startsWith(g)));
+    case 'regex_match':
+      return (p.patterns ?? []).some((re) => match(re, actual));
+    case 'greater_than': {
+      const rhs = numbers(given);
+      return numbers(actual).some((a) => rhs.some((g) => a > g));
+    }
+    case 'less_than': {
+      const rhs = numbers(given);
+      return numbers(actual).some((a) => rhs.some((g) => a < g));
+    }
+    case 'exists':
+      return actual.some((a) => a.length > 0);
+    // DataHub's truthiness: some value that is neither empty nor "false" (any case).
+    case 'is_true':
+      return actual.some((a) => a !== '' && a.toLowerCase() !== 'false');
+    case 'is_false':
+      return actual.length === 0 || actual.some((a) => a.toLowerCase() === 'false') || actual.every((a) => a === '');
+  }
+}
+
+/** Evaluates a predicate; throws RegexBoundExceeded when a regex match exceeds its bound. */
+export function evaluatePredicate(p: Predicate, doc: EntityDocument, match: RegexMatcher): boolean {
+  switch (p.kind) {
+    case 'and':
+      return p.children.every((c) => evaluatePredicate(c, doc, match));
+    case 'or':
+      return p.children.some((c) => evaluatePredicate(c, doc, match));
+    case 'not':
+      return !evaluatePredicate(p.child, doc, match);
+    case 'leaf':
+      return evaluateLeaf(p, doc, match);
+  }
+}
+
+/**
+ * Runs one test on one entity: out of scope unless the entity's type is targeted and
+ * the conditions hold; otherwise SUCCESS when the rules hold, else FAILURE.
+ */
+export function evaluateTest(def: TestDefinition, doc: EntityDocument, match: RegexMatcher): TestEvaluation {
+  if (!def.on.types.includes(doc.entityType)) return { outcome: 'OUT_OF_SCOPE' };
+  try {
+    if (def.on.conditions && !evaluatePredicate(def.on.conditions, doc, match)) return { outcome: 'OUT_OF_SCOPE' };
+    return { outcome: evaluatePredicate(def.rules, doc, match) ? 'SUCCESS' : 'FAILURE' };
+  } catch (err) {
+    if (err instanceof RegexBoundExceeded) return { outcome: 'FAILURE', boundExceeded: err };
+    throw err;
+  }
+}

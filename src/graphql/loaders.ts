@@ -1,0 +1,49 @@
+/**
+ * Per-request batching and caching of reads, so a query over many entries (a
+ * dataset's properties, search results) costs a few queries, not one per field.
+ */
+import DataLoader from 'dataloader';
+import { parseUrn } from '../domain/urn.js';
+import type { Caller } from '../services/caller.js';
+import type { Services } from '../services/index.js';
+import type { AspectValue } from '../services/entityService.js';
+import type { PropertyState } from '../services/propertyService.js';
+import type { TestView } from '../services/testService.js';
+
+export interface Loaders {
+  /** One aspect of an entity as readers see it; null when the entity or aspect is absent. */
+  readonly aspect: DataLoader<{ urn: string; aspect: string }, AspectValue | null, string>;
+  /** Structured property definitions by urn; null when the property does not exist. */
+  readonly property: DataLoader<string, PropertyState | null>;
+  /** Whether an entity exists. */
+  readonly exists: DataLoader<string, boolean>;
+  /** Metadata tests by urn; null when the test does not exist. */
+  readonly test: DataLoader<string, TestView | null>;
+}
+
+export function createLoaders(services: Services, caller: Caller): Loaders {
+  return {
+    aspect: new DataLoader(
+      async (keys) => {
+        const byAspect = new Map<string, string[]>();
+        for (const k of keys) byAspect.set(k.aspect, [...(byAspect.get(k.aspect) ?? []), k.urn]);
+        const found = new Map<string, AspectValue>();
+        for (const [aspect, urns] of byAspect) {
+          const views = await services.entities.readEntities(urns.map((u) => parseUrn(u)), [aspect]);
+          for (const [urn, view] of views) {
+            const value = view.aspects.get(aspect);
+            if (value) found.set(`${urn}\n${aspect}`, value);
+          }
+        }
+        return keys.map((k) => found.get(`${k.urn}\n${k.aspect}`) ?? null);
+      },
+      { cacheKeyFn: (k) => `${k.urn}\n${k.aspect}` },
+    ),
+    property: new DataLoader(async (urns) => {
+      const found = await services.properties.getMany(urns);
+      return urns.map((u) => found.get(u) ?? null);
+    }),
+    exists: new DataLoader(async (urns) => Promise.all(urns.map((u) => services.entities.exists(u)))),
+    test: new DataLoader(async (urns) => Promise.all(urns.map((u) => services.tests.getTest(caller, u)))),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The parent objects GraphQL resolvers pass down (codegen "mappers"): small records
+ * from which field resolvers load or derive the rest, so a query pays only for the
+ * fields it selects.
+ */
+import type { EntityTypeInfo } from '../domain/entityTypes.js';
+import type { AllowedValue, PropertyDefinition } from '../domain/propertyDefinition.js';
+import type { PropertyValueAssignment } from '../domain/structuredProperties.js';
+import type { TypedValue } from '../domain/typedValue.js';
+import type { DataType } from '../domain/typeUrns.js';
+
+/** Any entity: its urn and type; GraphQL's concrete type follows from the entity type. */
+export interface EntityModel {
+  readonly urn: string;
+  readonly entityType: EntityTypeInfo;
+}
+
+export interface DefinitionModel {
+  readonly urn: string;
+  readonly definition: PropertyDefinition;
+}
+
+export interface StructuredPropertiesModel {
+  readonly associatedUrn: string;
+  readonly properties: readonly PropertyValueAssignment[];
+}
+
+export interface StructuredPropertiesEntryModel {
+  readonly associatedUrn: string;
+  readonly propertyUrn: string;
+  readonly values: readonly TypedValue[];
+}
+
+export type AllowedValueModel = AllowedValue;
+export type PropertyValueModel = TypedValue;
+
+export interface TypeQualifierModel {
+  readonly allowedTypes: readonly string[];
+}
+
+export interface AuditStampModel {
+  readonly time: number;
+  readonly actor: string;
+}
+
+export interface SearchResultModel {
+  readonly entity: EntityModel;
+}
+
+export interface TestResultModel {
+  readonly test: string;
+  readonly type: 'SUCCESS' | 'FAILURE';
+}
+
+export interface TestResultsModel {
+  readonly passing: readonly TestResultModel[];
+  readonly failing: readonly TestResultModel[];
+}
+
+export interface TestDefinitionModel {
+  readonly json: string | null;
+}
+
+export interface ListTestsResultModel {
+  readonly start: number;
+  readonly count: number;
+  readonly total: number;
+  readonly tests: readonly EntityModel[];
+}
+
+export interface DataTypeInfoModel {
+  readonly type: DataType;
+}
+
+export interface EntityTypeInfoModel {
+  readonly type: EntityTypeInfo;
+}

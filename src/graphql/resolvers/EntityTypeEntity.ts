@@ -1,0 +1,8 @@
+import { parseEntityTypeUrn } from '../../domain/typeUrns.js';
+import type { EntityTypeEntityResolvers } from '../generated/resolvers-types.js';
+import { entityTypeOf } from './entityModel.js';
+
+export const EntityTypeEntity: EntityTypeEntityResolvers = {
+  type: entityTypeOf,
+  info: (m) => ({ type: parseEntityTypeUrn(m.urn) }),
+};

@@ -1,0 +1,8 @@
+import type { GenericEntityResolvers } from '../generated/resolvers-types.js';
+import { structuredPropertiesOf } from './assetFields.js';
+import { entityTypeOf } from './entityModel.js';
+
+export const GenericEntity: GenericEntityResolvers = {
+  type: entityTypeOf,
+  structuredProperties: structuredPropertiesOf,
+};

@@ -1,0 +1,40 @@
+import type { AccessTokenDuration, MutationResolvers } from '../generated/resolvers-types.js';
+import { entityModel } from './entityModel.js';
+
+const HOUR = 3_600_000;
+const DURATIONS: Record<AccessTokenDuration, number | null> = {
+  ONE_HOUR: HOUR,
+  ONE_DAY: 24 * HOUR,
+  ONE_WEEK: 7 * 24 * HOUR,
+  ONE_MONTH: 30 * 24 * HOUR,
+  THREE_MONTHS: 90 * 24 * HOUR,
+  SIX_MONTHS: 180 * 24 * HOUR,
+  ONE_YEAR: 365 * 24 * HOUR,
+  NO_EXPIRY: null,
+};
+
+export const Mutation: MutationResolvers = {
+  createStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.create(ctx.caller, input)),
+  updateStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.update(ctx.caller, input)),
+  deleteStructuredProperty: (_root, { input }, ctx) => ctx.services.properties.delete(ctx.caller, input.urn),
+  upsertStructuredProperties: (_root, { input }, ctx) =>
+    ctx.services.values.upsert(ctx.caller, input.assetUrn, input.structuredPropertyInputParams),
+  removeStructuredProperties: (_root, { input }, ctx) =>
+    ctx.services.values.remove(ctx.caller, input.assetUrn, input.structuredPropertyUrns),
+  createTest: (_root, { input }, ctx) =>
+    ctx.services.tests.createTest(ctx.caller, { ...input, definition: { json: input.definition.json ?? '' } }),
+  updateTest: (_root, { urn, input }, ctx) =>
+    ctx.services.tests.updateTest(ctx.caller, urn, { ...input, definition: { json: input.definition.json ?? '' } }),
+  deleteTest: (_root, { urn }, ctx) => ctx.services.tests.deleteTest(ctx.caller, urn),
+  createAccessToken: async (_root, { input }, ctx) => {
+    const lifetime = DURATIONS[input.duration ?? 'NO_EXPIRY'];
+    const created = await ctx.services.tokens.create(ctx.caller, {
+      name: input.name,
+      scope: input.scope.toLowerCase(),
+      description: input.description ?? null,
+      expiresAt: lifetime === null ? null : Date.now() + lifetime,
+    });
+    return { accessToken: created.token, metadata: created.metadata };
+  },
+  revokeAccessToken: (_root, { tokenId }, ctx) => ctx.services.tokens.revoke(ctx.caller, tokenId),
+};

@@ -1,0 +1,70 @@
+import { tryParseUrn } from '../../domain/urn.js';
+import type { QueryResolvers } from '../generated/resolvers-types.js';
+import { entityModel } from './entityModel.js';
+import { orFiltersOf, timed, typesOf } from './searchInput.js';
+
+export const Query: QueryResolvers = {
+  dataset: async (_root, { urn }, ctx) => {
+    const model = entityModel(urn);
+    if (model.entityType.name !== 'dataset') return null;
+    return (await ctx.loaders.exists.load(urn)) ? model : null;
+  },
+  structuredProperty: async (_root, { urn }, ctx) => {
+    const model = entityModel(urn);
+    if (model.entityType.name !== 'structuredProperty') return null;
+    return (await ctx.loaders.property.load(urn)) ? model : null;
+  },
+  scrollAcrossEntities: async (_root, { input }, ctx) => {
+    const types = typesOf(input.types);
+    const result = await timed(ctx, 'scrollAcrossEntities', types, () =>
+      ctx.services.search.scroll(ctx.caller, { types, query: input.query, count: input.count ?? null, scrollId: input.scrollId ?? null, orFilters: orFiltersOf(input.orFilters) }),
+    );
+    return {
+      nextScrollId: result.nextScrollId,
+      count: result.count,
+      total: result.total,
+      searchResults: result.entities.map((e) => ({ entity: entityModel(e.urn) })),
+      facets: null,
+    };
+  },
+  aggregateAcrossEntities: async (_root, { input }, ctx) => {
+    const types = typesOf(input.types);
+    return timed(ctx, 'aggregateAcrossEntities', types, () =>
+      ctx.services.search.aggregate(ctx.caller, {
+        types,
+        query: input.query,
+        orFilters: orFiltersOf(input.orFilters),
+        facets: (input.facets ?? []).filter((f): f is string => typeof f === 'string'),
+        maxAggValues: input.searchFlags?.maxAggValues ?? null,
+      }),
+    );
+  },
+  test: async (_root, { urn }, ctx) => {
+    const model = entityModel(urn);
+    if (model.entityType.name !== 'test') return null;
+    return (await ctx.loaders.test.load(urn)) ? model : null;
+  },
+  listTests: async (_root, { input }, ctx) => {
+    const result = await ctx.services.tests.listTests(ctx.caller, input);
+    for (const t of result.tests) ctx.loaders.test.prime(t.urn, t);
+    return { start: result.start, count: result.count, total: result.total, tests: result.tests.map((t) => entityModel(t.urn)) };
+  },
+  validateTest: (_root, { input }, ctx) => {
+    const result = ctx.services.tests.validateTest(input.json ?? '');
+    return { valid: result.valid, error: result.error ?? null };
+  },
+  listAccessTokens: async (_root, { input }, ctx) => {
+    const all = await ctx.services.tokens.list(ctx.caller);
+    const start = Math.max(0, input?.start ?? 0);
+    const count = Math.min(1000, Math.max(0, input?.count ?? 100));
+    const tokens = all.slice(start, start + count);
+    return { start, count: tokens.length, total: all.length, tokens };
+  },
+  entity: async (_root, { urn }, ctx) => {
+    const parsed = tryParseUrn(urn);
+    // Data types and entity types are built in: they exist without being stored.
+    if (parsed.ok && (parsed.urn.entityType.name === 'dataType' || parsed.urn.entityType.name === 'entityType')) return entityModel(urn);
+    const model = entityModel(urn);
+    return (await ctx.loaders.exists.load(urn)) ? model : null;
+  },
+};

@@ -1,0 +1,11 @@
+import { tryParseUrn } from '../../domain/urn.js';
+import type { ResolvedAuditStampResolvers } from '../generated/resolvers-types.js';
+import { entityModel } from './entityModel.js';
+
+export const ResolvedAuditStamp: ResolvedAuditStampResolvers = {
+  time: (m) => m.time,
+  actor: (m) => {
+    const parsed = tryParseUrn(m.actor);
+    return parsed.ok && parsed.urn.entityType.name === 'corpuser' ? entityModel(m.actor) : null;
+  },
+};

@@ -1,0 +1,19 @@
+import { parseDataTypeUrn, parseEntityTypeUrn, dataTypeUrn, entityTypeUrn } from '../../domain/typeUrns.js';
+import type { StructuredPropertyDefinitionResolvers } from '../generated/resolvers-types.js';
+import { entityModel } from './entityModel.js';
+
+export const StructuredPropertyDefinition: StructuredPropertyDefinitionResolvers = {
+  qualifiedName: (m) => m.definition.qualifiedName,
+  displayName: (m) => m.definition.displayName ?? null,
+  description: (m) => m.definition.description ?? null,
+  // Defaults as DataHub materialises them when they were not written.
+  cardinality: (m) => m.definition.cardinality ?? 'SINGLE',
+  immutable: (m) => m.definition.immutable ?? false,
+  valueType: (m) => entityModel(dataTypeUrn(parseDataTypeUrn(m.definition.valueType))),
+  typeQualifier: (m) => (m.definition.typeQualifier ? { allowedTypes: m.definition.typeQualifier.allowedTypes } : null),
+  allowedValues: (m) => m.definition.allowedValues ?? null,
+  entityTypes: (m) => m.definition.entityTypes.map((t) => entityModel(entityTypeUrn(parseEntityTypeUrn(t)))),
+  version: (m) => m.definition.version ?? null,
+  created: async (m, _args, ctx) => (await ctx.services.properties.audit(m.urn))?.created ?? null,
+  lastModified: async (m, _args, ctx) => (await ctx.services.properties.audit(m.urn))?.lastModified ?? null,
+};

@@ -1,0 +1,11 @@
+/** Fields shared by every asset type that can hold structured properties. */
+import type { GraphQLContext } from '../context.js';
+import type { EntityModel, StructuredPropertiesModel } from '../models.js';
+import type { PropertyValueAssignment } from '../../domain/structuredProperties.js';
+
+export async function structuredPropertiesOf(model: EntityModel, _args: unknown, ctx: GraphQLContext): Promise<StructuredPropertiesModel | null> {
+  const aspect = await ctx.loaders.aspect.load({ urn: model.urn, aspect: 'structuredProperties' });
+  if (!aspect) return null;
+  const properties = (aspect.value as { properties?: PropertyValueAssignment[] }).properties ?? [];
+  return { associatedUrn: model.urn, properties };
+}

@@ -1,0 +1,55 @@
+/** All resolvers, one file per GraphQL type, merged for buildSubgraphSchema. */
+import type { Resolvers } from '../generated/resolvers-types.js';
+import { AccessTokenMetadata } from './AccessTokenMetadata.js';
+import { CorpUser } from './CorpUser.js';
+import { DataPlatform } from './DataPlatform.js';
+import { DataTypeEntity } from './DataTypeEntity.js';
+import { DataTypeInfo } from './DataTypeInfo.js';
+import { Dataset } from './Dataset.js';
+import { Entity } from './Entity.js';
+import { EntityTypeEntity } from './EntityTypeEntity.js';
+import { EntityTypeInfo } from './EntityTypeInfo.js';
+import { GenericEntity } from './GenericEntity.js';
+import { Long } from './Long.js';
+import { Mutation } from './Mutation.js';
+import { NumberValue } from './NumberValue.js';
+import { PropertyValue } from './PropertyValue.js';
+import { StringValue } from './StringValue.js';
+import { Query } from './Query.js';
+import { ResolvedAuditStamp } from './ResolvedAuditStamp.js';
+import { SchemaFieldEntity } from './SchemaFieldEntity.js';
+import { StructuredProperties } from './StructuredProperties.js';
+import { StructuredPropertiesEntry } from './StructuredPropertiesEntry.js';
+import { StructuredPropertyDefinition } from './StructuredPropertyDefinition.js';
+import { StructuredPropertyEntity } from './StructuredPropertyEntity.js';
+import { Test } from './Test.js';
+import { TestResult } from './TestResult.js';
+import { TypeQualifier } from './TypeQualifier.js';
+
+export const resolvers: Resolvers = {
+  Long,
+  Query,
+  Mutation,
+  Entity,
+  Dataset,
+  DataPlatform,
+  SchemaFieldEntity,
+  GenericEntity,
+  CorpUser,
+  StructuredPropertyEntity,
+  StructuredPropertyDefinition,
+  StructuredProperties,
+  StructuredPropertiesEntry,
+  PropertyValue,
+  StringValue,
+  NumberValue,
+  TypeQualifier,
+  ResolvedAuditStamp,
+  DataTypeEntity,
+  DataTypeInfo,
+  EntityTypeEntity,
+  EntityTypeInfo,
+  Test,
+  TestResult,
+  AccessTokenMetadata,
+};

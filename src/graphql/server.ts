@@ -1,0 +1,63 @@
+/**
+ * Mounts the Apollo subgraph on the Fastify server at /api/graphql and /graphql,
+ * with production hardening: CSRF prevention, introspection by configuration, query
+ * limits, a smaller body limit, and no stack traces in responses.
+ */
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services/index.js';
+import type { GraphQLContext } from './context.js';
+import { createErrorFormatter } from './errors.js';
+import { queryLimitsRule } from './limits.js';
+import { createLoaders } from './loaders.js';
+import { buildSchema } from './schema.js';
+
+export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
+
+/** Copies what resolvers put in `context.extensions` into the response's `extensions`. */
+const responseExtensionsPlugin: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, contextValue }) {
+        if (response.body.kind !== 'single' || Object.keys(contextValue.extensions).length === 0) return;
+        response.body.singleResult.extensions = { ...response.body.singleResult.extensions, ...contextValue.extensions };
+      },
+    };
+  },
+};
+const GRAPHQL_BODY_LIMIT = 1024 * 1024;
+
+export interface GraphQLOptions {
+  readonly services: Services;
+  readonly log: Logger;
+  readonly introspection: boolean;
+}
+
+export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions): Promise<ApolloServer<GraphQLContext>> {
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema: buildSchema(),
+    introspection: options.introspection,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    validationRules: [queryLimitsRule()],
+    formatError: createErrorFormatter(options.log),
+    // Inline traces (ftv1) would expose resolver timings to any caller; off until a router needs them.
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), responseExtensionsPlugin],
+  });
+  await apollo.start();
+  const handler = fastifyApolloHandler(apollo, {
+    context: async (request) => ({
+      caller: request.caller,
+      services: options.services,
+      loaders: createLoaders(options.services, request.caller),
+      extensions: {},
+    }),
+  });
+  for (const url of GRAPHQL_PATHS) {
+    app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, bodyLimit: GRAPHQL_BODY_LIMIT });
+  }
+  return apollo;
+}

@@ -1,0 +1,83 @@
+/**
+ * Who may do what (SPEC 10, issue #5): `read` for queries and GETs, `write` for
+ * definitions and values, `admin` for tokens, metadata-test management, hard deletes
+ * and system updates.
+ */
+import { tryParseUrn } from '../domain/urn.js';
+import type { Scope } from './caller.js';
+import type { Policy } from './authorization.js';
+import type { EntityService } from './entityService.js';
+import type { JobService } from './jobs/jobService.js';
+import type { PropertyService } from './propertyService.js';
+import type { SearchService } from './searchService.js';
+import type { TestService } from './testService.js';
+import type { TokenService } from './tokenService.js';
+import type { ValueService } from './valueService.js';
+
+/** Writing to a metadata test (any of its aspects) is test management: admin. */
+function aspectWriteScope(urn: string): Scope {
+  const parsed = tryParseUrn(urn);
+  return parsed.ok && parsed.urn.entityType.name === 'test' ? 'admin' : 'write';
+}
+
+export const entityPolicy: Policy<EntityService> = {
+  getEntity: 'read',
+  getAspect: 'read',
+  listEntities: 'read',
+  exists: 'unchecked',
+  readEntities: 'unchecked',
+  setAspect: (_caller, urn) => aspectWriteScope(urn),
+  patchAspect: (_caller, urn) => aspectWriteScope(urn),
+  updateAspect: (_caller, urn) => aspectWriteScope(urn),
+  batchUpsert: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
+  deleteEntity: 'admin',
+  deleteAspect: (_caller, urn) => aspectWriteScope(urn),
+};
+
+export const propertyPolicy: Policy<PropertyService> = {
+  get: 'read',
+  getMany: 'unchecked',
+  audit: 'unchecked',
+  create: 'write',
+  update: 'write',
+  delete: 'admin',
+};
+
+export const valuePolicy: Policy<ValueService> = {
+  upsert: 'write',
+  remove: 'write',
+  get: 'read',
+};
+
+export const jobPolicy: Policy<JobService> = {
+  list: 'read',
+  get: 'read',
+  counts: 'unchecked',
+};
+
+export const testPolicy: Policy<TestService> = {
+  createTest: 'admin',
+  updateTest: 'admin',
+  deleteTest: 'admin',
+  getTest: 'read',
+  listTests: 'read',
+  validateTest: 'unchecked',
+  getTestResults: 'read',
+  evaluate: (_caller, input) => (input.push ? 'write' : 'read'),
+  batchEvaluate: (_caller, input) => (input.push ? 'write' : 'read'),
+};
+
+export const tokenPolicy: Policy<TokenService> = {
+  create: 'admin',
+  list: 'admin',
+  revoke: 'admin',
+  authenticate: 'unchecked',
+  ensureRootToken: 'unchecked',
+};
+
+export const searchPolicy: Policy<SearchService> = {
+  scroll: 'read',
+  aggregate: 'read',
+  searchEntities: 'read',
+  requestRebuild: 'admin',
+};

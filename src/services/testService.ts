@@ -1,0 +1,263 @@
+/**
+ * Metadata tests (SPEC 7): create, read, update, delete and list tests, validate a
+ * definition, and evaluate tests on entities. GraphQL resolvers and the REST evaluate
+ * route call these; tests are stored as `testInfo` aspects and results as the
+ * evaluated entity's `testResults` aspect, both through the one aspect pipeline.
+ */
+import { randomUUID } from 'node:crypto';
+import { createBoundedMatcher, type RegexMatcher } from '../domain/boundedRegex.js';
+import { NotFoundError, ServiceError, ValidationError } from '../domain/errors.js';
+import { parseTestDefinitionJson } from '../domain/testDefinition.js';
+import type { TestInfo } from '../domain/testInfo.js';
+import { TEST_LIMITS } from '../domain/testLimits.js';
+import { mergeTestResults, type TestResults } from '../domain/testResults.js';
+import { evaluateTest, type EntityDocument } from '../domain/testRules.js';
+import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../store/database.js';
+import type { Caller, WriteOptions } from './caller.js';
+import type { EntityService, EntityView } from './entityService.js';
+import { TEST_TYPE, TestCatalog, type RunnableTest } from './testCatalog.js';
+
+export interface TestInput {
+  readonly name: string;
+  readonly category: string;
+  readonly description?: string | null;
+  readonly definition: { readonly json: string };
+}
+
+export interface CreateTestInput extends TestInput {
+  /** The URN id; a UUID when absent. */
+  readonly id?: string | null;
+}
+
+export interface TestView {
+  readonly urn: string;
+  readonly name: string;
+  readonly category: string;
+  readonly description?: string;
+  readonly definition: { readonly type: 'JSON'; readonly json: string };
+}
+
+export interface ListTestsInput {
+  readonly start?: number | null;
+  readonly count?: number | null;
+  /** Case-insensitive text matched against urn, name, category and description; empty or `*` lists all. */
+  readonly query?: string | null;
+}
+
+export interface ListTestsResult {
+  readonly start: number;
+  /** How many tests this page holds. */
+  readonly count: number;
+  readonly total: number;
+  readonly tests: TestView[];
+}
+
+export interface ValidateTestResult {
+  readonly valid: boolean;
+  readonly error?: string;
+}
+
+export interface EvaluateInput {
+  readonly urn: string;
+  readonly push?: boolean;
+  /** Run only these tests; each must exist. */
+  readonly testUrns?: readonly string[];
+}
+
+export interface BatchEvaluateInput {
+  readonly urns: readonly string[];
+  readonly push?: boolean;
+  readonly testUrns?: readonly string[];
+}
+
+export interface TestServiceDeps {
+  readonly db: Db;
+  readonly log: Logger;
+  readonly entities: EntityService;
+}
+
+const DEFAULT_LIST_COUNT = 20;
+const MAX_LIST_COUNT = 1000;
+
+function testInfoOf(input: TestInput): TestInfo {
+  if (!input.definition || typeof input.definition.json !== 'string') {
+    throw new ValidationError('definition.json is required: the test definition as a JSON string', 'definition.json');
+  }
+  return {
+    name: input.name,
+    category: input.category,
+    ...(input.description !== undefined && input.description !== null ? { description: input.description } : {}),
+    definition: { type: 'JSON', json: input.definition.json },
+  };
+}
+
+function viewOf(urn: string, info: TestInfo): TestView {
+  return {
+    urn,
+    name: info.name,
+    category: info.category,
+    ...(info.description !== undefined ? { description: info.description } : {}),
+    definition: { type: 'JSON', json: info.definition.json },
+  };
+}
+
+function documentOf(view: EntityView): EntityDocument {
+  const aspects = new Map<string, unknown>();
+  for (const [name, value] of view.aspects) aspects.set(name, value.value);
+  return { urn: view.urn, entityType: view.entityType.name, aspects };
+}
+
+export class TestService {
+  private readonly catalog: TestCatalog;
+
+  constructor(private readonly deps: TestServiceDeps) {
+    this.catalog = new TestCatalog(deps);
+  }
+
+  /** Creates a test; returns its URN. An existing id is refused. */
+  async createTest(caller: Caller, input: CreateTestInput, options: WriteOptions = {}): Promise<string> {
+    const id = input.id ?? randomUUID();
+    const parsed = tryParseUrn(`urn:li:test:${id}`);
+    if (!parsed.ok || /\s/.test(id)) {
+      throw new ValidationError(`id ${JSON.stringify(id)} cannot be a test id${parsed.ok ? ': ids cannot have spaces' : `: ${parsed.reason}`}`, 'id');
+    }
+    const urn = parsed.urn.value;
+    await this.deps.entities.setAspect(caller, urn, 'testInfo', { value: testInfoOf(input) }, { ...options, createOnly: true, entityType: TEST_TYPE });
+    return urn;
+  }
+
+  /** Replaces an existing test's name, category, description and definition; returns its URN. */
+  async updateTest(caller: Caller, urnValue: string, input: TestInput, options: WriteOptions = {}): Promise<string> {
+    const urn = parseUrnOfType(urnValue, TEST_TYPE);
+    const info = testInfoOf(input);
+    await this.deps.entities.updateAspect(
+      caller,
+      urn.value,
+      'testInfo',
+      (current) => {
+        if (current === undefined) throw new NotFoundError(`Test ${urn.value} does not exist`);
+        return info;
+      },
+      options,
+    );
+    return urn.value;
+  }
+
+  /** Hard-deletes a test; true when there was one to delete. */
+  async deleteTest(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<boolean> {
+    const urn = parseUrnOfType(urnValue, TEST_TYPE);
+    const existed = await this.deps.entities.exists(urn.value);
+    await this.deps.entities.deleteEntity(caller, urn.value, { ...options, entityType: TEST_TYPE });
+    return existed;
+  }
+
+  /** A test by URN; null when there is none. */
+  async getTest(_caller: Caller, urnValue: string): Promise<TestView | null> {
+    const urn = parseUrnOfType(urnValue, TEST_TYPE);
+    const test = (await this.catalog.read([urn.value])).get(urn.value);
+    return test ? viewOf(test.urn, test.info) : null;
+  }
+
+  /** Tests in URN order, soft-deleted ones left out. */
+  async listTests(_caller: Caller, input: ListTestsInput = {}): Promise<ListTestsResult> {
+    const start = input.start ?? 0;
+    const count = input.count ?? DEFAULT_LIST_COUNT;
+    if (!Number.isInteger(start) || start < 0) throw new ValidationError('start must be an integer >= 0', 'start');
+    if (!Number.isInteger(count) || count < 0) throw new ValidationError('count must be an integer >= 0', 'count');
+    const query = (input.query ?? '').trim().toLowerCase();
+    const all = [...(await this.catalog.read(await this.catalog.allUrns())).values()].filter((t) => !t.removed);
+    const matching =
+      query === '' || query === '*'
+        ? all
+        : all.filter((t) => [t.urn, t.info.name, t.info.category, t.info.description ?? ''].some((s) => String(s).toLowerCase().includes(query)));
+    const page = matching.slice(start, start + Math.min(count, MAX_LIST_COUNT));
+    return { start, count: page.length, total: matching.length, tests: page.map((t) => viewOf(t.urn, t.info)) };
+  }
+
+  /** Checks a definition without storing anything. */
+  validateTest(definitionJson: string): ValidateTestResult {
+    try {
+      if (typeof definitionJson !== 'string') throw new ValidationError('definition json must be a string', 'json');
+      parseTestDefinitionJson(definitionJson);
+      return { valid: true };
+    } catch (err) {
+      if (err instanceof ServiceError) return { valid: false, error: err.message };
+      throw err;
+    }
+  }
+
+  /** The stored results of an entity (GraphQL `Dataset.testResults`); null when never pushed. */
+  async getTestResults(caller: Caller, urnValue: string): Promise<TestResults | null> {
+    const view = await this.deps.entities.getEntity(caller, urnValue, { aspects: ['testResults'] });
+    return (view.aspects.get('testResults')?.value as TestResults | undefined) ?? null;
+  }
+
+  /**
+   * Runs the tests in scope for one entity. Tests out of scope are in neither list.
+   * With `push`, the results are stored as the entity's testResults aspect.
+   */
+  async evaluate(caller: Caller, input: EvaluateInput, options: WriteOptions = {}): Promise<TestResults> {
+    const [result] = await this.evaluateMany(caller, [input.urn], input, options);
+    return result!.results;
+  }
+
+  /** evaluate for several entities, with one regex time budget for the whole request. */
+  async batchEvaluate(caller: Caller, input: BatchEvaluateInput, options: WriteOptions = {}): Promise<Array<{ urn: string; results: TestResults }>> {
+    if (input.urns.length === 0) throw new ValidationError('urns must name at least one entity', 'urns');
+    if (input.urns.length > TEST_LIMITS.batchEntities) {
+      throw new ValidationError(`urns has more than the limit of ${TEST_LIMITS.batchEntities} entities`, 'urns');
+    }
+    return this.evaluateMany(caller, input.urns, input, options);
+  }
+
+  private async evaluateMany(
+    caller: Caller,
+    urnValues: readonly string[],
+    input: { push?: boolean; testUrns?: readonly string[] },
+    options: WriteOptions,
+  ): Promise<Array<{ urn: string; results: TestResults }>> {
+    const urns: Urn[] = [];
+    for (const u of urnValues) {
+      const urn = parseUrn(u);
+      if (!urns.some((x) => x.value === urn.value)) urns.push(urn);
+    }
+    const tests = (await this.catalog.runnable(input.testUrns)).sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
+    const views = await this.deps.entities.readEntities(urns);
+    const missing = urns.find((u) => !views.has(u.value));
+    if (missing) throw new NotFoundError(`Entity ${missing.value} does not exist`);
+
+    const match = createBoundedMatcher();
+    const out = urns.map((urn) => ({ urn: urn.value, results: this.run(tests, documentOf(views.get(urn.value)!), match) }));
+    if (input.push) {
+      const evaluated = new Set(tests.map((t) => t.urn));
+      for (const { urn, results } of out) {
+        await this.deps.entities.updateAspect(
+          caller,
+          urn,
+          'testResults',
+          (current) => mergeTestResults(current as TestResults | undefined, results, evaluated, input.testUrns === undefined),
+          options,
+        );
+      }
+    }
+    return out;
+  }
+
+  private run(tests: readonly RunnableTest[], doc: EntityDocument, match: RegexMatcher): TestResults {
+    const results: TestResults = { passing: [], failing: [] };
+    for (const test of tests) {
+      const { outcome, boundExceeded } = evaluateTest(test.definition, doc, match);
+      if (boundExceeded) {
+        this.deps.log.warn(
+          { test: test.urn, urn: doc.urn, pattern: boundExceeded.pattern, reason: boundExceeded.reason },
+          'metadata test failed: a regex exceeded its bound',
+        );
+      }
+      if (outcome === 'SUCCESS') results.passing.push({ test: test.urn, type: 'SUCCESS' });
+      else if (outcome === 'FAILURE') results.failing.push({ test: test.urn, type: 'FAILURE' });
+    }
+    return results;
+  }
+}

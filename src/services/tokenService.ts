@@ -1,0 +1,143 @@
+/**
+ * Access tokens (SPEC 10): issue (the secret is returned once), list, revoke, and
+ * authenticate a presented secret. A bootstrap admin token comes from ROOT_TOKEN or,
+ * when no admin token exists yet, is generated (the caller writes it to a file).
+ */
+import { randomUUID } from 'node:crypto';
+import { hashToken, newTokenSecret, parseScope, parseTokenName, sameHash, type TokenScope } from '../domain/accessToken.js';
+import { NotFoundError, ValidationError } from '../domain/errors.js';
+import type { Logger } from '../logger.js';
+import { findToken, findTokenByHash, hasActiveAdminToken, insertToken, listTokens, revokeToken, touchToken, upsertNamedToken, type StoredToken } from '../store/accessTokens.js';
+import type { Db } from '../store/database.js';
+import type { Caller } from './caller.js';
+
+export interface TokenMetadata {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly scope: TokenScope;
+  readonly createdAt: number;
+  readonly createdBy: string;
+  readonly expiresAt: number | null;
+  readonly revoked: boolean;
+  readonly lastUsedAt: number | null;
+}
+
+export interface NewToken {
+  /** The secret: shown once, never stored. */
+  readonly token: string;
+  readonly metadata: TokenMetadata;
+}
+
+export interface CreateTokenInput {
+  readonly name: string;
+  readonly scope: string;
+  readonly description?: string | null;
+  /** Expiry in milliseconds since the epoch; null or absent for no expiry. */
+  readonly expiresAt?: number | null;
+}
+
+export type AuthResult = { ok: true; caller: Caller } | { ok: false; reason: string };
+
+const ROOT_ID = 'root';
+/** A verified token is trusted this long before it is looked up again (bounds revocation lag). */
+const CACHE_MS = 2000;
+
+function metadataOf(t: StoredToken): TokenMetadata {
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    scope: parseScope(t.scope),
+    createdAt: t.createdOn.getTime(),
+    createdBy: t.createdBy,
+    expiresAt: t.expiresOn?.getTime() ?? null,
+    revoked: t.revokedOn !== null,
+    lastUsedAt: t.lastUsedOn?.getTime() ?? null,
+  };
+}
+
+export function callerOfToken(t: { name: string; scope: string; id: string }): Caller {
+  return { actor: `urn:li:corpuser:${t.name}`, scope: parseScope(t.scope), tokenId: t.id };
+}
+
+export class TokenService {
+  private readonly cache = new Map<string, { token: StoredToken; at: number }>();
+
+  constructor(private readonly deps: { db: Db; log: Logger }) {}
+
+  async create(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
+    const name = parseTokenName(input.name);
+    const scope = parseScope(input.scope);
+    if (input.expiresAt !== undefined && input.expiresAt !== null) {
+      if (!Number.isFinite(input.expiresAt) || input.expiresAt <= Date.now()) throw new ValidationError('expiresAt must be in the future', 'expiresAt');
+    }
+    if (input.description !== undefined && input.description !== null && input.description.length > 10_000) {
+      throw new ValidationError('description is longer than the limit of 10000 characters', 'description');
+    }
+    const secret = newTokenSecret();
+    const stored = await insertToken(this.deps.db, {
+      id: randomUUID(),
+      name,
+      description: input.description ?? null,
+      scope,
+      tokenHash: hashToken(secret),
+      createdBy: caller.actor,
+      expiresOn: input.expiresAt ? new Date(input.expiresAt) : null,
+    });
+    this.deps.log.info({ tokenId: stored.id, name, scope }, 'access token created');
+    return { token: secret, metadata: metadataOf(stored) };
+  }
+
+  async list(_caller: Caller): Promise<TokenMetadata[]> {
+    return (await listTokens(this.deps.db)).map(metadataOf);
+  }
+
+  async revoke(_caller: Caller, id: string): Promise<boolean> {
+    const token = await findToken(this.deps.db, id);
+    if (!token) throw new NotFoundError(`Access token ${id} does not exist`);
+    const revoked = await revokeToken(this.deps.db, id);
+    this.cache.delete(token.tokenHash);
+    if (revoked) this.deps.log.info({ tokenId: id }, 'access token revoked');
+    return true;
+  }
+
+  /** Checks a presented secret. The lookup is by hash; the final comparison is constant-time. */
+  async authenticate(secret: string): Promise<AuthResult> {
+    const hash = hashToken(secret);
+    const now = Date.now();
+    let cached = this.cache.get(hash);
+    if (!cached || now - cached.at > CACHE_MS) {
+      const token = await findTokenByHash(this.deps.db, hash);
+      if (!token) {
+        this.cache.delete(hash);
+        return { ok: false, reason: 'Invalid access token' };
+      }
+      cached = { token, at: now };
+      this.cache.set(hash, cached);
+      if (this.cache.size > 10_000) this.cache.clear();
+      void touchToken(this.deps.db, token.id).catch(() => undefined);
+    }
+    const token = cached.token;
+    if (!sameHash(token.tokenHash, hash)) return { ok: false, reason: 'Invalid access token' };
+    if (token.revokedOn) return { ok: false, reason: 'Access token has been revoked' };
+    if (token.expiresOn && token.expiresOn.getTime() <= now) return { ok: false, reason: 'Access token has expired' };
+    return { ok: true, caller: callerOfToken(token) };
+  }
+
+  /**
+   * Makes sure an admin token exists. With ROOT_TOKEN, that secret becomes the root
+   * token. Otherwise, when no usable admin token exists, a new root secret is generated
+   * and returned (only then) for the caller to hand over; it is never logged.
+   */
+  async ensureRootToken(rootToken: string | undefined): Promise<string | undefined> {
+    if (rootToken) {
+      await upsertNamedToken(this.deps.db, { id: ROOT_ID, name: 'root', scope: 'admin', tokenHash: hashToken(rootToken), createdBy: 'ROOT_TOKEN' });
+      return undefined;
+    }
+    if (await hasActiveAdminToken(this.deps.db)) return undefined;
+    const secret = newTokenSecret();
+    await upsertNamedToken(this.deps.db, { id: ROOT_ID, name: 'root', scope: 'admin', tokenHash: hashToken(secret), createdBy: 'bootstrap' });
+    return secret;
+  }
+}

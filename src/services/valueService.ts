@@ -1,0 +1,84 @@
+/**
+ * Values on an asset as GraphQL sets them (SPEC 3): upsert merges (named properties
+ * are set or replaced, others kept) and remove drops the named ones. Both compute the
+ * new structuredProperties aspect from what readers currently see and write it through
+ * the same pipeline as REST, so validation is identical.
+ */
+import { ValidationError } from '../domain/errors.js';
+import type { PropertyValueAssignment, StructuredPropertiesAspect } from '../domain/structuredProperties.js';
+import type { Caller, WriteOptions } from './caller.js';
+import type { EntityService } from './entityService.js';
+import { typedValueOfInput } from './propertyService.js';
+import { NO_CHANGE } from './aspects/pipeline.js';
+
+export interface PropertyValuesInput {
+  structuredPropertyUrn: string;
+  values: ReadonlyArray<{ stringValue?: string | null; numberValue?: number | null }>;
+}
+
+export interface AssetProperties {
+  readonly associatedUrn: string;
+  readonly properties: readonly PropertyValueAssignment[];
+}
+
+function entriesOf(aspect: unknown): PropertyValueAssignment[] {
+  return ((aspect as StructuredPropertiesAspect | undefined)?.properties ?? []).map((p) => ({ ...p }));
+}
+
+export class ValueService {
+  constructor(private readonly deps: { entities: EntityService }) {}
+
+  async upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options: WriteOptions = {}): Promise<AssetProperties> {
+    const assignments = params.map((p, i) => ({
+      propertyUrn: p.structuredPropertyUrn,
+      values: p.values.map((v, j) => typedValueOfInput(v, `structuredPropertyInputParams[${i}].values[${j}]`)),
+    }));
+    const named = new Set<string>();
+    for (const a of assignments) {
+      if (named.has(a.propertyUrn)) throw new ValidationError(`Property ${a.propertyUrn} is listed more than once`, 'structuredPropertyUrn');
+      named.add(a.propertyUrn);
+    }
+    const result = await this.deps.entities.updateAspect(
+      caller,
+      assetUrn,
+      'structuredProperties',
+      (current) => {
+        const entries = entriesOf(current);
+        for (const a of assignments) {
+          const existing = entries.find((e) => e.propertyUrn === a.propertyUrn);
+          if (existing) existing.values = a.values;
+          else entries.push(a);
+        }
+        return { properties: entries };
+      },
+      options,
+    );
+    return { associatedUrn: assetUrn, properties: entriesOf(result.value) };
+  }
+
+  async remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options: WriteOptions = {}): Promise<AssetProperties> {
+    const drop = new Set(propertyUrns);
+    const result = await this.deps.entities.updateAspect(
+      caller,
+      assetUrn,
+      'structuredProperties',
+      (current) => {
+        const entries = entriesOf(current);
+        const kept = entries.filter((e) => !drop.has(e.propertyUrn));
+        return current === undefined || kept.length === entries.length ? NO_CHANGE : { properties: kept };
+      },
+      options,
+    );
+    return { associatedUrn: assetUrn, properties: entriesOf(result.value) };
+  }
+
+  /** What readers see of an asset's structured properties (empty when it has none). */
+  async get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined> {
+    const view = await this.deps.entities.getEntity(caller, assetUrn, { aspects: ['structuredProperties'] }).catch((err) => {
+      if ((err as { code?: string }).code === 'NOT_FOUND') return undefined;
+      throw err;
+    });
+    if (!view) return undefined;
+    return { associatedUrn: assetUrn, properties: entriesOf(view.aspects.get('structuredProperties')?.value) };
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * `propgraph dataset upsert|get` end to end: the built CLI as a subprocess against
+ * a real server, effects read back over REST.
+ */
+import { rmSync } from 'node:fs';
+import { enc, http } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { ensureCliBuilt, runCli, tempDir, writeFile, type CliResult } from './cliRunner.js';
+import { SEED_DATASET_URN, SEED_DATASET_YAML, SEED_PROPERTIES_YAML } from './seedExamples.js';
+
+let server: TestServer;
+let home: string;
+
+const EXTRA_PROPERTIES = `- id: ds.single
+  type: string
+  entity_types: [dataset]
+- id: ds.text
+  type: string
+  cardinality: MULTIPLE
+  entity_types: [dataset, schemaField]
+- id: ds.level
+  type: number
+  entity_types: [dataset]
+  allowed_values: [{value: 1}, {value: 2}, {value: 3}]
+- id: ds.gone
+  type: string
+  entity_types: [dataset]
+`;
+
+const cli = (args: string[]): Promise<CliResult> => runCli(args, { home, server: `${server.url}/gms` });
+const yamlFile = (name: string, text: string) => writeFile(home, name, text);
+const fieldUrn = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
+const hiveUrn = (name: string, env = 'PROD') => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},${env})`;
+
+async function propertiesOf(type: 'dataset' | 'schemaField', urn: string): Promise<{ status: number; text: string; properties?: unknown }> {
+  const res = await http(server.url, 'GET', `/openapi/v3/entity/${type}/${enc(urn)}/structuredProperties`);
+  return { status: res.status, text: res.text, properties: res.body?.structuredProperties?.value?.properties };
+}
+
+async function exists(urn: string): Promise<boolean> {
+  return (await http(server.url, 'GET', `/openapi/v3/entity/dataset/${enc(urn)}`)).status === 200;
+}
+
+beforeAll(async () => {
+  await ensureCliBuilt();
+  server = await startTestServer();
+  home = tempDir();
+  for (const [name, text] of [['seed-props.yaml', SEED_PROPERTIES_YAML], ['extra-props.yaml', EXTRA_PROPERTIES]] as const) {
+    const result = await cli(['properties', 'upsert', '-f', yamlFile(name, text)]);
+    if (result.code !== 0) throw new Error(`setup failed: ${result.stderr}`);
+  }
+  const soft = await cli(['delete', '--urn', 'urn:li:structuredProperty:ds.gone']);
+  if (soft.code !== 0) throw new Error(`setup failed: ${soft.stderr}`);
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+describe('dataset upsert with the seed dataset file', () => {
+  let result: CliResult;
+  beforeAll(async () => {
+    expect(await exists(SEED_DATASET_URN)).toBe(false);
+    result = await cli(['dataset', 'upsert', '-f', yamlFile('seed-dataset.yaml', SEED_DATASET_YAML)]);
+  });
+
+  it('prints "Update succeeded for urn <urn>." and exits 0', () => {
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`Update succeeded for urn ${SEED_DATASET_URN}.\n`);
+  });
+
+  it('creates the missing dataset and sets its properties, typed by their definitions', async () => {
+    expect(await exists(SEED_DATASET_URN)).toBe(true);
+    const own = await propertiesOf('dataset', SEED_DATASET_URN);
+    expect(own.properties).toEqual([
+      { propertyUrn: 'urn:li:structuredProperty:io.acryl.dataManagement.replicationSLA', values: [{ double: 90 }] },
+      { propertyUrn: 'urn:li:structuredProperty:io.acryl.privacy.retentionTime', values: [{ double: 30 }, { double: 90 }] },
+    ]);
+    expect(own.text).toContain('{"double":90.0}');
+  });
+
+  it("sets the field's properties on its schemaField entity", async () => {
+    const field = await propertiesOf('schemaField', fieldUrn(SEED_DATASET_URN, 'ip'));
+    expect(field.properties).toEqual([{ propertyUrn: 'urn:li:structuredProperty:io.acryl.dataManagement.deprecationDate', values: [{ string: '2023-01-01' }] }]);
+  });
+
+  it("dataset get prints the dataset with its properties and its fields' properties", async () => {
+    const got = await cli(['dataset', 'get', '--urn', SEED_DATASET_URN]);
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout)).toEqual({
+      urn: SEED_DATASET_URN,
+      id: 'user.clicks',
+      platform: 'hive',
+      env: 'PROD',
+      structured_properties: {
+        'io.acryl.dataManagement.replicationSLA': 90,
+        'io.acryl.privacy.retentionTime': [30, 90],
+      },
+      schema: {
+        fields: [
+          {
+            id: 'ip',
+            urn: fieldUrn(SEED_DATASET_URN, 'ip'),
+            structured_properties: { 'io.acryl.dataManagement.deprecationDate': '2023-01-01' },
+          },
+        ],
+      },
+    });
+  });
+
+  it("replaces the dataset's aspect on the next upsert and leaves fields the file does not set alone", async () => {
+    const next = await cli(['dataset', 'upsert', '-f', yamlFile('seed-dataset-2.yaml', `- id: user.clicks\n  platform: hive\n  structured_properties:\n    io.acryl.dataManagement.replicationSLA: 60\n`)]);
+    expect(next.code).toBe(0);
+    expect((await propertiesOf('dataset', SEED_DATASET_URN)).properties).toEqual([
+      { propertyUrn: 'urn:li:structuredProperty:io.acryl.dataManagement.replicationSLA', values: [{ double: 60 }] },
+    ]);
+    expect((await propertiesOf('schemaField', fieldUrn(SEED_DATASET_URN, 'ip'))).properties).toHaveLength(1);
+  });
+});
+
+describe('dataset upsert: forms and typing', () => {
+  it('types scalars by the definition: numbers stay as written for string properties, numeric strings become doubles', async () => {
+    const urn = hiveUrn('typing.table');
+    const result = await cli(['dataset', 'upsert', '-f', yamlFile('typing.yaml', `- id: typing.table\n  platform: hive\n  structured_properties:\n    ds.single: 1.50\n    ds.text: [90, yes, "x y"]\n    ds.level: "2"\n`)]);
+    expect(result.code).toBe(0);
+    expect((await propertiesOf('dataset', urn)).properties).toEqual([
+      { propertyUrn: 'urn:li:structuredProperty:ds.single', values: [{ string: '1.50' }] },
+      { propertyUrn: 'urn:li:structuredProperty:ds.text', values: [{ string: '90' }, { string: 'yes' }, { string: 'x y' }] },
+      { propertyUrn: 'urn:li:structuredProperty:ds.level', values: [{ double: 2 }] },
+    ]);
+  });
+
+  it('takes a dataset urn, field urns, property urns as keys and an env', async () => {
+    const dev = hiveUrn('forms.table', 'DEV');
+    const text = `- urn: ${dev}
+  schema:
+    fields:
+      - urn: ${fieldUrn(dev, 'a.b')}
+        structured_properties:
+          urn:li:structuredProperty:ds.text: hello
+- id: forms.other
+  platform: urn:li:dataPlatform:snowflake
+  env: qa
+  structured_properties:
+    ds.single: hi
+`;
+    const result = await cli(['dataset', 'upsert', '-f', yamlFile('forms.yaml', text)]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`Update succeeded for urn ${dev}.\nUpdate succeeded for urn urn:li:dataset:(urn:li:dataPlatform:snowflake,forms.other,QA).\n2 written, 0 failed\n`);
+    expect((await propertiesOf('schemaField', fieldUrn(dev, 'a.b'))).properties).toEqual([{ propertyUrn: 'urn:li:structuredProperty:ds.text', values: [{ string: 'hello' }] }]);
+    const got = JSON.parse((await cli(['dataset', 'get', '--urn', dev])).stdout);
+    expect(got.schema.fields).toEqual([{ id: 'a.b', urn: fieldUrn(dev, 'a.b'), structured_properties: { 'ds.text': 'hello' } }]);
+  });
+
+  it('--dry-run checks values against the definitions and writes nothing', async () => {
+    const file = yamlFile('dry-ds.yaml', `- id: dry.table\n  platform: hive\n  structured_properties:\n    ds.level: 3\n`);
+    const result = await cli(['dataset', 'upsert', '-f', file, '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${file}: 1 dataset is valid; nothing was written (dry run).\n`);
+    expect(await exists(hiveUrn('dry.table'))).toBe(false);
+  });
+
+  it('--atomic writes dataset-level properties of every dataset in one transaction, and refuses field-level ones', async () => {
+    const ok = await cli(['dataset', 'upsert', '--atomic', '-f', yamlFile('atomic-ds.yaml', `- {id: atomic.a, platform: hive, structured_properties: {ds.level: 1}}\n- {id: atomic.b, platform: hive, structured_properties: {ds.level: 2}}\n`)]);
+    expect(ok.code).toBe(0);
+    expect(await exists(hiveUrn('atomic.b'))).toBe(true);
+    const refused = await cli(['dataset', 'upsert', '--atomic', '-f', yamlFile('atomic-fields.yaml', `- id: atomic.c\n  platform: hive\n  schema: {fields: [{id: f, structured_properties: {ds.text: x}}]}\n`)]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--atomic cannot cover field-level structured_properties');
+    expect(await exists(hiveUrn('atomic.c'))).toBe(false);
+  });
+
+  it('dataset get says when the dataset does not exist, and rejects what is not a dataset urn', async () => {
+    const missing = await cli(['dataset', 'get', '--urn', hiveUrn('no.such.table')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`Dataset ${hiveUrn('no.such.table')} does not exist`);
+    const wrong = await cli(['dataset', 'get', '--urn', 'urn:li:structuredProperty:ds.text']);
+    expect(wrong.code).toBe(2);
+  });
+});
+
+describe('dataset upsert: errors name the file, entry, field and reason, exit 2, write nothing', () => {
+  async function rejected(name: string, text: string): Promise<string> {
+    const result = await cli(['dataset', 'upsert', '-f', yamlFile(name, text)]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/nothing was written\.\n$/);
+    return result.stderr;
+  }
+
+  it('values that break the definitions: unknown or soft-deleted property, wrong type, too many values, not allowed, wrong entity type', async () => {
+    const stderr = await rejected(
+      'values.yaml',
+      `- id: ok.before
+  platform: hive
+  structured_properties:
+    ds.single: fine
+- id: bad.values
+  platform: hive
+  structured_properties:
+    no.such.property: 1
+    ds.gone: x
+    io.acryl.dataManagement.replicationSLA: soon
+    ds.single: [a, b]
+    ds.level: 7
+  schema:
+    fields:
+      - id: col
+        structured_properties:
+          ds.single: x
+`,
+    );
+    expect(stderr).toContain('values.yaml:8: entry 2 (id: bad.values): structured_properties.no.such.property: structured property urn:li:structuredProperty:no.such.property does not exist');
+    expect(stderr).toContain('values.yaml:9: entry 2 (id: bad.values): structured_properties.ds.gone: Cannot apply a soft deleted Structured Property value: urn:li:structuredProperty:ds.gone');
+    expect(stderr).toContain(
+      'values.yaml:10: entry 2 (id: bad.values): structured_properties.io.acryl.dataManagement.replicationSLA: Property: urn:li:structuredProperty:io.acryl.dataManagement.replicationSLA, value: {string=soon} should be a number',
+    );
+    expect(stderr).toContain('values.yaml:11: entry 2 (id: bad.values): structured_properties.ds.single: Property: urn:li:structuredProperty:ds.single has cardinality SINGLE, but 2 values were given');
+    expect(stderr).toContain('values.yaml:12: entry 2 (id: bad.values): structured_properties.ds.level: Property: urn:li:structuredProperty:ds.level, value: {double=7.0} should be one of [{double=1.0}, {double=2.0}, {double=3.0}]');
+    expect(stderr).toContain('values.yaml:17: entry 2 (id: bad.values): schema.fields[0].structured_properties.ds.single: Property: urn:li:structuredProperty:ds.single cannot be applied to entity type schemaField');
+    expect(stderr).toMatch(/\n6 errors in \S*values\.yaml; nothing was written\.\n$/);
+    expect(await exists(hiveUrn('ok.before'))).toBe(false);
+    expect(await exists(hiveUrn('bad.values'))).toBe(false);
+  });
+
+  it('shape errors: typos, missing platform, bad env, foreign field urns, nested values', async () => {
+    const stderr = await rejected(
+      'shape.yaml',
+      `- id: shape.one
+  platfrom: hive
+- id: shape.two
+  platform: hive
+  env: prdo
+- id: shape.three
+  platform: hive
+  schema:
+    fields:
+      - urn: ${fieldUrn(hiveUrn('other.table'), 'x')}
+      - id: y
+        structured_propertes: {ds.text: a}
+      - id: z
+        structured_properties:
+          ds.text: {nested: map}
+`,
+    );
+    expect(stderr).toContain("shape.yaml:2: entry 1 (id: shape.one): platfrom: unknown key; did you mean 'platform'?");
+    expect(stderr).toContain('shape.yaml:1: entry 1 (id: shape.one): platform: is required when urn is not given');
+    expect(stderr).toContain("shape.yaml:5: entry 2 (id: shape.two): env: 'prdo' is not an environment; use one of PROD,");
+    expect(stderr).toContain("(did you mean 'PROD'?)");
+    expect(stderr).toContain(`shape.yaml:10: entry 3 (id: shape.three): schema.fields[0].urn: belongs to ${hiveUrn('other.table')}, not to this dataset ${hiveUrn('shape.three')}`);
+    expect(stderr).toContain("shape.yaml:12: entry 3 (id: shape.three): schema.fields[1].structured_propertes: unknown key; did you mean 'structured_properties'?");
+    expect(stderr).toContain('shape.yaml:15: entry 3 (id: shape.three): schema.fields[2].structured_properties.ds.text: must be a plain value or a list of plain values, not a mapping');
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * The authorization matrix (issue #5): every route and operation, REST and GraphQL,
+ * times every kind of credential {none, bad, revoked, expired, read, write, admin}.
+ * Missing or unusable tokens are 401; a token whose scope is too small is 403 (REST)
+ * or FORBIDDEN (GraphQL); and a refused request changes nothing in the database.
+ */
+import { scopeAllows, type TokenScope } from '../../src/domain/accessToken.js';
+import { databaseChecksum } from '../support/dbChecksum.js';
+import { enc, http, type HttpResponse } from '../support/http.js';
+import { graphql } from '../support/graphql.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const ROOT = 'root-secret-for-matrix';
+const admin = { authorization: `Bearer ${ROOT}` };
+const V3 = '/openapi/v3';
+
+type Outcome = 'ok' | 'unauthenticated' | 'forbidden' | `other ${string}`;
+type Credential = 'none' | 'bad' | 'revoked' | 'expired' | TokenScope;
+const CREDENTIALS: Credential[] = ['none', 'bad', 'revoked', 'expired', 'read', 'write', 'admin'];
+
+interface Operation {
+  readonly name: string;
+  /** Scope needed; 'public' needs no token at all. */
+  readonly need: TokenScope | 'public';
+  /** Arranges what the operation needs (with the admin token) and returns its argument. */
+  readonly prepare?: () => Promise<string>;
+  readonly act: (headers: Record<string, string>, arg: string) => Promise<Outcome>;
+}
+
+let server: TestServer;
+let url: string;
+const secrets: Partial<Record<Credential, string>> = {};
+let n = 0;
+const next = () => ++n;
+
+function restOutcome(res: HttpResponse): Outcome {
+  if (res.status === 401) return 'unauthenticated';
+  if (res.status === 403) return 'forbidden';
+  return res.status >= 200 && res.status < 300 ? 'ok' : `other ${res.status}: ${res.text.slice(0, 200)}`;
+}
+
+async function gql(headers: Record<string, string>, query: string, variables?: Record<string, unknown>): Promise<Outcome> {
+  const res = await graphql(url, query, variables, '/api/graphql', headers);
+  if (res.status === 401) return res.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED' ? 'unauthenticated' : 'other 401 without UNAUTHENTICATED';
+  const code = res.errors?.[0]?.extensions?.code;
+  if (code === 'FORBIDDEN') return 'forbidden';
+  return res.status === 200 && !res.errors ? 'ok' : `other ${res.status}: ${JSON.stringify(res.errors).slice(0, 200)}`;
+}
+
+const P = 'urn:li:structuredProperty:io.matrix.size';
+const dataset = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,matrix.t${i},PROD)`;
+
+async function asAdmin(method: string, path: string, options: Parameters<typeof http>[3] = {}) {
+  const res = await http(url, method, path, { ...options, headers: { ...admin, ...options.headers } });
+  if (res.status !== 200) throw new Error(`arrange ${method} ${path} failed: ${res.status} ${res.text}`);
+  return res;
+}
+
+async function newDataset(): Promise<string> {
+  const d = dataset(next());
+  await asAdmin('POST', `${V3}/entity/dataset`, { json: [{ urn: d, status: { value: { removed: false } } }] });
+  await asAdmin('POST', `${V3}/entity/dataset/${enc(d)}/structuredProperties`, { query: { createIfNotExists: 'false' }, json: { value: { properties: [{ propertyUrn: P, values: [{ double: 1 }] }] } } });
+  return d;
+}
+
+async function newProperty(): Promise<string> {
+  const qn = `io.matrix.p${next()}`;
+  const urn = `urn:li:structuredProperty:${qn}`;
+  await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(urn)}/propertyDefinition`, {
+    json: { value: { qualifiedName: qn, valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'] } },
+  });
+  return urn;
+}
+
+const testJson = JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] });
+
+async function newTest(): Promise<string> {
+  const urn = `urn:li:test:matrix-${next()}`;
+  await asAdmin('POST', `${V3}/entity/test/${enc(urn)}/testInfo`, { query: { createIfNotExists: 'false' }, json: { value: { name: 'm', category: 'c', definition: { type: 'JSON', json: testJson } } } });
+  return urn;
+}
+
+async function newToken(): Promise<string> {
+  const res = await asAdmin('POST', `${V3}/tokens`, { json: { name: `victim-${next()}`, scope: 'read' } });
+  return res.body.metadata.id;
+}
+
+const rest = (method: string, path: (arg: string) => string, options: (arg: string) => Parameters<typeof http>[3] = () => ({})) =>
+  async (headers: Record<string, string>, arg: string) => {
+    const o = options(arg) ?? {};
+    return restOutcome(await http(url, method, path(arg), { ...o, headers: { ...o.headers, ...headers } }));
+  };
+
+const OPERATIONS: Operation[] = [
+  { name: 'GET /health', need: 'public', act: rest('GET', () => '/health') },
+  { name: 'GET v3 entity', need: 'read', prepare: newDataset, act: rest('GET', (d) => `${V3}/entity/dataset/${enc(d)}`) },
+  { name: 'GET v2 aspect', need: 'read', prepare: newDataset, act: rest('GET', (d) => `/openapi/v2/entity/dataset/${enc(d)}/structuredProperties`) },
+  { name: 'GET /gms v3 definition', need: 'read', act: rest('GET', () => `/gms${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`) },
+  { name: 'GET list of entities', need: 'read', act: rest('GET', () => `${V3}/entity/structuredProperty`) },
+  { name: 'GET jobs', need: 'read', act: rest('GET', () => `${V3}/jobs`) },
+  { name: 'GET search', need: 'read', act: rest('GET', () => `${V3}/entity/dataset`, () => ({ query: { query: 'structuredProperties.io_matrix_size:>0', count: '5' } })) },
+  { name: 'POST system/update', need: 'admin', act: rest('POST', () => `${V3}/system/update`) },
+  { name: 'GraphQL scrollAcrossEntities', need: 'read', act: (h) => gql(h, '{ scrollAcrossEntities(input: {types: [DATASET], query: "*", count: 5}) { total } }') },
+  { name: 'GraphQL aggregateAcrossEntities', need: 'read', act: (h) => gql(h, '{ aggregateAcrossEntities(input: {query: "*", facets: ["structuredProperties.io.matrix.size"]}) { facets { field } } }') },
+  { name: 'POST evaluate', need: 'read', prepare: newDataset, act: rest('POST', () => '/gms/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d } })) },
+  { name: 'POST evaluate with push', need: 'write', prepare: newDataset, act: rest('POST', () => '/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d, push: true } })) },
+  { name: 'POST batch create', need: 'write', act: rest('POST', () => `${V3}/entity/dataset`, () => ({ json: [{ urn: dataset(next()), status: { value: { removed: false } } }] })) },
+  {
+    name: 'POST propertyDefinition',
+    need: 'write',
+    prepare: async () => `io.matrix.new${next()}`,
+    act: rest('POST', (qn) => `${V3}/entity/structuredProperty/${enc(`urn:li:structuredProperty:${qn}`)}/propertyDefinition`, (qn) => ({
+      json: { value: { qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] } },
+    })),
+  },
+  { name: 'POST structuredProperties', need: 'write', prepare: newDataset, act: rest('POST', (d) => `${V3}/entity/dataset/${enc(d)}/structuredProperties`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { properties: [{ propertyUrn: P, values: [{ double: 2 }] }] } } })) },
+  {
+    name: 'PATCH structuredProperties',
+    need: 'write',
+    prepare: newDataset,
+    act: rest('PATCH', (d) => `/openapi/v2/entity/dataset/${enc(d)}/structuredProperties`, () => ({ json: { patch: [{ op: 'add', path: `/properties/${P}`, value: { propertyUrn: P, values: [{ double: 3 }] } }], arrayPrimaryKeys: { properties: ['propertyUrn'] } }, contentType: 'application/json-patch+json' })),
+  },
+  { name: 'POST status (soft delete)', need: 'write', prepare: newProperty, act: rest('POST', (p) => `${V3}/entity/structuredProperty/${enc(p)}/status`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { removed: true } } })) },
+  { name: 'DELETE status aspect (restore)', need: 'write', prepare: async () => { const p = await newProperty(); await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(p)}/status`, { query: { createIfNotExists: 'false' }, json: { value: { removed: true } } }); return p; }, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/status`) },
+  { name: 'DELETE entity (hard delete)', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}`) },
+  { name: 'POST testInfo', need: 'admin', act: rest('POST', () => `${V3}/entity/test/${enc(`urn:li:test:new-${next()}`)}/testInfo`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { name: 'n', category: 'c', definition: { type: 'JSON', json: testJson } } } })) },
+  { name: 'POST tokens', need: 'admin', act: rest('POST', () => `${V3}/tokens`, () => ({ json: { name: `t${next()}`, scope: 'read' } })) },
+  { name: 'GET tokens', need: 'admin', act: rest('GET', () => `${V3}/tokens`) },
+  { name: 'DELETE tokens/{id}', need: 'admin', prepare: newToken, act: rest('DELETE', (id) => `${V3}/tokens/${id}`) },
+  { name: 'GraphQL dataset', need: 'read', prepare: newDataset, act: (h, d) => gql(h, 'query q($u: String!) { dataset(urn: $u) { urn structuredProperties { properties { values { ... on NumberValue { numberValue } } } } } }', { u: d }) },
+  { name: 'GraphQL listTests', need: 'read', act: (h) => gql(h, '{ listTests(input: {start: 0, count: 5}) { total } }') },
+  { name: 'GraphQL createStructuredProperty', need: 'write', act: (h) => gql(h, 'mutation m($i: String!) { createStructuredProperty(input: {id: $i, valueType: "urn:li:dataType:number", entityTypes: ["urn:li:entityType:dataset"]}) { urn } }', { i: `io.matrix.g${next()}` }) },
+  { name: 'GraphQL updateStructuredProperty', need: 'write', prepare: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { updateStructuredProperty(input: {urn: $u, description: "d"}) { urn } }', { u: p }) },
+  { name: 'GraphQL upsertStructuredProperties', need: 'write', prepare: newDataset, act: (h, d) => gql(h, `mutation m($a: String!) { upsertStructuredProperties(input: {assetUrn: $a, structuredPropertyInputParams: [{structuredPropertyUrn: "${P}", values: [{numberValue: 5}]}]}) { properties { associatedUrn } } }`, { a: d }) },
+  { name: 'GraphQL removeStructuredProperties', need: 'write', prepare: newDataset, act: (h, d) => gql(h, `mutation m($a: String!) { removeStructuredProperties(input: {assetUrn: $a, structuredPropertyUrns: ["${P}"]}) { properties { associatedUrn } } }`, { a: d }) },
+  { name: 'GraphQL deleteStructuredProperty', need: 'admin', prepare: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { deleteStructuredProperty(input: {urn: $u}) }', { u: p }) },
+  { name: 'GraphQL createTest', need: 'admin', act: (h) => gql(h, 'mutation m($j: String) { createTest(input: {name: "n", category: "c", definition: {json: $j}}) }', { j: testJson }) },
+  { name: 'GraphQL deleteTest', need: 'admin', prepare: newTest, act: (h, t) => gql(h, 'mutation m($u: String!) { deleteTest(urn: $u) }', { u: t }) },
+  { name: 'GraphQL createAccessToken', need: 'admin', act: (h) => gql(h, 'mutation m($n: String!) { createAccessToken(input: {name: $n, scope: READ}) { metadata { id } } }', { n: `g${next()}` }) },
+  { name: 'GraphQL listAccessTokens', need: 'admin', act: (h) => gql(h, '{ listAccessTokens { total } }') },
+  { name: 'GraphQL revokeAccessToken', need: 'admin', prepare: newToken, act: (h, id) => gql(h, 'mutation m($i: String!) { revokeAccessToken(tokenId: $i) }', { i: id }) },
+];
+
+beforeAll(async () => {
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000' } });
+  url = server.url;
+  await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, {
+    json: { value: { qualifiedName: 'io.matrix.size', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'] } },
+  });
+  for (const scope of ['read', 'write', 'admin'] as const) {
+    secrets[scope] = (await asAdmin('POST', `${V3}/tokens`, { json: { name: `matrix-${scope}`, scope } })).body.accessToken;
+  }
+  const revoked = await asAdmin('POST', `${V3}/tokens`, { json: { name: 'matrix-revoked', scope: 'admin' } });
+  await asAdmin('DELETE', `${V3}/tokens/${revoked.body.metadata.id}`);
+  secrets.revoked = revoked.body.accessToken;
+  const expired = await asAdmin('POST', `${V3}/tokens`, { json: { name: 'matrix-expired', scope: 'admin', expiresAt: Date.now() + 1000 } });
+  secrets.expired = expired.body.accessToken;
+  secrets.bad = 'pgt_this-token-was-never-issued-by-the-server-xxxxxxx';
+  await new Promise((r) => setTimeout(r, 1200));
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+function expected(op: Operation, credential: Credential): Outcome {
+  if (op.need === 'public') return 'ok';
+  if (credential === 'none' || credential === 'bad' || credential === 'revoked' || credential === 'expired') return 'unauthenticated';
+  return scopeAllows(credential, op.need) ? 'ok' : 'forbidden';
+}
+
+describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
+  test.each(CREDENTIALS)('with credential %s', async (credential) => {
+    const arg = op.prepare ? await op.prepare() : '';
+    const headers: Record<string, string> = credential === 'none' ? {} : { authorization: `Bearer ${secrets[credential]}` };
+    const before = await databaseChecksum(server.database.sql);
+    const outcome = await op.act(headers, arg);
+    const want = expected(op, credential);
+    expect(outcome).toBe(want);
+    if (want !== 'ok') expect(await databaseChecksum(server.database.sql)).toBe(before);
+  });
+});
+
+test('a malformed Authorization header is 401 with a WWW-Authenticate challenge', async () => {
+  const res = await http(url, 'GET', `${V3}/jobs`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+  expect(res.status).toBe(401);
+  expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  expect(res.body).toEqual({ error: 'Unauthorized', message: 'Invalid Authorization header: expected Bearer <token>' });
+});

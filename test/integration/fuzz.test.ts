@@ -1,0 +1,260 @@
+/**
+ * Property-based hostile input (issue #5): generated malformed requests across REST
+ * bodies, URNs, query strings, GraphQL variables and CLI YAML. Every request is built
+ * to be invalid, so the server must refuse it with a 4xx (never a 5xx, never a
+ * crash) and the database must be exactly as before the run.
+ */
+import { rmSync } from 'node:fs';
+import fc from 'fast-check';
+import { CliError } from '../../src/cli/errors.js';
+import { parseDatasetFile } from '../../src/cli/files/datasetFile.js';
+import { parsePropertyFile } from '../../src/cli/files/propertyFile.js';
+import { parseYaml } from '../../src/cli/files/yamlTree.js';
+import { tryParseDataType } from '../../src/domain/typeUrns.js';
+import { tryParseUrn } from '../../src/domain/urn.js';
+import { databaseChecksum } from '../support/dbChecksum.js';
+import { enc } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { ensureCliBuilt, runCli, tempDir, writeFile } from '../e2e/cliRunner.js';
+
+const ROOT = 'fuzz-root';
+const V3 = '/openapi/v3';
+const P = 'urn:li:structuredProperty:io.fuzz.retention';
+const S = 'urn:li:structuredProperty:io.fuzz.owner';
+const SOFT = 'urn:li:structuredProperty:io.fuzz.retired';
+const D = 'urn:li:dataset:(urn:li:dataPlatform:hive,fuzz.orders,PROD)';
+
+let server: TestServer;
+let baseline: string;
+const counts: Record<string, number> = {};
+const serverErrors: string[] = [];
+
+interface RawRequest {
+  method: string;
+  path: string;
+  body?: string;
+  contentType?: string;
+}
+
+async function send(category: string, req: RawRequest): Promise<number> {
+  counts[category] = (counts[category] ?? 0) + 1;
+  const headers: Record<string, string> = { authorization: `Bearer ${ROOT}` };
+  if (req.contentType !== undefined) headers['content-type'] = req.contentType;
+  const res = await fetch(server.url + req.path, { method: req.method, headers, ...(req.body !== undefined ? { body: req.body } : {}) });
+  const text = await res.text();
+  if (res.status >= 500) serverErrors.push(`${category}: ${req.method} ${req.path} ${req.body?.slice(0, 200)} -> ${res.status} ${text.slice(0, 200)}`);
+  return res.status;
+}
+
+function expectRefused(status: number): void {
+  expect(status).toBeGreaterThanOrEqual(400);
+  expect(status).toBeLessThan(500);
+}
+
+async function arrange(method: string, path: string, json: unknown, query = ''): Promise<void> {
+  const res = await fetch(`${server.url}${path}${query}`, { method, headers: { authorization: `Bearer ${ROOT}`, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  if (res.status !== 200) throw new Error(`arrange ${path}: ${res.status} ${await res.text()}`);
+}
+
+beforeAll(async () => {
+  await ensureCliBuilt();
+  // With search, so query strings reach the search engine too.
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000' } });
+  const def = (qn: string, extra: Record<string, unknown>) => ({ value: { qualifiedName: qn, entityTypes: ['urn:li:entityType:svc.dataset'], ...extra } });
+  await arrange('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, def('io.fuzz.retention', { valueType: 'urn:li:dataType:svc.number', allowedValues: [{ value: { double: 30 } }, { value: { double: 60 } }] }));
+  await arrange('POST', `${V3}/entity/structuredProperty/${enc(S)}/propertyDefinition`, def('io.fuzz.owner', { valueType: 'urn:li:dataType:svc.string' }));
+  await arrange('POST', `${V3}/entity/structuredProperty/${enc(SOFT)}/propertyDefinition`, def('io.fuzz.retired', { valueType: 'urn:li:dataType:svc.string' }));
+  await arrange('POST', `${V3}/entity/structuredProperty/${enc(SOFT)}/status`, { value: { removed: true } }, '?createIfNotExists=false');
+  await arrange('POST', `${V3}/entity/dataset`, [{ urn: D, status: { value: { removed: false } } }]);
+  await arrange('POST', `${V3}/entity/dataset/${enc(D)}/structuredProperties`, { value: { properties: [{ propertyUrn: P, values: [{ double: 60 }] }, { propertyUrn: S, values: [{ string: 'team' }] }] } }, '?createIfNotExists=false');
+  baseline = await databaseChecksum(server.database.sql);
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  console.log(`fuzz: ${total} generated malformed requests (${JSON.stringify(counts)}), ${serverErrors.length} server errors`);
+});
+
+const RUNS = { numRuns: 80 };
+const json = fc.jsonValue({ maxDepth: 4 });
+/** A valid value of P would be 30 or 60 as a double or numeric string: everything else is invalid. */
+const invalidRetentionValue = json.filter((v) => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return true;
+  const keys = Object.keys(v);
+  if (keys.length !== 1 || (keys[0] !== 'double' && keys[0] !== 'string')) return true;
+  const n = Number((v as Record<string, unknown>)[keys[0]!]);
+  return !(n === 30 || n === 60) || (typeof (v as Record<string, unknown>)[keys[0]!] !== 'number' && typeof (v as Record<string, unknown>)[keys[0]!] !== 'string');
+});
+const notAnUrn = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('urn:li:dataset:(', 'urn:li:dataset:()', 'urn:li:x:y', 'urn:li:dataset:(urn:li:dataPlatform:a,b,MARS)', 'urn:li::x', '%', '..%2F..')).filter((s) => !tryParseUrn(s).ok);
+const path = (urn: string, suffix = '') => `${V3}/entity/dataset/${enc(urn)}${suffix}`;
+
+test('structuredProperties bodies with invalid values or shapes are refused', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(
+        invalidRetentionValue.map((v) => ({ value: { properties: [{ propertyUrn: P, values: [v] }] } })),
+        json.filter((j) => !(j && typeof j === 'object' && !Array.isArray(j) && 'properties' in j)).map((j) => ({ value: j })),
+        fc.record({ propertyUrn: fc.oneof(notAnUrn, fc.constant(SOFT)), values: fc.array(json, { maxLength: 3 }) }).map((e) => ({ value: { properties: [e] } })),
+        json.filter((j) => !(j && typeof j === 'object' && !Array.isArray(j) && Object.keys(j).length === 1 && 'value' in j)),
+      ),
+      async (body) => expectRefused(await send('rest-values', { method: 'POST', path: path(D, '/structuredProperties?createIfNotExists=false'), body: JSON.stringify(body), contentType: 'application/json' })),
+    ),
+    RUNS,
+  );
+});
+
+test('definition bodies are refused: for a soft-deleted property, or with a value type that does not exist', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(
+        fc.dictionary(fc.constantFrom('qualifiedName', 'valueType', 'entityTypes', 'cardinality', 'allowedValues', 'version', 'immutable', 'typeQualifier', 'description', 'extra'), json).map((value) => ({ target: SOFT, body: { value } })),
+        fc.record({ valueType: fc.string().filter((t) => tryParseDataType(t) === undefined), cardinality: json }).map((r) => ({
+          target: 'urn:li:structuredProperty:io.fuzz.new',
+          body: { value: { qualifiedName: 'io.fuzz.new', entityTypes: ['urn:li:entityType:svc.dataset'], ...r } },
+        })),
+      ),
+      async ({ target, body }) =>
+        expectRefused(await send('rest-definitions', { method: 'POST', path: `${V3}/entity/structuredProperty/${enc(target)}/propertyDefinition?createIfNotExists=false`, body: JSON.stringify(body), contentType: 'application/json' })),
+    ),
+    RUNS,
+  );
+});
+
+test('batch creates naming an invalid urn, and patches ending in a failing test, are refused whole', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(
+        fc.tuple(notAnUrn, json).map(([urn, aspect]) => ({ kind: 'batch', body: [{ urn: D, status: { value: { removed: true } } }, { urn, status: { value: aspect } }] })),
+        fc.array(fc.record({ op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'x'), path: fc.oneof(fc.string(), fc.constant(`/properties/${P}`), fc.constant('/properties/0')), value: json }), { maxLength: 4 }).map((ops) => ({
+          kind: 'patch',
+          body: { patch: [...ops, { op: 'test', path: '/properties', value: 'never equal' }], arrayPrimaryKeys: { properties: ['propertyUrn'] } },
+        })),
+      ),
+      async ({ kind, body }) =>
+        expectRefused(
+          await send(`rest-${kind}`, kind === 'batch'
+            ? { method: 'POST', path: `${V3}/entity/dataset`, body: JSON.stringify(body), contentType: 'application/json' }
+            : { method: 'PATCH', path: path(D, '/structuredProperties'), body: JSON.stringify(body), contentType: 'application/json-patch+json' }),
+        ),
+    ),
+    RUNS,
+  );
+});
+
+test('invalid urns in paths are refused on reads, writes and deletes', async () => {
+  await fc.assert(
+    // An empty path segment would address the listing route instead, so every urn here is non-empty.
+    fc.asyncProperty(notAnUrn.filter((u) => u.length > 0), fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH'), fc.constantFrom('', '/status', '/structuredProperties'), fc.constantFrom('dataset', 'structuredProperty', 'schemaField', 'DATASET'), async (urn, method, suffix, type) => {
+      const withBody = method === 'POST' || method === 'PATCH';
+      const status = await send('urns', {
+        method,
+        path: `${V3}/entity/${type}/${enc(urn)}${suffix}`,
+        ...(withBody ? { body: JSON.stringify(method === 'PATCH' ? { patch: [] } : { value: { removed: true } }), contentType: 'application/json' } : {}),
+      });
+      expectRefused(status);
+    }),
+    RUNS,
+  );
+});
+
+test('raw bodies that are not JSON, or not of a JSON media type, are refused', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('application/json', 'text/plain', 'application/xml', 'application/json-patch+json', 'multipart/form-data', ''), async (body, contentType) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        parsed = undefined;
+      }
+      fc.pre(parsed === undefined || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed));
+      expectRefused(await send('raw-bodies', { method: 'POST', path: path(D, '/structuredProperties?createIfNotExists=false'), body, contentType }));
+    }),
+    RUNS,
+  );
+});
+
+test('query strings: any parameters on reads never fail the server, and bad ones on writes are refused', async () => {
+  const param = fc.tuple(fc.constantFrom('count', 'scrollId', 'aspects', 'systemMetadata', 'query', 'sort', 'sortOrder', 'createIfNotExists', 'async', 'status'), fc.string({ maxLength: 30 }));
+  await fc.assert(
+    fc.asyncProperty(fc.array(param, { maxLength: 5 }), fc.constantFrom(`${V3}/entity/dataset`, `${V3}/entity/structuredProperty`, path(D), `${V3}/jobs`), async (params, target) => {
+      const qs = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+      const status = await send('query-strings', { method: 'GET', path: `${target}?${qs}` });
+      expect(status).toBeLessThan(500);
+    }),
+    RUNS,
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.string({ maxLength: 20 }).filter((s) => !/^(true|false)$/i.test(s) && s !== ''), async (junk) => {
+      expectRefused(await send('query-strings', { method: 'POST', path: `${path(D, '/structuredProperties')}?createIfNotExists=${encodeURIComponent(junk)}`, body: JSON.stringify({ value: { properties: [] } }), contentType: 'application/json' }));
+    }),
+    { numRuns: 30 },
+  );
+});
+
+test('GraphQL variables of any shape are refused without a server error', async () => {
+  const gqlBody = (query: string, variables: unknown) => JSON.stringify({ query, variables });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(
+        fc.record({ assetUrn: fc.oneof(notAnUrn, fc.constant('urn:li:dataset:(urn:li:dataPlatform:hive,fuzz.never,PROD)')), structuredPropertyInputParams: json }).map((input) =>
+          gqlBody('mutation m($input: UpsertStructuredPropertiesInput!) { upsertStructuredProperties(input: $input) { properties { associatedUrn } } }', { input })),
+        fc.record({ id: fc.constant('io.fuzz.retention'), valueType: fc.oneof(fc.string(), fc.constant('urn:li:dataType:number')), entityTypes: fc.array(fc.string(), { maxLength: 3 }), allowedValues: json }).map((input) =>
+          gqlBody('mutation m($input: CreateStructuredPropertyInput!) { createStructuredProperty(input: $input) { urn } }', { input })),
+        fc.record({ urn: fc.constant(SOFT), description: json, newAllowedValues: json }).map((input) =>
+          gqlBody('mutation m($input: UpdateStructuredPropertyInput!) { updateStructuredProperty(input: $input) { urn } }', { input })),
+        json.map((v) => gqlBody('mutation m($input: RemoveStructuredPropertiesInput!) { removeStructuredProperties(input: $input) { properties { associatedUrn } } }', v)),
+        fc.string({ maxLength: 300 }),
+      ),
+      async (body) => {
+        const status = await send('graphql', { method: 'POST', path: '/api/graphql', body, contentType: 'application/json' });
+        expect(status).toBeLessThan(500);
+      },
+    ),
+    { numRuns: 120 },
+  );
+});
+
+test('CLI YAML: the file validators refuse any malformed file with a CliError and never throw anything else', () => {
+  fc.assert(
+    fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v))), fc.boolean(), (text, asDataset) => {
+      counts['cli-yaml-in-process'] = (counts['cli-yaml-in-process'] ?? 0) + 1;
+      // An entry with an unknown key is appended so that no generated file can be valid.
+      const source = `${text}\n- id: io.fuzz.x\n  typo_key: 1\n`;
+      try {
+        const file = parseYaml('fuzz.yaml', source);
+        if (asDataset) parseDatasetFile(file);
+        else parsePropertyFile(file);
+        return false;
+      } catch (err) {
+        return err instanceof CliError;
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('CLI YAML through the built command against the server: refused with exit code 2, nothing written', async () => {
+  const home = tempDir();
+  try {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 120 }), fc.constantFrom('properties', 'dataset'), async (text, kind) => {
+        counts['cli-yaml-subprocess'] = (counts['cli-yaml-subprocess'] ?? 0) + 1;
+        const file = writeFile(home, 'fuzz.yaml', `${text}\n- id: io.fuzz.x\n  typo_key: 1\n`);
+        const result = await runCli([kind, 'upsert', '-f', file], { home, server: server.url, token: ROOT });
+        expect(result.code).toBe(2);
+      }),
+      { numRuns: 12 },
+    );
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('afterwards: no request got a 5xx, the server still answers, and the database is byte-for-byte unchanged', async () => {
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  expect(total).toBeGreaterThanOrEqual(500);
+  expect(serverErrors).toEqual([]);
+  expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  expect(await databaseChecksum(server.database.sql)).toBe(baseline);
+});

@@ -1,0 +1,234 @@
+/**
+ * Generic entity routes and bad input over REST (SPEC 1, 4): batch create, entity and
+ * aspect reads, deletes, error bodies and codes; every rejected request leaves the
+ * stored state unchanged. Against PGlite and PostgreSQL.
+ */
+import { enc, http } from '../support/http.js';
+import { backends, createDatasets, datasetUrnOf, defineProperty, getProperties, setProperties, V3 } from '../support/fixtures.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const V2 = '/openapi/v2';
+
+describe.each(backends())('entities and bad input over REST on %s', (backend) => {
+  let server: TestServer;
+  let url: string;
+  let seq = 0;
+  const name = () => `db.entities.t${++seq}`;
+  let owner: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ backend, env: { BODY_LIMIT_BYTES: '65536' } });
+    url = server.url;
+    owner = await defineProperty(url, 'io.ent.owner', { valueType: 'urn:li:dataType:svc.string' });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  describe('batch create', () => {
+    test('v3 creates several entities and echoes the written aspects', async () => {
+      const [a, b] = [datasetUrnOf(name()), datasetUrnOf(name())];
+      const res = await http(url, 'POST', `${V3}/entity/dataset`, {
+        json: [
+          { urn: a, status: { value: { removed: false } }, datasetProperties: { value: { description: 'orders' } } },
+          { urn: b, datasetKey: { value: { platform: 'urn:li:dataPlatform:hive', name: b.split(',')[1], origin: 'PROD' } } },
+        ],
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual([
+        { urn: a, status: { value: { removed: false } }, datasetProperties: { value: { description: 'orders' } } },
+        { urn: b, datasetKey: { value: { platform: 'urn:li:dataPlatform:hive', name: b.split(',')[1], origin: 'PROD' } } },
+      ]);
+      expect((await http(url, 'GET', `${V3}/entity/dataset/${enc(b)}`)).status).toBe(200);
+    });
+
+    test('v2 takes aspects nested and answers with the urns', async () => {
+      const a = datasetUrnOf(name());
+      const res = await http(url, 'POST', `${V2}/entity/dataset`, { json: [{ urn: a, aspects: { status: { value: { removed: false } } } }] });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual([{ urn: a }]);
+    });
+
+    test('one invalid entity fails the whole batch and nothing is written', async () => {
+      const good = datasetUrnOf(name());
+      const res = await http(url, 'POST', `${V3}/entity/dataset`, {
+        json: [
+          { urn: good, status: { value: { removed: false } } },
+          { urn: datasetUrnOf(name()), status: { value: { removed: 'no' } } },
+        ],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/status\.removed must be true or false/);
+      expect((await http(url, 'GET', `${V3}/entity/dataset/${enc(good)}`)).status).toBe(404);
+    });
+
+    test('a key aspect that disagrees with the urn is rejected', async () => {
+      const a = datasetUrnOf(name());
+      const res = await http(url, 'POST', `${V3}/entity/dataset`, { json: [{ urn: a, datasetKey: { value: { name: 'other' } } }] });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/datasetKey\.name does not match the urn/);
+    });
+
+    test('createEntityIfNotExists=true refuses an existing entity', async () => {
+      const a = datasetUrnOf(name());
+      await createDatasets(url, [a]);
+      const res = await http(url, 'POST', `${V3}/entity/dataset`, { query: { createEntityIfNotExists: 'true' }, json: [{ urn: a, status: { value: { removed: false } } }] });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('Cannot perform CREATE since the entity already exists.');
+    });
+
+    test('an entity urn of another type than the path is an invalid urn', async () => {
+      const res = await http(url, 'POST', `${V3}/entity/dataset`, { json: [{ urn: 'urn:li:tag:pii', status: { value: { removed: false } } }] });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('Invalid urn!: urn:li:tag:pii');
+    });
+  });
+
+  describe('reads', () => {
+    test('GET of an entity returns its key aspect and aspects; aspects= selects; systemMetadata=true adds it', async () => {
+      const a = datasetUrnOf(name());
+      await createDatasets(url, [a]);
+      await setProperties(url, a, [{ propertyUrn: owner, values: [{ string: 'team' }] }]);
+      const all = await http(url, 'GET', `${V3}/entity/dataset/${enc(a)}`);
+      expect(all.body).toEqual({
+        urn: a,
+        datasetKey: { value: { platform: 'urn:li:dataPlatform:hive', name: a.split(',')[1], origin: 'PROD' } },
+        status: { value: { removed: false } },
+        structuredProperties: { value: { properties: [{ propertyUrn: owner, values: [{ string: 'team' }] }] } },
+      });
+      const some = await http(url, 'GET', `${V3}/entity/dataset/${enc(a)}`, { query: { aspects: ['status'] } });
+      expect(Object.keys(some.body)).toEqual(['urn', 'status']);
+      const withMeta = await http(url, 'GET', `${V3}/entity/dataset/${enc(a)}/status`, { query: { systemMetadata: 'true' } });
+      expect(withMeta.body.status.systemMetadata).toMatchObject({ runId: 'no-run-id-provided', version: '1' });
+      const v2 = await http(url, 'GET', `${V2}/entity/dataset/${enc(a)}`);
+      expect(v2.body.aspects.status).toEqual({ value: { removed: false } });
+    });
+
+    test('GET of a missing entity or a missing aspect is 404 Not Found', async () => {
+      const a = datasetUrnOf(name());
+      expect((await http(url, 'GET', `${V3}/entity/dataset/${enc(a)}`)).body).toMatchObject({ error: 'Not Found' });
+      await createDatasets(url, [a]);
+      const res = await http(url, 'GET', `${V3}/entity/dataset/${enc(a)}/datasetProperties`);
+      expect(res.status).toBe(404);
+    });
+
+    test('GET /entity/{type} lists entities with a scroll id that reaches every one', async () => {
+      const seen = new Set<string>();
+      let scrollId: string | undefined;
+      do {
+        const page = await http(url, 'GET', `${V3}/entity/structuredProperty`, { query: { count: '1', ...(scrollId ? { scrollId } : {}) } });
+        expect(page.status).toBe(200);
+        for (const e of page.body.entities) seen.add(e.urn);
+        scrollId = page.body.scrollId;
+      } while (scrollId);
+      expect(seen.has(owner)).toBe(true);
+    });
+  });
+
+  describe('optimistic concurrency', () => {
+    test('If-Version-Match in a v3 body that does not match is 412 Precondition Error', async () => {
+      const a = datasetUrnOf(name());
+      await createDatasets(url, [a]);
+      const stale = await http(url, 'POST', `${V3}/entity/dataset/${enc(a)}/status`, {
+        query: { createIfNotExists: 'false' },
+        json: { value: { removed: true }, headers: { 'If-Version-Match': '7' } },
+      });
+      expect(stale.status).toBe(412);
+      expect(stale.body.error).toBe('Precondition Error');
+      const ok = await http(url, 'POST', `${V3}/entity/dataset/${enc(a)}/status`, {
+        query: { createIfNotExists: 'false' },
+        json: { value: { removed: true }, headers: { 'If-Version-Match': '1' } },
+      });
+      expect(ok.status).toBe(200);
+    });
+  });
+
+  describe('bad input', () => {
+    let dataset: string;
+    beforeAll(async () => {
+      dataset = datasetUrnOf('db.entities.fixed');
+      await createDatasets(url, [dataset]);
+      await setProperties(url, dataset, [{ propertyUrn: owner, values: [{ string: 'unchanged' }] }]);
+    });
+    afterEach(async () => {
+      // Whatever the bad request was, the stored values are as before.
+      expect((await getProperties(url, dataset)).body.structuredProperties.value.properties).toEqual([{ propertyUrn: owner, values: [{ string: 'unchanged' }] }]);
+    });
+    const path = () => `${V3}/entity/dataset/${enc(dataset)}/structuredProperties`;
+
+    test('malformed JSON is 400 Validation Error', async () => {
+      const res = await http(url, 'POST', path(), { body: '{"value": {"properties": [', contentType: 'application/json', query: { createIfNotExists: 'false' } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('Validation Error');
+      expect(res.body.message).toMatch(/Malformed JSON/);
+    });
+
+    test('a body that is not JSON at all, or empty, is 400', async () => {
+      expect((await http(url, 'POST', path(), { body: 'hello', contentType: 'application/json' })).status).toBe(400);
+      expect((await http(url, 'POST', path(), { body: '', contentType: 'application/json' })).status).toBe(400);
+    });
+
+    test('a wrong content type is 415', async () => {
+      const res = await http(url, 'POST', path(), { body: '{"value": {"properties": []}}', contentType: 'text/plain', query: { createIfNotExists: 'false' } });
+      expect(res.status).toBe(415);
+      expect(res.body.error).toBe('Unsupported Media Type');
+    });
+
+    test('a v3 body without the value envelope is 400 naming it', async () => {
+      const res = await http(url, 'POST', path(), { json: { properties: [] }, query: { createIfNotExists: 'false' } });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/must have a "value"|Unknown field/);
+    });
+
+    test.each([
+      ['unbalanced parentheses', 'urn:li:dataset:(urn:li:dataPlatform:hive,x,PROD'],
+      ['an unknown origin', 'urn:li:dataset:(urn:li:dataPlatform:hive,x,MARS)'],
+      ['a missing prefix', 'dataset:x'],
+      ['a wrong nested type', 'urn:li:dataset:(urn:li:tag:hive,x,PROD)'],
+    ])('a path urn with %s is 400 Invalid urn naming it', async (_label, bad) => {
+      const res = await http(url, 'GET', `${V3}/entity/dataset/${enc(bad)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(`Invalid urn!: ${bad}`);
+    });
+
+    test('an unknown entity type in the path is 404 naming it, and an unknown aspect is 400 listing the known ones', async () => {
+      const res = await http(url, 'GET', `${V3}/entity/spaceship/${enc('urn:li:spaceship:x')}`);
+      expect(res.status).toBe(404);
+      expect(res.body.message).toMatch(/Unknown entity type spaceship/);
+      const aspect = await http(url, 'POST', `${V3}/entity/dataset/${enc(dataset)}/warpDrive`, { json: { value: {} } });
+      expect(aspect.status).toBe(400);
+      expect(aspect.body.message).toMatch(/Unknown aspect warpDrive for entity type dataset/);
+    });
+
+    test('an oversized body is 413 Payload Too Large', async () => {
+      const huge = { value: { properties: [{ propertyUrn: owner, values: [{ string: 'x'.repeat(70_000) }] }] } };
+      const res = await http(url, 'POST', path(), { json: huge, query: { createIfNotExists: 'false' } });
+      expect(res.status).toBe(413);
+      expect(res.body.error).toBe('Payload Too Large');
+    });
+
+    test('a value longer than the string limit is 400 with the limit named', async () => {
+      const res = await http(url, 'POST', path(), { json: { value: { properties: [{ propertyUrn: owner, values: [{ string: 'y'.repeat(10_001) }] }] } }, query: { createIfNotExists: 'false' } });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/longer than the limit of 10000 characters/);
+    });
+
+    test('a bad query parameter is 400 naming it', async () => {
+      const res = await http(url, 'POST', path(), { json: { value: { properties: [] } }, query: { createIfNotExists: 'maybe' } });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/createIfNotExists must be true or false/);
+    });
+
+    test('an unknown route is 404 No endpoint', async () => {
+      const res = await http(url, 'GET', '/openapi/v9/nothing');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'No endpoint GET /openapi/v9/nothing.' });
+    });
+
+    test('a JSON body with a __proto__ key is refused', async () => {
+      const res = await http(url, 'POST', path(), { body: '{"value": {"properties": []}, "__proto__": {"polluted": true}}', contentType: 'application/json', query: { createIfNotExists: 'false' } });
+      expect(res.status).toBe(400);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  });
+});

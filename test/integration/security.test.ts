@@ -1,0 +1,91 @@
+/**
+ * Security settings around the API (issue #5, SPEC 10): the bootstrap root token,
+ * rate limiting per token with Retry-After, security headers, CORS closed by default
+ * and open only to configured origins, and errors without internals.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { http } from '../support/http.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+describe('bootstrap root token', () => {
+  test('without ROOT_TOKEN a root admin token is generated into DATA_DIR/root-token (0600) and not logged', async () => {
+    const server = await startTestServer({ env: { AUTH_ENABLED: 'true' } });
+    try {
+      const file = path.join(server.dataDir, 'root-token');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const secret = readFileSync(file, 'utf8').trim();
+      expect(secret).toMatch(/^pgt_/);
+      const res = await http(server.url, 'GET', '/openapi/v3/tokens', { headers: { authorization: `Bearer ${secret}` } });
+      expect(res.status).toBe(200);
+      expect(res.body.tokens).toEqual([expect.objectContaining({ id: 'root', name: 'root', scope: 'admin', revoked: false })]);
+      expect(JSON.stringify(res.body)).not.toContain(secret);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('ROOT_TOKEN becomes the admin token and no file is written', async () => {
+    const server = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN: 'configured-root' } });
+    try {
+      expect(() => statSync(path.join(server.dataDir, 'root-token'))).toThrow();
+      expect((await http(server.url, 'GET', '/openapi/v3/tokens', { headers: { authorization: 'Bearer configured-root' } })).status).toBe(200);
+      expect((await http(server.url, 'GET', '/openapi/v3/tokens', { headers: { authorization: 'Bearer other' } })).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('limits and headers', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN: 'root', RATE_LIMIT_PER_MINUTE: '20', CORS_ORIGINS: 'https://catalog.example.com' } });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  test('a token over its rate limit gets 429 with Retry-After; another token is unaffected', async () => {
+    const created = await http(server.url, 'POST', '/openapi/v3/tokens', { json: { name: 'busy', scope: 'read' }, headers: { authorization: 'Bearer root' } });
+    const busy = { authorization: `Bearer ${created.body.accessToken}` };
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof http>> | undefined;
+    for (let i = 0; i < 25; i++) {
+      const res = await http(server.url, 'GET', '/openapi/v3/jobs', { headers: busy });
+      statuses.push(res.status);
+      if (res.status === 429) limited ??= res;
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(limited).toBeDefined();
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited!.body).toMatchObject({ error: 'Too Many Requests' });
+    expect((await http(server.url, 'GET', '/openapi/v3/jobs', { headers: { authorization: 'Bearer root' } })).status).toBe(200);
+  });
+
+  test('responses carry security headers', async () => {
+    const res = await http(server.url, 'GET', '/health');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=/);
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  test('CORS answers only configured origins', async () => {
+    const allowed = await fetch(`${server.url}/health`, { headers: { origin: 'https://catalog.example.com' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://catalog.example.com');
+    const other = await fetch(`${server.url}/health`, { headers: { origin: 'https://evil.example.com' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+test('CORS is closed by default', async () => {
+  const server = await startTestServer();
+  try {
+    const res = await fetch(`${server.url}/health`, { headers: { origin: 'https://anywhere.example.com' } });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,0 +1,56 @@
+/**
+ * Makes sure dist/ reflects the sources before a suite runs the built server or CLI
+ * as a subprocess. Suites run in parallel workers, so the build takes a lock and is
+ * skipped when dist/ is already newer than every source file.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MARKER = path.join(ROOT, 'dist/main.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function builtIsFresh(): boolean {
+  try {
+    return statSync(MARKER).mtimeMs >= newestSource(path.join(ROOT, 'src'));
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function ensureBuilt(): Promise<void> {
+  if (builtIsFresh()) return;
+  const lock = path.join(ROOT, 'dist', '.test-build.lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (builtIsFresh()) return;
+      if (Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
+      await sleep(250);
+    }
+  }
+  try {
+    // Asynchronously: the suite may run a server in this process that must keep answering.
+    if (!builtIsFresh()) await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,65 @@
+/** Shared arrange steps for suites that talk to a running server over REST. */
+import { enc, http } from './http.js';
+
+export const V3 = '/openapi/v3';
+
+export function propertyUrn(qualifiedName: string): string {
+  return `urn:li:structuredProperty:${qualifiedName}`;
+}
+
+export function datasetUrnOf(name: string, platform = 'hive'): string {
+  return `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
+}
+
+/** Creates or updates a property definition over REST v3 and asserts it worked. */
+export async function defineProperty(baseUrl: string, qualifiedName: string, definition: Record<string, unknown>): Promise<string> {
+  const urn = propertyUrn(qualifiedName);
+  const res = await http(baseUrl, 'POST', `${V3}/entity/structuredProperty/${enc(urn)}/propertyDefinition`, {
+    query: { createIfNotExists: 'false' },
+    json: { value: { qualifiedName, entityTypes: ['urn:li:entityType:svc.dataset'], ...definition } },
+  });
+  expect(res.status).toBe(200);
+  return urn;
+}
+
+/** Creates datasets (with a status aspect) over REST v3. */
+export async function createDatasets(baseUrl: string, urns: string[]): Promise<void> {
+  const res = await http(baseUrl, 'POST', `${V3}/entity/dataset`, { json: urns.map((urn) => ({ urn, status: { value: { removed: false } } })) });
+  expect(res.status).toBe(200);
+}
+
+export async function setProperties(baseUrl: string, datasetUrn: string, properties: Array<{ propertyUrn: string; values: unknown[] }>) {
+  return http(baseUrl, 'POST', `${V3}/entity/dataset/${enc(datasetUrn)}/structuredProperties`, {
+    query: { createIfNotExists: 'false' },
+    json: { value: { properties } },
+  });
+}
+
+export async function getProperties(baseUrl: string, datasetUrn: string) {
+  return http(baseUrl, 'GET', `${V3}/entity/dataset/${enc(datasetUrn)}/structuredProperties`);
+}
+
+export async function softDelete(baseUrl: string, propertyUrnValue: string, removed = true) {
+  return http(baseUrl, 'POST', `${V3}/entity/structuredProperty/${enc(propertyUrnValue)}/status`, {
+    query: { createIfNotExists: 'false' },
+    json: { value: { removed } },
+  });
+}
+
+/** Waits until no background job is pending or running (bounded). */
+export async function waitForJobs(baseUrl: string, timeoutMs = 30_000): Promise<Array<Record<string, any>>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await http(baseUrl, 'GET', `${V3}/jobs`);
+    const jobs = res.body.jobs as Array<Record<string, any>>;
+    if (jobs.every((j) => j.status === 'done' || j.status === 'failed')) return jobs;
+    if (Date.now() > deadline) throw new Error(`jobs still running: ${JSON.stringify(jobs)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The backends every storage-touching suite runs against: PGlite always, PostgreSQL when available. */
+export function backends(): Array<'pglite' | 'postgres'> {
+  if (!process.env.PROPGRAPH_TEST_PG_URL) return ['pglite'];
+  return ['pglite', 'postgres'];
+}

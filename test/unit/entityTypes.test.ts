@@ -1,0 +1,83 @@
+/** The one table of entity types (SPEC 1). */
+import {
+  ENTITY_TYPES,
+  FABRIC_TYPES,
+  entityTypeByGraphql,
+  findEntityType,
+  searchableEntityTypes,
+} from '../../src/domain/entityTypes.js';
+
+const SPEC_TABLE: ReadonlyArray<[string, string]> = [
+  ['dataset', 'DATASET'],
+  ['schemaField', 'SCHEMA_FIELD'],
+  ['dataFlow', 'DATA_FLOW'],
+  ['dataJob', 'DATA_JOB'],
+  ['chart', 'CHART'],
+  ['dashboard', 'DASHBOARD'],
+  ['container', 'CONTAINER'],
+  ['domain', 'DOMAIN'],
+  ['glossaryTerm', 'GLOSSARY_TERM'],
+  ['tag', 'TAG'],
+  ['corpuser', 'CORP_USER'],
+  ['corpGroup', 'CORP_GROUP'],
+  ['mlModel', 'MLMODEL'],
+  ['dataProduct', 'DATA_PRODUCT'],
+  ['structuredProperty', 'STRUCTURED_PROPERTY'],
+  ['test', 'TEST'],
+  ['dataType', 'DATA_TYPE'],
+  ['entityType', 'ENTITY_TYPE'],
+  ['dataPlatform', 'DATA_PLATFORM'],
+];
+
+test('the table holds exactly the entity types SPEC 1 names, with their GraphQL enum values', () => {
+  const table = ENTITY_TYPES.map((t) => [t.name, t.graphql]);
+
+  expect(table).toEqual(SPEC_TABLE);
+});
+
+test.each(SPEC_TABLE)('the entity type %s is found by its GraphQL enum value %s', (name, graphql) => {
+  expect(entityTypeByGraphql(graphql)?.name).toBe(name);
+});
+
+test('an unknown GraphQL enum value names no entity type', () => {
+  expect(entityTypeByGraphql('NOT_A_TYPE')).toBeUndefined();
+});
+
+test('entity names are found case-insensitively, as REST paths match them', () => {
+  expect(findEntityType('SCHEMAFIELD')?.name).toBe('schemaField');
+});
+
+test('an unknown entity name is not found', () => {
+  expect(findEntityType('notAType')).toBeUndefined();
+});
+
+test('every entity type key aspect is named <entityName>Key', () => {
+  expect(ENTITY_TYPES.every((t) => t.keyAspect === `${t.name}Key`)).toBe(true);
+});
+
+test('every entity type has as many key fields as key parts', () => {
+  expect(ENTITY_TYPES.every((t) => t.keyFields.length === t.keyParts.length)).toBe(true);
+});
+
+test('schema fields are not searchable by default, as in DataHub', () => {
+  expect(searchableEntityTypes().map((t) => t.name)).not.toContain('schemaField');
+});
+
+test('datasets are searchable', () => {
+  expect(searchableEntityTypes().map((t) => t.name)).toContain('dataset');
+});
+
+test('datasets and schema fields may carry structured properties', () => {
+  expect(findEntityType('dataset')!.aspects).toContain('structuredProperties');
+  expect(findEntityType('schemaField')!.aspects).toContain('structuredProperties');
+});
+
+test('a structured property entity carries its definition and status aspects', () => {
+  expect(findEntityType('structuredProperty')!.aspects).toEqual(expect.arrayContaining(['propertyDefinition', 'status']));
+});
+
+test('the fabric types are exactly those SPEC 1 lists', () => {
+  expect([...FABRIC_TYPES].sort()).toEqual(
+    ['PROD', 'DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'CORP', 'RVW', 'PRD', 'TST', 'SIT', 'SBX', 'SANDBOX'].sort(),
+  );
+});

@@ -1,0 +1,349 @@
+/** JSON Patch (RFC 6902) with DataHub's arrayPrimaryKeys extension (SPEC 3). */
+import { ValidationError } from '../../src/domain/errors.js';
+import { MAX_PATCH_OPERATIONS, applyPatch, parsePatchDocument, type PatchDocument, type PatchOperation } from '../../src/domain/jsonPatch.js';
+import { thrown } from './thrown.js';
+
+const A = 'urn:li:structuredProperty:io.acryl.a';
+const B = 'urn:li:structuredProperty:io.acryl.b';
+const C = 'urn:li:structuredProperty:io.acryl.c';
+
+function plain(...patch: PatchOperation[]): PatchDocument {
+  return { patch, arrayPrimaryKeys: {} };
+}
+
+function keyed(...patch: PatchOperation[]): PatchDocument {
+  return { patch, arrayPrimaryKeys: { properties: ['propertyUrn'] } };
+}
+
+function aspect(): { properties: Array<{ propertyUrn: string; values: unknown[] }> } {
+  return {
+    properties: [
+      { propertyUrn: A, values: [{ string: 'a' }] },
+      { propertyUrn: B, values: [{ double: 1 }] },
+    ],
+  };
+}
+
+function patchFailure(doc: unknown, document: PatchDocument): ValidationError {
+  const err = thrown(() => applyPatch(doc, document));
+  expect(err).toBeInstanceOf(ValidationError);
+  return err as ValidationError;
+}
+
+function parseFailure(input: unknown): ValidationError {
+  const err = thrown(() => parsePatchDocument(input));
+  expect(err).toBeInstanceOf(ValidationError);
+  return err as ValidationError;
+}
+
+describe('patch document', () => {
+  test('a bare RFC 6902 array is a patch without keyed arrays', () => {
+    expect(parsePatchDocument([{ op: 'remove', path: '/a' }])).toEqual({ patch: [{ op: 'remove', path: '/a' }], arrayPrimaryKeys: {} });
+  });
+
+  test('a patch object with arrayPrimaryKeys names the key field of each keyed array', () => {
+    const doc = parsePatchDocument({ patch: [{ op: 'add', path: `/properties/${A}`, value: {} }], arrayPrimaryKeys: { properties: ['propertyUrn'] } });
+
+    expect(doc.arrayPrimaryKeys).toEqual({ properties: ['propertyUrn'] });
+  });
+
+  test('forceGenericPatch is accepted beside the patch', () => {
+    expect(parsePatchDocument({ patch: [], forceGenericPatch: true }).patch).toEqual([]);
+  });
+
+  test('an unknown field in the patch body is refused', () => {
+    expect(parseFailure({ patch: [], extra: 1 }).message).toBe('Unknown field(s) in patch body: extra');
+  });
+
+  test('a body without a patch list is refused', () => {
+    expect(parseFailure({}).message).toBe('patch must be a list of operations');
+  });
+
+  test('a body that is not an object is refused', () => {
+    expect(parseFailure('add').field).toBe('patch');
+  });
+
+  test.each(['move', 'copy', 'merge'])('the operation %s is refused', (op) => {
+    expect(parseFailure([{ op, path: '/a', from: '/b' }]).message).toBe('patch[0].op must be one of add, remove, replace, test');
+  });
+
+  test('a path that is not a JSON pointer is refused', () => {
+    expect(parseFailure([{ op: 'remove', path: 'a' }]).message).toBe('patch[0].path must be a JSON pointer such as /properties/<urn>');
+  });
+
+  test('add without a value is refused', () => {
+    expect(parseFailure([{ op: 'add', path: '/a' }]).message).toBe('patch[0].value is required for add');
+  });
+
+  test('add with a null value is accepted', () => {
+    expect(parsePatchDocument([{ op: 'add', path: '/a', value: null }]).patch).toEqual([{ op: 'add', path: '/a', value: null }]);
+  });
+
+  test('an operation that is not an object is refused', () => {
+    expect(parseFailure(['add']).message).toBe('patch[0] must be an object');
+  });
+
+  test('an arrayPrimaryKeys entry naming two key fields is refused', () => {
+    expect(parseFailure({ patch: [], arrayPrimaryKeys: { properties: ['propertyUrn', 'x'] } }).message).toBe(
+      'arrayPrimaryKeys.properties must name exactly one key field',
+    );
+  });
+
+  test('more operations than the limit are refused', () => {
+    const ops = Array.from({ length: MAX_PATCH_OPERATIONS + 1 }, () => ({ op: 'remove', path: '/a' }));
+
+    expect(parseFailure(ops).message).toBe(`patch has more than the limit of ${MAX_PATCH_OPERATIONS} operations`);
+  });
+});
+
+describe('object members (RFC 6902)', () => {
+  test('add sets a new member', () => {
+    expect(applyPatch({ a: 1 }, plain({ op: 'add', path: '/b', value: 2 }))).toEqual({ a: 1, b: 2 });
+  });
+
+  test('add replaces an existing member', () => {
+    expect(applyPatch({ a: 1 }, plain({ op: 'add', path: '/a', value: 2 }))).toEqual({ a: 2 });
+  });
+
+  test('replace changes an existing member', () => {
+    expect(applyPatch({ a: 1 }, plain({ op: 'replace', path: '/a', value: 3 }))).toEqual({ a: 3 });
+  });
+
+  test('replace of a missing member fails', () => {
+    expect(patchFailure({ a: 1 }, plain({ op: 'replace', path: '/b', value: 3 })).message).toBe('patch[0] (replace /b): b does not exist');
+  });
+
+  test('remove deletes an existing member', () => {
+    expect(applyPatch({ a: 1, b: 2 }, plain({ op: 'remove', path: '/a' }))).toEqual({ b: 2 });
+  });
+
+  test('remove of a missing member fails', () => {
+    expect(patchFailure({ a: 1 }, plain({ op: 'remove', path: '/b' })).message).toBe('patch[0] (remove /b): b does not exist');
+  });
+
+  test('remove of a member named like an Object.prototype method fails when the document lacks it', () => {
+    expect(patchFailure({ a: 1 }, plain({ op: 'remove', path: '/toString' })).message).toBe('patch[0] (remove /toString): toString does not exist');
+  });
+
+  test('replace of a member named like an Object.prototype method fails when the document lacks it', () => {
+    expect(patchFailure({ a: 1 }, plain({ op: 'replace', path: '/hasOwnProperty', value: 1 })).field).toBe('patch[0].path');
+  });
+
+  test('test passes when the member equals the value, key order aside', () => {
+    expect(applyPatch({ a: { x: 1, y: 2 } }, plain({ op: 'test', path: '/a', value: { y: 2, x: 1 } }))).toEqual({ a: { x: 1, y: 2 } });
+  });
+
+  test('test fails when the member differs from the value', () => {
+    expect(patchFailure({ a: 1 }, plain({ op: 'test', path: '/a', value: 2 })).message).toBe('patch[0] (test /a): test failed');
+  });
+
+  test('add into a nested object follows the path', () => {
+    expect(applyPatch({ a: { b: {} } }, plain({ op: 'add', path: '/a/b/c', value: 1 }))).toEqual({ a: { b: { c: 1 } } });
+  });
+
+  test('a path through a missing member fails', () => {
+    expect(patchFailure({ a: 1 }, plain({ op: 'add', path: '/x/y', value: 1 })).message).toBe('patch[0] (add /x/y): path segment x does not exist');
+  });
+
+  test('a path through a scalar fails', () => {
+    expect(patchFailure({ a: 1 }, plain({ op: 'add', path: '/a/b', value: 1 })).message).toBe('patch[0] (add /a/b): parent is not an object or array');
+  });
+
+  test('the empty path replaces the whole document', () => {
+    expect(applyPatch({ a: 1 }, plain({ op: 'replace', path: '', value: { b: 2 } }))).toEqual({ b: 2 });
+  });
+
+  test('the empty path cannot be removed', () => {
+    expect(patchFailure({ a: 1 }, plain({ op: 'remove', path: '' })).message).toBe('patch[0] (remove ): cannot remove the whole aspect');
+  });
+
+  test('~1 in a path segment stands for "/"', () => {
+    expect(applyPatch({}, plain({ op: 'add', path: '/a~1b', value: 1 }))).toEqual({ 'a/b': 1 });
+  });
+
+  test('~0 in a path segment stands for "~"', () => {
+    expect(applyPatch({}, plain({ op: 'add', path: '/a~0b', value: 1 }))).toEqual({ 'a~b': 1 });
+  });
+
+  test('~01 decodes to "~1", not "/"', () => {
+    expect(applyPatch({}, plain({ op: 'add', path: '/~01', value: 1 }))).toEqual({ '~1': 1 });
+  });
+
+  test.each(['__proto__', 'constructor', 'prototype'])('a path through the reserved segment %s is refused', (segment) => {
+    expect(patchFailure({}, plain({ op: 'add', path: `/${segment}/polluted`, value: true })).message).toBe(
+      `patch[0] (add /${segment}/polluted): reserved path segment`,
+    );
+  });
+
+  test('adding under __proto__ does not pollute Object.prototype', () => {
+    thrown(() => applyPatch({}, plain({ op: 'add', path: '/__proto__/polluted', value: true })));
+
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('array indexes (RFC 6902)', () => {
+  test('add at an index inserts before the element there', () => {
+    expect(applyPatch({ l: [1, 3] }, plain({ op: 'add', path: '/l/1', value: 2 }))).toEqual({ l: [1, 2, 3] });
+  });
+
+  test('add at "-" appends', () => {
+    expect(applyPatch({ l: [1] }, plain({ op: 'add', path: '/l/-', value: 2 }))).toEqual({ l: [1, 2] });
+  });
+
+  test('add at the array length appends', () => {
+    expect(applyPatch({ l: [1] }, plain({ op: 'add', path: '/l/1', value: 2 }))).toEqual({ l: [1, 2] });
+  });
+
+  test('add past the array length fails', () => {
+    expect(patchFailure({ l: [1] }, plain({ op: 'add', path: '/l/2', value: 2 })).message).toBe('patch[0] (add /l/2): index out of range');
+  });
+
+  test('replace at an index changes that element', () => {
+    expect(applyPatch({ l: [1, 2] }, plain({ op: 'replace', path: '/l/0', value: 9 }))).toEqual({ l: [9, 2] });
+  });
+
+  test('remove at an index deletes that element', () => {
+    expect(applyPatch({ l: [1, 2, 3] }, plain({ op: 'remove', path: '/l/1' }))).toEqual({ l: [1, 3] });
+  });
+
+  test('remove past the end fails', () => {
+    expect(patchFailure({ l: [1] }, plain({ op: 'remove', path: '/l/1' })).field).toBe('patch[0].path');
+  });
+
+  test('an index with a leading zero is not an array index', () => {
+    expect(patchFailure({ l: [1, 2] }, plain({ op: 'replace', path: '/l/01', value: 0 })).message).toBe('patch[0] (replace /l/01): 01 is not an array index');
+  });
+
+  test('a negative index is not an array index', () => {
+    expect(patchFailure({ l: [1, 2] }, plain({ op: 'remove', path: '/l/-1' })).field).toBe('patch[0].path');
+  });
+
+  test('test compares the element at an index', () => {
+    expect(applyPatch({ l: [1, 2] }, plain({ op: 'test', path: '/l/1', value: 2 }))).toEqual({ l: [1, 2] });
+  });
+});
+
+describe('keyed arrays (arrayPrimaryKeys)', () => {
+  test('add with a new key appends the entry', () => {
+    const result = applyPatch(aspect(), keyed({ op: 'add', path: `/properties/${C}`, value: { propertyUrn: C, values: [{ string: 'c' }] } }));
+
+    expect(result.properties.map((p) => p.propertyUrn)).toEqual([A, B, C]);
+  });
+
+  test('add with an existing key replaces that entry in place', () => {
+    const result = applyPatch(aspect(), keyed({ op: 'add', path: `/properties/${A}`, value: { propertyUrn: A, values: [{ string: 'z' }] } }));
+
+    expect(result.properties).toEqual([
+      { propertyUrn: A, values: [{ string: 'z' }] },
+      { propertyUrn: B, values: [{ double: 1 }] },
+    ]);
+  });
+
+  test('add fills in the key field when the value omits it', () => {
+    const result = applyPatch(aspect(), keyed({ op: 'add', path: `/properties/${C}`, value: { values: [] } }));
+
+    expect(result.properties[2]).toEqual({ values: [], propertyUrn: C });
+  });
+
+  test('add whose value names another key than the path is refused', () => {
+    expect(patchFailure(aspect(), keyed({ op: 'add', path: `/properties/${C}`, value: { propertyUrn: A, values: [] } })).message).toBe(
+      `patch[0] (add /properties/${C}): value.propertyUrn must equal the path key ${C}`,
+    );
+  });
+
+  test('add of a value that is not an object is refused', () => {
+    expect(patchFailure(aspect(), keyed({ op: 'add', path: `/properties/${C}`, value: 'c' })).message).toBe(
+      `patch[0] (add /properties/${C}): value must be an object keyed by propertyUrn`,
+    );
+  });
+
+  test('remove deletes the entry with that key and leaves the others untouched', () => {
+    const result = applyPatch(aspect(), keyed({ op: 'remove', path: `/properties/${A}` }));
+
+    expect(result.properties).toEqual([{ propertyUrn: B, values: [{ double: 1 }] }]);
+  });
+
+  test('remove of a missing key is a no-op', () => {
+    expect(applyPatch(aspect(), keyed({ op: 'remove', path: `/properties/${C}` }))).toEqual(aspect());
+  });
+
+  test('replace of an existing key replaces that entry', () => {
+    const result = applyPatch(aspect(), keyed({ op: 'replace', path: `/properties/${B}`, value: { propertyUrn: B, values: [{ double: 2 }] } }));
+
+    expect(result.properties[1]).toEqual({ propertyUrn: B, values: [{ double: 2 }] });
+  });
+
+  test('replace of a missing key fails', () => {
+    expect(patchFailure(aspect(), keyed({ op: 'replace', path: `/properties/${C}`, value: { propertyUrn: C, values: [] } })).message).toBe(
+      `patch[0] (replace /properties/${C}): no element with propertyUrn ${C}`,
+    );
+  });
+
+  test('test passes for an entry equal to the value', () => {
+    expect(applyPatch(aspect(), keyed({ op: 'test', path: `/properties/${A}`, value: { propertyUrn: A, values: [{ string: 'a' }] } }))).toEqual(aspect());
+  });
+
+  test('test fails for a missing key', () => {
+    expect(patchFailure(aspect(), keyed({ op: 'test', path: `/properties/${C}`, value: {} })).message).toBe(`patch[0] (test /properties/${C}): test failed`);
+  });
+
+  test('a path below a keyed entry reaches into that entry', () => {
+    const result = applyPatch(aspect(), keyed({ op: 'add', path: `/properties/${B}/values/-`, value: { double: 2 } }));
+
+    expect(result.properties[1]!.values).toEqual([{ double: 1 }, { double: 2 }]);
+  });
+
+  test('a key containing "/" is addressed with ~1', () => {
+    const slashed = 'urn:li:structuredProperty:team/retention';
+    const result = applyPatch({ properties: [{ propertyUrn: slashed, values: [] }] }, keyed({ op: 'remove', path: '/properties/urn:li:structuredProperty:team~1retention' }));
+
+    expect(result.properties).toEqual([]);
+  });
+
+  test('without arrayPrimaryKeys a urn segment is not an array index', () => {
+    expect(patchFailure(aspect(), plain({ op: 'remove', path: `/properties/${A}` })).message).toBe(
+      `patch[0] (remove /properties/${A}): ${A} is not an array index`,
+    );
+  });
+
+  test('adding to a keyed array of an empty aspect creates the entry', () => {
+    const result = applyPatch({ properties: [] as unknown[] }, keyed({ op: 'add', path: `/properties/${A}`, value: { propertyUrn: A, values: [] } }));
+
+    expect(result.properties).toEqual([{ propertyUrn: A, values: [] }]);
+  });
+});
+
+describe('atomicity', () => {
+  test('a successful patch leaves its input unmodified', () => {
+    const input = aspect();
+
+    applyPatch(input, keyed({ op: 'remove', path: `/properties/${A}` }));
+
+    expect(input).toEqual(aspect());
+  });
+
+  test('a failing operation after a successful one leaves the input unmodified', () => {
+    const input = aspect();
+
+    thrown(() => applyPatch(input, keyed({ op: 'remove', path: `/properties/${A}` }, { op: 'test', path: `/properties/${B}`, value: {} })));
+
+    expect(input).toEqual(aspect());
+  });
+
+  test('the failing operation is named by its index', () => {
+    expect(patchFailure({ a: 1 }, plain({ op: 'add', path: '/b', value: 1 }, { op: 'remove', path: '/c' })).field).toBe('patch[1].path');
+  });
+
+  test('operations apply in order, each seeing the result of the one before', () => {
+    expect(applyPatch({}, plain({ op: 'add', path: '/a', value: {} }, { op: 'add', path: '/a/b', value: 1 }))).toEqual({ a: { b: 1 } });
+  });
+
+  test('a value added by a patch is a copy: later changes to the patch do not reach the result', () => {
+    const value = { x: 1 };
+    const result = applyPatch({}, plain({ op: 'replace', path: '', value }));
+    value.x = 2;
+
+    expect(result).toEqual({ x: 1 });
+  });
+});

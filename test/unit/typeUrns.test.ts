@@ -1,0 +1,150 @@
+/** Data-type and entity-type URNs (SPEC 1): canonical `svc.`, aliases accepted, the rest rejected. */
+import { findEntityType } from '../../src/domain/entityTypes.js';
+import { ValidationError } from '../../src/domain/errors.js';
+import {
+  DATA_TYPES,
+  dataTypeUrn,
+  entityTypeUrn,
+  parseDataTypeUrn,
+  parseEntityTypeUrn,
+  stdDataType,
+  tryParseDataType,
+  tryParseEntityType,
+} from '../../src/domain/typeUrns.js';
+import { thrown } from './thrown.js';
+
+describe('data type URNs', () => {
+  test('the data types are string, rich_text, number, date and urn', () => {
+    expect([...DATA_TYPES]).toEqual(['string', 'rich_text', 'number', 'date', 'urn']);
+  });
+
+  test.each(DATA_TYPES)('the canonical urn of data type %s is in the svc namespace', (type) => {
+    expect(dataTypeUrn(type)).toBe(`urn:li:dataType:svc.${type}`);
+  });
+
+  test.each(DATA_TYPES)('the canonical svc urn of data type %s is accepted', (type) => {
+    expect(parseDataTypeUrn(`urn:li:dataType:svc.${type}`)).toBe(type);
+  });
+
+  test('the datahub. alias of a data type urn is accepted', () => {
+    expect(parseDataTypeUrn('urn:li:dataType:datahub.number')).toBe('number');
+  });
+
+  test('the short form of a data type urn is accepted', () => {
+    expect(parseDataTypeUrn('urn:li:dataType:number')).toBe('number');
+  });
+
+  test('an unknown data type in the datahub namespace is a validation error', () => {
+    const err = thrown(() => parseDataTypeUrn('urn:li:dataType:datahub.DOEST_NOT_EXIST'));
+
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe(
+      'valueType: "urn:li:dataType:datahub.DOEST_NOT_EXIST" is not a known data type; expected one of ' +
+        'urn:li:dataType:svc.string, urn:li:dataType:svc.rich_text, urn:li:dataType:svc.number, urn:li:dataType:svc.date, urn:li:dataType:svc.urn',
+    );
+    expect((err as ValidationError).field).toBe('valueType');
+  });
+
+  test('a data type name under another entity type is a validation error', () => {
+    expect(thrown(() => parseDataTypeUrn('urn:li:container:datahub.string'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('a malformed data type urn with an unclosed parenthesis is a validation error', () => {
+    expect(thrown(() => parseDataTypeUrn('urn:li:dataType:(datahub.string'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('a data type in an unknown namespace is a validation error', () => {
+    expect(thrown(() => parseDataTypeUrn('urn:li:dataType:acme.string'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('a doubly namespaced data type is a validation error', () => {
+    expect(thrown(() => parseDataTypeUrn('urn:li:dataType:svc.svc.string'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('a data type urn in another case is a validation error', () => {
+    expect(thrown(() => parseDataTypeUrn('urn:li:dataType:svc.NUMBER'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('a bare data type name is not a data type urn', () => {
+    expect(thrown(() => parseDataTypeUrn('number'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('a bare data type name is accepted where bare names are allowed', () => {
+    expect(tryParseDataType('number', true)).toBe('number');
+  });
+
+  test('a bare data type name is accepted in any case, lower-cased', () => {
+    expect(tryParseDataType('Rich_Text', true)).toBe('rich_text');
+  });
+
+  test('a value that is not a string is not a data type', () => {
+    expect(tryParseDataType(42)).toBeUndefined();
+  });
+
+  test('the field named in a data type error is the one the caller gives', () => {
+    const err = thrown(() => parseDataTypeUrn('x', 'type'));
+
+    expect((err as ValidationError).field).toBe('type');
+    expect(err.message).toMatch(/^type: "x" is not a known data type/);
+  });
+
+  test.each([
+    ['string', 'STRING'],
+    ['rich_text', 'RICH_TEXT'],
+    ['number', 'NUMBER'],
+    ['date', 'DATE'],
+    ['urn', 'URN'],
+  ] as const)('the GraphQL StdDataType of %s is %s', (type, std) => {
+    expect(stdDataType(type)).toBe(std);
+  });
+});
+
+describe('entity type URNs', () => {
+  test('the canonical urn of an entity type is in the svc namespace', () => {
+    expect(entityTypeUrn(findEntityType('dataFlow')!)).toBe('urn:li:entityType:svc.dataFlow');
+  });
+
+  test('the canonical svc entity type urn is accepted', () => {
+    expect(parseEntityTypeUrn('urn:li:entityType:svc.dataset').name).toBe('dataset');
+  });
+
+  test('the datahub. alias of an entity type urn is accepted', () => {
+    expect(parseEntityTypeUrn('urn:li:entityType:datahub.dataFlow').name).toBe('dataFlow');
+  });
+
+  test('the short form of an entity type urn is accepted', () => {
+    expect(parseEntityTypeUrn('urn:li:entityType:dataset').name).toBe('dataset');
+  });
+
+  test('an unknown entity type is a validation error naming the field', () => {
+    const err = thrown(() => parseEntityTypeUrn('urn:li:entityType:svc.notAType'));
+
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe('entityTypes: "urn:li:entityType:svc.notAType" is not a known entity type urn');
+    expect((err as ValidationError).field).toBe('entityTypes');
+  });
+
+  test('an entity type name under the data type prefix is a validation error', () => {
+    expect(thrown(() => parseEntityTypeUrn('urn:li:dataType:svc.dataset'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('an entity type in an unknown namespace is a validation error', () => {
+    expect(thrown(() => parseEntityTypeUrn('urn:li:entityType:acme.dataset'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('an entity type urn in another case is a validation error', () => {
+    expect(thrown(() => parseEntityTypeUrn('urn:li:entityType:svc.DataSet'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('a short-form entity type urn in another case is a validation error', () => {
+    expect(thrown(() => parseEntityTypeUrn('urn:li:entityType:dataflow'))).toBeInstanceOf(ValidationError);
+  });
+
+  test('a bare entity name is not an entity type urn', () => {
+    expect(tryParseEntityType('dataset')).toBeUndefined();
+  });
+
+  test('a bare entity name is accepted where bare names are allowed', () => {
+    expect(tryParseEntityType('dataFlow', true)?.name).toBe('dataFlow');
+  });
+});
