@@ -10,10 +10,10 @@ import {
   MeilisearchApiError,
   MeilisearchRequestError,
   MeilisearchRequestTimeOutError,
-  MeilisearchTaskTimeOutError,
   type MultiSearchQuery,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
+import { nodeHttpClient } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
 
@@ -67,9 +67,15 @@ export interface DocumentWrites {
   readonly deletes: readonly string[];
 }
 
-function translate(err: unknown): Error {
+/** The custom transport's API errors reach us wrapped as request errors. */
+function unwrap(err: unknown): unknown {
+  return err instanceof MeilisearchRequestError && err.cause instanceof MeilisearchApiError ? err.cause : err;
+}
+
+function translate(raw: unknown): Error {
+  const err = unwrap(raw);
   if (err instanceof SearchUnavailableError || err instanceof SearchRequestError) return err;
-  if (err instanceof MeilisearchRequestError || err instanceof MeilisearchRequestTimeOutError || err instanceof MeilisearchTaskTimeOutError) {
+  if (err instanceof MeilisearchRequestError || err instanceof MeilisearchRequestTimeOutError) {
     return new SearchUnavailableError(`Meilisearch is not reachable: ${err.message}`);
   }
   if (err instanceof MeilisearchApiError) {
@@ -89,6 +95,7 @@ export class SearchEngine {
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       timeout: options.requestTimeoutMs ?? 30_000,
       clientAgents: ['propgraph'],
+      httpClient: nodeHttpClient,
     });
     this.taskTimeoutMs = options.taskTimeoutMs ?? 120_000;
   }
@@ -229,20 +236,35 @@ export class SearchEngine {
     try {
       const task = await this.client.deleteIndex(uid);
       await this.waitAll([task.taskUid], false);
-    } catch (err) {
-      if (!(err instanceof MeilisearchApiError && err.cause?.code === 'index_not_found')) throw err;
+    } catch (raw) {
+      const err = unwrap(raw);
+      if (!(err instanceof MeilisearchApiError && err.cause?.code === 'index_not_found')) throw raw;
     }
   }
 
   /** Waits for tasks; a failed one throws (an already-existing index is fine when `tolerateExists`). */
   private async waitAll(taskUids: readonly number[], tolerateExists: boolean): Promise<void> {
     for (const uid of taskUids) {
-      const task = await this.client.tasks.waitForTask(uid, { timeout: this.taskTimeoutMs, interval: 10 });
+      const task = await this.waitTask(uid);
       if (task.status === 'succeeded') continue;
       const code = task.error?.code ?? task.status;
       if (tolerateExists && code === 'index_already_exists') continue;
       if (code === 'index_not_found' && task.type === 'indexDeletion') continue;
       throw new SearchRequestError(code, `Meilisearch task ${uid} (${task.type}) ${task.status}: ${task.error?.message ?? ''}`);
+    }
+  }
+
+  /**
+   * Polls a task until it ends: 5 ms at first (most of our tasks take tens of ms),
+   * backing off to 50 ms. (The client's waitForTask leaks an abort listener per poll.)
+   */
+  private async waitTask(uid: number): Promise<Awaited<ReturnType<Meilisearch['tasks']['getTask']>>> {
+    const deadline = Date.now() + this.taskTimeoutMs;
+    for (let delay = 5; ; delay = Math.min(50, delay * 2)) {
+      const task = await this.client.tasks.getTask(uid);
+      if (task.status === 'succeeded' || task.status === 'failed' || task.status === 'canceled') return task;
+      if (Date.now() > deadline) throw new SearchUnavailableError(`Meilisearch task ${uid} did not finish within ${this.taskTimeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, delay));
     }
   }
 

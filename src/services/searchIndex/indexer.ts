@@ -38,6 +38,8 @@ export interface IndexerOptions {
 }
 
 export interface IndexerState {
+  /** Whether this process runs the indexing loop at all (BACKGROUND_WORKERS). */
+  readonly running: boolean;
   readonly leader: boolean;
   readonly healthy: boolean;
   readonly lastError: string | null;
@@ -69,6 +71,7 @@ export class SearchIndexer {
 
   get state(): IndexerState {
     return {
+      running: this.running,
       leader: this.leader,
       healthy: this.healthy,
       lastError: this.lastError,
