@@ -60,9 +60,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendNoEndpoint(request, reply));
 
   // JSON in, under every JSON media type DataHub clients send; anything else is 415.
-  app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser(['text/plain', 'application/json']);
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, (request, body, done) => {
+    // Clients often send a JSON content type on bodiless DELETEs; there is nothing to parse.
+    if (body === '' && request.method === 'DELETE') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
 
   await app.register(helmet, { global: true });
   // Closed unless origins are configured: browsers on other origins get no CORS headers.

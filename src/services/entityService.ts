@@ -7,7 +7,7 @@ import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { LIMITS } from '../domain/limits.js';
-import { parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
+import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { entityExists, existingEntities, latestAspectsOfMany, listEntityUrns, type StoredAspect } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { inTransaction } from '../store/transaction.js';
@@ -88,7 +88,9 @@ export class EntityService {
   }
 
   async exists(urnValue: string): Promise<boolean> {
-    return entityExists(this.deps.db, parseUrn(urnValue).value);
+    const urn = parseUrn(urnValue);
+    const parent = parentUrnOf(urn);
+    return (await entityExists(this.deps.db, urn.value)) || (parent !== undefined && (await entityExists(this.deps.db, parent)));
   }
 
   /**
@@ -100,8 +102,10 @@ export class EntityService {
     const out = new Map<string, EntityView>();
     const db = this.deps.db;
     if (aspects) for (const urn of urns) for (const a of aspects) if (!isKnownAspect(urn.entityType, a)) handlerFor(urn.entityType, a);
-    const existing = await existingEntities(db, urns.map((u) => u.value));
-    const live = urns.filter((u) => existing.has(u.value));
+    // A schema field exists exactly when its dataset does, aspects or not.
+    const parents = urns.map((u) => parentUrnOf(u));
+    const existing = await existingEntities(db, [...urns.map((u) => u.value), ...parents.filter((p): p is string => p !== undefined)]);
+    const live = urns.filter((u, i) => existing.has(u.value) || (parents[i] !== undefined && existing.has(parents[i]!)));
     const stored = await latestAspectsOfMany(db, live.map((u) => u.value), aspects);
     // Every (entity, aspect) to show, grouped so that each handler views its items at once.
     const groups = new Map<string, { type: EntityTypeInfo; name: string; items: Array<{ urn: string; stored: StoredAspect | undefined }> }>();
