@@ -9,14 +9,12 @@
  * Not a test: nothing is asserted. Options: --n <datasets> (100000), --iterations <n>
  * (300). Writes section 2 of BENCHMARKS.md.
  */
-import { execFileSync, execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { machine, percentile, ROOT, testServers, writeSection } from './support.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The search module runs in this process, from dist/ (npm run bench builds it first).
 const dist = (m) => import(path.join(ROOT, 'dist', m));
 const { loadConfig } = await dist('config.js');
@@ -28,19 +26,10 @@ const { rebuildIndexes } = await dist('services/searchIndex/rebuild.js');
 const { findPropertiesBySearchField } = await dist('store/propertyRegistry.js');
 const { pendingCount } = await dist('store/changeLog.js');
 
-/** The test suite's throwaway PostgreSQL and Meilisearch helpers, compiled on the fly. */
-async function testServers() {
-  const out = path.join(ROOT, 'bench', '.build');
-  execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['--module', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--outDir', out, path.join(ROOT, 'test/support/globalSetup.ts')], { stdio: 'inherit' });
-  return import(path.join(out, 'globalSetup.js'));
-}
-
 const WARMUP = 30;
 const BATCH = 1000;
 const TIERS = ['gold', 'silver', 'bronze', 'iron', 'paper'];
 const REGIONS = ['eu-west', 'eu-north', 'us-east', 'us-west', 'ap-south', 'ap-east', 'sa-east', 'af-south', 'me-central', 'ca-central'];
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 async function timeIt(fn, iterations) {
   for (let i = 0; i < WARMUP; i++) await fn();
@@ -54,31 +43,9 @@ async function timeIt(fn, iterations) {
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
-function machine() {
-  const sh = (cmd) => execSync(cmd, { encoding: 'utf8' }).trim();
-  const mem = sh('free -g').split('\n').find((l) => l.startsWith('Mem:'))?.replace(/\s+/g, ' ');
-  return `\`nproc\` ${sh('nproc')} (${sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").trim()}), \`free -g\` "${mem}" (total used free shared buff/cache available), Node ${process.version}`;
-}
-
 function option(args, name, fallback) {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
-}
-
-/** Replaces (or appends) the section `## <title>` of BENCHMARKS.md. */
-function writeSection(title, body) {
-  const file = path.join(ROOT, 'BENCHMARKS.md');
-  const header = '# Benchmarks\n\nMeasured with `npm run bench -- <name>` on the machine each section names. Figures are medians of the rounds; ratios compare with a baseline measured in the same run, because absolute times on shared machines drift.\n';
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const section = `## ${title}\n\n${body.trim()}\n`;
-  const start = text.indexOf(`## ${title}\n`);
-  if (start >= 0) {
-    const end = text.indexOf('\n## ', start + 1);
-    text = text.slice(0, start) + section + (end >= 0 ? text.slice(end + 1) : '');
-  } else {
-    text = `${text.trimEnd()}\n\n${section}`;
-  }
-  writeFileSync(file, text);
 }
 
 export async function run(args) {
