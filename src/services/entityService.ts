@@ -18,6 +18,7 @@ import {
   deleteEntityAndAspects,
   deleteOneAspect,
   writeAspects,
+  writeEntities,
   type AspectResult,
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
@@ -184,30 +185,25 @@ export class EntityService {
       throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
     }
     const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), item }));
-    for (const { urn, item } of parsed) for (const name of item.aspects.keys()) handlerFor(urn.entityType, name);
-    const changeIds: bigint[] = [];
-    const out = await inTransaction(this.deps.db, async (tx) => {
-      const results: Array<{ urn: string; results: AspectResult[] }> = [];
-      // Lock entities in URN order so concurrent batches cannot deadlock.
-      const ordered = [...parsed].sort((a, b) => (a.urn.value < b.urn.value ? -1 : a.urn.value > b.urn.value ? 1 : 0));
-      const byUrn = new Map<string, AspectResult[]>();
-      for (const { urn, item } of ordered) {
-        const requests = [...item.aspects].map(([aspect, input]): AspectWriteRequest => ({
-          aspect,
-          compute: () => input.value,
-          ...(options.createOnly ? { createOnly: true } : {}),
-          ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
-          ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
-        }));
-        const outcome = await writeAspects(tx, urn, requests, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
-        changeIds.push(...outcome.changeIds);
-        byUrn.set(urn.value, outcome.results);
-      }
-      for (const { urn } of parsed) results.push({ urn: urn.value, results: byUrn.get(urn.value)! });
-      return results;
-    });
-    await this.afterCommit(changeIds, options);
-    return out;
+    const seen = new Set<string>();
+    for (const { urn, item } of parsed) {
+      if (seen.has(urn.value)) throw new ValidationError(`Entity ${urn.value} is listed more than once in the batch`, 'urn');
+      seen.add(urn.value);
+      for (const name of item.aspects.keys()) handlerFor(urn.entityType, name);
+    }
+    const entities = parsed.map(({ urn, item }) => ({
+      urn,
+      requests: [...item.aspects].map(([aspect, input]): AspectWriteRequest => ({
+        aspect,
+        compute: () => input.value,
+        ...(options.createOnly ? { createOnly: true } : {}),
+        ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+        ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+      })),
+    }));
+    const outcomes = await inTransaction(this.deps.db, (tx) => writeEntities(tx, entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false }));
+    await this.afterCommit(outcomes.flatMap((o) => o.changeIds), options);
+    return parsed.map(({ urn }, i) => ({ urn: urn.value, results: outcomes[i]!.results }));
   }
 
   /** Hard-deletes an entity; idempotent. */

@@ -153,7 +153,7 @@ export class SearchIndexer {
   /** Indexes one batch of pending changes; returns how many changes it handled. */
   private async drainBatch(): Promise<number> {
     const { db, engine } = this.options;
-    const changes = await pendingChanges(db, this.options.batchSize ?? 500);
+    const changes = await pendingChanges(db, this.options.batchSize ?? 5000);
     if (changes.length === 0) return 0;
     const urnsByType = new Map<string, Set<string>>();
     for (const c of changes) {
