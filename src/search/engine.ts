@@ -156,6 +156,23 @@ export class SearchEngine {
     await this.writeTo(writes.map((w) => ({ ...w, uid: this.uid(w.type) })));
   }
 
+  /**
+   * Sends the writes (Meilisearch queues them in arrival order) and returns a wait for
+   * their tasks, so a caller can prepare the next batch while this one is applied.
+   */
+  async enqueue(writes: readonly DocumentWrites[]): Promise<{ wait(): Promise<void> }> {
+    const tasks = await this.guard(async () => {
+      const uids: number[] = [];
+      for (const w of writes) {
+        const index = this.client.index(this.uid(w.type));
+        if (w.upserts.length > 0) uids.push((await index.addDocuments(w.upserts as SearchDocument[], { primaryKey: 'id' })).taskUid);
+        if (w.deletes.length > 0) uids.push((await index.deleteDocuments(w.deletes as string[])).taskUid);
+      }
+      return uids;
+    });
+    return { wait: () => this.guard(() => this.waitAll(tasks, false)) };
+  }
+
   async writeTo(writes: ReadonlyArray<DocumentWrites & { uid: string }>): Promise<void> {
     await this.guard(async () => {
       const tasks: number[] = [];
