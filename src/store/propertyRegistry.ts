@@ -114,3 +114,9 @@ export async function setRemoved(tx: Tx, urn: string, removed: boolean): Promise
 export async function deleteRegistry(tx: Tx, urn: string): Promise<void> {
   await tx.$executeRaw`DELETE FROM structured_property WHERE urn = ${urn}`;
 }
+
+/** The registry's change counter (bumped by a trigger on every change to it). */
+export async function registryEpoch(db: Queryable): Promise<bigint> {
+  const rows = await db.$queryRaw<{ epoch: bigint }[]>`SELECT epoch FROM registry_epoch WHERE id = 1`;
+  return rows[0]?.epoch ?? 0n;
+}
