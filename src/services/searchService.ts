@@ -29,6 +29,7 @@ import { SearchRequestError, SearchUnavailableError, type EngineHit, type Engine
 import { MAX_FACET_VALUES } from '../search/settings.js';
 import type { Db } from '../store/database.js';
 import { enqueueSingletonJob } from '../store/jobs.js';
+import type { SqlQueryRunner } from '../store/migrate.js';
 import { findPropertiesBySearchField, registryEpoch, type RegisteredProperty } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Caller } from './caller.js';
@@ -76,6 +77,8 @@ export interface EntitySearchOptions {
 
 export interface SearchDeps {
   readonly db: Db;
+  /** The driver itself, for the hot, tiny query every search makes. */
+  readonly sql: SqlQueryRunner;
   /** Null when search is disabled (no binary, or turned off). */
   readonly engine: SearchEngine | null;
   readonly disabledReason?: string | undefined;
@@ -267,7 +270,7 @@ export class SearchService {
   private async registryFor(searchFields: readonly string[], used: EpochUsed): Promise<Map<string, RegisteredProperty>> {
     let cache = this.cache;
     if (!searchFields.every((f) => cache.fields.has(f))) {
-      const epoch = await registryEpoch(this.deps.db);
+      const epoch = await registryEpoch(this.deps.sql);
       const found = await findPropertiesBySearchField(this.deps.db, searchFields);
       if (epoch !== cache.epoch) cache = { epoch, fields: new Map() };
       for (const f of searchFields) cache.fields.set(f, found.get(f) ?? null);
@@ -290,7 +293,7 @@ export class SearchService {
    */
   private async searchChecked<T>(attempt: (used: EpochUsed) => Promise<T>): Promise<T> {
     const used: EpochUsed = { epoch: null };
-    const checked = registryEpoch(this.deps.db);
+    const checked = registryEpoch(this.deps.sql);
     let result: T;
     try {
       result = await attempt(used);
