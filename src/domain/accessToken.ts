@@ -48,5 +48,15 @@ export function bearerToken(header: string | undefined): string | undefined {
 export function parseTokenName(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw new ValidationError('name is required', 'name');
   if (value.length > LIMITS.nameLength) throw new ValidationError(`name is longer than the limit of ${LIMITS.nameLength} characters`, 'name');
+  // The name becomes the actor urn (urn:li:corpuser:<name>) on everything the token writes.
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw new ValidationError('name must not contain control characters', 'name');
   return value.trim();
+}
+
+export function parseTokenDescription(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new ValidationError('description must be a string', 'description');
+  if (value.length > 10_000) throw new ValidationError('description is longer than the limit of 10000 characters', 'description');
+  if (value.includes('\u0000')) throw new ValidationError('description contains the character U+0000, which cannot be stored', 'description');
+  return value;
 }

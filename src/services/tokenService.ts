@@ -4,7 +4,7 @@
  * when no admin token exists yet, is generated (the caller writes it to a file).
  */
 import { randomUUID } from 'node:crypto';
-import { hashToken, newTokenSecret, parseScope, parseTokenName, sameHash, type TokenScope } from '../domain/accessToken.js';
+import { hashToken, newTokenSecret, parseScope, parseTokenDescription, parseTokenName, sameHash, type TokenScope } from '../domain/accessToken.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 import { findToken, findTokenByHash, hasActiveAdminToken, insertToken, listTokens, revokeToken, touchToken, upsertNamedToken, type StoredToken } from '../store/accessTokens.js';
@@ -72,14 +72,12 @@ export class TokenService {
     if (input.expiresAt !== undefined && input.expiresAt !== null) {
       if (!Number.isFinite(input.expiresAt) || input.expiresAt <= Date.now()) throw new ValidationError('expiresAt must be in the future', 'expiresAt');
     }
-    if (input.description !== undefined && input.description !== null && input.description.length > 10_000) {
-      throw new ValidationError('description is longer than the limit of 10000 characters', 'description');
-    }
+    const description = parseTokenDescription(input.description);
     const secret = newTokenSecret();
     const stored = await insertToken(this.deps.db, {
       id: randomUUID(),
       name,
-      description: input.description ?? null,
+      description,
       scope,
       tokenHash: hashToken(secret),
       createdBy: caller.actor,

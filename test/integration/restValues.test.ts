@@ -121,6 +121,18 @@ describe.each(backends())('values over REST on %s', (backend) => {
     expect(invalid.body.error).toBe(`Invalid urn!: ${bad}`);
   });
 
+  test('a U+0000 character anywhere in the values is a 400 naming where, and nothing changes (PostgreSQL cannot store it)', async () => {
+    const d = await dataset();
+    await setProperties(url, d, [{ propertyUrn: owner, values: [{ string: 'kept' }] }]);
+    const inValue = await setProperties(url, d, [{ propertyUrn: owner, values: [{ string: 'a\u0000b' }] }]);
+    expect(inValue.status).toBe(400);
+    expect(inValue.body.message).toBe('structuredProperties: properties[0].values[0].string contains the character U+0000, which cannot be stored');
+    const inUrn = await setProperties(url, d, [{ propertyUrn: '\u0000', values: [] }]);
+    expect(inUrn.status).toBe(400);
+    expect(inUrn.body.message).toMatch(/properties\[0\]\.propertyUrn/);
+    expect(await props(d)).toEqual([{ propertyUrn: owner, values: [{ string: 'kept' }] }]);
+  });
+
   test('an immutable value can be set once but not changed or removed', async () => {
     const d = await dataset();
     expect((await setProperties(url, d, [{ propertyUrn: frozen, values: [{ string: 'v1' }] }])).status).toBe(200);
