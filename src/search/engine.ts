@@ -12,6 +12,7 @@ import {
   MeilisearchRequestTimeOutError,
   MeilisearchTaskTimeOutError,
   type MultiSearchQuery,
+  type Task,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
 import type { SearchDocument } from './documents.js';
@@ -237,12 +238,27 @@ export class SearchEngine {
   /** Waits for tasks; a failed one throws (an already-existing index is fine when `tolerateExists`). */
   private async waitAll(taskUids: readonly number[], tolerateExists: boolean): Promise<void> {
     for (const uid of taskUids) {
-      const task = await this.client.tasks.waitForTask(uid, { timeout: this.taskTimeoutMs, interval: 10 });
+      const task = await this.waitForTask(uid);
       if (task.status === 'succeeded') continue;
       const code = task.error?.code ?? task.status;
       if (tolerateExists && code === 'index_already_exists') continue;
       if (code === 'index_not_found' && task.type === 'indexDeletion') continue;
       throw new SearchRequestError(code, `Meilisearch task ${uid} (${task.type}) ${task.status}: ${task.error?.message ?? ''}`);
+    }
+  }
+
+  /**
+   * Polls a task until it ends. Not the client's waitForTask: when a poll fails
+   * (Meilisearch gone mid-wait) that one leaves its timeout timer running, which holds
+   * the process open for up to taskTimeoutMs after everything else has stopped.
+   */
+  private async waitForTask(uid: number): Promise<Task> {
+    const deadline = Date.now() + this.taskTimeoutMs;
+    for (;;) {
+      const task = await this.client.tasks.getTask(uid);
+      if (task.status !== 'enqueued' && task.status !== 'processing') return task;
+      if (Date.now() > deadline) throw new SearchUnavailableError(`Meilisearch did not finish task ${uid} within ${this.taskTimeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
 
