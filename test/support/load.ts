@@ -95,11 +95,12 @@ export async function waitFor<T>(what: string, timeoutMs: number, probe: () => P
   }
 }
 
-/** Counts outcomes by status (0 for no answer), for reports. */
+/** Counts outcomes by status (no answer, and GraphQL errors by code, apart), for reports. */
 export function statusCounts(outcomes: readonly Outcome[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const o of outcomes) {
-    const key = o.status === 0 ? `none(${o.error})` : String(o.status);
+    const graphqlError = o.body?.errors?.[0]?.extensions?.code;
+    const key = o.status === 0 ? `none(${o.error})` : graphqlError ? `${o.status} ${graphqlError}` : String(o.status);
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
