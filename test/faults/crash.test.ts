@@ -98,6 +98,7 @@ const report = (line: string) => console.log(`[crash] ${line}`);
     );
     await killing;
     expect(killed).toBe(true);
+    expect(inFlightAtKill.length).toBeGreaterThan(0);
     const phase1 = statusCounts(outcomes);
     // Before the kill every answer was a success; after it, no answer at all.
     expect(outcomes.every((o) => o.status === 200 || o.status === 0)).toBe(true);

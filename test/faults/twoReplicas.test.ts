@@ -173,6 +173,11 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
         return running.length === 2 ? running : undefined;
       }, 100);
 
+      // The gateway spread its requests over both replicas.
+      const spread = [a, b].map((r) => gateway!.sent.get(`${r.url}/api/graphql`) ?? 0);
+      report(`gateway requests before the kill: A ${spread[0]}, B ${spread[1]}`);
+      expect(Math.min(...spread)).toBeGreaterThan(0);
+
       // Kill the replica that leads the indexer, mid-load; its clients' failures are retried on the survivor.
       const leaderName = leaderSamples[leaderSamples.length - 1]![0];
       const victim = leaderName === 'A' ? a : b;
