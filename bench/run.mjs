@@ -1,6 +1,8 @@
 // `npm run bench -- <name> [options]`: runs one benchmark and records it in BENCHMARKS.md.
 const benchmarks = {
   writes: () => import('./writes.mjs'),
+  bulk: () => import('./bulk.mjs'),
+  search: () => import('./search.mjs'),
 };
 const [name, ...args] = process.argv.slice(2);
 if (!name || !benchmarks[name]) {

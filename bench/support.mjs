@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: the machine, statistics, a PostgreSQL server, the
 // built server as a child process, a closed-loop load generator, and BENCHMARKS.md.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, execSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export function machine() {
-  const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
-  return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
+  const sh = (cmd) => execSync(cmd, { encoding: 'utf8' }).trim();
+  const mem = sh('free -g').split('\n').find((l) => l.startsWith('Mem:'))?.replace(/\s+/g, ' ');
+  return `\`nproc\` ${sh('nproc')} (${os.cpus()[0]?.model ?? 'unknown cpu'}), \`free -g\` "${mem}" (total used free shared buff/cache available), ${os.type()} ${os.release()}, Node ${process.version}`;
 }
 
 export function percentile(sorted, p) {
@@ -26,12 +27,15 @@ export function median(values) {
 
 export const round = (n, d = 1) => Number.isFinite(n) ? Number(n.toFixed(d)) : n;
 
-/** PostgreSQL for a benchmark: the test suite's own throwaway-cluster code, compiled on the fly. */
-export async function startPostgres() {
+/** The test suite's throwaway PostgreSQL and Meilisearch helpers, compiled on the fly. */
+export async function testServers() {
   const out = path.join(ROOT, 'bench', '.build');
   execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['--module', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--outDir', out, path.join(ROOT, 'test/support/globalSetup.ts')], { stdio: 'inherit' });
-  const mod = await import(path.join(out, 'globalSetup.js'));
-  return mod.startPostgres();
+  return import(path.join(out, 'globalSetup.js'));
+}
+
+export async function startPostgres() {
+  return (await testServers()).startPostgres();
 }
 
 /** Starts `node dist/main.js` (build first with `npm run build`) and resolves its URL. */

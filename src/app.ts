@@ -15,20 +15,29 @@ import { installAuthentication } from './rest/authentication.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { sendError, sendNoEndpoint } from './rest/errors.js';
 import { stringifyRest } from './rest/json.js';
+import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
+import { recordRoutes } from './rest/routeTable.js';
 import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
 import type { Services } from './services/index.js';
+import { graphiqlRoutes, isGraphiqlPath } from './web/graphiql.js';
+import { isSwaggerUiPath, swaggerUiRoutes } from './web/swaggerUi.js';
 
 export interface AppDeps {
   readonly config: Config;
   readonly log: Logger;
   readonly services: Services;
   readonly health: HealthSource;
+  /** Shown in the OpenAPI document. */
+  readonly version: string;
 }
 
 /** URL prefixes under which the REST API is served (SPEC 4). */
 export const REST_PREFIXES = ['/openapi', '/gms/openapi'];
+
+/** The documentation pages, their files and the OpenAPI document: public, and not part of the REST API. */
+const isDocumentationPath = (path: string): boolean => API_DOCS_PATHS.includes(path) || isSwaggerUiPath(path) || isGraphiqlPath(path);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
@@ -45,14 +54,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (reply.statusCode >= 500) request.log.warn(line, 'request failed');
     else request.log.debug(line, 'request');
   });
+  recordRoutes(app);
   app.setReplySerializer((payload) => stringifyRest(payload));
   app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
   app.setNotFoundHandler((request, reply) => sendNoEndpoint(request, reply));
 
   // JSON in, under every JSON media type DataHub clients send; anything else is 415.
-  app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser(['text/plain', 'application/json']);
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, (request, body, done) => {
+    // Clients often send a JSON content type on bodiless DELETEs; there is nothing to parse.
+    if (body === '' && request.method === 'DELETE') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
 
   await app.register(helmet, { global: true });
   // Closed unless origins are configured: browsers on other origins get no CORS headers.
@@ -72,10 +86,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       message: `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
     }),
   });
+  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || GRAPHQL_PATHS.includes(url) });
   installAuthentication(app, {
     enabled: config.authEnabled,
     tokens: services.tokens,
-    publicPaths: (path) => path === '/health',
+    publicPaths: (path) => path === '/health' || isDocumentationPath(path),
     graphqlPaths: GRAPHQL_PATHS,
   });
 
@@ -90,5 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
   }
   await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection });
+  await app.register(apiDocsRoutes);
+  await app.register(swaggerUiRoutes);
+  if (config.graphiqlEnabled) await app.register(graphiqlRoutes);
   return app;
 }

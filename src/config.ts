@@ -80,7 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     meiliEmbedded: bool(env, 'MEILI_EMBEDDED', true),
     meiliBinary: str(env, 'MEILI_BINARY'),
     meiliIndexPrefix: indexPrefix(env),
-    searchIndexBatchSize: int(env, 'SEARCH_INDEX_BATCH_SIZE', 500, 1),
+    searchIndexBatchSize: int(env, 'SEARCH_INDEX_BATCH_SIZE', 5000, 1),
     authEnabled: bool(env, 'AUTH_ENABLED', true),
     rootToken: str(env, 'ROOT_TOKEN'),
     writeWaitForIndex: bool(env, 'WRITE_WAIT_FOR_INDEX', true),

@@ -3,7 +3,7 @@
  * services, the job worker, the search indexer and the HTTP app. Used by main.ts and
  * by the tests, which start real servers on free ports.
  */
-import { writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { writeFileSync, chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -96,7 +96,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     }
   };
   try {
-    app = await buildApp({ config, log, services, health: { health } });
+    app = await buildApp({ config, log, services, version: packageVersion(), health: { health } });
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await app?.close().catch(() => undefined);
@@ -136,6 +136,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       return closing;
     },
   };
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
 }
 
 /**

@@ -4,7 +4,7 @@
  * limits, a smaller body limit, and no stack traces in responses.
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../logger.js';
@@ -45,7 +45,8 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     validationRules: [queryLimitsRule()],
     formatError: createErrorFormatter(options.log),
     // Inline traces (ftv1) would expose resolver timings to any caller; off until a router needs them.
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), responseExtensionsPlugin],
+    // Apollo's landing page loads Apollo Sandbox from a CDN; the explorer at /api/graphiql works offline.
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), responseExtensionsPlugin],
   });
   await apollo.start();
   const handler = fastifyApolloHandler(apollo, {

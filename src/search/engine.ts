@@ -10,11 +10,10 @@ import {
   MeilisearchApiError,
   MeilisearchRequestError,
   MeilisearchRequestTimeOutError,
-  MeilisearchTaskTimeOutError,
   type MultiSearchQuery,
-  type Task,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
+import { nodeHttpClient } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
 
@@ -68,9 +67,15 @@ export interface DocumentWrites {
   readonly deletes: readonly string[];
 }
 
-function translate(err: unknown): Error {
+/** The custom transport's API errors reach us wrapped as request errors. */
+function unwrap(err: unknown): unknown {
+  return err instanceof MeilisearchRequestError && err.cause instanceof MeilisearchApiError ? err.cause : err;
+}
+
+function translate(raw: unknown): Error {
+  const err = unwrap(raw);
   if (err instanceof SearchUnavailableError || err instanceof SearchRequestError) return err;
-  if (err instanceof MeilisearchRequestError || err instanceof MeilisearchRequestTimeOutError || err instanceof MeilisearchTaskTimeOutError) {
+  if (err instanceof MeilisearchRequestError || err instanceof MeilisearchRequestTimeOutError) {
     return new SearchUnavailableError(`Meilisearch is not reachable: ${err.message}`);
   }
   if (err instanceof MeilisearchApiError) {
@@ -90,6 +95,7 @@ export class SearchEngine {
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       timeout: options.requestTimeoutMs ?? 30_000,
       clientAgents: ['propgraph'],
+      httpClient: nodeHttpClient,
     });
     this.taskTimeoutMs = options.taskTimeoutMs ?? 120_000;
   }
@@ -148,6 +154,23 @@ export class SearchEngine {
   /** Applies the writes and resolves once Meilisearch has; a rejected task throws SearchRequestError. */
   async write(writes: readonly DocumentWrites[]): Promise<void> {
     await this.writeTo(writes.map((w) => ({ ...w, uid: this.uid(w.type) })));
+  }
+
+  /**
+   * Sends the writes (Meilisearch queues them in arrival order) and returns a wait for
+   * their tasks, so a caller can prepare the next batch while this one is applied.
+   */
+  async enqueue(writes: readonly DocumentWrites[]): Promise<{ wait(): Promise<void> }> {
+    const tasks = await this.guard(async () => {
+      const uids: number[] = [];
+      for (const w of writes) {
+        const index = this.client.index(this.uid(w.type));
+        if (w.upserts.length > 0) uids.push((await index.addDocuments(w.upserts as SearchDocument[], { primaryKey: 'id' })).taskUid);
+        if (w.deletes.length > 0) uids.push((await index.deleteDocuments(w.deletes as string[])).taskUid);
+      }
+      return uids;
+    });
+    return { wait: () => this.guard(() => this.waitAll(tasks, false)) };
   }
 
   async writeTo(writes: ReadonlyArray<DocumentWrites & { uid: string }>): Promise<void> {
@@ -230,15 +253,16 @@ export class SearchEngine {
     try {
       const task = await this.client.deleteIndex(uid);
       await this.waitAll([task.taskUid], false);
-    } catch (err) {
-      if (!(err instanceof MeilisearchApiError && err.cause?.code === 'index_not_found')) throw err;
+    } catch (raw) {
+      const err = unwrap(raw);
+      if (!(err instanceof MeilisearchApiError && err.cause?.code === 'index_not_found')) throw raw;
     }
   }
 
   /** Waits for tasks; a failed one throws (an already-existing index is fine when `tolerateExists`). */
   private async waitAll(taskUids: readonly number[], tolerateExists: boolean): Promise<void> {
     for (const uid of taskUids) {
-      const task = await this.waitForTask(uid);
+      const task = await this.waitTask(uid);
       if (task.status === 'succeeded') continue;
       const code = task.error?.code ?? task.status;
       if (tolerateExists && code === 'index_already_exists') continue;
@@ -248,17 +272,16 @@ export class SearchEngine {
   }
 
   /**
-   * Polls a task until it ends. Not the client's waitForTask: when a poll fails
-   * (Meilisearch gone mid-wait) that one leaves its timeout timer running, which holds
-   * the process open for up to taskTimeoutMs after everything else has stopped.
+   * Polls a task until it ends: 5 ms at first (most of our tasks take tens of ms),
+   * backing off to 50 ms. (The client's waitForTask leaks an abort listener per poll.)
    */
-  private async waitForTask(uid: number): Promise<Task> {
+  private async waitTask(uid: number): Promise<Awaited<ReturnType<Meilisearch['tasks']['getTask']>>> {
     const deadline = Date.now() + this.taskTimeoutMs;
-    for (;;) {
+    for (let delay = 5; ; delay = Math.min(50, delay * 2)) {
       const task = await this.client.tasks.getTask(uid);
-      if (task.status !== 'enqueued' && task.status !== 'processing') return task;
-      if (Date.now() > deadline) throw new SearchUnavailableError(`Meilisearch did not finish task ${uid} within ${this.taskTimeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (task.status === 'succeeded' || task.status === 'failed' || task.status === 'canceled') return task;
+      if (Date.now() > deadline) throw new SearchUnavailableError(`Meilisearch task ${uid} did not finish within ${this.taskTimeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, delay));
     }
   }
 

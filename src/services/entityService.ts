@@ -7,7 +7,7 @@ import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { LIMITS } from '../domain/limits.js';
-import { parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
+import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { entityExists, existingEntities, latestAspectsOfMany, listEntityUrns, type StoredAspect } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { inTransaction } from '../store/transaction.js';
@@ -18,6 +18,7 @@ import {
   deleteEntityAndAspects,
   deleteOneAspect,
   writeAspects,
+  writeEntities,
   type AspectResult,
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
@@ -88,7 +89,9 @@ export class EntityService {
   }
 
   async exists(urnValue: string): Promise<boolean> {
-    return entityExists(this.deps.db, parseUrn(urnValue).value);
+    const urn = parseUrn(urnValue);
+    const parent = parentUrnOf(urn);
+    return (await entityExists(this.deps.db, urn.value)) || (parent !== undefined && (await entityExists(this.deps.db, parent)));
   }
 
   /**
@@ -100,8 +103,10 @@ export class EntityService {
     const out = new Map<string, EntityView>();
     const db = this.deps.db;
     if (aspects) for (const urn of urns) for (const a of aspects) if (!isKnownAspect(urn.entityType, a)) handlerFor(urn.entityType, a);
-    const existing = await existingEntities(db, urns.map((u) => u.value));
-    const live = urns.filter((u) => existing.has(u.value));
+    // A schema field exists exactly when its dataset does, aspects or not.
+    const parents = urns.map((u) => parentUrnOf(u));
+    const existing = await existingEntities(db, [...urns.map((u) => u.value), ...parents.filter((p): p is string => p !== undefined)]);
+    const live = urns.filter((u, i) => existing.has(u.value) || (parents[i] !== undefined && existing.has(parents[i]!)));
     const stored = await latestAspectsOfMany(db, live.map((u) => u.value), aspects);
     // Every (entity, aspect) to show, grouped so that each handler views its items at once.
     const groups = new Map<string, { type: EntityTypeInfo; name: string; items: Array<{ urn: string; stored: StoredAspect | undefined }> }>();
@@ -180,30 +185,25 @@ export class EntityService {
       throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
     }
     const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), item }));
-    for (const { urn, item } of parsed) for (const name of item.aspects.keys()) handlerFor(urn.entityType, name);
-    const changeIds: bigint[] = [];
-    const out = await inTransaction(this.deps.db, async (tx) => {
-      const results: Array<{ urn: string; results: AspectResult[] }> = [];
-      // Lock entities in URN order so concurrent batches cannot deadlock.
-      const ordered = [...parsed].sort((a, b) => (a.urn.value < b.urn.value ? -1 : a.urn.value > b.urn.value ? 1 : 0));
-      const byUrn = new Map<string, AspectResult[]>();
-      for (const { urn, item } of ordered) {
-        const requests = [...item.aspects].map(([aspect, input]): AspectWriteRequest => ({
-          aspect,
-          compute: () => input.value,
-          ...(options.createOnly ? { createOnly: true } : {}),
-          ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
-          ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
-        }));
-        const outcome = await writeAspects(tx, urn, requests, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
-        changeIds.push(...outcome.changeIds);
-        byUrn.set(urn.value, outcome.results);
-      }
-      for (const { urn } of parsed) results.push({ urn: urn.value, results: byUrn.get(urn.value)! });
-      return results;
-    });
-    await this.afterCommit(changeIds, options);
-    return out;
+    const seen = new Set<string>();
+    for (const { urn, item } of parsed) {
+      if (seen.has(urn.value)) throw new ValidationError(`Entity ${urn.value} is listed more than once in the batch`, 'urn');
+      seen.add(urn.value);
+      for (const name of item.aspects.keys()) handlerFor(urn.entityType, name);
+    }
+    const entities = parsed.map(({ urn, item }) => ({
+      urn,
+      requests: [...item.aspects].map(([aspect, input]): AspectWriteRequest => ({
+        aspect,
+        compute: () => input.value,
+        ...(options.createOnly ? { createOnly: true } : {}),
+        ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+        ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+      })),
+    }));
+    const outcomes = await inTransaction(this.deps.db, (tx) => writeEntities(tx, entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false }));
+    await this.afterCommit(outcomes.flatMap((o) => o.changeIds), options);
+    return parsed.map(({ urn }, i) => ({ urn: urn.value, results: outcomes[i]!.results }));
   }
 
   /** Hard-deletes an entity; idempotent. */

@@ -5,8 +5,6 @@
  */
 import type { Db, Tx } from './database.js';
 import { appendChange } from './changeLog.js';
-import { Prisma } from './generated/prisma/client.js';
-import { replaceValuesCte, type ValueRow } from './propertyValues.js';
 
 export interface StoredAspect {
   readonly aspect: string;
@@ -97,75 +95,10 @@ export async function lockEntity(tx: Tx, urn: string, entityType: string, create
   return rows.length > 0 ? 'existed' : 'missing';
 }
 
-/** Whether the entity exists, holding a share lock so it cannot be deleted before commit. */
-export async function entityExistsLocked(tx: Tx, urn: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM entity WHERE urn = ${urn} FOR SHARE`;
-  return rows.length > 0;
-}
-
-/** A property value row of the entity, with its property's current state and definition. */
-export interface ValueState {
-  readonly propertyUrn: string;
-  readonly generation: bigint;
-  readonly values: unknown;
-  /** The property's current generation; null when the property no longer exists. */
-  readonly currentGeneration: bigint | null;
-  readonly removed: boolean;
-  /** The stored propertyDefinition; null when the property no longer exists. */
-  readonly definition: unknown;
-}
-
-export interface WriteState {
-  readonly lock: EntityLock;
-  readonly aspects: Map<string, StoredAspect>;
-  /** Present when asked for (writes of structuredProperties). */
-  readonly valueStates?: ValueState[];
-}
-
-/**
- * Everything a write needs to know: locks the entity's row (creating it first when
- * `create` is set), then reads the named aspects and, when asked, the entity's
- * property value rows with their properties' state and definitions, in one query.
- * The read must be a statement of its own, after the lock: under READ COMMITTED a
- * statement that waited for a row lock still reads the rest with the snapshot it
- * started with, so reading in the locking statement would lose concurrent updates.
- */
-export async function lockForWrite(tx: Tx, urn: string, entityType: string, create: boolean, aspects: readonly string[], withValues: boolean): Promise<WriteState> {
-  const lock = await lockEntity(tx, urn, entityType, create);
-  if (lock === 'missing') return { lock, aspects: new Map() };
-  const rows = await tx.$queryRaw<{ aspects: Array<{ aspect: string; metadata: unknown; system_metadata: Record<string, unknown> | null; created_on: string; created_by: string }>; value_states: Array<{ property_urn: string; generation: string; values: unknown; current_generation: string | null; removed: boolean | null; definition: unknown }> | null }[]>`
-    SELECT
-      COALESCE((SELECT json_agg(json_build_object('aspect', a.aspect, 'metadata', a.metadata, 'system_metadata', a.system_metadata,
-                                                  'created_on', a.created_on, 'created_by', a.created_by))
-                FROM aspect a WHERE a.urn = e.urn AND a.version = 0 AND a.aspect = ANY(${aspects as string[]}::text[])), '[]'::json) AS aspects,
-      CASE WHEN ${withValues} THEN
-        COALESCE((SELECT json_agg(json_build_object('property_urn', pv.property_urn, 'generation', pv.generation::text, 'values', pv."values",
-                                                    'current_generation', sp.generation::text, 'removed', sp.removed, 'definition', d.metadata))
-                  FROM property_value pv
-                  LEFT JOIN structured_property sp ON sp.urn = pv.property_urn
-                  LEFT JOIN aspect d ON d.urn = sp.urn AND d.aspect = 'propertyDefinition' AND d.version = 0
-                  WHERE pv.entity_urn = e.urn), '[]'::json)
-      END AS value_states
-    FROM entity e WHERE e.urn = ${urn}`;
-  const row = rows[0]!;
-  return {
-    lock,
-    aspects: new Map(
-      row.aspects.map((a) => [a.aspect, { aspect: a.aspect, metadata: a.metadata, systemMetadata: a.system_metadata, createdOn: new Date(a.created_on), createdBy: a.created_by }]),
-    ),
-    ...(row.value_states
-      ? {
-          valueStates: row.value_states.map((v) => ({
-            propertyUrn: v.property_urn,
-            generation: BigInt(v.generation),
-            values: v.values,
-            currentGeneration: v.current_generation === null ? null : BigInt(v.current_generation),
-            removed: v.removed ?? false,
-            definition: v.definition,
-          })),
-        }
-      : {}),
-  };
+/** Which of the entities exist, holding share locks so they cannot be deleted before commit. */
+export async function entitiesExistLocked(tx: Tx, urns: readonly string[]): Promise<Set<string>> {
+  const rows = await tx.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ANY(${urns as string[]}::text[]) ORDER BY urn FOR SHARE`;
+  return new Set(rows.map((r) => r.urn));
 }
 
 /** URNs of the schemaField entities of a dataset. */
@@ -180,50 +113,6 @@ export async function schemaFieldsOf(db: Queryable, datasetUrn: string): Promise
 export async function aspectNames(db: Queryable, urn: string): Promise<string[]> {
   const rows = await db.$queryRaw<{ aspect: string }[]>`SELECT aspect FROM aspect WHERE urn = ${urn} AND version = 0`;
   return rows.map((r) => r.aspect);
-}
-
-export interface AspectWrite {
-  urn: string;
-  entityType: string;
-  aspect: string;
-  metadata: unknown;
-  systemMetadata: Record<string, unknown>;
-  createdBy: string;
-  /** When given, the entity's property_value rows are replaced by these in the same statement. */
-  valueRows?: readonly ValueRow[];
-}
-
-/**
- * Writes a new latest version, keeping the previous one in history, and logs the
- * change. Returns the change log id.
- */
-export async function writeAspect(tx: Tx, w: AspectWrite): Promise<bigint> {
-  const metadata = JSON.stringify(w.metadata);
-  const systemMetadata = JSON.stringify(w.systemMetadata);
-  // One round trip: copy the current latest (if any) to the next history version,
-  // upsert the new latest, and append to the change log.
-  const values = w.valueRows === undefined ? Prisma.empty : replaceValuesCte(w.urn, w.entityType, w.valueRows);
-  const rows = await tx.$queryRaw<{ change_id: bigint }[]>`
-    WITH prev AS (
-      SELECT metadata, system_metadata, created_on, created_by FROM aspect
-      WHERE urn = ${w.urn} AND aspect = ${w.aspect} AND version = 0
-    ), hist AS (
-      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
-      SELECT ${w.urn}, ${w.aspect},
-             (SELECT COALESCE(MAX(version), 0) + 1 FROM aspect WHERE urn = ${w.urn} AND aspect = ${w.aspect}),
-             metadata, system_metadata, created_on, created_by
-      FROM prev
-    ), log AS (
-      INSERT INTO change_log (urn, entity_type, aspect, change_type) VALUES (${w.urn}, ${w.entityType}, ${w.aspect}, 'UPSERT')
-      RETURNING id
-    )${values}
-    INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
-    VALUES (${w.urn}, ${w.aspect}, 0, ${metadata}::jsonb, ${systemMetadata}::jsonb, now(), ${w.createdBy})
-    ON CONFLICT (urn, aspect, version) DO UPDATE
-      SET metadata = EXCLUDED.metadata, system_metadata = EXCLUDED.system_metadata,
-          created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by
-    RETURNING (SELECT id FROM log) AS change_id`;
-  return rows[0]!.change_id;
 }
 
 /** Deletes every version of one aspect. Returns the change id, or undefined when there was none. */

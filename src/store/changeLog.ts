@@ -22,10 +22,16 @@ export interface PendingChange {
   entityType: string;
 }
 
-/** The oldest pending changes, at most `limit`. */
-export async function pendingChanges(db: Queryable, limit: number): Promise<PendingChange[]> {
+/**
+ * The oldest pending changes, at most `limit`, leaving out `exclude` (changes already
+ * sent). Not a position: a transaction that took a lower id may commit after higher
+ * ones were read, and must still be found.
+ */
+export async function pendingChanges(db: Queryable, limit: number, exclude: readonly bigint[] = []): Promise<PendingChange[]> {
   const rows = await db.$queryRaw<{ id: bigint; urn: string; entity_type: string }[]>`
-    SELECT id, urn, entity_type FROM change_log WHERE indexed_on IS NULL ORDER BY id LIMIT ${limit}`;
+    SELECT id, urn, entity_type FROM change_log
+    WHERE indexed_on IS NULL AND NOT (id = ANY(${exclude.map(String)}::bigint[]))
+    ORDER BY id LIMIT ${limit}`;
   return rows.map((r) => ({ id: r.id, urn: r.urn, entityType: r.entity_type }));
 }
 

@@ -3,6 +3,7 @@
  * (the embedded default), PostgreSQL through @prisma/adapter-pg otherwise. Both go
  * through the same Prisma client and the same SQL migrations.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -63,7 +64,9 @@ async function openPostgres(url: string, poolSize: number, log: Logger): Promise
     },
   };
   await applyMigrations(sql, log);
-  const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool) }));
+  // Named statements are prepared once per connection and reused, so the planner does
+  // not parse and plan the same write statements on every request.
+  const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) }));
   await warmUp(prisma);
   return {
     prisma,
@@ -121,6 +124,19 @@ function unavailableWhenUnreachable(prisma: PrismaClient): PrismaClient {
   });
   // The extension changes behaviour, not the client's shape.
   return extended as unknown as PrismaClient;
+}
+
+const statementNames = new Map<string, string>();
+
+/** A stable name per SQL text (bounded: past 2,000 texts, new ones go unnamed). */
+function statementName(query: { sql: string }): string {
+  let name = statementNames.get(query.sql);
+  if (name === undefined) {
+    if (statementNames.size >= 2000) return '';
+    name = `s${createHash('sha1').update(query.sql).digest('hex').slice(0, 16)}`;
+    statementNames.set(query.sql, name);
+  }
+  return name;
 }
 
 /** Loads Prisma's query compiler now rather than on the first request. */

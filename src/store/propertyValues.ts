@@ -5,7 +5,6 @@
  * visible" for reads and search documents, without scanning aspects.
  */
 import type { Db, Tx } from './database.js';
-import { Prisma } from './generated/prisma/client.js';
 
 type Queryable = Db | Tx;
 
@@ -13,24 +12,6 @@ export interface ValueRow {
   readonly propertyUrn: string;
   readonly generation: bigint;
   readonly values: unknown;
-}
-
-/**
- * CTEs (to follow another CTE in a WITH list) that replace an entity's rows with
- * `rows`: rows for properties not listed are deleted, the listed ones upserted. Lets
- * an aspect write and its value index change go to the database as one statement.
- */
-export function replaceValuesCte(entityUrn: string, entityType: string, rows: readonly ValueRow[]): Prisma.Sql {
-  const keep = rows.map((r) => r.propertyUrn);
-  const json = JSON.stringify(rows.map((r) => ({ property_urn: r.propertyUrn, generation: String(r.generation), vals: r.values })));
-  return Prisma.sql`, values_deleted AS (
-      DELETE FROM property_value WHERE entity_urn = ${entityUrn} AND NOT (property_urn = ANY(${keep}::text[]))
-    ), values_upserted AS (
-      INSERT INTO property_value (entity_urn, property_urn, entity_type, generation, "values")
-      SELECT ${entityUrn}, p.property_urn, ${entityType}, p.generation, p.vals
-      FROM jsonb_to_recordset(${json}::jsonb) AS p(property_urn text, generation bigint, vals jsonb)
-      ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"
-    )`;
 }
 
 export async function deleteEntityValues(tx: Tx, entityUrn: string): Promise<void> {

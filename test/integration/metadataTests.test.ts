@@ -360,6 +360,12 @@ describe.each(backends)('metadata tests on %s', (backend) => {
       expect(res.body.error).toBe('Not Found');
     });
 
+    test('a schema field of an existing dataset exists even without aspects of its own', async () => {
+      const res = await evaluate({ urn: `urn:li:schemaField:(${D},no.aspects.yet)` });
+      expect(res.status).toBe(200);
+      expect(res.body.value).toEqual({ passing: expect.any(Array), failing: expect.any(Array) });
+    });
+
     test('a malformed entity urn is 400 Invalid urn', async () => {
       const res = await evaluate({ urn: 'urn:li:dataset:(broken' });
       expect(res.status).toBe(400);

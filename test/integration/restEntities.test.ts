@@ -219,6 +219,14 @@ describe.each(backends())('entities and bad input over REST on %s', (backend) =>
       expect(res.body.message).toMatch(/createIfNotExists must be true or false/);
     });
 
+    test('a DELETE carrying a JSON content type but no body is accepted', async () => {
+      const other = datasetUrnOf(name());
+      await createDatasets(url, [other]);
+      const res = await http(url, 'DELETE', `${V3}/entity/dataset/${enc(other)}`, { contentType: 'application/json' });
+      expect(res.status).toBe(200);
+      expect((await http(url, 'GET', `${V3}/entity/dataset/${enc(other)}`)).status).toBe(404);
+    });
+
     test('an unknown route is 404 No endpoint', async () => {
       const res = await http(url, 'GET', '/openapi/v9/nothing');
       expect(res.status).toBe(404);

@@ -29,7 +29,7 @@ export interface PostgresServer {
   readonly restartable: boolean;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

@@ -1,18 +1,7 @@
 /** Per-suite PostgreSQL databases on the server that globalSetup started. */
-import { createServer } from 'node:net';
 import pg from 'pg';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './globalSetup.js';
 
 /** Creates a fresh database on the server and returns its URL. */
 export async function createTestDatabase(serverUrl: string, name: string): Promise<string> {

@@ -4,7 +4,8 @@
  * by entity type and aspect name in handlers.ts.
  */
 import type { Urn } from '../../domain/urn.js';
-import type { ValueState } from '../../store/aspects.js';
+import type { ValueState } from '../../store/entityWrites.js';
+import type { RegisteredProperty } from '../../store/propertyRegistry.js';
 import type { Db, Tx } from '../../store/database.js';
 import type { ValueRow } from '../../store/propertyValues.js';
 
@@ -33,6 +34,8 @@ export interface PreparedAspect {
 export interface WriteContext {
   /** The entity's property value rows with their properties' state (when a handler asked). */
   readonly valueStates: readonly ValueState[];
+  /** Properties named by the new values, looked up once for a whole batch. */
+  readonly properties: ReadonlyMap<string, RegisteredProperty>;
 }
 
 export interface AspectHandler {
@@ -42,6 +45,8 @@ export interface AspectHandler {
   readonly needsValueStates?: boolean;
   /** What readers see of stored aspects (e.g. values of deleted properties hidden). */
   view(db: Queryable, items: ReadonlyArray<{ urn: string; stored: unknown }>): Promise<unknown[]>;
+  /** Structured properties a new value names, so a batch can look them all up at once. */
+  propertiesNamedBy?(next: unknown): string[];
   /** The same as `view`, inside a write, from what the write already loaded (no query). */
   viewForWrite?(stored: unknown, ctx: WriteContext): unknown;
   /** Validates an untrusted new value against the stored one; throws a ServiceError. */

@@ -12,16 +12,16 @@ import {
   aspectNames,
   deleteAspect,
   deleteEntity,
-  entityExistsLocked,
+  entitiesExistLocked,
   lockEntity,
-  lockForWrite,
   schemaFieldsOf,
-  writeAspect,
   type StoredAspect,
 } from '../../store/aspects.js';
-import { appendChange } from '../../store/changeLog.js';
 import type { Tx } from '../../store/database.js';
-import type { WriteContext } from './handler.js';
+import { lockEntitiesForWrite, writeAspectsBulk, type AspectWrite, type WriteState } from '../../store/entityWrites.js';
+import { findProperties, type RegisteredProperty } from '../../store/propertyRegistry.js';
+import type { ValueRow } from '../../store/propertyValues.js';
+import type { AspectHandler } from './handler.js';
 import { handlerFor } from './handlers.js';
 
 export const NO_CHANGE: unique symbol = Symbol('no-change');
@@ -60,6 +60,13 @@ function revisionOf(a: StoredAspect | undefined): number {
   return a ? Number(v ?? 1) || 1 : 0;
 }
 
+export interface EntityWrite {
+  readonly urn: Urn;
+  /** At most one request per aspect. */
+  readonly requests: readonly AspectWriteRequest[];
+}
+
+/** Writes aspects of one entity. */
 export async function writeAspects(
   tx: Tx,
   urn: Urn,
@@ -67,77 +74,123 @@ export async function writeAspects(
   actor: string,
   options: EntityWriteOptions = {},
 ): Promise<WriteOutcome> {
-  const type = urn.entityType;
-  const handlers = requests.map((r) => handlerFor(type, r.aspect));
-  let mayCreate = handlers.some((h) => h.createsEntity);
-  const parent = parentUrnOf(urn);
-  if (parent !== undefined) {
-    // A schema field exists exactly when its dataset does.
-    if (!(await entityExistsLocked(tx, parent))) throw new NotFoundError(`Entity ${parent} does not exist`);
-    mayCreate = true;
-  }
-  const state = await lockForWrite(tx, urn.value, type.name, mayCreate, requests.map((r) => r.aspect), handlers.some((h) => h.needsValueStates));
-  const lock = state.lock;
-  if (lock === 'missing') throw new NotFoundError(`Entity ${urn.value} does not exist`);
-  if (lock === 'existed' && options.createEntityOnly) {
-    throw new AlreadyExistsError('Cannot perform CREATE since the entity already exists.');
-  }
-  const changeIds: bigint[] = [];
-  if (lock === 'created') changeIds.push(await appendChange(tx, urn.value, type.name, type.keyAspect, 'UPSERT'));
-
-  const stored = state.aspects;
-  const ctx: WriteContext = { valueStates: state.valueStates ?? [] };
-  const results: AspectResult[] = [];
-  for (let i = 0; i < requests.length; i++) {
-    const request = requests[i]!;
-    const handler = handlers[i]!;
-    const prev = stored.get(request.aspect);
-    if (request.createOnly && prev) throw new AlreadyExistsError();
-    if (request.ifVersionMatch !== undefined) {
-      const current = prev ? String(revisionOf(prev)) : '-1';
-      if (current !== request.ifVersionMatch) {
-        throw new PreconditionError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`);
-      }
-    }
-    const currentView = !prev
-      ? undefined
-      : handler.viewForWrite
-        ? handler.viewForWrite(prev.metadata, ctx)
-        : (await handler.view(tx, [{ urn: urn.value, stored: prev.metadata }]))[0];
-    const next = request.compute(currentView);
-    if (next === NO_CHANGE) {
-      results.push({ aspect: request.aspect, value: currentView, systemMetadata: prev?.systemMetadata ?? null });
-      continue;
-    }
-    const prepared = await handler.prepare(tx, urn, next, prev?.metadata, ctx);
-    const visible = prepared.visible ?? prepared.stored;
-    if (prepared.skipWrite || (prev && !prepared.forceWrite && jsonEqual(prev.metadata, prepared.stored))) {
-      results.push({ aspect: request.aspect, value: visible, systemMetadata: prev?.systemMetadata ?? null });
-      continue;
-    }
-    const systemMetadata: Record<string, unknown> = {
-      ...request.systemMetadata,
-      lastObserved: Date.now(),
-      runId: request.systemMetadata?.runId ?? 'no-run-id-provided',
-      version: String(revisionOf(prev) + 1),
-    };
-    changeIds.push(
-      await writeAspect(tx, {
-        urn: urn.value,
-        entityType: type.name,
-        aspect: request.aspect,
-        metadata: prepared.stored,
-        systemMetadata,
-        createdBy: actor,
-        ...(prepared.valueRows ? { valueRows: prepared.valueRows } : {}),
-      }),
-    );
-    await prepared.afterWrite?.(tx);
-    stored.set(request.aspect, { aspect: request.aspect, metadata: prepared.stored, systemMetadata, createdOn: new Date(), createdBy: actor });
-    results.push({ aspect: request.aspect, value: visible, systemMetadata });
-  }
-  return { results, changeIds };
+  return (await writeEntities(tx, [{ urn, requests }], actor, options))[0]!;
 }
+
+interface Planned {
+  readonly entity: EntityWrite;
+  readonly handlers: AspectHandler[];
+  readonly state: WriteState;
+  readonly ctx: { valueStates: WriteState['valueStates']; properties: Map<string, RegisteredProperty> };
+  /** Per request: the current view and the computed next value. */
+  readonly steps: Array<{ prev: StoredAspect | undefined; currentView: unknown; next: unknown }>;
+}
+
+/**
+ * Writes aspects of many entities in one go: all locks, loads and writes are
+ * set-based (a handful of statements for the whole batch). Entities must be distinct.
+ * Any rule broken anywhere throws before anything is written.
+ */
+export async function writeEntities(tx: Tx, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions = {}): Promise<WriteOutcome[]> {
+  const handlersOf = entities.map((e) => e.requests.map((r) => handlerFor(e.urn.entityType, r.aspect)));
+  const parents = [...new Set(entities.map((e) => parentUrnOf(e.urn)).filter((p): p is string => p !== undefined))];
+  const liveParents = parents.length > 0 ? await entitiesExistLocked(tx, parents) : new Set<string>();
+  const toLock = entities.map((e, i) => {
+    const parent = parentUrnOf(e.urn);
+    // A schema field exists exactly when its dataset does.
+    if (parent !== undefined && !liveParents.has(parent)) throw new NotFoundError(`Entity ${parent} does not exist`);
+    return {
+      urn: e.urn.value,
+      entityType: e.urn.entityType.name,
+      create: parent !== undefined || handlersOf[i]!.some((h) => h.createsEntity),
+      withValues: handlersOf[i]!.some((h) => h.needsValueStates),
+    };
+  });
+  const aspectNames = [...new Set(entities.flatMap((e) => e.requests.map((r) => r.aspect)))];
+  const states = await lockEntitiesForWrite(tx, toLock, aspectNames);
+
+  // Check preconditions and compute every new value from what readers see now.
+  const planned: Planned[] = entities.map((entity, i) => {
+    const state = states.get(entity.urn.value)!;
+    if (state.lock === 'missing') throw new NotFoundError(`Entity ${entity.urn.value} does not exist`);
+    if (state.lock === 'existed' && options.createEntityOnly) throw new AlreadyExistsError('Cannot perform CREATE since the entity already exists.');
+    const ctx = { valueStates: state.valueStates, properties: new Map<string, RegisteredProperty>() };
+    const handlers = handlersOf[i]!;
+    const steps = entity.requests.map((request, k) => {
+      const prev = state.aspects.get(request.aspect);
+      if (request.createOnly && prev) throw new AlreadyExistsError();
+      if (request.ifVersionMatch !== undefined) {
+        const current = prev ? String(revisionOf(prev)) : '-1';
+        if (current !== request.ifVersionMatch) {
+          throw new PreconditionError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`);
+        }
+      }
+      const handler = handlers[k]!;
+      const currentView = !prev ? undefined : handler.viewForWrite ? handler.viewForWrite(prev.metadata, ctx) : VIEW_LATER;
+      return { prev, currentView, next: undefined as unknown };
+    });
+    return { entity, handlers, state, ctx, steps };
+  });
+  for (const p of planned) {
+    for (const [k, step] of p.steps.entries()) {
+      if (step.currentView === VIEW_LATER) step.currentView = (await p.handlers[k]!.view(tx, [{ urn: p.entity.urn.value, stored: step.prev!.metadata }]))[0];
+      step.next = p.entity.requests[k]!.compute(step.currentView);
+    }
+  }
+
+  // The structured properties the new values name, looked up once for the batch.
+  const named = new Set<string>();
+  for (const p of planned) {
+    p.steps.forEach((step, k) => {
+      if (step.next !== NO_CHANGE) for (const u of p.handlers[k]!.propertiesNamedBy?.(step.next) ?? []) named.add(u);
+    });
+  }
+  const properties = named.size > 0 ? await findProperties(tx, [...named]) : new Map<string, RegisteredProperty>();
+  for (const p of planned) for (const [u, r] of properties) p.ctx.properties.set(u, r);
+
+  const writes: AspectWrite[] = [];
+  const valueRows = new Map<string, { entityType: string; rows: readonly ValueRow[] }>();
+  const logOnly: Array<{ urn: string; entityType: string; aspect: string }> = [];
+  const afterWrites: Array<(t: Tx) => Promise<void>> = [];
+  const outcomes: Array<{ results: AspectResult[]; changed: boolean }> = [];
+  for (const p of planned) {
+    const { urn, requests } = p.entity;
+    let changed = p.state.lock === 'created';
+    if (changed) logOnly.push({ urn: urn.value, entityType: urn.entityType.name, aspect: urn.entityType.keyAspect });
+    const results: AspectResult[] = [];
+    for (const [k, request] of requests.entries()) {
+      const { prev, currentView, next } = p.steps[k]!;
+      if (next === NO_CHANGE) {
+        results.push({ aspect: request.aspect, value: currentView, systemMetadata: prev?.systemMetadata ?? null });
+        continue;
+      }
+      const prepared = await p.handlers[k]!.prepare(tx, urn, next, prev?.metadata, p.ctx);
+      const visible = prepared.visible ?? prepared.stored;
+      if (prepared.skipWrite || (prev && !prepared.forceWrite && jsonEqual(prev.metadata, prepared.stored))) {
+        results.push({ aspect: request.aspect, value: visible, systemMetadata: prev?.systemMetadata ?? null });
+        continue;
+      }
+      const systemMetadata: Record<string, unknown> = {
+        ...request.systemMetadata,
+        lastObserved: Date.now(),
+        runId: request.systemMetadata?.runId ?? 'no-run-id-provided',
+        version: String(revisionOf(prev) + 1),
+      };
+      writes.push({ urn: urn.value, entityType: urn.entityType.name, aspect: request.aspect, metadata: prepared.stored, systemMetadata, createdBy: actor });
+      if (prepared.valueRows) valueRows.set(urn.value, { entityType: urn.entityType.name, rows: prepared.valueRows });
+      if (prepared.afterWrite) afterWrites.push(prepared.afterWrite);
+      changed = true;
+      results.push({ aspect: request.aspect, value: visible, systemMetadata });
+    }
+    outcomes.push({ results, changed });
+  }
+  const ids = writes.length + logOnly.length > 0 ? await writeAspectsBulk(tx, { writes, valueRows, logOnly }) : new Map<string, bigint>();
+  for (const after of afterWrites) await after(tx);
+  return outcomes.map((o, i) => ({ results: o.results, changeIds: o.changed ? [ids.get(planned[i]!.entity.urn.value)!] : [] }));
+}
+
+/** Marks a current view that only the handler's (asynchronous) view can produce. */
+const VIEW_LATER: unique symbol = Symbol('view-later');
 
 /** Hard-deletes an entity with all its aspects; a missing entity is not an error. */
 export async function deleteEntityAndAspects(tx: Tx, urn: Urn): Promise<bigint[]> {

@@ -51,6 +51,12 @@ export const structuredPropertiesHandler: AspectHandler = {
 
   needsValueStates: true,
 
+  propertiesNamedBy: (next) => {
+    const props = (next as { properties?: unknown } | undefined)?.properties;
+    if (!Array.isArray(props)) return [];
+    return props.map((p) => (p as { propertyUrn?: unknown } | null)?.propertyUrn).filter((u): u is string => typeof u === 'string');
+  },
+
   viewForWrite: (stored, ctx) => {
     const byProperty = new Map(ctx.valueStates.map((s) => [s.propertyUrn, s]));
     return { properties: entriesOf(stored).filter((e) => visibility(byProperty.get(e.propertyUrn)) === 'visible') };
@@ -71,7 +77,14 @@ export const structuredPropertiesHandler: AspectHandler = {
       generations.set(p, s.currentGeneration);
     }
     const named = parsed.properties.map((p) => p.propertyUrn);
-    const missing = named.filter((p) => !definitions.has(p));
+    for (const p of named) {
+      const r = ctx.properties.get(p);
+      if (r && !definitions.has(p)) {
+        definitions.set(p, { definition: effectiveDefinition(p, r.definition as PropertyDefinition), removed: r.removed });
+        generations.set(p, r.generation);
+      }
+    }
+    const missing = named.filter((p) => !definitions.has(p) && !ctx.properties.has(p));
     if (missing.length > 0) {
       for (const [p, r] of await findProperties(tx, missing)) {
         definitions.set(p, { definition: effectiveDefinition(p, r.definition as PropertyDefinition), removed: r.removed });

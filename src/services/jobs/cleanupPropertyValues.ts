@@ -7,7 +7,7 @@
  * loses at most the batch in flight, which the next attempt redoes.
  */
 import type { StructuredPropertiesAspect } from '../../domain/structuredProperties.js';
-import { latestAspect, lockEntity, writeAspect } from '../../store/aspects.js';
+import { lockEntitiesForWrite, writeAspectsBulk, type AspectWrite } from '../../store/entityWrites.js';
 import type { Db } from '../../store/database.js';
 import { findProperty } from '../../store/propertyRegistry.js';
 import { countStaleHolders, staleHolders } from '../../store/propertyValues.js';
@@ -29,35 +29,36 @@ export async function cleanupBatch(db: Db, propertyUrn: string, actor: string, l
   const holders = await staleHolders(db, propertyUrn, current, limit);
   if (holders.length === 0) return { removed: 0, changeIds: [] };
   return inTransaction(db, async (tx) => {
-    const changeIds: bigint[] = [];
-    let removed = 0;
-    for (const { entityUrn, entityType } of holders) {
-      if ((await lockEntity(tx, entityUrn, entityType, false)) === 'missing') continue;
-      // Re-checked under the entity lock: the property may have been re-created meanwhile.
-      const gone = await tx.$queryRaw<{ one: number }[]>`
-        DELETE FROM property_value pv
-        WHERE pv.entity_urn = ${entityUrn} AND pv.property_urn = ${propertyUrn}
-          AND pv.generation IS DISTINCT FROM (SELECT generation FROM structured_property WHERE urn = ${propertyUrn})
-        RETURNING 1 AS one`;
-      if (gone.length === 0) continue;
-      removed++;
-      const stored = await latestAspect(tx, entityUrn, 'structuredProperties');
+    const states = await lockEntitiesForWrite(
+      tx,
+      holders.map((h) => ({ urn: h.entityUrn, entityType: h.entityType, create: false, withValues: false })),
+      ['structuredProperties'],
+    );
+    // Re-checked under the entity locks: the property may have been re-created meanwhile.
+    const gone = await tx.$queryRaw<{ entity_urn: string }[]>`
+      DELETE FROM property_value pv
+      WHERE pv.entity_urn = ANY(${holders.map((h) => h.entityUrn)}::text[]) AND pv.property_urn = ${propertyUrn}
+        AND pv.generation IS DISTINCT FROM (SELECT generation FROM structured_property WHERE urn = ${propertyUrn})
+      RETURNING pv.entity_urn`;
+    const typeOf = new Map(holders.map((h) => [h.entityUrn, h.entityType]));
+    const writes: AspectWrite[] = [];
+    for (const { entity_urn: entityUrn } of gone) {
+      const stored = states.get(entityUrn)?.aspects.get('structuredProperties');
       if (!stored) continue;
       const aspect = stored.metadata as StructuredPropertiesAspect;
       const kept = aspect.properties.filter((p) => p.propertyUrn !== propertyUrn);
       if (kept.length === aspect.properties.length) continue;
       const revision = Number(stored.systemMetadata?.version ?? 1) || 1;
-      changeIds.push(
-        await writeAspect(tx, {
-          urn: entityUrn,
-          entityType,
-          aspect: 'structuredProperties',
-          metadata: { ...aspect, properties: kept },
-          systemMetadata: { ...stored.systemMetadata, lastObserved: Date.now(), runId: 'property-cleanup', version: String(revision + 1) },
-          createdBy: actor,
-        }),
-      );
+      writes.push({
+        urn: entityUrn,
+        entityType: typeOf.get(entityUrn)!,
+        aspect: 'structuredProperties',
+        metadata: { ...aspect, properties: kept },
+        systemMetadata: { ...stored.systemMetadata, lastObserved: Date.now(), runId: 'property-cleanup', version: String(revision + 1) },
+        createdBy: actor,
+      });
     }
-    return { removed, changeIds };
+    const ids = writes.length > 0 ? await writeAspectsBulk(tx, { writes }) : new Map<string, bigint>();
+    return { removed: gone.length, changeIds: [...ids.values()] };
   });
 }

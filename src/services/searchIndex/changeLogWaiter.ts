@@ -15,6 +15,7 @@ export class ChangeLogIndexWaiter implements IndexWaiter {
 
   async waitFor(changeIds: readonly bigint[]): Promise<void> {
     const { db, indexer, timeoutMs } = this.deps;
+    // A process that does not run the indexer itself (BACKGROUND_WORKERS=false) still waits: another replica may index.
     if (changeIds.length === 0 || timeoutMs <= 0 || !indexer.state.healthy) return;
     const deadline = Date.now() + timeoutMs;
     indexer.nudge();

@@ -11,6 +11,10 @@
  *   third of the lease's time-to-live after a renewal, so a replica that lost the lease
  *   (paused, partitioned) never writes after its successor started.
  * - Retries with back-off when Meilisearch or the database is unavailable.
+ * - Pipelined: while Meilisearch applies one batch, the next is read and sent (it queues
+ *   tasks in arrival order); a batch is marked indexed once its own tasks succeeded.
+ *   After any failure the pipeline restarts from the oldest pending change, rebuilding
+ *   documents from the current state, so nothing is skipped or left stale.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -38,6 +42,8 @@ export interface IndexerOptions {
 }
 
 export interface IndexerState {
+  /** Whether this process runs the indexing loop at all (BACKGROUND_WORKERS). */
+  readonly running: boolean;
   readonly leader: boolean;
   readonly healthy: boolean;
   readonly lastError: string | null;
@@ -62,6 +68,10 @@ export class SearchIndexer {
   private indexedChanges = 0;
   private skippedDocuments = 0;
   private lastPrune = Date.now();
+  /** The batch sent to Meilisearch and not yet confirmed. */
+  private inflight: { ids: bigint[]; wait(): Promise<void> } | null = null;
+  /** After a rejected batch, send the next one alone, isolating bad documents. */
+  private isolateNext = false;
 
   constructor(private readonly options: IndexerOptions) {
     this.events.setMaxListeners(0);
@@ -69,6 +79,7 @@ export class SearchIndexer {
 
   get state(): IndexerState {
     return {
+      running: this.running,
       leader: this.leader,
       healthy: this.healthy,
       lastError: this.lastError,
@@ -132,6 +143,8 @@ export class SearchIndexer {
         this.lastError = null;
       } catch (err) {
         failures++;
+        this.resetPipeline();
+        if (err instanceof SearchRequestError && err.code !== 'index_not_found') this.isolateNext = true;
         this.healthy = false;
         this.lastError = (err as Error).message.slice(0, 500);
         if (err instanceof SearchRequestError && err.code === 'index_not_found') this.indexesReady = false;
@@ -147,11 +160,60 @@ export class SearchIndexer {
     }
   }
 
-  /** Indexes one batch of pending changes; returns how many changes it handled. */
+  /**
+   * Reads and sends the next batch of pending changes, then confirms the batch sent
+   * before it; returns how many changes were confirmed or sent.
+   */
   private async drainBatch(): Promise<number> {
-    const { db, engine } = this.options;
-    const changes = await pendingChanges(db, this.options.batchSize ?? 500);
-    if (changes.length === 0) return 0;
+    const { db } = this.options;
+    const changes = await pendingChanges(db, this.options.batchSize ?? 5000, this.inflight?.ids ?? []);
+    if (changes.length === 0) return this.confirmInflight();
+    const writes = await this.documentWrites(changes);
+    // Fencing: only the current lease holder may write, and only soon after renewing.
+    if (!(await this.holdLease())) {
+      this.resetPipeline();
+      return 0;
+    }
+    const ids = changes.map((c) => c.id);
+    if (this.isolateNext) {
+      await this.confirmInflight();
+      if (writes.length > 0) await this.writeIsolatingBadDocuments(writes);
+      this.isolateNext = false;
+      await this.markDone(ids);
+      return changes.length;
+    }
+    const sent = writes.length > 0 ? await this.options.engine.enqueue(writes) : { wait: async () => {} };
+    const previous = this.inflight;
+    this.inflight = { ids, wait: () => sent.wait() };
+    if (previous) {
+      await previous.wait();
+      await this.markDone(previous.ids);
+    }
+    return changes.length;
+  }
+
+  /** Waits for the batch in flight, marks it indexed; returns how many changes it held. */
+  private async confirmInflight(): Promise<number> {
+    const inflight = this.inflight;
+    if (!inflight) return 0;
+    await inflight.wait();
+    await this.markDone(inflight.ids);
+    this.inflight = null;
+    return inflight.ids.length;
+  }
+
+  private async markDone(ids: bigint[]): Promise<void> {
+    await markIndexed(this.options.db, ids);
+    this.indexedChanges += ids.length;
+    this.events.emit('indexed');
+  }
+
+  private resetPipeline(): void {
+    this.inflight = null;
+  }
+
+  /** Whole documents, rebuilt from the database now, of the entities the changes touch. */
+  private async documentWrites(changes: ReadonlyArray<{ urn: string; entityType: string }>): Promise<DocumentWrites[]> {
     const urnsByType = new Map<string, Set<string>>();
     for (const c of changes) {
       if (!findEntityType(c.entityType)?.searchable) continue;
@@ -159,8 +221,8 @@ export class SearchIndexer {
       set.add(c.urn);
       urnsByType.set(c.entityType, set);
     }
-    const docs = await loadDocuments(db, [...urnsByType.values()].flatMap((s) => [...s]));
-    const writes: DocumentWrites[] = [...urnsByType].map(([type, urns]) => {
+    const docs = await loadDocuments(this.options.db, [...urnsByType.values()].flatMap((set) => [...set]));
+    return [...urnsByType].map(([type, urns]) => {
       const upserts: SearchDocument[] = [];
       const deletes: string[] = [];
       for (const urn of urns) {
@@ -170,15 +232,6 @@ export class SearchIndexer {
       }
       return { type, upserts, deletes };
     });
-    if (writes.length > 0) {
-      // Fencing: only the current lease holder may write, and only soon after renewing.
-      if (!(await this.holdLease())) return 0;
-      await this.writeIsolatingBadDocuments(writes);
-    }
-    await markIndexed(db, changes.map((c) => c.id));
-    this.indexedChanges += changes.length;
-    this.events.emit('indexed');
-    return changes.length;
   }
 
   /**

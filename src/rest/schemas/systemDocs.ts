@@ -1,0 +1,199 @@
+/**
+ * Documentation of the routes besides the entity routes: health, jobs, access
+ * tokens (rest/systemRoutes.ts, rest/tokenRoutes.ts), the metadata-test evaluation
+ * (rest/testRoutes.ts) and system-update.
+ */
+import { DATASET_URN, JOB, OTHER_DATASET_URN, TEST_URN, TOKEN_METADATA } from './examples.js';
+import { bodyErrors, commonErrors, ERRORS, NO_BODY, ref, scopeNote, type RouteDoc } from './routeDoc.js';
+
+const EVALUATION = { passing: [{ test: TEST_URN, type: 'SUCCESS' }], failing: [] };
+
+export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
+  'GET /health': {
+    operationId: 'health',
+    summary: 'Health of the server and its components',
+    description: 'Database, job queue and change log state. No token needed. 503 when a component is down.',
+    tags: ['System'],
+    public: true,
+    rootOnly: true,
+    responses: {
+      200: {
+        description: 'Everything works.',
+        schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'degraded'] } }, additionalProperties: { type: 'object' } },
+        examples: {
+          ok: {
+            summary: 'Healthy',
+            value: {
+              status: 'ok',
+              database: { ok: true, kind: 'pglite' },
+              jobs: { ok: true, pending: 0, running: 0, done: 3, failed: 0 },
+              changeLog: { ok: true, pending: 0 },
+            },
+          },
+        },
+      },
+      503: {
+        description: 'A component is down.',
+        schema: { type: 'object', additionalProperties: true },
+        examples: { down: { summary: 'Database unreachable', value: { status: 'degraded', database: { ok: false, kind: 'postgres', error: 'connect ECONNREFUSED 127.0.0.1:5432' } } } },
+      },
+    },
+  },
+  'GET /openapi/v3/jobs': {
+    operationId: 'listJobs',
+    summary: 'List background jobs',
+    description:
+      'Jobs remove the values of hard-deleted properties (and of outdated versions) in batches and rebuild the search index; `remaining` shows how far one got.' + scopeNote('read'),
+    tags: ['Jobs'],
+    query: {
+      status: { description: 'Only jobs in this state.', schema: { type: 'string', enum: ['pending', 'running', 'done', 'failed'] } },
+      count: { description: 'At most this many (capped at 1000).', schema: { type: 'integer', minimum: 1, default: 100 } },
+    },
+    responses: {
+      200: {
+        description: 'The jobs, newest first.',
+        schema: { type: 'object', properties: { jobs: { type: 'array', items: ref('Job') } } },
+        examples: { jobs: { summary: 'A cleanup under way', value: { jobs: [JOB] } } },
+      },
+      400: ERRORS.validation({ status: { summary: 'Unknown status', value: { error: 'Validation Error', message: 'status must be one of pending, running, done, failed' } } }),
+      ...commonErrors('read', 'jobs.list'),
+    },
+  },
+  'GET /openapi/v3/jobs/{id}': {
+    operationId: 'getJob',
+    summary: 'Read one background job',
+    description: 'Progress of one job, e.g. the one a hard delete started.' + scopeNote('read'),
+    tags: ['Jobs'],
+    path: { id: { description: 'The job id.', schema: { type: 'string' }, example: '1' } },
+    responses: {
+      200: { description: 'The job.', schema: ref('Job'), examples: { job: { summary: 'A cleanup under way', value: JOB } } },
+      404: ERRORS.notFound({ job: { summary: 'No such job', value: { error: 'Not Found', message: 'Job 99 does not exist' } } }),
+      ...commonErrors('read', 'jobs.get'),
+    },
+  },
+  'POST /openapi/v3/tokens': {
+    operationId: 'createAccessToken',
+    summary: 'Issue an access token',
+    description: 'Creates a token and answers its secret **once**; the server keeps only a hash. Scopes: `read` (queries), `write` (definitions and values), `admin` (tokens, tests, hard deletes).' + scopeNote('admin'),
+    tags: ['Access tokens'],
+    body: {
+      description: 'The token to issue.',
+      schema: {
+        type: 'object',
+        required: ['name', 'scope'],
+        properties: {
+          name: { type: 'string' },
+          scope: { type: 'string', enum: ['read', 'write', 'admin'] },
+          description: { type: 'string', nullable: true },
+          expiresAt: { type: 'integer', nullable: true, description: 'Milliseconds since the epoch; absent: never expires.' },
+        },
+      },
+      examples: {
+        loader: { summary: 'A write token for a loader, expiring', value: { name: 'loader', scope: 'write', description: 'nightly load', expiresAt: 1893456000000 } },
+        reader: { summary: 'A read-only token', value: { name: 'dashboard', scope: 'read' } },
+      },
+    },
+    responses: {
+      200: {
+        description: 'The secret (shown only now) and the token metadata.',
+        schema: { type: 'object', properties: { accessToken: { type: 'string' }, metadata: ref('AccessToken') } },
+        examples: { created: { summary: 'Issued', value: { accessToken: 'pgt_38A1F-xM7rr-w71H7DuLJtwwr5oQaHSeHsiR3nJB0i0', metadata: TOKEN_METADATA } } },
+      },
+      400: ERRORS.validation({ scope: { summary: 'Unknown scope', value: { error: 'Validation Error', message: 'scope must be one of read, write, admin' } } }),
+      ...bodyErrors(),
+      ...commonErrors('admin', 'tokens.create'),
+    },
+  },
+  'GET /openapi/v3/tokens': {
+    operationId: 'listAccessTokens',
+    summary: 'List access tokens',
+    description: 'Every token with its state; never a secret.' + scopeNote('admin'),
+    tags: ['Access tokens'],
+    responses: {
+      200: {
+        description: 'The tokens.',
+        schema: { type: 'object', properties: { tokens: { type: 'array', items: ref('AccessToken') } } },
+        examples: { tokens: { summary: 'Two tokens', value: { tokens: [{ ...TOKEN_METADATA, id: 'root', name: 'root', scope: 'admin', createdBy: 'bootstrap', expiresAt: null }, TOKEN_METADATA] } } },
+      },
+      ...commonErrors('admin', 'tokens.list'),
+    },
+  },
+  'DELETE /openapi/v3/tokens/{id}': {
+    operationId: 'revokeAccessToken',
+    summary: 'Revoke an access token',
+    description: 'The token stops working at once on this server and within two seconds on other replicas.' + scopeNote('admin'),
+    tags: ['Access tokens'],
+    path: { id: { description: 'The token id (from the list, not the secret).', schema: { type: 'string' }, example: TOKEN_METADATA.id } },
+    responses: {
+      200: NO_BODY('Revoked; empty body.'),
+      404: ERRORS.notFound({ token: { summary: 'No such token', value: { error: 'Not Found', message: 'Access token nope does not exist' } } }),
+      ...commonErrors('admin', 'tokens.revoke'),
+    },
+  },
+  'POST /test': {
+    operationId: 'evaluateTests',
+    summary: 'Evaluate metadata tests on entities',
+    description:
+      'DataHub\'s `POST /gms/test?action=evaluate` (served at `/test` and `/gms/test`). `action=evaluate` runs every test whose `on.types` include the entity\'s type and whose conditions hold (or only `testUrns`) on one entity; `action=batchEvaluate` on several. `push: true` also stores the outcome as the entity\'s `testResults` aspect. Answers are wrapped in `{"value": ...}` like DataHub\'s Rest.li actions. See docs/metadata-tests.md.' +
+      scopeNote('read') +
+      ' (write with `push: true`)',
+    tags: ['Metadata tests'],
+    query: {
+      action: { description: 'What to run.', schema: { type: 'string', enum: ['evaluate', 'batchEvaluate'] }, required: true, example: 'evaluate' },
+    },
+    body: {
+      description: '`{urn, push?, testUrns?}` for evaluate, `{urns, push?, testUrns?}` for batchEvaluate (`tests` is accepted for `testUrns`).',
+      schema: {
+        type: 'object',
+        properties: {
+          urn: { type: 'string', description: 'evaluate: the entity.' },
+          urns: { type: 'array', items: { type: 'string' }, description: 'batchEvaluate: the entities.' },
+          push: { type: 'boolean', default: false, description: 'Store the results as the entity\'s `testResults`.' },
+          testUrns: { type: 'array', items: { type: 'string' }, description: 'Only these tests.' },
+        },
+      },
+      examples: {
+        evaluate: { summary: 'action=evaluate: one entity', value: { urn: DATASET_URN } },
+        evaluatePush: { summary: 'action=evaluate: one entity, store the results', value: { urn: DATASET_URN, push: true, testUrns: [TEST_URN] } },
+        batchEvaluate: { summary: 'action=batchEvaluate: several entities', value: { urns: [DATASET_URN, OTHER_DATASET_URN] } },
+      },
+    },
+    responses: {
+      200: {
+        description: 'evaluate: `{"value": {passing, failing}}`; batchEvaluate: `{"value": {<urn>: {passing, failing}}}`.',
+        schema: { type: 'object', properties: { value: { oneOf: [ref('EvaluationResult'), { type: 'object', additionalProperties: ref('EvaluationResult') }] } } },
+        examples: {
+          evaluate: { summary: 'evaluate', value: { value: EVALUATION } },
+          batchEvaluate: {
+            summary: 'batchEvaluate',
+            value: { value: { [DATASET_URN]: EVALUATION, [OTHER_DATASET_URN]: { passing: [], failing: [{ test: TEST_URN, type: 'FAILURE' }] } } },
+          },
+        },
+      },
+      400: ERRORS.validation({
+        action: { summary: 'No action', value: { error: 'Validation Error', message: 'Query parameter action is required: evaluate or batchEvaluate' } },
+        field: { summary: 'Unknown field', value: { error: 'Validation Error', message: 'Unknown field in request body: foo; expected urn, push, testUrns, tests' } },
+      }),
+      404: ERRORS.notFound({ entity: { summary: 'Unknown entity', value: { error: 'Not Found', message: `Entity ${DATASET_URN} does not exist` } } }),
+      ...bodyErrors(),
+      ...commonErrors('write', 'tests.evaluate'),
+    },
+  },
+  // Served once the search module's route is merged (its absence here documents nothing).
+  'POST /openapi/v3/system/update': {
+    operationId: 'systemUpdate',
+    summary: 'Rebuild the search indexes from the database',
+    description:
+      'Queues a rebuild of every search index from the database and answers 202 with the job to follow at `GET /openapi/v3/jobs/{id}`. A rebuild already queued or running is returned instead of a second one.' +
+      scopeNote('admin'),
+    tags: ['System'],
+    responses: {
+      202: {
+        description: 'The rebuild job.',
+        schema: { type: 'object', properties: { jobId: { type: 'string' }, created: { type: 'boolean' }, job: { type: 'string' } } },
+        examples: { queued: { summary: 'Queued', value: { jobId: '7', created: true, job: '/jobs/7' } } },
+      },
+      ...commonErrors('admin', 'search.requestRebuild'),
+    },
+  },
+};
