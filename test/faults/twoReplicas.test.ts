@@ -31,11 +31,11 @@ const CLIENTS = 12;
 const LOADED = 'rep.n';
 /** Properties every dataset holds at first, hard-deleted during the load (two on each replica). */
 const DELETED = ['rep.gone0', 'rep.gone1', 'rep.gone2', 'rep.gone3'];
-/** Properties of 2,000 more datasets, deleted together just before the kill: one long job per worker. */
+/** Properties of 20,000 more datasets, deleted together just before the kill: one long job per worker. */
 const BULK = ['rep.bulk0', 'rep.bulk1'];
-const BULK_DATASETS = 2000;
+const BULK_DATASETS = 20_000;
 const urnOf = (i: number) => datasetUrn(`rep.d${String(i).padStart(3, '0')}`);
-const bulkUrnOf = (i: number) => datasetUrn(`rep.b${String(i).padStart(4, '0')}`);
+const bulkUrnOf = (i: number) => datasetUrn(`rep.b${String(i).padStart(5, '0')}`);
 const report = (line: string) => console.log(`[two replicas] ${line}`);
 
 type Replica = BuiltProcess & { url: string; name: string };
@@ -96,7 +96,7 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
     const initial = Object.fromEntries([LOADED, ...DELETED].map((name) => [name, [-1]]));
     await upsertDatasetsWithValues(b.url, Array.from({ length: DATASETS }, (_, i) => ({ urn: urnOf(i), values: initial })));
     const bulk = Object.fromEntries(BULK.map((name) => [name, [1]]));
-    const batches = Array.from({ length: BULK_DATASETS / 500 }, (_, k) => Array.from({ length: 500 }, (_, j) => ({ urn: bulkUrnOf(k * 500 + j), values: bulk })));
+    const batches = Array.from({ length: BULK_DATASETS / 1000 }, (_, k) => Array.from({ length: 1000 }, (_, j) => ({ urn: bulkUrnOf(k * 1000 + j), values: bulk })));
     await Promise.all(batches.map((batch, k) => upsertDatasetsWithValues(replicas[k % 2]!.url, batch, { async: true })));
     const generations = new Map(
       await withClient(databaseUrl, async (c) =>
@@ -165,6 +165,7 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
       }
 
       // Two long cleanup jobs: each worker takes one (a worker runs one job at a time).
+      const bulkDeletedAt = Date.now();
       for (const [i, name] of BULK.entries()) {
         expect((await attempt(replicas[i]!.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(propertyUrn(name))}`)).status).toBe(200);
       }
@@ -186,7 +187,7 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
       victim.child.kill('SIGKILL');
       live = [survivor];
       await victim.exited;
-      report(`killed ${victim.name} (indexer leader) with the long jobs at ${JSON.stringify(bulkJobs.map((j) => `${j.id}:${j.done}/${j.total}`))}`);
+      report(`killed ${victim.name} (indexer leader) ${killedAt - bulkDeletedAt} ms after the long jobs were queued, at ${JSON.stringify(bulkJobs.map((j) => `${j.id}:${j.done}/${j.total}`))}`);
       const takeover = await waitFor('the survivor to take the indexer lease', 60_000, async () => ((await leaders([survivor])).length === 1 ? Date.now() - killedAt : undefined), 250);
       report(`${survivor.name} took the indexer lease ${takeover} ms after the kill`);
       await sleep(3_000);
