@@ -166,13 +166,19 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
 
       // Two long cleanup jobs: each worker takes one (a worker runs one job at a time).
       const bulkDeletedAt = Date.now();
-      for (const [i, name] of BULK.entries()) {
-        expect((await attempt(replicas[i]!.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(propertyUrn(name))}`)).status).toBe(200);
-      }
+      // Both at once and without waiting for the index, so that both jobs are queued together.
+      const deletes = await Promise.all(BULK.map((name, i) => attempt(replicas[i]!.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(propertyUrn(name))}`, { query: { async: 'true' } })));
+      expect(deletes.map((d) => d.status)).toEqual([200, 200]);
+      let seen = '';
       const bulkJobs = await waitFor('both long jobs to be running, part done', 30_000, async () => {
-        const running = (await storedJobs(databaseUrl)).filter((j) => BULK.map(propertyUrn).includes(j.payload.propertyUrn) && j.status === 'running' && j.done > 0 && j.done < j.total!);
+        const long = (await storedJobs(databaseUrl)).filter((j) => BULK.map(propertyUrn).includes(j.payload.propertyUrn));
+        seen = JSON.stringify(long.map((j) => ({ id: j.id, status: j.status, attempts: j.attempts, done: j.done, total: j.total, lastError: j.lastError })));
+        const running = long.filter((j) => j.status === 'running' && j.done > 0 && j.done < j.total!);
         return running.length === 2 ? running : undefined;
-      }, 100);
+      }, 100).catch((err: Error) => {
+        const failures = replicas.flatMap((r) => logLines(r, 'job failed; will retry').map((l) => `${r.name} job ${l.job}: ${l.err}`));
+        throw new Error(`${err.message}; last seen ${seen}; failures ${JSON.stringify(failures)}`);
+      });
 
       // The gateway spread its requests over both replicas.
       const spread = [a, b].map((r) => gateway!.sent.get(`${r.url}/api/graphql`) ?? 0);
@@ -218,6 +224,7 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
     expect(long.map((j) => j.attempts).sort()).toEqual([1, 2]);
     expect(long.map((j) => completedBy[jobs.indexOf(j)])).toEqual([[survivor.name], [survivor.name]]);
     expect(replicas.flatMap((r) => logLines(r, 'lease lost; another worker has the job'))).toEqual([]);
+    expect(replicas.flatMap((r) => logLines(r, 'job failed; will retry').map((l) => `${r.name} job ${l.job}: ${l.err}`))).toEqual([]);
 
     // No acknowledged write lost; nothing of the deleted properties left in the database.
     const stored = await storedDatasets(databaseUrl, 'urn:li:dataset:(urn:li:dataPlatform:hive,rep.d%');

@@ -91,8 +91,12 @@ export async function traces(databaseUrl: string, propertyUrn: string): Promise<
 }
 
 /** The job table as the database has it (status, attempts, progress). */
-export async function storedJobs(databaseUrl: string): Promise<Array<{ id: string; kind: string; status: string; attempts: number; total: number | null; done: number; payload: any }>> {
-  const { rows } = await withClient(databaseUrl, (c) => c.query('SELECT id::text AS id, kind, status, attempts, total, done, payload FROM job ORDER BY id'));
+export async function storedJobs(
+  databaseUrl: string,
+): Promise<Array<{ id: string; kind: string; status: string; attempts: number; total: number | null; done: number; payload: any; lastError: string | null }>> {
+  const { rows } = await withClient(databaseUrl, (c) =>
+    c.query('SELECT id::text AS id, kind, status, attempts, total, done, payload, last_error AS "lastError" FROM job ORDER BY id'),
+  );
   return rows;
 }
 
