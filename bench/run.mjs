@@ -1,13 +1,18 @@
-// `npm run bench -- <name> [options]`: runs one benchmark and records it in BENCHMARKS.md.
+// `npm run bench [-- <name> [options]]`: runs one benchmark, or all of them in turn, and
+// records each in BENCHMARKS.md. (The 1,000,000-dataset search run is `search --n 1000000`.)
 const benchmarks = {
   writes: () => import('./writes.mjs'),
   bulk: () => import('./bulk.mjs'),
   search: () => import('./search.mjs'),
+  cleanup: () => import('./cleanup.mjs'),
 };
 const [name, ...args] = process.argv.slice(2);
-if (!name || !benchmarks[name]) {
-  console.error(`usage: npm run bench -- <${Object.keys(benchmarks).join('|')}> [options]`);
+if (name !== undefined && !benchmarks[name]) {
+  console.error(`usage: npm run bench [-- <${Object.keys(benchmarks).join('|')}> [options]]`);
   process.exit(2);
 }
-const mod = await benchmarks[name]();
-await mod.run(args);
+for (const [key, load] of Object.entries(benchmarks)) {
+  if (name !== undefined && key !== name) continue;
+  console.log(`== ${key}`);
+  await (await load()).run(name === undefined ? [] : args);
+}

@@ -4,21 +4,23 @@
  * transaction per entity, then (unless async) waits for the search index.
  */
 import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
-import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { LIMITS } from '../domain/limits.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { entityExists, existingEntities, latestAspectsOfMany, listEntityUrns, type StoredAspect } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
-import { inTransaction } from '../store/transaction.js';
+import { inTransaction, isConnectionError } from '../store/transaction.js';
 import type { Logger } from '../logger.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor, isKnownAspect } from './aspects/handlers.js';
 import {
   deleteEntityAndAspects,
   deleteOneAspect,
-  writeAspects,
   writeEntities,
+  writeEntitiesOptimistically,
+  type EntityWrite,
+  type WriteOutcome,
   type AspectResult,
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
@@ -201,7 +203,7 @@ export class EntityService {
         ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
       })),
     }));
-    const outcomes = await inTransaction(this.deps.db, (tx) => writeEntities(tx, entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false }));
+    const outcomes = await this.writeMany(entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
     await this.afterCommit(outcomes.flatMap((o) => o.changeIds), options);
     return parsed.map(({ urn }, i) => ({ urn: urn.value, results: outcomes[i]!.results }));
   }
@@ -221,9 +223,24 @@ export class EntityService {
   }
 
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<AspectResult[]> {
-    const outcome = await inTransaction(this.deps.db, (tx) => writeAspects(tx, urn, requests, caller.actor));
-    await this.afterCommit(outcome.changeIds, options);
-    return outcome.results;
+    const [outcome] = await this.writeMany([{ urn, requests }], caller.actor, {});
+    await this.afterCommit(outcome!.changeIds, options);
+    return outcome!.results;
+  }
+
+  /**
+   * Optimistically first (two statements, no transaction); in a locking transaction
+   * when the write needs one or other writers keep getting in between.
+   */
+  private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+    try {
+      const done = await writeEntitiesOptimistically(this.deps.db, entities, actor, options);
+      if (done) return done;
+    } catch (err) {
+      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+      throw err;
+    }
+    return inTransaction(this.deps.db, (tx) => writeEntities(tx, entities, actor, options));
   }
 
   private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {

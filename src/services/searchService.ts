@@ -29,7 +29,8 @@ import { SearchRequestError, SearchUnavailableError, type EngineHit, type Engine
 import { MAX_FACET_VALUES } from '../search/settings.js';
 import type { Db } from '../store/database.js';
 import { enqueueSingletonJob } from '../store/jobs.js';
-import { findPropertiesBySearchField, type RegisteredProperty } from '../store/propertyRegistry.js';
+import type { SqlQueryRunner } from '../store/migrate.js';
+import { findPropertiesBySearchField, registryEpoch, type RegisteredProperty } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
@@ -76,6 +77,8 @@ export interface EntitySearchOptions {
 
 export interface SearchDeps {
   readonly db: Db;
+  /** The driver itself, for the hot, tiny query every search makes. */
+  readonly sql: SqlQueryRunner;
   /** Null when search is disabled (no binary, or turned off). */
   readonly engine: SearchEngine | null;
   readonly disabledReason?: string | undefined;
@@ -107,7 +110,23 @@ function propertyTarget(p: RegisteredProperty): FieldTarget {
   return { attr: valueField(p.generation), reversedAttr: reversedField(p.generation), valueKind: p.valueType === 'number' ? 'number' : 'text' };
 }
 
+/**
+ * The registry entries searches have looked up, valid while the registry's change
+ * counter stays at `epoch` (null: a field names no property).
+ */
+/** The registry epoch a search's field resolution relied on (null: it named no property). */
+interface EpochUsed {
+  epoch: bigint | null;
+}
+
+interface RegistryCache {
+  epoch: bigint;
+  fields: Map<string, RegisteredProperty | null>;
+}
+
 export class SearchService {
+  private cache: RegistryCache = { epoch: -1n, fields: new Map() };
+
   constructor(private readonly deps: SearchDeps) {}
 
   get enabled(): boolean {
@@ -119,7 +138,8 @@ export class SearchService {
     const count = countOf(input.count);
     const cursor = input.scrollId ? decodeCursor(input.scrollId) : null;
     if (cursor && cursor.direction !== 'asc') throw new ValidationError('scrollId belongs to a scroll in another sort order', 'scrollId');
-    const page = await this.page(types, this.filterOf(input.query, input.orFilters), count, cursor, 'asc');
+    const filter = this.filterOf(input.query, input.orFilters);
+    const page = await this.searchChecked((used) => this.page(types, filter, count, cursor, 'asc', used));
     return {
       nextScrollId: page.next,
       count: page.hits.length,
@@ -135,14 +155,14 @@ export class SearchService {
     const limit = Math.min(maxValues, MAX_FACET_VALUES);
     const requested = [...new Set(input.facets ?? [])];
     const node = this.filterOf(input.query, input.orFilters);
-    const resolved = await this.resolve(node, requested);
-    const facetTargets = new Map(requested.map((f) => [f, resolved.targets.get(f)]));
-    const attrs = [...new Set([...facetTargets.values()].filter((t): t is FieldTarget => t !== undefined).map((t) => t.attr))];
-    let results: EngineResult[] = [];
-    if (resolved.node.kind !== 'none' && attrs.length > 0) {
+    const { facetTargets, results } = await this.searchChecked(async (used) => {
+      const resolved = await this.resolve(node, used, requested);
+      const targets = new Map(requested.map((f) => [f, resolved.targets.get(f)]));
+      const attrs = [...new Set([...targets.values()].filter((t): t is FieldTarget => t !== undefined).map((t) => t.attr))];
+      if (resolved.node.kind === 'none' || attrs.length === 0) return { facetTargets: targets, results: [] as EngineResult[] };
       const filter = this.filterStrings(resolved);
-      results = await this.run(types.map((t) => ({ type: t.name, filter, limit: 0, facets: attrs })));
-    }
+      return { facetTargets: targets, results: await this.run(types.map((t) => ({ type: t.name, filter, limit: 0, facets: attrs }))) };
+    });
     return {
       facets: requested.map((field) => {
         const target = facetTargets.get(field);
@@ -187,7 +207,8 @@ export class SearchService {
     }
     const cursor = options.scrollId ? decodeCursor(options.scrollId) : null;
     if (cursor && cursor.direction !== direction) throw new ValidationError('scrollId belongs to a scroll in another sort order', 'scrollId');
-    const page = await this.page([entityType], parseLuceneQuery(query), options.count, cursor, direction);
+    const filter = parseLuceneQuery(query);
+    const page = await this.searchChecked((used) => this.page([entityType], filter, options.count, cursor, direction, used));
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
     return { scrollId: page.next, entities };
@@ -220,11 +241,11 @@ export class SearchService {
    * Resolves the field names of the filter (and of `extraFields`, the facets) against
    * the registry. Leaves on fields that name no current property become `none`.
    */
-  private async resolve(node: FilterNode, extraFields: readonly string[] = []): Promise<Resolved> {
+  private async resolve(node: FilterNode, used: EpochUsed, extraFields: readonly string[] = []): Promise<Resolved> {
     const names = [...new Set([...fieldsOf(node), ...extraFields])];
     const parsed = new Map(names.map((n) => [n, parseSearchField(n)]));
     const searchFields = [...new Set([...parsed.values()].flatMap((f) => (f.kind === 'property' ? [f.searchField] : [])))];
-    const registry = await findPropertiesBySearchField(this.deps.db, searchFields);
+    const registry = await this.registryFor(searchFields, used);
     const targets = new Map<string, FieldTarget>();
     for (const [name, field] of parsed) {
       if (field.kind === 'key') {
@@ -240,6 +261,55 @@ export class SearchService {
     return { node: mapLeaves(node, (leaf) => (targets.has(leaf.field) ? leaf : NONE)), targets };
   }
 
+  /**
+   * Registry entries for the fields, from the cache when it has them all; otherwise
+   * read (the counter first, so a change racing the read makes the cache stale, never
+   * wrongly current). Whether a cached answer was still current is checked by
+   * `searchChecked`, alongside the engine query.
+   */
+  private async registryFor(searchFields: readonly string[], used: EpochUsed): Promise<Map<string, RegisteredProperty>> {
+    let cache = this.cache;
+    if (!searchFields.every((f) => cache.fields.has(f))) {
+      const epoch = await registryEpoch(this.deps.sql);
+      const found = await findPropertiesBySearchField(this.deps.db, searchFields);
+      if (epoch !== cache.epoch) cache = { epoch, fields: new Map() };
+      for (const f of searchFields) cache.fields.set(f, found.get(f) ?? null);
+      if (cache.fields.size > 10_000) cache.fields = new Map(searchFields.map((f) => [f, found.get(f) ?? null]));
+      this.cache = cache;
+    }
+    if (searchFields.length > 0) used.epoch = cache.epoch;
+    const out = new Map<string, RegisteredProperty>();
+    for (const f of searchFields) {
+      const p = cache.fields.get(f);
+      if (p) out.set(f, p);
+    }
+    return out;
+  }
+
+  /**
+   * Runs a search resolved against the cached registry, checking in parallel that the
+   * registry has not changed since; if it has, resolves again and reruns. So a cached
+   * entry never outlives a change that committed before the request.
+   */
+  private async searchChecked<T>(attempt: (used: EpochUsed) => Promise<T>): Promise<T> {
+    const used: EpochUsed = { epoch: null };
+    const checked = registryEpoch(this.deps.sql);
+    let result: T;
+    try {
+      result = await attempt(used);
+    } catch (err) {
+      // A refusal based on the cache (a property soft deleted since restored) must be current too.
+      const epoch = await checked;
+      if (used.epoch === null || used.epoch === epoch) throw err;
+      this.cache = { epoch: -1n, fields: new Map() };
+      return attempt({ epoch: null });
+    }
+    const epoch = await checked;
+    if (used.epoch === null || used.epoch === epoch) return result;
+    this.cache = { epoch: -1n, fields: new Map() };
+    return attempt({ epoch: null });
+  }
+
   private filterStrings(resolved: Resolved): string[] {
     return resolved.node.kind === 'all' ? [LIVE_ONLY] : [LIVE_ONLY, compileFilter(resolved.node, resolved.targets)];
   }
@@ -249,8 +319,8 @@ export class SearchService {
    * hits after the cursor, merged in key order. Counts come from a facet on `_type`,
    * which Meilisearch computes exactly (estimatedTotalHits stops at maxTotalHits).
    */
-  private async page(types: readonly EntityTypeInfo[], node: FilterNode, count: number, cursor: ScrollCursor | null, direction: SortDirection): Promise<Page> {
-    const resolved = await this.resolve(node);
+  private async page(types: readonly EntityTypeInfo[], node: FilterNode, count: number, cursor: ScrollCursor | null, direction: SortDirection, used: EpochUsed): Promise<Page> {
+    const resolved = await this.resolve(node, used);
     if (resolved.node.kind === 'none') return { hits: [], total: 0, next: null };
     const filter = this.filterStrings(resolved);
     const queries: EngineQuery[] = types.map((t) => ({

@@ -118,7 +118,10 @@ export async function aspectNames(db: Queryable, urn: string): Promise<string[]>
 /** Deletes every version of one aspect. Returns the change id, or undefined when there was none. */
 export async function deleteAspect(tx: Tx, urn: string, entityType: string, aspect: string): Promise<bigint | undefined> {
   const n = await tx.$executeRaw`DELETE FROM aspect WHERE urn = ${urn} AND aspect = ${aspect}`;
-  return n > 0 ? appendChange(tx, urn, entityType, aspect, 'DELETE') : undefined;
+  if (n === 0) return undefined;
+  // Optimistic writers that read the entity before this delete must not succeed after it.
+  await tx.$executeRaw`UPDATE entity SET version = version + 1 WHERE urn = ${urn}`;
+  return appendChange(tx, urn, entityType, aspect, 'DELETE');
 }
 
 /** Deletes the entity and all its aspects. Returns the change id, or undefined when there was none. */

@@ -1,10 +1,15 @@
 /**
  * The write side of aspects, set-based so that a batch of many entities costs a few
- * statements rather than a few per entity: lock (and create) the entities, load what
- * the write needs, then write every aspect, its history version, its change-log row
- * and the property-value index in one statement.
+ * statements rather than a few per entity. Two ways to write:
+ * - pessimistic, inside a transaction: lock (and create) the entities, load what the
+ *   write needs, write everything in one statement;
+ * - optimistic, without a transaction: load (one query, no lock), then one guarded
+ *   statement that writes only if no entity's version moved since the load (it bumps
+ *   them) and reports whether it did; the caller retries or falls back.
  */
-import type { Tx } from './database.js';
+import type { Db, Tx } from './database.js';
+
+type Queryable = Db | Tx;
 import { Prisma } from './generated/prisma/client.js';
 import type { ValueRow } from './propertyValues.js';
 import type { EntityLock, StoredAspect } from './aspects.js';
@@ -23,6 +28,8 @@ export interface ValueState {
 
 export interface WriteState {
   readonly lock: EntityLock;
+  /** The entity's write counter as loaded; null when it does not exist yet. */
+  readonly version: bigint | null;
   readonly aspects: Map<string, StoredAspect>;
   /** The entity's value rows (present when asked for, for writes of structuredProperties). */
   readonly valueStates: ValueState[];
@@ -38,6 +45,7 @@ export interface EntityToLock {
 }
 
 type LoadedRow =
+  | { kind: 'e'; urn: string; data: { version: string } }
   | { kind: 'a'; urn: string; data: { aspect: string; metadata: unknown; system_metadata: Record<string, unknown> | null; created_on: string; created_by: string } }
   | { kind: 'v'; urn: string; data: { property_urn: string; generation: string; values: unknown; current_generation: string | null; removed: boolean | null; definition: unknown } };
 
@@ -59,11 +67,45 @@ export async function lockEntitiesForWrite(tx: Tx, entities: readonly EntityToLo
     for (const r of rows) created.add(r.urn);
   }
   const all = entities.map((e) => e.urn);
-  const locked = await tx.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ANY(${all}::text[]) ORDER BY urn FOR UPDATE`;
-  const existing = new Set(locked.map((r) => r.urn));
-  const live = all.filter((u) => existing.has(u));
-  const withValues = entities.filter((e) => e.withValues && existing.has(e.urn)).map((e) => e.urn);
-  const rows = live.length === 0 ? [] : await tx.$queryRaw<LoadedRow[]>`
+  const locked = await tx.$queryRaw<{ urn: string; version: bigint }[]>`SELECT urn, version FROM entity WHERE urn = ANY(${all}::text[]) ORDER BY urn FOR UPDATE`;
+  const versions = new Map(locked.map((r) => [r.urn, r.version]));
+  const rows = await loadRows(tx, entities.filter((e) => versions.has(e.urn)), aspects, false);
+  const out = new Map<string, WriteState>();
+  for (const e of entities) {
+    const lock: EntityLock = created.has(e.urn) ? 'created' : versions.has(e.urn) ? 'existed' : 'missing';
+    out.set(e.urn, { lock, version: versions.get(e.urn) ?? null, aspects: new Map(), valueStates: [] });
+  }
+  fill(out, rows);
+  return out;
+}
+
+/**
+ * The optimistic read: entity versions, aspects and value rows in one query, no lock.
+ * An entity that does not exist is 'created' when `create` is set (the guarded write
+ * will create it), else 'missing'. Parents named in `parents` come back in `existing`.
+ */
+export async function loadForWrite(db: Queryable, entities: readonly EntityToLock[], aspects: readonly string[], parents: readonly string[]): Promise<{ states: Map<string, WriteState>; existing: Set<string> }> {
+  const rows = await loadRows(db, entities, aspects, true, parents);
+  const versions = new Map(rows.filter((r): r is Extract<LoadedRow, { kind: 'e' }> => r.kind === 'e').map((r) => [r.urn, BigInt(r.data.version)]));
+  const states = new Map<string, WriteState>();
+  for (const e of entities) {
+    const version = versions.get(e.urn) ?? null;
+    const lock: EntityLock = version !== null ? 'existed' : e.create ? 'created' : 'missing';
+    states.set(e.urn, { lock, version, aspects: new Map(), valueStates: [] });
+  }
+  fill(states, rows);
+  return { states, existing: new Set(versions.keys()) };
+}
+
+async function loadRows(db: Queryable, entities: readonly EntityToLock[], aspects: readonly string[], withEntities: boolean, parents: readonly string[] = []): Promise<LoadedRow[]> {
+  if (entities.length === 0 && parents.length === 0) return [];
+  const live = entities.map((e) => e.urn);
+  const withValues = entities.filter((e) => e.withValues).map((e) => e.urn);
+  const entityUrns = withEntities ? [...live, ...parents] : [];
+  return db.$queryRaw<LoadedRow[]>`
+    SELECT 'e' AS kind, e.urn, json_build_object('version', e.version::text) AS data
+    FROM entity e WHERE e.urn = ANY(${entityUrns}::text[])
+    UNION ALL
     SELECT 'a' AS kind, a.urn, json_build_object('aspect', a.aspect, 'metadata', a.metadata, 'system_metadata', a.system_metadata,
                                                  'created_on', a.created_on, 'created_by', a.created_by) AS data
     FROM aspect a WHERE a.urn = ANY(${live}::text[]) AND a.version = 0 AND a.aspect = ANY(${aspects as string[]}::text[])
@@ -74,12 +116,12 @@ export async function lockEntitiesForWrite(tx: Tx, entities: readonly EntityToLo
     LEFT JOIN structured_property sp ON sp.urn = pv.property_urn
     LEFT JOIN aspect d ON d.urn = sp.urn AND d.aspect = 'propertyDefinition' AND d.version = 0
     WHERE pv.entity_urn = ANY(${withValues}::text[])`;
-  const out = new Map<string, WriteState>();
-  for (const e of entities) {
-    out.set(e.urn, { lock: created.has(e.urn) ? 'created' : existing.has(e.urn) ? 'existed' : 'missing', aspects: new Map(), valueStates: [] });
-  }
+}
+
+function fill(states: Map<string, WriteState>, rows: readonly LoadedRow[]): void {
   for (const r of rows) {
-    const state = out.get(r.urn)!;
+    const state = states.get(r.urn);
+    if (!state || r.kind === 'e') continue;
     if (r.kind === 'a') {
       const a = r.data;
       state.aspects.set(a.aspect, { aspect: a.aspect, metadata: a.metadata, systemMetadata: a.system_metadata, createdOn: new Date(a.created_on), createdBy: a.created_by });
@@ -95,7 +137,6 @@ export async function lockEntitiesForWrite(tx: Tx, entities: readonly EntityToLo
       });
     }
   }
-  return out;
 }
 
 export interface AspectWrite {
@@ -118,6 +159,14 @@ export interface WriteBatch {
 
 const EMPTY = Prisma.empty;
 
+/** For an optimistic write: the versions the write was planned against. */
+export interface WriteGuard {
+  /** Every entity the write touches, with its version as loaded (null: create it). */
+  readonly entities: ReadonlyArray<{ urn: string; entityType: string; version: bigint | null }>;
+  /** Entities that must still exist (a schema field's dataset); share-locked. */
+  readonly parents: readonly string[];
+}
+
 /**
  * One statement: copies each current latest to its next history version, upserts the
  * new latest, replaces the property-value index rows, and appends one change-log row
@@ -125,7 +174,9 @@ const EMPTY = Prisma.empty;
  * documents, so one row per entity and write is all it needs. Returns the change-log
  * id of each entity.
  */
-export async function writeAspectsBulk(tx: Tx, batch: WriteBatch): Promise<Map<string, bigint>> {
+export async function writeAspectsBulk(db: Queryable, batch: WriteBatch): Promise<Map<string, bigint>>;
+export async function writeAspectsBulk(db: Queryable, batch: WriteBatch, guard: WriteGuard): Promise<Map<string, bigint> | null>;
+export async function writeAspectsBulk(db: Queryable, batch: WriteBatch, guard?: WriteGuard): Promise<Map<string, bigint> | null> {
   const writes = batch.writes.map((w, ord) => ({
     ord,
     urn: w.urn,
@@ -140,25 +191,51 @@ export async function writeAspectsBulk(tx: Tx, batch: WriteBatch): Promise<Map<s
   const rows = [...(batch.valueRows ?? new Map<string, { entityType: string; rows: readonly ValueRow[] }>())].flatMap(([entityUrn, v]) =>
     v.rows.map((r) => ({ entity_urn: entityUrn, entity_type: v.entityType, property_urn: r.propertyUrn, generation: String(r.generation), vals: r.values })),
   );
+  const touched = [...new Set([...writes.map((w) => w.urn), ...logOnly.map((l) => l.urn)])];
+  // Without a guard the entities are locked already: bump their versions. With one, bump
+  // (or create) each only if it is still at the version the write was planned against;
+  // `ok` holds only if all were, and every other part of the statement depends on it.
+  const gate = guard
+    ? Prisma.sql`guard AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(guard.entities.map((e) => ({ urn: e.urn, entity_type: e.entityType, version: e.version === null ? null : String(e.version) })))}::jsonb)
+        AS g(urn text, entity_type text, version bigint)
+    ), parents_locked AS (
+      SELECT urn FROM entity WHERE urn = ANY(${guard.parents as string[]}::text[]) FOR SHARE
+    ), bumped AS (
+      UPDATE entity e SET version = e.version + 1 FROM guard g WHERE e.urn = g.urn AND g.version IS NOT NULL AND e.version = g.version
+      RETURNING e.urn
+    ), created AS (
+      INSERT INTO entity (urn, entity_type, version) SELECT urn, entity_type, 1 FROM guard WHERE version IS NULL
+      ON CONFLICT (urn) DO NOTHING RETURNING urn
+    ), ok AS (
+      SELECT (SELECT count(*) FROM bumped) + (SELECT count(*) FROM created) = ${guard.entities.length}
+         AND (SELECT count(*) FROM parents_locked) = ${guard.parents.length} AS ok
+    ),`
+    : Prisma.sql`bumped AS (
+      UPDATE entity SET version = version + 1 WHERE urn = ANY(${touched}::text[])
+    ), ok AS (SELECT true AS ok),`;
   const values = replaced.length === 0 ? EMPTY : Prisma.sql`, values_input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         AS p(entity_urn text, entity_type text, property_urn text, generation bigint, vals jsonb)
+      WHERE (SELECT ok FROM ok)
     ), values_deleted AS (
-      DELETE FROM property_value pv WHERE pv.entity_urn = ANY(${replaced}::text[])
+      DELETE FROM property_value pv WHERE (SELECT ok FROM ok) AND pv.entity_urn = ANY(${replaced}::text[])
         AND NOT EXISTS (SELECT 1 FROM values_input vi WHERE vi.entity_urn = pv.entity_urn AND vi.property_urn = pv.property_urn)
     ), values_upserted AS (
       INSERT INTO property_value (entity_urn, property_urn, entity_type, generation, "values")
       SELECT entity_urn, property_urn, entity_type, generation, vals FROM values_input
       ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"
     )`;
-  const logged = await tx.$queryRaw<{ id: bigint; urn: string }[]>`
-    WITH input AS (
+  const logged = await db.$queryRaw<{ id: bigint; urn: string }[]>`
+    WITH ${gate} input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(writes)}::jsonb)
         AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text)
+      WHERE (SELECT ok FROM ok)
     ), log_input AS (
       SELECT ord, urn, entity_type, aspect FROM input
       UNION ALL
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(logOnly)}::jsonb) AS l(ord int, urn text, entity_type text, aspect text)
+      WHERE (SELECT ok FROM ok)
     ), prev AS (
       SELECT a.urn, a.aspect, a.metadata, a.system_metadata, a.created_on, a.created_by,
              (SELECT MAX(h.version) FROM aspect h WHERE h.urn = a.urn AND h.aspect = a.aspect) AS max_version
@@ -176,6 +253,8 @@ export async function writeAspectsBulk(tx: Tx, batch: WriteBatch): Promise<Map<s
     INSERT INTO change_log (urn, entity_type, aspect, change_type)
     SELECT urn, min(entity_type), string_agg(aspect, ',' ORDER BY ord), 'UPSERT' FROM log_input GROUP BY urn ORDER BY min(ord)
     RETURNING id, urn`;
+  // Every write logs a row: none back means the guard refused the write.
+  if (guard && logged.length === 0 && touched.length > 0) return null;
   return new Map(logged.map((r) => [r.urn, r.id]));
 }
 

@@ -50,7 +50,7 @@ export interface AspectHandler {
   /** The same as `view`, inside a write, from what the write already loaded (no query). */
   viewForWrite?(stored: unknown, ctx: WriteContext): unknown;
   /** Validates an untrusted new value against the stored one; throws a ServiceError. */
-  prepare(tx: Tx, urn: Urn, next: unknown, stored: unknown | undefined, ctx: WriteContext): Promise<PreparedAspect>;
+  prepare(q: Queryable, urn: Urn, next: unknown, stored: unknown | undefined, ctx: WriteContext): Promise<PreparedAspect>;
   /** Runs in the transaction that deletes the aspect (or its whole entity). */
   onDelete?(tx: Tx, urn: Urn): Promise<void>;
 }

@@ -17,11 +17,11 @@ import {
   schemaFieldsOf,
   type StoredAspect,
 } from '../../store/aspects.js';
-import type { Tx } from '../../store/database.js';
-import { lockEntitiesForWrite, writeAspectsBulk, type AspectWrite, type WriteState } from '../../store/entityWrites.js';
+import type { Db, Tx } from '../../store/database.js';
+import { loadForWrite, lockEntitiesForWrite, writeAspectsBulk, type AspectWrite, type EntityToLock, type WriteBatch, type WriteState } from '../../store/entityWrites.js';
 import { findProperties, type RegisteredProperty } from '../../store/propertyRegistry.js';
 import type { ValueRow } from '../../store/propertyValues.js';
-import type { AspectHandler } from './handler.js';
+import type { AspectHandler, Queryable } from './handler.js';
 import { handlerFor } from './handlers.js';
 
 export const NO_CHANGE: unique symbol = Symbol('no-change');
@@ -86,30 +86,98 @@ interface Planned {
   readonly steps: Array<{ prev: StoredAspect | undefined; currentView: unknown; next: unknown }>;
 }
 
+/** Everything a batch will write, computed and validated, not yet written. */
+interface WritePlan {
+  readonly batch: WriteBatch;
+  readonly afterWrites: Array<(t: Tx) => Promise<void>>;
+  readonly outcomes: Array<{ urn: string; results: AspectResult[]; changed: boolean }>;
+}
+
+function handlersFor(entities: readonly EntityWrite[]): AspectHandler[][] {
+  return entities.map((e) => e.requests.map((r) => handlerFor(e.urn.entityType, r.aspect)));
+}
+
+function entitiesToLoad(entities: readonly EntityWrite[], handlersOf: AspectHandler[][]): EntityToLock[] {
+  return entities.map((e, i) => ({
+    urn: e.urn.value,
+    entityType: e.urn.entityType.name,
+    // A schema field exists exactly when its dataset does.
+    create: parentUrnOf(e.urn) !== undefined || handlersOf[i]!.some((h) => h.createsEntity),
+    withValues: handlersOf[i]!.some((h) => h.needsValueStates),
+  }));
+}
+
+function parentsOf(entities: readonly EntityWrite[]): string[] {
+  return [...new Set(entities.map((e) => parentUrnOf(e.urn)).filter((p): p is string => p !== undefined))];
+}
+
+function requireParents(entities: readonly EntityWrite[], live: ReadonlySet<string>): void {
+  for (const e of entities) {
+    const parent = parentUrnOf(e.urn);
+    if (parent !== undefined && !live.has(parent)) throw new NotFoundError(`Entity ${parent} does not exist`);
+  }
+}
+
 /**
- * Writes aspects of many entities in one go: all locks, loads and writes are
+ * Writes aspects of many entities in one transaction: all locks, loads and writes are
  * set-based (a handful of statements for the whole batch). Entities must be distinct.
  * Any rule broken anywhere throws before anything is written.
  */
 export async function writeEntities(tx: Tx, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions = {}): Promise<WriteOutcome[]> {
-  const handlersOf = entities.map((e) => e.requests.map((r) => handlerFor(e.urn.entityType, r.aspect)));
-  const parents = [...new Set(entities.map((e) => parentUrnOf(e.urn)).filter((p): p is string => p !== undefined))];
-  const liveParents = parents.length > 0 ? await entitiesExistLocked(tx, parents) : new Set<string>();
-  const toLock = entities.map((e, i) => {
-    const parent = parentUrnOf(e.urn);
-    // A schema field exists exactly when its dataset does.
-    if (parent !== undefined && !liveParents.has(parent)) throw new NotFoundError(`Entity ${parent} does not exist`);
-    return {
-      urn: e.urn.value,
-      entityType: e.urn.entityType.name,
-      create: parent !== undefined || handlersOf[i]!.some((h) => h.createsEntity),
-      withValues: handlersOf[i]!.some((h) => h.needsValueStates),
-    };
-  });
-  const aspectNames = [...new Set(entities.flatMap((e) => e.requests.map((r) => r.aspect)))];
-  const states = await lockEntitiesForWrite(tx, toLock, aspectNames);
+  const handlersOf = handlersFor(entities);
+  const parents = parentsOf(entities);
+  requireParents(entities, parents.length > 0 ? await entitiesExistLocked(tx, parents) : new Set());
+  const states = await lockEntitiesForWrite(tx, entitiesToLoad(entities, handlersOf), aspectNamesOf(entities));
+  const plan = await planWrites(tx, entities, handlersOf, states, actor, options);
+  const ids = hasWrites(plan) ? await writeAspectsBulk(tx, plan.batch) : new Map<string, bigint>();
+  for (const after of plan.afterWrites) await after(tx);
+  return outcomesOf(plan, ids);
+}
 
-  // Check preconditions and compute every new value from what readers see now.
+/**
+ * The same writes without a transaction: read without locks, plan, then one guarded
+ * statement that applies only if no entity changed meanwhile. Returns null when the
+ * batch needs a transaction (a handler has follow-up work) or when other writers kept
+ * getting in between; the caller then uses writeEntities.
+ */
+export async function writeEntitiesOptimistically(db: Db, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions = {}, attempts = 2): Promise<WriteOutcome[] | null> {
+  const handlersOf = handlersFor(entities);
+  const parents = parentsOf(entities);
+  const toLoad = entitiesToLoad(entities, handlersOf);
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const { states, existing } = await loadForWrite(db, toLoad, aspectNamesOf(entities), parents);
+    requireParents(entities, existing);
+    const plan = await planWrites(db, entities, handlersOf, states, actor, options);
+    if (plan.afterWrites.length > 0) return null;
+    if (!hasWrites(plan)) return outcomesOf(plan, new Map());
+    const guard = { entities: entities.map((e) => ({ urn: e.urn.value, entityType: e.urn.entityType.name, version: states.get(e.urn.value)!.version })), parents };
+    const ids = await writeAspectsBulk(db, plan.batch, guard);
+    if (ids) return outcomesOf(plan, ids);
+  }
+  return null;
+}
+
+function aspectNamesOf(entities: readonly EntityWrite[]): string[] {
+  return [...new Set(entities.flatMap((e) => e.requests.map((r) => r.aspect)))];
+}
+
+function hasWrites(plan: WritePlan): boolean {
+  return plan.batch.writes.length + (plan.batch.logOnly?.length ?? 0) > 0;
+}
+
+function outcomesOf(plan: WritePlan, ids: ReadonlyMap<string, bigint>): WriteOutcome[] {
+  return plan.outcomes.map((o) => ({ results: o.results, changeIds: o.changed ? [ids.get(o.urn)!] : [] }));
+}
+
+/** Checks preconditions, computes every new value from what readers see, validates it. */
+async function planWrites(
+  q: Queryable,
+  entities: readonly EntityWrite[],
+  handlersOf: AspectHandler[][],
+  states: ReadonlyMap<string, WriteState>,
+  actor: string,
+  options: EntityWriteOptions,
+): Promise<WritePlan> {
   const planned: Planned[] = entities.map((entity, i) => {
     const state = states.get(entity.urn.value)!;
     if (state.lock === 'missing') throw new NotFoundError(`Entity ${entity.urn.value} does not exist`);
@@ -133,26 +201,29 @@ export async function writeEntities(tx: Tx, entities: readonly EntityWrite[], ac
   });
   for (const p of planned) {
     for (const [k, step] of p.steps.entries()) {
-      if (step.currentView === VIEW_LATER) step.currentView = (await p.handlers[k]!.view(tx, [{ urn: p.entity.urn.value, stored: step.prev!.metadata }]))[0];
+      if (step.currentView === VIEW_LATER) step.currentView = (await p.handlers[k]!.view(q, [{ urn: p.entity.urn.value, stored: step.prev!.metadata }]))[0];
       step.next = p.entity.requests[k]!.compute(step.currentView);
     }
   }
 
   // The structured properties the new values name, looked up once for the batch.
+  // (Those an entity already holds came with its value rows.)
   const named = new Set<string>();
   for (const p of planned) {
+    const held = new Set(p.state.valueStates.filter((v) => v.definition !== null).map((v) => v.propertyUrn));
     p.steps.forEach((step, k) => {
-      if (step.next !== NO_CHANGE) for (const u of p.handlers[k]!.propertiesNamedBy?.(step.next) ?? []) named.add(u);
+      if (step.next === NO_CHANGE) return;
+      for (const u of p.handlers[k]!.propertiesNamedBy?.(step.next) ?? []) if (!held.has(u)) named.add(u);
     });
   }
-  const properties = named.size > 0 ? await findProperties(tx, [...named]) : new Map<string, RegisteredProperty>();
+  const properties = named.size > 0 ? await findProperties(q, [...named]) : new Map<string, RegisteredProperty>();
   for (const p of planned) for (const [u, r] of properties) p.ctx.properties.set(u, r);
 
   const writes: AspectWrite[] = [];
   const valueRows = new Map<string, { entityType: string; rows: readonly ValueRow[] }>();
   const logOnly: Array<{ urn: string; entityType: string; aspect: string }> = [];
   const afterWrites: Array<(t: Tx) => Promise<void>> = [];
-  const outcomes: Array<{ results: AspectResult[]; changed: boolean }> = [];
+  const outcomes: WritePlan['outcomes'] = [];
   for (const p of planned) {
     const { urn, requests } = p.entity;
     let changed = p.state.lock === 'created';
@@ -164,7 +235,7 @@ export async function writeEntities(tx: Tx, entities: readonly EntityWrite[], ac
         results.push({ aspect: request.aspect, value: currentView, systemMetadata: prev?.systemMetadata ?? null });
         continue;
       }
-      const prepared = await p.handlers[k]!.prepare(tx, urn, next, prev?.metadata, p.ctx);
+      const prepared = await p.handlers[k]!.prepare(q, urn, next, prev?.metadata, p.ctx);
       const visible = prepared.visible ?? prepared.stored;
       if (prepared.skipWrite || (prev && !prepared.forceWrite && jsonEqual(prev.metadata, prepared.stored))) {
         results.push({ aspect: request.aspect, value: visible, systemMetadata: prev?.systemMetadata ?? null });
@@ -182,11 +253,9 @@ export async function writeEntities(tx: Tx, entities: readonly EntityWrite[], ac
       changed = true;
       results.push({ aspect: request.aspect, value: visible, systemMetadata });
     }
-    outcomes.push({ results, changed });
+    outcomes.push({ urn: urn.value, results, changed });
   }
-  const ids = writes.length + logOnly.length > 0 ? await writeAspectsBulk(tx, { writes, valueRows, logOnly }) : new Map<string, bigint>();
-  for (const after of afterWrites) await after(tx);
-  return outcomes.map((o, i) => ({ results: o.results, changeIds: o.changed ? [ids.get(planned[i]!.entity.urn.value)!] : [] }));
+  return { batch: { writes, valueRows, logOnly }, afterWrites, outcomes };
 }
 
 /** Marks a current view that only the handler's (asynchronous) view can produce. */
