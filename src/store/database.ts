@@ -11,8 +11,10 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Logger } from 'pino';
+import { UnavailableError } from '../domain/errors.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { applyMigrations, type SqlRunner } from './migrate.js';
+import { isConnectionError } from './transaction.js';
 
 export type Db = PrismaClient;
 /** The client inside an interactive transaction. */
@@ -64,7 +66,7 @@ async function openPostgres(url: string, poolSize: number, log: Logger): Promise
   await applyMigrations(sql, log);
   // Named statements are prepared once per connection and reused, so the planner does
   // not parse and plan the same write statements on every request.
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) });
+  const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) }));
   await warmUp(prisma);
   return {
     prisma,
@@ -99,6 +101,29 @@ async function openPglite(dir: string, log: Logger): Promise<Database> {
       await client.close();
     },
   };
+}
+
+/**
+ * Every query, not only those in a transaction (see transaction.ts), fails with
+ * UnavailableError while PostgreSQL is unreachable (restarting, shutting down, the
+ * network gone), so reads answer 503 rather than 500 during an outage. The pool
+ * replaces broken connections by itself; nothing else is needed to recover.
+ */
+function unavailableWhenUnreachable(prisma: PrismaClient): PrismaClient {
+  const extended = prisma.$extends({
+    query: {
+      async $allOperations({ args, query }) {
+        try {
+          return await query(args);
+        } catch (err) {
+          if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+          throw err;
+        }
+      },
+    },
+  });
+  // The extension changes behaviour, not the client's shape.
+  return extended as unknown as PrismaClient;
 }
 
 const statementNames = new Map<string, string>();

@@ -7,16 +7,26 @@
  * refuses root) on a free port. Its URL reaches the test workers through the
  * environment; each suite then creates a database of its own.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 export interface PostgresServer {
   readonly url: string;
+  /** Stops the cluster and deletes its data. */
   stop(): Promise<void>;
+  /**
+   * Shuts the cluster down (fast mode: sessions are terminated, as in a restart) and
+   * keeps its data; `start()` brings it back on the same port. Only on clusters this
+   * file started (not TEST_DATABASE_URL), which `restartable` says.
+   */
+  shutDown(): Promise<void>;
+  start(): Promise<void>;
+  readonly restartable: boolean;
 }
 
 export async function freePort(): Promise<number> {
@@ -42,7 +52,12 @@ export function postgresAvailable(): boolean {
 }
 
 export async function startPostgres(): Promise<PostgresServer> {
-  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: async () => {} };
+  if (process.env.TEST_DATABASE_URL) {
+    const refuse = async () => {
+      throw new Error('TEST_DATABASE_URL names a server these tests do not control');
+    };
+    return { url: process.env.TEST_DATABASE_URL, stop: async () => {}, shutDown: refuse, start: refuse, restartable: false };
+  }
   const initdb = findBinary('initdb');
   const pgCtl = findBinary('pg_ctl');
   if (!initdb || !pgCtl) throw new Error('initdb/pg_ctl not found');
@@ -52,16 +67,26 @@ export async function startPostgres(): Promise<PostgresServer> {
   const asRoot = process.getuid?.() === 0;
   const run = (cmd: string, args: string[]) =>
     asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' }) : execFileSync(cmd, args, { stdio: 'pipe' });
+  // For shutDown/start while a test is running: asynchronously, so the test's own clients keep going.
+  const runAsync = async (cmd: string, args: string[]) => {
+    await (asRoot ? promisify(execFile)('runuser', ['-u', 'postgres', '--', cmd, ...args]) : promisify(execFile)(cmd, args));
+  };
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   run(initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
-  run(pgCtl, ['-D', dataDir, '-o', opts, '-l', path.join(dir, 'log'), '-w', 'start']);
+  const startArgs = ['-D', dataDir, '-o', opts, '-l', path.join(dir, 'log'), '-w', 'start'];
+  run(pgCtl, startArgs);
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    restartable: true,
+    shutDown: () => runAsync(pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']),
+    start: () => runAsync(pgCtl, startArgs),
     stop: async () => {
       try {
         run(pgCtl, ['-D', dataDir, '-m', 'immediate', 'stop']);
+      } catch {
+        // already shut down
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

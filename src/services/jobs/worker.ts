@@ -2,6 +2,11 @@
  * Runs durable jobs: claims one at a time with a lease, renews the lease while it
  * works, records progress, and retries failures with exponential back-off. Several
  * replicas may run workers against one database; SKIP LOCKED keeps them apart.
+ *
+ * The lease is short (a replica that dies mid-job hands its job on within
+ * LEASE_SECONDS) and renewed on a timer as well as with each progress report, so a
+ * single step that outlasts the lease (a slow Meilisearch task in a rebuild) does not
+ * let a second worker start the same job beside it.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -12,7 +17,7 @@ import { SYSTEM_CALLER } from '../caller.js';
 import { cleanupBatch, remainingStaleValues } from './cleanupPropertyValues.js';
 import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
 
-const LEASE_SECONDS = 60;
+const LEASE_SECONDS = 15;
 const MAX_ATTEMPTS = 20;
 
 export interface JobContext {
@@ -92,15 +97,24 @@ export class JobWorker {
     const { db, log } = this.options;
     const handler = this.handlers.get(job.kind);
     const jobLog = log.child({ job: String(job.id), kind: job.kind });
+    let leaseLost = false;
+    const renew = (p: { total?: number; done?: number }) =>
+      heartbeat(db, job.id, this.id, LEASE_SECONDS, p).then((held) => {
+        if (!held) leaseLost = true;
+        return held;
+      });
+    // A failed renewal (database briefly away) is retried at the next tick; the lease outlives two misses.
+    const renewal = setInterval(() => void renew({}).catch(() => undefined), (LEASE_SECONDS * 1000) / 3);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const outcome = await handler({
         job,
-        stopping: () => !this.running,
+        stopping: () => !this.running || leaseLost,
         progress: async (p) => {
-          if (!(await heartbeat(db, job.id, this.id, LEASE_SECONDS, p))) throw new LeaseLostError(`lease on job ${job.id} lost`);
+          if (leaseLost || !(await renew(p))) throw new LeaseLostError(`lease on job ${job.id} lost`);
         },
       });
+      if (leaseLost) throw new LeaseLostError(`lease on job ${job.id} lost`);
       if (outcome === 'done') {
         await completeJob(db, job.id, this.id);
         jobLog.info('job done');
@@ -116,6 +130,8 @@ export class JobWorker {
       const retryIn = Math.min(300, 2 ** Math.min(job.attempts, 8));
       jobLog.warn({ err: (err as Error).message, retryIn }, 'job failed; will retry');
       await failJob(db, job.id, this.id, (err as Error).message, retryIn, MAX_ATTEMPTS).catch(() => undefined);
+    } finally {
+      clearInterval(renewal);
     }
   }
 

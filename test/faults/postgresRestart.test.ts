@@ -1,0 +1,163 @@
+/**
+ * PostgreSQL restarted under load (issue #9): a dedicated cluster is shut down (fast:
+ * sessions terminated, as in a restart) for several seconds while clients write over
+ * REST and read over REST and GraphQL. During the outage requests fail with 503
+ * `{"error":"Service Unavailable"}` (GraphQL: SERVICE_UNAVAILABLE), never 500 and never
+ * a hang; the server process stays up and serves again once PostgreSQL is back, without
+ * a restart; every acknowledged write is stored and, after the indexer catches up,
+ * searchable.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
+import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
+import { postgresAvailable, startPostgres, type PostgresServer } from '../support/globalSetup.js';
+import { enc } from '../support/http.js';
+import { dropIndexes, holdersOf, indexedPairs } from '../support/indexedValues.js';
+import { attempt, runClients, sleep, statusCounts, waitFor, type Outcome } from '../support/load.js';
+import { createTestDatabase } from '../support/postgres.js';
+import { searchAvailableForTests, sharedMeilisearch } from '../support/server.js';
+import { pendingChanges, storedDatasets } from '../support/storedValues.js';
+
+const WRITERS = 8;
+const OUTAGE_MS = 8_000;
+/** After PostgreSQL is back, every request must succeed from this long on. */
+const RECOVERY_BOUND_MS = 10_000;
+const PROPERTY = 'pgr.n';
+const report = (line: string) => console.log(`[postgres restart] ${line}`);
+
+interface Timed extends Outcome {
+  readonly kind: 'write' | 'read' | 'graphql';
+  readonly urn?: string;
+  readonly value?: number;
+}
+
+(postgresAvailable() && !process.env.TEST_DATABASE_URL && searchAvailableForTests() ? describe : describe.skip)('PostgreSQL restarted under load', () => {
+  const prefix = `fpg_${process.pid}_`;
+  let pgServer: PostgresServer;
+  let databaseUrl: string;
+  let server: BuiltProcess & { url: string };
+
+  beforeAll(async () => {
+    await buildOnce();
+    pgServer = await startPostgres();
+    databaseUrl = await createTestDatabase(pgServer.url, 'propgraph_restart');
+    const meili = sharedMeilisearch();
+    server = await startBuiltServer({
+      DATABASE_URL: databaseUrl,
+      MEILI_URL: meili.url,
+      MEILI_API_KEY: meili.key,
+      MEILI_INDEX_PREFIX: prefix,
+      RATE_LIMIT_PER_MINUTE: '10000000',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'propgraph-fpg-')),
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    await dropIndexes(sharedMeilisearch(), prefix);
+    await pgServer?.stop();
+  });
+
+  test('requests fail with 503 during the outage, the same process serves again after it, no acknowledged write is lost', async () => {
+    const base = server.url;
+    await defineProperty(base, PROPERTY, { valueType: 'number', cardinality: 'SINGLE' });
+    const known = datasetUrn('pgr.known');
+    expect((await attempt(base, 'POST', `${V3}/entity/dataset`, { json: [{ urn: known, status: { value: { removed: false } } }] })).status).toBe(200);
+
+    const outcomes: Timed[] = [];
+    let stop = false;
+    let seq = 0;
+    const writer = async () => {
+      while (!stop) {
+        const value = seq++;
+        const urn = datasetUrn(`pgr.d${String(value).padStart(6, '0')}`);
+        const o = await attempt(base, 'POST', `${V3}/entity/dataset`, {
+          json: [{ urn, status: { value: { removed: false } }, structuredProperties: { value: propertiesAspect({ [PROPERTY]: [value] }) } }],
+        }, 20_000);
+        outcomes.push({ ...o, kind: 'write', urn, value });
+        if (o.status !== 200) await sleep(50);
+      }
+    };
+    const reader = async () => {
+      while (!stop) {
+        const o = await attempt(base, 'GET', `${V3}/entity/dataset/${enc(known)}`, {}, 20_000);
+        outcomes.push({ ...o, kind: 'read' });
+        await sleep(o.status === 200 ? 10 : 50);
+      }
+    };
+    const graphqlReader = async () => {
+      while (!stop) {
+        const o = await attempt(base, 'POST', '/api/graphql', { json: { query: `{ dataset(urn: ${JSON.stringify(known)}) { urn } }` } }, 20_000);
+        outcomes.push({ ...o, kind: 'graphql' });
+        await sleep(50);
+      }
+    };
+
+    const health: Array<{ at: number; status: number; database: unknown }> = [];
+    let shutDownAt = 0;
+    let backAt = 0;
+    const load = runClients(WRITERS + 2, (i) => (i < WRITERS ? writer() : i === WRITERS ? reader() : graphqlReader()));
+    await sleep(3_000);
+    shutDownAt = Date.now();
+    await pgServer.shutDown();
+    report(`PostgreSQL down after ${Date.now() - shutDownAt} ms`);
+    await sleep(OUTAGE_MS / 2);
+    const down = await attempt(base, 'GET', '/health', {}, 20_000);
+    health.push({ at: Date.now(), status: down.status, database: down.body?.database });
+    await sleep(OUTAGE_MS / 2);
+    await pgServer.start();
+    backAt = Date.now();
+    report(`PostgreSQL back after an outage of ${backAt - shutDownAt} ms`);
+    await sleep(RECOVERY_BOUND_MS + 3_000);
+    stop = true;
+    await load;
+    // The same process, still up, serving: health ok again.
+    expect(server.child.exitCode).toBeNull();
+    const up = await attempt(base, 'GET', '/health');
+    expect(up.status).toBe(200);
+    expect(down.status).toBe(503);
+    expect(down.body?.database).toMatchObject({ ok: false });
+    // Nothing became an internal error, on any interface.
+    expect(server.output.join('').split('\n').filter((line) => /unhandled/.test(line)).slice(0, 3)).toEqual([]);
+
+    const before = outcomes.filter((o) => o.startedAt + o.ms < shutDownAt);
+    const during = outcomes.filter((o) => o.startedAt + o.ms >= shutDownAt && o.startedAt < backAt + RECOVERY_BOUND_MS);
+    const after = outcomes.filter((o) => o.startedAt >= backAt + RECOVERY_BOUND_MS);
+    const outage = during.filter((o) => o.startedAt < backAt);
+    const firstSuccess = Math.min(...outcomes.filter((o) => o.startedAt >= backAt && o.status === 200 && !o.body?.errors).map((o) => o.startedAt + o.ms));
+    report(`before ${JSON.stringify(statusCounts(before))}; outage ${JSON.stringify(statusCounts(outage))}; recovery window ${JSON.stringify(statusCounts(during.filter((o) => o.startedAt >= backAt)))}; after ${JSON.stringify(statusCounts(after))}`);
+    report(`first success ${firstSuccess - backAt} ms after PostgreSQL was back; slowest request ${Math.max(...outcomes.map((o) => o.ms))} ms`);
+
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.every((o) => o.status === 200)).toBe(true);
+    // During the outage: success (answered before PostgreSQL went) or a clear 503, nothing else.
+    const unclear = during.filter((o) =>
+      o.kind === 'graphql'
+        ? !(o.status === 200 && (o.body?.data?.dataset?.urn === known || o.body?.errors?.[0]?.extensions?.code === 'SERVICE_UNAVAILABLE'))
+        : !(o.status === 200 || (o.status === 503 && o.body?.error === 'Service Unavailable')),
+    );
+    expect(unclear.map((o) => `${o.kind} ${o.status} ${o.error ?? o.text.slice(0, 200)}`)).toEqual([]);
+    expect(during.some((o) => o.status === 503 || o.body?.errors)).toBe(true);
+    // Recovered without a restart: everything after the bound succeeds.
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.filter((o) => o.status !== 200 || o.body?.errors).map((o) => `${o.kind} ${o.status} ${o.text.slice(0, 200)}`)).toEqual([]);
+
+    // Every acknowledged write is stored with its value ...
+    const acknowledged = outcomes.filter((o) => o.kind === 'write' && o.status === 200);
+    const stored = await storedDatasets(databaseUrl, 'urn:li:dataset:(urn:li:dataPlatform:hive,pgr.d%');
+    const lost = acknowledged.filter((o) => JSON.stringify(stored.get(o.urn!)?.entries) !== JSON.stringify([{ propertyUrn: propertyUrn(PROPERTY), values: [{ double: o.value }] }]));
+    expect(lost.map((o) => o.urn)).toEqual([]);
+    report(`${acknowledged.length} acknowledged writes, all stored; ${stored.size - acknowledged.length} refused writes had committed anyway`);
+
+    // ... and searchable once the indexer (which kept running through the outage) catches up.
+    await waitFor('the indexer to drain the change log', 60_000, async () => ((await pendingChanges(databaseUrl)) === 0 ? true : undefined), 500);
+    const pairs = [...stored.values()].map((d) => ({ urn: d.urn, value: String((d.entries![0]!.values[0] as { double: number }).double) }));
+    expect(await indexedPairs(base, `structuredProperties.${PROPERTY}`, pairs)).toBe(pairs.length);
+    expect(await holdersOf(base, `structuredProperties.${PROPERTY}`)).toBe(pairs.length);
+  }, 240_000);
+});

@@ -1,0 +1,107 @@
+/**
+ * Load for the fault suites: many concurrent clients whose requests never throw (a
+ * refused connection or a timeout is an outcome like any status), writes retried until
+ * the server acknowledges them, and a seeded random source so a failing run can be
+ * replayed.
+ */
+import { http, type HttpResponse } from './http.js';
+
+/** What one request came to: a status with its body, or no answer at all. */
+export interface Outcome {
+  /** HTTP status, or 0 when no response arrived (connection refused or reset, timeout). */
+  readonly status: number;
+  readonly body: any;
+  readonly text: string;
+  /** The transport error when status is 0. */
+  readonly error?: string;
+  readonly ms: number;
+  readonly startedAt: number;
+}
+
+type HttpOptions = Parameters<typeof http>[3];
+
+/**
+ * One request whose failure is data: never throws, and gives up after `timeoutMs`
+ * (status 0, error "timeout") so a hanging server shows up as such.
+ */
+export async function attempt(base: string, method: string, path: string, options: HttpOptions = {}, timeoutMs = 30_000): Promise<Outcome> {
+  const startedAt = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    const res = await Promise.race([http(base, method, path, options), timeout]);
+    if (res === 'timeout') return { status: 0, body: undefined, text: '', error: 'timeout', ms: Date.now() - startedAt, startedAt };
+    return fromResponse(res, startedAt);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return { status: 0, body: undefined, text: '', error: cause?.code ?? cause?.message ?? (err as Error).message, ms: Date.now() - startedAt, startedAt };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function fromResponse(res: HttpResponse, startedAt: number): Outcome {
+  return { status: res.status, body: res.body, text: res.text, ms: Date.now() - startedAt, startedAt };
+}
+
+/** Runs `n` clients at once; resolves when all are done, rejects with the first failure. */
+export async function runClients(n: number, client: (index: number) => Promise<void>): Promise<void> {
+  await Promise.all(Array.from({ length: n }, (_, i) => client(i)));
+}
+
+/** Hands out work items to `concurrency` workers pulling from one queue. */
+export async function drainQueue<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await runClients(concurrency, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+}
+
+/** mulberry32: a small seeded generator, uniform in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The seed from FAULT_SEED (to replay a run) or a fresh one; printed by the caller. */
+export function faultSeed(): number {
+  const given = process.env.FAULT_SEED;
+  return given ? Number(given) : Math.floor(Math.random() * 2 ** 31);
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns a value other than undefined, or throws after `timeoutMs`. */
+export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await sleep(everyMs);
+  }
+}
+
+/** Counts outcomes by status (no answer, and GraphQL errors by code, apart), for reports. */
+export function statusCounts(outcomes: readonly Outcome[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const o of outcomes) {
+    const graphqlError = o.body?.errors?.[0]?.extensions?.code;
+    const key = o.status === 0 ? `none(${o.error})` : graphqlError ? `${o.status} ${graphqlError}` : String(o.status);
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
