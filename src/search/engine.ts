@@ -13,7 +13,7 @@ import {
   type MultiSearchQuery,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
-import { nodeHttpClient } from './httpClient.js';
+import { nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
 
@@ -88,12 +88,16 @@ function translate(raw: unknown): Error {
 export class SearchEngine {
   private readonly client: Meilisearch;
   private readonly taskTimeoutMs: number;
+  private readonly requestTimeoutMs: number;
+  private readonly multiSearchUrl: string;
 
   constructor(private readonly options: EngineOptions) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.multiSearchUrl = new URL('multi-search', options.url.endsWith('/') ? options.url : `${options.url}/`).toString();
     this.client = new Meilisearch({
       host: options.url,
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-      timeout: options.requestTimeoutMs ?? 30_000,
+      timeout: this.requestTimeoutMs,
       clientAgents: ['propgraph'],
       httpClient: nodeHttpClient,
     });
@@ -188,7 +192,7 @@ export class SearchEngine {
   async search(queries: readonly EngineQuery[]): Promise<EngineResult[]> {
     if (queries.length === 0) return [];
     return this.guard(async () => {
-      const response = await this.client.multiSearch({
+      const response = (await postJson(this.multiSearchUrl, this.options.apiKey, {
         queries: queries.map(
           (q): MultiSearchQuery => ({
             indexUid: this.uid(q.type),
@@ -201,7 +205,7 @@ export class SearchEngine {
             ...(q.facets && q.facets.length > 0 ? { facets: [...q.facets] } : {}),
           }),
         ),
-      });
+      }, this.requestTimeoutMs)) as { results: Array<{ hits: unknown[]; facetDistribution?: unknown }> };
       return response.results.map((r, i) => ({
         type: queries[i]!.type,
         hits: r.hits as unknown as EngineHit[],

@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { MeilisearchApiError } from 'meilisearch';
+import { MeilisearchApiError, MeilisearchRequestError } from 'meilisearch';
 
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
@@ -64,5 +64,43 @@ export function nodeHttpClient(input: string | URL | Request, init: RequestInit 
       reject(err);
     });
     request.end(body);
+  });
+}
+
+/**
+ * POSTs a JSON body and returns the parsed answer, for the search hot path. The
+ * client's own path builds a Request, Headers and an AbortController per call; a CPU
+ * profile of the search benchmark put that at about half of propgraph's overhead
+ * over a direct request. Errors take the client's shapes (MeilisearchApiError for an
+ * API answer, MeilisearchRequestError otherwise) so engine.ts maps them the same way.
+ */
+export function postJson(url: string, apiKey: string | undefined, body: unknown, timeoutMs: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    const target = new URL(url);
+    const transport = target.protocol === 'https:' ? https : http;
+    const request = transport.request(target, { method: 'POST', headers, agent: agents[target.protocol as 'http:' | 'https:'] }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('error', (err) => reject(new MeilisearchRequestError(url, err)));
+      response.on('end', () => {
+        let parsed: unknown;
+        try {
+          const text = Buffer.concat(chunks).toString('utf8');
+          parsed = text === '' ? undefined : JSON.parse(text);
+        } catch (err) {
+          reject(new MeilisearchRequestError(url, err));
+          return;
+        }
+        const status = response.statusCode ?? 0;
+        if (status >= 200 && status < 300) resolve(parsed);
+        else reject(new MeilisearchApiError(new Response(null, { status, statusText: response.statusMessage ?? '' }), parsed as never));
+      });
+    });
+    request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on('error', (err) => reject(new MeilisearchRequestError(url, err)));
+    request.end(payload);
   });
 }
