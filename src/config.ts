@@ -20,6 +20,8 @@ export interface Config {
   readonly meiliIndexPrefix: string;
   /** Change-log rows the indexer handles per batch. */
   readonly searchIndexBatchSize: number;
+  /** How long a search trusts its cached property registry before asking the database again (changes made by this process are seen at once). */
+  readonly searchRegistryRecheckMs: number;
   readonly authEnabled: boolean;
   readonly rootToken: string | undefined;
   readonly writeWaitForIndex: boolean;
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     meiliBinary: str(env, 'MEILI_BINARY'),
     meiliIndexPrefix: indexPrefix(env),
     searchIndexBatchSize: int(env, 'SEARCH_INDEX_BATCH_SIZE', 5000, 1),
+    searchRegistryRecheckMs: int(env, 'SEARCH_REGISTRY_RECHECK_MS', 100, 0),
     authEnabled: bool(env, 'AUTH_ENABLED', true),
     rootToken: str(env, 'ROOT_TOKEN'),
     writeWaitForIndex: bool(env, 'WRITE_WAIT_FOR_INDEX', true),

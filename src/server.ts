@@ -71,7 +71,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, sql: database.sql, log, indexWaiter, searchEngine: engine, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
+  services = createServices({ db, sql: database.sql, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
   await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {

@@ -37,6 +37,8 @@ export interface ServiceDeps {
   /** Null when search is disabled; `searchDisabledReason` says why. */
   readonly searchEngine?: SearchEngine | null;
   readonly searchDisabledReason?: string;
+  /** How long searches trust their cached property registry (SearchService). */
+  readonly searchRegistryRecheckMs?: number;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -49,7 +51,7 @@ export function createServices(deps: ServiceDeps): Services {
     tests: authorize(new TestService({ db: deps.db, log: deps.log, entities }), 'tests', testPolicy),
     tokens: authorize(new TokenService(deps), 'tokens', tokenPolicy),
     search: authorize(
-      new SearchService({ db: deps.db, sql: deps.sql, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities }),
+      new SearchService({ db: deps.db, sql: deps.sql, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
       'search',
       searchPolicy,
     ),

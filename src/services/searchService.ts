@@ -30,7 +30,7 @@ import { MAX_FACET_VALUES } from '../search/settings.js';
 import type { Db } from '../store/database.js';
 import { enqueueSingletonJob } from '../store/jobs.js';
 import type { SqlQueryRunner } from '../store/migrate.js';
-import { findPropertiesBySearchField, registryEpoch, type RegisteredProperty } from '../store/propertyRegistry.js';
+import { findPropertiesBySearchField, localRegistryChanges, registryEpoch, type RegisteredProperty } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
@@ -83,6 +83,11 @@ export interface SearchDeps {
   readonly engine: SearchEngine | null;
   readonly disabledReason?: string | undefined;
   readonly entities: EntityService;
+  /**
+   * How long (ms) a search may use the cached registry without asking the database
+   * whether another process changed it; 0 asks on every search.
+   */
+  readonly registryRecheckMs: number;
 }
 
 const DEFAULT_COUNT = 10;
@@ -124,8 +129,17 @@ interface RegistryCache {
   fields: Map<string, RegisteredProperty | null>;
 }
 
+/** The database confirmed, when `at` (performance.now()) was, that the registry was at `epoch`. */
+interface Confirmed {
+  at: number;
+  epoch: bigint;
+  /** localRegistryChanges() when the confirmation was asked for. */
+  localChanges: number;
+}
+
 export class SearchService {
   private cache: RegistryCache = { epoch: -1n, fields: new Map() };
+  private confirmed: Confirmed | null = null;
 
   constructor(private readonly deps: SearchDeps) {}
 
@@ -287,27 +301,59 @@ export class SearchService {
   }
 
   /**
-   * Runs a search resolved against the cached registry, checking in parallel that the
-   * registry has not changed since; if it has, resolves again and reruns. So a cached
-   * entry never outlives a change that committed before the request.
+   * Runs a search resolved against the cached registry. Within `registryRecheckMs` of
+   * the database last confirming the cache, and with no registry change committed by
+   * this process since, the cache is used as it is: a change made here is seen by the
+   * next search at once, one made by another replica within that time. Otherwise the
+   * registry's change counter is read in parallel with the engine query; if it moved,
+   * the search is resolved again and rerun, so a cached entry never outlives a change
+   * that committed before the check.
    */
   private async searchChecked<T>(attempt: (used: EpochUsed) => Promise<T>): Promise<T> {
+    if (this.cacheConfirmed()) {
+      try {
+        return await attempt({ epoch: null });
+      } catch {
+        // A refusal must come from a current registry: check it, as below.
+      }
+    }
     const used: EpochUsed = { epoch: null };
+    const at = performance.now();
+    const localChanges = localRegistryChanges(this.deps.db);
     const checked = registryEpoch(this.deps.sql);
     let result: T;
     try {
       result = await attempt(used);
     } catch (err) {
-      // A refusal based on the cache (a property soft deleted since restored) must be current too.
       const epoch = await checked;
-      if (used.epoch === null || used.epoch === epoch) throw err;
+      if (used.epoch === null || used.epoch === epoch) {
+        this.confirm(at, epoch, localChanges);
+        throw err;
+      }
       this.cache = { epoch: -1n, fields: new Map() };
       return attempt({ epoch: null });
     }
     const epoch = await checked;
-    if (used.epoch === null || used.epoch === epoch) return result;
+    if (used.epoch === null || used.epoch === epoch) {
+      this.confirm(at, epoch, localChanges);
+      return result;
+    }
     this.cache = { epoch: -1n, fields: new Map() };
     return attempt({ epoch: null });
+  }
+
+  private confirm(at: number, epoch: bigint, localChanges: number): void {
+    if (this.cache.epoch === epoch) this.confirmed = { at, epoch, localChanges };
+  }
+
+  private cacheConfirmed(): boolean {
+    const c = this.confirmed;
+    return (
+      c !== null &&
+      c.epoch === this.cache.epoch &&
+      c.localChanges === localRegistryChanges(this.deps.db) &&
+      performance.now() - c.at < this.deps.registryRecheckMs
+    );
   }
 
   private filterStrings(resolved: Resolved): string[] {

@@ -5,6 +5,7 @@
  */
 import type { Db, Tx } from './database.js';
 import type { SqlQueryRunner } from './migrate.js';
+import { afterCommit } from './transaction.js';
 
 type Queryable = Db | Tx;
 
@@ -94,7 +95,25 @@ export interface RegistryEntry {
   generation: bigint;
 }
 
+/** Registry changes committed through each client of this process (see localRegistryChanges). */
+const localChanges = new WeakMap<Db, number>();
+
+/**
+ * How many registry changes this process has committed through `db`. A search that
+ * trusts its cached registry for a while (SearchService) compares this number, so a
+ * change made here is seen by the very next search here; changes made by other
+ * processes are seen through registryEpoch.
+ */
+export function localRegistryChanges(db: Db): number {
+  return localChanges.get(db) ?? 0;
+}
+
+function noteChange(tx: Tx): void {
+  afterCommit(tx, (db) => localChanges.set(db, localRegistryChanges(db) + 1));
+}
+
 export async function upsertRegistry(tx: Tx, e: RegistryEntry): Promise<void> {
+  noteChange(tx);
   await tx.$executeRaw`
     INSERT INTO structured_property (urn, qualified_name, search_field, value_type, version, generation)
     VALUES (${e.urn}, ${e.qualifiedName}, ${e.searchField}, ${e.valueType}, ${e.version}, ${e.generation})
@@ -109,10 +128,12 @@ export async function searchFieldOwner(tx: Tx, searchField: string, urn: string)
 }
 
 export async function setRemoved(tx: Tx, urn: string, removed: boolean): Promise<void> {
+  noteChange(tx);
   await tx.$executeRaw`UPDATE structured_property SET removed = ${removed} WHERE urn = ${urn}`;
 }
 
 export async function deleteRegistry(tx: Tx, urn: string): Promise<void> {
+  noteChange(tx);
   await tx.$executeRaw`DELETE FROM structured_property WHERE urn = ${urn}`;
 }
 

@@ -15,11 +15,38 @@ export function isConnectionError(err: unknown): boolean {
   return err instanceof Error && CONNECTION.test(`${err.message} ${(err as { code?: string }).code ?? ''} ${String((err as { cause?: unknown }).cause ?? '')}`);
 }
 
+type CommitHook = (db: Db) => void;
+
+/** Hooks of the transactions inTransaction has open, run once each commits. */
+const commitHooks = new WeakMap<Tx, CommitHook[]>();
+
+/**
+ * Runs `hook` after `tx` commits (never when it rolls back), before inTransaction
+ * returns, so it happens before any response that reports the commit. `tx` must be a
+ * transaction opened by inTransaction: anything else is a programming error, refused
+ * loudly rather than left to skip the hook.
+ */
+export function afterCommit(tx: Tx, hook: CommitHook): void {
+  const hooks = commitHooks.get(tx);
+  if (!hooks) throw new Error('afterCommit needs a transaction opened by inTransaction');
+  hooks.push(hook);
+}
+
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    let hooks: CommitHook[] = [];
     try {
       // maxWait is generous: on PGlite transactions queue on its single connection.
-      return await db.$transaction(work, { maxWait: 60_000, timeout: 120_000 });
+      const result = await db.$transaction(
+        (tx) => {
+          hooks = [];
+          commitHooks.set(tx, hooks);
+          return work(tx);
+        },
+        { maxWait: 60_000, timeout: 120_000 },
+      );
+      for (const hook of hooks) hook(db);
+      return result;
     } catch (err) {
       if (attempt < attempts && err instanceof Error && RETRYABLE.test(err.message)) continue;
       if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');

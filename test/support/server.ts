@@ -39,6 +39,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     AUTH_ENABLED: 'false',
     MEILI_EMBEDDED: 'false',
+    // Searches trust their cached registry for ten minutes here, so every suite checks
+    // that a registry change made through this server is seen by the next search at once
+    // (not merely after the time-based recheck).
+    SEARCH_REGISTRY_RECHECK_MS: '600000',
   };
   if (options.search) {
     const meili = options.search === true ? sharedMeilisearch() : options.search;
