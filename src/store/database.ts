@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { UnavailableError } from '../domain/errors.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { applyMigrations, type SqlRunner } from './migrate.js';
-import { isConnectionError } from './transaction.js';
+import { isConnectionError } from './connectionErrors.js';
 
 export type Db = PrismaClient;
 /** The client inside an interactive transaction. */

@@ -1,19 +1,13 @@
 /**
  * Runs a unit of work in one database transaction, retrying when PostgreSQL aborts
- * it for a deadlock or serialization failure, and turning a lost connection into
- * UnavailableError (503) instead of an internal error.
+ * it for a deadlock or serialization failure, turning a lost connection into
+ * UnavailableError (503) instead of an internal error, and running hooks after commit.
  */
 import { UnavailableError } from '../domain/errors.js';
+import { isConnectionError } from './connectionErrors.js';
 import type { Db, Tx } from './database.js';
 
 const RETRYABLE = /deadlock detected|could not serialize access|40P01|40001/;
-// pg's own messages included: a pooled client whose connection broke mid-transaction
-// answers "Client has encountered a connection error and is not queryable".
-const CONNECTION = /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|connection closed|Can't reach database|the database system is (starting up|shutting down)|57P01|57P03|Closed|timeout exceeded when trying to connect|is not queryable/i;
-
-export function isConnectionError(err: unknown): boolean {
-  return err instanceof Error && CONNECTION.test(`${err.message} ${(err as { code?: string }).code ?? ''} ${String((err as { cause?: unknown }).cause ?? '')}`);
-}
 
 type CommitHook = (db: Db) => void;
 
