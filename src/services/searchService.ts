@@ -30,11 +30,12 @@ import { MAX_FACET_VALUES } from '../search/settings.js';
 import type { Db } from '../store/database.js';
 import { enqueueSingletonJob } from '../store/jobs.js';
 import type { SqlQueryRunner } from '../store/migrate.js';
-import { findPropertiesBySearchField, localRegistryChanges, registryEpoch, type RegisteredProperty } from '../store/propertyRegistry.js';
+import type { RegisteredProperty } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
 import { REINDEX } from './jobs/kinds.js';
+import { SearchRegistry, type EpochUsed } from './searchRegistry.js';
 
 export type { AndFilter, FacetFilter, FilterCondition } from '../domain/searchFilter.js';
 
@@ -115,33 +116,12 @@ function propertyTarget(p: RegisteredProperty): FieldTarget {
   return { attr: valueField(p.generation), reversedAttr: reversedField(p.generation), valueKind: p.valueType === 'number' ? 'number' : 'text' };
 }
 
-/**
- * The registry entries searches have looked up, valid while the registry's change
- * counter stays at `epoch` (null: a field names no property).
- */
-/** The registry epoch a search's field resolution relied on (null: it named no property). */
-interface EpochUsed {
-  epoch: bigint | null;
-}
-
-interface RegistryCache {
-  epoch: bigint;
-  fields: Map<string, RegisteredProperty | null>;
-}
-
-/** The database confirmed, when `at` (performance.now()) was, that the registry was at `epoch`. */
-interface Confirmed {
-  at: number;
-  epoch: bigint;
-  /** localRegistryChanges() when the confirmation was asked for. */
-  localChanges: number;
-}
-
 export class SearchService {
-  private cache: RegistryCache = { epoch: -1n, fields: new Map() };
-  private confirmed: Confirmed | null = null;
+  private readonly registry: SearchRegistry;
 
-  constructor(private readonly deps: SearchDeps) {}
+  constructor(private readonly deps: SearchDeps) {
+    this.registry = new SearchRegistry({ db: deps.db, sql: deps.sql, recheckMs: deps.registryRecheckMs });
+  }
 
   get enabled(): boolean {
     return this.deps.engine !== null;
@@ -153,7 +133,7 @@ export class SearchService {
     const cursor = input.scrollId ? decodeCursor(input.scrollId) : null;
     if (cursor && cursor.direction !== 'asc') throw new ValidationError('scrollId belongs to a scroll in another sort order', 'scrollId');
     const filter = this.filterOf(input.query, input.orFilters);
-    const page = await this.searchChecked((used) => this.page(types, filter, count, cursor, 'asc', used));
+    const page = await this.registry.consistent((used) => this.page(types, filter, count, cursor, 'asc', used));
     return {
       nextScrollId: page.next,
       count: page.hits.length,
@@ -169,7 +149,7 @@ export class SearchService {
     const limit = Math.min(maxValues, MAX_FACET_VALUES);
     const requested = [...new Set(input.facets ?? [])];
     const node = this.filterOf(input.query, input.orFilters);
-    const { facetTargets, results } = await this.searchChecked(async (used) => {
+    const { facetTargets, results } = await this.registry.consistent(async (used) => {
       const resolved = await this.resolve(node, used, requested);
       const targets = new Map(requested.map((f) => [f, resolved.targets.get(f)]));
       const attrs = [...new Set([...targets.values()].filter((t): t is FieldTarget => t !== undefined).map((t) => t.attr))];
@@ -222,7 +202,7 @@ export class SearchService {
     const cursor = options.scrollId ? decodeCursor(options.scrollId) : null;
     if (cursor && cursor.direction !== direction) throw new ValidationError('scrollId belongs to a scroll in another sort order', 'scrollId');
     const filter = parseLuceneQuery(query);
-    const page = await this.searchChecked((used) => this.page([entityType], filter, options.count, cursor, direction, used));
+    const page = await this.registry.consistent((used) => this.page([entityType], filter, options.count, cursor, direction, used));
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
     return { scrollId: page.next, entities };
@@ -259,7 +239,7 @@ export class SearchService {
     const names = [...new Set([...fieldsOf(node), ...extraFields])];
     const parsed = new Map(names.map((n) => [n, parseSearchField(n)]));
     const searchFields = [...new Set([...parsed.values()].flatMap((f) => (f.kind === 'property' ? [f.searchField] : [])))];
-    const registry = await this.registryFor(searchFields, used);
+    const registry = await this.registry.lookup(searchFields, used);
     const targets = new Map<string, FieldTarget>();
     for (const [name, field] of parsed) {
       if (field.kind === 'key') {
@@ -273,87 +253,6 @@ export class SearchService {
       targets.set(name, propertyTarget(property));
     }
     return { node: mapLeaves(node, (leaf) => (targets.has(leaf.field) ? leaf : NONE)), targets };
-  }
-
-  /**
-   * Registry entries for the fields, from the cache when it has them all; otherwise
-   * read (the counter first, so a change racing the read makes the cache stale, never
-   * wrongly current). Whether a cached answer was still current is checked by
-   * `searchChecked`, alongside the engine query.
-   */
-  private async registryFor(searchFields: readonly string[], used: EpochUsed): Promise<Map<string, RegisteredProperty>> {
-    let cache = this.cache;
-    if (!searchFields.every((f) => cache.fields.has(f))) {
-      const epoch = await registryEpoch(this.deps.sql);
-      const found = await findPropertiesBySearchField(this.deps.db, searchFields);
-      if (epoch !== cache.epoch) cache = { epoch, fields: new Map() };
-      for (const f of searchFields) cache.fields.set(f, found.get(f) ?? null);
-      if (cache.fields.size > 10_000) cache.fields = new Map(searchFields.map((f) => [f, found.get(f) ?? null]));
-      this.cache = cache;
-    }
-    if (searchFields.length > 0) used.epoch = cache.epoch;
-    const out = new Map<string, RegisteredProperty>();
-    for (const f of searchFields) {
-      const p = cache.fields.get(f);
-      if (p) out.set(f, p);
-    }
-    return out;
-  }
-
-  /**
-   * Runs a search resolved against the cached registry. Within `registryRecheckMs` of
-   * the database last confirming the cache, and with no registry change committed by
-   * this process since, the cache is used as it is: a change made here is seen by the
-   * next search at once, one made by another replica within that time. Otherwise the
-   * registry's change counter is read in parallel with the engine query; if it moved,
-   * the search is resolved again and rerun, so a cached entry never outlives a change
-   * that committed before the check.
-   */
-  private async searchChecked<T>(attempt: (used: EpochUsed) => Promise<T>): Promise<T> {
-    if (this.cacheConfirmed()) {
-      try {
-        return await attempt({ epoch: null });
-      } catch {
-        // A refusal must come from a current registry: check it, as below.
-      }
-    }
-    const used: EpochUsed = { epoch: null };
-    const at = performance.now();
-    const localChanges = localRegistryChanges(this.deps.db);
-    const checked = registryEpoch(this.deps.sql);
-    let result: T;
-    try {
-      result = await attempt(used);
-    } catch (err) {
-      const epoch = await checked;
-      if (used.epoch === null || used.epoch === epoch) {
-        this.confirm(at, epoch, localChanges);
-        throw err;
-      }
-      this.cache = { epoch: -1n, fields: new Map() };
-      return attempt({ epoch: null });
-    }
-    const epoch = await checked;
-    if (used.epoch === null || used.epoch === epoch) {
-      this.confirm(at, epoch, localChanges);
-      return result;
-    }
-    this.cache = { epoch: -1n, fields: new Map() };
-    return attempt({ epoch: null });
-  }
-
-  private confirm(at: number, epoch: bigint, localChanges: number): void {
-    if (this.cache.epoch === epoch) this.confirmed = { at, epoch, localChanges };
-  }
-
-  private cacheConfirmed(): boolean {
-    const c = this.confirmed;
-    return (
-      c !== null &&
-      c.epoch === this.cache.epoch &&
-      c.localChanges === localRegistryChanges(this.deps.db) &&
-      performance.now() - c.at < this.deps.registryRecheckMs
-    );
   }
 
   private filterStrings(resolved: Resolved): string[] {

@@ -1,0 +1,125 @@
+/**
+ * The property registry as searches see it: field names resolve to registry entries
+ * through a per-process cache, and a search runs against a registry that is current
+ * (docs/search.md, "How fresh the registry is"): a change committed through this
+ * process is seen by the next search at once, one committed elsewhere within
+ * `recheckMs`, after which the registry's change counter is read alongside the search.
+ */
+import type { Db } from '../store/database.js';
+import type { SqlQueryRunner } from '../store/migrate.js';
+import { findPropertiesBySearchField, localRegistryChanges, registryEpoch, type RegisteredProperty } from '../store/propertyRegistry.js';
+
+/** The registry epoch a search's field resolution relied on (null: it named no property). */
+export interface EpochUsed {
+  epoch: bigint | null;
+}
+
+/** The registry entries searches have looked up, valid while the change counter stays at `epoch` (null: names no property). */
+interface RegistryCache {
+  epoch: bigint;
+  fields: Map<string, RegisteredProperty | null>;
+}
+
+/** The database confirmed, when `at` (performance.now()) was, that the registry was at `epoch`. */
+interface Confirmed {
+  at: number;
+  epoch: bigint;
+  /** localRegistryChanges() when the confirmation was asked for. */
+  localChanges: number;
+}
+
+export interface SearchRegistryDeps {
+  readonly db: Db;
+  /** The driver itself, for the tiny change-counter query. */
+  readonly sql: SqlQueryRunner;
+  /** How long (ms) the cache may be used without asking whether another process changed the registry; 0 asks every time. */
+  readonly recheckMs: number;
+}
+
+export class SearchRegistry {
+  private cache: RegistryCache = { epoch: -1n, fields: new Map() };
+  private confirmed: Confirmed | null = null;
+
+  constructor(private readonly deps: SearchRegistryDeps) {}
+
+  /**
+   * Registry entries for the fields, from the cache when it has them all; otherwise
+   * read (the counter first, so a change racing the read makes the cache stale, never
+   * wrongly current). Whether a cached answer was still current is checked by
+   * `consistent`, alongside the engine query.
+   */
+  async lookup(searchFields: readonly string[], used: EpochUsed): Promise<Map<string, RegisteredProperty>> {
+    let cache = this.cache;
+    if (!searchFields.every((f) => cache.fields.has(f))) {
+      const epoch = await registryEpoch(this.deps.sql);
+      const found = await findPropertiesBySearchField(this.deps.db, searchFields);
+      if (epoch !== cache.epoch) cache = { epoch, fields: new Map() };
+      for (const f of searchFields) cache.fields.set(f, found.get(f) ?? null);
+      if (cache.fields.size > 10_000) cache.fields = new Map(searchFields.map((f) => [f, found.get(f) ?? null]));
+      this.cache = cache;
+    }
+    if (searchFields.length > 0) used.epoch = cache.epoch;
+    const out = new Map<string, RegisteredProperty>();
+    for (const f of searchFields) {
+      const p = cache.fields.get(f);
+      if (p) out.set(f, p);
+    }
+    return out;
+  }
+
+  /**
+   * Runs a search resolved against the cached registry. Within `recheckMs` of
+   * the database last confirming the cache, and with no registry change committed by
+   * this process since, the cache is used as it is: a change made here is seen by the
+   * next search at once, one made by another replica within that time. Otherwise the
+   * registry's change counter is read in parallel with the engine query; if it moved,
+   * the search is resolved again and rerun, so a cached entry never outlives a change
+   * that committed before the check.
+   */
+  async consistent<T>(attempt: (used: EpochUsed) => Promise<T>): Promise<T> {
+    if (this.cacheConfirmed()) {
+      try {
+        return await attempt({ epoch: null });
+      } catch {
+        // A refusal must come from a current registry: check it, as below.
+      }
+    }
+    const used: EpochUsed = { epoch: null };
+    const at = performance.now();
+    const localChanges = localRegistryChanges(this.deps.db);
+    const checked = registryEpoch(this.deps.sql);
+    let result: T;
+    try {
+      result = await attempt(used);
+    } catch (err) {
+      const epoch = await checked;
+      if (used.epoch === null || used.epoch === epoch) {
+        this.confirm(at, epoch, localChanges);
+        throw err;
+      }
+      this.cache = { epoch: -1n, fields: new Map() };
+      return attempt({ epoch: null });
+    }
+    const epoch = await checked;
+    if (used.epoch === null || used.epoch === epoch) {
+      this.confirm(at, epoch, localChanges);
+      return result;
+    }
+    this.cache = { epoch: -1n, fields: new Map() };
+    return attempt({ epoch: null });
+  }
+
+  private confirm(at: number, epoch: bigint, localChanges: number): void {
+    if (this.cache.epoch === epoch) this.confirmed = { at, epoch, localChanges };
+  }
+
+  private cacheConfirmed(): boolean {
+    const c = this.confirmed;
+    return (
+      c !== null &&
+      c.epoch === this.cache.epoch &&
+      c.localChanges === localRegistryChanges(this.deps.db) &&
+      performance.now() - c.at < this.deps.recheckMs
+    );
+  }
+}
