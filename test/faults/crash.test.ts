@@ -7,15 +7,13 @@
  * once the indexer has caught up, search finds exactly those 5,000 with their values.
  * FAULT_SEED=<n> replays a run.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
-import { dropIndexes, holdersOf, indexedPairs, searchTotal } from '../support/indexedValues.js';
+import { holdersOf, indexedPairs, searchTotal } from '../support/indexedValues.js';
 import { attempt, faultSeed, seededRandom, statusCounts, waitFor, type Outcome } from '../support/load.js';
+import { faultServerEnv, stopFaultServers } from '../support/faultServer.js';
 import { createTestDatabase } from '../support/postgres.js';
-import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from '../support/server.js';
+import { postgresAvailableForTests, searchAvailableForTests } from '../support/server.js';
 import { pendingChanges, storageProblems, storedDatasets } from '../support/storedValues.js';
 
 const N = 5000;
@@ -34,16 +32,11 @@ const report = (line: string) => console.log(`[crash] ${line}`);
   beforeAll(async () => {
     await buildOnce();
     databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_fcrash_${process.pid}`);
-    const meili = sharedMeilisearch();
-    env = { DATABASE_URL: databaseUrl, MEILI_URL: meili.url, MEILI_API_KEY: meili.key, MEILI_INDEX_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '10000000', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'propgraph-fcrash-')) };
+    env = faultServerEnv(databaseUrl, prefix, 'fcrash');
   }, 180_000);
 
   afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    await dropIndexes(sharedMeilisearch(), prefix);
+    await stopFaultServers([server], prefix);
   });
 
   test('every acknowledged write is stored exactly once and found by search after the indexer catches up', async () => {

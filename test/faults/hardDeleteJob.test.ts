@@ -5,14 +5,12 @@
  * values are untouched, and the search index holds none of its values (asked of the
  * API after the name is re-created, and of Meilisearch itself for the old generation).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertyUrn, upsertDatasetsWithValues, V3 } from '../support/catalog.js';
 import { enc, http } from '../support/http.js';
-import { dropIndexes, engineCount, holdersOf } from '../support/indexedValues.js';
+import { engineCount, holdersOf } from '../support/indexedValues.js';
 import { drainQueue, waitFor } from '../support/load.js';
+import { faultServerEnv, stopFaultServers } from '../support/faultServer.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from '../support/server.js';
 import { pendingChanges, storageProblems, storedDatasets, storedJobs, traces, withClient } from '../support/storedValues.js';
@@ -37,23 +35,11 @@ function completions(server: BuiltProcess, jobId: string): number {
   beforeAll(async () => {
     await buildOnce();
     databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_fjob_${process.pid}`);
-    const meili = sharedMeilisearch();
-    env = {
-      DATABASE_URL: databaseUrl,
-      MEILI_URL: meili.url,
-      MEILI_API_KEY: meili.key,
-      MEILI_INDEX_PREFIX: prefix,
-      RATE_LIMIT_PER_MINUTE: '10000000',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'propgraph-fjob-')),
-    };
+    env = faultServerEnv(databaseUrl, prefix, 'fjob');
   }, 180_000);
 
   afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    await dropIndexes(sharedMeilisearch(), prefix);
+    await stopFaultServers([server], prefix);
   });
 
   test('the cleanup job survives a SIGKILL, completes once and leaves no value behind in the database or the index', async () => {

@@ -7,17 +7,15 @@
  * a restart; every acknowledged write is stored and, after the indexer catches up,
  * searchable.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../support/globalSetup.js';
 import { enc } from '../support/http.js';
-import { dropIndexes, holdersOf, indexedPairs } from '../support/indexedValues.js';
+import { holdersOf, indexedPairs } from '../support/indexedValues.js';
 import { attempt, runClients, sleep, statusCounts, waitFor, type Outcome } from '../support/load.js';
+import { faultServerEnv, stopFaultServers } from '../support/faultServer.js';
 import { createTestDatabase } from '../support/postgres.js';
-import { searchAvailableForTests, sharedMeilisearch } from '../support/server.js';
+import { searchAvailableForTests } from '../support/server.js';
 import { pendingChanges, storedDatasets } from '../support/storedValues.js';
 
 const WRITERS = 8;
@@ -43,23 +41,11 @@ interface Timed extends Outcome {
     await buildOnce();
     pgServer = await startPostgres();
     databaseUrl = await createTestDatabase(pgServer.url, 'propgraph_restart');
-    const meili = sharedMeilisearch();
-    server = await startBuiltServer({
-      DATABASE_URL: databaseUrl,
-      MEILI_URL: meili.url,
-      MEILI_API_KEY: meili.key,
-      MEILI_INDEX_PREFIX: prefix,
-      RATE_LIMIT_PER_MINUTE: '10000000',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'propgraph-fpg-')),
-    });
+    server = await startBuiltServer(faultServerEnv(databaseUrl, prefix, 'fpg'));
   }, 180_000);
 
   afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    await dropIndexes(sharedMeilisearch(), prefix);
+    await stopFaultServers([server], prefix);
     await pgServer?.stop();
   });
 

@@ -13,15 +13,13 @@
  * index equals the database for every dataset (no missing, no stale value, no value of a
  * deleted property).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertyUrn, upsertDatasetsWithValues, V3 } from '../support/catalog.js';
 import { startRoundRobinGateway, type Gateway } from '../support/gateway.js';
 import { enc } from '../support/http.js';
-import { dropIndexes, engineCount, holdersOf, indexedPairs, searchTotal } from '../support/indexedValues.js';
+import { engineCount, holdersOf, indexedPairs, searchTotal } from '../support/indexedValues.js';
 import { attempt, runClients, sleep, statusCounts, waitFor, type Outcome } from '../support/load.js';
+import { faultServerEnv, stopFaultServers } from '../support/faultServer.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from '../support/server.js';
 import { pendingChanges, storageProblems, storedDatasets, storedJobs, traces, withClient } from '../support/storedValues.js';
@@ -63,28 +61,14 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
   beforeAll(async () => {
     await buildOnce();
     databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_frep_${process.pid}`);
-    const meili = sharedMeilisearch();
-    const env = (name: string) => ({
-      DATABASE_URL: databaseUrl,
-      MEILI_URL: meili.url,
-      MEILI_API_KEY: meili.key,
-      MEILI_INDEX_PREFIX: prefix,
-      RATE_LIMIT_PER_MINUTE: '10000000',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), `propgraph-frep-${name}-`)),
-    });
+    const env = (name: string) => faultServerEnv(databaseUrl, prefix, `frep-${name}`);
     // Started together: they also race for the migrations and the indexes.
     replicas = await Promise.all(['A', 'B'].map(async (name) => ({ ...(await startBuiltServer(env(name))), name })));
   }, 180_000);
 
   afterAll(async () => {
     await gateway?.stop();
-    for (const r of replicas) {
-      if (r.child.exitCode === null && r.child.signalCode === null) {
-        r.child.kill('SIGTERM');
-        await r.exited;
-      }
-    }
-    await dropIndexes(sharedMeilisearch(), prefix);
+    await stopFaultServers(replicas, prefix);
   });
 
   test('one indexer at a time, no acknowledged write lost, index equals database, each job completed once', async () => {
