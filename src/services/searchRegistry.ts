@@ -88,25 +88,19 @@ export class SearchRegistry {
     const at = performance.now();
     const localChanges = localRegistryChanges(this.deps.db);
     const checked = registryEpoch(this.deps.sql);
-    let result: T;
-    try {
-      result = await attempt(used);
-    } catch (err) {
-      const epoch = await checked;
-      if (used.epoch === null || used.epoch === epoch) {
-        this.confirm(at, epoch, localChanges);
-        throw err;
-      }
+    // A refusal (a property soft deleted, say) must come from a current registry as much as an answer.
+    const outcome = await attempt(used).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const epoch = await checked;
+    if (used.epoch !== null && used.epoch !== epoch) {
       this.cache = { epoch: -1n, fields: new Map() };
       return attempt({ epoch: null });
     }
-    const epoch = await checked;
-    if (used.epoch === null || used.epoch === epoch) {
-      this.confirm(at, epoch, localChanges);
-      return result;
-    }
-    this.cache = { epoch: -1n, fields: new Map() };
-    return attempt({ epoch: null });
+    this.confirm(at, epoch, localChanges);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   }
 
   private confirm(at: number, epoch: bigint, localChanges: number): void {
