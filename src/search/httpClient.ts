@@ -15,6 +15,30 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
 };
 
+/**
+ * Reads an answer to its end and settles with its parsed JSON body, or a
+ * MeilisearchApiError for a non-2xx status; a broken stream or unparsable body is
+ * rejected through `wrap`.
+ */
+function settle(response: http.IncomingMessage, resolve: (v: unknown) => void, reject: (e: unknown) => void, wrap: (err: unknown) => unknown): void {
+  const chunks: Buffer[] = [];
+  response.on('data', (c: Buffer) => chunks.push(c));
+  response.on('error', (err) => reject(wrap(err)));
+  response.on('end', () => {
+    let parsed: unknown;
+    try {
+      const text = Buffer.concat(chunks).toString('utf8');
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch (err) {
+      reject(wrap(err));
+      return;
+    }
+    const status = response.statusCode ?? 0;
+    if (status >= 200 && status < 300) resolve(parsed);
+    else reject(new MeilisearchApiError(new Response(null, { status, statusText: response.statusMessage ?? '' }), parsed as never));
+  });
+}
+
 export function nodeHttpClient(input: string | URL | Request, init: RequestInit = {}): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
@@ -35,23 +59,8 @@ export function nodeHttpClient(input: string | URL | Request, init: RequestInit 
       return;
     }
     const request = transport.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (c: Buffer) => chunks.push(c));
-      response.on('error', reject);
-      response.on('end', () => {
-        signal?.removeEventListener('abort', onAbort);
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown;
-        try {
-          parsed = text === '' ? undefined : JSON.parse(text);
-        } catch (err) {
-          reject(err);
-          return;
-        }
-        const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) resolve(parsed);
-        else reject(new MeilisearchApiError(new Response(null, { status, statusText: response.statusMessage ?? '' }), parsed as never));
-      });
+      response.on('end', () => signal?.removeEventListener('abort', onAbort));
+      settle(response, resolve, reject, (err) => err);
     });
     const onAbort = () => {
       request.destroy();
@@ -82,22 +91,7 @@ export function postJson(url: string, apiKey: string | undefined, body: unknown,
     const target = new URL(url);
     const transport = target.protocol === 'https:' ? https : http;
     const request = transport.request(target, { method: 'POST', headers, agent: agents[target.protocol as 'http:' | 'https:'] }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (c: Buffer) => chunks.push(c));
-      response.on('error', (err) => reject(new MeilisearchRequestError(url, err)));
-      response.on('end', () => {
-        let parsed: unknown;
-        try {
-          const text = Buffer.concat(chunks).toString('utf8');
-          parsed = text === '' ? undefined : JSON.parse(text);
-        } catch (err) {
-          reject(new MeilisearchRequestError(url, err));
-          return;
-        }
-        const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) resolve(parsed);
-        else reject(new MeilisearchApiError(new Response(null, { status, statusText: response.statusMessage ?? '' }), parsed as never));
-      });
+      settle(response, resolve, reject, (err) => new MeilisearchRequestError(url, err));
     });
     request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     request.on('error', (err) => reject(new MeilisearchRequestError(url, err)));
