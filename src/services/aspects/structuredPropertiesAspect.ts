@@ -10,7 +10,6 @@
 import { checkRemoval, parseStructuredPropertiesAspect, validateAssignment, type DefinitionState, type PropertyValueAssignment, type StructuredPropertiesAspect } from '../../domain/structuredProperties.js';
 import { effectiveDefinition, type PropertyDefinition } from '../../domain/propertyDefinition.js';
 import type { TypedValue } from '../../domain/typedValue.js';
-import { tryParseUrn } from '../../domain/urn.js';
 import { findProperties } from '../../store/propertyRegistry.js';
 import { deleteEntityValues, valuesOfEntities, type ValueRow, type ValueWithState } from '../../store/propertyValues.js';
 import type { AspectHandler, Queryable } from './handler.js';
@@ -55,11 +54,7 @@ export const structuredPropertiesHandler: AspectHandler = {
   propertiesNamedBy: (next) => {
     const props = (next as { properties?: unknown } | undefined)?.properties;
     if (!Array.isArray(props)) return [];
-    // Only well-formed property urns are looked up: anything else (a NUL byte, say, which
-    // PostgreSQL text cannot hold) is refused by validation before it reaches a query.
-    return props
-      .map((p) => (p as { propertyUrn?: unknown } | null)?.propertyUrn)
-      .filter((u): u is string => typeof u === 'string' && isStructuredPropertyUrn(u));
+    return props.map((p) => (p as { propertyUrn?: unknown } | null)?.propertyUrn).filter((u): u is string => typeof u === 'string');
   },
 
   viewForWrite: (stored, ctx) => {
@@ -124,8 +119,3 @@ export const structuredPropertiesHandler: AspectHandler = {
 
   onDelete: (tx, urn) => deleteEntityValues(tx, urn.value),
 };
-
-function isStructuredPropertyUrn(value: string): boolean {
-  const parsed = tryParseUrn(value);
-  return parsed.ok && parsed.urn.entityType.name === 'structuredProperty';
-}
