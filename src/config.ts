@@ -3,19 +3,27 @@
  * process.env: everything below receives a Config.
  */
 import path from 'node:path';
+import type { LogFormat } from './logger.js';
 
 export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /** Unset: the embedded PostgreSQL, cluster in DATA_DIR/postgres. */
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
+  /** A directory holding initdb and postgres, for platforms without the npm binaries. */
+  readonly embeddedPostgresBinDir: string | undefined;
   readonly meiliUrl: string | undefined;
   readonly meiliApiKey: string | undefined;
   /** Start the bundled Meilisearch when no MEILI_URL is given. */
   readonly meiliEmbedded: boolean;
   /** A Meilisearch binary to run instead of the bundled one (platforms without one). */
   readonly meiliBinary: string | undefined;
+  /** The bundled Meilisearch's --max-indexing-memory, in bytes. */
+  readonly meiliMaxIndexingMemoryBytes: number;
+  /** The bundled Meilisearch's --max-indexing-threads. */
+  readonly meiliMaxIndexingThreads: number;
   /** Prepended to every index name, so several deployments (or test suites) can share one Meilisearch. */
   readonly meiliIndexPrefix: string;
   /** Change-log rows the indexer handles per batch. */
@@ -28,6 +36,8 @@ export interface Config {
   /** Upper bound on how long a write waits for the index before returning anyway. */
   readonly indexWaitMs: number;
   readonly logLevel: string;
+  /** LOG_FORMAT: JSON lines, or lines for people; `auto` picks by whether stdout is a terminal. */
+  readonly logFormat: LogFormat;
   readonly graphqlIntrospection: boolean;
   readonly graphiqlEnabled: boolean;
   readonly bodyLimitBytes: number;
@@ -56,6 +66,25 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   return n;
 }
 
+const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** A size such as `256MiB`, `1 GB` or a number of bytes. */
+function bytes(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const m = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(v);
+  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new ConfigError(`${name} must be a size such as 256MiB, 1GB or a number of bytes, got ${JSON.stringify(v)}`);
+  return Number(m[1]) * unit;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (!(allowed as readonly string[]).includes(v)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  return v as T;
+}
+
 function str(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const v = env[name];
   return v === undefined || v === '' ? undefined : v;
@@ -77,10 +106,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: str(env, 'DATABASE_URL'),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1),
+    embeddedPostgresBinDir: str(env, 'EMBEDDED_POSTGRES_BIN_DIR'),
     meiliUrl: str(env, 'MEILI_URL'),
     meiliApiKey: str(env, 'MEILI_API_KEY'),
     meiliEmbedded: bool(env, 'MEILI_EMBEDDED', true),
     meiliBinary: str(env, 'MEILI_BINARY'),
+    meiliMaxIndexingMemoryBytes: bytes(env, 'MEILI_MAX_INDEXING_MEMORY', 256 * 1024 ** 2),
+    meiliMaxIndexingThreads: int(env, 'MEILI_MAX_INDEXING_THREADS', 1, 1),
     meiliIndexPrefix: indexPrefix(env),
     searchIndexBatchSize: int(env, 'SEARCH_INDEX_BATCH_SIZE', 5000, 1),
     searchRegistryRecheckMs: int(env, 'SEARCH_REGISTRY_RECHECK_MS', 100, 0),
@@ -89,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writeWaitForIndex: bool(env, 'WRITE_WAIT_FOR_INDEX', true),
     indexWaitMs: int(env, 'INDEX_WAIT_MS', 5000),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),
     graphiqlEnabled: bool(env, 'GRAPHIQL_ENABLED', !production),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),

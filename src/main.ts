@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, config.logFormat);
   const server = await startServer(config, log);
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -3,13 +3,14 @@
  * services, the job worker, the search indexer and the HTTP app. Used by main.ts and
  * by the tests, which start real servers on free ports.
  */
-import { writeFileSync, chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { searchableEntityTypes } from './domain/entityTypes.js';
 import type { Logger } from './logger.js';
+import { lockDataDir } from './embedded/dataDirLock.js';
 import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
@@ -20,6 +21,8 @@ import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js'
 import { SearchIndexer } from './services/searchIndex/indexer.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
 import { countEntitiesByType } from './store/aspects.js';
+import { GRAPHIQL_PAGE } from './web/graphiql.js';
+import { SWAGGER_UI_PAGE } from './web/swaggerUi.js';
 import { openDatabase, type Database } from './store/database.js';
 import { pendingCount } from './store/changeLog.js';
 import type { ComponentHealth } from './rest/systemRoutes.js';
@@ -37,15 +40,22 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, log });
-  const db = database.prisma;
-  let search: SearchConnection;
-  try {
-    search = await connectSearch(config, log);
-  } catch (err) {
-    await database.close();
-    throw err;
+  // Before anything in DATA_DIR is touched: a second server on it must change nothing.
+  const lock = await lockDataDir(config.dataDir);
+  // The database and the search engine start side by side (each may be a child process).
+  const [opened, connected] = await Promise.allSettled([
+    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedBinDir: config.embeddedPostgresBinDir, poolSize: config.databasePoolSize, log }),
+    connectSearch(config, log),
+  ]);
+  if (opened.status === 'rejected' || connected.status === 'rejected') {
+    if (opened.status === 'fulfilled') await opened.value.close();
+    if (connected.status === 'fulfilled') await connected.value.stop();
+    await lock.release();
+    throw opened.status === 'rejected' ? opened.reason : (connected as PromiseRejectedResult).reason;
   }
+  const database = opened.value;
+  const search = connected.value;
+  const db = database.prisma;
   const engine = search.engine;
   let services: Services | undefined;
   const requestRebuild = (reason: string) => {
@@ -72,7 +82,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
   services = createServices({ db, sql: database.sql, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
-  await bootstrapAuthentication(config, log, services);
+  const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {
     worker.register(REINDEX, async (ctx) => {
@@ -102,6 +112,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     await app?.close().catch(() => undefined);
     await search.stop();
     await database.close();
+    await lock.release();
     throw err;
   }
   if (config.backgroundWorkers) {
@@ -112,7 +123,18 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  log.info({ url, database: database.kind, search: search.mode }, 'propgraph listening');
+  // The lines a person starting the server reads first: where to go, and with what.
+  log.info(
+    {
+      url,
+      swaggerUi: `${url}${SWAGGER_UI_PAGE}`,
+      ...(config.graphiqlEnabled ? { graphiql: `${url}${GRAPHIQL_PAGE}` } : {}),
+      adminToken,
+      database: database.kind,
+      search: search.mode,
+    },
+    'propgraph listening',
+  );
 
   let closing: Promise<void> | undefined;
   const server = app;
@@ -132,6 +154,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         await indexer?.stop();
         await search.stop();
         await database.close();
+        await lock.release();
       })();
       return closing;
     },
@@ -146,20 +169,23 @@ function packageVersion(): string {
  * The bootstrap admin token (SPEC 10): ROOT_TOKEN when given; otherwise, when no admin
  * token exists yet, a generated one written to <DATA_DIR>/root-token (mode 0600) and
  * announced without the secret. Authentication switched off is announced loudly.
+ * Returns where the admin token is, for the start-up summary.
  */
-async function bootstrapAuthentication(config: Config, log: Logger, services: Services): Promise<void> {
+async function bootstrapAuthentication(config: Config, log: Logger, services: Services): Promise<string> {
   const generated = await services.tokens.ensureRootToken(config.rootToken);
-  if (config.rootToken) log.info('root admin token taken from ROOT_TOKEN');
+  const file = path.join(config.dataDir, 'root-token');
   if (generated) {
-    const file = path.join(config.dataDir, 'root-token');
     mkdirSync(config.dataDir, { recursive: true });
     writeFileSync(file, `${generated}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);
-    log.warn({ file }, 'generated a root admin token; it is in this file (readable by its owner only)');
+    log.info({ file }, 'generated a root admin token; it is in this file (readable by its owner only)');
   }
   if (!config.authEnabled) {
     log.warn('AUTHENTICATION IS DISABLED (AUTH_ENABLED=false): every request acts as admin. For local experiments only.');
+    return 'none needed (AUTH_ENABLED=false)';
   }
+  if (config.rootToken) return 'ROOT_TOKEN';
+  return existsSync(file) ? file : 'an admin token created earlier (see docs/security.md)';
 }
 
 async function searchHealth(search: SearchConnection, indexer: SearchIndexer | null): Promise<ComponentHealth> {

@@ -5,9 +5,8 @@
  * and follows its progress; otherwise it opens the database and the search engine
  * itself and rebuilds in this process.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { ConfigError, loadClientEnv, loadConfig, type Config } from './config.js';
+import { DataDirInUseError, lockDataDir } from './embedded/dataDirLock.js';
 import { createLogger } from './logger.js';
 import { connectSearch } from './search/connect.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
@@ -98,25 +97,17 @@ async function viaServer(server: string, token: string | undefined): Promise<num
   }
 }
 
-function embeddedSearchRunning(config: Config): boolean {
-  const pidFile = path.join(config.dataDir, 'meili', 'meilisearch.pid');
-  if (config.meiliUrl || !existsSync(pidFile)) return false;
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function inProcess(config: Config): Promise<number> {
-  if (!config.databaseUrl && embeddedSearchRunning(config)) {
-    console.error(`system-update: a server seems to run on ${config.dataDir} but does not answer at the configured address; pass --server <url>`);
+  let lock;
+  try {
+    lock = await lockDataDir(config.dataDir);
+  } catch (err) {
+    if (!(err instanceof DataDirInUseError)) throw err;
+    console.error(`system-update: ${err.message}; it does not answer at the configured address, so pass --server <url>`);
     return 2;
   }
-  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 4, log });
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, config.logFormat);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedBinDir: config.embeddedPostgresBinDir, poolSize: 4, log });
   const search = await connectSearch(config, log);
   try {
     if (!search.engine) {
@@ -136,6 +127,7 @@ async function inProcess(config: Config): Promise<number> {
   } finally {
     await search.stop();
     await database.close();
+    await lock.release();
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { SearchBinaryUnavailable, startEmbeddedMeilisearch } from './embedded.js';
+import { SearchBinaryUnavailable, startEmbeddedMeilisearch } from '../embedded/meilisearch.js';
 import { SearchEngine } from './engine.js';
 
 export type SearchMode = 'external' | 'embedded' | 'disabled';
@@ -31,7 +31,14 @@ export async function connectSearch(config: Config, log: Logger): Promise<Search
     return disabled(log, 'MEILI_URL is not set and MEILI_EMBEDDED=false');
   }
   try {
-    const embedded = await startEmbeddedMeilisearch({ dataDir: config.dataDir, indexPrefix: config.meiliIndexPrefix, log, binaryPath: config.meiliBinary });
+    const embedded = await startEmbeddedMeilisearch({
+      dataDir: config.dataDir,
+      indexPrefix: config.meiliIndexPrefix,
+      log,
+      binaryPath: config.meiliBinary,
+      maxIndexingMemoryBytes: config.meiliMaxIndexingMemoryBytes,
+      maxIndexingThreads: config.meiliMaxIndexingThreads,
+    });
     const engine = new SearchEngine({ ...common, url: embedded.url, apiKey: embedded.apiKey });
     return { engine, mode: 'embedded', stop: () => embedded.stop() };
   } catch (err) {

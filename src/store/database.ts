@@ -1,16 +1,14 @@
 /**
- * Opens the database: PGlite under the data directory when no DATABASE_URL is given
- * (the embedded default), PostgreSQL through @prisma/adapter-pg otherwise. Both go
- * through the same Prisma client and the same SQL migrations.
+ * Opens the database: the PostgreSQL at DATABASE_URL, or, when none is given, the
+ * embedded one this server starts under its data directory (embedded/postgres.ts).
+ * One driver path for both: a pg pool under Prisma's @prisma/adapter-pg, and the same
+ * SQL migrations, applied at start-up.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Logger } from 'pino';
+import { startEmbeddedPostgres } from '../embedded/postgres.js';
 import { UnavailableError } from '../domain/errors.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { applyMigrations, type SqlRunner } from './migrate.js';
@@ -22,7 +20,8 @@ export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 export interface Database {
   readonly prisma: PrismaClient;
-  readonly kind: 'pglite' | 'postgres';
+  /** Whether this server runs the database itself (the default) or uses DATABASE_URL. */
+  readonly kind: 'embedded' | 'external';
   /** Runs a plain SQL statement outside Prisma (health checks, dumps in tests). */
   readonly sql: SqlRunner;
   close(): Promise<void>;
@@ -31,16 +30,31 @@ export interface Database {
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** EMBEDDED_POSTGRES_BIN_DIR. */
+  embeddedBinDir?: string | undefined;
   poolSize?: number;
   log: Logger;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20, options.log);
-  return openPglite(path.join(options.dataDir, 'pgdata'), options.log);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20, options.log, 'external');
+  const embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, log: options.log, binDir: options.embeddedBinDir });
+  try {
+    const database = await openPostgres(embedded.url, options.poolSize ?? 20, options.log, 'embedded');
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await embedded.stop();
+      },
+    };
+  } catch (err) {
+    await embedded.stop();
+    throw err;
+  }
 }
 
-async function openPostgres(url: string, poolSize: number, log: Logger): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, log: Logger, kind: Database['kind']): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', (err) => log.warn({ err: err.message }, 'postgres pool client error'));
@@ -63,42 +77,23 @@ async function openPostgres(url: string, poolSize: number, log: Logger): Promise
       }
     },
   };
-  await applyMigrations(sql, log);
+  try {
+    await applyMigrations(sql, log);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
   // Named statements are prepared once per connection and reused, so the planner does
   // not parse and plan the same write statements on every request.
   const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) }));
   await warmUp(prisma);
   return {
     prisma,
-    kind: 'postgres',
+    kind,
     sql,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
-    },
-  };
-}
-
-async function openPglite(dir: string, log: Logger): Promise<Database> {
-  mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
-  const sql: SqlRunner = {
-    exec: async (text) => {
-      await client.exec(text);
-    },
-    query: async (text, params = []) => (await client.query(text, params as unknown[])).rows as Record<string, unknown>[],
-    withLock: async (fn) => fn(sql),
-  };
-  await applyMigrations(sql, log);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
-  await warmUp(prisma);
-  return {
-    prisma,
-    kind: 'pglite',
-    sql,
-    close: async () => {
-      await prisma.$disconnect();
-      await client.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Named leases for singleton loops (the search indexer): the holder renews before
- * expiry; when a replica dies, another takes over once the lease lapses. Works the
- * same on PGlite and PostgreSQL because it needs no session state.
+ * expiry; when a replica dies, another takes over once the lease lapses. It needs no
+ * session state, so it survives pooled connections being replaced.
  */
 import type { Db } from './database.js';
 

@@ -30,7 +30,7 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, att
   for (let attempt = 1; ; attempt++) {
     let hooks: CommitHook[] = [];
     try {
-      // maxWait is generous: on PGlite transactions queue on its single connection.
+      // maxWait is generous: under load, transactions queue for a pooled connection.
       const result = await db.$transaction(
         (tx) => {
           hooks = [];

@@ -1,7 +1,7 @@
 /**
  * Replays DataHub's public OpenAPI smoke tests for structured properties
  * (../shared/conformance/datahub-openapi) with the rules of DataHub's own runner,
- * as ../shared/conformance/README.md describes, against PGlite and PostgreSQL.
+ * as ../shared/conformance/README.md describes, on the embedded and an external PostgreSQL.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -79,7 +79,7 @@ async function replay(server: TestServer, file: string): Promise<{ passed: numbe
   return { passed, failures };
 }
 
-const backends: Backend[] = postgresAvailableForTests() ? ['pglite', 'postgres'] : ['pglite'];
+const backends: Backend[] = postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded'];
 
 (available ? describe : describe.skip).each(backends)('DataHub OpenAPI conformance on %s', (backend) => {
   let server: TestServer;

@@ -4,14 +4,14 @@
  * project folder whose data/root-token the server generated, and prints exactly the
  * output the guide shows under it. `propgraph` is the built CLI.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { tempDir } from '../support/tempDir.js';
 import { ensureBuilt, ROOT } from '../support/build.js';
 import { matchesExpected, runShellExamples, shellExamples } from '../support/markdownExamples.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-const projectDir = mkdtempSync(path.join(tmpdir(), 'propgraph-guide-'));
+const projectDir = tempDir('propgraph-guide-');
 let server: TestServer;
 
 beforeAll(async () => {

@@ -1,24 +1,23 @@
 /**
  * The server as `npm start` runs it: a child process on the embedded default
- * (PGlite under DATA_DIR), /health, and graceful shutdown: on SIGTERM it stops taking
+ * (PostgreSQL and Meilisearch started by the server, data under DATA_DIR), /health, and graceful shutdown: on SIGTERM it stops taking
  * requests, finishes those in flight, and exits 0; every acknowledged write is there
  * after a restart.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
+import { tempDir } from '../support/tempDir.js';
 import { enc, http } from '../support/http.js';
 import { buildOnce, startBuiltServer } from '../support/builtServer.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'propgraph-lifecycle-'));
+const dataDir = tempDir('propgraph-lifecycle-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-test('starts on PGlite, answers /health, shuts down gracefully on SIGTERM and keeps every acknowledged write', async () => {
+test('starts on the embedded PostgreSQL, answers /health, shuts down gracefully on SIGTERM and keeps every acknowledged write', async () => {
   await buildOnce();
   const first = await startBuiltServer({ DATA_DIR: dataDir, MEILI_EMBEDDED: 'false' });
   const health = await http(first.url, 'GET', '/health');
   expect(health.status).toBe(200);
-  expect(health.body).toMatchObject({ status: 'ok', database: { ok: true, kind: 'pglite' }, jobs: { ok: true } });
+  expect(health.body).toMatchObject({ status: 'ok', database: { ok: true, kind: 'embedded' }, jobs: { ok: true } });
 
   const prop = 'urn:li:structuredProperty:io.lifecycle.n';
   const def = await http(first.url, 'POST', `/openapi/v3/entity/structuredProperty/${enc(prop)}/propertyDefinition`, {

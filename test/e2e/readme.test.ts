@@ -4,15 +4,15 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { tempDir } from '../support/tempDir.js';
 import { ROOT } from '../support/build.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 // The examples run from a project folder whose data/ holds the server's generated root token.
-const projectDir = mkdtempSync(path.join(tmpdir(), 'propgraph-readme-'));
+const projectDir = tempDir('propgraph-readme-');
 beforeAll(async () => {
   server = await startTestServer({ env: { AUTH_ENABLED: 'true', DATA_DIR: path.join(projectDir, 'data') } });
 });

@@ -6,9 +6,9 @@
  * - `npm run system-update` (dist/systemUpdate.js) rebuilds through the running
  *   server, and in-process when no server runs.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { tempDir } from '../support/tempDir.js';
 import { datasetUrn, defineProperty, searchRest, upsertDatasetsWithValues } from '../support/catalog.js';
 import { buildOnce, runBuilt, startBuiltServer } from '../support/builtServer.js';
 import { http } from '../support/http.js';
@@ -48,7 +48,7 @@ async function searchedUrns(base: string): Promise<string[]> {
 
   beforeAll(async () => {
     await buildOnce();
-    dataDir = mkdtempSync(path.join(tmpdir(), 'propgraph-crash-'));
+    dataDir = tempDir('propgraph-crash-');
     env.DATA_DIR = dataDir;
     env.MEILI_INDEX_PREFIX = 'crash_';
     // PostgreSQL when there is one: a SIGKILL tests the indexer, not PGlite's durability.

@@ -28,7 +28,7 @@ const valueOf = (client: number, round: number) => `client${client}-round${round
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ backend: 'postgres', env: { RATE_LIMIT_PER_MINUTE: '10000000', DATABASE_POOL_SIZE: '20' } });
+    server = await startTestServer({ backend: 'external', env: { RATE_LIMIT_PER_MINUTE: '10000000', DATABASE_POOL_SIZE: '20' } });
     for (let j = 0; j < PROPERTIES; j++) await defineProperty(server.url, `cc.p${j}`, { valueType: 'urn:li:dataType:svc.string', cardinality: 'SINGLE' });
     await createDatasets(server.url, Array.from({ length: DATASETS }, (_, d) => datasetUrnOf(`cc.d${d}`)));
   }, 120_000);

@@ -28,7 +28,7 @@ const report = (line: string) => console.log(`[meilisearch outage] ${line}`);
 
   beforeAll(async () => {
     meili = await startMeilisearch();
-    server = await startTestServer({ backend: 'postgres', search: { url: meili.url, key: meili.masterKey }, env: { RATE_LIMIT_PER_MINUTE: '10000000' } });
+    server = await startTestServer({ backend: 'external', search: { url: meili.url, key: meili.masterKey }, env: { RATE_LIMIT_PER_MINUTE: '10000000' } });
   }, 120_000);
 
   afterAll(async () => {

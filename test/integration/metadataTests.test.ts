@@ -70,7 +70,7 @@ function ids(list: Array<{ test: string }>): string[] {
   return list.map((r) => r.test.replace('urn:li:test:', '')).sort();
 }
 
-const backends: Backend[] = postgresAvailableForTests() ? ['pglite', 'postgres'] : ['pglite'];
+const backends: Backend[] = postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded'];
 
 describe.each(backends)('metadata tests on %s', (backend) => {
   beforeAll(async () => {

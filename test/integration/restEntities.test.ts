@@ -1,7 +1,7 @@
 /**
  * Generic entity routes and bad input over REST (SPEC 1, 4): batch create, entity and
  * aspect reads, deletes, error bodies and codes; every rejected request leaves the
- * stored state unchanged. Against PGlite and PostgreSQL.
+ * stored state unchanged. On the embedded and an external PostgreSQL.
  */
 import { enc, http } from '../support/http.js';
 import { backends, createDatasets, datasetUrnOf, defineProperty, getProperties, setProperties, V3 } from '../support/fixtures.js';

@@ -1,7 +1,7 @@
 /**
  * Structured property values over REST v2 and v3 (seed 2.2, 2.3, 4.4, 4.5, 7; SPEC 3):
  * replace, JSON patch with arrayPrimaryKeys, every validation rule, schema fields,
- * and concurrent writers, against PGlite and PostgreSQL.
+ * and concurrent writers, on the embedded and an external PostgreSQL.
  */
 import { enc, http } from '../support/http.js';
 import { backends, createDatasets, datasetUrnOf, defineProperty, getProperties, propertyUrn, setProperties, V3 } from '../support/fixtures.js';

@@ -17,7 +17,7 @@ const query = `structuredProperties.${P.replaceAll('.', '_')}:gold`;
   let b: TestServer;
 
   beforeAll(async () => {
-    a = await startTestServer({ backend: 'postgres', search: true, env: { SEARCH_REGISTRY_RECHECK_MS: String(WINDOW_MS) } });
+    a = await startTestServer({ backend: 'external', search: true, env: { SEARCH_REGISTRY_RECHECK_MS: String(WINDOW_MS) } });
     b = await startTestServer({
       search: true,
       env: { DATABASE_URL: a.config.databaseUrl!, MEILI_INDEX_PREFIX: a.config.meiliIndexPrefix, SEARCH_REGISTRY_RECHECK_MS: String(WINDOW_MS), BACKGROUND_WORKERS: 'false' },

@@ -3,10 +3,8 @@
  * globalSetup started, under an index prefix of the suite's own, without a rate limit
  * (the suites send thousands of requests a minute), each with a fresh DATA_DIR.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { BuiltProcess } from './builtServer.js';
+import { tempDir } from './tempDir.js';
 import { dropIndexes } from './indexedValues.js';
 import { sharedMeilisearch } from './server.js';
 
@@ -18,7 +16,7 @@ export function faultServerEnv(databaseUrl: string, prefix: string, dataDirTag: 
     MEILI_API_KEY: meili.key,
     MEILI_INDEX_PREFIX: prefix,
     RATE_LIMIT_PER_MINUTE: '10000000',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), `propgraph-${dataDirTag}-`)),
+    DATA_DIR: tempDir(`propgraph-${dataDirTag}-`),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Shared arrange steps for suites that talk to a running server over REST. */
 import { enc, http } from './http.js';
+import type { Backend } from './server.js';
 
 export const V3 = '/openapi/v3';
 
@@ -58,8 +59,8 @@ export async function waitForJobs(baseUrl: string, timeoutMs = 30_000): Promise<
   }
 }
 
-/** The backends every storage-touching suite runs against: PGlite always, PostgreSQL when available. */
-export function backends(): Array<'pglite' | 'postgres'> {
-  if (!process.env.PROPGRAPH_TEST_PG_URL) return ['pglite'];
-  return ['pglite', 'postgres'];
+/** The backends every storage-touching suite runs against: the embedded PostgreSQL always, an external one when available. */
+export function backends(): Backend[] {
+  if (!process.env.PROPGRAPH_TEST_PG_URL) return ['embedded'];
+  return ['embedded', 'external'];
 }

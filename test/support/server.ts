@@ -1,16 +1,17 @@
 /**
- * Starts a real propgraph server for a test suite: a fresh PGlite directory (or a
- * fresh database on the shared PostgreSQL server), a free port, logs silenced.
+ * Starts a real propgraph server for a test suite, on a free port, logs silenced:
+ * on the embedded default (the server runs its own PostgreSQL in a fresh DATA_DIR, as
+ * `npm start` does) or on a fresh database of the external PostgreSQL that globalSetup
+ * started (as a deployment with DATABASE_URL does).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
+import { tempDir } from './tempDir.js';
 
-export type Backend = 'pglite' | 'postgres';
+export type Backend = 'embedded' | 'external';
 
 export interface TestServer extends RunningServer {
   readonly dataDir: string;
@@ -21,6 +22,7 @@ export interface TestServer extends RunningServer {
 let counter = 0;
 
 export interface TestServerOptions {
+  /** Default: external when globalSetup started a PostgreSQL, else embedded. */
   backend?: Backend;
   env?: Record<string, string>;
   /**
@@ -31,7 +33,7 @@ export interface TestServerOptions {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'propgraph-test-'));
+  const dataDir = tempDir('propgraph-test-');
   const env: Record<string, string> = {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -51,7 +53,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     env.MEILI_INDEX_PREFIX = `t${process.pid}_${++counter}_`;
   }
   Object.assign(env, options.env);
-  if (options.backend === 'postgres') {
+  const backend = options.backend ?? (postgresAvailableForTests() ? 'external' : 'embedded');
+  if (backend === 'external' && !options.env?.DATABASE_URL) {
     const serverUrl = process.env.PROPGRAPH_TEST_PG_URL;
     if (!serverUrl) throw new Error('no PostgreSQL server for tests');
     env.DATABASE_URL = await createTestDatabase(serverUrl, `propgraph_${process.pid}_${++counter}`);
@@ -71,7 +74,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
-/** `describe` for suites that need PostgreSQL: announces and skips itself when none is available. */
+/** Whether globalSetup started an external PostgreSQL for this run. */
 export const postgresAvailableForTests = (): boolean => Boolean(process.env.PROPGRAPH_TEST_PG_URL);
 
 /** Whether globalSetup started a Meilisearch for this run. */

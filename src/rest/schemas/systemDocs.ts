@@ -25,7 +25,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
             summary: 'Healthy',
             value: {
               status: 'ok',
-              database: { ok: true, kind: 'pglite' },
+              database: { ok: true, kind: 'embedded' },
               jobs: { ok: true, pending: 0, running: 0, done: 3, failed: 0 },
               changeLog: { ok: true, pending: 0 },
             },

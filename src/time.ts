@@ -1,0 +1,42 @@
+/** Waiting: a plain sleep, the one back-off formula, and a sleep that can be cut short. */
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export interface BackoffOptions {
+  readonly baseMs: number;
+  readonly maxMs: number;
+  /** Spread each delay over ±25% so that replicas retrying together drift apart. */
+  readonly jitter?: boolean;
+}
+
+/** The delay before retry number `failures` (1 = after the first failure): doubling from baseMs, capped at maxMs. */
+export function backoffMs(failures: number, options: BackoffOptions): number {
+  const delay = Math.min(options.maxMs, options.baseMs * 2 ** Math.min(Math.max(failures - 1, 0), 30));
+  return options.jitter ? delay * (0.75 + Math.random() / 2) : delay;
+}
+
+/**
+ * A sleep that `wake()` ends early: background loops (job worker, indexer) sleep
+ * between polls and are woken when there is work, or when they must stop.
+ */
+export class WakeableSleep {
+  private wakeUp: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.timer = setTimeout(() => this.wake(), ms);
+      this.wakeUp = resolve;
+    });
+  }
+
+  wake(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const resolve = this.wakeUp;
+    this.wakeUp = undefined;
+    resolve?.();
+  }
+}
