@@ -151,8 +151,8 @@ function refuseLegacyPglite(dataDir: string, clusterDir: string): void {
   if (existsSync(legacy) && !existsSync(clusterDir)) {
     throw new EmbeddedPostgresUnavailable(
       `${legacy} holds a PGlite database from an earlier propgraph; this version keeps its data in a PostgreSQL cluster in ${clusterDir}. ` +
-        'To keep the old data, start the earlier version and copy it over (for example with the CLI or REST batch export), ' +
-        `then move ${legacy} away; to start afresh, delete ${legacy}. See docs/decisions.md ("PGlite data directories").`,
+        `It is left untouched: to keep its data, start the earlier version and export what you need; to start afresh, delete ${legacy}. ` +
+        'See docs/decisions.md ("PGlite data directories").',
     );
   }
 }
