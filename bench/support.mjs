@@ -89,12 +89,21 @@ export async function load(total, concurrency, op) {
 
 // node:http with keep-alive: several times cheaper per request than fetch, so the load
 // generator takes less of the CPU it shares with the server.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 export function json(url, method, body, contentType = 'application/json') {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return request(url, method, body, undefined, contentType);
+}
+
+/** One JSON request with an optional bearer token; resolves the parsed body, rejects on a non-2xx status. */
+export function request(url, method, body, token, contentType = 'application/json') {
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const headers = {
+    ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) } }, (res) => {
+    const req = http.request(url, { method, agent, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {

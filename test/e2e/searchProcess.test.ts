@@ -22,8 +22,11 @@ const urnOf = (i: number) => datasetUrn(`crash.t${String(i).padStart(5, '0')}`);
 function killOrphanMeilisearch(dataDir: string): void {
   const pidFile = path.join(dataDir, 'meili', 'meilisearch.pid');
   if (!existsSync(pidFile)) return;
+  // An empty pid file reads as 0, and kill(0) would hit this test's own process group.
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) return;
   try {
-    process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGKILL');
+    process.kill(pid, 'SIGKILL');
   } catch {
     // already gone
   }
