@@ -91,6 +91,14 @@ export class EntityService {
     return value;
   }
 
+  /** Which of the URNs name existing entities (a schema field exists when its dataset does); one query. */
+  async existing(urnValues: readonly string[]): Promise<Set<string>> {
+    const urns = urnValues.map((u) => parseUrn(u));
+    const parents = urns.map((u) => parentUrnOf(u));
+    const found = await existingEntities(this.deps.db, [...urnValues, ...parents.filter((p): p is string => p !== undefined)]);
+    return new Set(urns.filter((u, i) => found.has(u.value) || (parents[i] !== undefined && found.has(parents[i]!))).map((u) => u.value));
+  }
+
   async exists(urnValue: string): Promise<boolean> {
     const urn = parseUrn(urnValue);
     const parent = parentUrnOf(urn);
