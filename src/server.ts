@@ -20,11 +20,10 @@ import { JobWorker } from './services/jobs/worker.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
 import { SearchIndexer } from './services/searchIndex/indexer.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
-import { countEntitiesByType } from './store/aspects.js';
 import { GRAPHIQL_PAGE } from './web/graphiql.js';
 import { SWAGGER_UI_PAGE } from './web/swaggerUi.js';
 import { openDatabase, type Database } from './store/database.js';
-import { pendingCount } from './store/changeLog.js';
+import { entitiesIndexedBefore, pendingCount } from './store/changeLog.js';
 import { registryEpochReader } from './store/propertyRegistry.js';
 import type { ComponentHealth } from './rest/systemRoutes.js';
 
@@ -71,13 +70,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         engine,
         log,
         batchSize: config.searchIndexBatchSize,
-        // An index created now on a database that already holds entities (Meilisearch data lost, or search newly enabled) must be rebuilt.
-        onIndexesCreated: (types) => {
-          if (types.length === 0) return;
-          countEntitiesByType(db, types).then(
-            (counts) => [...counts.values()].some((n) => n > 0) && requestRebuild('new empty index'),
-            () => undefined,
-          );
+        // An index created now on a database that already holds entities indexed before
+        // (Meilisearch data lost, search newly enabled, a type newly searchable) must be rebuilt.
+        onIndexesCreated: async (types) => {
+          if (await entitiesIndexedBefore(db, types).catch(() => false)) requestRebuild('new empty index');
         },
       })
     : null;

@@ -25,6 +25,7 @@ import {
   type AspectResult,
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
+import { noteIndexStatus } from './indexStatus.js';
 import type { IndexWaiter } from './indexWaiter.js';
 
 export interface AspectValue {
@@ -252,8 +253,10 @@ export class EntityService {
     return inTransaction(this.deps.db, (tx) => writeEntities(tx, entities, actor, options));
   }
 
+  /** Waits for the index unless asked not to, and notes whether the changes were indexed (SPEC 12). */
   private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
-    if (!options.async && changeIds.length > 0) await this.deps.indexWaiter.waitFor(changeIds);
+    if (changeIds.length === 0) noteIndexStatus('indexed');
+    else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds));
   }
 }
 
