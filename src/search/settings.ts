@@ -38,7 +38,7 @@ export const INDEX_SETTINGS: Settings = {
   pagination: { maxTotalHits: MAX_RANKED_HITS },
   typoTolerance: { enabled: true, disableOnAttributes: ['urn'] },
   proximityPrecision: 'byAttribute',
-  prefixSearch: 'indexingTime',
+  prefixSearch: 'disabled',
   // A cut-off search returns partial hits and counts without saying so; never cut.
   searchCutoffMs: 30_000,
 };

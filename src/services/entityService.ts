@@ -8,7 +8,7 @@ import { NotFoundError, UnavailableError, ValidationError } from '../domain/erro
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { LIMITS } from '../domain/limits.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
-import { entityExists, existingEntities, latestAspectsOfMany, listEntityUrns, type StoredAspect } from '../store/aspects.js';
+import { entityExists, existingEntities, latestAspectsOfMany, listLiveEntityUrns, type StoredAspect } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
 import { inTransaction } from '../store/transaction.js';
@@ -154,7 +154,8 @@ export class EntityService {
    */
   async listEntities(_caller: Caller, entityType: EntityTypeInfo, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId: string | null; entities: EntityView[] }> {
     const after = options.scrollId ? decodeScrollId(options.scrollId) : null;
-    const urns = await listEntityUrns(this.deps.db, entityType.name, after, options.count + 1);
+    // Soft-deleted entities are not listed, as searches do not show them (one rule for REST and GraphQL listings).
+    const urns = await listLiveEntityUrns(this.deps.db, entityType.name, after, options.count + 1);
     const page = urns.slice(0, options.count);
     const views = await this.readEntities(page.map((u) => parseUrn(u)), options.aspects);
     const entities = page.map((u) => views.get(u)).filter((v): v is EntityView => v !== undefined);
