@@ -26,7 +26,10 @@ const FIELD = `urn:li:schemaField:(${CLICKS},customer_id)`;
 (searchAvailableForTests() ? describe : describe.skip)('search vocabulary (SPEC 12)', () => {
   let server: TestServer;
   let base: string;
-  const urns = (res: { body: { entities: Array<{ urn: string }> } }) => res.body.entities.map((e) => e.urn).sort();
+  const urns = (res: { status?: number; text?: string; body: { entities: Array<{ urn: string }> } }) => {
+    if (!res.body.entities) throw new Error(`HTTP ${res.status}: ${res.text}`);
+    return res.body.entities.map((e) => e.urn).sort();
+  };
   const scroll = async (input: Record<string, unknown>) => graphql(base, SCROLL, { input: { query: '*', count: 100, ...input } });
   const scrollUrns = async (input: Record<string, unknown>) => {
     const res = await scroll(input);
