@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { GRAPHQL_PATHS, mountGraphQL } from './graphql/server.js';
 import type { Logger } from './logger.js';
 import { installAuthentication } from './rest/authentication.js';
+import { installIndexStatusHeader } from './rest/indexStatusHeader.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { sendError, sendNoEndpoint } from './rest/errors.js';
 import { stringifyRest } from './rest/json.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     graphqlPaths: GRAPHQL_PATHS,
   });
 
+  installIndexStatusHeader(app);
   await app.register(healthRoutes, { health: deps.health });
   await app.register(testRoutes, { services, writeWaitForIndex: config.writeWaitForIndex });
   for (const prefix of REST_PREFIXES) {

@@ -41,6 +41,11 @@ export interface EngineOptions {
 
 export interface EngineQuery {
   readonly type: string;
+  /** Keywords; empty for none. */
+  readonly q?: string;
+  readonly offset?: number;
+  /** Return each hit's _rankingScore (keyword searches merged across indexes). */
+  readonly ranked?: boolean;
   /** Conditions ANDed together (Meilisearch filter expressions). */
   readonly filter: readonly string[];
   readonly limit: number;
@@ -52,6 +57,7 @@ export interface EngineHit {
   readonly urn: string;
   readonly _k: string;
   readonly _type: string;
+  readonly _rankingScore?: number;
 }
 
 export interface EngineResult {
@@ -196,10 +202,11 @@ export class SearchEngine {
         queries: queries.map(
           (q): MultiSearchQuery => ({
             indexUid: this.uid(q.type),
-            q: '',
+            q: q.q ?? '',
             filter: [...q.filter],
             limit: q.limit,
-            offset: 0,
+            offset: q.offset ?? 0,
+            ...(q.ranked ? { showRankingScore: true } : {}),
             attributesToRetrieve: ['urn', '_k', '_type'],
             ...(q.sort ? { sort: [...q.sort] } : {}),
             ...(q.facets && q.facets.length > 0 ? { facets: [...q.facets] } : {}),
