@@ -210,7 +210,7 @@ async function prismaBaseline(databaseUrl) {
       ...metadata.properties.map((p) =>
         prisma.propertyValue.update({ where: { entityUrn_propertyUrn: { entityUrn: urn, propertyUrn: p.propertyUrn } }, data: { values: p.values } }),
       ),
-    ]);
+    ], { maxWait: 60_000, timeout: 120_000 });
   };
   return { write, close: async () => { await prisma.$disconnect(); await pool.end(); } };
 }
@@ -261,7 +261,7 @@ async function scenario(db, opts, externalPg) {
     console.log(`batch took ${round(out.health.workMs)} ms; /health p50 ${round(out.health.p50, 2)} ms, p99 ${round(out.health.p99, 2)} ms, max ${round(out.health.max, 2)} ms (${out.health.samples} samples)`);
 
     console.log(`== ${db}: searches`);
-    out.search = await searchFigures({ api, server, dataDir, iterations: opts.iterations, token });
+    out.search = await searchFigures({ server, dataDir, iterations: opts.iterations, token });
 
     console.log(`== ${db}: value writes, ${opts.concurrency} clients`);
     const baseline = await prismaBaseline(databaseUrl);

@@ -132,3 +132,27 @@ export function writeSection(title, body) {
   }
   writeFileSync(file, text);
 }
+
+/** One request on the shared keep-alive agent: resolves status, headers and the parsed body, whatever the status. */
+export function rawRequest(url, method, body, headers = {}) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode >= 400) return reject(new Error(`${method} ${url} -> ${res.statusCode} ${text.slice(0, 300)}`));
+        let json;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode, headers: res.headers, json });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

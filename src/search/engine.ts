@@ -13,6 +13,7 @@ import {
   type MultiSearchQuery,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
+import { recordEngineRequest } from './explain.js';
 import { nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
@@ -198,7 +199,7 @@ export class SearchEngine {
   async search(queries: readonly EngineQuery[]): Promise<EngineResult[]> {
     if (queries.length === 0) return [];
     return this.guard(async () => {
-      const response = (await postJson(this.multiSearchUrl, this.options.apiKey, {
+      const body = {
         queries: queries.map(
           (q): MultiSearchQuery => ({
             indexUid: this.uid(q.type),
@@ -212,7 +213,9 @@ export class SearchEngine {
             ...(q.facets && q.facets.length > 0 ? { facets: [...q.facets] } : {}),
           }),
         ),
-      }, this.requestTimeoutMs)) as { results: Array<{ hits: unknown[]; facetDistribution?: unknown }> };
+      };
+      recordEngineRequest({ path: '/multi-search', body });
+      const response = (await postJson(this.multiSearchUrl, this.options.apiKey, body, this.requestTimeoutMs)) as { results: Array<{ hits: unknown[]; facetDistribution?: unknown }> };
       return response.results.map((r, i) => ({
         type: queries[i]!.type,
         hits: r.hits as unknown as EngineHit[],

@@ -13,6 +13,7 @@ import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
 import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
 import type { ScrollOrder, SearchRequest } from '../search/request.js';
+import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
 import { MAX_FACET_VALUES } from '../search/settings.js';
 import type { Db } from '../store/database.js';
@@ -254,4 +255,11 @@ function directionOf(sortOrder: string | undefined): Exclude<ScrollOrder, 'relev
   if (sortOrder === undefined || /^asc(ending)?$/i.test(sortOrder)) return 'asc';
   if (/^desc(ending)?$/i.test(sortOrder)) return 'desc';
   throw new ValidationError(`sortOrder must be ASCENDING or DESCENDING, got ${sortOrder}`, 'sortOrder');
+}
+
+export type { EngineRequest } from '../search/explain.js';
+
+/** Runs `fn` recording, in `record`, every request its searches send to the engine (see search/explain.ts). */
+export function explainingSearches<T>(record: EngineRequest[], fn: () => T): T {
+  return withExplanation(record, fn);
 }
