@@ -97,7 +97,7 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
       results.push({ ...kept, value: current });
       continue;
     }
-    const d = rules.decide(next, { urn, stored: prev?.metadata, aspects: entity.aspects, values: entity.values, ...registry });
+    const d = rules.decide(next, { urn, stored: prev?.metadata, aspects: entity.aspects, values: entity.values, properties: registry.properties, searchFieldOwners: registry.searchFieldOwners });
     if (d.store === 'never' || (prev && d.store === 'if-changed' && jsonEqual(prev.metadata, d.stored))) {
       results.push({ ...kept, value: d.visible });
       continue;
