@@ -4,6 +4,7 @@
  * whichever way each write went (the guarded statement, or the locked transaction after
  * refusals).
  */
+import { ValidationError } from '../../../src/domain/errors.js';
 import { parseUrn } from '../../../src/domain/urn.js';
 import type { PropertyDefinition } from '../../../src/domain/propertyDefinition.js';
 import type { StructuredPropertiesAspect } from '../../../src/domain/structuredProperties.js';
@@ -61,5 +62,18 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
     const [stored] = await s.query<{ metadata: PropertyDefinition }>("SELECT metadata FROM aspect WHERE urn = $1 AND aspect = 'propertyDefinition' AND version = 0", [urn.value]);
     expect(stored!.metadata.description!.match(/\[\d+\]/g)!.sort()).toEqual(Array.from({ length: WRITERS / 2 }, (_, i) => `[${i}]`).sort());
     expect(await s.query('SELECT generation::text AS generation FROM structured_property WHERE urn = $1', [urn.value])).toEqual([{ generation }]);
+  }, 120_000);
+
+  test('two definitions whose names differ only by "." and "_", written at once: one is created, the other refused with the collision, never an internal error', async () => {
+    for (let pair = 0; pair < 8; pair++) {
+      const names = [`race.n${pair}`, `race_n${pair}`];
+      const outcomes = await Promise.allSettled(
+        names.map((name) => writeEntities(s.db, [{ urn: parseUrn(`urn:li:structuredProperty:${name}`), requests: [{ aspect: 'propertyDefinition', value: definition(name) }] }], 'urn:li:corpuser:writer')),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason as Error;
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect(refused.message).toMatch(/would share the search field structuredProperties.race_n\d/);
+    }
   }, 120_000);
 });
