@@ -83,6 +83,13 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
     expect(await changeRows(urn)).toEqual([{ aspect: 'status,datasetKey', change_type: 'UPSERT' }]);
   });
 
+  test('a write that changes no registry row leaves the registry epoch alone, so searches keep their cached registry', async () => {
+    const urn = dataset('stored');
+    const before = await epoch();
+    await applyWrites(optimistic, [decision(urn, { writes: [row('datasetProperties', { description: 'again' }, '2')] })], await loadWriteState(optimistic, loadOf([urn])));
+    expect(await epoch()).toBe(before);
+  });
+
   test('decisions that change nothing run no statement', async () => {
     const urn = dataset('stored');
     const before = await versionOf(urn);
