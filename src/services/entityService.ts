@@ -11,6 +11,7 @@ import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.j
 import { entityExists, existingEntities, latestAspectsOfMany, listLiveEntityUrns, type StoredAspect } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
+import { valuesOfEntities } from '../store/propertyValues.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Logger } from '../logger.js';
 import type { Caller, WriteOptions } from './caller.js';
@@ -19,7 +20,6 @@ import {
   deleteEntityAndAspects,
   deleteOneAspect,
   writeEntities,
-  writeEntitiesOptimistically,
   type EntityWrite,
   type WriteOutcome,
   type AspectResult,
@@ -107,9 +107,9 @@ export class EntityService {
   }
 
   /**
-   * Batched read for many entities (search results): three queries for existence and
-   * aspects, then one view per entity type and aspect, not per entity. Entities that
-   * do not exist are absent from the map.
+   * Batched read for many entities (search results): three queries (existence,
+   * aspects, and the value rows that views of structured properties need), whatever
+   * the number of entities. Entities that do not exist are absent from the map.
    */
   async readEntities(urns: readonly Urn[], aspects?: readonly string[]): Promise<Map<string, EntityView>> {
     const out = new Map<string, EntityView>();
@@ -120,29 +120,21 @@ export class EntityService {
     const existing = await existingEntities(db, [...urns.map((u) => u.value), ...parents.filter((p): p is string => p !== undefined)]);
     const live = urns.filter((u, i) => existing.has(u.value) || (parents[i] !== undefined && existing.has(parents[i]!)));
     const stored = await latestAspectsOfMany(db, live.map((u) => u.value), aspects);
-    // Every (entity, aspect) to show, grouped so that each handler views its items at once.
-    const groups = new Map<string, { type: EntityTypeInfo; name: string; items: Array<{ urn: string; stored: StoredAspect | undefined }> }>();
-    const plan = live.map((urn) => {
+    const shown = live.map((urn) => {
       const type = urn.entityType;
       const own = stored.get(urn.value) ?? new Map<string, StoredAspect>();
       const names = (aspects ?? [type.keyAspect, ...own.keys()]).filter((name) => name === type.keyAspect || own.has(name));
-      for (const name of names) {
-        const key = `${type.name}/${name}`;
-        const group = groups.get(key) ?? { type, name, items: [] };
-        group.items.push({ urn: urn.value, stored: name === type.keyAspect ? undefined : own.get(name) });
-        groups.set(key, group);
-      }
-      return { urn, names };
+      return { urn, own, views: names.map((name) => ({ name, rules: handlerFor(type, name) })) };
     });
-    const views = new Map<string, AspectValue>();
-    for (const [key, group] of groups) {
-      const handler = handlerFor(group.type, group.name);
-      const values = await handler.view(db, group.items.map((i) => ({ urn: i.urn, stored: i.stored?.metadata })));
-      group.items.forEach((item, i) => views.set(`${key}/${item.urn}`, { value: values[i], systemMetadata: item.stored?.systemMetadata ?? null }));
-    }
-    for (const { urn, names } of plan) {
+    const needValues = shown.filter((s) => s.views.some((v) => v.rules.needs(s.urn, undefined).values)).map((s) => s.urn.value);
+    const values = await valuesOfEntities(db, needValues);
+    for (const { urn, own, views } of shown) {
+      const context = { urn, values: values.get(urn.value) ?? [] };
       const result = new Map<string, AspectValue>();
-      for (const name of names) result.set(name, views.get(`${urn.entityType.name}/${name}/${urn.value}`)!);
+      for (const { name, rules } of views) {
+        const aspect = name === urn.entityType.keyAspect ? undefined : own.get(name);
+        result.set(name, { value: rules.view(aspect?.metadata, context), systemMetadata: aspect?.systemMetadata ?? null });
+      }
       out.set(urn.value, { urn: urn.value, entityType: urn.entityType, aspects: result });
     }
     return out;
@@ -167,7 +159,7 @@ export class EntityService {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const request: AspectWriteRequest = {
       aspect,
-      compute: () => input.value,
+      value: input.value,
       ...(options.createOnly ? { createOnly: true } : {}),
       ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
       ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
@@ -208,7 +200,7 @@ export class EntityService {
       urn,
       requests: [...item.aspects].map(([aspect, input]): AspectWriteRequest => ({
         aspect,
-        compute: () => input.value,
+        value: input.value,
         ...(options.createOnly ? { createOnly: true } : {}),
         ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
         ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
@@ -239,19 +231,13 @@ export class EntityService {
     return outcome!.results;
   }
 
-  /**
-   * Optimistically first (two statements, no transaction); in a locking transaction
-   * when the write needs one or other writers keep getting in between.
-   */
   private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
     try {
-      const done = await writeEntitiesOptimistically(this.deps.db, entities, actor, options);
-      if (done) return done;
+      return await writeEntities(this.deps.db, entities, actor, options);
     } catch (err) {
       if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
       throw err;
     }
-    return inTransaction(this.deps.db, (tx) => writeEntities(tx, entities, actor, options));
   }
 
   /** Waits for the index unless asked not to, and notes whether the changes were indexed (SPEC 12). */

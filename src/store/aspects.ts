@@ -1,10 +1,9 @@
 /**
- * Versioned aspects (version 0 = latest; every write copies the previous latest to
- * the next history version) and the entity rows that anchor them. Every write also
- * appends to the change log in the same transaction: see changeLog.ts.
+ * Reads of versioned aspects (version 0 = latest; every write copies the previous
+ * latest to the next history version) and of the entity rows that anchor them. Writes
+ * go through writeApply.ts and deletes.ts, which also append to the change log.
  */
 import type { Db, Tx } from './database.js';
-import { appendChange } from './changeLog.js';
 
 export interface StoredAspect {
   readonly aspect: string;
@@ -33,22 +32,6 @@ export async function entityExists(db: Queryable, urn: string): Promise<boolean>
   return rows.length > 0;
 }
 
-/** Latest versions of an entity's aspects (all of them, or those named). */
-export async function latestAspects(db: Queryable, urn: string, names?: readonly string[]): Promise<Map<string, StoredAspect>> {
-  const rows = names
-    ? await db.$queryRaw<AspectRow[]>`
-        SELECT aspect, metadata, system_metadata, created_on, created_by FROM aspect
-        WHERE urn = ${urn} AND version = 0 AND aspect = ANY(${names as string[]}::text[])`
-    : await db.$queryRaw<AspectRow[]>`
-        SELECT aspect, metadata, system_metadata, created_on, created_by FROM aspect
-        WHERE urn = ${urn} AND version = 0`;
-  return new Map(rows.map((r) => [r.aspect, toStored(r)]));
-}
-
-export async function latestAspect(db: Queryable, urn: string, name: string): Promise<StoredAspect | undefined> {
-  return (await latestAspects(db, urn, [name])).get(name);
-}
-
 /** Latest versions of one aspect for many entities. */
 export async function latestAspectOfMany(db: Queryable, urns: readonly string[], name: string): Promise<Map<string, StoredAspect>> {
   if (urns.length === 0) return new Map();
@@ -75,59 +58,6 @@ export async function latestAspectsOfMany(db: Queryable, urns: readonly string[]
     out.set(r.urn, byAspect);
   }
   return out;
-}
-
-export type EntityLock = 'created' | 'existed' | 'missing';
-
-/**
- * Locks the entity's row for the rest of the transaction, creating it first when
- * `create` is set. Every write to an entity goes through here, so concurrent writers
- * to one entity queue up instead of losing each other's updates.
- */
-export async function lockEntity(tx: Tx, urn: string, entityType: string, create: boolean): Promise<EntityLock> {
-  if (create) {
-    const inserted = await tx.$queryRaw<{ urn: string }[]>`
-      INSERT INTO entity (urn, entity_type) VALUES (${urn}, ${entityType}) ON CONFLICT (urn) DO NOTHING RETURNING urn`;
-    // A row this transaction inserted is already locked by it.
-    if (inserted.length > 0) return 'created';
-  }
-  const rows = await tx.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM entity WHERE urn = ${urn} FOR UPDATE`;
-  return rows.length > 0 ? 'existed' : 'missing';
-}
-
-/** Which of the entities exist, holding share locks so they cannot be deleted before commit. */
-export async function entitiesExistLocked(tx: Tx, urns: readonly string[]): Promise<Set<string>> {
-  const rows = await tx.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ANY(${urns as string[]}::text[]) ORDER BY urn FOR SHARE`;
-  return new Set(rows.map((r) => r.urn));
-}
-
-/** URNs of the schemaField entities of a dataset. */
-export async function schemaFieldsOf(db: Queryable, datasetUrn: string): Promise<string[]> {
-  const prefix = `urn:li:schemaField:(${datasetUrn},`;
-  const rows = await db.$queryRaw<{ urn: string }[]>`
-    SELECT urn FROM entity WHERE entity_type = 'schemaField' AND left(urn, ${prefix.length}) = ${prefix}`;
-  return rows.map((r) => r.urn);
-}
-
-/** Aspect names an entity currently has. */
-export async function aspectNames(db: Queryable, urn: string): Promise<string[]> {
-  const rows = await db.$queryRaw<{ aspect: string }[]>`SELECT aspect FROM aspect WHERE urn = ${urn} AND version = 0`;
-  return rows.map((r) => r.aspect);
-}
-
-/** Deletes every version of one aspect. Returns the change id, or undefined when there was none. */
-export async function deleteAspect(tx: Tx, urn: string, entityType: string, aspect: string): Promise<bigint | undefined> {
-  const n = await tx.$executeRaw`DELETE FROM aspect WHERE urn = ${urn} AND aspect = ${aspect}`;
-  if (n === 0) return undefined;
-  // Optimistic writers that read the entity before this delete must not succeed after it.
-  await tx.$executeRaw`UPDATE entity SET version = version + 1 WHERE urn = ${urn}`;
-  return appendChange(tx, urn, entityType, aspect, 'DELETE');
-}
-
-/** Deletes the entity and all its aspects. Returns the change id, or undefined when there was none. */
-export async function deleteEntity(tx: Tx, urn: string, entityType: string): Promise<bigint | undefined> {
-  const n = await tx.$executeRaw`DELETE FROM entity WHERE urn = ${urn}`;
-  return n > 0 ? appendChange(tx, urn, entityType, null, 'DELETE') : undefined;
 }
 
 /** Entity URNs of one type in URN order, after `afterUrn` (keyset paging). */

@@ -8,14 +8,6 @@ import type { Db, Tx } from './database.js';
 
 type Queryable = Db | Tx;
 
-export type ChangeType = 'UPSERT' | 'DELETE';
-
-export async function appendChange(tx: Tx, urn: string, entityType: string, aspect: string | null, changeType: ChangeType): Promise<bigint> {
-  const rows = await tx.$queryRaw<{ id: bigint }[]>`
-    INSERT INTO change_log (urn, entity_type, aspect, change_type) VALUES (${urn}, ${entityType}, ${aspect}, ${changeType}) RETURNING id`;
-  return rows[0]!.id;
-}
-
 export interface PendingChange {
   id: bigint;
   urn: string;

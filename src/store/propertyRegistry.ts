@@ -1,11 +1,12 @@
 /**
  * The registry of live structured property definitions (table structured_property),
- * kept in step with their propertyDefinition and status aspects by the properties
- * service, inside the same transactions.
+ * kept in step with their propertyDefinition and status aspects by the write path, in
+ * the same statement as the aspect (writeApply.ts, deletes.ts).
  */
 import type { Db, Tx } from './database.js';
 import type { SqlQueryRunner } from './migrate.js';
 import { afterCommit } from './transaction.js';
+import type { WriteTarget } from './writeLoad.js';
 
 type Queryable = Db | Tx;
 
@@ -80,21 +81,6 @@ export async function listProperties(db: Queryable, afterUrn: string | null, lim
   return rows.map(toRegistered);
 }
 
-/** A new generation number: values written from now on belong to it. */
-export async function nextGeneration(tx: Tx): Promise<bigint> {
-  const rows = await tx.$queryRaw<{ g: bigint }[]>`SELECT nextval('structured_property_generation_seq') AS g`;
-  return rows[0]!.g;
-}
-
-export interface RegistryEntry {
-  urn: string;
-  qualifiedName: string;
-  searchField: string;
-  valueType: string;
-  version: string | null;
-  generation: bigint;
-}
-
 /** Registry changes committed through each client of this process (see localRegistryChanges). */
 const localChanges = new WeakMap<Db, number>();
 
@@ -108,33 +94,14 @@ export function localRegistryChanges(db: Db): number {
   return localChanges.get(db) ?? 0;
 }
 
-function noteChange(tx: Tx): void {
-  afterCommit(tx, (db) => localChanges.set(db, localRegistryChanges(db) + 1));
-}
-
-export async function upsertRegistry(tx: Tx, e: RegistryEntry): Promise<void> {
-  noteChange(tx);
-  await tx.$executeRaw`
-    INSERT INTO structured_property (urn, qualified_name, search_field, value_type, version, generation)
-    VALUES (${e.urn}, ${e.qualifiedName}, ${e.searchField}, ${e.valueType}, ${e.version}, ${e.generation})
-    ON CONFLICT (urn) DO UPDATE SET value_type = EXCLUDED.value_type, version = EXCLUDED.version, generation = EXCLUDED.generation`;
-}
-
-/** The live property (other than `urn`) already using a search field name, if any. */
-export async function searchFieldOwner(tx: Tx, searchField: string, urn: string): Promise<string | undefined> {
-  const rows = await tx.$queryRaw<{ urn: string }[]>`
-    SELECT urn FROM structured_property WHERE search_field = ${searchField} AND urn <> ${urn}`;
-  return rows[0]?.urn;
-}
-
-export async function setRemoved(tx: Tx, urn: string, removed: boolean): Promise<void> {
-  noteChange(tx);
-  await tx.$executeRaw`UPDATE structured_property SET removed = ${removed} WHERE urn = ${urn}`;
-}
-
-export async function deleteRegistry(tx: Tx, urn: string): Promise<void> {
-  noteChange(tx);
-  await tx.$executeRaw`DELETE FROM structured_property WHERE urn = ${urn}`;
+/**
+ * Counts a registry change a write made: at once when it ran on its own (it has
+ * committed), after commit when it ran in a transaction; before the write answers either way.
+ */
+export function noteRegistryChange(target: WriteTarget): void {
+  const count = (db: Db) => localChanges.set(db, localRegistryChanges(db) + 1);
+  if (target.kind === 'optimistic') count(target.db);
+  else afterCommit(target.tx, count);
 }
 
 /** Reads the registry's change counter (bumped by a trigger on every change to it). */

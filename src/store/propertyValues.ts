@@ -4,31 +4,17 @@
  * It answers "who holds this property" for cleanup jobs and "which values are
  * visible" for reads and search documents, without scanning aspects.
  */
+import type { TypedValue } from '../domain/typedValue.js';
+import type { HeldValue } from '../domain/writes/writeState.js';
 import type { Db, Tx } from './database.js';
 
 type Queryable = Db | Tx;
 
-export interface ValueRow {
-  readonly propertyUrn: string;
-  readonly generation: bigint;
-  readonly values: unknown;
-}
-
-export async function deleteEntityValues(tx: Tx, entityUrn: string): Promise<void> {
-  await tx.$executeRaw`DELETE FROM property_value WHERE entity_urn = ${entityUrn}`;
-}
-
-/** The entity's value rows with the state of their property, for visibility decisions. */
-export interface ValueWithState extends ValueRow {
-  /** The property's current generation; null when the property no longer exists. */
-  readonly currentGeneration: bigint | null;
-  readonly removed: boolean;
-}
-
-export async function valuesOfEntities(db: Queryable, entityUrns: readonly string[]): Promise<Map<string, ValueWithState[]>> {
-  const out = new Map<string, ValueWithState[]>();
+/** The entities' value rows with the state of their property, for visibility decisions. */
+export async function valuesOfEntities(db: Queryable, entityUrns: readonly string[]): Promise<Map<string, HeldValue[]>> {
+  const out = new Map<string, HeldValue[]>();
   if (entityUrns.length === 0) return out;
-  const rows = await db.$queryRaw<{ entity_urn: string; property_urn: string; generation: bigint; values: unknown; current_generation: bigint | null; removed: boolean | null }[]>`
+  const rows = await db.$queryRaw<{ entity_urn: string; property_urn: string; generation: bigint; values: TypedValue[]; current_generation: bigint | null; removed: boolean | null }[]>`
     SELECT pv.entity_urn, pv.property_urn, pv.generation, pv."values", sp.generation AS current_generation, sp.removed
     FROM property_value pv LEFT JOIN structured_property sp ON sp.urn = pv.property_urn
     WHERE pv.entity_urn = ANY(${entityUrns as string[]}::text[])`;

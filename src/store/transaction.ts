@@ -9,6 +9,11 @@ import type { Db, Tx } from './database.js';
 
 const RETRYABLE = /deadlock detected|could not serialize access|40P01|40001/;
 
+/** Whether PostgreSQL aborted the work for a deadlock or serialization failure: running it again is the cure. */
+export function isRetryableConflict(err: unknown): boolean {
+  return err instanceof Error && RETRYABLE.test(err.message);
+}
+
 type CommitHook = (db: Db) => void;
 
 /** Hooks of the transactions inTransaction has open, run once each commits. */
@@ -42,7 +47,7 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, att
       for (const hook of hooks) hook(db);
       return result;
     } catch (err) {
-      if (attempt < attempts && err instanceof Error && RETRYABLE.test(err.message)) continue;
+      if (attempt < attempts && isRetryableConflict(err)) continue;
       if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
       throw err;
     }

@@ -1,3 +1,2 @@
-/** Job kinds stored in the job table. */
-export const CLEANUP_PROPERTY_VALUES = 'cleanup-property-values';
-export const REINDEX = 'reindex';
+/** Job kinds stored in the job table (defined in domain/, where write decisions name them). */
+export { CLEANUP_PROPERTY_VALUES, REINDEX } from '../../domain/jobKinds.js';

@@ -1,0 +1,56 @@
+/**
+ * The rules of one kind of aspect, as the write path uses them: which state a write
+ * relies on (declared as data, so one query can load it for a whole batch), what
+ * readers see of a stored value, and the decision about a new value. All pure.
+ */
+import type { Urn } from '../urn.js';
+import type { AspectDecision } from './writeDecision.js';
+import type { CurrentAspect, HeldValue, RegistryState } from './writeState.js';
+
+/** The state a write of an aspect relies on, beside the entity's version and the aspect itself. */
+export interface StateNeeds {
+  /** Other aspects of the same entity. */
+  readonly aspects: readonly string[];
+  /** The entity's value rows, with their properties' records. */
+  readonly values: boolean;
+  /** Registry records of these properties (the only need that may depend on the new value). */
+  readonly properties: readonly string[];
+  /** Owners of these search field names. */
+  readonly searchFields: readonly string[];
+}
+
+export const NO_NEEDS: StateNeeds = { aspects: [], values: false, properties: [], searchFields: [] };
+
+/** What a view of a stored aspect may use. */
+export interface ViewContext {
+  readonly urn: Urn;
+  /** The entity's value rows (loaded when the rules need values). */
+  readonly values: readonly HeldValue[];
+}
+
+/** What a decision about one aspect may use. */
+export interface AspectState extends ViewContext, RegistryState {
+  /** The aspect as stored now; undefined when absent. */
+  readonly stored: unknown;
+  /** The entity's other loaded aspects (those the rules' needs named). */
+  readonly aspects: ReadonlyMap<string, CurrentAspect>;
+}
+
+export interface AspectRules {
+  /** Whether writing this aspect creates its entity when it does not exist yet. */
+  readonly createsEntity: boolean;
+  /** The state a write of `value` relies on; `value` is undefined when not known before the load. */
+  needs(urn: Urn, value: unknown): StateNeeds;
+  /** What readers see of a stored aspect. */
+  view(stored: unknown, context: ViewContext): unknown;
+  /** Validates an untrusted new value against the state; throws a ServiceError, or decides. */
+  decide(next: unknown, state: AspectState): AspectDecision;
+}
+
+/** A decision that stores `stored` as it is, with no effect beyond the aspect row. */
+export function plainDecision(stored: unknown): AspectDecision {
+  return { stored, visible: stored, store: 'if-changed', valueRows: null, registry: null, jobs: [], reliesOn: [] };
+}
+
+/** Views that show the stored aspect as it is. */
+export const storedAsIs: AspectRules['view'] = (stored) => stored;

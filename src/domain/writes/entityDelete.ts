@@ -1,0 +1,57 @@
+/**
+ * Deletes as data (SPEC 5): what a hard delete of an entity, or of one of its aspects,
+ * removes beside the rows themselves. A dataset's schema fields go with it; an
+ * entity's value rows go with it or with its structuredProperties aspect; a property's
+ * definition takes its registry row, and a job then removes its values everywhere;
+ * deleting a property's status restores it.
+ */
+import { CLEANUP_PROPERTY_VALUES } from '../jobKinds.js';
+import type { JobRequest } from './writeDecision.js';
+
+/** An entity a delete found (locked), with the aspects it has. */
+export interface EntityToDelete {
+  readonly urn: string;
+  readonly entityType: string;
+  readonly aspects: readonly string[];
+}
+
+export interface DeleteDecision {
+  /** Entities removed with all their aspects and value rows. */
+  readonly entities: ReadonlyArray<{ readonly urn: string; readonly entityType: string }>;
+  /** Aspects removed (every version) from entities that stay. */
+  readonly aspects: ReadonlyArray<{ readonly urn: string; readonly entityType: string; readonly aspect: string }>;
+  /** Entities (that stay) whose value rows are removed. */
+  readonly valueRowsOf: readonly string[];
+  readonly registry: ReadonlyArray<{ readonly urn: string; readonly change: 'delete' | 'restore' }>;
+  readonly jobs: readonly JobRequest[];
+}
+
+export const NOTHING_TO_DELETE: DeleteDecision = { entities: [], aspects: [], valueRowsOf: [], registry: [], jobs: [] };
+
+function definitionGone(urn: string): Pick<DeleteDecision, 'registry' | 'jobs'> {
+  return { registry: [{ urn, change: 'delete' }], jobs: [{ kind: CLEANUP_PROPERTY_VALUES, payload: { propertyUrn: urn } }] };
+}
+
+/** Deletes the entities found: an entity and, for a dataset, its schema fields (fields first). */
+export function decideEntityDelete(found: readonly EntityToDelete[]): DeleteDecision {
+  const definitions = found.filter((e) => e.entityType === 'structuredProperty' && e.aspects.includes('propertyDefinition')).map((e) => definitionGone(e.urn));
+  return {
+    entities: found.map((e) => ({ urn: e.urn, entityType: e.entityType })),
+    aspects: [],
+    valueRowsOf: [],
+    registry: definitions.flatMap((d) => d.registry),
+    jobs: definitions.flatMap((d) => d.jobs),
+  };
+}
+
+/** Deletes one aspect of an entity that stays (the key aspect is the entity: see decideEntityDelete). */
+export function decideAspectDelete(entity: EntityToDelete, aspect: string): DeleteDecision {
+  if (!entity.aspects.includes(aspect)) return NOTHING_TO_DELETE;
+  const base = { ...NOTHING_TO_DELETE, aspects: [{ urn: entity.urn, entityType: entity.entityType, aspect }] };
+  if (aspect === 'structuredProperties') return { ...base, valueRowsOf: [entity.urn] };
+  if (entity.entityType === 'structuredProperty') {
+    if (aspect === 'propertyDefinition') return { ...base, ...definitionGone(entity.urn) };
+    if (aspect === 'status') return { ...base, registry: [{ urn: entity.urn, change: 'restore' }] };
+  }
+  return base;
+}

@@ -1,0 +1,130 @@
+/**
+ * The entity-level write rules, around each aspect's own: the entity must exist (or
+ * be creatable, or, for createEntityOnly, not exist yet), createOnly and
+ * If-Version-Match preconditions, the new value computed from what readers see now,
+ * identical rewrites writing nothing, and the system metadata each stored version
+ * carries. Pure: the state comes in, the decision goes out.
+ */
+import { AlreadyExistsError, NotFoundError, PreconditionError } from '../errors.js';
+import { jsonEqual } from '../json.js';
+import type { Urn } from '../urn.js';
+import type { AspectRules } from './aspectRules.js';
+import type { AspectResult, AspectRow, EntityWriteDecision, JobRequest, RegistryChange, ValueRow } from './writeDecision.js';
+import { revisionOf, type CurrentAspect, type EntityState, type RegistryState } from './writeState.js';
+
+/** Returned by a compute function: leave the aspect as it is. */
+export const NO_CHANGE: unique symbol = Symbol('no-change');
+
+export type NextValue =
+  | { readonly value: unknown }
+  /** The new value from what readers see now (undefined when absent), or NO_CHANGE. */
+  | { readonly compute: (current: unknown | undefined) => unknown };
+
+export type AspectWriteRequest = NextValue & {
+  readonly aspect: string;
+  /** Refuse when the aspect already exists (REST createIfNotExists=true). */
+  readonly createOnly?: boolean;
+  /** The aspect's current revision must be this (v3 If-Version-Match); "-1" means absent. */
+  readonly ifVersionMatch?: string;
+  /** Caller-supplied system metadata to keep beside the aspect (runId, properties, ...). */
+  readonly systemMetadata?: Record<string, unknown>;
+};
+
+export interface RuledRequest {
+  readonly request: AspectWriteRequest;
+  readonly rules: AspectRules;
+}
+
+/** A request with the value it will write (or NO_CHANGE), computed from the current view. */
+export interface ResolvedRequest extends RuledRequest {
+  readonly prev: CurrentAspect | undefined;
+  /** What readers see of the aspect now. */
+  readonly current: unknown;
+  readonly next: unknown;
+}
+
+export interface WriteContext {
+  readonly actor: string;
+  /** The write's time (ms since the epoch), stamped as lastObserved. */
+  readonly now: number;
+}
+
+/** A schema field exists exactly when its dataset does. */
+export function requireParent(entity: EntityState): void {
+  if (entity.parent && !entity.parent.exists) throw new NotFoundError(`Entity ${entity.parent.urn} does not exist`);
+}
+
+export function checkPreconditions(urn: Urn, entity: EntityState, requests: readonly RuledRequest[], options: { createEntityOnly?: boolean }): void {
+  if (entity.existence === 'missing') throw new NotFoundError(`Entity ${urn.value} does not exist`);
+  if (entity.existence === 'existed' && options.createEntityOnly) throw new AlreadyExistsError('Cannot perform CREATE since the entity already exists.');
+  for (const { request } of requests) {
+    const prev = entity.aspects.get(request.aspect);
+    if (request.createOnly && prev) throw new AlreadyExistsError();
+    if (request.ifVersionMatch !== undefined) {
+      const current = prev ? String(revisionOf(prev)) : '-1';
+      if (current !== request.ifVersionMatch) {
+        throw new PreconditionError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`);
+      }
+    }
+  }
+}
+
+/** Computes each request's new value from what readers currently see of its aspect. */
+export function resolveRequests(urn: Urn, entity: EntityState, requests: readonly RuledRequest[]): ResolvedRequest[] {
+  return requests.map(({ request, rules }) => {
+    const prev = entity.aspects.get(request.aspect);
+    const current = prev ? rules.view(prev.metadata, { urn, values: entity.values }) : undefined;
+    const next = 'value' in request ? request.value : request.compute(current);
+    return { request, rules, prev, current, next };
+  });
+}
+
+function merged(a: RegistryChange | undefined, b: RegistryChange): RegistryChange {
+  return a ? { urn: b.urn, define: b.define ?? a.define, removed: b.removed ?? a.removed } : b;
+}
+
+/** Decides every aspect of one entity's write; throws the first rule broken. */
+export function decideEntityWrite(urn: Urn, entity: EntityState, registry: RegistryState, resolved: readonly ResolvedRequest[], context: WriteContext): EntityWriteDecision {
+  const writes: AspectRow[] = [];
+  const results: AspectResult[] = [];
+  const registryChanges = new Map<string, RegistryChange>();
+  const jobs: JobRequest[] = [];
+  const reliesOn = new Set<string>();
+  let valueRows: readonly ValueRow[] | null = null;
+  for (const { request, rules, prev, current, next } of resolved) {
+    const kept = { aspect: request.aspect, systemMetadata: prev?.systemMetadata ?? null };
+    if (next === NO_CHANGE) {
+      results.push({ ...kept, value: current });
+      continue;
+    }
+    const d = rules.decide(next, { urn, stored: prev?.metadata, aspects: entity.aspects, values: entity.values, properties: registry.properties, searchFieldOwners: registry.searchFieldOwners });
+    if (d.store === 'never' || (prev && d.store === 'if-changed' && jsonEqual(prev.metadata, d.stored))) {
+      results.push({ ...kept, value: d.visible });
+      continue;
+    }
+    const systemMetadata: Record<string, unknown> = {
+      ...request.systemMetadata,
+      lastObserved: context.now,
+      runId: request.systemMetadata?.runId ?? 'no-run-id-provided',
+      version: String(revisionOf(prev) + 1),
+    };
+    writes.push({ aspect: request.aspect, metadata: d.stored, systemMetadata });
+    results.push({ aspect: request.aspect, value: d.visible, systemMetadata });
+    if (d.valueRows) valueRows = d.valueRows;
+    if (d.registry) registryChanges.set(d.registry.urn, merged(registryChanges.get(d.registry.urn), d.registry));
+    jobs.push(...d.jobs);
+    for (const p of d.reliesOn) reliesOn.add(p);
+  }
+  return {
+    urn: urn.value,
+    entityType: urn.entityType.name,
+    createdBy: context.actor,
+    creates: entity.existence === 'created' ? { keyAspect: urn.entityType.keyAspect } : null,
+    writes,
+    valueRows,
+    registry: [...registryChanges.values()],
+    jobs,
+    reliesOn: [...reliesOn],
+    results,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The structuredProperties aspect (SPEC 3): every write is validated against the
+ * definitions of the properties it names and replaces the entity's value rows.
+ *
+ * Values of a soft-deleted property are hidden but kept: soft delete is reversible, so
+ * a write that replaces the aspect carries them over untouched.
+ */
+import { effectiveDefinition } from '../propertyDefinition.js';
+import {
+  checkRemoval,
+  parseStructuredPropertiesAspect,
+  validateAssignment,
+  type AssignmentContext,
+  type DefinitionState,
+  type PropertyValueAssignment,
+} from '../structuredProperties.js';
+import type { TypedValue } from '../typedValue.js';
+import type { AspectRules, AspectState } from './aspectRules.js';
+import { entriesOf, visibilityOf, visibleStructuredProperties } from './valueVisibility.js';
+import type { AspectDecision, ValueRow } from './writeDecision.js';
+
+/** The property URNs a (not yet validated) structuredProperties value names. */
+export function propertiesNamedBy(value: unknown): string[] {
+  const props = (value as { properties?: unknown } | undefined)?.properties;
+  if (!Array.isArray(props)) return [];
+  return props.map((p) => (p as { propertyUrn?: unknown } | null)?.propertyUrn).filter((u): u is string => typeof u === 'string');
+}
+
+function assignmentContext(state: AspectState): AssignmentContext {
+  const definitions = new Map<string, DefinitionState>();
+  for (const [urn, record] of state.properties) definitions.set(urn, { definition: effectiveDefinition(urn, record.definition), removed: record.removed });
+  const current = new Map<string, readonly TypedValue[]>();
+  for (const held of state.values) if (visibilityOf(held) === 'visible') current.set(held.propertyUrn, held.values);
+  return { targetType: state.urn.entityType.name, definitions, current };
+}
+
+export function decideStructuredProperties(next: unknown, state: AspectState): AspectDecision {
+  const parsed = parseStructuredPropertiesAspect(next);
+  const rules = assignmentContext(state);
+  const held = new Map(state.values.map((h) => [h.propertyUrn, h]));
+  const named = new Set(parsed.properties.map((p) => p.propertyUrn));
+
+  const entries: PropertyValueAssignment[] = [];
+  const rows: ValueRow[] = [];
+  for (const p of parsed.properties) {
+    const values = validateAssignment(p.propertyUrn, p.values, rules);
+    entries.push({ propertyUrn: p.propertyUrn, values, ...p.extra });
+    rows.push({ propertyUrn: p.propertyUrn, generation: state.properties.get(p.propertyUrn)!.generation, values });
+  }
+  for (const p of rules.current.keys()) if (!named.has(p)) checkRemoval(p, rules);
+  const visibleCount = entries.length;
+  for (const e of entriesOf(state.stored)) {
+    const h = held.get(e.propertyUrn);
+    if (!named.has(e.propertyUrn) && visibilityOf(h) === 'soft-deleted') {
+      entries.push(e);
+      rows.push({ propertyUrn: e.propertyUrn, generation: h!.generation, values: h!.values });
+    }
+  }
+  return {
+    stored: { properties: entries },
+    visible: { properties: entries.slice(0, visibleCount) },
+    // The same values written again after a versioned change are new values: their rows move to the current generation.
+    store: rows.some((r) => held.get(r.propertyUrn)?.generation !== r.generation) ? 'always' : 'if-changed',
+    valueRows: rows,
+    registry: null,
+    jobs: [],
+    reliesOn: [...new Set([...named, ...rules.current.keys(), ...rows.map((r) => r.propertyUrn)])],
+  };
+}
+
+export const structuredPropertiesRules: AspectRules = {
+  createsEntity: false,
+  needs: (_urn, value) => ({ aspects: [], values: true, properties: propertiesNamedBy(value), searchFields: [] }),
+  view: (stored, context) => visibleStructuredProperties(stored, context.values),
+  decide: decideStructuredProperties,
+};

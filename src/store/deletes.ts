@@ -1,0 +1,71 @@
+/**
+ * Hard deletes, inside a transaction: lock what a delete removes and read which
+ * aspects it has, then apply the delete decision (domain/writes/entityDelete.ts) in one
+ * statement: entity rows (their aspects cascade), aspects, value rows, registry rows,
+ * jobs and one DELETE change-log row per entity or aspect removed.
+ */
+import type { DeleteDecision, EntityToDelete } from '../domain/writes/entityDelete.js';
+import type { Tx } from './database.js';
+import { Prisma } from './generated/prisma/client.js';
+import { noteRegistryChange } from './propertyRegistry.js';
+
+/**
+ * Locks the entity (and, when asked, a dataset's schema fields, after it: writers to a
+ * field share-lock its dataset first) and reads the aspects each has. Fields come
+ * first; empty when the entity does not exist.
+ */
+export async function lockForDelete(tx: Tx, entity: { urn: string; entityType: string }, options: { withSchemaFields: boolean }): Promise<EntityToDelete[]> {
+  const found = await tx.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ${entity.urn} FOR UPDATE`;
+  if (found.length === 0) return [];
+  const prefix = `urn:li:schemaField:(${entity.urn},`;
+  const fields = options.withSchemaFields
+    ? await tx.$queryRaw<{ urn: string }[]>`
+        SELECT urn FROM entity WHERE entity_type = 'schemaField' AND left(urn, ${prefix.length}) = ${prefix} ORDER BY urn FOR UPDATE`
+    : [];
+  const all = [...fields.map((f) => ({ urn: f.urn, entityType: 'schemaField' })), entity];
+  const aspects = await tx.$queryRaw<{ urn: string; aspect: string }[]>`
+    SELECT urn, aspect FROM aspect WHERE urn = ANY(${all.map((e) => e.urn)}::text[]) AND version = 0`;
+  return all.map((e) => ({ ...e, aspects: aspects.filter((a) => a.urn === e.urn).map((a) => a.aspect) }));
+}
+
+/** Applies a delete decision; returns the change-log ids, in order. */
+export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]> {
+  if (d.entities.length + d.aspects.length === 0) return [];
+  const entities = d.entities.map((e, ord) => ({ ord, urn: e.urn, entity_type: e.entityType }));
+  const aspects = d.aspects.map((a, k) => ({ ord: entities.length + k, urn: a.urn, entity_type: a.entityType, aspect: a.aspect }));
+  const deletedProperties = d.registry.filter((r) => r.change === 'delete').map((r) => r.urn);
+  const restoredProperties = d.registry.filter((r) => r.change === 'restore').map((r) => r.urn);
+  const registry = d.registry.length === 0 ? Prisma.empty : Prisma.sql`, registry_deleted AS (
+      DELETE FROM structured_property WHERE urn = ANY(${deletedProperties}::text[])
+    ), registry_restored AS (
+      UPDATE structured_property SET removed = false WHERE urn = ANY(${restoredProperties}::text[])
+    )`;
+  const jobs = d.jobs.length === 0 ? Prisma.empty : Prisma.sql`, jobs_added AS (
+      INSERT INTO job (kind, payload) SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(d.jobs)}::jsonb) AS j(kind text, payload jsonb)
+    )`;
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+    WITH gone_entities AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(entities)}::jsonb) AS g(ord int, urn text, entity_type text)
+    ), gone_aspects AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(aspects)}::jsonb) AS g(ord int, urn text, entity_type text, aspect text)
+    ), entities_deleted AS (
+      DELETE FROM entity WHERE urn IN (SELECT urn FROM gone_entities)
+    ), aspects_deleted AS (
+      DELETE FROM aspect a USING gone_aspects g WHERE a.urn = g.urn AND a.aspect = g.aspect
+    ), bumped AS (
+      -- Optimistic writers that read the entity before this delete must not succeed after it.
+      UPDATE entity SET version = version + 1 WHERE urn IN (SELECT urn FROM gone_aspects)
+    ), values_deleted AS (
+      DELETE FROM property_value WHERE entity_urn = ANY(${[...d.entities.map((e) => e.urn), ...d.valueRowsOf]}::text[])
+    )${registry}${jobs}, logged AS (
+      INSERT INTO change_log (urn, entity_type, aspect, change_type)
+      SELECT urn, entity_type, aspect, 'DELETE' FROM (
+        SELECT ord, urn, entity_type, NULL::text AS aspect FROM gone_entities
+        UNION ALL SELECT ord, urn, entity_type, aspect FROM gone_aspects
+      ) x ORDER BY ord
+      RETURNING id
+    )
+    SELECT id FROM logged ORDER BY id`;
+  if (d.registry.length > 0) noteRegistryChange({ kind: 'locked', tx });
+  return rows.map((r) => r.id);
+}

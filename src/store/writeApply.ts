@@ -1,0 +1,205 @@
+/**
+ * The one applier of the write path: a batch of write decisions in one statement,
+ * set-based (a few CTEs for the whole batch, not a few statements per entity). It
+ * copies each current latest aspect to its next history version, upserts the new
+ * latest, replaces value rows, changes registry rows, queues jobs and appends one
+ * change-log row per entity (naming the aspects written, in input order: the indexer
+ * rebuilds whole documents, so one row per entity and write is all it needs).
+ *
+ * Everything depends on one `ok`: the state the decisions relied on is still there.
+ * On the optimistic path that means every written entity is still at the version it
+ * was loaded at (the statement bumps it, or creates it), every parent still exists
+ * (share-locked), every property record relied on is unchanged and every search field
+ * name claimed is still free. On the locked path the entities are locked already; the
+ * property and search-field checks remain. A refused statement writes nothing.
+ */
+import { changesSomething, type EntityWriteDecision, type RegistryChange } from '../domain/writes/writeDecision.js';
+import { Prisma } from './generated/prisma/client.js';
+import { noteRegistryChange } from './propertyRegistry.js';
+import { isRetryableConflict } from './transaction.js';
+import { queryableOf, type WriteState, type WriteTarget } from './writeLoad.js';
+
+const EMPTY = Prisma.empty;
+
+/** Thrown on the locked path when the statement was refused: the transaction is to be run again. */
+export class WriteConflict extends Error {
+  constructor() {
+    super('the state a write relied on changed before it applied');
+  }
+}
+
+/**
+ * Applies the decisions (those that change something). Returns the change-log id
+ * of each entity logged; null when the optimistic statement was refused (throws
+ * WriteConflict on the locked path).
+ */
+export async function applyWrites(target: WriteTarget, all: readonly EntityWriteDecision[], state: WriteState): Promise<Map<string, bigint> | null> {
+  const decisions = all.filter(changesSomething);
+  if (decisions.length === 0) return new Map();
+  const db = queryableOf(target);
+  const registry = decisions.flatMap((d) => d.registry);
+  let rows: Array<{ id: bigint | null; urn: string | null }>;
+  try {
+    rows = await db.$queryRaw<Array<{ id: bigint | null; urn: string | null }>>(writeStatement(target, decisions, state));
+  } catch (err) {
+    // A definition claiming the same search field committed while this statement ran; or,
+    // on its own, the statement deadlocked with another batch bumping the same entities.
+    if (!isSearchFieldTaken(err) && !(target.kind === 'optimistic' && isRetryableConflict(err))) throw err;
+    rows = [];
+  }
+  const ok = rows.some((r) => r.id === null);
+  if (!ok) {
+    if (target.kind === 'locked') throw new WriteConflict();
+    return null;
+  }
+  if (registry.length > 0) noteRegistryChange(target);
+  return new Map(rows.filter((r) => r.id !== null).map((r) => [r.urn!, r.id!]));
+}
+
+/** A unique violation (23505) of the registry's search_field index, as the driver adapter reports it. */
+function isSearchFieldTaken(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const text = `${err.message} ${JSON.stringify((err as { meta?: unknown }).meta ?? null)}`;
+  return text.includes('23505') && text.includes('structured_property_search_field_key');
+}
+
+function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Prisma.Sql {
+  const writes = decisions.flatMap((d) =>
+    d.writes.map((w) => ({ urn: d.urn, entity_type: d.entityType, aspect: w.aspect, metadata: w.metadata, system_metadata: w.systemMetadata, created_by: d.createdBy })),
+  ).map((w, ord) => ({ ord, ...w }));
+  const logOnly = decisions.flatMap((d) => (d.creates ? [{ urn: d.urn, entity_type: d.entityType, aspect: d.creates.keyAspect }] : [])).map((l, k) => ({ ord: writes.length + k, ...l }));
+  const replaced = decisions.filter((d) => d.valueRows !== null);
+  const valueRows = replaced.flatMap((d) =>
+    d.valueRows!.map((r) => ({ entity_urn: d.urn, entity_type: d.entityType, property_urn: r.propertyUrn, generation: String(r.generation), vals: r.values })),
+  );
+  const registry = decisions.flatMap((d) => d.registry);
+  const jobs = decisions.flatMap((d) => d.jobs);
+
+  const values = replaced.length === 0 ? EMPTY : Prisma.sql`, values_input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(valueRows)}::jsonb)
+        AS p(entity_urn text, entity_type text, property_urn text, generation bigint, vals jsonb)
+      WHERE (SELECT ok FROM ok)
+    ), values_deleted AS (
+      DELETE FROM property_value pv WHERE (SELECT ok FROM ok) AND pv.entity_urn = ANY(${replaced.map((d) => d.urn)}::text[])
+        AND NOT EXISTS (SELECT 1 FROM values_input vi WHERE vi.entity_urn = pv.entity_urn AND vi.property_urn = pv.property_urn)
+    ), values_upserted AS (
+      INSERT INTO property_value (entity_urn, property_urn, entity_type, generation, "values")
+      SELECT entity_urn, property_urn, entity_type, generation, vals FROM values_input
+      ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"
+    )`;
+  const jobsAdded = jobs.length === 0 ? EMPTY : Prisma.sql`, jobs_added AS (
+      INSERT INTO job (kind, payload)
+      SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS j(kind text, payload jsonb) WHERE (SELECT ok FROM ok)
+    )`;
+  return Prisma.sql`
+    WITH ${gate(target, decisions, state)} input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(writes)}::jsonb)
+        AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text)
+      WHERE (SELECT ok FROM ok)
+    ), log_input AS (
+      SELECT ord, urn, entity_type, aspect FROM input
+      UNION ALL
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(logOnly)}::jsonb) AS l(ord int, urn text, entity_type text, aspect text)
+      WHERE (SELECT ok FROM ok)
+    ), prev AS (
+      SELECT a.urn, a.aspect, a.metadata, a.system_metadata, a.created_on, a.created_by,
+             (SELECT MAX(h.version) FROM aspect h WHERE h.urn = a.urn AND h.aspect = a.aspect) AS max_version
+      FROM aspect a JOIN input i ON a.urn = i.urn AND a.aspect = i.aspect AND a.version = 0
+    ), hist AS (
+      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
+      SELECT urn, aspect, max_version + 1, metadata, system_metadata, created_on, created_by FROM prev
+    ), latest AS (
+      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
+      SELECT urn, aspect, 0, metadata, system_metadata, now(), created_by FROM input
+      ON CONFLICT (urn, aspect, version) DO UPDATE
+        SET metadata = EXCLUDED.metadata, system_metadata = EXCLUDED.system_metadata,
+            created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by
+    )${values}${registryChanges(registry)}${jobsAdded}, logged AS (
+      INSERT INTO change_log (urn, entity_type, aspect, change_type)
+      SELECT urn, min(entity_type), string_agg(aspect, ',' ORDER BY ord), 'UPSERT' FROM log_input GROUP BY urn ORDER BY min(ord)
+      RETURNING id, urn
+    )
+    SELECT id, urn FROM logged
+    UNION ALL
+    SELECT NULL::bigint, NULL::text FROM ok WHERE ok.ok`;
+}
+
+/**
+ * The CTEs ending in `ok`. Checks that change nothing come first (`pre`), so that a
+ * refused statement does not bump or create entities either.
+ */
+function gate(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Prisma.Sql {
+  const relied = [...new Set(decisions.flatMap((d) => d.reliesOn))].map((urn) => {
+    const record = state.properties.get(urn);
+    if (!record) throw new Error(`a decision relied on ${urn}, which was not loaded`);
+    return { urn, entity_version: String(record.entityVersion), generation: String(record.generation) };
+  });
+  const claimed = decisions.flatMap((d) => d.registry.flatMap((r) => (r.define ? [{ field: r.define.searchField, urn: r.urn }] : [])));
+  const parents = target.kind === 'locked' ? [] : [...new Set(decisions.flatMap((d) => {
+    const parent = state.entities.get(d.urn)?.parent;
+    return parent ? [parent.urn] : [];
+  }))];
+  const checks: Prisma.Sql[] = [];
+  if (parents.length > 0) checks.push(Prisma.sql`(SELECT count(*) FROM parents_locked) = ${parents.length}`);
+  if (relied.length > 0) {
+    checks.push(Prisma.sql`(SELECT count(*) FROM jsonb_to_recordset(${JSON.stringify(relied)}::jsonb) AS r(urn text, entity_version bigint, generation bigint)
+      JOIN entity e ON e.urn = r.urn AND e.version = r.entity_version
+      JOIN structured_property sp ON sp.urn = r.urn AND sp.generation = r.generation) = ${relied.length}`);
+  }
+  if (claimed.length > 0) {
+    checks.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM jsonb_to_recordset(${JSON.stringify(claimed)}::jsonb) AS c(field text, urn text)
+      JOIN structured_property sp ON sp.search_field = c.field AND sp.urn <> c.urn)`);
+  }
+  const pre = Prisma.sql`${parents.length > 0 ? Prisma.sql`parents_locked AS (SELECT urn FROM entity WHERE urn = ANY(${parents}::text[]) FOR SHARE), ` : EMPTY}pre AS (
+      SELECT ${checks.length > 0 ? Prisma.join(checks, ' AND ') : Prisma.sql`true`} AS ok
+    ),`;
+  const touched = decisions.map((d) => ({ urn: d.urn, entity_type: d.entityType, version: state.entities.get(d.urn)?.version ?? null }));
+  if (target.kind === 'locked') {
+    return Prisma.sql`${pre} bumped AS (
+      UPDATE entity SET version = version + 1 WHERE urn = ANY(${touched.map((t) => t.urn)}::text[]) AND (SELECT ok FROM pre)
+    ), ok AS (SELECT ok FROM pre),`;
+  }
+  const bumps = touched.filter((t) => t.version !== null).length;
+  return Prisma.sql`${pre} guard AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(touched.map((t) => ({ ...t, version: t.version === null ? null : String(t.version) })))}::jsonb)
+        AS g(urn text, entity_type text, version bigint)
+    ), bumped AS (
+      UPDATE entity e SET version = e.version + 1 FROM guard g
+      WHERE e.urn = g.urn AND g.version IS NOT NULL AND e.version = g.version AND (SELECT ok FROM pre)
+      RETURNING e.urn
+    ), created AS (
+      INSERT INTO entity (urn, entity_type, version)
+      SELECT urn, entity_type, 1 FROM guard WHERE version IS NULL AND (SELECT ok FROM pre) AND (SELECT count(*) FROM bumped) = ${bumps}
+      ON CONFLICT (urn) DO NOTHING RETURNING urn
+    ), ok AS (
+      SELECT (SELECT ok FROM pre) AND (SELECT count(*) FROM bumped) = ${bumps} AND (SELECT count(*) FROM created) = ${touched.length - bumps} AS ok
+    ),`;
+}
+
+/** Registry rows: (re)definitions upserted, soft-delete flags set; only when there are any, as every change bumps the registry's epoch. */
+function registryChanges(changes: readonly RegistryChange[]): Prisma.Sql {
+  if (changes.length === 0) return EMPTY;
+  const rows = changes.map((c) => ({
+    urn: c.urn,
+    qualified_name: c.define?.qualifiedName ?? null,
+    search_field: c.define?.searchField ?? null,
+    value_type: c.define?.valueType ?? null,
+    version: c.define?.version ?? null,
+    generation: c.define && c.define.generation !== 'new' ? String(c.define.generation) : null,
+    removed: c.removed,
+  }));
+  return Prisma.sql`, registry_input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS r(urn text, qualified_name text, search_field text, value_type text, version text, generation bigint, removed boolean)
+      WHERE (SELECT ok FROM ok)
+    ), registry_defined AS (
+      INSERT INTO structured_property (urn, qualified_name, search_field, value_type, version, generation, removed)
+      SELECT urn, qualified_name, search_field, value_type, version,
+             COALESCE(generation, nextval('structured_property_generation_seq')), COALESCE(removed, false)
+      FROM registry_input WHERE search_field IS NOT NULL
+      ON CONFLICT (urn) DO UPDATE SET value_type = EXCLUDED.value_type, version = EXCLUDED.version, generation = EXCLUDED.generation,
+        removed = COALESCE((SELECT r.removed FROM registry_input r WHERE r.urn = EXCLUDED.urn), structured_property.removed)
+    ), registry_flagged AS (
+      UPDATE structured_property sp SET removed = r.removed FROM registry_input r WHERE sp.urn = r.urn AND r.search_field IS NULL
+    )`;
+}

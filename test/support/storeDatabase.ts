@@ -1,0 +1,54 @@
+/**
+ * A fresh database for in-process store tests, on the PostgreSQL globalSetup started:
+ * opened (and migrated) the way the server opens it, plus a plain pg pool for
+ * arranging races and reading what was stored.
+ */
+import { tmpdir } from 'node:os';
+import pg from 'pg';
+import { createLogger } from '../../src/logger.js';
+import { parseUrn } from '../../src/domain/urn.js';
+import { openDatabase, type Database, type Db } from '../../src/store/database.js';
+import { writeEntities } from '../../src/services/aspects/pipeline.js';
+import { createTestDatabase } from './postgres.js';
+
+export interface StoreDatabase {
+  readonly db: Db;
+  readonly database: Database;
+  /** A plain connection pool, outside Prisma. */
+  readonly pool: pg.Pool;
+  query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+export async function openStoreDatabase(name: string): Promise<StoreDatabase> {
+  const databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_${name}_${process.pid}`);
+  const database = await openDatabase({ databaseUrl, dataDir: tmpdir(), log: createLogger('silent'), poolSize: 8 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  return {
+    db: database.prisma,
+    database,
+    pool,
+    query: async (text, params = []) => (await pool.query(text, params)).rows,
+    close: async () => {
+      await pool.end();
+      await database.close();
+    },
+  };
+}
+
+/** Arranges entities through the write path itself (what is tested is the step under test, not these writes). */
+export async function arrange(db: Db, writes: Array<{ urn: string; aspects: Record<string, unknown> }>): Promise<void> {
+  await writeEntities(
+    db,
+    writes.map((w) => ({ urn: parseUrn(w.urn), requests: Object.entries(w.aspects).map(([aspect, value]) => ({ aspect, value })) })),
+    'urn:li:corpuser:arranger',
+  );
+}
+
+export const definition = (name: string, extra: Record<string, unknown> = {}) => ({
+  qualifiedName: name,
+  valueType: 'urn:li:dataType:svc.string',
+  entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.schemaField'],
+  cardinality: 'MULTIPLE',
+  ...extra,
+});
