@@ -75,3 +75,21 @@ export interface DataTypeInfoModel {
 export interface EntityTypeInfoModel {
   readonly type: EntityTypeInfo;
 }
+
+/** A field listed in a dataset's schemaMetadata. */
+export interface SchemaFieldModel {
+  readonly datasetUrn: string;
+  readonly fieldPath: string;
+  readonly nativeDataType: string | null;
+  readonly description: string | null;
+}
+
+export interface SchemaMetadataModel {
+  readonly fields: readonly SchemaFieldModel[];
+}
+
+export interface DefinitionRevisionModel {
+  readonly revision: number;
+  readonly definition: DefinitionModel;
+  readonly written: AuditStampModel;
+}

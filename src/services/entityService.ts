@@ -181,6 +181,11 @@ export class EntityService {
     return result!;
   }
 
+  /** Writes several aspects of one entity together: all of them or none. */
+  async writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options: WriteOptions = {}): Promise<AspectResult[]> {
+    return this.write(caller, parseUrn(urnValue), [...requests], options);
+  }
+
   /**
    * Creates or updates several entities of one type. Everything is validated before
    * anything is written, so a bad entry fails the batch without partial writes.

@@ -30,6 +30,7 @@ export const entityPolicy: Policy<EntityService> = {
   setAspect: (_caller, urn) => aspectWriteScope(urn),
   patchAspect: (_caller, urn) => aspectWriteScope(urn),
   updateAspect: (_caller, urn) => aspectWriteScope(urn),
+  writeAspects: (_caller, urn) => aspectWriteScope(urn),
   batchUpsert: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
   deleteEntity: 'admin',
   deleteAspect: (_caller, urn) => aspectWriteScope(urn),
@@ -41,6 +42,11 @@ export const propertyPolicy: Policy<PropertyService> = {
   audit: 'unchecked',
   create: 'write',
   update: 'write',
+  replace: 'write',
+  // As a REST write of the property's status aspect.
+  softDelete: 'write',
+  restore: 'write',
+  history: 'read',
   delete: 'admin',
 };
 

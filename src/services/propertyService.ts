@@ -8,11 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { AllowedValue, Cardinality, PropertyDefinition } from '../domain/propertyDefinition.js';
 import type { TypedValue } from '../domain/typedValue.js';
-import { parseUrn } from '../domain/urn.js';
-import { aspectAudit, type AuditStamps } from '../store/aspects.js';
+import { parseUrn, type Urn } from '../domain/urn.js';
+import { aspectAudit, aspectRevisions, type AuditStamps } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { findProperties } from '../store/propertyRegistry.js';
 import type { Caller, WriteOptions } from './caller.js';
+import type { AspectWriteRequest } from './aspects/pipeline.js';
 import type { EntityService } from './entityService.js';
 
 export interface AllowedValueInput {
@@ -32,6 +33,36 @@ export interface CreatePropertyInput {
   allowedValues?: readonly AllowedValueInput[] | null;
   cardinality?: Cardinality | null;
   entityTypes: readonly string[];
+  settings?: PropertySettingsInput | null;
+}
+
+/** DataHub's structuredPropertySettings flags; a flag absent from an input keeps its value. */
+export interface PropertySettingsInput {
+  isHidden?: boolean | null;
+  showInSearchFilters?: boolean | null;
+  showInAssetSummary?: boolean | null;
+  showAsAssetBadge?: boolean | null;
+  showInColumnsTable?: boolean | null;
+}
+
+export interface ReplacePropertyInput {
+  urn: string;
+  displayName?: string | null;
+  description?: string | null;
+  immutable?: boolean | null;
+  valueType: string;
+  typeQualifier?: { allowedTypes?: readonly string[] | null } | null;
+  allowedValues?: readonly AllowedValueInput[] | null;
+  cardinality?: Cardinality | null;
+  entityTypes: readonly string[];
+  version?: string | null;
+  settings?: PropertySettingsInput | null;
+}
+
+export interface DefinitionRevision {
+  readonly revision: number;
+  readonly definition: PropertyDefinition;
+  readonly written: { readonly time: number; readonly actor: string };
 }
 
 export interface UpdatePropertyInput {
@@ -43,6 +74,7 @@ export interface UpdatePropertyInput {
   newAllowedValues?: readonly AllowedValueInput[] | null;
   setCardinalityAsMultiple?: boolean | null;
   newEntityTypes?: readonly string[] | null;
+  settings?: PropertySettingsInput | null;
 }
 
 export interface PropertyState {
@@ -100,19 +132,68 @@ export class PropertyService {
     if (input.description != null) definition.description = input.description;
     if (input.allowedValues != null) definition.allowedValues = allowedValuesOf(input.allowedValues, 'allowedValues');
     if (input.typeQualifier?.allowedTypes != null) definition.typeQualifier = { allowedTypes: input.typeQualifier.allowedTypes };
-    await this.deps.entities.setAspect(caller, urn, 'propertyDefinition', { value: definition }, { ...options, createOnly: true });
+    await this.deps.entities.writeAspects(caller, urn, [{ aspect: 'propertyDefinition', value: definition, createOnly: true }, ...settingsWrite(input.settings)], options);
     return urn;
+  }
+
+  /**
+   * Replaces the whole definition (what is absent is removed). The write path checks
+   * compatibility: a breaking change needs a greater version (SPEC 2).
+   */
+  async replace(caller: Caller, input: ReplacePropertyInput, options: WriteOptions = {}): Promise<string> {
+    const urn = propertyUrn(input.urn);
+    const definition: Record<string, unknown> = {
+      qualifiedName: urn.id,
+      valueType: input.valueType,
+      entityTypes: input.entityTypes,
+      cardinality: input.cardinality ?? 'SINGLE',
+      immutable: input.immutable ?? false,
+    };
+    if (input.displayName != null) definition.displayName = input.displayName;
+    if (input.description != null) definition.description = input.description;
+    if (input.allowedValues != null && input.allowedValues.length > 0) definition.allowedValues = allowedValuesOf(input.allowedValues, 'allowedValues');
+    if (input.typeQualifier?.allowedTypes != null && input.typeQualifier.allowedTypes.length > 0) {
+      definition.typeQualifier = { allowedTypes: input.typeQualifier.allowedTypes };
+    }
+    if (input.version != null) definition.version = input.version;
+    const replace: AspectWriteRequest = {
+      aspect: 'propertyDefinition',
+      compute: (current) => {
+        if (current === undefined) throw new NotFoundError(`Structured property ${urn.value} does not exist`);
+        return definition;
+      },
+    };
+    await this.deps.entities.writeAspects(caller, urn.value, [replace, ...settingsWrite(input.settings)], options);
+    return urn.value;
+  }
+
+  /** Soft delete (SPEC 5): the status aspect's removed flag; the definition and values stay. */
+  async softDelete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<string> {
+    return this.setRemoved(caller, urn, true, options);
+  }
+
+  async restore(caller: Caller, urn: string, options: WriteOptions = {}): Promise<string> {
+    return this.setRemoved(caller, urn, false, options);
+  }
+
+  /** The definition after each write, newest first (at most `limit`). */
+  async history(_caller: Caller, urn: string, limit = 100): Promise<DefinitionRevision[]> {
+    const revisions = await aspectRevisions(this.deps.db, urn, 'propertyDefinition', limit);
+    return revisions.map((r) => ({ revision: r.revision, definition: r.metadata as PropertyDefinition, written: { time: r.createdOn.getTime(), actor: r.createdBy } }));
+  }
+
+  private async setRemoved(caller: Caller, urn: string, removed: boolean, options: WriteOptions): Promise<string> {
+    const parsed = propertyUrn(urn);
+    await this.deps.entities.setAspect(caller, parsed.value, 'status', { value: { removed } }, options);
+    return parsed.value;
   }
 
   /** Append-only update: text fields, new allowed values, new entity types, SINGLE→MULTIPLE. */
   async update(caller: Caller, input: UpdatePropertyInput, options: WriteOptions = {}): Promise<string> {
-    const urn = parseUrn(input.urn);
-    if (urn.entityType.name !== 'structuredProperty') throw new ValidationError(`${input.urn} is not a structured property urn`, 'urn');
-    await this.deps.entities.updateAspect(
-      caller,
-      urn.value,
-      'propertyDefinition',
-      (current) => {
+    const urn = propertyUrn(input.urn);
+    const update: AspectWriteRequest = {
+      aspect: 'propertyDefinition',
+      compute: (current) => {
         if (current === undefined) throw new NotFoundError(`Structured property ${urn.value} does not exist`);
         const def = { ...(current as PropertyDefinition) } as PropertyDefinition;
         if (input.displayName != null) def.displayName = input.displayName;
@@ -128,8 +209,8 @@ export class PropertyService {
         }
         return def;
       },
-      options,
-    );
+    };
+    await this.deps.entities.writeAspects(caller, urn.value, [update, ...settingsWrite(input.settings)], options);
     return urn.value;
   }
 
@@ -140,4 +221,28 @@ export class PropertyService {
     await this.deps.entities.deleteEntity(caller, urn, options);
     return true;
   }
+}
+
+function propertyUrn(value: string): Urn {
+  const urn = parseUrn(value);
+  if (urn.entityType.name !== 'structuredProperty') throw new ValidationError(`${value} is not a structured property urn`, 'urn');
+  return urn;
+}
+
+const SETTING_FLAGS = ['isHidden', 'showInSearchFilters', 'showInAssetSummary', 'showAsAssetBadge', 'showInColumnsTable'] as const;
+
+/** The structuredPropertySettings write for the flags given (none when no flag is given). */
+function settingsWrite(input: PropertySettingsInput | null | undefined): AspectWriteRequest[] {
+  const given = SETTING_FLAGS.filter((flag) => input?.[flag] !== undefined && input?.[flag] !== null);
+  if (given.length === 0) return [];
+  return [
+    {
+      aspect: 'structuredPropertySettings',
+      compute: (current) => {
+        const next: Record<string, unknown> = { ...((current as Record<string, unknown> | undefined) ?? {}) };
+        for (const flag of given) next[flag] = input![flag];
+        return next;
+      },
+    },
+  ];
 }

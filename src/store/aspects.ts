@@ -120,3 +120,30 @@ export async function countEntitiesByType(db: Queryable, entityTypes: readonly s
     SELECT entity_type, COUNT(*) AS n FROM entity WHERE entity_type = ANY(${entityTypes as string[]}::text[]) GROUP BY entity_type`;
   return new Map(rows.map((r) => [r.entity_type, Number(r.n)]));
 }
+
+export interface AspectRevision {
+  /** 1 for the first write, counting up; the latest has the highest. */
+  readonly revision: number;
+  readonly metadata: unknown;
+  readonly createdOn: Date;
+  readonly createdBy: string;
+}
+
+/**
+ * Every stored version of an aspect, newest first, at most `limit`. History version n
+ * holds the n-th write and version 0 the latest, so the latest's revision is one more
+ * than the highest history version.
+ */
+export async function aspectRevisions(db: Queryable, urn: string, aspect: string, limit: number): Promise<AspectRevision[]> {
+  const rows = await db.$queryRaw<{ version: bigint; metadata: unknown; created_on: Date; created_by: string; newest: bigint }[]>`
+    SELECT version, metadata, created_on, created_by, MAX(version) OVER () AS newest FROM aspect
+    WHERE urn = ${urn} AND aspect = ${aspect}
+    ORDER BY CASE WHEN version = 0 THEN 0 ELSE 1 END, version DESC
+    LIMIT ${limit}`;
+  return rows.map((r) => ({
+    revision: r.version === 0n ? Number(r.newest) + 1 : Number(r.version),
+    metadata: r.metadata,
+    createdOn: r.created_on,
+    createdBy: r.created_by,
+  }));
+}

@@ -104,10 +104,20 @@ export async function getJob(db: Queryable, id: bigint): Promise<Job | undefined
   return rows[0] ? toJob(rows[0]) : undefined;
 }
 
-export async function listJobs(db: Queryable, options: { status?: JobStatus; limit: number }): Promise<Job[]> {
+export interface JobFilter {
+  readonly status?: JobStatus;
+  readonly kind?: string;
+  /** Jobs whose payload names this property (cleanup jobs). */
+  readonly propertyUrn?: string;
+  readonly limit: number;
+}
+
+export async function listJobs(db: Queryable, options: JobFilter): Promise<Job[]> {
   const rows = await db.$queryRaw<Row[]>`
     SELECT id, kind, payload, status, attempts, total, done, last_error, created_on, finished_on FROM job
-    WHERE ${options.status ?? null}::text IS NULL OR status = ${options.status ?? null}
+    WHERE (${options.status ?? null}::text IS NULL OR status = ${options.status ?? null})
+      AND (${options.kind ?? null}::text IS NULL OR kind = ${options.kind ?? null})
+      AND (${options.propertyUrn ?? null}::text IS NULL OR payload->>'propertyUrn' = ${options.propertyUrn ?? null})
     ORDER BY id DESC LIMIT ${options.limit}`;
   return rows.map(toJob);
 }

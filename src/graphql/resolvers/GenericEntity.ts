@@ -1,8 +1,9 @@
 import type { GenericEntityResolvers } from '../generated/resolvers-types.js';
-import { structuredPropertiesOf } from './assetFields.js';
+import { structuredPropertiesOf, testResultsOf } from './assetFields.js';
 import { entityTypeOf } from './entityModel.js';
 
 export const GenericEntity: GenericEntityResolvers = {
   type: entityTypeOf,
   structuredProperties: structuredPropertiesOf,
+  testResults: testResultsOf,
 };

@@ -17,6 +17,9 @@ export const Mutation: MutationResolvers = {
   createStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.create(ctx.caller, input)),
   updateStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.update(ctx.caller, input)),
   deleteStructuredProperty: (_root, { input }, ctx) => ctx.services.properties.delete(ctx.caller, input.urn),
+  replaceStructuredPropertyDefinition: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.replace(ctx.caller, input)),
+  softDeleteStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.softDelete(ctx.caller, input.urn)),
+  restoreStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.restore(ctx.caller, input.urn)),
   upsertStructuredProperties: (_root, { input }, ctx) =>
     ctx.services.values.upsert(ctx.caller, input.assetUrn, input.structuredPropertyInputParams),
   removeStructuredProperties: (_root, { input }, ctx) =>
@@ -37,4 +40,6 @@ export const Mutation: MutationResolvers = {
     return { accessToken: created.token, metadata: created.metadata };
   },
   revokeAccessToken: (_root, { tokenId }, ctx) => ctx.services.tokens.revoke(ctx.caller, tokenId),
+  evaluateTests: (_root, { input }, ctx) =>
+    ctx.services.tests.evaluate(ctx.caller, { urn: input.urn, push: input.push ?? false, ...(input.testUrns ? { testUrns: input.testUrns } : {}) }),
 };

@@ -1,3 +1,4 @@
+import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { tryParseUrn } from '../../domain/urn.js';
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';
@@ -69,6 +70,24 @@ export const Query: QueryResolvers = {
     const tokens = all.slice(start, start + count);
     return { start, count: tokens.length, total: all.length, tokens };
   },
+  me: (_root, _args, ctx) => ctx.caller,
+  job: async (_root, { id }, ctx) => {
+    try {
+      return await ctx.services.jobs.get(ctx.caller, id);
+    } catch (err) {
+      if (err instanceof NotFoundError) return null;
+      throw err;
+    }
+  },
+  listJobs: async (_root, { input }, ctx) => {
+    const jobs = await ctx.services.jobs.list(ctx.caller, {
+      ...(input?.status ? { status: input.status.toLowerCase() } : {}),
+      ...(input?.kind ? { kind: input.kind } : {}),
+      ...(input?.propertyUrn ? { propertyUrn: input.propertyUrn } : {}),
+      limit: countOf(input?.count, 20, 1000),
+    });
+    return { count: jobs.length, jobs };
+  },
   entity: async (_root, { urn }, ctx) => {
     const parsed = tryParseUrn(urn);
     // Data types and entity types are built in: they exist without being stored.
@@ -77,3 +96,9 @@ export const Query: QueryResolvers = {
     return (await ctx.loaders.exists.load(urn)) ? model : null;
   },
 };
+
+function countOf(count: number | null | undefined, fallback: number, max: number): number {
+  if (count === null || count === undefined) return fallback;
+  if (!Number.isInteger(count) || count < 1) throw new ValidationError('count must be a whole number >= 1', 'count');
+  return Math.min(count, max);
+}

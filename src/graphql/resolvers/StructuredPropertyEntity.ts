@@ -11,4 +11,26 @@ export const StructuredPropertyEntity: StructuredPropertyEntityResolvers = {
     if (!state) throw new NotFoundError(`Structured property ${model.urn} does not exist`);
     return { urn: model.urn, definition: state.definition };
   },
+  settings: async (model, _args, ctx) => {
+    const aspect = await ctx.loaders.aspect.load({ urn: model.urn, aspect: 'structuredPropertySettings' });
+    const stored = (aspect?.value ?? {}) as Record<string, unknown>;
+    const flag = (name: string) => stored[name] === true;
+    return {
+      isHidden: flag('isHidden'),
+      showInSearchFilters: flag('showInSearchFilters'),
+      showInAssetSummary: flag('showInAssetSummary'),
+      showAsAssetBadge: flag('showAsAssetBadge'),
+      showInColumnsTable: flag('showInColumnsTable'),
+    };
+  },
+  status: async (model, _args, ctx) => {
+    const state = await ctx.loaders.property.load(model.urn);
+    return state ? { removed: state.removed } : null;
+  },
+  definitionHistory: async (model, _args, ctx) =>
+    (await ctx.services.properties.history(ctx.caller, model.urn)).map((r) => ({
+      revision: r.revision,
+      definition: { urn: model.urn, definition: r.definition },
+      written: r.written,
+    })),
 };

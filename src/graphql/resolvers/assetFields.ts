@@ -1,6 +1,6 @@
 /** Fields shared by every asset type that can hold structured properties. */
 import type { GraphQLContext } from '../context.js';
-import type { EntityModel, StructuredPropertiesModel } from '../models.js';
+import type { EntityModel, StructuredPropertiesModel, TestResultsModel } from '../models.js';
 import type { PropertyValueAssignment } from '../../domain/structuredProperties.js';
 
 export async function structuredPropertiesOf(model: EntityModel, _args: unknown, ctx: GraphQLContext): Promise<StructuredPropertiesModel | null> {
@@ -8,4 +8,9 @@ export async function structuredPropertiesOf(model: EntityModel, _args: unknown,
   if (!aspect) return null;
   const properties = (aspect.value as { properties?: PropertyValueAssignment[] }).properties ?? [];
   return { associatedUrn: model.urn, properties };
+}
+
+export async function testResultsOf(model: EntityModel, _args: unknown, ctx: GraphQLContext): Promise<TestResultsModel | null> {
+  const aspect = await ctx.loaders.aspect.load({ urn: model.urn, aspect: 'testResults' });
+  return aspect ? (aspect.value as TestResultsModel) : null;
 }

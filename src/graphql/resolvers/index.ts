@@ -1,6 +1,7 @@
 /** All resolvers, one file per GraphQL type, merged for buildSubgraphSchema. */
 import type { Resolvers } from '../generated/resolvers-types.js';
 import { AccessTokenMetadata } from './AccessTokenMetadata.js';
+import { AuthenticatedUser } from './AuthenticatedUser.js';
 import { CorpUser } from './CorpUser.js';
 import { DataPlatform } from './DataPlatform.js';
 import { DataTypeEntity } from './DataTypeEntity.js';
@@ -10,6 +11,7 @@ import { Entity } from './Entity.js';
 import { EntityTypeEntity } from './EntityTypeEntity.js';
 import { EntityTypeInfo } from './EntityTypeInfo.js';
 import { GenericEntity } from './GenericEntity.js';
+import { Job } from './Job.js';
 import { Long } from './Long.js';
 import { Mutation } from './Mutation.js';
 import { NumberValue } from './NumberValue.js';
@@ -17,10 +19,12 @@ import { PropertyValue } from './PropertyValue.js';
 import { StringValue } from './StringValue.js';
 import { Query } from './Query.js';
 import { ResolvedAuditStamp } from './ResolvedAuditStamp.js';
+import { SchemaField } from './SchemaField.js';
 import { SchemaFieldEntity } from './SchemaFieldEntity.js';
 import { StructuredProperties } from './StructuredProperties.js';
 import { StructuredPropertiesEntry } from './StructuredPropertiesEntry.js';
 import { StructuredPropertyDefinition } from './StructuredPropertyDefinition.js';
+import { StructuredPropertyDefinitionRevision } from './StructuredPropertyDefinitionRevision.js';
 import { StructuredPropertyEntity } from './StructuredPropertyEntity.js';
 import { Test } from './Test.js';
 import { TestResult } from './TestResult.js';
@@ -52,4 +56,8 @@ export const resolvers: Resolvers = {
   Test,
   TestResult,
   AccessTokenMetadata,
+  AuthenticatedUser,
+  Job,
+  SchemaField,
+  StructuredPropertyDefinitionRevision,
 };

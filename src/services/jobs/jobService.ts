@@ -40,11 +40,17 @@ const STATUSES = new Set(['pending', 'running', 'done', 'failed']);
 export class JobService {
   constructor(private readonly deps: { db: Db }) {}
 
-  async list(_caller: Caller, options: { status?: string; limit: number }): Promise<JobView[]> {
+  async list(_caller: Caller, options: { status?: string; kind?: string; propertyUrn?: string; limit: number }): Promise<JobView[]> {
     if (options.status !== undefined && !STATUSES.has(options.status)) {
       throw new ValidationError('status must be one of pending, running, done, failed', 'status');
     }
-    return (await listJobs(this.deps.db, { ...(options.status ? { status: options.status as JobStatus } : {}), limit: options.limit })).map(view);
+    const filter = {
+      ...(options.status ? { status: options.status as JobStatus } : {}),
+      ...(options.kind ? { kind: options.kind } : {}),
+      ...(options.propertyUrn ? { propertyUrn: options.propertyUrn } : {}),
+      limit: options.limit,
+    };
+    return (await listJobs(this.deps.db, filter)).map(view);
   }
 
   async get(_caller: Caller, id: string): Promise<JobView> {
