@@ -23,6 +23,7 @@ import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from '
 import { testRoutes } from './rest/testRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
 import type { Services } from './services/index.js';
+import { consoleRoutes, isConsolePath } from './web/console.js';
 import { graphiqlRoutes, isGraphiqlPath } from './web/graphiql.js';
 import { isSwaggerUiPath, swaggerUiRoutes } from './web/swaggerUi.js';
 
@@ -88,11 +89,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       message: `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
     }),
   });
-  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || GRAPHQL_PATHS.includes(url) });
+  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) });
   installAuthentication(app, {
     enabled: config.authEnabled,
     tokens: services.tokens,
-    publicPaths: (path) => path === '/health' || isDocumentationPath(path),
+    publicPaths: (path) => path === '/health' || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)),
     graphqlPaths: GRAPHQL_PATHS,
   });
 
@@ -112,5 +113,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiDocsRoutes);
   await app.register(swaggerUiRoutes);
   if (config.graphiqlEnabled) await app.register(graphiqlRoutes);
+  if (config.consoleEnabled) await app.register(consoleRoutes, { graphqlUrl: config.consoleGraphqlUrl });
   return app;
 }

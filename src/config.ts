@@ -40,6 +40,10 @@ export interface Config {
   readonly logFormat: LogFormat;
   readonly graphqlIntrospection: boolean;
   readonly graphiqlEnabled: boolean;
+  /** The web console at / (docs/console.md). */
+  readonly consoleEnabled: boolean;
+  /** The GraphQL endpoint the console calls: a path on this server or an absolute URL (a federation gateway). */
+  readonly consoleGraphqlUrl: string;
   readonly bodyLimitBytes: number;
   readonly corsOrigins: readonly string[];
   readonly rateLimitPerMinute: number;
@@ -97,6 +101,18 @@ function indexPrefix(env: NodeJS.ProcessEnv): string {
   return v;
 }
 
+function consoleGraphqlUrl(env: NodeJS.ProcessEnv): string {
+  const v = str(env, 'CONSOLE_GRAPHQL_URL') ?? '/api/graphql';
+  if (v.startsWith('/') && !v.startsWith('//')) return v;
+  try {
+    const url = new URL(v);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {
+    // Reported below.
+  }
+  throw new ConfigError(`CONSOLE_GRAPHQL_URL must be a path such as /api/graphql or an http(s) URL, got ${JSON.stringify(v)}`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
@@ -124,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),
     graphiqlEnabled: bool(env, 'GRAPHIQL_ENABLED', !production),
+    consoleEnabled: bool(env, 'CONSOLE_ENABLED', true),
+    consoleGraphqlUrl: consoleGraphqlUrl(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),

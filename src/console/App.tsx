@@ -1,0 +1,68 @@
+/** Signs in, then routes between the console's pages. */
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { Layout } from './components/Layout';
+import { ErrorMessage, Loading } from './components/Messages';
+import { MeDocument } from './generated/graphql';
+import { messageOf, request } from './lib/api';
+import { navigate, useLocation } from './lib/router';
+import { session, type Me } from './lib/session';
+import { EntityPage } from './pages/EntityPage';
+import { PropertyCatalogue } from './pages/PropertyCatalogue';
+import { PropertyForm } from './pages/PropertyForm';
+import { PropertyPage } from './pages/PropertyPage';
+import { SearchPage } from './pages/SearchPage';
+import { SignIn } from './pages/SignIn';
+import { TestList, TestPage } from './pages/TestPages';
+
+export function App() {
+  const token = useSyncExternalStore(session.subscribe, session.token);
+  const location = useLocation();
+  const [me, setMe] = useState<Me | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    setMe(null);
+    setError(null);
+    if (!token) return;
+    request(MeDocument, {})
+      .then((data) => setMe(data.me))
+      .catch((err: unknown) => setError(messageOf(err)));
+  }, [token]);
+
+  useEffect(() => {
+    if (location.path === '/') navigate('/properties', { replace: true });
+  }, [location.path]);
+
+  useEffect(() => {
+    const title = document.querySelector('main h1')?.textContent;
+    document.title = title ? `${title} · propgraph console` : 'propgraph console';
+  });
+
+  if (!token) return <SignIn />;
+  if (error) return <main id="main"><ErrorMessage title="The console could not start.">{error}</ErrorMessage></main>;
+  if (!me) return <main id="main"><Loading what="your account" /></main>;
+  return (
+    <Layout me={me} path={location.path}>
+      <Page me={me} path={location.path} params={location.params} />
+    </Layout>
+  );
+}
+
+function Page({ me, path, params }: { me: Me; path: string; params: URLSearchParams }) {
+  const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const [section, id, action] = segments;
+  if (section === 'properties' && id === 'new') return <PropertyForm me={me} urn={null} />;
+  if (section === 'properties' && id && action === 'edit') return <PropertyForm me={me} urn={id} />;
+  if (section === 'properties' && id) return <PropertyPage me={me} urn={id} key={id} />;
+  if (section === 'properties') return <PropertyCatalogue me={me} params={params} />;
+  if (section === 'search') return <SearchPage params={params} />;
+  if (section === 'entity' && id) return <EntityPage me={me} urn={id} key={id} />;
+  if (section === 'tests' && id) return <TestPage urn={id} key={id} />;
+  if (section === 'tests') return <TestList />;
+  return (
+    <>
+      <h1>Page not found</h1>
+      <p>There is no console page at {path}.</p>
+    </>
+  );
+}

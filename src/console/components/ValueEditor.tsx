@@ -1,0 +1,160 @@
+/**
+ * Edits one property's values on an entity with the input its type calls for: a
+ * dropdown (or checkboxes) of allowed values, a number, a date picker, a URN; one
+ * value or several, as the cardinality says.
+ */
+import { useState, type FormEvent } from 'react';
+import { tryParseUrn } from '../../domain/urn.js';
+import type { PropertySummaryFragment, PropertyValueInput } from '../generated/graphql';
+import { allowedDescription, propertyLabel, valueText } from '../lib/properties';
+
+interface Props {
+  readonly property: PropertySummaryFragment;
+  readonly current: readonly string[];
+  readonly busy: boolean;
+  onSave(values: PropertyValueInput[]): void;
+  onCancel(): void;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The typed inputs for the values, or the first problem with them. */
+export function valueInputs(property: PropertySummaryFragment, texts: readonly string[]): { values: PropertyValueInput[] } | { problem: string } {
+  const type = property.definition.valueType.info.type;
+  const values: PropertyValueInput[] = [];
+  for (const raw of texts.map((t) => t.trim()).filter((t) => t !== '')) {
+    if (type === 'NUMBER') {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) return { problem: `${raw} is not a number` };
+      values.push({ numberValue: n });
+    } else {
+      if (type === 'DATE' && (!DATE.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`)))) return { problem: `${raw} is not a date (YYYY-MM-DD)` };
+      if (type === 'URN') {
+        const urn = tryParseUrn(raw);
+        if (!urn.ok) return { problem: `${raw} is not a valid urn: ${urn.reason}` };
+      }
+      values.push({ stringValue: raw });
+    }
+  }
+  if (values.length === 0) return { problem: 'Enter a value, or use Remove to clear the property' };
+  if (property.definition.cardinality !== 'MULTIPLE' && values.length > 1) return { problem: 'This property holds one value' };
+  return { values };
+}
+
+export function ValueEditor({ property, current, busy, onSave, onCancel }: Props) {
+  const d = property.definition;
+  const multiple = d.cardinality === 'MULTIPLE';
+  const [texts, setTexts] = useState<string[]>(current.length ? [...current] : ['']);
+  const [problem, setProblem] = useState<string | null>(null);
+  const base = `edit-${property.urn.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const label = propertyLabel(d);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = valueInputs(property, texts);
+    if ('problem' in result) {
+      setProblem(result.problem);
+      return;
+    }
+    setProblem(null);
+    onSave(result.values);
+  };
+  const problemProps = problem ? { 'aria-invalid': true as const, 'aria-describedby': `${base}-problem` } : {};
+
+  let inputs;
+  if (d.allowedValues?.length && multiple) {
+    inputs = (
+      <fieldset>
+        <legend>Values of {label}</legend>
+        {d.allowedValues.map((a, i) => {
+          const v = valueText(a.value);
+          return (
+            <label key={v} className="inline" htmlFor={`${base}-${i}`}>
+              <input id={`${base}-${i}`} type="checkbox" checked={texts.includes(v)} onChange={(e) => setTexts((t) => (e.target.checked ? [...t.filter((x) => x !== ''), v] : t.filter((x) => x !== v)))} /> {v}
+              {a.description ? ` — ${a.description}` : ''}
+            </label>
+          );
+        })}
+      </fieldset>
+    );
+  } else if (d.allowedValues?.length) {
+    inputs = (
+      <>
+        <label htmlFor={`${base}-0`}>Value of {label}</label>
+        <select id={`${base}-0`} value={texts[0] ?? ''} onChange={(e) => setTexts([e.target.value])} {...problemProps}>
+          <option value="">Choose a value…</option>
+          {d.allowedValues.map((a) => (
+            <option key={valueText(a.value)} value={valueText(a.value)}>
+              {valueText(a.value)}
+              {a.description ? ` — ${a.description}` : ''}
+            </option>
+          ))}
+        </select>
+      </>
+    );
+  } else {
+    const type = d.valueType.info.type;
+    const inputType = type === 'NUMBER' ? 'number' : type === 'DATE' ? 'date' : 'text';
+    inputs = (
+      <fieldset>
+        <legend>{multiple ? `Values of ${label}` : `Value of ${label}`}</legend>
+        {texts.map((t, i) => (
+          <div key={i} className="value-input">
+            <label htmlFor={`${base}-${i}`}>{multiple ? `Value ${i + 1}` : type === 'URN' ? 'Entity URN' : 'Value'}</label>
+            {type === 'RICH_TEXT' ? (
+              <textarea id={`${base}-${i}`} rows={3} value={t} onChange={(e) => setTexts((all) => all.map((x, j) => (j === i ? e.target.value : x)))} {...problemProps} />
+            ) : (
+              <input
+                id={`${base}-${i}`}
+                type={inputType}
+                step="any"
+                placeholder={type === 'URN' ? 'urn:li:…' : undefined}
+                value={t}
+                onChange={(e) => setTexts((all) => all.map((x, j) => (j === i ? e.target.value : x)))}
+                {...problemProps}
+              />
+            )}
+            {multiple && texts.length > 1 && (
+              <button type="button" className="secondary" onClick={() => setTexts((all) => all.filter((_, j) => j !== i))}>
+                Remove value {i + 1}
+              </button>
+            )}
+          </div>
+        ))}
+        {multiple && (
+          <button type="button" className="secondary" onClick={() => setTexts((all) => [...all, ''])}>
+            Add a value
+          </button>
+        )}
+      </fieldset>
+    );
+  }
+
+  return (
+    <form className="value-editor" onSubmit={submit} noValidate>
+      {inputs}
+      {problem && (
+        <p className="field-error" id={`${base}-problem`} role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        Save {label}
+      </button>{' '}
+      <button type="button" className="secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/** A value as people read it: with the allowed value's description when there is one. */
+export function ValueText({ property, value }: { property: PropertySummaryFragment; value: string }) {
+  const description = allowedDescription(property.definition, value);
+  return (
+    <>
+      <span className="value">{value}</span>
+      {description && <span className="value-description"> — {description}</span>}
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * The console's only way to the server: GraphQL over HTTP at the endpoint the page
+ * names (its <meta name="propgraph-graphql-url">, set by the server; a federation
+ * gateway's URL works the same), with the session's token.
+ */
+import type { TypedDocumentString } from '../generated/graphql';
+import { session } from './session';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+  ) {
+    super(message);
+  }
+}
+
+export function graphqlEndpoint(): string {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="propgraph-graphql-url"]');
+  return meta?.content || '/api/graphql';
+}
+
+interface GraphQLResponse<R> {
+  data?: R | null;
+  errors?: Array<{ message: string; extensions?: { code?: string } }>;
+}
+
+/** Runs an operation with the session's token (or the one given, when signing in). */
+export async function request<R, V>(document: TypedDocumentString<R, V>, variables: V, token: string | null = session.token()): Promise<R> {
+  let response: Response;
+  try {
+    response = await fetch(graphqlEndpoint(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query: document.toString(), variables }),
+    });
+  } catch {
+    throw new ApiError('The server could not be reached. Check that it is running and try again.', 'NETWORK');
+  }
+  let body: GraphQLResponse<R> | undefined;
+  try {
+    body = (await response.json()) as GraphQLResponse<R>;
+  } catch {
+    body = undefined;
+  }
+  const first = body?.errors?.[0];
+  if (response.status === 401) {
+    const message = first?.message ?? 'The access token was refused';
+    if (token === session.token()) session.signOut(message);
+    throw new ApiError(message, 'UNAUTHENTICATED');
+  }
+  if (first) throw new ApiError(first.message, first.extensions?.code ?? null);
+  if (!response.ok || !body?.data) throw new ApiError(`The server answered ${response.status} ${response.statusText}`, null);
+  return body.data;
+}
+
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

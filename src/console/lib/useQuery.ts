@@ -1,0 +1,28 @@
+/** Runs a GraphQL query when its variables change; `reload` runs it again. */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { TypedDocumentString } from '../generated/graphql';
+import { messageOf, request } from './api';
+
+export interface QueryState<R> {
+  readonly data: R | null;
+  readonly error: string | null;
+  readonly loading: boolean;
+  reload(): void;
+}
+
+export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables: V, options: { skip?: boolean } = {}): QueryState<R> {
+  const key = JSON.stringify(variables);
+  const [state, setState] = useState<{ data: R | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: !options.skip });
+  const [generation, setGeneration] = useState(0);
+  const latest = useRef(0);
+  useEffect(() => {
+    if (options.skip) return;
+    const ticket = ++latest.current;
+    setState((s) => ({ ...s, loading: true }));
+    request(document, JSON.parse(key) as V)
+      .then((data) => ticket === latest.current && setState({ data, error: null, loading: false }))
+      .catch((err: unknown) => ticket === latest.current && setState({ data: null, error: messageOf(err), loading: false }));
+  }, [document, key, generation, options.skip]);
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  return { ...state, reload };
+}

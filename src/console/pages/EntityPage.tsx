@@ -1,0 +1,241 @@
+/**
+ * An entity (dataset, schema field, or any other type that holds properties): its
+ * property values with inline editing, a dataset's fields with theirs, and its
+ * metadata test results with an evaluate button.
+ */
+import { useState } from 'react';
+import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
+import { TestResultsView } from '../components/TestResultsView';
+import { ValueEditor, ValueText } from '../components/ValueEditor';
+import {
+  ApplicablePropertiesDocument,
+  EntityPageDocument,
+  EvaluateTestsDocument,
+  RemoveValuesDocument,
+  SetValuesDocument,
+  type EntityPageQuery,
+  type HeldValuesFragment,
+  type PropertySummaryFragment,
+  type PropertyValueInput,
+  type ResultsFragment,
+} from '../generated/graphql';
+import { messageOf, request } from '../lib/api';
+import { entityTypeLabel, entityTypeName, propertyLabel, typeLabel, valueText } from '../lib/properties';
+import { entityPath, Link, propertyPath } from '../lib/router';
+import type { Me } from '../lib/session';
+import { useQuery } from '../lib/useQuery';
+
+type Entity = NonNullable<EntityPageQuery['entity']>;
+
+const held = (e: Entity): HeldValuesFragment | null => ('structuredProperties' in e ? (e.structuredProperties ?? null) : null);
+const resultsOf = (e: Entity): ResultsFragment | null => ('testResults' in e ? (e.testResults ?? null) : null);
+
+export function EntityPage({ me, urn }: { me: Me; urn: string }) {
+  const entity = useQuery(EntityPageDocument, { urn });
+  if (entity.error) return <ErrorMessage title="The entity could not be loaded.">{entity.error}</ErrorMessage>;
+  if (!entity.data) return <Loading what="the entity" />;
+  const e = entity.data.entity;
+  if (!e) {
+    return (
+      <>
+        <h1>Entity not found</h1>
+        <p>
+          There is no entity <code>{urn}</code>.
+        </p>
+      </>
+    );
+  }
+  let title = urn;
+  let subtitle = null;
+  if ('name' in e && e.name) {
+    title = e.name;
+    subtitle = `${e.platform.name} · ${e.origin}`;
+  } else if ('fieldPath' in e && e.fieldPath) {
+    title = e.fieldPath;
+    subtitle = (
+      <>
+        Field of <Link href={entityPath(e.parent.urn)}>{e.parent.name}</Link>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>{title}</h1>
+      <p className="subtitle">
+        <span className="badge">{entityTypeLabel(e.type)}</span> {subtitle} <code className="urn">{urn}</code>
+      </p>
+      <PropertyValues me={me} entity={e} values={held(e)} onChange={entity.reload} />
+      {'schemaMetadata' in e && e.schemaMetadata && (
+        <section aria-labelledby="fields-title">
+          <h2 id="fields-title">Fields</h2>
+          <table>
+            <caption className="visually-hidden">Fields of {title} and their property values</caption>
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Type</th>
+                <th scope="col">Description</th>
+                <th scope="col">Property values</th>
+              </tr>
+            </thead>
+            <tbody>
+              {e.schemaMetadata.fields.map((f) => (
+                <tr key={f.fieldPath}>
+                  <th scope="row">{f.schemaFieldEntity ? <Link href={entityPath(f.schemaFieldEntity.urn)}>{f.fieldPath}</Link> : f.fieldPath}</th>
+                  <td>{f.nativeDataType ?? ''}</td>
+                  <td>{f.description ?? ''}</td>
+                  <td>
+                    {(f.schemaFieldEntity?.structuredProperties?.properties ?? []).map((p) => (
+                      <div key={p.structuredProperty.urn}>
+                        {propertyLabel(p.structuredProperty.definition)}: {p.values.map((v) => valueText(v)).join(', ')}
+                      </div>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      <Tests me={me} urn={urn} results={resultsOf(e)} onChange={entity.reload} />
+    </>
+  );
+}
+
+function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Entity; values: HeldValuesFragment | null; onChange(): void }) {
+  const applicable = useQuery(ApplicablePropertiesDocument, {
+    input: { types: ['STRUCTURED_PROPERTY'], query: '*', count: 1000, orFilters: [{ and: [{ field: 'entityTypes', values: [entityTypeName(entity.type)] }] }] },
+  });
+  const [editing, setEditing] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ urn: string; message: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const heldBy = new Map((values?.properties ?? []).map((p) => [p.structuredProperty.urn, p]));
+  const properties = new Map<string, PropertySummaryFragment>();
+  for (const p of values?.properties ?? []) properties.set(p.structuredProperty.urn, p.structuredProperty);
+  for (const r of applicable.data?.scrollAcrossEntities?.searchResults ?? []) if ('definition' in r.entity) properties.set(r.entity.urn, r.entity as PropertySummaryFragment);
+  const rows = [...properties.values()].filter((p) => !p.status?.removed).sort((a, b) => propertyLabel(a.definition).localeCompare(propertyLabel(b.definition)));
+  const mayEdit = me.platformPrivileges.editStructuredPropertyValues;
+
+  async function save(property: PropertySummaryFragment, list: PropertyValueInput[] | null) {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      if (list) await request(SetValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyInputParams: [{ structuredPropertyUrn: property.urn, values: list }] } });
+      else await request(RemoveValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyUrns: [property.urn] } });
+      setEditing(null);
+      setNotice(`${propertyLabel(property.definition)} ${list ? 'saved' : 'removed'}.`);
+      onChange();
+    } catch (err) {
+      setError({ urn: property.urn, message: messageOf(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="values-title">
+      <h2 id="values-title">Structured properties</h2>
+      {applicable.error && <ErrorMessage>{applicable.error}</ErrorMessage>}
+      {notice && <StatusMessage>{notice}</StatusMessage>}
+      {rows.length === 0 && !applicable.loading && <p>No structured property applies to {entityTypeLabel(entity.type).toLowerCase()}s yet.</p>}
+      <table className="values">
+        <caption className="visually-hidden">Property values</caption>
+        <thead>
+          <tr>
+            <th scope="col">Property</th>
+            <th scope="col">Value</th>
+            {mayEdit && <th scope="col">Actions</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((p) => {
+            const current = (heldBy.get(p.urn)?.values ?? []).map((v) => valueText(v));
+            const locked = p.definition.immutable && current.length > 0;
+            const label = propertyLabel(p.definition);
+            return (
+              <tr key={p.urn} data-property={p.definition.qualifiedName}>
+                <th scope="row">
+                  <Link href={propertyPath(p.urn)}>{label}</Link>
+                  <span className="hint">
+                    {' '}
+                    {typeLabel(p.definition.valueType.info.type)}
+                    {p.definition.cardinality === 'MULTIPLE' ? ', many values' : ''}
+                  </span>
+                  {p.definition.description && <p className="hint">{p.definition.description}</p>}
+                </th>
+                <td>
+                  {editing === p.urn ? (
+                    <ValueEditor property={p} current={current} busy={busy} onSave={(v) => void save(p, v)} onCancel={() => setEditing(null)} />
+                  ) : current.length ? (
+                    <ul className="value-list">
+                      {current.map((v) => (
+                        <li key={v}>
+                          <ValueText property={p} value={v} />
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <span className="hint">No value</span>
+                  )}
+                  {error?.urn === p.urn && <ErrorMessage>{error.message}</ErrorMessage>}
+                </td>
+                {mayEdit && (
+                  <td className="row-actions">
+                    {editing !== p.urn && !locked && (
+                      <button type="button" className="secondary" onClick={() => setEditing(p.urn)} aria-label={`Edit ${label}`}>
+                        Edit
+                      </button>
+                    )}
+                    {editing !== p.urn && current.length > 0 && !locked && (
+                      <button type="button" className="secondary" disabled={busy} onClick={() => void save(p, null)} aria-label={`Remove ${label}`}>
+                        Remove
+                      </button>
+                    )}
+                    {locked && <span className="hint">Immutable</span>}
+                  </td>
+                )}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Tests({ me, urn, results, onChange }: { me: Me; urn: string; results: ResultsFragment | null; onChange(): void }) {
+  const [fresh, setFresh] = useState<ResultsFragment | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const push = me.platformPrivileges.pushTestResults;
+
+  async function evaluate() {
+    setBusy(true);
+    setError(null);
+    try {
+      setFresh((await request(EvaluateTestsDocument, { input: { urn, push } })).evaluateTests);
+      if (push) onChange();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const shown = fresh ?? results;
+  return (
+    <section aria-labelledby="tests-title">
+      <h2 id="tests-title">Metadata tests</h2>
+      <button type="button" onClick={() => void evaluate()} disabled={busy}>
+        {busy ? 'Evaluating…' : 'Evaluate tests'}
+      </button>
+      {!push && <p className="hint">Your token may evaluate tests but not store their results.</p>}
+      {error && <ErrorMessage>{error}</ErrorMessage>}
+      {fresh && <StatusMessage>Evaluated {fresh.passing.length + fresh.failing.length} tests{push ? ' and stored the results' : ''}.</StatusMessage>}
+      {shown ? <TestResultsView results={shown} /> : <p>No test results stored for this entity yet.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * Create or edit a property. The form checks the definition with the server's rules
+ * before sending; what only the server can judge (a breaking change against the stored
+ * definition, a name already taken) comes back as the server's message, with what to do.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ErrorMessage, Loading } from '../components/Messages';
+import { CreatePropertyDocument, PropertyDocument, ReplacePropertyDocument } from '../generated/graphql';
+import { ApiError, messageOf, request } from '../lib/api';
+import { checkForm, createInput, EMPTY_FORM, formOf, newRow, replaceInput, type FieldError, type FormState } from '../lib/definitionForm';
+import { ASSET_TYPES, entityTypeLabel, versionNow, VALUE_TYPES } from '../lib/properties';
+import { Link, navigate, propertyPath } from '../lib/router';
+import type { Me } from '../lib/session';
+import { useQuery } from '../lib/useQuery';
+
+export function PropertyForm({ me, urn }: { me: Me; urn: string | null }) {
+  const existing = useQuery(PropertyDocument, { urn: urn ?? '' }, { skip: urn === null });
+  if (!me.platformPrivileges.manageStructuredProperties) {
+    return <ErrorMessage title="Not allowed.">Your token's scope does not allow changing properties; a write or admin token does.</ErrorMessage>;
+  }
+  if (urn === null) return <DefinitionForm urn={null} initial={EMPTY_FORM} />;
+  if (existing.error) return <ErrorMessage>{existing.error}</ErrorMessage>;
+  const entity = existing.data?.structuredProperty;
+  if (!existing.data) return <Loading what="the property" />;
+  if (!entity) return <ErrorMessage>There is no structured property {urn}.</ErrorMessage>;
+  return <DefinitionForm urn={urn} initial={formOf(entity.definition, entity.settings?.showInSearchFilters ?? false)} currentVersion={entity.definition.version} />;
+}
+
+function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; initial: FormState; currentVersion?: string | null }) {
+  const [form, setForm] = useState<FormState>(initial);
+  const [problem, setProblem] = useState<FieldError | null>(null);
+  const [refusal, setRefusal] = useState<{ message: string; breaking: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const editing = urn !== null;
+
+  useEffect(() => {
+    if (problem) document.getElementById(`pf-${problem.control}`)?.focus();
+  }, [problem]);
+  useEffect(() => {
+    if (refusal) alertRef.current?.focus();
+  }, [refusal]);
+
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const toggle = (key: 'entityTypes' | 'allowedTypes', name: string, on: boolean) =>
+    setForm((f) => ({ ...f, [key]: on ? [...f[key], name] : f[key].filter((t) => t !== name) }));
+  const setRow = (index: number, changes: Partial<{ value: string; description: string }>) =>
+    setForm((f) => ({ ...f, allowed: f.allowed.map((r, i) => (i === index ? { ...r, ...changes } : r)) }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setRefusal(null);
+    const found = checkForm(form);
+    setProblem(found);
+    if (found) return;
+    setBusy(true);
+    try {
+      const target = editing
+        ? (await request(ReplacePropertyDocument, { input: replaceInput(urn, form) })).replaceStructuredPropertyDefinition.urn
+        : (await request(CreatePropertyDocument, { input: createInput(form) })).createStructuredProperty.urn;
+      navigate(propertyPath(target));
+    } catch (err) {
+      const message = messageOf(err);
+      setRefusal({ message, breaking: err instanceof ApiError && /Set a new version/.test(message) });
+      setBusy(false);
+    }
+  }
+
+  const errorFor = (control: string) => (problem?.control === control ? problem.message : null);
+  const described = (control: string) => (problem?.control === control ? { 'aria-invalid': true as const, 'aria-describedby': `pf-${control}-error` } : {});
+  const FieldProblem = ({ control }: { control: string }) =>
+    errorFor(control) ? (
+      <p className="field-error" id={`pf-${control}-error`}>
+        {errorFor(control)}
+      </p>
+    ) : null;
+
+  return (
+    <>
+      <h1>{editing ? `Edit ${form.displayName || form.qualifiedName}` : 'New structured property'}</h1>
+      {problem && (
+        <ErrorMessage title="Check the form.">
+          {problem.message}
+        </ErrorMessage>
+      )}
+      {refusal && (
+        <div className="message message-error" role="alert" tabIndex={-1} ref={alertRef}>
+          <strong>The server refused the change.</strong> {refusal.message}
+          {refusal.breaking && (
+            <p>
+              This is a breaking change. To apply it anyway, give the definition a new version, later than {currentVersion ?? 'the current one'}: values written
+              under the current version are then hidden at once and removed by a background job.{' '}
+              <button
+                type="button"
+                onClick={() => {
+                  set('version', versionNow());
+                  document.getElementById('pf-version')?.focus();
+                }}
+              >
+                Use a new version
+              </button>
+            </p>
+          )}
+        </div>
+      )}
+      <form className="property-form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="pf-qualifiedName">Qualified name</label>
+          <input id="pf-qualifiedName" value={form.qualifiedName} readOnly={editing} onChange={(e) => set('qualifiedName', e.target.value)} aria-describedby="pf-qualifiedName-hint" {...described('qualifiedName')} />
+          <p className="hint" id="pf-qualifiedName-hint">
+            Dot-separated, no spaces, e.g. io.acme.privacy.retentionDays. It cannot change later.
+          </p>
+          <FieldProblem control="qualifiedName" />
+        </div>
+        <div className="field">
+          <label htmlFor="pf-displayName">Display name</label>
+          <input id="pf-displayName" value={form.displayName} onChange={(e) => set('displayName', e.target.value)} {...described('displayName')} />
+          <FieldProblem control="displayName" />
+        </div>
+        <div className="field">
+          <label htmlFor="pf-description">Description</label>
+          <textarea id="pf-description" rows={3} value={form.description} onChange={(e) => set('description', e.target.value)} {...described('description')} />
+          <FieldProblem control="description" />
+        </div>
+        <div className="field">
+          <label htmlFor="pf-valueType">Value type</label>
+          <select id="pf-valueType" value={form.valueType} onChange={(e) => set('valueType', e.target.value)} {...described('valueType')}>
+            {VALUE_TYPES.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+          <FieldProblem control="valueType" />
+        </div>
+        <fieldset>
+          <legend>Cardinality</legend>
+          {(['SINGLE', 'MULTIPLE'] as const).map((c) => (
+            <label key={c} className="inline">
+              <input type="radio" name="cardinality" value={c} checked={form.cardinality === c} onChange={() => set('cardinality', c)} /> {c === 'SINGLE' ? 'One value per entity' : 'Many values per entity'}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset id="pf-entityTypes" tabIndex={-1} {...described('entityTypes')}>
+          <legend>Entity types that can hold a value</legend>
+          <div className="checkbox-grid">
+            {ASSET_TYPES.map((t) => (
+              <label key={t.name} className="inline">
+                <input type="checkbox" checked={form.entityTypes.includes(t.name)} onChange={(e) => toggle('entityTypes', t.name, e.target.checked)} /> {entityTypeLabel(t.graphql)}
+              </label>
+            ))}
+          </div>
+          <FieldProblem control="entityTypes" />
+        </fieldset>
+        {form.valueType === 'urn' && (
+          <fieldset id="pf-allowedTypes" tabIndex={-1} {...described('allowedTypes')}>
+            <legend>Values may name entities of type (none checked: any)</legend>
+            <div className="checkbox-grid">
+              {ASSET_TYPES.map((t) => (
+                <label key={t.name} className="inline">
+                  <input type="checkbox" checked={form.allowedTypes.includes(t.name)} onChange={(e) => toggle('allowedTypes', t.name, e.target.checked)} /> {entityTypeLabel(t.graphql)}
+                </label>
+              ))}
+            </div>
+            <FieldProblem control="allowedTypes" />
+          </fieldset>
+        )}
+        <fieldset>
+          <legend>Allowed values (none: any value of the type)</legend>
+          {form.allowed.map((row, i) => (
+            <div className="allowed-row" key={row.key}>
+              <div className="field">
+                <label htmlFor={`pf-allowed-${i}-value`}>Value {i + 1}</label>
+                <input
+                  id={`pf-allowed-${i}-value`}
+                  type={form.valueType === 'number' ? 'number' : form.valueType === 'date' ? 'date' : 'text'}
+                  step="any"
+                  value={row.value}
+                  onChange={(e) => setRow(i, { value: e.target.value })}
+                  {...described(`allowed-${i}-value`)}
+                />
+                <FieldProblem control={`allowed-${i}-value`} />
+              </div>
+              <div className="field">
+                <label htmlFor={`pf-allowed-${i}-description`}>Description of value {i + 1}</label>
+                <input id={`pf-allowed-${i}-description`} value={row.description} onChange={(e) => setRow(i, { description: e.target.value })} />
+              </div>
+              <button type="button" className="secondary" onClick={() => set('allowed', form.allowed.filter((_, j) => j !== i))}>
+                Remove value {i + 1}
+              </button>
+            </div>
+          ))}
+          <button type="button" className="secondary" onClick={() => set('allowed', [...form.allowed, newRow()])}>
+            Add an allowed value
+          </button>
+        </fieldset>
+        <fieldset>
+          <legend>Options</legend>
+          <label className="inline">
+            <input type="checkbox" checked={form.immutable} onChange={(e) => set('immutable', e.target.checked)} /> Values cannot change once set
+          </label>
+          <label className="inline">
+            <input type="checkbox" checked={form.showInSearchFilters} onChange={(e) => set('showInSearchFilters', e.target.checked)} /> Show in search filters
+          </label>
+        </fieldset>
+        {editing && (
+          <div className="field">
+            <label htmlFor="pf-version">New version</label>
+            <input id="pf-version" inputMode="numeric" value={form.version} onChange={(e) => set('version', e.target.value)} aria-describedby="pf-version-hint" {...described('version')} />
+            <p className="hint" id="pf-version-hint">
+              Only for breaking changes: 14 digits (yyyyMMddhhmmss), later than the current version ({currentVersion ?? 'none'}).
+            </p>
+            <FieldProblem control="version" />
+          </div>
+        )}
+        <div className="actions">
+          <button type="submit" disabled={busy}>
+            {busy ? 'Saving…' : editing ? 'Save changes' : 'Create property'}
+          </button>
+          <Link className="button secondary" href={editing ? propertyPath(urn) : '/properties'}>
+            Cancel
+          </Link>
+        </div>
+      </form>
+    </>
+  );
+}

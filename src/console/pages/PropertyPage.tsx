@@ -1,0 +1,261 @@
+/**
+ * One property: its definition, how many entities hold a value and how the values are
+ * spread, its history; edit, soft delete, restore and hard delete (with the cleanup
+ * job's progress), as the token's scope allows.
+ */
+import { useState } from 'react';
+import { CleanupProgress } from '../components/CleanupProgress';
+import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
+import { dateHistogram, numberHistogram, ValueChart, type Bucket } from '../components/ValueChart';
+import {
+  HardDeletePropertyDocument,
+  PropertyDistributionDocument,
+  PropertyDocument,
+  PropertyHoldersDocument,
+  RestorePropertyDocument,
+  SoftDeletePropertyDocument,
+  type DefinitionFragment,
+} from '../generated/graphql';
+import { messageOf, request } from '../lib/api';
+import { entityTypeLabel, facetValueText, formatTime, holderTypes, propertyLabel, searchField, typeLabel, valueText } from '../lib/properties';
+import { Link, propertyPath } from '../lib/router';
+import type { Me } from '../lib/session';
+import { useQuery } from '../lib/useQuery';
+
+export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
+  const property = useQuery(PropertyDocument, { urn });
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [hardDeleted, setHardDeleted] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  if (hardDeleted) {
+    return (
+      <>
+        <h1>Property deleted</h1>
+        <StatusMessage>
+          <code>{urn}</code> is deleted: its definition is gone, and a background job removes its values from every entity.
+        </StatusMessage>
+        <CleanupProgress propertyUrn={urn} />
+        <p>
+          <Link href="/properties">Back to the properties</Link>
+        </p>
+      </>
+    );
+  }
+  if (property.error) return <ErrorMessage title="The property could not be loaded.">{property.error}</ErrorMessage>;
+  if (!property.data) return <Loading what="the property" />;
+  const entity = property.data.structuredProperty;
+  if (!entity) {
+    return (
+      <>
+        <h1>Property not found</h1>
+        <p>
+          There is no structured property <code>{urn}</code>. <Link href="/properties">Back to the properties</Link>
+        </p>
+      </>
+    );
+  }
+  const d = entity.definition;
+  const removed = entity.status?.removed === true;
+  const privileges = me.platformPrivileges;
+
+  async function act(what: 'soft' | 'restore' | 'hard') {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      if (what === 'soft') {
+        await request(SoftDeletePropertyDocument, { urn });
+        setNotice('Soft deleted: the property and its values are hidden until it is restored.');
+      } else if (what === 'restore') {
+        await request(RestorePropertyDocument, { urn });
+        setNotice('Restored: the property and its values are visible again.');
+      } else {
+        await request(HardDeletePropertyDocument, { urn });
+        setHardDeleted(true);
+      }
+      property.reload();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+    }
+  }
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>{propertyLabel(d)}</h1>
+          <p className="subtitle">
+            <code>{d.qualifiedName}</code> {removed && <span className="badge badge-removed">Soft deleted</span>}
+          </p>
+        </div>
+        <div className="actions" role="group" aria-label="Property actions">
+          {privileges.manageStructuredProperties && !removed && (
+            <Link className="button" href={`${propertyPath(urn)}/edit`}>
+              Edit
+            </Link>
+          )}
+          {privileges.manageStructuredProperties && !removed && (
+            <button type="button" className="secondary" disabled={busy} onClick={() => act('soft')}>
+              Soft delete
+            </button>
+          )}
+          {privileges.manageStructuredProperties && removed && (
+            <button type="button" disabled={busy} onClick={() => act('restore')}>
+              Restore
+            </button>
+          )}
+          {privileges.deleteStructuredProperties && (
+            <button type="button" className="danger" disabled={busy} onClick={() => setConfirming(true)}>
+              Delete permanently
+            </button>
+          )}
+        </div>
+      </div>
+      {confirming && (
+        <section className="confirm" aria-labelledby="confirm-title">
+          <h2 id="confirm-title">Delete {propertyLabel(d)} permanently?</h2>
+          <p>The definition is removed at once and a background job removes its values from every entity. This cannot be undone.</p>
+          <button type="button" className="danger" disabled={busy} onClick={() => act('hard')}>
+            Yes, delete permanently
+          </button>{' '}
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </section>
+      )}
+      {notice && <StatusMessage>{notice}</StatusMessage>}
+      {error && <ErrorMessage>{error}</ErrorMessage>}
+      {d.description && <p className="description">{d.description}</p>}
+
+      <section aria-labelledby="definition-title">
+        <h2 id="definition-title">Definition</h2>
+        <dl className="definition">
+          <dt>Value type</dt>
+          <dd>{typeLabel(d.valueType.info.type)}</dd>
+          <dt>Cardinality</dt>
+          <dd>{d.cardinality === 'MULTIPLE' ? 'Many values per entity' : 'One value per entity'}</dd>
+          <dt>Entity types</dt>
+          <dd>{d.entityTypes.map((t) => entityTypeLabel(t.info.type)).join(', ')}</dd>
+          {d.typeQualifier?.allowedTypes?.length ? (
+            <>
+              <dt>Values may name</dt>
+              <dd>{d.typeQualifier.allowedTypes.map((t) => entityTypeLabel(t.info.type)).join(', ')}</dd>
+            </>
+          ) : null}
+          <dt>Immutable values</dt>
+          <dd>{d.immutable ? 'Yes' : 'No'}</dd>
+          <dt>Version</dt>
+          <dd>{d.version ?? 'None'}</dd>
+          <dt>Shown in search filters</dt>
+          <dd>{entity.settings?.showInSearchFilters ? 'Yes' : 'No'}</dd>
+          <dt>Last modified</dt>
+          <dd>{entity.definition.lastModified ? `${formatTime(entity.definition.lastModified.time)} by ${entity.definition.lastModified.actor?.urn ?? 'unknown'}` : '—'}</dd>
+        </dl>
+        {d.allowedValues?.length ? (
+          <table>
+            <caption>Allowed values</caption>
+            <thead>
+              <tr>
+                <th scope="col">Value</th>
+                <th scope="col">Description</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.allowedValues.map((a) => (
+                <tr key={valueText(a.value)}>
+                  <td>{valueText(a.value)}</td>
+                  <td>{a.description ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p>Any value of the type is allowed.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="usage-title">
+        <h2 id="usage-title">Values</h2>
+        {removed ? <p>The values are hidden while the property is soft deleted.</p> : <Usage definition={d} />}
+      </section>
+
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">Version history</h2>
+        <table>
+          <caption className="visually-hidden">Every change of the definition, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Revision</th>
+              <th scope="col">Written</th>
+              <th scope="col">By</th>
+              <th scope="col">Version</th>
+              <th scope="col">Definition</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entity.definitionHistory.map((h) => (
+              <tr key={h.revision}>
+                <td>{h.revision}</td>
+                <td>{formatTime(h.written.time)}</td>
+                <td>{h.written.actor?.urn ?? ''}</td>
+                <td>{h.definition.version ?? '—'}</td>
+                <td>{summary(h.definition)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
+function summary(d: DefinitionFragment): string {
+  const parts = [typeLabel(d.valueType.info.type), d.cardinality === 'MULTIPLE' ? 'many values' : 'one value', `on ${d.entityTypes.map((t) => entityTypeLabel(t.info.type)).join(', ')}`];
+  if (d.allowedValues?.length) parts.push(`allowed: ${d.allowedValues.map((a) => valueText(a.value)).join(', ')}`);
+  return parts.join('; ');
+}
+
+/** How many entities hold a value, and the chart of the values. */
+function Usage({ definition: d }: { definition: DefinitionFragment }) {
+  const field = searchField(d.qualifiedName);
+  const types = holderTypes(d);
+  const holders = useQuery(PropertyHoldersDocument, { input: { types, query: '*', count: 0, orFilters: [{ and: [{ field, condition: 'EXISTS' }] }] } });
+  const distribution = useQuery(PropertyDistributionDocument, { input: { types, query: '*', facets: [field], searchFlags: { maxAggValues: 1000 } } });
+  const error = holders.error ?? distribution.error;
+  if (error) return <ErrorMessage>{error}</ErrorMessage>;
+  if (!holders.data || !distribution.data) return <Loading what="the values" />;
+  const total = holders.data.scrollAcrossEntities?.total ?? 0;
+  const counts = (distribution.data.aggregateAcrossEntities?.facets?.[0]?.aggregations ?? []).map((a) => ({ value: a.value, count: a.count }));
+  const type = d.valueType.info.type;
+  let buckets: Bucket[];
+  let kind: 'bars' | 'histogram' = 'bars';
+  if (d.allowedValues?.length) {
+    buckets = d.allowedValues.map((a) => {
+      const value = valueText(a.value);
+      const count = counts.find((c) => facetValueText(d, c.value) === facetValueText(d, value))?.count ?? 0;
+      return { label: value, count, description: a.description };
+    });
+  } else if (type === 'NUMBER') {
+    buckets = numberHistogram(counts);
+    kind = 'histogram';
+  } else if (type === 'DATE') {
+    buckets = dateHistogram(counts);
+    kind = 'histogram';
+  } else {
+    buckets = counts.map((c) => ({ label: c.value, count: c.count }));
+  }
+  return (
+    <>
+      <p className="holders">
+        <strong>{total}</strong> {total === 1 ? 'entity holds' : 'entities hold'} a value.
+      </p>
+      <ValueChart title={propertyLabel(d)} buckets={buckets} kind={kind} />
+    </>
+  );
+}

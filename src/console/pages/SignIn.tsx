@@ -1,0 +1,47 @@
+/** Sign in with an access token; the server's reason is shown when it refuses one. */
+import { useState, type FormEvent } from 'react';
+import { MeDocument } from '../generated/graphql';
+import { messageOf, request } from '../lib/api';
+import { session } from '../lib/session';
+import { ErrorMessage } from '../components/Messages';
+
+export function SignIn() {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | null>(session.reason());
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const value = token.trim();
+    if (!value) {
+      setError('Enter an access token.');
+      return;
+    }
+    setBusy(true);
+    try {
+      await request(MeDocument, {}, value);
+      session.signIn(value);
+    } catch (err) {
+      setError(`${messageOf(err)}. Check the token, or ask an administrator for a new one.`);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main id="main" className="sign-in">
+      <h1>Sign in to the propgraph console</h1>
+      <p>
+        Use an access token (an administrator issues them; on a fresh server the root token is in <code>data/root-token</code>). It is kept only
+        until you close this tab.
+      </p>
+      <form onSubmit={submit} noValidate>
+        <label htmlFor="token">Access token</label>
+        <input id="token" name="token" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} aria-describedby={error ? 'sign-in-error' : undefined} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <div id="sign-in-error">{error && <ErrorMessage title="Not signed in.">{error}</ErrorMessage>}</div>
+    </main>
+  );
+}
