@@ -12,12 +12,15 @@ import { promisify } from 'node:util';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MARKER = path.join(ROOT, 'dist/main.js');
 
-function newestSource(dir: string): number {
+const CONSOLE_SOURCES = path.join(ROOT, 'src/console');
+
+function newestSource(dir: string, matches: (name: string) => boolean = (name) => name.endsWith('.ts')): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+    // The web console is built by Vite (ensureConsoleBuilt), not by tsc.
+    if (entry.isDirectory() && full !== CONSOLE_SOURCES) newest = Math.max(newest, newestSource(full, matches));
+    else if (entry.isFile() && matches(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
   }
   return newest;
 }
@@ -53,4 +56,21 @@ export async function ensureBuilt(): Promise<void> {
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+const CONSOLE_MARKER = path.join(ROOT, 'dist/console/index.html');
+
+function consoleIsFresh(): boolean {
+  try {
+    const newest = Math.max(newestSource(CONSOLE_SOURCES, () => true), newestSource(path.join(ROOT, 'src/domain')));
+    return statSync(CONSOLE_MARKER).mtimeMs >= newest;
+  } catch {
+    return false;
+  }
+}
+
+/** Builds the web console (dist/console) when its sources, or the domain rules it bundles, changed since. */
+export async function ensureConsoleBuilt(): Promise<void> {
+  if (consoleIsFresh()) return;
+  await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'src/console/vite.config.ts'], { cwd: ROOT });
 }
