@@ -230,7 +230,7 @@ interface Violation {
     expect(await valueCell('io.steward.tier').innerText()).toContain('silver — Important');
     await page.getByRole('heading', { level: 2, name: 'Fields' }).waitFor();
     await page.getByRole('button', { name: 'Evaluate tests' }).click();
-    await statusWith('Evaluated 1 tests and stored the results.');
+    await statusWith('Evaluated 1 test and stored the results.');
     await page.getByRole('link', { name: 'Tier is set' }).waitFor();
     expect(await page.locator('table.test-results').innerText()).toContain('Pass');
     await shot('04-entity-page');

@@ -139,6 +139,21 @@ const OPERATIONS: Operation[] = [
   { name: 'GraphQL createAccessToken', need: 'admin', act: (h) => gql(h, 'mutation m($n: String!) { createAccessToken(input: {name: $n, scope: READ}) { metadata { id } } }', { n: `g${next()}` }) },
   { name: 'GraphQL listAccessTokens', need: 'admin', act: (h) => gql(h, '{ listAccessTokens { total } }') },
   { name: 'GraphQL revokeAccessToken', need: 'admin', prepare: newToken, act: (h, id) => gql(h, 'mutation m($i: String!) { revokeAccessToken(tokenId: $i) }', { i: id }) },
+  { name: 'GraphQL me', need: 'read', act: (h) => gql(h, '{ me { scope platformPrivileges { manageStructuredProperties } } }') },
+  { name: 'GraphQL listJobs', need: 'read', act: (h) => gql(h, '{ listJobs(input: {count: 5}) { count jobs { id percentDone } } }') },
+  { name: 'GraphQL job', need: 'read', act: (h) => gql(h, '{ job(id: "1") { id } }') },
+  { name: 'GraphQL definitionHistory', need: 'read', prepare: newProperty, act: (h, p) => gql(h, 'query q($u: String!) { structuredProperty(urn: $u) { definitionHistory { revision } settings { showInSearchFilters } status { removed } } }', { u: p }) },
+  { name: 'GraphQL replaceStructuredPropertyDefinition', need: 'write', prepare: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { replaceStructuredPropertyDefinition(input: {urn: $u, valueType: "urn:li:dataType:number", entityTypes: ["urn:li:entityType:dataset", "urn:li:entityType:chart"]}) { urn } }', { u: p }) },
+  { name: 'GraphQL softDeleteStructuredProperty', need: 'write', prepare: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { softDeleteStructuredProperty(input: {urn: $u}) { urn } }', { u: p }) },
+  {
+    name: 'GraphQL restoreStructuredProperty',
+    need: 'write',
+    prepare: async () => { const p = await newProperty(); await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(p)}/status`, { query: { createIfNotExists: 'false' }, json: { value: { removed: true } } }); return p; },
+    act: (h, p) => gql(h, 'mutation m($u: String!) { restoreStructuredProperty(input: {urn: $u}) { urn } }', { u: p }),
+  },
+  { name: 'GraphQL evaluateTests', need: 'read', prepare: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u}) { passing { type } } }', { u: d }) },
+  { name: 'GraphQL evaluateTests with push', need: 'write', prepare: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u, push: true}) { passing { type } } }', { u: d }) },
+  { name: 'GET / (web console)', need: 'public', act: rest('GET', () => '/') },
 ];
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { DefinitionFragment, SearchFacetsQuery } from '../generated/graphql';
-import { entityTypeLabel, facetValueText, isRanged, propertyLabel } from '../lib/properties';
+import { counted, entityTypeLabel, facetValueText, isRanged, propertyLabel } from '../lib/properties';
 import { toggled, withValues } from '../lib/searchState';
 
 type Facet = NonNullable<NonNullable<SearchFacetsQuery['aggregateAcrossEntities']>['facets']>[number];
@@ -67,7 +67,7 @@ export function PropertyFacet({ facet, definition: d, params, onChange }: FacetP
     <section className="property-facet" aria-label={title}>
       <h3>{title}</h3>
       {isRanged(d) ? (
-        <RangeFilter definition={d} params={params} onChange={onChange} counted={facet.aggregations.reduce((n, a) => n + a.count, 0)} />
+        <RangeFilter definition={d} params={params} onChange={onChange} values={facet.aggregations.reduce((n, a) => n + a.count, 0)} />
       ) : (
         <Checkboxes
           legend={`Values of ${title}`}
@@ -82,7 +82,7 @@ export function PropertyFacet({ facet, definition: d, params, onChange }: FacetP
   );
 }
 
-function RangeFilter({ definition: d, params, onChange, counted }: { definition: DefinitionFragment; params: URLSearchParams; onChange(next: URLSearchParams): void; counted: number }) {
+function RangeFilter({ definition: d, params, onChange, values }: { definition: DefinitionFragment; params: URLSearchParams; onChange(next: URLSearchParams): void; values: number }) {
   const name = d.qualifiedName;
   const [min, setMin] = useState(params.get(`min:${name}`) ?? '');
   const [max, setMax] = useState(params.get(`max:${name}`) ?? '');
@@ -98,7 +98,7 @@ function RangeFilter({ definition: d, params, onChange, counted }: { definition:
   };
   return (
     <form className="range" onSubmit={apply} aria-label={`Range of ${propertyLabel(d)}`}>
-      <p className="hint">{counted} values in the results</p>
+      <p className="hint">{counted(values, 'value')} in the results</p>
       <div className="field">
         <label htmlFor={`${id}-min`}>From</label>
         <input id={`${id}-min`} type={type} step="any" value={min} onChange={(e) => setMin(e.target.value)} />

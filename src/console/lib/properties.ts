@@ -23,9 +23,12 @@ const STD_LABELS: Record<string, string> = { STRING: 'Text', RICH_TEXT: 'Rich te
 
 export const typeLabel = (t: StdType): string => STD_LABELS[t] ?? t;
 
+const ENTITY_LABELS: Record<string, string> = { corpuser: 'User', corpGroup: 'Group', mlModel: 'ML model' };
+
 /** `dataset` → `Dataset`, `schemaField` → `Schema field`. */
 export function entityTypeLabel(graphql: string): string {
   const name = entityTypeByGraphql(graphql)?.name ?? graphql.toLowerCase();
+  if (ENTITY_LABELS[name]) return ENTITY_LABELS[name];
   const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -64,3 +67,6 @@ export function versionNow(): string {
 }
 
 export const formatTime = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+
+/** `1 test`, `2 tests`. */
+export const counted = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;

@@ -20,7 +20,7 @@ import {
   type ResultsFragment,
 } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { entityTypeLabel, entityTypeName, propertyLabel, typeLabel, valueText } from '../lib/properties';
+import { counted, entityTypeLabel, entityTypeName, propertyLabel, typeLabel, valueText } from '../lib/properties';
 import { entityPath, Link, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
@@ -140,7 +140,7 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
       <h2 id="values-title">Structured properties</h2>
       {applicable.error && <ErrorMessage>{applicable.error}</ErrorMessage>}
       {notice && <StatusMessage>{notice}</StatusMessage>}
-      {rows.length === 0 && !applicable.loading && <p>No structured property applies to {entityTypeLabel(entity.type).toLowerCase()}s yet.</p>}
+      {rows.length === 0 && !applicable.loading && <p>No structured property applies to this {entityTypeLabel(entity.type).toLowerCase()} yet.</p>}
       <table className="values">
         <caption className="visually-hidden">Property values</caption>
         <thead>
@@ -234,7 +234,7 @@ function Tests({ me, urn, results, onChange }: { me: Me; urn: string; results: R
       </button>
       {!push && <p className="hint">Your token may evaluate tests but not store their results.</p>}
       {error && <ErrorMessage>{error}</ErrorMessage>}
-      {fresh && <StatusMessage>Evaluated {fresh.passing.length + fresh.failing.length} tests{push ? ' and stored the results' : ''}.</StatusMessage>}
+      {fresh && <StatusMessage>Evaluated {counted(fresh.passing.length + fresh.failing.length, 'test')}{push ? ' and stored the results' : ''}.</StatusMessage>}
       {shown ? <TestResultsView results={shown} /> : <p>No test results stored for this entity yet.</p>}
     </section>
   );
