@@ -198,9 +198,9 @@ describe('the testInfo aspect', () => {
     ['a missing name', { category: 'c', definition }, 'name', /name is required/],
     ['a missing category', { name: 'n', definition }, 'category', /category is required/],
     ['a missing definition', { name: 'n', category: 'c' }, 'definition', /definition is required/],
-    ['a definition type other than JSON', { name: 'n', category: 'c', definition: { ...definition, type: 'YAML' } }, 'definition.type', /must be JSON/],
+    ['a definition type other than JSON', { name: 'n', category: 'c', definition: { ...definition, type: 'YAML' } }, 'definition.type', /definition\.type must be "JSON", not "YAML"/],
     ['a missing definition json', { name: 'n', category: 'c', definition: { type: 'JSON' } }, 'definition.json', /json is required/],
-    ['an unknown field', { name: 'n', category: 'c', definition, owner: 'x' }, 'owner', /Unknown field in testInfo: owner/],
+    ['an unknown field', { name: 'n', category: 'c', definition, owner: 'x' }, 'owner', /^owner is not a known field; expected one of name, category/],
     [
       'an invalid definition',
       { name: 'n', category: 'c', definition: { type: 'JSON', json: '{"on": {"types": ["dataset"]}, "rules": [{"property": "urn", "operator": "nope"}]}' } },
@@ -228,10 +228,10 @@ describe('the testResults aspect', () => {
 
   test.each<[string, unknown, RegExp]>([
     ['a missing list', { passing: [] }, /failing is required/],
-    ['a wrong type for the list', { passing: [{ test: 'urn:li:test:a', type: 'FAILURE' }], failing: [] }, /passing\[0\]\.type must be SUCCESS/],
-    ['a test that is not a test urn', { passing: [], failing: [{ test: 'urn:li:tag:a', type: 'FAILURE' }] }, /failing\[0\]\.test must be a test urn/],
+    ['a wrong type for the list', { passing: [{ test: 'urn:li:test:a', type: 'FAILURE' }], failing: [] }, /passing\[0\]\.type must be "SUCCESS", not "FAILURE"/],
+    ['a test that is not a test urn', { passing: [], failing: [{ test: 'urn:li:tag:a', type: 'FAILURE' }] }, /failing\[0\]\.test "urn:li:tag:a" is not a test urn; write urn:li:test:<id>/],
     ['a test listed twice', { passing: [{ test: 'urn:li:test:a', type: 'SUCCESS' }], failing: [{ test: 'urn:li:test:a', type: 'FAILURE' }] }, /more than once/],
-    ['an unknown field', { ...ok, skipped: [] }, /Unknown field in testResults: skipped/],
+    ['an unknown field', { ...ok, skipped: [] }, /^skipped is not a known field; expected one of passing, failing$/],
   ])('%s is refused', (_name, raw, message) => {
     expect(() => parseTestResults(raw)).toThrow(message);
   });
