@@ -13,7 +13,8 @@ import { GRAPHQL_PATHS, mountGraphQL } from './graphql/server.js';
 import type { Logger } from './logger.js';
 import { installAuthentication } from './rest/authentication.js';
 import { entityRoutes } from './rest/entityRoutes.js';
-import { sendError, sendNoEndpoint } from './rest/errors.js';
+import { errorSender, sendNoEndpoint } from './rest/errors.js';
+import { installInputLimits } from './rest/inputLimits.js';
 import { stringifyRest } from './rest/json.js';
 import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
 import { recordRoutes } from './rest/routeTable.js';
@@ -41,6 +42,7 @@ const isDocumentationPath = (path: string): boolean => API_DOCS_PATHS.includes(p
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
+  const sendError = errorSender({ graphqlPaths: GRAPHQL_PATHS });
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
@@ -48,6 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 4096, ignoreTrailingSlash: true },
     // Per-request lines are logged at debug (below): at info they cost more than the request.
     logController: new LogController({ disableRequestLogging: true }),
+    // Errors the router raises before any route (a bad percent-encoding, an overlong segment) get our body too.
+    frameworkErrors: sendError,
   });
   app.addHook('onResponse', async (request, reply) => {
     const line = { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
@@ -56,8 +60,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   recordRoutes(app);
   app.setReplySerializer((payload) => stringifyRest(payload));
-  app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
+  app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => sendNoEndpoint(request, reply));
+  installInputLimits(app);
 
   // JSON in, under every JSON media type DataHub clients send; anything else is 415.
   app.removeContentTypeParser(['text/plain', 'application/json']);

@@ -61,8 +61,11 @@ export class IncompatibleChangeError extends ServiceError {
   }
 }
 
+/** DataHub's text for a create-only write of an aspect that exists. */
+export const ASPECT_EXISTS = 'Cannot perform CREATE since the aspect already exists.';
+
 export class AlreadyExistsError extends ServiceError {
-  constructor(message = 'Cannot perform CREATE since the aspect already exists.') {
+  constructor(message = ASPECT_EXISTS) {
     super('ALREADY_EXISTS', message);
   }
 }

@@ -13,6 +13,7 @@
  */
 import { findEntityType, type EntityTypeInfo } from './entityTypes.js';
 import { ValidationError } from './errors.js';
+import { findInputViolation, formatPath } from './inputLimits.js';
 import { TEST_LIMITS } from './testLimits.js';
 import { formatDouble } from './typedValue.js';
 import { tryParseUrn } from './urn.js';
@@ -91,6 +92,9 @@ export function parseTestDefinitionJson(json: string): TestDefinition {
   } catch (err) {
     throw new ValidationError(`Invalid test definition: not valid JSON (${(err as Error).message})`, 'definition.json');
   }
+  // The JSON text is decoded here, so SPEC 12's input limits apply to what it decodes to.
+  const violation = findInputViolation(raw);
+  if (violation) fail(formatPath(violation.path), violation.reason);
   return parseTestDefinition(raw);
 }
 

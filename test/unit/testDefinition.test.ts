@@ -248,3 +248,15 @@ describe('the testResults aspect', () => {
     expect(merged).toEqual({ passing: [], failing: [{ test: 'urn:li:test:b', type: 'FAILURE' }, { test: 'urn:li:test:c', type: 'FAILURE' }] });
   });
 });
+
+describe('input limits inside the definition text', () => {
+  test('a U+0000 escaped in the JSON text is refused with its path in the definition', () => {
+    const json = JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'equals', values: ['a\u0000'] }] });
+    expect(() => parseTestDefinitionJson(json)).toThrow(/^Invalid test definition: rules\[0\]\.values\[0\]: contains the character U\+0000/);
+  });
+
+  test('nesting deeper than 64 levels is refused', () => {
+    const json = `{"on": {"types": ["dataset"]}, "rules": ${'['.repeat(70)}${']'.repeat(70)}}`;
+    expect(() => parseTestDefinitionJson(json)).toThrow(/nested deeper than the limit of 64 levels/);
+  });
+});
