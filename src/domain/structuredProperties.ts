@@ -7,7 +7,8 @@ import { SoftDeletedError, ValidationError } from './errors.js';
 import { quoteInput } from './inputLimits.js';
 import { LIMITS } from './limits.js';
 import type { EffectiveDefinition } from './propertyDefinition.js';
-import { parseShape, throwProblems, type Problem } from './shapes/shape.js';
+import type * as z from 'zod';
+import { shapeOf, throwProblems, type Problem } from './shapes/shape.js';
 import { structuredPropertiesShape } from './shapes/structuredProperties.js';
 import { coerceTypedValue, describeValue, describeValues, sameValue, type TypedValue } from './typedValue.js';
 import { tryParseUrn } from './urn.js';
@@ -30,12 +31,19 @@ export interface DefinitionState {
   readonly removed: boolean;
 }
 
-/** Checks the aspect's shape and returns its entries; value types are checked later against definitions. */
-export function parseStructuredPropertiesAspect(input: unknown): { properties: Array<{ propertyUrn: string; values: unknown[]; extra: Record<string, unknown> }> } {
-  const shape = parseShape(structuredPropertiesShape, input, 'structuredProperties');
+type AspectShape = z.output<typeof structuredPropertiesShape>;
+
+/**
+ * The aspect's shape and the rules on its entries alone (each names a structured
+ * property, once); every problem with its path. Value types are checked later,
+ * against the definitions.
+ */
+export function structuredPropertiesProblems(input: unknown): { aspect?: AspectShape; problems: Problem[] } {
+  const shaped = shapeOf(structuredPropertiesShape, input);
+  if (!shaped.ok) return { problems: shaped.problems };
   const seen = new Set<string>();
   const problems: Problem[] = [];
-  shape.properties.forEach(({ propertyUrn }, i) => {
+  shaped.value.properties.forEach(({ propertyUrn }, i) => {
     const parsed = tryParseUrn(propertyUrn);
     if (!parsed.ok || parsed.urn.entityType.name !== 'structuredProperty') {
       problems.push({ path: ['properties', i, 'propertyUrn'], reason: `${quoteInput(propertyUrn)} is not a structured property urn; write urn:li:structuredProperty:<qualified name>` });
@@ -44,9 +52,15 @@ export function parseStructuredPropertiesAspect(input: unknown): { properties: A
     }
     seen.add(propertyUrn);
   });
-  if (problems.length > 0) throwProblems(problems, 'structuredProperties');
+  return { aspect: shaped.value, problems };
+}
+
+/** Checks the aspect's shape and returns its entries; value types are checked later against definitions. */
+export function parseStructuredPropertiesAspect(input: unknown): { properties: Array<{ propertyUrn: string; values: unknown[]; extra: Record<string, unknown> }> } {
+  const { aspect, problems } = structuredPropertiesProblems(input);
+  if (!aspect || problems.length > 0) throwProblems(problems, 'structuredProperties');
   return {
-    properties: shape.properties.map(({ propertyUrn, values, ...rest }) => {
+    properties: aspect.properties.map(({ propertyUrn, values, ...rest }) => {
       const extra: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(rest)) if (v != null) extra[k] = v;
       return { propertyUrn, values, extra };
