@@ -34,7 +34,7 @@ function bounded(text: string): string {
 export function describeValue(v: unknown): string {
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const entries = Object.entries(v as Record<string, unknown>);
-    return bounded(`{${entries.map(([k, x]) => `${k}=${typeof x === 'number' ? formatDouble(x) : typeof x === 'string' ? bounded(x) : JSON.stringify(x)}`).join(', ')}}`);
+    return `{${entries.map(([k, x]) => `${k}=${typeof x === 'number' ? formatDouble(x) : bounded(typeof x === 'string' ? x : (JSON.stringify(x) ?? String(x)))}`).join(', ')}}`;
   }
   return bounded(JSON.stringify(v) ?? String(v));
 }

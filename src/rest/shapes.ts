@@ -27,7 +27,7 @@ export function aspectInputOf(version: ApiVersion, body: unknown): AspectInput {
 
 /** Entities of a batch POST body: v3 `[{urn, <aspect>: {value}}]`, v2 `[{urn, aspects: {<aspect>: {value}}}]`. */
 export function batchItemsOf(version: ApiVersion, body: unknown): Array<{ urn: string; aspects: Map<string, AspectInput> }> {
-  return parseShape(batchShape(version), body, 'entities').map(({ urn, aspects, ...rest }) => {
+  return parseShape(batchShape(version), body, 'request body').map(({ urn, aspects, ...rest }) => {
     const envelopes = (version === 'v3' ? rest : (aspects ?? {})) as Record<string, AspectEnvelope>;
     return { urn, aspects: new Map(Object.entries(envelopes).map(([name, env]) => [name, aspectInput(env)])) };
   });

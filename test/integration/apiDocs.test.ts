@@ -256,7 +256,7 @@ describe('documentation does not change behaviour', () => {
     expect(notAList.status).toBe(400);
     expect(notAList.body).toEqual({
       error: 'Validation Error',
-      message: 'entities must be a JSON list of entities, e.g. [{"urn": "<urn>", "status": {"value": {"removed": false}}}]',
+      message: 'request body must be a JSON list of entities, e.g. [{"urn": "<urn>", "status": {"value": {"removed": false}}}]',
     });
     const badCount = await http(server.url, 'GET', '/openapi/v3/entity/dataset', { query: { count: 'abc' }, headers: auth });
     expect(badCount.body).toEqual({ error: 'Validation Error', message: 'Query parameter count must be an integer, got "abc"' });

@@ -14,9 +14,9 @@ export const createTokenShape = z
     description: optionalText(LIMITS.descriptionLength),
     expiresAt: z
       .number()
+      .max(MAX_EXPIRES_AT, { error: 'is later than any date can be; give milliseconds since the epoch, e.g. 1893456000000 (2030-01-01)', abort: true })
       .int()
       .min(0)
-      .max(MAX_EXPIRES_AT, { error: 'is later than any date can be; give milliseconds since the epoch, e.g. 1893456000000 (2030-01-01)' })
       .nullish()
       .describe('Milliseconds since the epoch; absent: never expires.'),
   })
