@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { CliError } from '../../src/cli/errors.js';
 import { parseDatasetFile } from '../../src/cli/files/datasetFile.js';
 import { parsePropertyFile } from '../../src/cli/files/propertyFile.js';
-import { parseYaml } from '../../src/cli/files/yamlTree.js';
+import { parseYaml } from '../../src/cli/files/yamlFile.js';
 import { tryParseDataType } from '../../src/domain/typeUrns.js';
 import { tryParseUrn } from '../../src/domain/urn.js';
 import { databaseChecksum } from '../support/dbChecksum.js';

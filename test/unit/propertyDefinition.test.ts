@@ -211,19 +211,19 @@ describe('version', () => {
     expect(parsePropertyDefinition(minimal({ version: '20240614080000' }), ID).version).toBe('20240614080000');
   });
 
-  test('a version of 13 digits is refused with "version must match [0-9]{14}"', () => {
-    expect(validationErrorOf(minimal({ version: '2024061408000' })).message).toBe('version must match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
+  test('a version of 13 digits is refused: a version must match [0-9]{14}', () => {
+    expect(validationErrorOf(minimal({ version: '2024061408000' })).message).toBe('version "2024061408000" does not match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
   });
 
-  test('a version of 15 digits is refused with "version must match [0-9]{14}"', () => {
-    expect(validationErrorOf(minimal({ version: '202406140800001' })).message).toBe('version must match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
+  test('a version of 15 digits is refused: a version must match [0-9]{14}', () => {
+    expect(validationErrorOf(minimal({ version: '202406140800001' })).message).toBe('version "202406140800001" does not match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
   });
 
-  test('a version with a non-digit is refused with "version must match [0-9]{14}"', () => {
-    expect(validationErrorOf(minimal({ version: '2024-06-14T080' })).message).toBe('version must match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
+  test('a version with a non-digit is refused: a version must match [0-9]{14}', () => {
+    expect(validationErrorOf(minimal({ version: '2024-06-14T080' })).message).toBe('version "2024-06-14T080" does not match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
   });
 
-  test('a version given as a number is refused with "version must match [0-9]{14}"', () => {
+  test('a version given as a number is refused: a version must match [0-9]{14}', () => {
     expect(validationErrorOf(minimal({ version: 20240614080000 })).message).toBe('version must be a string, not 20240614080000');
   });
 

@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { LIMITS } from '../limits.js';
 import { auditStampShape, optionalText, typedValueShape } from './common.js';
+import { describeInput } from './shape.js';
 
 export const VERSION_PATTERN = /^[0-9]{14}$/;
 
@@ -60,7 +61,7 @@ export const propertyDefinitionShape = z
     immutable: z.boolean().nullish().describe('Values cannot change or be removed once set. Default false.'),
     version: z
       .string()
-      .regex(VERSION_PATTERN, { error: 'must match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)' })
+      .regex(VERSION_PATTERN, { error: (iss) => `${describeInput(iss.input)} does not match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)` })
       .nullish()
       .describe('`yyyyMMddhhmmss`. A greater version allows a breaking change; values written under older versions disappear.'),
     created: auditStampShape.nullish(),
