@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import type { PathSegment } from '../../domain/inputLimits.js';
+import { INPUT_LIMITS, type PathSegment } from '../../domain/inputLimits.js';
 import { CliError, EXIT } from '../errors.js';
 
 export interface YamlFile {
@@ -25,8 +25,6 @@ export interface YamlFile {
 const NULL_SCALAR = /^(~|null|Null|NULL|)$/;
 /** Aliases may each repeat a whole subtree: bound how much data a small file can expand to. */
 const MAX_NODES = 1_000_000;
-/** Deeper than any sane file, and than SPEC 12's limit; nesting up to here is reported with its path. */
-const MAX_DEPTH = 1000;
 
 class Converter {
   private nodes = 0;
@@ -34,7 +32,8 @@ class Converter {
 
   value(node: unknown, depth = 0): unknown {
     if (++this.nodes > MAX_NODES) throw new CliError(`YAML expands to more than ${MAX_NODES} nodes (through aliases)`, EXIT.usage);
-    if (depth > MAX_DEPTH) throw new CliError(`YAML nesting is deeper than ${MAX_DEPTH} levels`, EXIT.usage);
+    // Past SPEC 12's limit the rest is not needed: one more level is enough for the check to name the path.
+    if (depth > INPUT_LIMITS.nestingDepth) return [];
     if (isAlias(node)) return this.value(node.resolve(this.doc), depth);
     if (isMap(node)) {
       // fromEntries defines own properties, so a key such as __proto__ stays a plain key.
@@ -79,7 +78,11 @@ export function parseYaml(name: string, source: string): YamlFile {
   if (doc.errors.length > 0) {
     const messages = doc.errors.map((e) => {
       const pos = lines.linePos(e.pos[0]);
-      return `${name}:${pos.line}:${pos.col}: invalid YAML: ${e.message.split('\n')[0]}`;
+      // The YAML parser recurses per level of nesting: thousands of levels exhaust its stack.
+      const reason = /call stack/i.test(e.message)
+        ? `nested deeper than the limit of ${INPUT_LIMITS.nestingDepth} levels of lists and mappings`
+        : `invalid YAML: ${e.message.split('\n')[0]}`;
+      return `${name}:${pos.line}:${pos.col}: ${reason}`;
     });
     const n = messages.length;
     throw new CliError(`${messages.join('\n')}\n${n} error${n === 1 ? '' : 's'} in ${name}; nothing was written.`, EXIT.usage);
