@@ -216,20 +216,24 @@ test('GraphQL variables of any shape are refused without a server error', async 
   );
 });
 
+/** Whether the in-process file validators refuse `source` with a CliError (that `accept` takes), and throw nothing else. */
+function cliRefuses(source: string, asDataset: boolean, accept: (err: CliError) => boolean = () => true): boolean {
+  try {
+    const file = parseYaml('fuzz.yaml', source);
+    if (asDataset) parseDatasetFile(file);
+    else parsePropertyFile(file);
+    return false;
+  } catch (err) {
+    return err instanceof CliError && accept(err);
+  }
+}
+
 test('CLI YAML: the file validators refuse any malformed file with a CliError and never throw anything else', () => {
   fc.assert(
     fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v))), fc.boolean(), (text, asDataset) => {
       counts['cli-yaml-in-process'] = (counts['cli-yaml-in-process'] ?? 0) + 1;
       // An entry with an unknown key is appended so that no generated file can be valid.
-      const source = `${text}\n- id: io.fuzz.x\n  typo_key: 1\n`;
-      try {
-        const file = parseYaml('fuzz.yaml', source);
-        if (asDataset) parseDatasetFile(file);
-        else parsePropertyFile(file);
-        return false;
-      } catch (err) {
-        return err instanceof CliError;
-      }
+      return cliRefuses(`${text}\n- id: io.fuzz.x\n  typo_key: 1\n`, asDataset);
     }),
     { numRuns: 200 },
   );
@@ -329,14 +333,7 @@ test('input limits: CLI files with a bad character or deep nesting are refused w
     fc.property(fc.oneof(escaped, deep), fc.constantFrom('description', 'display_name', 'cardinality'), fc.boolean(), (value, key, asDataset) => {
       counts['limits-cli'] = (counts['limits-cli'] ?? 0) + 1;
       const source = asDataset ? `- id: fuzz.t\n  platform: hive\n  structured_properties:\n    io.fuzz.owner: ${value}\n` : `- id: io.fuzz.x\n  type: string\n  entity_types: [dataset]\n  ${key}: ${value}\n`;
-      try {
-        const file = parseYaml('limits.yaml', source);
-        if (asDataset) parseDatasetFile(file);
-        else parsePropertyFile(file);
-        return false;
-      } catch (err) {
-        return err instanceof CliError && /U\+0000|surrogate|nested deeper/.test(err.message);
-      }
+      return cliRefuses(source, asDataset, (err) => /U\+0000|surrogate|nested deeper/.test(err.message));
     }),
     { numRuns: 100 },
   );

@@ -309,12 +309,14 @@ describe('upsertStructuredProperties and removeStructuredProperties', () => {
     const { urn } = await createNumberProperty();
     const inVariable = await graphql(url, CREATE, { input: { id: unique('sur.var'), valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'], description: 'x\ud800' } });
     expect(inVariable.status).toBe(400);
+    expect(inVariable.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(inVariable.errors?.[0]?.message).toMatch(/^variables\.input\.description contains a lone UTF-16 surrogate U\+D800/);
     const inline = await graphql(
       url,
       `mutation { upsertStructuredProperties(input: {assetUrn: "${dataset}", structuredPropertyInputParams: [{structuredPropertyUrn: "${urn}", values: [{stringValue: "a\\u0000b"}]}]}) { properties { associatedUrn } } }`,
     );
     expect(inline.status).toBe(400);
+    expect(inline.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(inline.errors?.[0]?.message).toMatch(/^argument input\.structuredPropertyInputParams\[0\]\.values\[0\]\.stringValue contains the character U\+0000/);
     const viaGet = await http(url, 'GET', '/api/graphql', {
       query: { query: 'query q($u: String!) { dataset(urn: $u) { urn } }', variables: JSON.stringify({ u: 'urn:li:dataset:(urn:li:dataPlatform:hive,x\u0000,PROD)' }) },
