@@ -1,6 +1,7 @@
 // `npm run bench [-- <name> [options]]`: runs one benchmark, or all of them in turn, and
 // records each in BENCHMARKS.md. (The 1,000,000-dataset search run is `search --n 1000000`.)
 const benchmarks = {
+  outside: () => import('./outside.mjs'),
   writes: () => import('./writes.mjs'),
   bulk: () => import('./bulk.mjs'),
   search: () => import('./search.mjs'),

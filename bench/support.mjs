@@ -89,12 +89,21 @@ export async function load(total, concurrency, op) {
 
 // node:http with keep-alive: several times cheaper per request than fetch, so the load
 // generator takes less of the CPU it shares with the server.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 export function json(url, method, body, contentType = 'application/json') {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return request(url, method, body, undefined, contentType);
+}
+
+/** One JSON request with an optional bearer token; resolves the parsed body, rejects on a non-2xx status. */
+export function request(url, method, body, token, contentType = 'application/json') {
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const headers = {
+    ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) } }, (res) => {
+    const req = http.request(url, { method, agent, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
@@ -122,4 +131,28 @@ export function writeSection(title, body) {
     text = `${text.trimEnd()}\n\n${section}`;
   }
   writeFileSync(file, text);
+}
+
+/** One request on the shared keep-alive agent: resolves status, headers and the parsed body, whatever the status. */
+export function rawRequest(url, method, body, headers = {}) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode >= 400) return reject(new Error(`${method} ${url} -> ${res.statusCode} ${text.slice(0, 300)}`));
+        let json;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode, headers: res.headers, json });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
 }

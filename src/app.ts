@@ -12,6 +12,8 @@ import type { Config } from './config.js';
 import { GRAPHQL_PATHS, mountGraphQL } from './graphql/server.js';
 import type { Logger } from './logger.js';
 import { installAuthentication } from './rest/authentication.js';
+import { installExplainHeader } from './rest/explainHeader.js';
+import { installIndexStatusHeader } from './rest/indexStatusHeader.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { errorSender, sendNoEndpoint } from './rest/errors.js';
 import { installInputLimits } from './rest/inputLimits.js';
@@ -99,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     graphqlPaths: GRAPHQL_PATHS,
   });
 
+  installIndexStatusHeader(app);
+  installExplainHeader(app);
   await app.register(healthRoutes, { health: deps.health });
   await app.register(testRoutes, { services, writeWaitForIndex: config.writeWaitForIndex });
   for (const prefix of REST_PREFIXES) {

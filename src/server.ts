@@ -20,11 +20,11 @@ import { JobWorker } from './services/jobs/worker.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
 import { SearchIndexer } from './services/searchIndex/indexer.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
-import { countEntitiesByType } from './store/aspects.js';
 import { GRAPHIQL_PAGE } from './web/graphiql.js';
 import { SWAGGER_UI_PAGE } from './web/swaggerUi.js';
 import { openDatabase, type Database } from './store/database.js';
-import { pendingCount } from './store/changeLog.js';
+import { entitiesIndexedBefore, pendingCount } from './store/changeLog.js';
+import { registryEpochReader } from './store/propertyRegistry.js';
 import type { ComponentHealth } from './rest/systemRoutes.js';
 
 export interface RunningServer {
@@ -70,18 +70,15 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         engine,
         log,
         batchSize: config.searchIndexBatchSize,
-        // An index created now on a database that already holds entities (Meilisearch data lost, or search newly enabled) must be rebuilt.
-        onIndexesCreated: (types) => {
-          if (types.length === 0) return;
-          countEntitiesByType(db, types).then(
-            (counts) => [...counts.values()].some((n) => n > 0) && requestRebuild('new empty index'),
-            () => undefined,
-          );
+        // An index created now on a database that already holds entities indexed before
+        // (Meilisearch data lost, search newly enabled, a type newly searchable) must be rebuilt.
+        onIndexesCreated: async (types) => {
+          if (await entitiesIndexedBefore(db, types).catch(() => false)) requestRebuild('new empty index');
         },
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, sql: database.sql, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
+  services = createServices({ db, registryEpoch: registryEpochReader(database.sql), log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {

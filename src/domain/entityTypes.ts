@@ -35,6 +35,8 @@ export interface EntityTypeInfo {
   readonly keyParts: readonly KeyPart[];
   /** Whether the search index holds a document per entity of this type. */
   readonly searchable: boolean;
+  /** Whether a search naming no types covers this one (schema fields and definitions are searched only when named, as in DataHub). */
+  readonly searchedByDefault: boolean;
   /** Aspects that may be written to entities of this type (besides the key aspect). */
   readonly aspects: readonly string[];
 }
@@ -45,9 +47,9 @@ function type(
   keyFields: readonly string[],
   keyParts: readonly KeyPart[],
   aspects: readonly string[],
-  searchable = true,
+  search: 'default' | 'named' | 'no' = 'default',
 ): EntityTypeInfo {
-  return { name, graphql, keyAspect: `${name}Key`, keyFields, keyParts, searchable, aspects };
+  return { name, graphql, keyAspect: `${name}Key`, keyFields, keyParts, searchable: search !== 'no', searchedByDefault: search === 'default', aspects };
 }
 
 const TYPES: readonly EntityTypeInfo[] = [
@@ -60,8 +62,8 @@ const TYPES: readonly EntityTypeInfo[] = [
     'upstreamLineage',
     'viewProperties',
   ]),
-  // Schema fields are not searchable by default, as in DataHub.
-  type('schemaField', 'SCHEMA_FIELD', ['parent', 'fieldPath'], ['datasetUrn', 'text'], [...ASSET_ASPECTS, 'schemafieldInfo'], false),
+  // Schema fields are searched only when named, as in DataHub.
+  type('schemaField', 'SCHEMA_FIELD', ['parent', 'fieldPath'], ['datasetUrn', 'text'], [...ASSET_ASPECTS, 'schemafieldInfo'], 'named'),
   type('dataFlow', 'DATA_FLOW', ['orchestrator', 'flowId', 'cluster'], ['text', 'text', 'text'], [
     ...ASSET_ASPECTS,
     'dataFlowInfo',
@@ -91,11 +93,11 @@ const TYPES: readonly EntityTypeInfo[] = [
     'editableMLModelProperties',
   ]),
   type('dataProduct', 'DATA_PRODUCT', ['id'], ['text'], [...ASSET_ASPECTS, 'dataProductProperties']),
-  type('structuredProperty', 'STRUCTURED_PROPERTY', ['id'], ['text'], ['propertyDefinition', 'status', 'structuredPropertySettings'], false),
-  type('test', 'TEST', ['id'], ['text'], ['testInfo', 'status'], false),
-  type('dataType', 'DATA_TYPE', ['id'], ['text'], ['dataTypeInfo'], false),
-  type('entityType', 'ENTITY_TYPE', ['id'], ['text'], ['entityTypeInfo'], false),
-  type('dataPlatform', 'DATA_PLATFORM', ['platformName'], ['text'], ['dataPlatformInfo'], false),
+  type('structuredProperty', 'STRUCTURED_PROPERTY', ['id'], ['text'], ['propertyDefinition', 'status', 'structuredPropertySettings'], 'named'),
+  type('test', 'TEST', ['id'], ['text'], ['testInfo', 'status'], 'no'),
+  type('dataType', 'DATA_TYPE', ['id'], ['text'], ['dataTypeInfo'], 'no'),
+  type('entityType', 'ENTITY_TYPE', ['id'], ['text'], ['entityTypeInfo'], 'no'),
+  type('dataPlatform', 'DATA_PLATFORM', ['platformName'], ['text'], ['dataPlatformInfo'], 'no'),
 ];
 
 const byLowerName = new Map(TYPES.map((t) => [t.name.toLowerCase(), t]));
@@ -112,8 +114,14 @@ export function entityTypeByGraphql(value: string): EntityTypeInfo | undefined {
   return byGraphql.get(value);
 }
 
+/** The types with a search index. */
 export function searchableEntityTypes(): EntityTypeInfo[] {
   return TYPES.filter((t) => t.searchable);
+}
+
+/** The types a search covers when it names none. */
+export function defaultSearchTypes(): EntityTypeInfo[] {
+  return TYPES.filter((t) => t.searchedByDefault);
 }
 
 /** The environments ("fabric types") a dataset URN's origin may name. */

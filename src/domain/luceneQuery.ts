@@ -6,13 +6,16 @@
  *   orExpr  := andExpr ("OR" andExpr)*
  *   andExpr := unary ("AND" unary)*
  *   unary   := "NOT" unary | primary
- *   primary := "(" orExpr ")" | "*" | "_exists_:" field | field ":" value
+ *   primary := "(" orExpr ")" | "*" | "_exists_:" field | field ":" value | keyword
+ *   keyword := word | "quoted phrase"
  *   value   := ">" v | ">=" v | "<" v | "<=" v | ("[" | "{") v "TO" v ("]" | "}") | "*" | v
  *   v       := "quoted \"text\"" | word (backslash escapes any character)
  *
- * Keywords are upper case, as in Lucene. Anything outside this grammar (a bare term
- * without a field, two clauses without AND/OR between them, wildcards inside words)
- * is a ValidationError naming the 1-based position where parsing stopped.
+ * A primary may also be a bare word or a quoted phrase without a field: a keyword
+ * (SPEC 12), searched in names, descriptions and URNs; keywords side by side form one
+ * keyword search. Keywords are upper case, as in Lucene. Anything outside this grammar
+ * (two field clauses without AND/OR between them, wildcards inside words) is a
+ * ValidationError naming the 1-based position where parsing stopped.
  */
 import { ValidationError } from './errors.js';
 import { ALL, and, or, type ComparisonOp, type FilterNode, type RangeBound } from './searchFilter.js';
@@ -67,7 +70,12 @@ class Parser {
       }
       this.skipSpace();
       if (this.atEnd() || this.peek() === ')' || this.keywordAhead('OR')) break;
-      this.fail('expected AND or OR between clauses');
+      // Keyword terms side by side are one keyword search (`daily clicks`).
+      const at = this.pos;
+      const last = items[items.length - 1]!;
+      const next = last.kind === 'keyword' && !this.keywordAhead('NOT') ? this.unary() : undefined;
+      if (last.kind !== 'keyword' || next?.kind !== 'keyword') this.fail('expected AND or OR between clauses', at);
+      items[items.length - 1] = { kind: 'keyword', text: `${last.text} ${next.text}` };
     }
     return and(items);
   }
@@ -92,13 +100,18 @@ class Parser {
       this.pos++;
       return inner;
     }
-    if (c === '"') this.fail('a quoted value needs a field: write field:"value"');
+    if (c === '"') {
+      // A phrase: its words next to each other. Quotes inside it would end the engine's phrase.
+      const phrase = this.quoted().replace(/"/g, ' ').trim();
+      return phrase === '' ? ALL : { kind: 'keyword', text: `"${phrase}"` };
+    }
     if (c === ')' || c === ':' || c === '[' || c === ']' || c === '{' || c === '}') this.fail(`unexpected "${c}"`);
     const word = this.readWord();
     if (word.plain && KEYWORDS.has(word.text)) this.fail(`unexpected ${word.text}`, word.start);
     if (this.peek() !== ':') {
       if (word.plain && word.text === '*') return ALL;
-      this.fail('a term needs a field: write field:value (full-text search is not supported)', word.start);
+      if (word.wildcard) this.fail('wildcards are not supported in keywords; a keyword already matches words it begins', word.start);
+      return { kind: 'keyword', text: word.text };
     }
     this.pos++;
     return this.clause(word);

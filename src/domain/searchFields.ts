@@ -1,20 +1,97 @@
 /**
- * Names of the fields callers filter and facet on (SPEC 6):
- * - the entity key fields `urn`, `name`, `platform`, `origin`;
+ * Names of the fields callers filter and facet on (SPEC 6, 12):
+ * - the key fields of KEY_FIELDS (`urn`, `name`, `platform`, ..., `removed`);
  * - `structuredProperties.<qualifiedName>` (GraphQL, dots kept) or
  *   `structuredProperties.<qualified_name_with_underscores>` (REST); both name the
  *   property whose search field (qualified name with `.` as `_`) matches;
  * - `structuredProperties._versioned.<name_with_underscores>.<version>.<type>`, which
  *   names the property only while that is its current version and value type.
  * Which property (and which of its generations) a name stands for is decided later
- * against the registry; this module only reads the name.
+ * against the registry; this module reads the name and, for key fields, puts the
+ * values callers write into the form the index holds (`hive` is a platform URN).
  */
+import { entityTypeByGraphql, findEntityType } from './entityTypes.js';
 import { ValidationError } from './errors.js';
 import { searchFieldName, VERSION_PATTERN } from './propertyDefinition.js';
-import { DATA_TYPES, type DataType } from './typeUrns.js';
+import { DATA_TYPES, dataTypeUrn, entityTypeUrn, tryParseDataType, tryParseEntityType, type DataType } from './typeUrns.js';
 
-export const KEY_FIELDS = ['urn', 'name', 'platform', 'origin'] as const;
-export type KeyField = (typeof KEY_FIELDS)[number];
+/** How a key field's values are held and compared. */
+export type KeyValueKind = 'text' | 'boolean';
+
+export interface KeyFieldInfo {
+  readonly kind: KeyValueKind;
+  /** Shown as a facet's displayName. */
+  readonly displayName: string;
+  /** A caller's value in the form the index holds; throws ValidationError when it cannot be one. */
+  readonly normalize?: (value: string) => string;
+  /** A stored value as facets show it. */
+  readonly display?: (value: string) => string;
+}
+
+const PLATFORM_PREFIX = 'urn:li:dataPlatform:';
+
+function entityTypeName(value: string): string {
+  const type = findEntityType(value) ?? entityTypeByGraphql(value) ?? tryParseEntityType(value, true);
+  if (!type) throw new ValidationError(`${JSON.stringify(value)} is not an entity type; use a name such as dataset or DATASET`, 'values');
+  return type.name;
+}
+
+function dataTypeName(value: string): DataType {
+  const type = tryParseDataType(value, true) ?? tryParseDataType(value.toLowerCase(), true);
+  if (!type) throw new ValidationError(`${JSON.stringify(value)} is not a data type; use one of ${DATA_TYPES.join(', ')} or its urn`, 'values');
+  return type;
+}
+
+function booleanText(value: string): string {
+  const v = value.trim().toLowerCase();
+  if (v !== 'true' && v !== 'false') throw new ValidationError(`${JSON.stringify(value)} is not a boolean; use true or false`, 'values');
+  return v;
+}
+
+export const KEY_FIELDS = {
+  urn: { kind: 'text', displayName: 'Urn' },
+  /** Matches the exact name, or a word of it (`clicks` matches `analytics.daily_clicks`). */
+  name: { kind: 'text', displayName: 'Name' },
+  platform: {
+    kind: 'text',
+    displayName: 'Platform',
+    normalize: (v) => (v.startsWith('urn:') ? v : `${PLATFORM_PREFIX}${v}`),
+  },
+  origin: { kind: 'text', displayName: 'Environment' },
+  /** status.removed; without a filter on it, soft-deleted entities are left out. */
+  removed: { kind: 'boolean', displayName: 'Soft deleted', normalize: booleanText },
+  /** The entity type, as its name (`dataset`) or GraphQL value (`DATASET`); facets show the GraphQL value. */
+  _entityType: {
+    kind: 'text',
+    displayName: 'Type',
+    normalize: entityTypeName,
+    display: (v) => findEntityType(v)?.graphql ?? v,
+  },
+  // Structured property definitions.
+  qualifiedName: { kind: 'text', displayName: 'Qualified name' },
+  displayName: { kind: 'text', displayName: 'Display name' },
+  valueType: { kind: 'text', displayName: 'Value type', normalize: dataTypeName, display: (v) => dataTypeUrn(v as DataType) },
+  entityTypes: {
+    kind: 'text',
+    displayName: 'Entity types',
+    normalize: entityTypeName,
+    display: (v) => {
+      const type = findEntityType(v);
+      return type ? entityTypeUrn(type) : v;
+    },
+  },
+  cardinality: { kind: 'text', displayName: 'Cardinality', normalize: (v) => v.toUpperCase() },
+  showInSearchFilters: { kind: 'boolean', displayName: 'Shown in search filters', normalize: booleanText },
+  // Schema fields.
+  fieldPath: { kind: 'text', displayName: 'Field path' },
+  parent: { kind: 'text', displayName: 'Dataset' },
+} satisfies Record<string, KeyFieldInfo>;
+
+export type KeyField = keyof typeof KEY_FIELDS;
+const KEY_FIELD_NAMES = Object.keys(KEY_FIELDS) as KeyField[];
+
+/** Aliases callers use for key fields (DataHub writes `entityType` and `_entityType`). */
+const KEY_FIELD_ALIASES: Record<string, KeyField> = { entityType: '_entityType', typeNames: '_entityType' };
 
 export const PROPERTY_FIELD_PREFIX = 'structuredProperties.';
 const VERSIONED = '_versioned.';
@@ -28,11 +105,16 @@ export type SearchField =
       readonly versioned?: { readonly version: string; readonly valueType: DataType };
     };
 
+export function keyFieldInfo(name: KeyField): KeyFieldInfo {
+  return KEY_FIELDS[name];
+}
+
 export function parseSearchField(name: string): SearchField {
-  if ((KEY_FIELDS as readonly string[]).includes(name)) return { kind: 'key', name: name as KeyField };
+  const key = KEY_FIELD_ALIASES[name] ?? name;
+  if (Object.hasOwn(KEY_FIELDS, key)) return { kind: 'key', name: key as KeyField };
   if (!name.startsWith(PROPERTY_FIELD_PREFIX)) {
     throw new ValidationError(
-      `Unknown search field ${name}; fields are ${KEY_FIELDS.join(', ')} and ${PROPERTY_FIELD_PREFIX}<qualified name>`,
+      `Unknown search field ${name}; fields are ${KEY_FIELD_NAMES.join(', ')} and ${PROPERTY_FIELD_PREFIX}<qualified name>`,
       'field',
     );
   }
@@ -52,4 +134,41 @@ export function parseSearchField(name: string): SearchField {
   }
   if (rest === '' || /\s/.test(rest)) throw new ValidationError(`Invalid search field ${name}`, 'field');
   return { kind: 'property', searchField: searchFieldName(rest) };
+}
+
+/**
+ * The name among `candidates` closest to `name` (Levenshtein distance, ties to the
+ * first), for "did you mean" messages; undefined when there are none.
+ */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  const target = name.toLowerCase();
+  for (const c of candidates) {
+    const d = editDistance(target, c.toLowerCase(), bestDistance);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance, giving up (returning `limit`) once it cannot be below `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) >= limit) return limit;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      current.push(d);
+      rowMin = Math.min(rowMin, d);
+    }
+    if (rowMin >= limit) return limit;
+    previous = current;
+  }
+  return previous[b.length]!;
 }

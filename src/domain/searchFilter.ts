@@ -25,7 +25,9 @@ export type FilterNode =
   | { readonly kind: 'equals'; readonly field: string; readonly values: readonly string[] }
   | { readonly kind: 'compare'; readonly field: string; readonly op: ComparisonOp; readonly value: string }
   | { readonly kind: 'range'; readonly field: string; readonly lower?: RangeBound; readonly upper?: RangeBound }
-  | { readonly kind: 'text'; readonly field: string; readonly op: TextOp; readonly value: string };
+  | { readonly kind: 'text'; readonly field: string; readonly op: TextOp; readonly value: string }
+  /** Words (or a quoted phrase) to find in names, display names, descriptions and URNs (SPEC 12). */
+  | { readonly kind: 'keyword'; readonly text: string };
 
 export const ALL: FilterNode = { kind: 'all' };
 export const NONE: FilterNode = { kind: 'none' };
@@ -45,6 +47,7 @@ export function fieldsOf(node: FilterNode): string[] {
     switch (n.kind) {
       case 'all':
       case 'none':
+      case 'keyword':
         return;
       case 'and':
       case 'or':
@@ -66,6 +69,7 @@ export function mapLeaves(node: FilterNode, fn: (leaf: FilterNode & { field: str
   switch (node.kind) {
     case 'all':
     case 'none':
+    case 'keyword':
       return node;
     case 'and':
       return simplify({ kind: 'and', items: node.items.map((i) => mapLeaves(i, fn)) });
@@ -112,6 +116,43 @@ export function simplify(node: FilterNode): FilterNode {
     }
     default:
       return node;
+  }
+}
+
+/**
+ * Separates the keyword terms of a query from its filter. The engine finds keywords
+ * in every hit and filters among them, so keywords may only be ANDed with the rest of
+ * the query (`clicks AND platform:hive`); under OR or NOT they are refused.
+ */
+export function splitKeywords(node: FilterNode): { keywords: string | null; filter: FilterNode } {
+  const items = node.kind === 'and' ? node.items : [node];
+  const words: string[] = [];
+  const rest: FilterNode[] = [];
+  for (const item of items) {
+    if (item.kind === 'keyword') words.push(item.text);
+    else rest.push(item);
+  }
+  const misplaced = rest.find(hasKeyword);
+  if (misplaced) {
+    throw new ValidationError(
+      'Keyword terms (words without field:) can only be combined with the rest of the query by AND; to match a field, write field:value',
+      'query',
+    );
+  }
+  return { keywords: words.length > 0 ? words.join(' ') : null, filter: simplify(and(rest.length > 0 ? rest : [ALL])) };
+}
+
+function hasKeyword(node: FilterNode): boolean {
+  switch (node.kind) {
+    case 'keyword':
+      return true;
+    case 'and':
+    case 'or':
+      return node.items.some(hasKeyword);
+    case 'not':
+      return hasKeyword(node.item);
+    default:
+      return false;
   }
 }
 

@@ -148,24 +148,29 @@ export interface Supervised {
  */
 export async function supervise(name: string, log: Logger, launch: () => Promise<RunningChild>): Promise<Supervised> {
   let running = await launch();
+  let startedAt = Date.now();
   let stopping = false;
+  // Crashes soon after a start count as failed starts, so a crash loop backs off too.
+  let quickCrashes = 0;
   const pause = new WakeableSleep();
   const watch = async (): Promise<void> => {
     while (!stopping) {
       await running.exit;
       if (stopping) return;
       const { exitCode, signalCode } = running.child;
+      quickCrashes = Date.now() - startedAt < QUICK_CRASH_MS ? quickCrashes + 1 : 0;
       log.error({ component: name, childPid: running.pid, exitCode, signal: signalCode }, `${name} exited unexpectedly; restarting it`);
-      for (let failures = 0; !stopping; failures++) {
+      for (let failures = quickCrashes; !stopping; failures++) {
         if (failures > 0) await pause.sleep(backoffMs(failures, { baseMs: 500, maxMs: 30_000 }));
         if (stopping) return;
         try {
           running = await launch();
+          startedAt = Date.now();
           if (stopping) {
             await running.stop();
             return;
           }
-          log.info({ component: name, childPid: running.pid, attempts: failures + 1 }, `${name} restarted`);
+          log.info({ component: name, childPid: running.pid }, `${name} restarted`);
           break;
         } catch (err) {
           log.error({ component: name, err: (err as Error).message.slice(0, 1000), failures: failures + 1 }, `${name} could not be restarted; will retry`);
@@ -184,3 +189,6 @@ export async function supervise(name: string, log: Logger, launch: () => Promise
     },
   };
 }
+
+/** A crash within this long of a start counts toward the back-off. */
+const QUICK_CRASH_MS = 30_000;

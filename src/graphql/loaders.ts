@@ -43,7 +43,13 @@ export function createLoaders(services: Services, caller: Caller): Loaders {
       const found = await services.properties.getMany(urns);
       return urns.map((u) => found.get(u) ?? null);
     }),
-    exists: new DataLoader(async (urns) => Promise.all(urns.map((u) => services.entities.exists(u)))),
-    test: new DataLoader(async (urns) => Promise.all(urns.map((u) => services.tests.getTest(caller, u)))),
+    exists: new DataLoader(async (urns) => {
+      const found = await services.entities.existing(urns);
+      return urns.map((u) => found.has(u));
+    }),
+    test: new DataLoader(async (urns) => {
+      const found = await services.tests.getTests(caller, urns);
+      return urns.map((u) => found.get(u) ?? null);
+    }),
   };
 }

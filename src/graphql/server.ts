@@ -18,11 +18,16 @@ import { buildSchema } from './schema.js';
 
 export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
 
-/** Copies what resolvers put in `context.extensions` into the response's `extensions`. */
+/**
+ * Copies what resolvers put in `context.extensions` into the response's `extensions`,
+ * and, when the request wrote, whether its writes were indexed (SPEC 12).
+ */
 const responseExtensionsPlugin: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ response, contextValue }) {
+        const indexStatus = contextValue.indexStatus?.status;
+        if (indexStatus) contextValue.extensions.indexStatus = indexStatus;
         if (response.body.kind !== 'single' || Object.keys(contextValue.extensions).length === 0) return;
         response.body.singleResult.extensions = { ...response.body.singleResult.extensions, ...contextValue.extensions };
       },
@@ -56,6 +61,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       services: options.services,
       loaders: createLoaders(options.services, request.caller),
       extensions: {},
+      indexStatus: request.indexStatus,
     }),
   });
   for (const url of GRAPHQL_PATHS) {

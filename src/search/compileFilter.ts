@@ -8,17 +8,32 @@
  * MAX_TEXT_BYTES), so text operands get the same treatment as indexed texts.
  */
 import { ValidationError } from '../domain/errors.js';
+import { keyFieldInfo } from '../domain/searchFields.js';
 import type { FilterNode } from '../domain/searchFilter.js';
-import { documentId, indexText, reverseText } from './documents.js';
+import { documentId, indexText, keyAttribute, nameWords, reverseText, reversedField, valueField } from './documents.js';
+import type { ResolvedField } from './request.js';
 
 export interface FieldTarget {
   /** The Meilisearch attribute holding the field's values. */
   readonly attr: string;
-  readonly valueKind: 'number' | 'text';
+  readonly valueKind: 'number' | 'text' | 'boolean';
+  /** An attribute holding the words of the text: equality also matches a value's words there. */
+  readonly wordsAttr?: string;
   /** The attribute holding the texts reversed (END_WITH), where there is one. */
   readonly reversedAttr?: string;
   /** Equality on URNs goes through the exact document id, not the normalised text. */
   readonly equalityById?: boolean;
+}
+
+/** Where a resolved field lives in the index and how its values compare. */
+export function targetOf(field: ResolvedField): FieldTarget {
+  if (field.kind === 'property') {
+    return { attr: valueField(field.generation), reversedAttr: reversedField(field.generation), valueKind: field.numeric ? 'number' : 'text' };
+  }
+  const attr = keyAttribute(field.name);
+  if (field.name === 'urn') return { attr, valueKind: 'text', equalityById: true };
+  if (field.name === 'name') return { attr, valueKind: 'text', wordsAttr: '_nw' };
+  return { attr, valueKind: keyFieldInfo(field.name).kind };
 }
 
 export function quote(text: string): string {
@@ -36,11 +51,28 @@ function numberOperand(field: string, value: string): string {
 
 /** An operand for an ordering comparison: numbers as numbers, texts lower-cased as Meilisearch stores them. */
 function orderedOperand(field: string, target: FieldTarget, value: string): string {
+  if (target.valueKind === 'boolean') throw new ValidationError(`${field} is true or false; it has no order`, 'condition');
   return target.valueKind === 'number' ? numberOperand(field, value) : quote(indexText(value).toLowerCase());
 }
 
+function booleanOperand(field: string, value: string): string {
+  const v = value.trim().toLowerCase();
+  if (v !== 'true' && v !== 'false') throw new ValidationError(`Filter value ${JSON.stringify(value)} for ${field} is not true or false`, 'values');
+  return v;
+}
+
 function equalityOperand(field: string, target: FieldTarget, value: string): string {
+  if (target.valueKind === 'boolean') return booleanOperand(field, value);
   return target.valueKind === 'number' ? numberOperand(field, value) : quote(indexText(value));
+}
+
+/** `value` as the whole text, or as words of it (all of them). */
+function equalsOrWords(target: FieldTarget & { wordsAttr: string }, value: string): string {
+  const words = nameWords(value);
+  const exact = `${target.attr} = ${quote(indexText(value))}`;
+  if (words.length === 0) return exact;
+  const all = words.map((w) => `${target.wordsAttr} = ${quote(indexText(w))}`);
+  return `(${exact} OR ${all.length === 1 ? all[0] : `(${all.join(' AND ')})`})`;
 }
 
 const COMPARATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
@@ -56,6 +88,8 @@ export function compileFilter(node: FilterNode, targets: ReadonlyMap<string, Fie
       case 'all':
       case 'none':
         throw new Error('compileFilter: constants must be folded away first');
+      case 'keyword':
+        throw new Error('compileFilter: keywords must be split off first (splitKeywords)');
       case 'and':
         return `(${n.items.map(compile).join(' AND ')})`;
       case 'or':
@@ -67,6 +101,11 @@ export function compileFilter(node: FilterNode, targets: ReadonlyMap<string, Fie
       case 'equals': {
         const t = target(n.field);
         if (t.equalityById) return `id IN [${n.values.map((v) => quote(documentId(v))).join(', ')}]`;
+        const wordsAttr = t.wordsAttr;
+        if (wordsAttr !== undefined) {
+          const each = n.values.map((v) => equalsOrWords({ ...t, wordsAttr }, v));
+          return each.length === 1 ? each[0]! : `(${each.join(' OR ')})`;
+        }
         const operands = n.values.map((v) => equalityOperand(n.field, t, v));
         return operands.length === 1 ? `${t.attr} = ${operands[0]}` : `${t.attr} IN [${operands.join(', ')}]`;
       }
@@ -84,7 +123,7 @@ export function compileFilter(node: FilterNode, targets: ReadonlyMap<string, Fie
       }
       case 'text': {
         const t = target(n.field);
-        if (t.valueKind !== 'text') throw new ValidationError(`${n.field} holds numbers; CONTAIN, START_WITH and END_WITH apply to text`, 'condition');
+        if (t.valueKind !== 'text') throw new ValidationError(`${n.field} holds ${t.valueKind === 'number' ? 'numbers' : 'true or false'}; CONTAIN, START_WITH and END_WITH apply to text`, 'condition');
         if (n.op === 'contains') return `${t.attr} CONTAINS ${quote(indexText(n.value))}`;
         if (n.op === 'startsWith') return `${t.attr} STARTS WITH ${quote(indexText(n.value))}`;
         if (!t.reversedAttr) throw new ValidationError(`END_WITH is not supported on ${n.field}; it applies to structured property values`, 'condition');

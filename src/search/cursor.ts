@@ -1,30 +1,31 @@
 /**
- * Scroll cursors: keyset positions, not offsets. Meilisearch's maxTotalHits caps offset
- * paging (1,000 by default), so a scroll sorts by the sort key `_k` and continues after
- * the last key returned; it reaches every hit whatever the size of the result.
+ * Scroll cursors. Ordered by URN, a cursor is a keyset position: Meilisearch's
+ * maxTotalHits caps offset paging, so a scroll sorts by the sort key `_k` and
+ * continues after the last key returned, reaching every hit whatever the size of the
+ * result. Ranked by relevance (keyword searches), it is a position among the ranked
+ * hits, which Meilisearch ranks only up to MAX_RANKED_HITS deep.
  */
 import { ValidationError } from '../domain/errors.js';
 
-export type SortDirection = 'asc' | 'desc';
-
-export interface ScrollCursor {
-  readonly direction: SortDirection;
-  /** The `_k` of the last hit returned. */
-  readonly after: string;
-}
+export type ScrollCursor =
+  | { readonly order: 'asc' | 'desc'; /** The `_k` of the last hit returned. */ readonly after: string }
+  | { readonly order: 'relevance'; readonly offset: number };
 
 export function encodeCursor(cursor: ScrollCursor): string {
-  return Buffer.from(`${cursor.direction === 'asc' ? 'a' : 'd'}:${cursor.after}`, 'utf8').toString('base64url');
+  const text = cursor.order === 'relevance' ? `r:${cursor.offset}` : `${cursor.order === 'asc' ? 'a' : 'd'}:${cursor.after}`;
+  return Buffer.from(text, 'utf8').toString('base64url');
 }
 
 export function decodeCursor(scrollId: string): ScrollCursor {
   const text = /^[A-Za-z0-9_-]{1,1000}$/.test(scrollId) ? Buffer.from(scrollId, 'base64url').toString('utf8') : '';
+  const ranked = /^r:(\d{1,9})$/.exec(text);
+  if (ranked) return { order: 'relevance', offset: Number(ranked[1]) };
   const m = /^([ad]):([0-9a-f]{1,500})$/.exec(text);
   if (!m) throw new ValidationError('scrollId is not a valid cursor', 'scrollId');
-  return { direction: m[1] === 'a' ? 'asc' : 'desc', after: m[2]! };
+  return { order: m[1] === 'a' ? 'asc' : 'desc', after: m[2]! };
 }
 
-/** The filter condition that continues a scroll after `cursor`. */
-export function afterCursorFilter(cursor: ScrollCursor): string {
-  return `_k ${cursor.direction === 'asc' ? '>' : '<'} "${cursor.after}"`;
+/** The filter condition that continues a keyset scroll after `cursor`. */
+export function afterCursorFilter(cursor: ScrollCursor & { order: 'asc' | 'desc' }): string {
+  return `_k ${cursor.order === 'asc' ? '>' : '<'} "${cursor.after}"`;
 }

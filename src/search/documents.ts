@@ -13,7 +13,9 @@
  * ids, the sort key and long texts get engine-safe forms here.
  */
 import { createHash } from 'node:crypto';
-import { keyAspectOf, type Urn } from '../domain/urn.js';
+import type { SearchFacts } from '../domain/searchFacts.js';
+import type { KeyField } from '../domain/searchFields.js';
+import type { Urn } from '../domain/urn.js';
 import { isDoubleValue, type TypedValue } from '../domain/typedValue.js';
 
 export interface SearchDocument {
@@ -24,12 +26,14 @@ export interface SearchDocument {
   /** Sort and keyset key; see sortKey(). */
   readonly _k: string;
   readonly _type: string;
-  /** The entity's status.removed: soft-deleted entities stay out of results. */
+  /** The entity's status.removed: soft-deleted entities stay out of results unless asked for. */
   readonly _removed: boolean;
   readonly name?: string;
-  readonly platform?: string;
-  readonly origin?: string;
+  /** The words of the name, so that `name:clicks` matches `analytics.daily_clicks`. */
+  readonly _nw?: string[];
   readonly sp: Record<string, Array<string | number>>;
+  /** The other key fields (platform, origin, displayName, description, valueType, ...). */
+  readonly [field: string]: unknown;
 }
 
 /** Longest text (in UTF-8 bytes) kept in a filterable field; Meilisearch cuts facet strings near 470 bytes. */
@@ -81,20 +85,29 @@ export function reverseText(text: string): string {
 
 export interface DocumentSource {
   readonly urn: Urn;
-  readonly removed: boolean;
+  /** Key fields (domain/searchFacts.ts): what filters, facets and keywords see besides values. */
+  readonly facts: SearchFacts;
   /** Visible generations only: rows whose generation is the property's current one. */
   readonly values: ReadonlyArray<{ readonly generation: bigint; readonly values: readonly TypedValue[] }>;
 }
 
-/** The platform of an entity: its key's platform URN, or the tool a flow, chart or dashboard key names. */
-function platformOf(key: Record<string, string>): string | undefined {
-  if (key.platform !== undefined) return key.platform;
-  const tool = key.orchestrator ?? key.dashboardTool;
-  return tool === undefined ? undefined : `urn:li:dataPlatform:${tool}`;
+/** Index attributes of key fields whose name differs from the field's. */
+const RENAMED: Partial<Record<KeyField, string>> = { removed: '_removed', _entityType: '_type' };
+
+/** The index attribute holding a key field. */
+export function keyAttribute(field: KeyField): string {
+  return RENAMED[field] ?? field;
 }
 
+/** Words of a name, lower case: split at anything but letters and digits. */
+export function nameWords(name: string): string[] {
+  return [...new Set(name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== ''))];
+}
+
+/** Long descriptions are searched, never filtered: only their start is indexed. */
+const MAX_DESCRIPTION_CHARS = 4000;
+
 export function buildDocument(src: DocumentSource): SearchDocument {
-  const key = keyAspectOf(src.urn);
   const sp: Record<string, Array<string | number>> = {};
   for (const row of src.values) {
     const values: Array<string | number> = [];
@@ -110,17 +123,19 @@ export function buildDocument(src: DocumentSource): SearchDocument {
     sp[`g${row.generation}`] = values;
     if (reversed.length > 0) sp[`r${row.generation}`] = reversed;
   }
-  const platform = platformOf(key);
-  const name = key.name ?? src.urn.parts[src.urn.parts.length - 1];
-  return {
+  const doc: Record<string, unknown> = {
     id: documentId(src.urn.value),
     urn: src.urn.value,
     _k: sortKey(src.urn.value),
     _type: src.urn.entityType.name,
-    _removed: src.removed,
-    ...(name !== undefined ? { name: indexText(name) } : {}),
-    ...(platform !== undefined ? { platform: indexText(platform) } : {}),
-    ...(key.origin !== undefined ? { origin: key.origin } : {}),
+    _removed: src.facts.removed === true,
     sp,
   };
+  for (const [field, value] of Object.entries(src.facts) as Array<[KeyField | 'description', string | readonly string[] | boolean]>) {
+    if (field === 'urn' || field === 'removed' || field === '_entityType' || field === 'description') continue;
+    doc[keyAttribute(field)] = typeof value === 'string' ? indexText(value) : Array.isArray(value) ? value.map(indexText) : value;
+  }
+  if (typeof src.facts.description === 'string') doc.description = src.facts.description.slice(0, MAX_DESCRIPTION_CHARS);
+  if (typeof src.facts.name === 'string') doc._nw = nameWords(src.facts.name);
+  return doc as unknown as SearchDocument;
 }

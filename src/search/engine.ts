@@ -13,6 +13,7 @@ import {
   type MultiSearchQuery,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
+import { recordEngineRequest } from './explain.js';
 import { nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
@@ -41,6 +42,11 @@ export interface EngineOptions {
 
 export interface EngineQuery {
   readonly type: string;
+  /** Keywords; empty for none. */
+  readonly q?: string;
+  readonly offset?: number;
+  /** Return each hit's _rankingScore (keyword searches merged across indexes). */
+  readonly ranked?: boolean;
   /** Conditions ANDed together (Meilisearch filter expressions). */
   readonly filter: readonly string[];
   readonly limit: number;
@@ -52,6 +58,7 @@ export interface EngineHit {
   readonly urn: string;
   readonly _k: string;
   readonly _type: string;
+  readonly _rankingScore?: number;
 }
 
 export interface EngineResult {
@@ -192,20 +199,23 @@ export class SearchEngine {
   async search(queries: readonly EngineQuery[]): Promise<EngineResult[]> {
     if (queries.length === 0) return [];
     return this.guard(async () => {
-      const response = (await postJson(this.multiSearchUrl, this.options.apiKey, {
+      const body = {
         queries: queries.map(
           (q): MultiSearchQuery => ({
             indexUid: this.uid(q.type),
-            q: '',
+            q: q.q ?? '',
             filter: [...q.filter],
             limit: q.limit,
-            offset: 0,
+            offset: q.offset ?? 0,
+            ...(q.ranked ? { showRankingScore: true } : {}),
             attributesToRetrieve: ['urn', '_k', '_type'],
             ...(q.sort ? { sort: [...q.sort] } : {}),
             ...(q.facets && q.facets.length > 0 ? { facets: [...q.facets] } : {}),
           }),
         ),
-      }, this.requestTimeoutMs)) as { results: Array<{ hits: unknown[]; facetDistribution?: unknown }> };
+      };
+      recordEngineRequest({ path: '/multi-search', body });
+      const response = (await postJson(this.multiSearchUrl, this.options.apiKey, body, this.requestTimeoutMs)) as { results: Array<{ hits: unknown[]; facetDistribution?: unknown }> };
       return response.results.map((r, i) => ({
         type: queries[i]!.type,
         hits: r.hits as unknown as EngineHit[],

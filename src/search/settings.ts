@@ -8,23 +8,35 @@ import type { Settings } from 'meilisearch';
 /** Facet values per field Meilisearch returns: the cap on maxAggValues (SPEC 6). */
 export const MAX_FACET_VALUES = 1000;
 
+/** Hits a keyword search ranks and pages through (Meilisearch's pagination.maxTotalHits). */
+export const MAX_RANKED_HITS = 1000;
+
+/** Keyword search looks in these, and ranks a match in an earlier one higher (docs/search.md, "Keyword search"). */
+export const SEARCHABLE_ATTRIBUTES = ['name', 'displayName', 'qualifiedName', 'fieldPath', 'description', 'urn'];
+
 export const INDEX_SETTINGS: Settings = {
   filterableAttributes: [
     {
-      attributePatterns: ['id', 'urn', '_k', '_type', '_removed', 'name', 'platform', 'origin', 'sp.*'],
+      attributePatterns: [
+        'id', 'urn', '_k', '_type', '_removed', 'name', '_nw', 'platform', 'origin',
+        'qualifiedName', 'displayName', 'valueType', 'entityTypes', 'cardinality', 'showInSearchFilters', 'fieldPath', 'parent',
+        'sp.*',
+      ],
       features: { facetSearch: false, filter: { equality: true, comparison: true } },
     },
   ],
-  // Scrolls are keyset cursors over `_k`; nothing else sorts.
+  // Scrolls without keywords are keyset cursors over `_k`; nothing else sorts.
   sortableAttributes: ['_k'],
-  rankingRules: ['sort'],
-  // Full-text search is out of scope (seed 4.10): nothing is tokenised for it.
-  searchableAttributes: [],
+  // A query that sorts (by `_k`: every URN-ordered scroll) is in exactly that order, keywords
+  // or not; a keyword query that does not sort is ranked by relevance (docs/search.md).
+  rankingRules: ['sort', 'words', 'typo', 'proximity', 'attribute', 'exactness'],
+  searchableAttributes: SEARCHABLE_ATTRIBUTES,
   displayedAttributes: ['urn', '_k', '_type'],
   // Top values by count, up to the largest maxAggValues a caller may ask for.
   faceting: { maxValuesPerFacet: MAX_FACET_VALUES, sortFacetValuesBy: { '*': 'count' } },
   facetSearch: false,
-  typoTolerance: { enabled: false },
+  pagination: { maxTotalHits: MAX_RANKED_HITS },
+  typoTolerance: { enabled: true, disableOnAttributes: ['urn'] },
   proximityPrecision: 'byAttribute',
   prefixSearch: 'disabled',
   // A cut-off search returns partial hits and counts without saying so; never cut.

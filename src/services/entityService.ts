@@ -9,7 +9,7 @@ import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { LIMITS } from '../domain/limits.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
-import { entityExists, existingEntities, latestAspectsOfMany, listEntityUrns, type StoredAspect } from '../store/aspects.js';
+import { entityExists, existingEntities, latestAspectsOfMany, listLiveEntityUrns, type StoredAspect } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
 import { inTransaction } from '../store/transaction.js';
@@ -26,6 +26,7 @@ import {
   type AspectResult,
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
+import { noteIndexStatus } from './indexStatus.js';
 import type { IndexWaiter } from './indexWaiter.js';
 
 export interface AspectValue {
@@ -92,6 +93,14 @@ export class EntityService {
     return value;
   }
 
+  /** Which of the URNs name existing entities (a schema field exists when its dataset does); one query. */
+  async existing(urnValues: readonly string[]): Promise<Set<string>> {
+    const urns = urnValues.map((u) => parseUrn(u));
+    const parents = urns.map((u) => parentUrnOf(u));
+    const found = await existingEntities(this.deps.db, [...urnValues, ...parents.filter((p): p is string => p !== undefined)]);
+    return new Set(urns.filter((u, i) => found.has(u.value) || (parents[i] !== undefined && found.has(parents[i]!))).map((u) => u.value));
+  }
+
   async exists(urnValue: string): Promise<boolean> {
     const urn = parseUrn(urnValue);
     const parent = parentUrnOf(urn);
@@ -146,7 +155,8 @@ export class EntityService {
    */
   async listEntities(_caller: Caller, entityType: EntityTypeInfo, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId: string | null; entities: EntityView[] }> {
     const after = options.scrollId ? decodeScrollId(options.scrollId) : null;
-    const urns = await listEntityUrns(this.deps.db, entityType.name, after, options.count + 1);
+    // Soft-deleted entities are not listed, as searches do not show them (one rule for REST and GraphQL listings).
+    const urns = await listLiveEntityUrns(this.deps.db, entityType.name, after, options.count + 1);
     const page = urns.slice(0, options.count);
     const views = await this.readEntities(page.map((u) => parseUrn(u)), options.aspects);
     const entities = page.map((u) => views.get(u)).filter((v): v is EntityView => v !== undefined);
@@ -245,8 +255,10 @@ export class EntityService {
     return inTransaction(this.deps.db, (tx) => writeEntities(tx, entities, actor, options));
   }
 
+  /** Waits for the index unless asked not to, and notes whether the changes were indexed (SPEC 12). */
   private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
-    if (!options.async && changeIds.length > 0) await this.deps.indexWaiter.waitFor(changeIds);
+    if (changeIds.length === 0) noteIndexStatus('indexed');
+    else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds));
   }
 }
 

@@ -4,7 +4,7 @@
  * each service wrapped in its authorization policy.
  */
 import type { Db } from '../store/database.js';
-import type { SqlQueryRunner } from '../store/migrate.js';
+import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import { authorize } from './authorization.js';
@@ -30,8 +30,8 @@ export interface Services {
 
 export interface ServiceDeps {
   readonly db: Db;
-  /** The database driver itself, for the few hot queries that skip Prisma's overhead. */
-  readonly sql: SqlQueryRunner;
+  /** Reads the property registry's change counter (searches check their cached registry with it). */
+  readonly registryEpoch: RegistryEpochReader;
   readonly log: Logger;
   readonly indexWaiter: IndexWaiter;
   /** Null when search is disabled; `searchDisabledReason` says why. */
@@ -51,7 +51,7 @@ export function createServices(deps: ServiceDeps): Services {
     tests: authorize(new TestService({ db: deps.db, log: deps.log, entities }), 'tests', testPolicy),
     tokens: authorize(new TokenService(deps), 'tokens', tokenPolicy),
     search: authorize(
-      new SearchService({ db: deps.db, sql: deps.sql, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
+      new SearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
       'search',
       searchPolicy,
     ),

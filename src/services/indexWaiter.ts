@@ -1,11 +1,13 @@
 /**
  * Read-your-writes: after a commit, a write may wait (bounded) until the search
  * index reflects its changes. The search module provides the real waiter; without
- * search, writes return at commit.
+ * search, writes return at commit (their changes wait in the change log: pending).
  */
+import type { IndexStatus } from './indexStatus.js';
+
 export interface IndexWaiter {
-  /** Resolves when the changes are indexed or the bound has passed; never rejects. */
-  waitFor(changeIds: readonly bigint[]): Promise<void>;
+  /** Resolves when the changes are indexed (`indexed`) or the bound has passed (`pending`); never rejects. */
+  waitFor(changeIds: readonly bigint[]): Promise<IndexStatus>;
 }
 
-export const NO_WAIT: IndexWaiter = { waitFor: async () => {} };
+export const NO_WAIT: IndexWaiter = { waitFor: async () => 'pending' };

@@ -6,8 +6,13 @@
  * `recheckMs`, after which the registry's change counter is read alongside the search.
  */
 import type { Db } from '../store/database.js';
-import type { SqlQueryRunner } from '../store/migrate.js';
-import { findPropertiesBySearchField, localRegistryChanges, registryEpoch, type RegisteredProperty } from '../store/propertyRegistry.js';
+import {
+  findPropertiesBySearchField,
+  listSearchFields,
+  localRegistryChanges,
+  type RegisteredProperty,
+  type RegistryEpochReader,
+} from '../store/propertyRegistry.js';
 
 /** The registry epoch a search's field resolution relied on (null: it named no property). */
 export interface EpochUsed {
@@ -30,8 +35,8 @@ interface Confirmed {
 
 export interface SearchRegistryDeps {
   readonly db: Db;
-  /** The driver itself, for the tiny change-counter query. */
-  readonly sql: SqlQueryRunner;
+  /** Reads the registry's change counter (a tiny query made beside many searches). */
+  readonly epoch: RegistryEpochReader;
   /** How long (ms) the cache may be used without asking whether another process changed the registry; 0 asks every time. */
   readonly recheckMs: number;
 }
@@ -51,7 +56,7 @@ export class SearchRegistry {
   async lookup(searchFields: readonly string[], used: EpochUsed): Promise<Map<string, RegisteredProperty>> {
     let cache = this.cache;
     if (!searchFields.every((f) => cache.fields.has(f))) {
-      const epoch = await registryEpoch(this.deps.sql);
+      const epoch = await this.deps.epoch();
       const found = await findPropertiesBySearchField(this.deps.db, searchFields);
       if (epoch !== cache.epoch) cache = { epoch, fields: new Map() };
       for (const f of searchFields) cache.fields.set(f, found.get(f) ?? null);
@@ -67,36 +72,50 @@ export class SearchRegistry {
     return out;
   }
 
+  /** The search fields of every live property, for "did you mean" (an error path only). */
+  async knownSearchFields(): Promise<Array<{ searchField: string; qualifiedName: string }>> {
+    return listSearchFields(this.deps.db);
+  }
+
   /**
-   * Runs a search resolved against the cached registry. Within `recheckMs` of
-   * the database last confirming the cache, and with no registry change committed by
-   * this process since, the cache is used as it is: a change made here is seen by the
-   * next search at once, one made by another replica within that time. Otherwise the
-   * registry's change counter is read in parallel with the engine query; if it moved,
-   * the search is resolved again and rerun, so a cached entry never outlives a change
-   * that committed before the check.
+   * Runs a search whose field names `resolve` looks up in the cached registry, then
+   * `run`s it. Within `recheckMs` of the database last confirming the cache, and with
+   * no registry change committed by this process since, the cache is used as it is: a
+   * change made here is seen by the next search at once, one made by another replica
+   * within that time. Otherwise the registry's change counter is read in parallel with
+   * the search; if it moved, the search is resolved again and rerun, so a cached entry
+   * never outlives a change that committed before the check.
+   *
+   * Only what the cache can cause is retried: a refusal from `resolve` (a property
+   * unknown or soft deleted) must come from a current registry, so it is checked;
+   * a failure of `run` (the engine timing out, say) is the caller's at once.
    */
-  async consistent<T>(attempt: (used: EpochUsed) => Promise<T>): Promise<T> {
+  async consistent<R, T>(resolve: (used: EpochUsed) => Promise<R>, run: (resolved: R) => Promise<T>): Promise<T> {
     if (this.cacheConfirmed()) {
-      try {
-        return await attempt({ epoch: null });
-      } catch {
-        // A refusal must come from a current registry: check it, as below.
-      }
+      const cached = await resolve({ epoch: null }).then(
+        (resolved) => ({ ok: true as const, resolved }),
+        () => ({ ok: false as const }),
+      );
+      if (cached.ok) return run(cached.resolved);
     }
     const used: EpochUsed = { epoch: null };
     const at = performance.now();
     const localChanges = localRegistryChanges(this.deps.db);
-    const checked = registryEpoch(this.deps.sql);
-    // A refusal (a property soft deleted, say) must come from a current registry as much as an answer.
-    const outcome = await attempt(used).then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
+    const checked = this.deps.epoch();
+    const outcome = await resolve(used).then(
+      async (resolved) => {
+        try {
+          return { refused: false as const, ok: true as const, value: await run(resolved) };
+        } catch (error) {
+          return { refused: false as const, ok: false as const, error };
+        }
+      },
+      (error: unknown) => ({ refused: true as const, ok: false as const, error }),
     );
     const epoch = await checked;
-    if (used.epoch !== null && used.epoch !== epoch) {
+    if (used.epoch !== null && used.epoch !== epoch && (outcome.ok || outcome.refused)) {
       this.cache = { epoch: -1n, fields: new Map() };
-      return attempt({ epoch: null });
+      return run(await resolve({ epoch: null }));
     }
     this.confirm(at, epoch, localChanges);
     if (!outcome.ok) throw outcome.error;

@@ -160,6 +160,14 @@ export class TestService {
     return test ? viewOf(test.urn, test.info) : null;
   }
 
+  /** Tests by URN, read together; URNs naming no test are absent. */
+  async getTests(_caller: Caller, urnValues: readonly string[]): Promise<Map<string, TestView>> {
+    const urns = urnValues.map((u) => parseUrnOfType(u, TEST_TYPE).value);
+    const out = new Map<string, TestView>();
+    for (const [urn, test] of await this.catalog.read(urns)) out.set(urn, viewOf(test.urn, test.info));
+    return out;
+  }
+
   /** Tests in URN order, soft-deleted ones left out. */
   async listTests(_caller: Caller, input: ListTestsInput = {}): Promise<ListTestsResult> {
     const start = input.start ?? 0;

@@ -138,6 +138,18 @@ export async function listEntityUrns(db: Queryable, entityType: string, afterUrn
   return rows.map((r) => r.urn);
 }
 
+/** Like listEntityUrns, leaving out soft-deleted entities (latest status.removed = true). */
+export async function listLiveEntityUrns(db: Queryable, entityType: string, afterUrn: string | null, limit: number): Promise<string[]> {
+  const rows = await db.$queryRaw<{ urn: string }[]>`
+    SELECT e.urn FROM entity e
+    WHERE e.entity_type = ${entityType} AND (${afterUrn}::text IS NULL OR e.urn > ${afterUrn})
+      AND NOT EXISTS (
+        SELECT 1 FROM aspect a
+        WHERE a.urn = e.urn AND a.aspect = 'status' AND a.version = 0 AND a.metadata->>'removed' = 'true')
+    ORDER BY e.urn LIMIT ${limit}`;
+  return rows.map((r) => r.urn);
+}
+
 export interface AuditStamp {
   readonly time: number;
   readonly actor: string;

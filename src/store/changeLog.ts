@@ -48,6 +48,21 @@ export async function allIndexed(db: Queryable, ids: readonly bigint[]): Promise
   return rows.length === 0;
 }
 
+/**
+ * Whether some entity of these types has no pending change: its changes were indexed
+ * already (into an index that is gone, if the index is new), so only a rebuild brings
+ * it back. Entities with a pending change reach a new index through the log.
+ */
+export async function entitiesIndexedBefore(db: Queryable, entityTypes: readonly string[]): Promise<boolean> {
+  if (entityTypes.length === 0) return false;
+  const rows = await db.$queryRaw<{ one: number }[]>`
+    SELECT 1 AS one FROM entity e
+    WHERE e.entity_type = ANY(${entityTypes as string[]}::text[])
+      AND NOT EXISTS (SELECT 1 FROM change_log c WHERE c.urn = e.urn AND c.indexed_on IS NULL)
+    LIMIT 1`;
+  return rows.length > 0;
+}
+
 export async function pendingCount(db: Queryable): Promise<number> {
   const rows = await db.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*) AS n FROM change_log WHERE indexed_on IS NULL`;
   return Number(rows[0]?.n ?? 0);

@@ -137,12 +137,23 @@ export async function deleteRegistry(tx: Tx, urn: string): Promise<void> {
   await tx.$executeRaw`DELETE FROM structured_property WHERE urn = ${urn}`;
 }
 
+/** Reads the registry's change counter (bumped by a trigger on every change to it). */
+export type RegistryEpochReader = () => Promise<bigint>;
+
 /**
- * The registry's change counter (bumped by a trigger on every change to it). Read on
- * every search, so it goes straight to the driver: through Prisma the same query costs
- * about four times as much.
+ * The change-counter reader over the driver itself: it runs beside many searches, and
+ * through Prisma the same query costs about four times as much.
  */
-export async function registryEpoch(sql: SqlQueryRunner): Promise<bigint> {
-  const rows = await sql.query('SELECT epoch::text AS epoch FROM registry_epoch WHERE id = 1');
-  return BigInt(String(rows[0]?.epoch ?? '0'));
+export function registryEpochReader(sql: SqlQueryRunner): RegistryEpochReader {
+  return async () => {
+    const rows = await sql.query('SELECT epoch::text AS epoch FROM registry_epoch WHERE id = 1');
+    return BigInt(String(rows[0]?.epoch ?? '0'));
+  };
+}
+
+/** The names of the live (not soft-deleted) properties. */
+export async function listSearchFields(db: Queryable): Promise<Array<{ searchField: string; qualifiedName: string }>> {
+  const rows = await db.$queryRaw<{ search_field: string; qualified_name: string }[]>`
+    SELECT search_field, qualified_name FROM structured_property WHERE NOT removed ORDER BY search_field`;
+  return rows.map((r) => ({ searchField: r.search_field, qualifiedName: r.qualified_name }));
 }

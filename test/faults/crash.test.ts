@@ -11,32 +11,30 @@ import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/built
 import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
 import { holdersOf, indexedPairs, searchTotal } from '../support/indexedValues.js';
 import { attempt, faultSeed, seededRandom, statusCounts, waitFor, type Outcome } from '../support/load.js';
-import { faultServerEnv, stopFaultServers } from '../support/faultServer.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { postgresAvailableForTests, searchAvailableForTests } from '../support/server.js';
+import { faultBackends, faultDeployment, type FaultDeployment } from '../support/faultServer.js';
 import { pendingChanges, storageProblems, storedDatasets } from '../support/storedValues.js';
 
 const N = 5000;
 const CLIENTS = 32;
 const PROPERTY = 'crash.n';
 const urnOf = (i: number) => datasetUrn(`crash.d${String(i).padStart(5, '0')}`);
-const report = (line: string) => console.log(`[crash] ${line}`);
 
-(postgresAvailableForTests() && searchAvailableForTests() ? describe : describe.skip)('SIGKILL under a load of 5,000 acknowledged writes', () => {
+describe.each(faultBackends())('SIGKILL under a load of 5,000 acknowledged writes, %s PostgreSQL', (backend) => {
   const seed = faultSeed();
-  const prefix = `fcrash_${process.pid}_`;
+  const report = (line: string) => console.log(`[crash, ${backend}] ${line}`);
+  let deployment: FaultDeployment;
   let env: Record<string, string>;
   let databaseUrl: string;
   let server: (BuiltProcess & { url: string }) | undefined;
 
   beforeAll(async () => {
     await buildOnce();
-    databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_fcrash_${process.pid}`);
-    env = faultServerEnv(databaseUrl, prefix, 'fcrash');
+    deployment = await faultDeployment(backend, `fcrash-${backend}`);
+    ({ env, databaseUrl } = deployment);
   }, 180_000);
 
   afterAll(async () => {
-    await stopFaultServers([server], prefix);
+    await deployment?.cleanup([server]);
   });
 
   test('every acknowledged write is stored exactly once and found by search after the indexer catches up', async () => {

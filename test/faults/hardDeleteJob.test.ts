@@ -10,36 +10,34 @@ import { datasetUrn, defineProperty, propertyUrn, upsertDatasetsWithValues, V3 }
 import { enc, http } from '../support/http.js';
 import { engineCount, holdersOf } from '../support/indexedValues.js';
 import { drainQueue, waitFor } from '../support/load.js';
-import { faultServerEnv, stopFaultServers } from '../support/faultServer.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from '../support/server.js';
+import { faultBackends, faultDeployment, type FaultDeployment } from '../support/faultServer.js';
 import { pendingChanges, storageProblems, storedDatasets, storedJobs, traces, withClient } from '../support/storedValues.js';
 
 const N = 10_000;
 const GONE = 'jobs.gone';
 const KEPT = 'jobs.kept';
 const urnOf = (i: number) => datasetUrn(`jobs.d${String(i).padStart(5, '0')}`);
-const report = (line: string) => console.log(`[hard delete job] ${line}`);
 
 /** How often the server logged that it finished the job. */
 function completions(server: BuiltProcess, jobId: string): number {
   return server.output.join('').split('\n').filter((line) => line.includes('"msg":"job done"') && line.includes(`"job":"${jobId}"`)).length;
 }
 
-(postgresAvailableForTests() && searchAvailableForTests() ? describe : describe.skip)('hard delete of a property held by 10,000 datasets, server killed mid-cleanup', () => {
-  const prefix = `fjob_${process.pid}_`;
+describe.each(faultBackends())('hard delete of a property held by 10,000 datasets, server killed mid-cleanup, %s PostgreSQL', (backend) => {
+  const report = (line: string) => console.log(`[hard delete job, ${backend}] ${line}`);
+  let deployment: FaultDeployment;
   let env: Record<string, string>;
   let databaseUrl: string;
   let server: (BuiltProcess & { url: string }) | undefined;
 
   beforeAll(async () => {
     await buildOnce();
-    databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_fjob_${process.pid}`);
-    env = faultServerEnv(databaseUrl, prefix, 'fjob');
+    deployment = await faultDeployment(backend, `fjob-${backend}`);
+    ({ env, databaseUrl } = deployment);
   }, 180_000);
 
   afterAll(async () => {
-    await stopFaultServers([server], prefix);
+    await deployment?.cleanup([server]);
   });
 
   test('the cleanup job survives a SIGKILL, completes once and leaves no value behind in the database or the index', async () => {
@@ -96,7 +94,7 @@ function completions(server: BuiltProcess, jobId: string): number {
 
     // The index: once the change log is drained, no document carries the old generation's field ...
     await waitFor('the indexer to drain the change log', 120_000, async () => ((await pendingChanges(databaseUrl)) === 0 ? true : undefined), 500);
-    expect(await engineCount(sharedMeilisearch(), `${prefix}dataset`, `sp.g${generation} EXISTS`)).toBe(0);
+    expect(await engineCount(deployment.meili(server!), `${deployment.indexPrefix}dataset`, `sp.g${generation} EXISTS`)).toBe(0);
     expect(await holdersOf(second.url, `structuredProperties.${KEPT}`)).toBe(N);
     // ... and a property re-created under the same name starts empty.
     await defineProperty(second.url, GONE, { valueType: 'number', cardinality: 'SINGLE' });

@@ -4,8 +4,13 @@
  * write either succeeds or fails with a clear JSON error, none hangs past a bound, /health
  * says search is down during the outage and ok after, and once Meilisearch is back every
  * acknowledged write is searchable (with its latest value) within a bound.
+ * Two setups: an external Meilisearch stopped and started again, and the server's own
+ * (embedded default) killed again and again for the whole outage, each time the server
+ * restarts it, as a crash loop would.
  */
 import { datasetUrn, defineProperty, propertiesAspect, searchRest, V3 } from '../support/catalog.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { startMeilisearch, type MeilisearchServer } from '../support/globalSetup.js';
 import { holdersOf, indexedPairs } from '../support/indexedValues.js';
 import { attempt, runClients, sleep, statusCounts, waitFor, type Outcome } from '../support/load.js';
@@ -20,15 +25,66 @@ const REQUEST_BOUND_MS = 15_000;
 /** Every acknowledged write is searchable this long after Meilisearch is back. */
 const CONVERGENCE_BOUND_MS = 60_000;
 const PROPERTY = 'mo.n';
-const report = (line: string) => console.log(`[meilisearch outage] ${line}`);
 
-(postgresAvailableForTests() && searchAvailableForTests() ? describe : describe.skip)('Meilisearch stopped for 30 s under write load', () => {
-  let meili: MeilisearchServer;
+/** Takes Meilisearch away (`begin`) and brings it back (`end`, resolving once it serves). */
+interface Outage {
+  begin(): Promise<void>;
+  end(): Promise<void>;
+}
+
+const setups = searchAvailableForTests() ? (postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded']) : [];
+
+describe.each(setups)('Meilisearch stopped for 30 s under write load, %s', (setup) => {
+  const report = (line: string) => console.log(`[meilisearch outage, ${setup}] ${line}`);
+  let meili: MeilisearchServer | undefined;
   let server: TestServer;
+  let outage: Outage;
 
   beforeAll(async () => {
-    meili = await startMeilisearch();
-    server = await startTestServer({ backend: 'external', search: { url: meili.url, key: meili.masterKey }, env: { RATE_LIMIT_PER_MINUTE: '10000000' } });
+    if (setup === 'external') {
+      let external = (meili = await startMeilisearch());
+      server = await startTestServer({ backend: 'external', search: { url: external.url, key: external.masterKey }, env: { RATE_LIMIT_PER_MINUTE: '10000000' } });
+      outage = {
+        begin: () => external.stop(),
+        end: async () => {
+          external = meili = await startMeilisearch({ dataDir: external.dataDir, port: external.port, masterKey: external.masterKey });
+        },
+      };
+    } else {
+      server = await startTestServer({ backend: 'embedded', env: { MEILI_EMBEDDED: 'true', RATE_LIMIT_PER_MINUTE: '10000000' } });
+      const pidFile = path.join(server.dataDir, 'meili', 'meilisearch.pid');
+      const pid = () => Number(readFileSync(pidFile, 'utf8').trim());
+      let crashing = false;
+      let loop: Promise<void> | undefined;
+      outage = {
+        // Killed whenever the server has started it again, for the whole outage.
+        begin: async () => {
+          crashing = true;
+          loop = (async () => {
+            while (crashing) {
+              // An empty or half-written pid file reads as 0, and kill(0) would hit this very process group.
+              const target = pid();
+              if (Number.isInteger(target) && target > 0) {
+                try {
+                  process.kill(target, 'SIGKILL');
+                } catch {
+                  // between a death and its restart
+                }
+              }
+              await sleep(20);
+            }
+          })();
+        },
+        end: async () => {
+          crashing = false;
+          await loop;
+          await waitFor('the server to restart its Meilisearch', 60_000, async () => {
+            const health = await attempt(server.url, 'GET', '/health');
+            return health.status === 200 && health.body.search?.reachable === true ? true : undefined;
+          }, 50);
+        },
+      };
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -64,13 +120,13 @@ const report = (line: string) => console.log(`[meilisearch outage] ${line}`);
     const load = runClients(CLIENTS, client);
     await sleep(3_000);
     const stoppedAt = Date.now();
-    await meili.stop();
+    await outage.begin();
     await sleep(OUTAGE_MS / 2);
     const healthDown = await attempt(base, 'GET', '/health');
     const searchDown = await searchRest(base, `structuredProperties.${PROPERTY.replace('.', '_')}:>=0`);
     await sleep(OUTAGE_MS / 2);
     const restartedAt = Date.now();
-    meili = await startMeilisearch({ dataDir: meili.dataDir, port: meili.port, masterKey: meili.masterKey });
+    await outage.end();
     const upAt = Date.now();
     report(`Meilisearch down ${restartedAt - stoppedAt} ms, up again after ${upAt - restartedAt} ms`);
     await sleep(5_000);
@@ -104,7 +160,7 @@ const report = (line: string) => console.log(`[meilisearch outage] ${line}`);
     const pairs = [...latest].map(([urn, v]) => ({ urn, value: String(v) }));
     const field = `structuredProperties.${PROPERTY}`;
     await waitFor('the index to converge', CONVERGENCE_BOUND_MS - (Date.now() - upAt), async () =>
-      (await pendingChanges(server.config.databaseUrl!)) === 0 && (await holdersOf(base, field)) === pairs.length ? true : undefined,
+      (await pendingChanges(server.databaseUrl)) === 0 && (await holdersOf(base, field)) === pairs.length ? true : undefined,
     500);
     report(`index converged ${Date.now() - upAt} ms after Meilisearch was back (${pairs.length} datasets)`);
     expect(await indexedPairs(base, field, pairs)).toBe(pairs.length);

@@ -38,7 +38,8 @@ const AGGREGATE = `query a($input: AggregateAcrossEntitiesInput!) {
         { propertyUrn: tier, values: [{ string: v >= 60 ? 'gold' : 'silver' }] },
       ]);
     }
-  });
+    // Each write may wait for a loaded machine's index (X-Index-Status: pending, then /health): bounded, not timed.
+  }, 240_000);
   afterAll(async () => {
     await server?.stop();
   });

@@ -98,15 +98,29 @@ async function indexed(base: string): Promise<void> {
   });
 
   test('a type search does not cover is listed from the database; a query on it is 400', async () => {
-    const list = await http(base, 'GET', `${V3}/entity/structuredProperty`, { query: { count: '1' } });
+    const definition = { type: 'JSON', json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] }) };
+    for (const id of ['scale-a', 'scale-b']) {
+      const res = await http(base, 'POST', `${V3}/entity/test/${encodeURIComponent(`urn:li:test:${id}`)}/testInfo`, { json: { value: { name: id, category: 'c', definition } } });
+      expect(res.status).toBe(200);
+    }
+    const list = await http(base, 'GET', `${V3}/entity/test`, { query: { count: '1' } });
     expect(list.status).toBe(200);
     expect(list.body.entities).toHaveLength(1);
     expect(list.body.scrollId).toEqual(expect.any(String));
-    const next = await http(base, 'GET', `${V3}/entity/structuredProperty`, { query: { count: '1', scrollId: list.body.scrollId } });
+    const next = await http(base, 'GET', `${V3}/entity/test`, { query: { count: '1', scrollId: list.body.scrollId } });
     expect(next.body.entities).toHaveLength(1);
     expect(next.body.entities[0].urn).not.toBe(list.body.entities[0].urn);
-    const queried = await http(base, 'GET', `${V3}/entity/structuredProperty`, { query: { query: 'name:x' } });
+    const queried = await http(base, 'GET', `${V3}/entity/test`, { query: { query: 'name:x' } });
     expect(queried.status).toBe(400);
+  });
+
+  test('definitions are searched: listed in URN order through the index, with queries', async () => {
+    const list = await http(base, 'GET', `${V3}/entity/structuredProperty`, { query: { count: '1' } });
+    expect(list.body.entities.map((e: { urn: string }) => e.urn)).toEqual(['urn:li:structuredProperty:scale.n']);
+    const next = await http(base, 'GET', `${V3}/entity/structuredProperty`, { query: { count: '1', scrollId: list.body.scrollId } });
+    expect(next.body.entities.map((e: { urn: string }) => e.urn)).toEqual(['urn:li:structuredProperty:scale.s']);
+    const queried = await http(base, 'GET', `${V3}/entity/structuredProperty`, { query: { query: 'valueType:string' } });
+    expect(queried.body.entities.map((e: { urn: string }) => e.urn)).toEqual(['urn:li:structuredProperty:scale.s']);
   });
 
   test('bad sort, sortOrder and scrollId parameters are 400', async () => {

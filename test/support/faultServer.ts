@@ -1,13 +1,120 @@
 /**
- * Built servers for the fault suites: on a PostgreSQL database and the Meilisearch
- * globalSetup started, under an index prefix of the suite's own, without a rate limit
- * (the suites send thousands of requests a minute), each with a fresh DATA_DIR.
+ * Deployments for the fault suites, each run on both database setups a user meets:
+ * - `external`: DATABASE_URL to a fresh database on the external PostgreSQL, and the
+ *   Meilisearch globalSetup started, under an index prefix of the suite's own;
+ * - `embedded`: the default `npm start` runs, no URLs at all: the server starts its own
+ *   PostgreSQL and Meilisearch under a fresh DATA_DIR.
+ * Either way without a rate limit (the suites send thousands of requests a minute).
+ * The suite reads the database and the engine directly through what this gives it.
  */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import type { BuiltProcess } from './builtServer.js';
-import { tempDir } from './tempDir.js';
 import { dropIndexes } from './indexedValues.js';
-import { sharedMeilisearch } from './server.js';
+import { createTestDatabase } from './postgres.js';
+import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from './server.js';
+import { tempDir } from './tempDir.js';
 
+export type FaultBackend = 'external' | 'embedded';
+
+/** The embedded default always (where the bundled engines exist), an external PostgreSQL when one is available. */
+export function faultBackends(): FaultBackend[] {
+  if (!searchAvailableForTests()) return [];
+  return postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded'];
+}
+
+export interface MeiliAccess {
+  readonly url: string;
+  readonly key: string;
+}
+
+export interface FaultDeployment {
+  readonly backend: FaultBackend;
+  readonly env: Record<string, string>;
+  readonly dataDir: string;
+  /** The database the servers use, for reading it directly. */
+  readonly databaseUrl: string;
+  /** Index names start with this. */
+  readonly indexPrefix: string;
+  /** The Meilisearch the servers use (the bundled one's address is known once `server` has started it). */
+  meili(server: BuiltProcess): MeiliAccess;
+  /** The pid of the embedded PostgreSQL's postmaster (embedded only). */
+  postmasterPid(): number;
+  /** The pid of the bundled Meilisearch (embedded only). */
+  meiliPid(): number;
+  /** Stops the servers still running and whatever engine a killed server left behind, then removes what the suite made. */
+  cleanup(servers: ReadonlyArray<BuiltProcess | undefined>): Promise<void>;
+}
+
+export async function faultDeployment(backend: FaultBackend, tag: string): Promise<FaultDeployment> {
+  const dataDir = tempDir(`propgraph-${tag}-`);
+  const indexPrefix = `${tag}_${process.pid}_`;
+  const env: Record<string, string> = { DATA_DIR: dataDir, MEILI_INDEX_PREFIX: indexPrefix, RATE_LIMIT_PER_MINUTE: '10000000' };
+  let databaseUrl: string;
+  if (backend === 'external') {
+    const meili = sharedMeilisearch();
+    databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_${tag}_${process.pid}`);
+    Object.assign(env, { DATABASE_URL: databaseUrl, MEILI_URL: meili.url, MEILI_API_KEY: meili.key });
+  } else {
+    databaseUrl = `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`;
+  }
+  const pidIn = (file: string) => {
+    const pid = Number(readFileSync(path.join(dataDir, file), 'utf8').split('\n')[0]!.trim());
+    // An empty pid file reads as 0, and kill(0) would hit the test's own process group.
+    if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${file} names no process`);
+    return pid;
+  };
+  return {
+    backend,
+    env,
+    dataDir,
+    databaseUrl,
+    indexPrefix,
+    meili: (server) => {
+      if (backend === 'external') return sharedMeilisearch();
+      const started = server.output
+        .join('')
+        .split('\n')
+        .map((line) => {
+          try {
+            return JSON.parse(line) as { msg?: string; url?: string };
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((e) => e?.msg === 'embedded Meilisearch started')
+        .pop();
+      if (!started?.url) throw new Error('the server has not started its Meilisearch');
+      return { url: started.url, key: readFileSync(path.join(dataDir, 'meili', 'master-key'), 'utf8').trim() };
+    },
+    postmasterPid: () => pidIn('postgres/postmaster.pid'),
+    meiliPid: () => pidIn('meili/meilisearch.pid'),
+    cleanup: async (servers) => {
+      for (const s of servers) {
+        if (s && s.child.exitCode === null && s.child.signalCode === null) {
+          s.child.kill('SIGTERM');
+          await s.exited;
+        }
+      }
+      if (backend === 'external') {
+        await dropIndexes(sharedMeilisearch(), indexPrefix);
+      } else {
+        // A server killed last leaves its engines running.
+        for (const file of ['postgres/postmaster.pid', 'meili/meilisearch.pid']) {
+          if (!existsSync(path.join(dataDir, file))) continue;
+          try {
+            process.kill(pidIn(file), 'SIGKILL');
+          } catch {
+            // already gone, or no pid in the file
+          }
+        }
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Several replicas on one external database (the two-replica suite): each its own DATA_DIR. */
 export function faultServerEnv(databaseUrl: string, prefix: string, dataDirTag: string): Record<string, string> {
   const meili = sharedMeilisearch();
   return {

@@ -57,7 +57,11 @@ export function postgresAvailable(): boolean {
   return Boolean(process.env.TEST_DATABASE_URL) || Boolean(findBinary('initdb') && findBinary('pg_ctl'));
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * `durable: false` (tests) turns off fsync and synchronous commit for speed; the
+ * benchmarks start it durable, as PostgreSQL ships.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   if (process.env.TEST_DATABASE_URL) {
     const refuse = async () => {
       throw new Error('TEST_DATABASE_URL names a server these tests do not control');
@@ -80,7 +84,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   run(initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  const speed = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${speed} -c max_connections=300`;
   const startArgs = ['-D', dataDir, '-o', opts, '-l', path.join(dir, 'log'), '-w', 'start'];
   run(pgCtl, startArgs);
   return {

@@ -24,6 +24,9 @@ export async function http<T = any>(
   } else if (options.contentType) headers['content-type'] = options.contentType;
   const res = await fetch(url, { method: method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
+  // A write the server answered before the search index caught up (SPEC 12): on a loaded
+  // machine INDEX_WAIT_MS can run out. Suites read their writes back, so they wait here.
+  if (res.headers.get('x-index-status') === 'pending' && options.query?.async !== 'true') await indexCaughtUp(baseUrl);
   let parsed: unknown = undefined;
   try {
     parsed = text ? JSON.parse(text) : undefined;
@@ -34,3 +37,18 @@ export async function http<T = any>(
 }
 
 export const enc = encodeURIComponent;
+
+/**
+ * Waits until the server's change log has nothing left to index, as a client that
+ * needs read-your-writes does after `X-Index-Status: pending`; gives up at once while
+ * search is unreachable or disabled (nothing will catch up), and after two minutes.
+ */
+export async function indexCaughtUp(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(new URL(`${baseUrl}/health`));
+    const health = (await res.json()) as { search?: { enabled?: boolean; reachable?: boolean }; changeLog?: { pending?: number } };
+    if (health.search?.enabled !== true || health.search.reachable !== true || health.changeLog?.pending === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

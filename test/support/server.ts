@@ -5,6 +5,7 @@
  * started (as a deployment with DATABASE_URL does).
  */
 import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -15,6 +16,8 @@ export type Backend = 'embedded' | 'external';
 
 export interface TestServer extends RunningServer {
   readonly dataDir: string;
+  /** The database it uses, for reading it directly: DATABASE_URL, or its embedded cluster's socket. */
+  readonly databaseUrl: string;
   readonly config: Config;
   stop(): Promise<void>;
 }
@@ -64,6 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     ...server,
     dataDir,
+    databaseUrl: config.databaseUrl ?? `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`,
     config,
     stop: async () => {
       await server.close();

@@ -3,9 +3,10 @@ import fc from 'fast-check';
 import { ValidationError } from '../../src/domain/errors.js';
 import { parseLuceneQuery } from '../../src/domain/luceneQuery.js';
 import { parseUrn } from '../../src/domain/urn.js';
-import { compileFilter, quote, type FieldTarget } from '../../src/search/compileFilter.js';
+import { compileFilter, quote, targetOf, type FieldTarget } from '../../src/search/compileFilter.js';
 import { buildDocument, documentId, indexText, MAX_TEXT_BYTES, sortKey } from '../../src/search/documents.js';
 import { afterCursorFilter, decodeCursor, encodeCursor } from '../../src/search/cursor.js';
+import { searchFacts } from '../../src/domain/searchFacts.js';
 
 const targets = new Map<string, FieldTarget>([
   ['n', { attr: 'sp.g7', reversedAttr: 'sp.r7', valueKind: 'number' }],
@@ -54,6 +55,19 @@ describe('compileFilter', () => {
     expect(() => compileFilter({ kind: 'text', field: 'name', op: 'endsWith', value: 'x' }, targets)).toThrow(/END_WITH is not supported/);
   });
 
+  test('name equality also matches a word, or all words, of the name', () => {
+    const t = new Map<string, FieldTarget>([['name', targetOf({ kind: 'key', name: 'name' })]]);
+    expect(compileFilter({ kind: 'equals', field: 'name', values: ['clicks'] }, t)).toBe('(name = "clicks" OR _nw = "clicks")');
+    expect(compileFilter({ kind: 'equals', field: 'name', values: ['daily clicks'] }, t)).toBe('(name = "daily clicks" OR (_nw = "daily" AND _nw = "clicks"))');
+  });
+
+  test('booleans compare as true or false, and have no order', () => {
+    const t = new Map<string, FieldTarget>([['removed', targetOf({ kind: 'key', name: 'removed' })]]);
+    expect(compileFilter({ kind: 'equals', field: 'removed', values: ['TRUE'] }, t)).toBe('_removed = true');
+    expect(() => compileFilter({ kind: 'equals', field: 'removed', values: ['yes'] }, t)).toThrow(ValidationError);
+    expect(() => compileFilter({ kind: 'compare', field: 'removed', op: 'gt', value: 'false' }, t)).toThrow(/no order/);
+  });
+
   test('several values become IN', () => {
     expect(compileFilter({ kind: 'equals', field: 'n', values: ['1', '2.50'] }, targets)).toBe('sp.g7 IN ["1", "2.5"]');
   });
@@ -62,7 +76,8 @@ describe('compileFilter', () => {
 describe('search documents', () => {
   test('a dataset document holds its key fields and current values, texts also reversed', () => {
     const urn = parseUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)');
-    const doc = buildDocument({ urn, removed: false, values: [{ generation: 4n, values: [{ double: 60 }] }, { generation: 9n, values: [{ string: 'abc' }] }] });
+    const facts = searchFacts(urn, false, new Map([['datasetProperties', { name: 'Orders', description: 'Every order, daily' }]]));
+    const doc = buildDocument({ urn, facts, values: [{ generation: 4n, values: [{ double: 60 }] }, { generation: 9n, values: [{ string: 'abc' }] }] });
     expect(doc).toEqual({
       id: documentId(urn.value),
       urn: urn.value,
@@ -70,11 +85,48 @@ describe('search documents', () => {
       _type: 'dataset',
       _removed: false,
       name: 'db.orders',
+      _nw: ['db', 'orders'],
       platform: 'urn:li:dataPlatform:hive',
       origin: 'PROD',
+      displayName: 'Orders',
+      description: 'Every order, daily',
       sp: { g4: [60], g9: ['abc'], r9: ['cba'] },
     });
     expect(doc.id).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('a definition document holds what definitions are filtered by, in short forms', () => {
+    const urn = parseUrn('urn:li:structuredProperty:io.acryl.retention');
+    const definition = {
+      qualifiedName: 'io.acryl.retention',
+      displayName: 'Retention',
+      valueType: 'urn:li:dataType:datahub.number',
+      entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:datahub.schemaField'],
+      cardinality: 'MULTIPLE',
+    };
+    const facts = searchFacts(urn, true, new Map<string, unknown>([['propertyDefinition', definition], ['structuredPropertySettings', { showInSearchFilters: true }]]));
+    const doc = buildDocument({ urn, facts, values: [] });
+    expect(doc).toMatchObject({
+      _type: 'structuredProperty',
+      _removed: true,
+      qualifiedName: 'io.acryl.retention',
+      displayName: 'Retention',
+      valueType: 'number',
+      entityTypes: ['dataset', 'schemaField'],
+      cardinality: 'MULTIPLE',
+      showInSearchFilters: true,
+    });
+  });
+
+  test('a schema field document names its dataset and the dataset platform', () => {
+    const urn = parseUrn('urn:li:schemaField:(urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD),customer_id)');
+    expect(buildDocument({ urn, facts: searchFacts(urn, false, new Map()), values: [] })).toMatchObject({
+      name: 'customer_id',
+      _nw: ['customer', 'id'],
+      fieldPath: 'customer_id',
+      parent: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)',
+      platform: 'urn:li:dataPlatform:hive',
+    });
   });
 
   test('sort keys order like the URNs (UTF-8 byte order) and are lower-case hex', () => {
@@ -104,10 +156,15 @@ describe('search documents', () => {
 
 describe('scroll cursors', () => {
   test('round-trip and continue after the last key in the scroll direction', () => {
-    const c = { direction: 'desc' as const, after: 'abc123' };
+    const c = { order: 'desc' as const, after: 'abc123' };
     expect(decodeCursor(encodeCursor(c))).toEqual(c);
     expect(afterCursorFilter(c)).toBe('_k < "abc123"');
-    expect(afterCursorFilter({ direction: 'asc', after: 'ff' })).toBe('_k > "ff"');
+    expect(afterCursorFilter({ order: 'asc', after: 'ff' })).toBe('_k > "ff"');
+  });
+
+  test('a relevance cursor is a position among the ranked hits', () => {
+    const c = { order: 'relevance' as const, offset: 40 };
+    expect(decodeCursor(encodeCursor(c))).toEqual(c);
   });
 
   test.each(['', 'not a cursor!', Buffer.from('a:XYZ').toString('base64url'), Buffer.from('x:ab').toString('base64url')])('rejects %j', (s) => {

@@ -4,6 +4,7 @@ import {
   FABRIC_TYPES,
   entityTypeByGraphql,
   findEntityType,
+  defaultSearchTypes,
   searchableEntityTypes,
 } from '../../src/domain/entityTypes.js';
 
@@ -59,8 +60,10 @@ test('every entity type has as many key fields as key parts', () => {
   expect(ENTITY_TYPES.every((t) => t.keyFields.length === t.keyParts.length)).toBe(true);
 });
 
-test('schema fields are not searchable by default, as in DataHub', () => {
-  expect(searchableEntityTypes().map((t) => t.name)).not.toContain('schemaField');
+test('schema fields and definitions are searched only when named, as in DataHub', () => {
+  expect(defaultSearchTypes().map((t) => t.name)).not.toContain('schemaField');
+  expect(defaultSearchTypes().map((t) => t.name)).not.toContain('structuredProperty');
+  expect(searchableEntityTypes().map((t) => t.name)).toEqual(expect.arrayContaining(['schemaField', 'structuredProperty']));
 });
 
 test('datasets are searchable', () => {

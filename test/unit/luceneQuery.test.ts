@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { ValidationError } from '../../src/domain/errors.js';
 import { parseLuceneQuery } from '../../src/domain/luceneQuery.js';
-import type { FilterNode } from '../../src/domain/searchFilter.js';
+import { splitKeywords, type FilterNode } from '../../src/domain/searchFilter.js';
 
 const F = 'structuredProperties.io_acryl_privacy_retentionTime';
 
@@ -81,8 +81,26 @@ describe('parseLuceneQuery', () => {
     expect(parseLuceneQuery('urn:urn\\:li\\:dataset\\:\\(x\\)')).toEqual({ kind: 'equals', field: 'urn', values: ['urn:li:dataset:(x)'] });
   });
 
+  test('a bare word or quoted phrase is a keyword; words side by side are one keyword search (SPEC 12)', () => {
+    expect(parseLuceneQuery('clicks')).toEqual({ kind: 'keyword', text: 'clicks' });
+    expect(parseLuceneQuery('daily clicks')).toEqual({ kind: 'keyword', text: 'daily clicks' });
+    expect(parseLuceneQuery('"daily clicks"')).toEqual({ kind: 'keyword', text: '"daily clicks"' });
+    expect(parseLuceneQuery('daily clicks AND platform:hive')).toEqual({
+      kind: 'and',
+      items: [{ kind: 'keyword', text: 'daily clicks' }, { kind: 'equals', field: 'platform', values: ['hive'] }],
+    });
+  });
+
+  test('keywords combine with the rest of the query by AND only', () => {
+    expect(splitKeywords(parseLuceneQuery('clicks AND a:1'))).toEqual({ keywords: 'clicks', filter: { kind: 'equals', field: 'a', values: ['1'] } });
+    expect(splitKeywords(parseLuceneQuery('clicks'))).toEqual({ keywords: 'clicks', filter: { kind: 'all' } });
+    expect(splitKeywords(parseLuceneQuery('a:1'))).toEqual({ keywords: null, filter: { kind: 'equals', field: 'a', values: ['1'] } });
+    for (const q of ['clicks OR a:1', 'NOT clicks', 'a:1 AND (clicks OR b:2)']) expect(() => splitKeywords(parseLuceneQuery(q))).toThrow(/only be combined .* by AND/);
+  });
+
   test.each([
-    ['a bare term', 'orders', 1, /needs a field/],
+    ['a keyword after a field clause without an operator', 'a:1 orders', 5, /expected AND or OR/],
+    ['a wildcard in a keyword', 'ord*', 1, /wildcards are not supported in keywords/],
     ['two clauses without an operator', 'a:1 b:2', 5, /expected AND or OR/],
     ['an unclosed parenthesis', '(a:1', 5, /expected "\)"/],
     ['an unbalanced closing parenthesis', 'a:1)', 4, /unbalanced/],
@@ -92,7 +110,6 @@ describe('parseLuceneQuery', () => {
     ['a range without TO', 'a:[1 2]', 6, /expected TO/],
     ['a dangling AND', 'a:1 AND', 8, /expected a clause/],
     ['a lowercase operator', 'a:1 and b:2', 5, /expected AND or OR/],
-    ['a quoted term without a field', '"x"', 1, /needs a field/],
   ])('rejects %s with the 1-based position', (_what, text, position, message) => {
     const err = errorOf(text);
     expect(err.message).toMatch(new RegExp(`^Invalid query at position ${position}: `));

@@ -1,7 +1,7 @@
 /** GraphQL orFilters (SPEC 6) become the same filter tree as REST queries; constants fold away. */
 import { ValidationError } from '../../src/domain/errors.js';
 import { fieldsOf, filterFromOrFilters, mapLeaves, NONE, simplify, type FilterNode } from '../../src/domain/searchFilter.js';
-import { parseSearchField } from '../../src/domain/searchFields.js';
+import { closestName, keyFieldInfo, parseSearchField } from '../../src/domain/searchFields.js';
 
 const P = 'structuredProperties.io.acryl.privacy.retentionTime';
 
@@ -96,7 +96,25 @@ describe('simplify and mapLeaves', () => {
 
 describe('parseSearchField', () => {
   test('key fields', () => {
-    for (const name of ['urn', 'name', 'platform', 'origin']) expect(parseSearchField(name)).toEqual({ kind: 'key', name });
+    for (const name of ['urn', 'name', 'platform', 'origin', 'removed', 'valueType', 'entityTypes']) expect(parseSearchField(name)).toEqual({ kind: 'key', name });
+    expect(parseSearchField('entityType')).toEqual({ kind: 'key', name: '_entityType' });
+  });
+
+  test('key field values are put into the form the index holds (SPEC 12: platform:hive)', () => {
+    expect(keyFieldInfo('platform').normalize!('hive')).toBe('urn:li:dataPlatform:hive');
+    expect(keyFieldInfo('platform').normalize!('urn:li:dataPlatform:hive')).toBe('urn:li:dataPlatform:hive');
+    expect(keyFieldInfo('valueType').normalize!('urn:li:dataType:datahub.number')).toBe('number');
+    expect(keyFieldInfo('valueType').normalize!('STRING')).toBe('string');
+    expect(keyFieldInfo('entityTypes').normalize!('urn:li:entityType:svc.schemaField')).toBe('schemaField');
+    expect(keyFieldInfo('_entityType').normalize!('SCHEMA_FIELD')).toBe('schemaField');
+    expect(() => keyFieldInfo('valueType').normalize!('colour')).toThrow(ValidationError);
+  });
+
+  test('closestName suggests the nearest name by edit distance', () => {
+    const names = ['io_acryl_privacy_retentionTime', 'io_acryl_privacy_owner', 'retention'];
+    expect(closestName('io_acryl_privacy_retentionTme', names)).toBe('io_acryl_privacy_retentionTime');
+    expect(closestName('io_acryl_privacy_ownr', names)).toBe('io_acryl_privacy_owner');
+    expect(closestName('x', [])).toBeUndefined();
   });
 
   test('GraphQL (dots kept) and REST (dots as underscores) names reach the same search field', () => {

@@ -56,6 +56,7 @@ export type AccessTokenScope =
   | 'WRITE';
 
 export type AggregateAcrossEntitiesInput = {
+  /** Fields to count; absent or empty: the default facets (_entityType, platform, and properties shown in search filters). */
   facets?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   orFilters?: InputMaybe<Array<AndFilterInput>>;
   query: Scalars['String']['input'];
@@ -71,6 +72,8 @@ export type AggregateResults = {
 export type AggregationMetadata = {
   __typename?: 'AggregationMetadata';
   count: Scalars['Long']['output'];
+  /** For an allowed value of a structured property: its description. */
+  description?: Maybe<Scalars['String']['output']>;
   value: Scalars['String']['output'];
 };
 
@@ -229,7 +232,7 @@ export type FabricType =
 
 export type FacetFilterInput = {
   condition?: InputMaybe<FilterOperator>;
-  /** E.g. structuredProperties.io.acryl.privacy.retentionTime, urn, platform, origin, name. */
+  /** E.g. structuredProperties.io.acryl.privacy.retentionTime, urn, name, platform, origin, removed, _entityType; for definitions qualifiedName, displayName, valueType, entityTypes, cardinality, showInSearchFilters; for schema fields fieldPath, parent. */
   field: Scalars['String']['input'];
   negated?: InputMaybe<Scalars['Boolean']['input']>;
   /** Deprecated single value; use values. */
@@ -240,7 +243,11 @@ export type FacetFilterInput = {
 export type FacetMetadata = {
   __typename?: 'FacetMetadata';
   aggregations: Array<AggregationMetadata>;
+  /** A property's displayName (else its qualified name); a label for other fields. */
   displayName?: Maybe<Scalars['String']['output']>;
+  /** The structured property a property facet counts. */
+  entity?: Maybe<Entity>;
+  /** The field as requested (or, for default facets, `_entityType`, `platform`, `structuredProperties.<qualified name>`). */
   field: Scalars['String']['output'];
 };
 
@@ -469,12 +476,12 @@ export type ScrollAcrossEntitiesInput = {
   /** Accepted for compatibility; cursors here do not expire. */
   keepAlive?: InputMaybe<Scalars['String']['input']>;
   orFilters?: InputMaybe<Array<AndFilterInput>>;
-  /** `*` for all. */
+  /** `*` for all; keywords (ranked by relevance) and/or `field:value` clauses (docs/search.md). */
   query: Scalars['String']['input'];
   /** The cursor returned as nextScrollId by the previous page. */
   scrollId?: InputMaybe<Scalars['String']['input']>;
   searchFlags?: InputMaybe<SearchFlags>;
-  /** Entity types to search; empty or absent means every searchable type. */
+  /** Entity types to search; empty or absent means every type searched by default (all searchable ones but SCHEMA_FIELD and STRUCTURED_PROPERTY). */
   types?: InputMaybe<Array<EntityType>>;
 };
 
@@ -489,6 +496,8 @@ export type ScrollResults = {
 
 export type SearchFlags = {
   fulltext?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Soft-deleted entities too (by default they are left out unless a filter names `removed`). */
+  includeSoftDeleted?: InputMaybe<Scalars['Boolean']['input']>;
   /** Most facet values to return per facet (default 20, at most 1000). */
   maxAggValues?: InputMaybe<Scalars['Int']['input']>;
   skipAggregates?: InputMaybe<Scalars['Boolean']['input']>;
@@ -767,7 +776,7 @@ export type ResolversTypes = ResolversObject<{
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   AccessTokenScope: AccessTokenScope;
   AggregateAcrossEntitiesInput: AggregateAcrossEntitiesInput;
-  AggregateResults: ResolverTypeWrapper<AggregateResults>;
+  AggregateResults: ResolverTypeWrapper<Omit<AggregateResults, 'facets'> & { facets?: Maybe<Array<ResolversTypes['FacetMetadata']>> }>;
   AggregationMetadata: ResolverTypeWrapper<AggregationMetadata>;
   AllowedValue: ResolverTypeWrapper<AllowedValueModel>;
   AllowedValueInput: AllowedValueInput;
@@ -788,7 +797,7 @@ export type ResolversTypes = ResolversObject<{
   EntityTypeInfo: ResolverTypeWrapper<EntityTypeInfoModel>;
   FabricType: FabricType;
   FacetFilterInput: FacetFilterInput;
-  FacetMetadata: ResolverTypeWrapper<FacetMetadata>;
+  FacetMetadata: ResolverTypeWrapper<Omit<FacetMetadata, 'aggregations' | 'entity'> & { aggregations: Array<ResolversTypes['AggregationMetadata']>, entity?: Maybe<ResolversTypes['Entity']> }>;
   FilterOperator: FilterOperator;
   GenericEntity: ResolverTypeWrapper<EntityModel>;
   ListAccessTokenInput: ListAccessTokenInput;
@@ -807,7 +816,7 @@ export type ResolversTypes = ResolversObject<{
   ResolvedAuditStamp: ResolverTypeWrapper<AuditStampModel>;
   SchemaFieldEntity: ResolverTypeWrapper<EntityModel>;
   ScrollAcrossEntitiesInput: ScrollAcrossEntitiesInput;
-  ScrollResults: ResolverTypeWrapper<Omit<ScrollResults, 'searchResults'> & { searchResults: Array<ResolversTypes['SearchResult']> }>;
+  ScrollResults: ResolverTypeWrapper<Omit<ScrollResults, 'facets' | 'searchResults'> & { facets?: Maybe<Array<ResolversTypes['FacetMetadata']>>, searchResults: Array<ResolversTypes['SearchResult']> }>;
   SearchFlags: SearchFlags;
   SearchResult: ResolverTypeWrapper<SearchResultModel>;
   StdDataType: StdDataType;
@@ -839,7 +848,7 @@ export type ResolversParentTypes = ResolversObject<{
   AccessTokenMetadata: TokenMetadata;
   Boolean: Scalars['Boolean']['output'];
   AggregateAcrossEntitiesInput: AggregateAcrossEntitiesInput;
-  AggregateResults: AggregateResults;
+  AggregateResults: Omit<AggregateResults, 'facets'> & { facets?: Maybe<Array<ResolversParentTypes['FacetMetadata']>> };
   AggregationMetadata: AggregationMetadata;
   AllowedValue: AllowedValueModel;
   AllowedValueInput: AllowedValueInput;
@@ -858,7 +867,7 @@ export type ResolversParentTypes = ResolversObject<{
   EntityTypeEntity: EntityModel;
   EntityTypeInfo: EntityTypeInfoModel;
   FacetFilterInput: FacetFilterInput;
-  FacetMetadata: FacetMetadata;
+  FacetMetadata: Omit<FacetMetadata, 'aggregations' | 'entity'> & { aggregations: Array<ResolversParentTypes['AggregationMetadata']>, entity?: Maybe<ResolversParentTypes['Entity']> };
   GenericEntity: EntityModel;
   ListAccessTokenInput: ListAccessTokenInput;
   Int: Scalars['Int']['output'];
@@ -875,7 +884,7 @@ export type ResolversParentTypes = ResolversObject<{
   ResolvedAuditStamp: AuditStampModel;
   SchemaFieldEntity: EntityModel;
   ScrollAcrossEntitiesInput: ScrollAcrossEntitiesInput;
-  ScrollResults: Omit<ScrollResults, 'searchResults'> & { searchResults: Array<ResolversParentTypes['SearchResult']> };
+  ScrollResults: Omit<ScrollResults, 'facets' | 'searchResults'> & { facets?: Maybe<Array<ResolversParentTypes['FacetMetadata']>>, searchResults: Array<ResolversParentTypes['SearchResult']> };
   SearchFlags: SearchFlags;
   SearchResult: SearchResultModel;
   StringValue: PropertyValueModel;
@@ -921,6 +930,7 @@ export type AggregateResultsResolvers<ContextType = GraphQLContext, ParentType e
 
 export type AggregationMetadataResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AggregationMetadata'] = ResolversParentTypes['AggregationMetadata']> = ResolversObject<{
   count?: Resolver<ResolversTypes['Long'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
@@ -989,6 +999,7 @@ export type EntityTypeInfoResolvers<ContextType = GraphQLContext, ParentType ext
 export type FacetMetadataResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FacetMetadata'] = ResolversParentTypes['FacetMetadata']> = ResolversObject<{
   aggregations?: Resolver<Array<ResolversTypes['AggregationMetadata']>, ParentType, ContextType>;
   displayName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  entity?: Resolver<Maybe<ResolversTypes['Entity']>, ParentType, ContextType>;
   field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 

@@ -1,7 +1,7 @@
 import { tryParseUrn } from '../../domain/urn.js';
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';
-import { orFiltersOf, timed, typesOf } from './searchInput.js';
+import { facetMetadata, orFiltersOf, timed, typesOf } from './searchInput.js';
 
 export const Query: QueryResolvers = {
   dataset: async (_root, { urn }, ctx) => {
@@ -17,7 +17,14 @@ export const Query: QueryResolvers = {
   scrollAcrossEntities: async (_root, { input }, ctx) => {
     const types = typesOf(input.types);
     const result = await timed(ctx, 'scrollAcrossEntities', types, () =>
-      ctx.services.search.scroll(ctx.caller, { types, query: input.query, count: input.count ?? null, scrollId: input.scrollId ?? null, orFilters: orFiltersOf(input.orFilters) }),
+      ctx.services.search.scroll(ctx.caller, {
+        types,
+        query: input.query,
+        count: input.count ?? null,
+        scrollId: input.scrollId ?? null,
+        orFilters: orFiltersOf(input.orFilters),
+        includeSoftDeleted: input.searchFlags?.includeSoftDeleted ?? null,
+      }),
     );
     return {
       nextScrollId: result.nextScrollId,
@@ -29,15 +36,17 @@ export const Query: QueryResolvers = {
   },
   aggregateAcrossEntities: async (_root, { input }, ctx) => {
     const types = typesOf(input.types);
-    return timed(ctx, 'aggregateAcrossEntities', types, () =>
+    const result = await timed(ctx, 'aggregateAcrossEntities', types, () =>
       ctx.services.search.aggregate(ctx.caller, {
         types,
         query: input.query,
         orFilters: orFiltersOf(input.orFilters),
         facets: (input.facets ?? []).filter((f): f is string => typeof f === 'string'),
         maxAggValues: input.searchFlags?.maxAggValues ?? null,
+        includeSoftDeleted: input.searchFlags?.includeSoftDeleted ?? null,
       }),
     );
+    return { facets: result.facets.map(facetMetadata) };
   },
   test: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);

@@ -1,7 +1,8 @@
 /** GraphQL search inputs to the search service's inputs (entity types, filters, timing). */
-import type { AndFilterInput, EntityType } from '../generated/resolvers-types.js';
-import type { AndFilter } from '../../services/searchService.js';
+import type { AndFilterInput, EntityType, ResolversTypes } from '../generated/resolvers-types.js';
+import type { AndFilter, Facet } from '../../services/searchService.js';
 import type { GraphQLContext } from '../context.js';
+import { entityModel } from './entityModel.js';
 
 export function typesOf(types: readonly EntityType[] | null | undefined): string[] {
   return [...(types ?? [])];
@@ -28,4 +29,14 @@ export async function timed<T>(ctx: GraphQLContext, operation: string, types: st
   list.push({ operation, entityTypes: types.length > 0 ? types : 'all searchable', tookMs: Number(process.hrtime.bigint() - started) / 1e6 });
   ctx.extensions.search = list;
   return result;
+}
+
+/** A facet as GraphQL's FacetMetadata; a property facet resolves `entity` to its definition. */
+export function facetMetadata(facet: Facet): ResolversTypes['FacetMetadata'] {
+  return {
+    field: facet.field,
+    displayName: facet.displayName,
+    entity: facet.propertyUrn ? entityModel(facet.propertyUrn) : null,
+    aggregations: facet.aggregations.map((a) => ({ value: a.value, count: a.count, description: a.description ?? null })),
+  };
 }

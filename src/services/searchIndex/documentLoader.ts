@@ -3,10 +3,11 @@
  * rebuilt whole from what is committed now, never patched from a change's content, so
  * applying a change twice, late, or out of order gives the same document.
  */
-import { tryParseUrn } from '../../domain/urn.js';
+import { searchAspects, searchFacts } from '../../domain/searchFacts.js';
+import { tryParseUrn, type Urn } from '../../domain/urn.js';
 import type { TypedValue } from '../../domain/typedValue.js';
 import { buildDocument, type SearchDocument } from '../../search/documents.js';
-import { existingEntities, latestAspectOfMany } from '../../store/aspects.js';
+import { existingEntities, latestAspectsOfMany } from '../../store/aspects.js';
 import type { Db } from '../../store/database.js';
 import { valuesOfEntities } from '../../store/propertyValues.js';
 
@@ -14,12 +15,19 @@ import { valuesOfEntities } from '../../store/propertyValues.js';
 export async function loadDocuments(db: Db, urns: readonly string[]): Promise<Map<string, SearchDocument | null>> {
   const out = new Map<string, SearchDocument | null>();
   const existing = await existingEntities(db, urns);
-  const live = urns.filter((u) => existing.has(u));
-  const values = await valuesOfEntities(db, live);
-  const statuses = await latestAspectOfMany(db, live, 'status');
+  const parsed = new Map<string, Urn>();
   for (const urn of urns) {
-    const parsed = tryParseUrn(urn);
-    if (!existing.has(urn) || !parsed.ok) {
+    const p = tryParseUrn(urn);
+    if (p.ok && existing.has(urn)) parsed.set(urn, p.urn);
+  }
+  const live = [...parsed.keys()];
+  // One read of every aspect any of these types shows (names, descriptions, definitions), with status.
+  const aspectNames = new Set(['status']);
+  for (const type of new Set([...parsed.values()].map((u) => u.entityType))) for (const a of searchAspects(type)) aspectNames.add(a);
+  const [values, aspects] = await Promise.all([valuesOfEntities(db, live), latestAspectsOfMany(db, live, [...aspectNames])]);
+  for (const urn of urns) {
+    const parsedUrn = parsed.get(urn);
+    if (!parsedUrn) {
       out.set(urn, null);
       continue;
     }
@@ -28,8 +36,9 @@ export async function loadDocuments(db: Db, urns: readonly string[]): Promise<Ma
       // their values here so that a restore needs no reindex (filters on them are refused).
       .filter((v) => v.currentGeneration !== null && v.generation === v.currentGeneration)
       .map((v) => ({ generation: v.generation, values: v.values as TypedValue[] }));
-    const removed = (statuses.get(urn)?.metadata as { removed?: unknown } | undefined)?.removed === true;
-    out.set(urn, buildDocument({ urn: parsed.urn, removed, values: rows }));
+    const own = new Map([...(aspects.get(urn) ?? new Map()).entries()].map(([name, stored]) => [name, stored.metadata as unknown]));
+    const removed = (own.get('status') as { removed?: unknown } | undefined)?.removed === true;
+    out.set(urn, buildDocument({ urn: parsedUrn, facts: searchFacts(parsedUrn, removed, own), values: rows }));
   }
   return out;
 }

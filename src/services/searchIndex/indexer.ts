@@ -37,8 +37,8 @@ export interface IndexerOptions {
   /** How often an idle indexer looks for new changes. */
   readonly pollMs?: number;
   readonly leaseSeconds?: number;
-  /** Called once the indexes exist, with the types whose index was created empty. */
-  readonly onIndexesCreated?: (types: string[]) => void;
+  /** Called once the indexes exist, with the types whose index was created empty; draining waits for it. */
+  readonly onIndexesCreated?: (types: string[]) => void | Promise<void>;
 }
 
 export interface IndexerState {
@@ -134,7 +134,7 @@ export class SearchIndexer {
         if (!this.indexesReady) {
           const created = await this.options.engine.ensureIndexes(searchableEntityTypes().map((t) => t.name));
           this.indexesReady = true;
-          this.options.onIndexesCreated?.(created);
+          if (created.length > 0) await this.options.onIndexesCreated?.(created);
         }
         handled = await this.drainBatch();
         if (failures > 0) log.info({ after: failures }, 'search indexer recovered');

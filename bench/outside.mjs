@@ -1,0 +1,368 @@
+// `npm run bench -- outside`: the service measured where its users stand (issue 12).
+// The server is started as `npm start` starts it (node dist/main.js, authentication on,
+// its own PostgreSQL and Meilisearch under a fresh DATA_DIR), and again on an external
+// PostgreSQL (durable, as shipped); every figure is taken over HTTP with the generated
+// admin token, by this one client process, next to a raw baseline taken in the same run
+// by the same client: the identical Meilisearch request sent straight to the engine, and
+// Prisma writing the same rows on the same database.
+//
+// Options: --n <datasets> (20000), --db embedded|external|both (both), --iterations
+// <timed searches per query> (300), --writes <writes per round> (5000), --rounds (3),
+// --concurrency (32). Writes the section "Where users stand" of BENCHMARKS.md.
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { load, machine, median, percentile, request, ROOT, round, testServers, writeSection } from './support.mjs';
+import { searchFigures } from './outsideSearch.mjs';
+
+const PROPS = [
+  ['io.bench.retention', 'number'],
+  ['io.bench.tier', 'string'],
+  ['io.bench.owner', 'string'],
+];
+const TIERS = ['gold', 'silver', 'bronze'];
+const propertyUrn = (qn) => `urn:li:structuredProperty:${qn}`;
+const datasetUrn = (i, prefix = 'bench') => `urn:li:dataset:(urn:li:dataPlatform:hive,${prefix}.t${String(i).padStart(7, '0')},PROD)`;
+
+function valuesFor(i) {
+  return {
+    properties: [
+      { propertyUrn: propertyUrn(PROPS[0][0]), values: [{ double: (i % 365) + 1 }] },
+      { propertyUrn: propertyUrn(PROPS[1][0]), values: [{ string: TIERS[i % 3] }] },
+      { propertyUrn: propertyUrn(PROPS[2][0]), values: [{ string: `team-${i % 50}` }] },
+    ],
+  };
+}
+
+const entity = (i, prefix) => ({ urn: datasetUrn(i, prefix), status: { value: { removed: false } }, structuredProperties: { value: valuesFor(i) } });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A data directory the embedded PostgreSQL's user can reach under root. */
+function tempDataDir(tag) {
+  const dir = mkdtempSync(path.join(tmpdir(), `propgraph-bench-${tag}-`));
+  chmodSync(dir, 0o755);
+  return path.join(dir, 'data');
+}
+
+/** Starts the built server as `npm start` does (through npm when `viaNpm`), resolves once /health says ok. */
+async function startAsUser(env, { viaNpm = false } = {}) {
+  const started = performance.now();
+  const command = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [path.join(ROOT, 'dist/main.js')]];
+  const child = spawn(command[0], command[1], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? tmpdir(), PORT: '0', LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: viaNpm,
+  });
+  const lines = [];
+  let buffer = '';
+  child.stdout.on('data', (c) => {
+    buffer += c;
+    const parts = buffer.split('\n');
+    buffer = parts.pop();
+    for (const l of parts) {
+      try {
+        lines.push(JSON.parse(l));
+      } catch {
+        // npm's own lines
+      }
+    }
+  });
+  child.stderr.on('data', (c) => process.stderr.write(c));
+  const exited = new Promise((r) => child.once('exit', r));
+  for (;;) {
+    const listening = lines.find((l) => l.msg === 'propgraph listening');
+    if (listening) {
+      const health = await request(`${listening.url}/health`, 'GET').catch(() => undefined);
+      if (health?.status === 'ok') {
+        const meili = lines.find((l) => l.msg === 'embedded Meilisearch started');
+        return {
+          child,
+          url: listening.url,
+          meiliUrl: meili?.url,
+          readyMs: performance.now() - started,
+          // npm start runs a shell and node under it: signal the whole group.
+          stop: async () => {
+            if (viaNpm) process.kill(-child.pid, 'SIGTERM');
+            else child.kill('SIGTERM');
+            await exited;
+          },
+        };
+      }
+    }
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before it was healthy`);
+    await sleep(20);
+  }
+}
+
+/** Proportional and resident memory of a process and all its descendants, in MB, by command. */
+function memoryOfTree(rootPid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const byName = new Map();
+  const visit = (pid) => {
+    try {
+      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      const name = comm === 'node' ? 'node (server)' : comm.startsWith('postgres') ? 'postgres (all processes)' : comm.startsWith('meili') ? 'meilisearch' : comm;
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
+      const m = byName.get(name) ?? { pss: 0, rss: 0, processes: 0 };
+      m.pss += kb('Pss') / 1024;
+      m.rss += kb('Rss') / 1024;
+      m.processes += 1;
+      byName.set(name, m);
+    } catch {
+      // gone meanwhile
+    }
+    for (const c of children.get(pid) ?? []) visit(c);
+  };
+  visit(rootPid);
+  return byName;
+}
+
+async function timeStartup(env) {
+  const dataDir = tempDataDir('start');
+  try {
+    const first = await startAsUser({ ...env, DATA_DIR: dataDir }, { viaNpm: true });
+    await first.stop();
+    const again = await startAsUser({ ...env, DATA_DIR: dataDir }, { viaNpm: true });
+    await again.stop();
+    return { firstMs: first.readyMs, warmMs: again.readyMs };
+  } finally {
+    rmSync(path.dirname(dataDir), { recursive: true, force: true });
+  }
+}
+
+async function bulkLoad(api, n, prefix, batch = 5000, inFlight = 2) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      for (;;) {
+        const start = next;
+        next += batch;
+        if (start >= n) return;
+        await api.post(`/openapi/v3/entity/dataset?async=true`, Array.from({ length: Math.min(batch, n - start) }, (_, k) => entity(start + k, prefix)));
+      }
+    }),
+  );
+}
+
+async function countSearchable(api) {
+  const res = await api.post('/api/graphql', {
+    query: `{ scrollAcrossEntities(input: {types: [DATASET], query: "*", count: 0, orFilters: [{and: [{field: "structuredProperties.${PROPS[0][0]}", condition: EXISTS}]}]}) { total } }`,
+  });
+  return res.data.scrollAcrossEntities.total;
+}
+
+/** /health latency sampled back to back while `work` runs. */
+async function healthDuring(api, work) {
+  const samples = [];
+  let done = false;
+  const sampler = (async () => {
+    while (!done) {
+      const t = performance.now();
+      await api.get('/health');
+      samples.push(performance.now() - t);
+      await sleep(10);
+    }
+  })();
+  const t = performance.now();
+  await work();
+  const workMs = performance.now() - t;
+  done = true;
+  await sampler;
+  samples.sort((a, b) => a - b);
+  return { workMs, samples: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), max: samples.at(-1) };
+}
+
+/** Prisma on the server's own database writing the rows one REST value write produces. */
+async function prismaBaseline(databaseUrl) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  const { PrismaClient } = await import(path.join(ROOT, 'dist/store/generated/prisma/client.js'));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  let historyVersion = 1_000_000n;
+  const write = (i, n) => {
+    const urn = datasetUrn(i % n);
+    const metadata = valuesFor(i);
+    const version = historyVersion++;
+    return prisma.$transaction([
+      prisma.aspect.upsert({
+        where: { urn_aspect_version: { urn, aspect: 'structuredProperties', version: 0n } },
+        create: { urn, aspect: 'structuredProperties', version: 0n, metadata, systemMetadata: {}, createdBy: 'bench' },
+        update: { metadata },
+      }),
+      prisma.aspect.create({ data: { urn, aspect: 'structuredProperties', version, metadata, systemMetadata: {}, createdBy: 'bench' } }),
+      prisma.entity.update({ where: { urn }, data: { version: { increment: 1 } } }),
+      prisma.changeLog.create({ data: { urn, entityType: 'dataset', aspect: 'structuredProperties', changeType: 'UPSERT', indexedOn: new Date() } }),
+      ...metadata.properties.map((p) =>
+        prisma.propertyValue.update({ where: { entityUrn_propertyUrn: { entityUrn: urn, propertyUrn: p.propertyUrn } }, data: { values: p.values } }),
+      ),
+    ], { maxWait: 60_000, timeout: 120_000 });
+  };
+  return { write, close: async () => { await prisma.$disconnect(); await pool.end(); } };
+}
+
+async function scenario(db, opts, externalPg) {
+  const dataDir = tempDataDir(db);
+  const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000' };
+  let databaseUrl;
+  if (db === 'external') {
+    const name = `bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: externalPg.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    databaseUrl = externalPg.url.replace(/\/postgres$/, `/${name}`);
+    env.DATABASE_URL = databaseUrl;
+  } else {
+    databaseUrl = `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`;
+  }
+  const out = { db };
+  console.log(`\n== ${db} PostgreSQL: start-up`);
+  out.startup = await timeStartup(env);
+  console.log(`npm start to healthy: first start ${round(out.startup.firstMs)} ms, again ${round(out.startup.warmMs)} ms`);
+
+  const server = await startAsUser(env);
+  const token = readFileSync(path.join(dataDir, 'root-token'), 'utf8').trim();
+  const api = {
+    get: (p) => request(server.url + p, 'GET', undefined, token),
+    post: (p, body) => request(server.url + p, 'POST', body, token),
+    del: (p) => request(server.url + p, 'DELETE', undefined, token),
+  };
+  try {
+    for (const [qn, type] of PROPS) {
+      await api.post(`/openapi/v3/entity/structuredProperty/${encodeURIComponent(propertyUrn(qn))}/propertyDefinition?createIfNotExists=false`, {
+        value: { qualifiedName: qn, valueType: `urn:li:dataType:svc.${type}`, entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'SINGLE' },
+      });
+    }
+    console.log(`== ${db}: bulk load of ${opts.n} datasets over REST batches`);
+    let t = performance.now();
+    await bulkLoad(api, opts.n, 'bench');
+    const writtenS = (performance.now() - t) / 1000;
+    while ((await countSearchable(api)) < opts.n) await sleep(100);
+    out.bulk = { n: opts.n, writtenS, searchableS: (performance.now() - t) / 1000 };
+    console.log(`written in ${round(writtenS)} s, searchable after ${round(out.bulk.searchableS)} s`);
+
+    console.log(`== ${db}: /health while one 10,000-entity batch is written`);
+    out.health = await healthDuring(api, () => api.post('/openapi/v3/entity/dataset', Array.from({ length: 10_000 }, (_, k) => entity(k, 'health'))));
+    console.log(`batch took ${round(out.health.workMs)} ms; /health p50 ${round(out.health.p50, 2)} ms, p99 ${round(out.health.p99, 2)} ms, max ${round(out.health.max, 2)} ms (${out.health.samples} samples)`);
+
+    console.log(`== ${db}: searches`);
+    out.search = await searchFigures({ server, dataDir, iterations: opts.iterations, token });
+
+    console.log(`== ${db}: value writes, ${opts.concurrency} clients`);
+    const baseline = await prismaBaseline(databaseUrl);
+    const writeOnce = (query) => (i) => api.post(`/openapi/v3/entity/dataset/${encodeURIComponent(datasetUrn(i % opts.n))}/structuredProperties?createIfNotExists=false${query}`, { value: valuesFor(i + 7) });
+    await load(500, opts.concurrency, writeOnce(''));
+    await load(500, opts.concurrency, (i) => baseline.write(i, opts.n));
+    const rounds = { rest: [], restAsync: [], prisma: [] };
+    for (let r = 0; r < opts.rounds; r++) {
+      rounds.rest.push(await load(opts.writes, opts.concurrency, writeOnce('')));
+      rounds.restAsync.push(await load(opts.writes, opts.concurrency, writeOnce('&async=true')));
+      rounds.prisma.push(await load(opts.writes, opts.concurrency, (i) => baseline.write(i + r, opts.n)));
+      console.log(`round ${r + 1}: REST ${round(rounds.rest[r].opsPerSecond)}/s p99 ${round(rounds.rest[r].p99)} ms; REST async ${round(rounds.restAsync[r].opsPerSecond)}/s p99 ${round(rounds.restAsync[r].p99)} ms; Prisma same rows ${round(rounds.prisma[r].opsPerSecond)}/s p99 ${round(rounds.prisma[r].p99)} ms`);
+    }
+    await baseline.close();
+    const med = (xs, k) => median(xs.map((x) => x[k]));
+    out.writes = Object.fromEntries(Object.entries(rounds).map(([k, xs]) => [k, { opsPerSecond: med(xs, 'opsPerSecond'), p50: med(xs, 'p50'), p99: med(xs, 'p99') }]));
+
+    out.memory = memoryOfTree(server.child.pid);
+    console.log(`== ${db}: memory after the load`);
+    for (const [name, m] of out.memory) console.log(`${name}: PSS ${round(m.pss)} MB, RSS ${round(m.rss)} MB (${m.processes} processes)`);
+
+    console.log(`== ${db}: hard-delete cleanup`);
+    t = performance.now();
+    await api.del(`/openapi/v3/entity/structuredProperty/${encodeURIComponent(propertyUrn(PROPS[2][0]))}`);
+    const deleteMs = performance.now() - t;
+    for (;;) {
+      const { jobs } = await api.get('/openapi/v3/jobs?count=20');
+      const job = jobs.find((j) => j.kind === 'cleanup-property-values' && j.payload.propertyUrn === propertyUrn(PROPS[2][0]));
+      if (job?.status === 'done') break;
+      if (job?.status === 'failed') throw new Error(`cleanup failed: ${job.lastError}`);
+      await sleep(100);
+    }
+    out.cleanup = { deleteMs, seconds: (performance.now() - t) / 1000 };
+    console.log(`DELETE answered in ${round(deleteMs)} ms; cleanup done after ${round(out.cleanup.seconds)} s`);
+  } finally {
+    await server.stop();
+    rmSync(path.dirname(dataDir), { recursive: true, force: true });
+  }
+  return out;
+}
+
+const met = (ok) => (ok ? 'met' : '**not met**');
+
+function report(results, opts) {
+  const rows = [];
+  for (const r of results) {
+    const s = r.search;
+    const tree = [...r.memory.values()].reduce((a, m) => a + m.pss, 0);
+    const node = r.memory.get('node (server)')?.pss ?? NaN;
+    const w = r.writes;
+    rows.push(`| **${r.db} PostgreSQL** | | | |`);
+    for (const q of s.rows) {
+      rows.push(`| ${q.label}, p50 | ${round(q.service.p50, 2)} ms vs ${round(q.raw.p50, 2)} ms raw (+${round(q.service.p50 - q.raw.p50, 2)} ms); p99 ${round(q.service.p99, 2)} vs ${round(q.raw.p99, 2)} | ${q.target === undefined ? 'reported' : `≤ raw + ${q.target} ms`} | ${q.target === undefined ? '' : met(q.service.p50 - q.raw.p50 <= q.target)} |`);
+    }
+    rows.push(`| REST v3 structuredProperties writes, ${opts.concurrency} clients (default: wait for the index) | ${round(w.rest.opsPerSecond)}/s, p50 ${round(w.rest.p50, 1)} ms, p99 ${round(w.rest.p99, 1)} ms | ≥ 1,000/s, p99 ≤ 50 ms | ${met(w.rest.opsPerSecond >= 1000 && w.rest.p99 <= 50)} |`);
+    rows.push(`| the same with \`async=true\` (return at commit) | ${round(w.restAsync.opsPerSecond)}/s, p50 ${round(w.restAsync.p50, 1)} ms, p99 ${round(w.restAsync.p99, 1)} ms | | |`);
+    rows.push(`| baseline: Prisma writing the same rows on the same database | ${round(w.prisma.opsPerSecond)}/s, p50 ${round(w.prisma.p50, 1)} ms, p99 ${round(w.prisma.p99, 1)} ms | | |`);
+    rows.push(`| \`/health\` while a 10,000-entity batch is written (${round(r.health.workMs / 1000, 1)} s) | p50 ${round(r.health.p50, 1)} ms, p99 ${round(r.health.p99, 1)} ms, max ${round(r.health.max, 1)} ms | p99 < 50 ms | ${met(r.health.p99 < 50)} |`);
+    rows.push(`| Bulk load over REST batches until searchable | ${r.bulk.n} in ${round(r.bulk.searchableS, 1)} s (written in ${round(r.bulk.writtenS, 1)} s) | | |`);
+    rows.push(`| Hard-delete cleanup of a property on ${r.bulk.n + 10000} datasets | DELETE in ${round(r.cleanup.deleteMs)} ms, values gone after ${round(r.cleanup.seconds, 1)} s | | |`);
+    rows.push(`| Node process (PSS) | ${round(node)} MB | ≤ 250 MB at 100,000 | ${opts.n >= 100000 ? met(node <= 250) : '(at 100,000)'} |`);
+    rows.push(`| Whole tree (PSS: ${[...r.memory].map(([k, m]) => `${k} ${round(m.pss)}`).join(', ')}) | ${round(tree)} MB | ≤ 1 GB at 100,000 | ${opts.n >= 100000 ? met(tree <= 1024) : '(at 100,000)'} |`);
+    rows.push(`| \`npm start\` to healthy, installed checkout | first start (initdb) ${round(r.startup.firstMs / 1000, 2)} s, again ${round(r.startup.warmMs / 1000, 2)} s | < 5 s | ${met(r.startup.firstMs < 5000 && r.startup.warmMs < 5000)} |`);
+  }
+  return `
+Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --iterations ${opts.iterations} --writes ${opts.writes} --rounds ${opts.rounds}\`
+Machine: ${machine()}. Server: \`node dist/main.js\` (the build \`npm start\` runs), authentication on (the generated admin token), \`RATE_LIMIT_PER_MINUTE=100000000\` (the load exceeds the default 60,000 per token and minute), everything else default: the bundled Meilisearch (256 MiB, 1 indexing thread) and either the embedded PostgreSQL or an external PostgreSQL ${opts.externalVersion} (both durable: fsync and synchronous_commit on). One client process (node:http, keep-alive) sends every request: to the service, and the same request straight to Meilisearch (its master key from DATA_DIR) or, for writes, Prisma writing the same rows (latest aspect, history row, entity version, change-log row, 3 value rows) in one transaction on the same database. Searches alternate service and raw request, ${opts.iterations} timed of each after a warm-up. Memory is PSS (shared pages divided among the processes sharing them) summed over the server's process tree after the load.
+
+| Figure | Measured | Target | |
+|---|---|---|---|
+${rows.join('\n')}
+`;
+}
+
+export async function run(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      n: { type: 'string', default: '20000' },
+      db: { type: 'string', default: 'both' },
+      iterations: { type: 'string', default: '300' },
+      writes: { type: 'string', default: '5000' },
+      rounds: { type: 'string', default: '3' },
+      concurrency: { type: 'string', default: '32' },
+    },
+  });
+  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency) };
+  const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
+  console.log(`outside-in benchmark: ${opts.n} datasets\n${machine()}`);
+  let externalPg;
+  if (dbs.includes('external')) {
+    externalPg = await (await testServers()).startPostgres({ durable: true });
+    opts.externalVersion = execFileSync('sh', ['-c', `psql "${externalPg.url}" -tAc 'SHOW server_version' 2>/dev/null || echo '?'`], { encoding: 'utf8' }).trim();
+  }
+  const results = [];
+  try {
+    for (const db of dbs) results.push(await scenario(db, opts, externalPg));
+  } finally {
+    await externalPg?.stop();
+  }
+  const body = report(results, opts);
+  console.log(body);
+  writeSection(`Where users stand, ${opts.n.toLocaleString('en-US')} datasets`, body);
+}

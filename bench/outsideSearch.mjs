@@ -1,0 +1,98 @@
+// The search part of the outside-in benchmark: GraphQL scroll and aggregate (direct and
+// through @apollo/gateway) and REST v3 search, each timed alternately with its raw
+// baseline: the very requests the service sent to Meilisearch for it (asked of the
+// service with `X-Propgraph-Explain`, as an admin), sent straight to the engine by the
+// same client.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { percentile, rawRequest } from './support.mjs';
+
+const WARMUP = 30;
+
+const SCROLL = {
+  query: `query scroll($input: ScrollAcrossEntitiesInput!) { scrollAcrossEntities(input: $input) { total count nextScrollId searchResults { entity { urn type } } } }`,
+  variables: { input: { types: ['DATASET'], query: '*', count: 10, orFilters: [{ and: [{ field: 'structuredProperties.io.bench.retention', condition: 'GREATER_THAN', values: ['180.0'] }] }] } },
+};
+const AGGREGATE = {
+  query: `query aggregate($input: AggregateAcrossEntitiesInput!) { aggregateAcrossEntities(input: $input) { facets { field aggregations { value count } } } }`,
+  variables: { input: { types: ['DATASET'], query: '*', facets: ['structuredProperties.io.bench.tier', 'structuredProperties.io.bench.owner'], searchFlags: { maxAggValues: 20 } } },
+};
+const REST_SEARCH = `/openapi/v3/entity/dataset?query=${encodeURIComponent('structuredProperties.io_bench_retention:>180')}&count=10&aspects=datasetKey&aspects=structuredProperties`;
+
+/** Times `a` and `b` alternately (which goes first alternates too), so drift falls on both alike. */
+async function timePair(a, b, iterations) {
+  for (let i = 0; i < WARMUP; i++) {
+    await a();
+    await b();
+  }
+  const samples = [[], []];
+  const fns = [a, b];
+  for (let i = 0; i < iterations; i++) {
+    for (const k of i % 2 === 0 ? [0, 1] : [1, 0]) {
+      const t = performance.now();
+      await fns[k]();
+      samples[k].push(performance.now() - t);
+    }
+  }
+  return samples.map((xs) => {
+    xs.sort((x, y) => x - y);
+    return { p50: percentile(xs, 50), p99: percentile(xs, 99) };
+  });
+}
+
+async function startGateway(subgraphUrl, token) {
+  class Authorized extends RemoteGraphQLDataSource {
+    willSendRequest({ request }) {
+      request.http.headers.set('authorization', `Bearer ${token}`);
+    }
+  }
+  const gateway = new ApolloGateway({
+    supergraphSdl: new IntrospectAndCompose({ subgraphs: [{ name: 'propgraph', url: subgraphUrl }], introspectionHeaders: { authorization: `Bearer ${token}` } }),
+    buildService: ({ url }) => new Authorized({ url }),
+  });
+  const server = new ApolloServer({ gateway });
+  const { url } = await startStandaloneServer(server, { listen: { port: 0, host: '127.0.0.1' } });
+  return { url, stop: () => server.stop() };
+}
+
+export async function searchFigures({ server, dataDir, iterations, token }) {
+  const meiliUrl = server.meiliUrl;
+  const masterKey = readFileSync(path.join(dataDir, 'meili', 'master-key'), 'utf8').trim();
+  const graphqlUrl = `${server.url}/api/graphql`;
+  const explained = async (method, url, body) => {
+    const res = await rawRequest(url, method, body, { authorization: `Bearer ${token}`, 'x-propgraph-explain': 'true' });
+    const header = res.headers['x-propgraph-engine-requests'];
+    if (!header) throw new Error(`no engine requests explained for ${method} ${url}`);
+    return JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+  };
+  const raw = (requests) => async () => {
+    for (const r of requests) await rawRequest(`${meiliUrl}${r.path}`, 'POST', r.body, { authorization: `Bearer ${masterKey}` });
+  };
+  const service = (method, url, body) => async () => {
+    const res = await rawRequest(url, method, body, { authorization: `Bearer ${token}` });
+    if (res.json?.errors) throw new Error(JSON.stringify(res.json.errors));
+  };
+  const gateway = await startGateway(graphqlUrl, token);
+  const queries = [
+    { label: 'GraphQL `scrollAcrossEntities`, range filter', method: 'POST', url: graphqlUrl, body: SCROLL, target: 0.5 },
+    { label: 'GraphQL `aggregateAcrossEntities`, 2 facets', method: 'POST', url: graphqlUrl, body: AGGREGATE, target: 0.5 },
+    { label: 'the scroll through `@apollo/gateway`', method: 'POST', url: gateway.url, body: SCROLL, explainAt: graphqlUrl },
+    { label: 'the aggregate through `@apollo/gateway`', method: 'POST', url: gateway.url, body: AGGREGATE, explainAt: graphqlUrl },
+    { label: 'REST v3 `GET /entity/dataset?query=…` (aspects read included)', method: 'GET', url: `${server.url}${REST_SEARCH}`, body: undefined, target: 1.0 },
+  ];
+  const rows = [];
+  try {
+    for (const q of queries) {
+      const requests = await explained(q.method, q.explainAt ?? q.url, q.body);
+      const [s, r] = await timePair(service(q.method, q.url, q.body), raw(requests), iterations);
+      console.log(`${q.label}: p50 ${s.p50.toFixed(2)} ms vs raw ${r.p50.toFixed(2)} ms (+${(s.p50 - r.p50).toFixed(2)} ms); p99 ${s.p99.toFixed(2)} vs ${r.p99.toFixed(2)} (${requests.length} engine request${requests.length === 1 ? '' : 's'})`);
+      rows.push({ label: q.label, target: q.target, service: s, raw: r, engineRequests: requests.length });
+    }
+  } finally {
+    await gateway.stop();
+  }
+  return { rows };
+}

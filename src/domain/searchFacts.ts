@@ -1,0 +1,103 @@
+/**
+ * What the search index knows of an entity besides its property values: the key
+ * fields of searchFields.ts, taken from its URN and the latest aspects that hold a
+ * display name or a description. Pure: the indexer reads the aspects named by
+ * SEARCH_ASPECTS and hands them here.
+ */
+import { findEntityType, type EntityTypeInfo } from './entityTypes.js';
+import type { KeyField } from './searchFields.js';
+import { tryParseDataType, tryParseEntityType } from './typeUrns.js';
+import { keyAspectOf, tryParseUrn, type Urn } from './urn.js';
+
+/** Key fields, and the description (searched by keyword, never filtered). */
+export type SearchFacts = Partial<Record<KeyField | 'description', string | readonly string[] | boolean>>;
+
+/** Per aspect, the fields holding a display name and a description. */
+const TEXT_ASPECTS: Readonly<Record<string, { readonly displayName?: readonly string[]; readonly description?: readonly string[] }>> = {
+  datasetProperties: { displayName: ['name'], description: ['description'] },
+  editableDatasetProperties: { description: ['description'] },
+  chartInfo: { displayName: ['title'], description: ['description'] },
+  dashboardInfo: { displayName: ['title'], description: ['description'] },
+  dataFlowInfo: { displayName: ['name'], description: ['description'] },
+  dataJobInfo: { displayName: ['name'], description: ['description'] },
+  containerProperties: { displayName: ['name'], description: ['description'] },
+  domainProperties: { displayName: ['name'], description: ['description'] },
+  glossaryTermInfo: { displayName: ['name'], description: ['definition'] },
+  tagProperties: { displayName: ['name'], description: ['description'] },
+  corpUserInfo: { displayName: ['displayName', 'fullName'] },
+  corpGroupInfo: { displayName: ['displayName'], description: ['description'] },
+  mlModelProperties: { displayName: ['name'], description: ['description'] },
+  dataProductProperties: { displayName: ['name'], description: ['description'] },
+  schemafieldInfo: { displayName: ['name'] },
+  propertyDefinition: { displayName: ['displayName'], description: ['description'] },
+};
+
+/** The aspects (besides `status`) the index reads for an entity of `type`. */
+export function searchAspects(type: EntityTypeInfo): string[] {
+  const own = type.aspects.filter((a) => a in TEXT_ASPECTS);
+  return type.name === 'structuredProperty' ? [...own, 'structuredPropertySettings'] : own;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** Editable aspects come after the ingested ones: a description edited by a person wins. */
+function firstText(aspects: ReadonlyMap<string, unknown>, which: 'displayName' | 'description'): string | undefined {
+  let found: string | undefined;
+  for (const [name, fields] of Object.entries(TEXT_ASPECTS)) {
+    const aspect = aspects.get(name);
+    if (aspect === undefined) continue;
+    for (const field of fields[which] ?? []) {
+      const value = text(record(aspect)[field]);
+      if (value !== undefined) found = value;
+    }
+  }
+  return found;
+}
+
+/** The platform of an entity: its key's platform URN, or the tool a flow, chart or dashboard key names. */
+function platformOf(urn: Urn): string | undefined {
+  const key = keyAspectOf(urn);
+  if (key.platform !== undefined) return key.platform;
+  const tool = key.orchestrator ?? key.dashboardTool;
+  if (tool !== undefined) return `urn:li:dataPlatform:${tool}`;
+  if (key.parent !== undefined) {
+    const parent = tryParseUrn(key.parent);
+    return parent.ok ? platformOf(parent.urn) : undefined;
+  }
+  return undefined;
+}
+
+/** The index's facts about one entity, from its URN, status and the aspects of searchAspects(). */
+export function searchFacts(urn: Urn, removed: boolean, aspects: ReadonlyMap<string, unknown>): SearchFacts {
+  const key = keyAspectOf(urn);
+  const facts: SearchFacts = { urn: urn.value, _entityType: urn.entityType.name, removed };
+  facts.name = key.name ?? key.fieldPath ?? urn.parts[urn.parts.length - 1];
+  const platform = platformOf(urn);
+  if (platform !== undefined) facts.platform = platform;
+  if (key.origin !== undefined) facts.origin = key.origin;
+  if (key.parent !== undefined) {
+    facts.parent = key.parent;
+    facts.fieldPath = key.fieldPath!;
+  }
+  const displayName = firstText(aspects, 'displayName');
+  if (displayName !== undefined) facts.displayName = displayName;
+  const description = firstText(aspects, 'description');
+  if (description !== undefined) facts.description = description;
+  const definition = record(aspects.get('propertyDefinition'));
+  if (urn.entityType.name === 'structuredProperty' && text(definition.qualifiedName)) {
+    facts.qualifiedName = definition.qualifiedName as string;
+    const valueType = tryParseDataType(definition.valueType);
+    if (valueType) facts.valueType = valueType;
+    const entityTypes = Array.isArray(definition.entityTypes) ? definition.entityTypes : [];
+    facts.entityTypes = entityTypes.map((t) => tryParseEntityType(t)?.name ?? findEntityType(String(t))?.name).filter((t): t is string => t !== undefined);
+    facts.cardinality = definition.cardinality === 'MULTIPLE' ? 'MULTIPLE' : 'SINGLE';
+    facts.showInSearchFilters = record(aspects.get('structuredPropertySettings')).showInSearchFilters === true;
+  }
+  return facts;
+}

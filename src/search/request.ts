@@ -1,0 +1,63 @@
+/**
+ * A search as services ask for it, in domain terms: entity types, keywords, a filter
+ * tree whose field names are resolved (a key field, or a property generation), facets
+ * and a page. The search module alone turns this into Meilisearch's vocabulary
+ * (attributes, filter strings, sort keys, cursors).
+ */
+import type { FilterNode } from '../domain/searchFilter.js';
+import type { KeyField } from '../domain/searchFields.js';
+
+/** What a field name stands for, as the registry resolved it. */
+export type ResolvedField =
+  | { readonly kind: 'key'; readonly name: KeyField }
+  | { readonly kind: 'property'; readonly generation: bigint; readonly numeric: boolean };
+
+export interface SearchRequest {
+  /** Entity type names; each must be searchable. */
+  readonly types: readonly string[];
+  /** Words to find (null: none); see splitKeywords(). */
+  readonly keywords: string | null;
+  /** Constants folded; every leaf names a field of `fields`; `none` matches nothing. */
+  readonly filter: FilterNode;
+  readonly fields: ReadonlyMap<string, ResolvedField>;
+  /** Whether soft-deleted entities may be hits (only those the filter lets through). */
+  readonly includeRemoved: boolean;
+}
+
+/**
+ * `relevance` ranks keyword hits (and pages by position through the first
+ * MAX_RANKED_HITS); without keywords it is `asc`. `asc`/`desc` order by URN and
+ * continue after the last URN returned, reaching every hit.
+ */
+export type ScrollOrder = 'asc' | 'desc' | 'relevance';
+
+export interface PageRequest {
+  readonly count: number;
+  readonly scrollId: string | null;
+  readonly order: ScrollOrder;
+}
+
+export interface PageHit {
+  readonly urn: string;
+  /** The entity type name. */
+  readonly type: string;
+}
+
+export interface Page {
+  readonly hits: readonly PageHit[];
+  /** Every hit, not only this page's. */
+  readonly total: number;
+  readonly nextScrollId: string | null;
+}
+
+export interface FacetRequest {
+  /** The name the caller used; the result is keyed by it. */
+  readonly name: string;
+  readonly field: ResolvedField;
+}
+
+export interface FacetValue {
+  /** Numbers as decimal strings with a decimal part (`"60.0"`), other values as stored. */
+  readonly value: string;
+  readonly count: number;
+}
