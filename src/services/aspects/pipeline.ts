@@ -5,8 +5,8 @@
  * what readers currently see, validates it through the aspect's handler, writes it
  * (history + change log), and returns what readers will see afterwards.
  */
-import { AlreadyExistsError, NotFoundError, PreconditionError, ValidationError } from '../../domain/errors.js';
-import { jsonEqual, pathOfNulCharacter } from '../../domain/json.js';
+import { AlreadyExistsError, NotFoundError, PreconditionError } from '../../domain/errors.js';
+import { jsonEqual } from '../../domain/json.js';
 import { parentUrnOf, parseUrn, type Urn } from '../../domain/urn.js';
 import {
   aspectNames,
@@ -204,7 +204,6 @@ async function planWrites(
       if (step.currentView === VIEW_LATER) step.currentView = (await p.handlers[k]!.view(q, [{ urn: p.entity.urn.value, stored: step.prev!.metadata }]))[0];
       const request = p.entity.requests[k]!;
       step.next = request.compute(step.currentView);
-      refuseNulCharacters(request.aspect, step.next, request.systemMetadata);
     }
   }
 
@@ -292,12 +291,4 @@ export async function deleteOneAspect(tx: Tx, urn: Urn, aspect: string): Promise
   if (id === undefined) return [];
   await handler.onDelete?.(tx, urn);
   return [id];
-}
-
-function refuseNulCharacters(aspect: string, next: unknown, systemMetadata: unknown): void {
-  for (const [what, value] of [[aspect, next], ['systemMetadata', systemMetadata]] as const) {
-    if (value === NO_CHANGE) continue;
-    const path = pathOfNulCharacter(value);
-    if (path) throw new ValidationError(`${what}: ${path} contains the character U+0000, which cannot be stored`, `${what}.${path}`);
-  }
 }
