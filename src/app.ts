@@ -15,7 +15,8 @@ import { installAuthentication } from './rest/authentication.js';
 import { installExplainHeader } from './rest/explainHeader.js';
 import { installIndexStatusHeader } from './rest/indexStatusHeader.js';
 import { entityRoutes } from './rest/entityRoutes.js';
-import { sendError, sendNoEndpoint } from './rest/errors.js';
+import { errorSender, sendNoEndpoint } from './rest/errors.js';
+import { installInputLimits } from './rest/inputLimits.js';
 import { stringifyRest } from './rest/json.js';
 import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
 import { recordRoutes } from './rest/routeTable.js';
@@ -44,6 +45,7 @@ const isDocumentationPath = (path: string): boolean => API_DOCS_PATHS.includes(p
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
+  const sendError = errorSender({ graphqlPaths: GRAPHQL_PATHS });
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
@@ -51,6 +53,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 4096, ignoreTrailingSlash: true },
     // Per-request lines are logged at debug (below): at info they cost more than the request.
     logController: new LogController({ disableRequestLogging: true }),
+    // Errors the router raises before any route (a bad percent-encoding, an overlong segment) get our body too.
+    frameworkErrors: sendError,
   });
   app.addHook('onResponse', async (request, reply) => {
     const line = { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
@@ -59,8 +63,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   recordRoutes(app);
   app.setReplySerializer((payload) => stringifyRest(payload));
-  app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
+  app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => sendNoEndpoint(request, reply));
+  installInputLimits(app);
 
   // JSON in, under every JSON media type DataHub clients send; anything else is 415.
   app.removeContentTypeParser(['text/plain', 'application/json']);

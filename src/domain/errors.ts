@@ -29,6 +29,18 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * The same error told at another path: an interface names fields its own way (GraphQL's
+ * `structuredPropertyInputParams[0].values`, where the aspect says `values`).
+ */
+export function relocated<E extends ServiceError>(err: E, field: string, message: string): E {
+  const copy = Object.create(Object.getPrototypeOf(err)) as E;
+  Object.assign(copy, err);
+  Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true });
+  Object.defineProperty(copy, 'field', { value: field, enumerable: true });
+  return copy;
+}
+
 /** Any rule about the content of a request: types, allowed values, shapes, limits. */
 export class ValidationError extends ServiceError {
   constructor(message: string, field?: string) {
@@ -61,8 +73,11 @@ export class IncompatibleChangeError extends ServiceError {
   }
 }
 
+/** DataHub's text for a create-only write of an aspect that exists. */
+export const ASPECT_EXISTS = 'Cannot perform CREATE since the aspect already exists.';
+
 export class AlreadyExistsError extends ServiceError {
-  constructor(message = 'Cannot perform CREATE since the aspect already exists.') {
+  constructor(message = ASPECT_EXISTS) {
     super('ALREADY_EXISTS', message);
   }
 }

@@ -5,7 +5,10 @@
  * `remove` deletes it (a missing key is a no-op, so retries are harmless).
  */
 import { ValidationError } from './errors.js';
+import { INPUT_LIMITS, nestingDepth } from './inputLimits.js';
 import { jsonEqual as deepEqual } from './json.js';
+import { MAX_PATCH_OPERATIONS, patchDocumentShape } from './shapes/jsonPatch.js';
+import { parseShape, throwProblems, type Problem } from './shapes/shape.js';
 
 export type PatchOperation =
   | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
@@ -16,45 +19,24 @@ export interface PatchDocument {
   arrayPrimaryKeys: Record<string, string[]>;
 }
 
-const OPS = new Set(['add', 'remove', 'replace', 'test']);
-export const MAX_PATCH_OPERATIONS = 1000;
+export { MAX_PATCH_OPERATIONS };
 
 /** Accepts `{patch: [...], arrayPrimaryKeys?: {...}}` or a bare RFC 6902 array. */
 export function parsePatchDocument(input: unknown): PatchDocument {
-  const body = Array.isArray(input) ? { patch: input } : input;
-  if (!body || typeof body !== 'object') throw new ValidationError('patch body must be a JSON object with a "patch" list', 'patch');
-  const { patch, arrayPrimaryKeys, ...rest } = body as Record<string, unknown>;
-  const extra = Object.keys(rest).filter((k) => k !== 'forceGenericPatch');
-  if (extra.length > 0) throw new ValidationError(`Unknown field(s) in patch body: ${extra.join(', ')}`, extra[0]);
-  if (!Array.isArray(patch)) throw new ValidationError('patch must be a list of operations', 'patch');
-  if (patch.length > MAX_PATCH_OPERATIONS) throw new ValidationError(`patch has more than the limit of ${MAX_PATCH_OPERATIONS} operations`, 'patch');
-  const ops = patch.map((raw, i): PatchOperation => {
-    const field = `patch[${i}]`;
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ValidationError(`${field} must be an object`, field);
-    const o = raw as Record<string, unknown>;
-    if (typeof o.op !== 'string' || !OPS.has(o.op)) {
-      throw new ValidationError(`${field}.op must be one of add, remove, replace, test`, `${field}.op`);
+  const body = parseShape(patchDocumentShape, Array.isArray(input) ? { patch: input } : input, 'patch body');
+  // Each operation may nest the aspect at most as deep as a request body may nest.
+  const tooDeep: Problem[] = [];
+  body.patch.forEach((o, i) => {
+    const depth = (o.path === '' ? 0 : o.path.split('/').length - 1) + nestingDepth(o.value);
+    if (depth > INPUT_LIMITS.nestingDepth) {
+      tooDeep.push({ path: ['patch', i], reason: `would nest the aspect deeper than the limit of ${INPUT_LIMITS.nestingDepth} levels of arrays and objects; flatten the value` });
     }
-    if (typeof o.path !== 'string' || (o.path !== '' && !o.path.startsWith('/'))) {
-      throw new ValidationError(`${field}.path must be a JSON pointer such as /properties/<urn>`, `${field}.path`);
-    }
-    if (o.op === 'remove') return { op: 'remove', path: o.path };
-    if (!('value' in o)) throw new ValidationError(`${field}.value is required for ${o.op}`, `${field}.value`);
-    return { op: o.op as 'add' | 'replace' | 'test', path: o.path, value: o.value };
   });
-  const keys: Record<string, string[]> = {};
-  if (arrayPrimaryKeys !== undefined && arrayPrimaryKeys !== null) {
-    if (typeof arrayPrimaryKeys !== 'object' || Array.isArray(arrayPrimaryKeys)) {
-      throw new ValidationError('arrayPrimaryKeys must be an object of array name to key fields', 'arrayPrimaryKeys');
-    }
-    for (const [name, fields] of Object.entries(arrayPrimaryKeys)) {
-      if (!Array.isArray(fields) || fields.length !== 1 || typeof fields[0] !== 'string') {
-        throw new ValidationError(`arrayPrimaryKeys.${name} must name exactly one key field`, `arrayPrimaryKeys.${name}`);
-      }
-      keys[name] = fields as string[];
-    }
-  }
-  return { patch: ops, arrayPrimaryKeys: keys };
+  if (tooDeep.length > 0) throwProblems(tooDeep, 'patch body');
+  return {
+    patch: body.patch.map((o): PatchOperation => (o.op === 'remove' ? { op: 'remove', path: o.path } : { op: o.op, path: o.path, value: o.value })),
+    arrayPrimaryKeys: body.arrayPrimaryKeys ?? {},
+  };
 }
 
 function decodeSegment(s: string): string {

@@ -2,11 +2,12 @@
  * Structured property definitions (SPEC 2): parsing an untrusted definition into its
  * canonical stored form, and the rules every definition must satisfy.
  */
-import { ValidationError } from './errors.js';
 import type { EntityTypeInfo } from './entityTypes.js';
-import { LIMITS } from './limits.js';
+import { quoteInput, type PathSegment } from './inputLimits.js';
+import { propertyDefinitionShape, VERSION_PATTERN, type PropertyDefinitionShape } from './shapes/propertyDefinition.js';
+import { shapeOf, throwProblems, type Problem } from './shapes/shape.js';
 import { coerceTypedValue, describeValue, sameValue, type TypedValue } from './typedValue.js';
-import { entityTypeUrn, parseDataTypeUrn, parseEntityTypeUrn, dataTypeUrn, type DataType } from './typeUrns.js';
+import { dataTypeUrn, entityTypeUrn, parseDataTypeUrn, parseEntityTypeUrn, resolveDataType, resolveEntityType, type DataType } from './typeUrns.js';
 
 export type Cardinality = 'SINGLE' | 'MULTIPLE';
 
@@ -27,6 +28,11 @@ export interface PropertyDefinition {
   typeQualifier?: { allowedTypes: string[] };
   immutable?: boolean;
   version?: string;
+  /** DataHub's fields, kept as given. */
+  searchConfiguration?: Record<string, unknown>;
+  created?: { time: number; actor: string };
+  lastModified?: { time: number; actor: string };
+  filterStatus?: string;
 }
 
 /** A definition with its defaults applied and its URNs resolved: what the rules work on. */
@@ -42,128 +48,93 @@ export interface EffectiveDefinition {
   readonly version?: string;
 }
 
-const KNOWN_KEYS = new Set([
-  'qualifiedName', 'valueType', 'entityTypes', 'displayName', 'description', 'cardinality',
-  'allowedValues', 'typeQualifier', 'immutable', 'version',
-]);
+export { VERSION_PATTERN };
 
-export const VERSION_PATTERN = /^[0-9]{14}$/;
-
-function optionalString(obj: Record<string, unknown>, key: string, max: number): string | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new ValidationError(`${key} must be a string`, key);
-  if (v.length > max) throw new ValidationError(`${key} is longer than the limit of ${max} characters`, key);
-  return v;
+export interface DefinitionOptions {
+  /** The URN id the qualified name must equal, when it is known. */
+  readonly urnId?: string;
+  /** Accept type names without their URN prefix (`number`, `dataset`), as the CLI's files write them. */
+  readonly bareNames?: boolean;
 }
 
-function entityTypeList(raw: unknown, field: string): EntityTypeInfo[] {
-  if (!Array.isArray(raw)) throw new ValidationError(`${field} must be a list of entity type urns`, field);
-  if (raw.length > LIMITS.entityTypesPerDefinition) {
-    throw new ValidationError(`${field} has more than the limit of ${LIMITS.entityTypesPerDefinition} entries`, field);
-  }
-  const types = raw.map((t) => parseEntityTypeUrn(t, field));
-  const seen = new Set<string>();
-  for (const t of types) {
-    if (seen.has(t.name)) throw new ValidationError(`${field} lists ${entityTypeUrn(t)} more than once`, field);
-    seen.add(t.name);
-  }
+function entityTypeList(raw: readonly string[], path: PathSegment[], bareNames: boolean, problems: Problem[]): EntityTypeInfo[] {
+  const types: EntityTypeInfo[] = [];
+  raw.forEach((text, i) => {
+    const resolved = resolveEntityType(text, bareNames);
+    if (!resolved.ok) problems.push({ path: [...path, i], reason: resolved.reason });
+    else if (types.some((t) => t.name === resolved.value.name)) problems.push({ path: [...path, i], reason: `lists ${entityTypeUrn(resolved.value)} more than once` });
+    else types.push(resolved.value);
+  });
   return types;
 }
 
 /**
- * Parses a definition for the property whose URN id is `urnId`. Throws a
- * ValidationError naming the field and the reason on the first problem found.
+ * The rules of a definition beyond its shape: type URNs resolve, the qualified name
+ * has no spaces and equals the URN id, a type qualifier only on urn properties,
+ * allowed values typed like the property and listed once. Every problem is reported
+ * (the CLI lists them all); the definition comes back in canonical form when there
+ * are none. Fields DataHub's clients send that propgraph does not interpret
+ * (created, lastModified, searchConfiguration, filterStatus) are kept as given.
  */
-export function parsePropertyDefinition(input: unknown, urnId: string): PropertyDefinition {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) {
-    throw new ValidationError('propertyDefinition must be a JSON object');
+export function resolveDefinition(shape: PropertyDefinitionShape, options: DefinitionOptions = {}): { definition?: PropertyDefinition; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const bareNames = options.bareNames ?? false;
+  const { qualifiedName } = shape;
+  if (/\s/.test(qualifiedName)) problems.push({ path: ['qualifiedName'], reason: `${quoteInput(qualifiedName)} cannot have spaces; use dots or underscores` });
+  else if (options.urnId !== undefined && qualifiedName !== options.urnId) {
+    problems.push({ path: ['qualifiedName'], reason: `${quoteInput(qualifiedName)} must equal the urn id ${quoteInput(options.urnId)}` });
   }
-  const obj = input as Record<string, unknown>;
-  const unknown = Object.keys(obj).filter((k) => !KNOWN_KEYS.has(k));
-  if (unknown.length > 0) throw new ValidationError(`Unknown field(s) in propertyDefinition: ${unknown.join(', ')}`, unknown[0]);
+  const valueType = resolveDataType(shape.valueType, bareNames);
+  if (!valueType.ok) problems.push({ path: ['valueType'], reason: valueType.reason });
+  const entityTypes = entityTypeList(shape.entityTypes, ['entityTypes'], bareNames, problems);
 
-  const qualifiedName = obj.qualifiedName;
-  if (typeof qualifiedName !== 'string' || qualifiedName.length === 0) {
-    throw new ValidationError('qualifiedName is required', 'qualifiedName');
-  }
-  if (/\s/.test(qualifiedName)) throw new ValidationError('Qualified names cannot have spaces', 'qualifiedName');
-  if (qualifiedName.length > LIMITS.nameLength) {
-    throw new ValidationError(`qualifiedName is longer than the limit of ${LIMITS.nameLength} characters`, 'qualifiedName');
-  }
-  if (qualifiedName !== urnId) {
-    throw new ValidationError(`qualifiedName ${qualifiedName} must equal the urn id ${urnId}`, 'qualifiedName');
-  }
-  if (obj.valueType === undefined) throw new ValidationError('valueType is required', 'valueType');
-  const valueType = parseDataTypeUrn(obj.valueType);
-  if (obj.entityTypes === undefined) throw new ValidationError('entityTypes is required', 'entityTypes');
-  const entityTypes = entityTypeList(obj.entityTypes, 'entityTypes');
-  if (entityTypes.length === 0) throw new ValidationError('entityTypes must name at least one entity type', 'entityTypes');
-
-  const def: PropertyDefinition = {
-    qualifiedName,
-    valueType: dataTypeUrn(valueType),
-    entityTypes: entityTypes.map(entityTypeUrn),
-  };
-  const displayName = optionalString(obj, 'displayName', LIMITS.nameLength);
-  if (displayName !== undefined) def.displayName = displayName;
-  const description = optionalString(obj, 'description', LIMITS.descriptionLength);
-  if (description !== undefined) def.description = description;
-
-  if (obj.cardinality !== undefined && obj.cardinality !== null) {
-    if (obj.cardinality !== 'SINGLE' && obj.cardinality !== 'MULTIPLE') {
-      throw new ValidationError(`cardinality must be SINGLE or MULTIPLE, got ${JSON.stringify(obj.cardinality)}`, 'cardinality');
-    }
-    def.cardinality = obj.cardinality;
-  }
-  if (obj.immutable !== undefined && obj.immutable !== null) {
-    if (typeof obj.immutable !== 'boolean') throw new ValidationError('immutable must be a boolean', 'immutable');
-    def.immutable = obj.immutable;
-  }
-  if (obj.version !== undefined && obj.version !== null) {
-    if (typeof obj.version !== 'string' || !VERSION_PATTERN.test(obj.version)) {
-      throw new ValidationError('Invalid version specified. Must match [0-9]{14}', 'version');
-    }
-    def.version = obj.version;
-  }
   let allowedUrnTypes: string[] | undefined;
-  if (obj.typeQualifier !== undefined && obj.typeQualifier !== null) {
-    const tq = obj.typeQualifier;
-    if (!tq || typeof tq !== 'object' || Array.isArray(tq)) throw new ValidationError('typeQualifier must be an object', 'typeQualifier');
-    const extra = Object.keys(tq).filter((k) => k !== 'allowedTypes');
-    if (extra.length > 0) throw new ValidationError(`Unknown field(s) in typeQualifier: ${extra.join(', ')}`, 'typeQualifier');
-    if (valueType !== 'urn') throw new ValidationError('typeQualifier applies only to urn-typed properties', 'typeQualifier');
-    const types = entityTypeList((tq as Record<string, unknown>).allowedTypes ?? [], 'typeQualifier.allowedTypes');
+  let typeQualifier: { allowedTypes: string[] } | undefined;
+  if (shape.typeQualifier) {
+    if (valueType.ok && valueType.value !== 'urn') {
+      problems.push({ path: ['typeQualifier'], reason: `applies only to urn-typed properties (valueType ${dataTypeUrn('urn')}); remove it or change the valueType` });
+    }
+    const types = entityTypeList(shape.typeQualifier.allowedTypes ?? [], ['typeQualifier', 'allowedTypes'], bareNames, problems);
     allowedUrnTypes = types.map((t) => t.name);
-    def.typeQualifier = { allowedTypes: types.map(entityTypeUrn) };
+    typeQualifier = { allowedTypes: types.map(entityTypeUrn) };
   }
-  if (obj.allowedValues !== undefined && obj.allowedValues !== null) {
-    def.allowedValues = parseAllowedValues(obj.allowedValues, valueType, allowedUrnTypes);
-  }
-  return def;
+  const allowedValues = shape.allowedValues && valueType.ok ? checkAllowedValues(shape.allowedValues, valueType.value, allowedUrnTypes, problems) : undefined;
+  if (problems.length > 0 || !valueType.ok) return { problems };
+
+  const def: PropertyDefinition = { qualifiedName, valueType: dataTypeUrn(valueType.value), entityTypes: entityTypes.map(entityTypeUrn) };
+  if (shape.displayName != null) def.displayName = shape.displayName;
+  if (shape.description != null) def.description = shape.description;
+  if (shape.cardinality != null) def.cardinality = shape.cardinality;
+  if (shape.immutable != null) def.immutable = shape.immutable;
+  if (shape.version != null) def.version = shape.version;
+  if (typeQualifier) def.typeQualifier = typeQualifier;
+  if (allowedValues) def.allowedValues = allowedValues;
+  for (const key of PASS_THROUGH) if (shape[key] != null) (def as unknown as Record<string, unknown>)[key] = shape[key];
+  return { definition: def, problems };
 }
 
-function parseAllowedValues(raw: unknown, valueType: DataType, allowedUrnTypes?: string[]): AllowedValue[] {
-  if (!Array.isArray(raw)) throw new ValidationError('allowedValues must be a list', 'allowedValues');
-  if (raw.length > LIMITS.allowedValues) {
-    throw new ValidationError(`allowedValues has more than the limit of ${LIMITS.allowedValues} entries`, 'allowedValues');
-  }
+const PASS_THROUGH = ['searchConfiguration', 'created', 'lastModified', 'filterStatus'] as const;
+
+/**
+ * Parses a definition for the property whose URN id is `urnId`. Throws a
+ * ValidationError naming each field at fault, the reason and the fix.
+ */
+export function parsePropertyDefinition(input: unknown, urnId: string): PropertyDefinition {
+  const shaped = shapeOf(propertyDefinitionShape, input);
+  if (!shaped.ok) throwProblems(shaped.problems, 'propertyDefinition');
+  const { definition, problems } = resolveDefinition(shaped.value, { urnId });
+  if (!definition) throwProblems(problems, 'propertyDefinition');
+  return definition;
+}
+
+function checkAllowedValues(raw: PropertyDefinitionShape['allowedValues'] & object, valueType: DataType, allowedUrnTypes: string[] | undefined, problems: Problem[]): AllowedValue[] {
   const out: AllowedValue[] = [];
   raw.forEach((entry, i) => {
-    const field = `allowedValues[${i}]`;
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw new ValidationError(`${field} must be an object`, field);
-    const e = entry as Record<string, unknown>;
-    const extra = Object.keys(e).filter((k) => k !== 'value' && k !== 'description');
-    if (extra.length > 0) throw new ValidationError(`Unknown field(s) in ${field}: ${extra.join(', ')}`, field);
-    const coerced = coerceTypedValue(e.value, valueType, allowedUrnTypes ? { allowedEntityTypes: allowedUrnTypes } : {});
-    if (!coerced.ok) throw new ValidationError(`${field}.value ${describeValue(e.value)} ${coerced.reason}`, `${field}.value`);
-    if (out.some((o) => sameValue(o.value, coerced.value))) {
-      throw new ValidationError(`${field}.value ${describeValue(coerced.value)} is listed more than once`, `${field}.value`);
-    }
-    const allowed: AllowedValue = { value: coerced.value };
-    const description = optionalString(e, 'description', LIMITS.descriptionLength);
-    if (description !== undefined) allowed.description = description;
-    out.push(allowed);
+    const path = ['allowedValues', i, 'value'];
+    const coerced = coerceTypedValue(entry.value, valueType, allowedUrnTypes ? { allowedEntityTypes: allowedUrnTypes } : {});
+    if (!coerced.ok) problems.push({ path, reason: `${describeValue(entry.value)} ${coerced.reason}` });
+    else if (out.some((o) => sameValue(o.value, coerced.value))) problems.push({ path, reason: `${describeValue(coerced.value)} is listed more than once` });
+    else out.push({ value: coerced.value, ...(entry.description != null ? { description: entry.description } : {}) });
   });
   return out;
 }

@@ -4,9 +4,13 @@
  * supplies the definitions and the entity's current values.
  */
 import { SoftDeletedError, ValidationError } from './errors.js';
+import { quoteInput } from './inputLimits.js';
 import { LIMITS } from './limits.js';
 import type { EffectiveDefinition } from './propertyDefinition.js';
-import { coerceTypedValue, describeValue, sameValue, type TypedValue } from './typedValue.js';
+import type * as z from 'zod';
+import { shapeOf, throwProblems, type Problem } from './shapes/shape.js';
+import { structuredPropertiesShape } from './shapes/structuredProperties.js';
+import { coerceTypedValue, describeValue, describeValues, sameValue, type TypedValue } from './typedValue.js';
 import { tryParseUrn } from './urn.js';
 
 export interface PropertyValueAssignment {
@@ -27,41 +31,38 @@ export interface DefinitionState {
   readonly removed: boolean;
 }
 
-const ENTRY_KEYS = new Set(['propertyUrn', 'values', 'created', 'lastModified', 'attribution']);
+type AspectShape = z.output<typeof structuredPropertiesShape>;
+
+/**
+ * The aspect's shape and the rules on its entries alone (each names a structured
+ * property, once); every problem with its path. Value types are checked later,
+ * against the definitions.
+ */
+export function structuredPropertiesProblems(input: unknown): { aspect?: AspectShape; problems: Problem[] } {
+  const shaped = shapeOf(structuredPropertiesShape, input);
+  if (!shaped.ok) return { problems: shaped.problems };
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  shaped.value.properties.forEach(({ propertyUrn }, i) => {
+    const parsed = tryParseUrn(propertyUrn);
+    if (!parsed.ok || parsed.urn.entityType.name !== 'structuredProperty') {
+      problems.push({ path: ['properties', i, 'propertyUrn'], reason: `${quoteInput(propertyUrn)} is not a structured property urn; write urn:li:structuredProperty:<qualified name>` });
+    } else if (seen.has(propertyUrn)) {
+      problems.push({ path: ['properties', i, 'propertyUrn'], reason: `lists ${propertyUrn} more than once; give each property once, with all its values` });
+    }
+    seen.add(propertyUrn);
+  });
+  return { aspect: shaped.value, problems };
+}
 
 /** Checks the aspect's shape and returns its entries; value types are checked later against definitions. */
 export function parseStructuredPropertiesAspect(input: unknown): { properties: Array<{ propertyUrn: string; values: unknown[]; extra: Record<string, unknown> }> } {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) {
-    throw new ValidationError('structuredProperties must be a JSON object with a "properties" list');
-  }
-  const obj = input as Record<string, unknown>;
-  const unknown = Object.keys(obj).filter((k) => k !== 'properties');
-  if (unknown.length > 0) throw new ValidationError(`Unknown field(s) in structuredProperties: ${unknown.join(', ')}`, unknown[0]);
-  const props = obj.properties;
-  if (!Array.isArray(props)) throw new ValidationError('structuredProperties.properties must be a list', 'properties');
-  if (props.length > LIMITS.propertiesPerEntity) {
-    throw new ValidationError(`properties has more than the limit of ${LIMITS.propertiesPerEntity} entries`, 'properties');
-  }
-  const seen = new Set<string>();
+  const { aspect, problems } = structuredPropertiesProblems(input);
+  if (!aspect || problems.length > 0) throwProblems(problems, 'structuredProperties');
   return {
-    properties: props.map((entry, i) => {
-      const field = `properties[${i}]`;
-      if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw new ValidationError(`${field} must be an object`, field);
-      const e = entry as Record<string, unknown>;
-      const extraKeys = Object.keys(e).filter((k) => !ENTRY_KEYS.has(k));
-      if (extraKeys.length > 0) throw new ValidationError(`Unknown field(s) in ${field}: ${extraKeys.join(', ')}`, field);
-      const propertyUrn = e.propertyUrn;
-      if (typeof propertyUrn !== 'string') throw new ValidationError(`${field}.propertyUrn is required`, `${field}.propertyUrn`);
-      const parsed = tryParseUrn(propertyUrn);
-      if (!parsed.ok || parsed.urn.entityType.name !== 'structuredProperty') {
-        throw new ValidationError(`${field}.propertyUrn ${propertyUrn} is not a structured property urn`, `${field}.propertyUrn`);
-      }
-      if (seen.has(propertyUrn)) throw new ValidationError(`Property ${propertyUrn} is listed more than once`, `${field}.propertyUrn`);
-      seen.add(propertyUrn);
-      const values = e.values;
-      if (!Array.isArray(values)) throw new ValidationError(`${field}.values must be a list`, `${field}.values`);
+    properties: aspect.properties.map(({ propertyUrn, values, ...rest }) => {
       const extra: Record<string, unknown> = {};
-      for (const k of ['created', 'lastModified', 'attribution']) if (e[k] !== undefined) extra[k] = e[k];
+      for (const [k, v] of Object.entries(rest)) if (v != null) extra[k] = v;
       return { propertyUrn, values, extra };
     }),
   };
@@ -94,7 +95,7 @@ export function validateAssignment(propertyUrn: string, values: readonly unknown
   }
   if (def.cardinality === 'SINGLE' && values.length > 1) {
     throw new ValidationError(
-      `Property: ${propertyUrn} has cardinality SINGLE, but ${values.length} values were given: [${values.map(describeValue).join(', ')}]`,
+      `Property: ${propertyUrn} has cardinality SINGLE, but ${values.length} values were given: ${describeValues(values)}`,
       'values',
     );
   }
@@ -105,7 +106,7 @@ export function validateAssignment(propertyUrn: string, values: readonly unknown
     const value = coerced.value;
     if (def.allowedValues && def.allowedValues.length > 0 && !def.allowedValues.some((a) => sameValue(a.value, value))) {
       throw new ValidationError(
-        `Property: ${propertyUrn}, value: ${describeValue(value)} should be one of [${def.allowedValues.map((a) => describeValue(a.value)).join(', ')}]`,
+        `Property: ${propertyUrn}, value: ${describeValue(value)} should be one of ${describeValues(def.allowedValues.map((a) => a.value))}`,
         'values',
       );
     }

@@ -13,6 +13,10 @@
  */
 import { findEntityType, type EntityTypeInfo } from './entityTypes.js';
 import { ValidationError } from './errors.js';
+import type * as z from 'zod';
+import { findInputViolation, formatPath } from './inputLimits.js';
+import { shapeOf } from './shapes/shape.js';
+import { DEFINITION_KEYS, LEAF_KEYS, PARAMS_KEYS } from './shapes/testDefinition.js';
 import { TEST_LIMITS } from './testLimits.js';
 import { formatDouble } from './typedValue.js';
 import { tryParseUrn } from './urn.js';
@@ -91,19 +95,26 @@ export function parseTestDefinitionJson(json: string): TestDefinition {
   } catch (err) {
     throw new ValidationError(`Invalid test definition: not valid JSON (${(err as Error).message})`, 'definition.json');
   }
+  // The JSON text is decoded here, so SPEC 12's input limits apply to what it decodes to.
+  const violation = findInputViolation(raw);
+  if (violation) fail(formatPath(violation.path), violation.reason);
   return parseTestDefinition(raw);
+}
+
+/** Fails with the first problem of `raw`'s keys and kinds, at its path under `at`. */
+function checkKeys(schema: z.ZodType, raw: unknown, at: string): void {
+  const shaped = shapeOf(schema, raw);
+  if (shaped.ok) return;
+  const { path, reason } = shaped.problems[0]!;
+  const inner = formatPath(path);
+  if (at === '' || path.length === 0) fail(at || inner, reason);
+  fail(inner.startsWith('[') ? `${at}${inner}` : `${at}.${inner}`, reason);
 }
 
 export function parseTestDefinition(raw: unknown): TestDefinition {
   if (!isObject(raw)) fail('(root)', `must be an object with "on" and "rules", got ${kindOf(raw)}`);
-  const extra = Object.keys(raw).filter((k) => !['on', 'rules', 'actions'].includes(k));
-  if (extra.length > 0) fail(extra[0]!, `unknown field; a definition has "on", "rules" and optionally "actions"`);
-  checkActions(raw.actions);
-  if (raw.on === undefined) fail('on', 'is required: {"types": [entity types], "conditions"?: ...}');
-  if (!isObject(raw.on)) fail('on', `must be an object, got ${kindOf(raw.on)}`);
-  const on = raw.on;
-  const onExtra = Object.keys(on).filter((k) => !['types', 'conditions', 'match'].includes(k));
-  if (onExtra.length > 0) fail(`on.${onExtra[0]}`, 'unknown field; "on" has "types" and optionally "conditions"');
+  checkKeys(DEFINITION_KEYS, raw, '');
+  const on = raw.on as Record<string, unknown>;
   const types = parseTypes(on.types);
   const parser = new PredicateParser(types);
   if (on.conditions !== undefined && on.match !== undefined) fail('on.match', 'give "conditions" or its legacy name "match", not both');
@@ -112,17 +123,6 @@ export function parseTestDefinition(raw: unknown): TestDefinition {
   if (raw.rules === undefined) fail('rules', 'is required');
   const rules = parser.parse(raw.rules, 'rules', 0);
   return { on: { types: types.map((t) => t.name), ...(conditions ? { conditions } : {}) }, rules };
-}
-
-/** Actions are not run by this service; empty action lists (as DataHub's UI writes them) are accepted. */
-function checkActions(actions: unknown): void {
-  if (actions === undefined || actions === null) return;
-  if (!isObject(actions)) fail('actions', `must be an object, got ${kindOf(actions)}`);
-  for (const [key, list] of Object.entries(actions)) {
-    if (key !== 'passing' && key !== 'failing') fail(`actions.${key}`, 'unknown field; actions has "passing" and "failing"');
-    if (!Array.isArray(list)) fail(`actions.${key}`, `must be a list, got ${kindOf(list)}`);
-    if (list.length > 0) fail(`actions.${key}`, 'test actions are not supported; leave the list empty');
-  }
 }
 
 function parseTypes(raw: unknown): EntityTypeInfo[] {
@@ -142,7 +142,6 @@ function parseTypes(raw: unknown): EntityTypeInfo[] {
 }
 
 const LOGICAL_KEYS = ['and', 'or', 'not'] as const;
-const LEAF_KEYS = new Set(['property', 'query', 'operator', 'operation', 'values', 'value', 'params', 'negate']);
 const STRUCTURED_PROPERTY_PREFIX = 'structuredProperties.urn:li:';
 
 class PredicateParser {
@@ -187,10 +186,7 @@ class PredicateParser {
   }
 
   private leaf(raw: Record<string, unknown>, at: string): LeafPredicate {
-    const unknownKey = Object.keys(raw).find((k) => !LEAF_KEYS.has(k));
-    if (unknownKey) {
-      fail(`${at}.${unknownKey}`, 'unknown field; a predicate is {"property", "operator", "values"} or has "and", "or" or "not"');
-    }
+    checkKeys(LEAF_KEYS, raw, at);
     const property = this.alias(raw, at, 'property', 'query');
     if (property === undefined) fail(at, 'a predicate needs "property" (or "and", "or", "not")');
     if (typeof property !== 'string') fail(`${at}.property`, `must be a string, got ${kindOf(property)}`);
@@ -232,9 +228,8 @@ class PredicateParser {
     let sourceAt = `${at}.${given[0]}`;
     if (given[0] === 'params') {
       if (!isObject(source)) fail(sourceAt, `must be an object such as {"values": [...]}, got ${kindOf(source)}`);
+      checkKeys(PARAMS_KEYS, source, sourceAt);
       const keys = Object.keys(source);
-      const bad = keys.find((k) => k !== 'values' && k !== 'value');
-      if (bad) fail(`${sourceAt}.${bad}`, 'unknown field; params has "values" (or "value")');
       if (keys.length !== 1) fail(sourceAt, 'must hold exactly one of "values" and "value"');
       source = source[keys[0]!];
       sourceAt = `${sourceAt}.${keys[0]}`;

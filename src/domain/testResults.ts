@@ -2,7 +2,9 @@
  * The `testResults` aspect of an asset (SPEC 7, DataHub's TestResults):
  * `{"passing": [{"test": urn, "type": "SUCCESS"}], "failing": [{"test": urn, "type": "FAILURE"}]}`.
  */
-import { ValidationError } from './errors.js';
+import { quoteInput } from './inputLimits.js';
+import { parseShape, throwProblems, type Problem } from './shapes/shape.js';
+import { MAX_TEST_RESULTS, testResultsShape } from './shapes/testResults.js';
 import { tryParseUrn } from './urn.js';
 
 export type TestResultType = 'SUCCESS' | 'FAILURE';
@@ -18,38 +20,23 @@ export interface TestResults {
   failing: TestResult[];
 }
 
-export const MAX_TEST_RESULTS = 10_000;
-
-function parseList(raw: unknown, key: 'passing' | 'failing', seen: Set<string>): TestResult[] {
-  if (!Array.isArray(raw)) throw new ValidationError(`testResults.${key} is required and must be a list`, key);
-  const expected: TestResultType = key === 'passing' ? 'SUCCESS' : 'FAILURE';
-  return raw.map((entry, i) => {
-    const at = `${key}[${i}]`;
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new ValidationError(`testResults.${at} must be an object`, at);
-    const e = entry as Record<string, unknown>;
-    const extra = Object.keys(e).filter((k) => !['test', 'type', 'testDefinitionMd5', 'lastComputed'].includes(k));
-    if (extra.length > 0) throw new ValidationError(`Unknown field in testResults.${at}: ${extra[0]}`, `${at}.${extra[0]}`);
-    const parsed = typeof e.test === 'string' ? tryParseUrn(e.test) : undefined;
-    if (!parsed?.ok || parsed.urn.entityType.name !== 'test') throw new ValidationError(`testResults.${at}.test must be a test urn (urn:li:test:<id>)`, `${at}.test`);
-    if (e.type !== expected) throw new ValidationError(`testResults.${at}.type must be ${expected}`, `${at}.type`);
-    if (e.testDefinitionMd5 !== undefined && typeof e.testDefinitionMd5 !== 'string') {
-      throw new ValidationError(`testResults.${at}.testDefinitionMd5 must be a string`, `${at}.testDefinitionMd5`);
-    }
-    if (seen.has(e.test as string)) throw new ValidationError(`testResults lists ${e.test as string} more than once`, `${at}.test`);
-    seen.add(e.test as string);
-    return e as TestResult;
-  });
-}
+export { MAX_TEST_RESULTS };
 
 export function parseTestResults(raw: unknown): TestResults {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ValidationError('testResults must be a JSON object', 'testResults');
-  const obj = raw as Record<string, unknown>;
-  const extra = Object.keys(obj).filter((k) => k !== 'passing' && k !== 'failing');
-  if (extra.length > 0) throw new ValidationError(`Unknown field in testResults: ${extra[0]}`, extra[0]);
-  const size = (Array.isArray(obj.passing) ? obj.passing.length : 0) + (Array.isArray(obj.failing) ? obj.failing.length : 0);
-  if (size > MAX_TEST_RESULTS) throw new ValidationError(`testResults holds more than the limit of ${MAX_TEST_RESULTS} results`, 'testResults');
+  const results = parseShape(testResultsShape, raw, 'testResults');
+  const problems: Problem[] = [];
   const seen = new Set<string>();
-  return { passing: parseList(obj.passing, 'passing', seen), failing: parseList(obj.failing, 'failing', seen) };
+  for (const key of ['passing', 'failing'] as const) {
+    results[key].forEach((r, i) => {
+      const parsed = tryParseUrn(r.test);
+      if (!parsed.ok || parsed.urn.entityType.name !== 'test') problems.push({ path: [key, i, 'test'], reason: `${quoteInput(r.test)} is not a test urn; write urn:li:test:<id>` });
+      else if (seen.has(r.test)) problems.push({ path: [key, i, 'test'], reason: `lists ${r.test} more than once; each test has one result` });
+      seen.add(r.test);
+    });
+  }
+  if (results.passing.length + results.failing.length > MAX_TEST_RESULTS) problems.push({ path: [], reason: `holds more than the limit of ${MAX_TEST_RESULTS} results` });
+  if (problems.length > 0) throwProblems(problems, 'testResults');
+  return raw as TestResults;
 }
 
 function byTest(a: TestResult, b: TestResult): number {

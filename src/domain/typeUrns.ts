@@ -3,8 +3,10 @@
  * the `datahub.` alias and the bare short form are accepted too, and anything else is
  * a validation error. Stored and returned values are always canonical.
  */
+import { closestWord } from './closestWord.js';
+import { ENTITY_TYPES, findEntityType, type EntityTypeInfo } from './entityTypes.js';
 import { ValidationError } from './errors.js';
-import { findEntityType, type EntityTypeInfo } from './entityTypes.js';
+import { quoteInput } from './inputLimits.js';
 
 export const NAMESPACE = 'svc';
 const ALIASES = ['svc', 'datahub'];
@@ -44,15 +46,45 @@ export function tryParseDataType(value: unknown, allowBareName = false): DataTyp
   return DATA_TYPES.find((t) => t === name);
 }
 
+export type Resolved<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+/** The name inside a type URN in any accepted form (`urn:li:dataType:datahub.number` → `number`). */
+function nameIn(text: string): string {
+  const id = text.slice(text.lastIndexOf(':') + 1);
+  return id.slice(id.indexOf('.') + 1);
+}
+
+/**
+ * A data type named by URN (or, with `bareNames`, by its short name as the CLI's
+ * files write it); the reason says which forms are accepted and what was probably meant.
+ */
+export function resolveDataType(text: string, bareNames = false): Resolved<DataType> {
+  const type = tryParseDataType(bareNames && !text.startsWith('urn:') ? text.toLowerCase() : text, bareNames);
+  if (type) return { ok: true, value: type };
+  const bare = tryParseDataType(text.toLowerCase(), true);
+  if (bare && !bareNames) return { ok: false, reason: `${quoteInput(text)} is not a data type urn; write ${dataTypeUrn(bare)}` };
+  const guess = closestWord(nameIn(text), DATA_TYPES) as DataType | undefined;
+  const forms = bareNames ? DATA_TYPES.join(', ') : DATA_TYPES.map(dataTypeUrn).join(', ');
+  const hint = guess ? ` (did you mean ${bareNames && !text.startsWith('urn:') ? guess : dataTypeUrn(guess)}?)` : '';
+  return { ok: false, reason: `${quoteInput(text)} is not a data type; use one of ${forms}${hint}` };
+}
+
+/** The same for entity types (`urn:li:entityType:svc.dataset`, or `dataset` with `bareNames`). */
+export function resolveEntityType(text: string, bareNames = false): Resolved<EntityTypeInfo> {
+  const type = tryParseEntityType(text, bareNames);
+  if (type) return { ok: true, value: type };
+  const bare = tryParseEntityType(text, true);
+  if (bare && !bareNames) return { ok: false, reason: `${quoteInput(text)} is not an entity type urn; write ${entityTypeUrn(bare)}` };
+  const guessName = closestWord(nameIn(text), ENTITY_TYPES.map((t) => t.name));
+  const guess = guessName ? findEntityType(guessName) : undefined;
+  const hint = guess ? `; did you mean ${bareNames && !text.startsWith('urn:') ? guess.name : entityTypeUrn(guess)}?` : `; write urn:li:entityType:${NAMESPACE}.<entity type>, e.g. ${entityTypeUrn(ENTITY_TYPES[0]!)}`;
+  return { ok: false, reason: `${quoteInput(text)} is not an entity type${hint}` };
+}
+
 export function parseDataTypeUrn(value: unknown, field = 'valueType'): DataType {
-  const type = tryParseDataType(value);
-  if (!type) {
-    throw new ValidationError(
-      `${field}: ${JSON.stringify(value)} is not a known data type; expected one of ${DATA_TYPES.map(dataTypeUrn).join(', ')}`,
-      field,
-    );
-  }
-  return type;
+  const resolved = typeof value === 'string' ? resolveDataType(value) : undefined;
+  if (resolved?.ok) return resolved.value;
+  throw new ValidationError(`${field} ${resolved?.reason ?? 'must be a data type urn such as urn:li:dataType:svc.string'}`, field);
 }
 
 /** Resolves an entity type URN in any accepted form (or, where allowed, a bare name like `dataset`). */
@@ -69,9 +101,9 @@ export function tryParseEntityType(value: unknown, allowBareName = false): Entit
 }
 
 export function parseEntityTypeUrn(value: unknown, field = 'entityTypes'): EntityTypeInfo {
-  const type = tryParseEntityType(value);
-  if (!type) throw new ValidationError(`${field}: ${JSON.stringify(value)} is not a known entity type urn`, field);
-  return type;
+  const resolved = typeof value === 'string' ? resolveEntityType(value) : undefined;
+  if (resolved?.ok) return resolved.value;
+  throw new ValidationError(`${field} ${resolved?.reason ?? 'must be an entity type urn such as urn:li:entityType:svc.dataset'}`, field);
 }
 
 /** GraphQL's StdDataType enum value for a data type. */

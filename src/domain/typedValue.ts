@@ -3,6 +3,7 @@
  * `{"string": s}` for string, rich_text, date and urn properties. The definition
  * decides the type; the value's own shape is only checked against it.
  */
+import { INPUT_LIMITS } from './inputLimits.js';
 import { LIMITS } from './limits.js';
 import type { DataType } from './typeUrns.js';
 import { tryParseUrn } from './urn.js';
@@ -23,13 +24,25 @@ export function formatDouble(n: number): string {
   return Number.isInteger(n) && Math.abs(n) < 1e21 ? `${n}.0` : String(n);
 }
 
+/** User input in a message, cut after INPUT_LIMITS.quotedCharacters. */
+function bounded(text: string): string {
+  const max = INPUT_LIMITS.quotedCharacters;
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
 /** DataHub's rendering of a value in error messages: `{string=baz}`, `{double=30.0}`. */
 export function describeValue(v: unknown): string {
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const entries = Object.entries(v as Record<string, unknown>);
-    return `{${entries.map(([k, x]) => `${k}=${typeof x === 'number' ? formatDouble(x) : String(x)}`).join(', ')}}`;
+    return `{${entries.map(([k, x]) => `${k}=${typeof x === 'number' ? formatDouble(x) : bounded(typeof x === 'string' ? x : (JSON.stringify(x) ?? String(x)))}`).join(', ')}}`;
   }
-  return JSON.stringify(v) ?? String(v);
+  return bounded(JSON.stringify(v) ?? String(v));
+}
+
+/** Values in a message listing them: the first few, then how many more. */
+export function describeValues(values: readonly unknown[], shown = 10): string {
+  const listed = values.slice(0, shown).map(describeValue).join(', ');
+  return values.length > shown ? `[${listed}, … (${values.length - shown} more)]` : `[${listed}]`;
 }
 
 /** The value as a string, numbers with a decimal part: the form used in facets and test rules. */
@@ -39,14 +52,18 @@ export function valueAsString(v: TypedValue): string {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function isCalendarDate(s: string): boolean {
+/** Why a text is not a calendar date in the form YYYY-MM-DD, or undefined when it is one. */
+function dateProblem(s: string): string | undefined {
   const m = DATE.exec(s);
-  if (!m) return false;
+  if (!m) return 'should be a date in the form YYYY-MM-DD';
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12) return `is not a date: there is no month ${m[2]}`;
   // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+  const lastDay = new Date(0);
+  lastDay.setUTCFullYear(y, mo, 0);
+  const days = lastDay.getUTCDate();
+  if (d < 1 || d > days) return `is not a date: ${m[1]}-${m[2]} has ${days} days`;
+  return undefined;
 }
 
 function parseNumber(x: unknown): number | undefined {
@@ -85,7 +102,8 @@ export function coerceTypedValue(input: unknown, type: DataType, rules: ValueRul
   if (keys[0] !== 'string' || typeof raw !== 'string') return { ok: false, reason: `should be a ${type === 'rich_text' ? 'rich_text string' : type}` };
   const max = type === 'rich_text' ? LIMITS.richTextValueLength : LIMITS.stringValueLength;
   if (raw.length > max) return { ok: false, reason: `is longer than the limit of ${max} characters` };
-  if (type === 'date' && !isCalendarDate(raw)) return { ok: false, reason: 'should be a date in the form YYYY-MM-DD' };
+  const notADate = type === 'date' ? dateProblem(raw) : undefined;
+  if (notADate) return { ok: false, reason: notADate };
   if (type === 'urn') {
     const parsed = tryParseUrn(raw);
     if (!parsed.ok) return { ok: false, reason: `should be a valid urn (${parsed.reason})` };

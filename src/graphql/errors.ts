@@ -35,6 +35,8 @@ const APOLLO_CODES = new Set([
   'OPERATION_RESOLUTION_FAILURE',
 ]);
 
+const MAX_MESSAGE = 4000;
+
 export function createErrorFormatter(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
@@ -42,12 +44,14 @@ export function createErrorFormatter(log: Logger) {
     if (original instanceof ServiceError) {
       return {
         ...base,
-        message: original.message,
+        // Domain messages quote input up to 200 characters; this bounds whatever slipped through.
+        message: original.message.length <= MAX_MESSAGE ? original.message : `${original.message.slice(0, MAX_MESSAGE)}… (${original.message.length - MAX_MESSAGE} more characters)`,
         extensions: { code: CODES[original.code], ...(original.field ? { field: original.field } : {}) },
       };
     }
     const code = formatted.extensions?.code;
-    if (typeof code === 'string' && APOLLO_CODES.has(code)) return { ...base, extensions: { code } };
+    const field = formatted.extensions?.field;
+    if (typeof code === 'string' && APOLLO_CODES.has(code)) return { ...base, extensions: { code, ...(typeof field === 'string' ? { field } : {}) } };
     log.error({ err: original }, 'unhandled GraphQL error');
     return { ...base, message: 'Internal server error occurred', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };

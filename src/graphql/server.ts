@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { GraphQLContext } from './context.js';
 import { createErrorFormatter } from './errors.js';
+import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
 import { queryLimitsRule } from './limits.js';
 import { createLoaders } from './loaders.js';
 import { buildSchema } from './schema.js';
@@ -47,11 +48,11 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     introspection: options.introspection,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
-    validationRules: [queryLimitsRule()],
+    validationRules: [queryLimitsRule(), literalLimitsRule],
     formatError: createErrorFormatter(options.log),
     // Inline traces (ftv1) would expose resolver timings to any caller; off until a router needs them.
     // Apollo's landing page loads Apollo Sandbox from a CDN; the explorer at /api/graphiql works offline.
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), responseExtensionsPlugin],
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), responseExtensionsPlugin, variableLimitsPlugin],
   });
   await apollo.start();
   const handler = fastifyApolloHandler(apollo, {

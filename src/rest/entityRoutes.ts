@@ -3,6 +3,7 @@
  * per version by shapes.ts, calling the same services as the GraphQL resolvers.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AlreadyExistsError, ASPECT_EXISTS } from '../domain/errors.js';
 import { parsePatchDocument } from '../domain/jsonPatch.js';
 import { entityTypeNamed } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
@@ -22,6 +23,19 @@ export interface EntityRouteOptions {
   readonly writeWaitForIndex: boolean;
 }
 
+/**
+ * DataHub's create-only refusal, completed with what exists and how to replace it:
+ * `createIfNotExists` is a REST parameter, so only REST can say so.
+ */
+function explainCreateOnly(what: string, createOnlyIs: string) {
+  return (err: unknown): never => {
+    if (err instanceof AlreadyExistsError && err.message === ASPECT_EXISTS) {
+      throw new AlreadyExistsError(`${ASPECT_EXISTS} ${what}; createIfNotExists=true (${createOnlyIs}) only creates, so send createIfNotExists=false to replace it.`);
+    }
+    throw err;
+  };
+}
+
 export async function entityRoutes(app: FastifyInstance, options: EntityRouteOptions): Promise<void> {
   const { services, version } = options;
   const entities = services.entities;
@@ -33,11 +47,13 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     const q = query(request);
     const type = entityTypeNamed(params(request).entityName);
     const items = batchItemsOf(version, request.body);
-    const written = await entities.batchUpsert(request.caller, type, items, {
-      createOnly: boolParam(q, 'createIfNotExists', false),
-      createEntityOnly: boolParam(q, 'createEntityIfNotExists', false),
-      async: writeAsync(q),
-    });
+    const written = await entities
+      .batchUpsert(request.caller, type, items, {
+        createOnly: boolParam(q, 'createIfNotExists', false),
+        createEntityOnly: boolParam(q, 'createEntityIfNotExists', false),
+        async: writeAsync(q),
+      })
+      .catch(explainCreateOnly('An aspect in this batch exists', 'as sent'));
     const withSystemMetadata = boolParam(q, 'systemMetadata', false);
     return written.map((w) =>
       version === 'v3' ? entityResponse('v3', w.urn, w.results.map((r) => [r.aspect, r]), withSystemMetadata) : { urn: w.urn },
@@ -86,11 +102,13 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
   app.post('/entity/:entityName/:urn/:aspect', async (request) => {
     const q = query(request);
     const { entityName, urn, aspect } = params(request);
-    const result = await entities.setAspect(request.caller, urn, aspect, aspectInputOf(version, request.body), {
-      entityType: entityTypeNamed(entityName),
-      createOnly: boolParam(q, 'createIfNotExists', true),
-      async: writeAsync(q),
-    });
+    const result = await entities
+      .setAspect(request.caller, urn, aspect, aspectInputOf(version, request.body), {
+        entityType: entityTypeNamed(entityName),
+        createOnly: boolParam(q, 'createIfNotExists', true),
+        async: writeAsync(q),
+      })
+      .catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default"));
     return entityResponse(version, urn, [[aspect, result]], boolParam(q, 'systemMetadata', false));
   });
 

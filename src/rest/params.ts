@@ -1,5 +1,6 @@
 /** Small parsers for query parameters: each turns untrusted text into a typed value or a 400. */
 import { ValidationError } from '../domain/errors.js';
+import { quoteInput } from '../domain/inputLimits.js';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -13,7 +14,7 @@ export function boolParam(query: Query, name: string, fallback: boolean): boolea
   if (v === undefined || v === '') return fallback;
   if (/^true$/i.test(v)) return true;
   if (/^false$/i.test(v)) return false;
-  throw new ValidationError(`Query parameter ${name} must be true or false, got ${JSON.stringify(v)}`, name);
+  throw new ValidationError(`Query parameter ${name} must be true or false, got ${quoteInput(v)}`, name);
 }
 
 /** `undefined` when absent, so the server default applies. */
@@ -24,7 +25,7 @@ export function optionalBoolParam(query: Query, name: string): boolean | undefin
 export function intParam(query: Query, name: string, fallback: number, min: number, max: number): number {
   const v = single(query, name);
   if (v === undefined || v === '') return fallback;
-  if (!/^-?\d+$/.test(v)) throw new ValidationError(`Query parameter ${name} must be an integer, got ${JSON.stringify(v)}`, name);
+  if (!/^-?\d+$/.test(v)) throw new ValidationError(`Query parameter ${name} must be an integer, got ${quoteInput(v)}`, name);
   const n = Number(v);
   if (n < min) throw new ValidationError(`Query parameter ${name} must be at least ${min}`, name);
   // Larger page sizes are capped silently, as DataHub does.

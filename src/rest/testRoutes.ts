@@ -6,7 +6,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../domain/errors.js';
+import { quoteInput } from '../domain/inputLimits.js';
+import { parseShape } from '../domain/shapes/shape.js';
 import type { Services } from '../services/index.js';
+import { batchEvaluateShape, evaluateShape } from './bodies/evaluate.js';
 import { stringParam, type Query } from './params.js';
 
 export interface TestRouteOptions {
@@ -14,45 +17,12 @@ export interface TestRouteOptions {
   readonly writeWaitForIndex: boolean;
 }
 
-interface EvaluateBody {
-  readonly push: boolean;
-  readonly testUrns?: readonly string[];
-}
-
 const ACTIONS = ['evaluate', 'batchEvaluate'];
 
-function bodyObject(body: unknown, allowed: readonly string[]): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ValidationError('request body must be a JSON object', 'body');
-  const obj = body as Record<string, unknown>;
-  const extra = Object.keys(obj).find((k) => !allowed.includes(k));
-  if (extra) throw new ValidationError(`Unknown field in request body: ${extra}; expected ${allowed.join(', ')}`, extra);
-  return obj;
-}
-
-function stringList(value: unknown, field: string): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new ValidationError(`${field} must be a list of urn strings`, field);
-  return value as string[];
-}
-
-/** push and testUrns (or its alias tests), shared by both actions. */
-function commonFields(obj: Record<string, unknown>): EvaluateBody {
-  if (obj.push !== undefined && obj.push !== null && typeof obj.push !== 'boolean') throw new ValidationError('push must be true or false', 'push');
-  if (obj.testUrns !== undefined && obj.tests !== undefined) throw new ValidationError('give testUrns or its alias tests, not both', 'tests');
-  const key = obj.testUrns !== undefined ? 'testUrns' : 'tests';
-  const raw = obj[key];
-  return { push: obj.push === true, ...(raw !== undefined && raw !== null ? { testUrns: stringList(raw, key) } : {}) };
-}
-
-export function parseEvaluateBody(body: unknown): EvaluateBody & { urn: string } {
-  const obj = bodyObject(body, ['urn', 'push', 'testUrns', 'tests']);
-  if (typeof obj.urn !== 'string') throw new ValidationError('urn is required and must be a string', 'urn');
-  return { urn: obj.urn, ...commonFields(obj) };
-}
-
-export function parseBatchEvaluateBody(body: unknown): EvaluateBody & { urns: string[] } {
-  const obj = bodyObject(body, ['urns', 'push', 'testUrns', 'tests']);
-  if (obj.urns === undefined) throw new ValidationError('urns is required: a list of entity urns', 'urns');
-  return { urns: stringList(obj.urns, 'urns'), ...commonFields(obj) };
+/** push and testUrns (or its alias tests), as the services take them. */
+function testSelection(body: { push?: boolean | null; testUrns?: string[] | null; tests?: string[] | null }) {
+  const testUrns = body.testUrns ?? body.tests;
+  return { push: body.push === true, ...(testUrns != null ? { testUrns } : {}) };
 }
 
 export async function testRoutes(app: FastifyInstance, options: TestRouteOptions): Promise<void> {
@@ -62,16 +32,16 @@ export async function testRoutes(app: FastifyInstance, options: TestRouteOptions
   const handler = async (request: FastifyRequest) => {
     const action = stringParam(request.query as Query, 'action');
     if (action === 'evaluate') {
-      const body = parseEvaluateBody(request.body);
-      return { value: await tests.evaluate(request.caller, body, writeOptions) };
+      const body = parseShape(evaluateShape, request.body, 'request body');
+      return { value: await tests.evaluate(request.caller, { urn: body.urn, ...testSelection(body) }, writeOptions) };
     }
     if (action === 'batchEvaluate') {
-      const body = parseBatchEvaluateBody(request.body);
-      const results = await tests.batchEvaluate(request.caller, body, writeOptions);
+      const body = parseShape(batchEvaluateShape, request.body, 'request body');
+      const results = await tests.batchEvaluate(request.caller, { urns: body.urns, ...testSelection(body) }, writeOptions);
       return { value: Object.fromEntries(results.map((r) => [r.urn, r.results])) };
     }
     throw new ValidationError(
-      action === undefined ? `Query parameter action is required: ${ACTIONS.join(' or ')}` : `Unknown action ${JSON.stringify(action)}: ${ACTIONS.join(' or ')}`,
+      action === undefined ? `Query parameter action is required: ${ACTIONS.join(' or ')}` : `Unknown action ${quoteInput(action)}: ${ACTIONS.join(' or ')}`,
       'action',
     );
   };

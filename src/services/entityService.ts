@@ -6,6 +6,7 @@
 import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
+import { textViolation } from '../domain/inputLimits.js';
 import { LIMITS } from '../domain/limits.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { entityExists, existingEntities, latestAspectsOfMany, listLiveEntityUrns, type StoredAspect } from '../store/aspects.js';
@@ -262,6 +263,9 @@ export function encodeScrollId(lastUrn: string): string {
 
 export function decodeScrollId(scrollId: string): string {
   const urn = Buffer.from(scrollId, 'base64url').toString('utf8');
-  if (!urn.startsWith('urn:li:')) throw new ValidationError('scrollId is not a valid cursor', 'scrollId');
+  // What it decodes to is input too (SPEC 12): U+0000 would reach the database.
+  if (!urn.startsWith('urn:li:') || textViolation(urn)) {
+    throw new ValidationError('scrollId is not a valid cursor; pass the scrollId of the previous page unchanged', 'scrollId');
+  }
   return urn;
 }

@@ -246,12 +246,12 @@ describe('dataset upsert: errors name the file, entry, field and reason, exit 2,
           ds.text: {nested: map}
 `,
     );
-    expect(stderr).toContain("shape.yaml:2: entry 1 (id: shape.one): platfrom: unknown key; did you mean 'platform'?");
+    expect(stderr).toContain("shape.yaml:2: entry 1 (id: shape.one): platfrom: is not a known field; did you mean 'platform'?");
     expect(stderr).toContain('shape.yaml:1: entry 1 (id: shape.one): platform: is required when urn is not given');
     expect(stderr).toContain("shape.yaml:5: entry 2 (id: shape.two): env: 'prdo' is not an environment; use one of PROD,");
     expect(stderr).toContain("(did you mean 'PROD'?)");
     expect(stderr).toContain(`shape.yaml:10: entry 3 (id: shape.three): schema.fields[0].urn: belongs to ${hiveUrn('other.table')}, not to this dataset ${hiveUrn('shape.three')}`);
-    expect(stderr).toContain("shape.yaml:12: entry 3 (id: shape.three): schema.fields[1].structured_propertes: unknown key; did you mean 'structured_properties'?");
+    expect(stderr).toContain("shape.yaml:12: entry 3 (id: shape.three): schema.fields[1].structured_propertes: is not a known field; did you mean 'structured_properties'?");
     expect(stderr).toContain('shape.yaml:15: entry 3 (id: shape.three): schema.fields[2].structured_properties.ds.text: must be a plain value or a list of plain values, not a mapping');
   });
 });

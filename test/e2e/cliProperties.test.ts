@@ -203,7 +203,7 @@ describe('properties upsert: YAML errors name the file, entry, field and reason,
 
   it('an unknown key, with the key it probably meant', async () => {
     const stderr = await rejected('typo.yaml', `- id: ok.first\n  type: string\n  entity_types: [dataset]\n- id: foo\n  qualifed_name: foo\n  type: string\n  entity_types: [dataset]\n`);
-    expect(stderr).toContain("typo.yaml:5: entry 2 (id: foo): qualifed_name: unknown key; did you mean 'qualified_name'?");
+    expect(stderr).toContain("typo.yaml:5: entry 2 (id: foo): qualifed_name: is not a known field; did you mean 'qualified_name'?");
     expect(stderr).toMatch(/\n1 error in \S*typo\.yaml; nothing was written\.\n$/);
     // Validation covers the whole file before any write: the valid first entry is not written either.
     expect(await definitionOf('urn:li:structuredProperty:ok.first')).toBeUndefined();
@@ -211,7 +211,7 @@ describe('properties upsert: YAML errors name the file, entry, field and reason,
 
   it('a key that resembles nothing lists the known keys', async () => {
     const stderr = await rejected('unknown.yaml', `- id: x.y\n  type: string\n  entity_types: [dataset]\n  colour: blue\n`);
-    expect(stderr).toContain('unknown.yaml:4: entry 1 (id: x.y): colour: unknown key; expected one of id, urn, qualified_name, type,');
+    expect(stderr).toContain('unknown.yaml:4: entry 1 (id: x.y): colour: is not a known field; expected one of id, urn, qualified_name, type,');
   });
 
   it('missing required fields', async () => {
@@ -224,14 +224,14 @@ describe('properties upsert: YAML errors name the file, entry, field and reason,
 
   it('an unknown data type or entity type, with a suggestion', async () => {
     const stderr = await rejected('types.yaml', `- id: t.one\n  type: numbr\n  entity_types: [datset]\n`);
-    expect(stderr).toContain("types.yaml:2: entry 1 (id: t.one): type: 'numbr' is not a data type; use one of string, rich_text, number, date, urn (did you mean 'number'?)");
-    expect(stderr).toContain("types.yaml:3: entry 1 (id: t.one): entity_types[0]: 'datset' is not an entity type; did you mean 'dataset'?");
+    expect(stderr).toContain('types.yaml:2: entry 1 (id: t.one): type: "numbr" is not a data type; use one of string, rich_text, number, date, urn (did you mean number?)');
+    expect(stderr).toContain('types.yaml:3: entry 1 (id: t.one): entity_types[0]: "datset" is not an entity type; did you mean dataset?');
   });
 
   it('a bad cardinality or version', async () => {
     const stderr = await rejected('card.yaml', `- id: c.one\n  type: string\n  cardinality: MANY\n  version: 2024-06-14\n  entity_types: [dataset]\n`);
-    expect(stderr).toContain("card.yaml:3: entry 1 (id: c.one): cardinality: 'MANY' must be SINGLE or MULTIPLE");
-    expect(stderr).toContain("card.yaml:4: entry 1 (id: c.one): version: '2024-06-14' must be a 14-digit timestamp yyyyMMddhhmmss");
+    expect(stderr).toContain('card.yaml:3: entry 1 (id: c.one): cardinality: must be one of SINGLE, MULTIPLE, not "MANY"');
+    expect(stderr).toContain('card.yaml:4: entry 1 (id: c.one): version: "2024-06-14" does not match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
   });
 
   it('allowed values that do not fit the type, or repeat', async () => {
@@ -239,9 +239,9 @@ describe('properties upsert: YAML errors name the file, entry, field and reason,
       'allowed.yaml',
       `- id: a.num\n  type: number\n  entity_types: [dataset]\n  allowed_values:\n    - value: thirty\n    - value: 30\n    - value: 30.0\n- id: a.date\n  type: date\n  entity_types: [dataset]\n  allowed_values:\n    - value: 2024-02-30\n    - {description: no value}\n`,
     );
-    expect(stderr).toContain("allowed.yaml:5: entry 1 (id: a.num): allowed_values[0].value: 'thirty' is not a number, and the property's type is number");
+    expect(stderr).toContain("allowed.yaml:5: entry 1 (id: a.num): allowed_values[0].value: {string=thirty} should be a number");
     expect(stderr).toContain('allowed.yaml:7: entry 1 (id: a.num): allowed_values[2].value: {double=30.0} is listed more than once');
-    expect(stderr).toContain('allowed.yaml:12: entry 2 (id: a.date): allowed_values[0].value: {string=2024-02-30} should be a date in the form YYYY-MM-DD');
+    expect(stderr).toContain('allowed.yaml:12: entry 2 (id: a.date): allowed_values[0].value: {string=2024-02-30} is not a date: 2024-02 has 29 days');
     expect(stderr).toContain('allowed.yaml:13: entry 2 (id: a.date): allowed_values[1].value: is required');
   });
 
@@ -256,8 +256,8 @@ describe('properties upsert: YAML errors name the file, entry, field and reason,
       'ids.yaml',
       `- id: has space\n  type: string\n  entity_types: [dataset]\n- urn: urn:li:structuredProperty:u.one\n  qualified_name: u.two\n  type: string\n  entity_types: [dataset]\n- id: dup.one\n  type: string\n  entity_types: [dataset]\n- id: dup.one\n  type: string\n  entity_types: [dataset]\n- id: dup_one\n  type: string\n  entity_types: [dataset]\n`,
     );
-    expect(stderr).toContain('ids.yaml:1: entry 1 (id: has space): id: Qualified names cannot have spaces');
-    expect(stderr).toContain("ids.yaml:5: entry 2 (id: u.two): qualified_name: 'u.two' must equal the id 'u.one'");
+    expect(stderr).toContain('ids.yaml:1: entry 1 (id: has space): id: "has space" cannot have spaces; use dots or underscores');
+    expect(stderr).toContain('ids.yaml:5: entry 2 (id: u.two): qualified_name: "u.two" must equal the urn id "u.one"');
     expect(stderr).toContain('ids.yaml:11: entry 4 (id: dup.one): id: urn:li:structuredProperty:dup.one is already defined by entry 3');
     expect(stderr).toContain("ids.yaml:14: entry 5 (id: dup_one): id: 'dup_one' collides with 'dup.one' of entry 3");
   });
@@ -268,12 +268,21 @@ describe('properties upsert: YAML errors name the file, entry, field and reason,
   });
 
   it('a file that is not a list of entries, an empty file, a missing file', async () => {
-    expect(await rejected('scalar.yaml', 'just text\n')).toContain('scalar.yaml:1: expected a list of structured property definitions, not string "just text"');
+    expect(await rejected('scalar.yaml', 'just text\n')).toContain('scalar.yaml:1: expected a list of structured property definitions, not "just text"');
     expect(await rejected('empty.yaml', '')).toContain('empty.yaml:1: the file is empty; expected a list of structured property definitions');
-    expect(await rejected('items.yaml', '- 42\n')).toContain('items.yaml:1: entry 1: must be a mapping of keys to values, not number 42');
+    expect(await rejected('items.yaml', '- 42\n')).toContain('items.yaml:1: entry 1: must be a mapping of keys to values, not "42"');
     const missing = await cli(['properties', 'upsert', '-f', `${home}/nope.yaml`]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`Cannot read ${home}/nope.yaml: no such file`);
+  });
+
+  it('input limits (SPEC 12): U+0000, a lone surrogate and deep nesting are refused with their line, as over REST', async () => {
+    const stderr = await rejected('limits.yaml', `- id: ok.limits\n  type: string\n  entity_types: [dataset]\n  description: "a\\0b"\n`);
+    expect(stderr).toContain('limits.yaml:4: entry 1: description: contains the character U+0000 (at character 2), which cannot be stored; remove it');
+    const surrogate = await rejected('surrogate.yaml', `- id: ok.limits\n  type: string\n  entity_types: [dataset]\n  display_name: "x\\ud800"\n`);
+    expect(surrogate).toContain('surrogate.yaml:4: entry 1: display_name: contains a lone UTF-16 surrogate U+D800 (at character 2)');
+    const deep = await rejected('deep.yaml', `- id: ok.limits\n  type: string\n  entity_types: ${'['.repeat(70)}${']'.repeat(70)}\n`);
+    expect(deep).toMatch(/deep\.yaml:3: entry 1: entity_types(\[0\]){62}: is nested deeper than the limit of 64 levels/);
   });
 
   it('a missing -f option is a usage error', async () => {

@@ -241,7 +241,7 @@ describe('the documentation pages', () => {
       for (const path of ['/api/graphiql', '/api/graphiql/graphiql.min.js']) {
         const res = await http(off.url, 'GET', path);
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ error: `No endpoint GET ${path}.` });
+        expect(res.body).toEqual({ error: `No endpoint GET ${path}.`, message: expect.stringContaining('/openapi/v3/api-docs') });
       }
       expect((await http(off.url, 'GET', '/openapi/swagger-ui/index.html')).status).toBe(200);
     } finally {
@@ -254,7 +254,10 @@ describe('documentation does not change behaviour', () => {
   test('input is still parsed by the routes (SPEC 4 messages) and doubles still have a decimal part', async () => {
     const notAList = await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: { urn: 'x' }, headers: auth });
     expect(notAList.status).toBe(400);
-    expect(notAList.body).toEqual({ error: 'Validation Error', message: 'request body must be a JSON list of entities' });
+    expect(notAList.body).toEqual({
+      error: 'Validation Error',
+      message: 'request body must be a JSON list of entities, e.g. [{"urn": "<urn>", "status": {"value": {"removed": false}}}]',
+    });
     const badCount = await http(server.url, 'GET', '/openapi/v3/entity/dataset', { query: { count: 'abc' }, headers: auth });
     expect(badCount.body).toEqual({ error: 'Validation Error', message: 'Query parameter count must be an integer, got "abc"' });
     const docText = (await http(server.url, 'GET', '/openapi/v3/api-docs')).text;

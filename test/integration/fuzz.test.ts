@@ -9,10 +9,11 @@ import fc from 'fast-check';
 import { CliError } from '../../src/cli/errors.js';
 import { parseDatasetFile } from '../../src/cli/files/datasetFile.js';
 import { parsePropertyFile } from '../../src/cli/files/propertyFile.js';
-import { parseYaml } from '../../src/cli/files/yamlTree.js';
+import { parseYaml } from '../../src/cli/files/yamlFile.js';
 import { tryParseDataType } from '../../src/domain/typeUrns.js';
 import { tryParseUrn } from '../../src/domain/urn.js';
 import { databaseChecksum } from '../support/dbChecksum.js';
+import { badCharacter, deepNesting, withDeepValue, withInserted, type Json } from '../support/hostileInput.js';
 import { enc } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ensureCliBuilt, runCli, tempDir, writeFile } from '../e2e/cliRunner.js';
@@ -215,20 +216,24 @@ test('GraphQL variables of any shape are refused without a server error', async 
   );
 });
 
+/** Whether the in-process file validators refuse `source` with a CliError (that `accept` takes), and throw nothing else. */
+function cliRefuses(source: string, asDataset: boolean, accept: (err: CliError) => boolean = () => true): boolean {
+  try {
+    const file = parseYaml('fuzz.yaml', source);
+    if (asDataset) parseDatasetFile(file);
+    else parsePropertyFile(file);
+    return false;
+  } catch (err) {
+    return err instanceof CliError && accept(err);
+  }
+}
+
 test('CLI YAML: the file validators refuse any malformed file with a CliError and never throw anything else', () => {
   fc.assert(
     fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v))), fc.boolean(), (text, asDataset) => {
       counts['cli-yaml-in-process'] = (counts['cli-yaml-in-process'] ?? 0) + 1;
       // An entry with an unknown key is appended so that no generated file can be valid.
-      const source = `${text}\n- id: io.fuzz.x\n  typo_key: 1\n`;
-      try {
-        const file = parseYaml('fuzz.yaml', source);
-        if (asDataset) parseDatasetFile(file);
-        else parsePropertyFile(file);
-        return false;
-      } catch (err) {
-        return err instanceof CliError;
-      }
+      return cliRefuses(`${text}\n- id: io.fuzz.x\n  typo_key: 1\n`, asDataset);
     }),
     { numRuns: 200 },
   );
@@ -249,6 +254,89 @@ test('CLI YAML through the built command against the server: refused with exit c
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+});
+
+/** Plausible bodies of every route that reads one, as templates for the input-limit generators. */
+const TEMPLATES: Array<{ name: string; method: string; path: string; body: Json; contentType?: string }> = [
+  { name: 'values', method: 'POST', path: path(D, '/structuredProperties?createIfNotExists=false'), body: { value: { properties: [{ propertyUrn: S, values: [{ string: 'team' }] }] } } },
+  {
+    name: 'definition',
+    method: 'POST',
+    path: `${V3}/entity/structuredProperty/${enc('urn:li:structuredProperty:io.fuzz.limits')}/propertyDefinition`,
+    body: { value: { qualifiedName: 'io.fuzz.limits', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], displayName: 'Limits', allowedValues: [{ value: { string: 'a' }, description: 'b' }] } },
+  },
+  { name: 'batch', method: 'POST', path: `${V3}/entity/dataset`, body: [{ urn: D, datasetProperties: { value: { description: 'orders', customProperties: { team: 'core' } } } }] },
+  { name: 'v2 aspect', method: 'POST', path: `/openapi/v2/entity/dataset/${enc(D)}/datasetProperties?createIfNotExists=false`, body: { description: 'orders', customProperties: { k: 'v' } } },
+  { name: 'patch', method: 'PATCH', path: path(D, '/structuredProperties'), body: { patch: [{ op: 'add', path: `/properties/${S}`, value: { propertyUrn: S, values: [{ string: 'x' }] } }], arrayPrimaryKeys: { properties: ['propertyUrn'] } }, contentType: 'application/json-patch+json' },
+  { name: 'system metadata', method: 'POST', path: path(D, '/status?createIfNotExists=false'), body: { value: { removed: false }, systemMetadata: { runId: 'run', properties: { k: 'v' } }, headers: { 'If-Version-Match': '1' } } },
+  { name: 'token', method: 'POST', path: `${V3}/tokens`, body: { name: 'fuzz', scope: 'read', description: 'a token' } },
+  { name: 'evaluate', method: 'POST', path: '/gms/test?action=evaluate', body: { urn: D, testUrns: ['urn:li:test:none'] } },
+  { name: 'testInfo', method: 'POST', path: `${V3}/entity/test/${enc('urn:li:test:fuzz')}/testInfo?createIfNotExists=false`, body: { value: { name: 'n', category: 'c', definition: { type: 'JSON', json: '{"on": {"types": ["dataset"]}, "rules": []}' } } } },
+  {
+    name: 'graphql',
+    method: 'POST',
+    path: '/api/graphql',
+    body: { query: 'mutation m($input: CreateStructuredPropertyInput!) { createStructuredProperty(input: $input) { urn } }', variables: { input: { id: 'io.fuzz.gql', valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'], description: 'd' } } },
+  },
+];
+const template = fc.constantFrom(...TEMPLATES);
+const sendTemplate = (category: string, t: (typeof TEMPLATES)[number], body: string) => send(category, { method: t.method, path: t.path, body, contentType: t.contentType ?? 'application/json' });
+
+test('input limits: a lone surrogate or U+0000 in any string or key of any body is refused', async () => {
+  await fc.assert(
+    fc.asyncProperty(template, fc.nat(), fc.nat(), badCharacter, async (t, which, position, char) => {
+      expectRefused(await sendTemplate('limits-characters', t, JSON.stringify(withInserted(t.body, which, position, char))));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('input limits: JSON nested past 64 levels anywhere in any body is refused', async () => {
+  await fc.assert(
+    fc.asyncProperty(template, fc.nat(), deepNesting, fc.boolean(), async (t, which, depth, objects) => {
+      expectRefused(await sendTemplate('limits-depth', t, withDeepValue(t.body, which, depth, objects)));
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('input limits: U+0000 in every other decoded input (path, query, cursor, literal, definition text) is refused', async () => {
+  const nulText = fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([a, b]) => `${a}\u0000${b}`);
+  const request = fc.oneof(
+    nulText.map((text) => ({ method: 'GET', path: path(`urn:li:dataset:(urn:li:dataPlatform:hive,${text},PROD)`) })),
+    fc.tuple(fc.constantFrom('query', 'aspects', 'sort', 'count', 'status', 'systemMetadata', 'x'), nulText, fc.constantFrom(`${V3}/entity/dataset`, `${V3}/entity/test`, `${V3}/jobs`, path(D))).map(([name, text, target]) => ({
+      method: 'GET',
+      path: `${target}?${name}=${encodeURIComponent(text)}`,
+    })),
+    nulText.map((text) => ({ method: 'GET', path: `${V3}/entity/test?scrollId=${Buffer.from(`urn:li:${text}`).toString('base64url')}` })),
+    nulText.map((text) => ({
+      method: 'POST',
+      path: '/api/graphql',
+      contentType: 'application/json',
+      body: JSON.stringify({ query: `mutation { upsertStructuredProperties(input: {assetUrn: "${D}", structuredPropertyInputParams: [{structuredPropertyUrn: "${S}", values: [{stringValue: ${JSON.stringify(text)}}]}]}) { properties { associatedUrn } } }` }),
+    })),
+    nulText.map((text) => ({
+      method: 'POST',
+      path: `${V3}/entity/test/${enc('urn:li:test:fuzz')}/testInfo?createIfNotExists=false`,
+      contentType: 'application/json',
+      body: JSON.stringify({ value: { name: 'n', category: 'c', definition: { type: 'JSON', json: `{"on": {"types": ["dataset"]}, "rules": [{"property": "urn", "operator": "equals", "values": [${JSON.stringify(text)}]}]}` } } }),
+    })),
+  );
+  await fc.assert(fc.asyncProperty(request, async (req) => expectRefused(await send('limits-decoded', req))), { numRuns: 120 });
+});
+
+test('input limits: CLI files with a bad character or deep nesting are refused with a CliError', () => {
+  // YAML's own escapes put the character in: "\0" is U+0000, "\ud800" a lone surrogate.
+  const escaped = badCharacter.map((c) => `"x${c === '\u0000' ? '\\0' : `\\u${c.charCodeAt(0).toString(16)}`}"`);
+  const deep = deepNesting.map((d) => `${'['.repeat(d)}${']'.repeat(d)}`);
+  fc.assert(
+    fc.property(fc.oneof(escaped, deep), fc.constantFrom('description', 'display_name', 'cardinality'), fc.boolean(), (value, key, asDataset) => {
+      counts['limits-cli'] = (counts['limits-cli'] ?? 0) + 1;
+      const source = asDataset ? `- id: fuzz.t\n  platform: hive\n  structured_properties:\n    io.fuzz.owner: ${value}\n` : `- id: io.fuzz.x\n  type: string\n  entity_types: [dataset]\n  ${key}: ${value}\n`;
+      return cliRefuses(source, asDataset, (err) => /U\+0000|surrogate|nested deeper/.test(err.message));
+    }),
+    { numRuns: 100 },
+  );
 });
 
 test('afterwards: no request got a 5xx, the server still answers, and the database is byte-for-byte unchanged', async () => {

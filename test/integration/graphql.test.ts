@@ -144,11 +144,13 @@ describe('createStructuredProperty', () => {
     expect(res.errors?.[0]?.message).toMatch(/must be equal/);
   });
 
-  test('rejects creating a property that already exists', async () => {
+  test('rejects creating a property that already exists, pointing to updateStructuredProperty', async () => {
     const { id } = await createNumberProperty();
     const again = await createNumberProperty({ id });
     expect(again.res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(again.res.errors?.[0]?.message).toBe('Cannot perform CREATE since the aspect already exists.');
+    expect(again.res.errors?.[0]?.message).toBe(
+      'Cannot perform CREATE since the aspect already exists. The structured property exists: change it with updateStructuredProperty (or delete it first).',
+    );
   });
 
   test('rejects an unknown value type with the same message as REST', async () => {
@@ -276,7 +278,53 @@ describe('upsertStructuredProperties and removeStructuredProperties', () => {
     await softDelete(url, urn);
     const res = await graphql(url, UPSERT, { input: { assetUrn: dataset, structuredPropertyInputParams: [{ structuredPropertyUrn: urn, values: [{ numberValue: 30 }] }] } });
     expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(res.errors?.[0]?.message).toBe(`Cannot apply a soft deleted Structured Property value: ${urn}`);
+    expect(res.errors?.[0]?.message).toBe(`structuredPropertyInputParams[0].structuredPropertyUrn: Cannot apply a soft deleted Structured Property value: ${urn}`);
+    expect(res.errors?.[0]?.extensions?.field).toBe('structuredPropertyInputParams[0].structuredPropertyUrn');
+  });
+
+  test('errors name the GraphQL input path, zero-based, not the aspect path', async () => {
+    const { urn } = await createNumberProperty();
+    const other = await createNumberProperty();
+    const dataset = await newDataset();
+    const params = (second: unknown[]) => [
+      { structuredPropertyUrn: urn, values: [{ numberValue: 30 }] },
+      { structuredPropertyUrn: other.urn, values: second },
+    ];
+    const badValue = await graphql(url, UPSERT, { input: { assetUrn: dataset, structuredPropertyInputParams: params([{ stringValue: 'thirty' }]) } });
+    expect(badValue.errors?.[0]?.message).toBe(`structuredPropertyInputParams[1].values: Property: ${other.urn}, value: {string=thirty} should be a number`);
+    expect(badValue.errors?.[0]?.extensions?.field).toBe('structuredPropertyInputParams[1].values');
+    const tooLong = await graphql(url, UPSERT, { input: { assetUrn: dataset, structuredPropertyInputParams: params([{ stringValue: 'x'.repeat(100_001) }]) } });
+    expect(tooLong.errors?.[0]?.message).toBe('structuredPropertyInputParams[1].values[0].stringValue is longer than the limit of 100000 characters');
+    const notAProperty = await graphql(url, UPSERT, {
+      input: { assetUrn: dataset, structuredPropertyInputParams: [{ structuredPropertyUrn: 'urn:li:tag:pii', values: [{ numberValue: 1 }] }] },
+    });
+    expect(notAProperty.errors?.[0]?.message).toBe(
+      'structuredPropertyInputParams[0].structuredPropertyUrn "urn:li:tag:pii" is not a structured property urn; write urn:li:structuredProperty:<qualified name>',
+    );
+    expect((await getProperties(url, dataset)).status).toBe(404);
+  });
+
+  test('a lone surrogate or U+0000 in a variable or an inline argument is refused naming its path, and nothing is stored', async () => {
+    const dataset = await newDataset();
+    const { urn } = await createNumberProperty();
+    const inVariable = await graphql(url, CREATE, { input: { id: unique('sur.var'), valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'], description: 'x\ud800' } });
+    expect(inVariable.status).toBe(400);
+    expect(inVariable.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(inVariable.errors?.[0]?.message).toMatch(/^variables\.input\.description contains a lone UTF-16 surrogate U\+D800/);
+    const inline = await graphql(
+      url,
+      `mutation { upsertStructuredProperties(input: {assetUrn: "${dataset}", structuredPropertyInputParams: [{structuredPropertyUrn: "${urn}", values: [{stringValue: "a\\u0000b"}]}]}) { properties { associatedUrn } } }`,
+    );
+    expect(inline.status).toBe(400);
+    expect(inline.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(inline.errors?.[0]?.message).toMatch(/^argument input\.structuredPropertyInputParams\[0\]\.values\[0\]\.stringValue contains the character U\+0000/);
+    const viaGet = await http(url, 'GET', '/api/graphql', {
+      query: { query: 'query q($u: String!) { dataset(urn: $u) { urn } }', variables: JSON.stringify({ u: 'urn:li:dataset:(urn:li:dataPlatform:hive,x\u0000,PROD)' }) },
+      headers: { 'apollo-require-preflight': 'true' },
+    });
+    expect(viaGet.status).toBe(400);
+    expect(viaGet.body.errors[0].message).toMatch(/^variable \$u contains the character U\+0000/);
+    expect((await getProperties(url, dataset)).status).toBe(404);
   });
 
   test('upsert rejects an asset whose entity type the property does not allow', async () => {

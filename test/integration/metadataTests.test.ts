@@ -118,7 +118,7 @@ describe.each(backends)('metadata tests on %s', (backend) => {
         json: { value: { passing: [{ test: 'urn:li:test:x', type: 'FAILURE' }], failing: [] } },
       });
       expect(res.status).toBe(400);
-      expect(res.body.message).toMatch(/passing\[0\]\.type must be SUCCESS/);
+      expect(res.body.message).toMatch(/passing\[0\]\.type must be "SUCCESS", not "FAILURE"/);
     });
   });
 
@@ -374,11 +374,12 @@ describe.each(backends)('metadata tests on %s', (backend) => {
 
     test.each<[string, unknown, RegExp]>([
       ['a missing urn', { push: true }, /urn is required/],
-      ['a urn that is not a string', { urn: 42 }, /urn is required and must be a string/],
+      ['a urn that is not a string', { urn: 42 }, /^urn must be a string, not 42$/],
       ['a push that is not a boolean', { urn: D, push: 'yes' }, /push must be true or false/],
       ['testUrns that is not a list', { urn: D, testUrns: 'urn:li:test:x' }, /testUrns must be a list/],
       ['both testUrns and tests', { urn: D, testUrns: [], tests: [] }, /testUrns or its alias tests, not both/],
-      ['an unknown field', { urn: D, tset: [] }, /Unknown field in request body: tset/],
+      ['an unknown field', { urn: D, tset: [] }, /^tset is not a known field; expected one of urn, push, testUrns, tests$/],
+      ['a misspelt field', { urn: D, tsetUrns: [] }, /^tsetUrns is not a known field; did you mean 'testUrns'\?$/],
       ['a body that is not an object', [D], /request body must be a JSON object/],
     ])('%s is 400 naming the field', async (_name, body, message) => {
       const res = await evaluate(body);

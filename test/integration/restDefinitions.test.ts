@@ -32,14 +32,17 @@ describe.each(backends())('definitions over REST on %s', (backend) => {
     ...extra,
   });
 
-  test('createIfNotExists defaults to create-only: a second create is refused and changes nothing', async () => {
+  test('createIfNotExists defaults to create-only: a second create is refused, naming the aspect and createIfNotExists=false, and changes nothing', async () => {
     const qn = name();
     const urn = propertyUrn(qn);
     const first = await http(url, 'POST', defPath(V3, urn), { json: { value: numberDefinition(qn, { description: 'first' }) } });
     expect(first.status).toBe(200);
     const second = await http(url, 'POST', defPath(V3, urn), { json: { value: numberDefinition(qn, { description: 'second' }) } });
     expect(second.status).toBe(400);
-    expect(second.body).toEqual({ error: 'Validation Error', message: 'Cannot perform CREATE since the aspect already exists.' });
+    expect(second.body).toEqual({
+      error: 'Validation Error',
+      message: `Cannot perform CREATE since the aspect already exists. The aspect is propertyDefinition of ${urn}; createIfNotExists=true (this route's default) only creates, so send createIfNotExists=false to replace it.`,
+    });
     const read = await http(url, 'GET', defPath(V3, urn));
     expect(read.body.propertyDefinition.value.description).toBe('first');
   });
@@ -95,11 +98,12 @@ describe.each(backends())('definitions over REST on %s', (backend) => {
   test.each([
     ['qualifiedName is missing', (qn: string) => ({ valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), /qualifiedName is required/],
     ['valueType is missing', (qn: string) => ({ qualifiedName: qn, entityTypes: ['urn:li:entityType:svc.dataset'] }), /valueType is required/],
-    ['entityTypes is empty', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: [] }), /entityTypes must name at least one/],
+    ['entityTypes is empty', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: [] }), /^entityTypes must have at least one entry$/],
     ['the qualifiedName differs from the urn id', (_qn: string) => ({ qualifiedName: 'other.name', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), /must equal the urn id/],
-    ['the version is not 14 digits', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], version: '2024-01-01' }), /^Invalid version specified\. Must match \[0-9\]\{14\}$/],
+    ['the version is not 14 digits', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], version: '2024-01-01' }), /^version "2024-01-01" does not match \[0-9\]\{14\} \(yyyyMMddhhmmss, e\.g\. 20240614080000\)$/],
     ['an allowed value has the wrong type', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'], allowedValues: [{ value: { string: 'x' } }] }), /should be a number/],
-    ['a field is unknown', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], colour: 'red' }), /Unknown field\(s\) in propertyDefinition: colour/],
+    ['a field is unknown', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], colour: 'red' }), /^colour is not a known field; expected one of qualifiedName, /],
+    ['an entity type is given without its urn form', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['dataset'] }), /^entityTypes\[0\] "dataset" is not an entity type urn; write urn:li:entityType:svc\.dataset$/],
   ])('a definition where %s is a 400 Validation Error naming the field, and nothing is stored', async (_label, body, message) => {
     const qn = name();
     const urn = propertyUrn(qn);

@@ -174,10 +174,13 @@ describe.each(backends())('entities and bad input over REST on %s', (backend) =>
       expect(res.body.error).toBe('Unsupported Media Type');
     });
 
-    test('a v3 body without the value envelope is 400 naming it', async () => {
+    test('a v3 body without the value envelope is 400 saying to wrap the aspect in "value"', async () => {
       const res = await http(url, 'POST', path(), { json: { properties: [] }, query: { createIfNotExists: 'false' } });
       expect(res.status).toBe(400);
-      expect(res.body.message).toMatch(/must have a "value"|Unknown field/);
+      expect(res.body.message).toBe(
+        '2 problems: (1) value is required: a v3 aspect body is {"value": <the aspect>}, so wrap the aspect in "value" (v2 takes it unwrapped) ' +
+          '(2) properties is not a known field; expected one of value, systemMetadata, headers',
+      );
     });
 
     test.each([
@@ -227,10 +230,14 @@ describe.each(backends())('entities and bad input over REST on %s', (backend) =>
       expect((await http(url, 'GET', `${V3}/entity/dataset/${enc(other)}`)).status).toBe(404);
     });
 
-    test('an unknown route is 404 No endpoint', async () => {
+    test('an unknown route is 404 No endpoint, with a message saying where the routes are listed', async () => {
       const res = await http(url, 'GET', '/openapi/v9/nothing');
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'No endpoint GET /openapi/v9/nothing.' });
+      expect(res.body).toEqual({
+        error: 'No endpoint GET /openapi/v9/nothing.',
+        message:
+          'No route matches GET /openapi/v9/nothing. The REST routes are listed in the OpenAPI document at /openapi/v3/api-docs (browse them at /openapi/swagger-ui); GraphQL is served at /api/graphql.',
+      });
     });
 
     test('a JSON body with a __proto__ key is refused', async () => {

@@ -94,12 +94,14 @@ test('a token name with control characters or a description with U+0000 is a 400
   const server = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN: 'root' } });
   try {
     const root = { authorization: 'Bearer root' };
-    const badName = await http(server.url, 'POST', '/openapi/v3/tokens', { json: { name: 'a\u0000b', scope: 'read' }, headers: root });
+    const badName = await http(server.url, 'POST', '/openapi/v3/tokens', { json: { name: 'a\u0001b', scope: 'read' }, headers: root });
     expect(badName.status).toBe(400);
     expect(badName.body.message).toBe('name must not contain control characters');
+    const nulName = await http(server.url, 'POST', '/openapi/v3/tokens', { json: { name: 'a\u0000b', scope: 'read' }, headers: root });
+    expect(nulName.body.message).toBe('name contains the character U+0000 (at character 2), which cannot be stored; remove it');
     const badDescription = await http(server.url, 'POST', '/openapi/v3/tokens', { json: { name: 'ok', scope: 'read', description: 'x\u0000' }, headers: root });
     expect(badDescription.status).toBe(400);
-    expect(badDescription.body.message).toBe('description contains the character U+0000, which cannot be stored');
+    expect(badDescription.body.message).toBe('description contains the character U+0000 (at character 2), which cannot be stored; remove it');
     const listed = await http(server.url, 'GET', '/openapi/v3/tokens', { headers: root });
     expect(listed.body.tokens.map((t: { name: string }) => t.name)).toEqual(['root']);
   } finally {

@@ -1,5 +1,5 @@
 /** Structural equality of JSON values, as JSON Patch `test` and value comparisons use it. */
-import { jsonEqual, pathOfNulCharacter } from '../../src/domain/json.js';
+import { jsonEqual } from '../../src/domain/json.js';
 
 test('objects with the same members in another key order are equal', () => {
   expect(jsonEqual({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBe(true);
@@ -47,20 +47,4 @@ test('30 and 30.0 are the same JSON number', () => {
 
 test('an inherited member does not count as present', () => {
   expect(jsonEqual({ toString: 1 }, {})).toBe(false);
-});
-
-test('a U+0000 character in a nested string is found by its path, because PostgreSQL cannot store it', () => {
-  expect(pathOfNulCharacter({ properties: [{ propertyUrn: 'p', values: ['ok', 'a\u0000b'] }] })).toBe('properties[0].values[1]');
-});
-
-test('a U+0000 character in an object key is found by the key path', () => {
-  expect(pathOfNulCharacter({ a: { 'b\u0000': 1 } })).toBe('a.b\u0000');
-});
-
-test('a top-level string holding U+0000 is reported as (value)', () => {
-  expect(pathOfNulCharacter('\u0000')).toBe('(value)');
-});
-
-test('values without U+0000 (other control characters included) have no such path', () => {
-  expect(pathOfNulCharacter({ a: ['x\u0001', 1, null, true, { b: 'tab\there' }] })).toBeUndefined();
 });

@@ -52,19 +52,19 @@ describe('patch document', () => {
   });
 
   test('an unknown field in the patch body is refused', () => {
-    expect(parseFailure({ patch: [], extra: 1 }).message).toBe('Unknown field(s) in patch body: extra');
+    expect(parseFailure({ patch: [], extra: 1 }).message).toBe('extra is not a known field; expected one of patch, arrayPrimaryKeys, forceGenericPatch');
   });
 
   test('a body without a patch list is refused', () => {
-    expect(parseFailure({}).message).toBe('patch must be a list of operations');
+    expect(parseFailure({}).message).toBe('patch is required: a list of operations such as [{"op": "remove", "path": "/properties/<urn>"}]');
   });
 
   test('a body that is not an object is refused', () => {
-    expect(parseFailure('add').field).toBe('patch');
+    expect(parseFailure('add').message).toBe('patch body must be a JSON object, not "add"');
   });
 
   test.each(['move', 'copy', 'merge'])('the operation %s is refused', (op) => {
-    expect(parseFailure([{ op, path: '/a', from: '/b' }]).message).toBe('patch[0].op must be one of add, remove, replace, test');
+    expect(parseFailure([{ op, path: '/a', from: '/b' }]).message).toBe(`patch[0].op must be one of add, remove, replace, test, not "${op}"`);
   });
 
   test('a path that is not a JSON pointer is refused', () => {
@@ -80,19 +80,19 @@ describe('patch document', () => {
   });
 
   test('an operation that is not an object is refused', () => {
-    expect(parseFailure(['add']).message).toBe('patch[0] must be an object');
+    expect(parseFailure(['add']).message).toBe('patch[0] must be a JSON object, not "add"');
   });
 
   test('an arrayPrimaryKeys entry naming two key fields is refused', () => {
     expect(parseFailure({ patch: [], arrayPrimaryKeys: { properties: ['propertyUrn', 'x'] } }).message).toBe(
-      'arrayPrimaryKeys.properties must name exactly one key field',
+      'arrayPrimaryKeys.properties must name exactly one key field, e.g. ["propertyUrn"]',
     );
   });
 
   test('more operations than the limit are refused', () => {
     const ops = Array.from({ length: MAX_PATCH_OPERATIONS + 1 }, () => ({ op: 'remove', path: '/a' }));
 
-    expect(parseFailure(ops).message).toBe(`patch has more than the limit of ${MAX_PATCH_OPERATIONS} operations`);
+    expect(parseFailure(ops).message).toBe(`patch has more than the limit of ${MAX_PATCH_OPERATIONS} entries`);
   });
 });
 
@@ -345,5 +345,17 @@ describe('atomicity', () => {
     value.x = 2;
 
     expect(result).toEqual({ x: 1 });
+  });
+});
+
+describe('nesting depth', () => {
+  test('an operation whose path and value together nest deeper than 64 levels is refused', () => {
+    let value: unknown = 1;
+    for (let i = 0; i < 60; i++) value = { a: value };
+    const path = '/' + Array.from({ length: 5 }, () => 'a').join('/');
+    expect(parseFailure([{ op: 'add', path, value }]).message).toBe(
+      'patch[0] would nest the aspect deeper than the limit of 64 levels of arrays and objects; flatten the value',
+    );
+    expect(parsePatchDocument([{ op: 'add', path: '/a/a/a/a', value }]).patch).toHaveLength(1);
   });
 });

@@ -33,7 +33,7 @@ describe('required fields', () => {
   });
 
   test('a definition that is not an object is refused', () => {
-    expect(validationErrorOf([minimal()]).message).toBe('propertyDefinition must be a JSON object');
+    expect(validationErrorOf([minimal()]).message).toBe('propertyDefinition must be a JSON object, not a list');
   });
 
   test('a definition without qualifiedName is refused', () => {
@@ -59,7 +59,7 @@ describe('required fields', () => {
   });
 
   test('a definition with an empty entityTypes list is refused', () => {
-    expect(validationErrorOf(minimal({ entityTypes: [] })).message).toBe('entityTypes must name at least one entity type');
+    expect(validationErrorOf(minimal({ entityTypes: [] })).message).toBe('entityTypes must have at least one entry');
   });
 
   test('entityTypes that is not a list is refused', () => {
@@ -71,13 +71,13 @@ describe('required fields', () => {
   });
 
   test('an unknown entity type is refused', () => {
-    expect(validationErrorOf(minimal({ entityTypes: ['urn:li:entityType:svc.notAType'] })).field).toBe('entityTypes');
+    expect(validationErrorOf(minimal({ entityTypes: ['urn:li:entityType:svc.notAType'] })).field).toBe('entityTypes[0]');
   });
 
   test('an entity type listed twice, even in different forms, is refused', () => {
     const err = validationErrorOf(minimal({ entityTypes: ['urn:li:entityType:dataset', 'urn:li:entityType:svc.dataset'] }));
 
-    expect(err.message).toBe('entityTypes lists urn:li:entityType:svc.dataset more than once');
+    expect(err.message).toBe('entityTypes[1] lists urn:li:entityType:svc.dataset more than once');
   });
 
   test('more entity types than the limit are refused', () => {
@@ -91,8 +91,49 @@ describe('required fields', () => {
   test('an unknown field is refused, naming it', () => {
     const err = validationErrorOf(minimal({ colour: 'red' }));
 
-    expect(err.message).toBe('Unknown field(s) in propertyDefinition: colour');
+    expect(err.message).toBe(
+      'colour is not a known field; expected one of qualifiedName, displayName, valueType, typeQualifier, allowedValues, cardinality, entityTypes, description, searchConfiguration, immutable, version, created, lastModified, filterStatus',
+    );
     expect(err.field).toBe('colour');
+  });
+});
+
+describe('messages that show the accepted form', () => {
+  test('a bare data type name is refused with the urn to write', () => {
+    expect(validationErrorOf(minimal({ valueType: 'number' })).message).toBe('valueType "number" is not a data type urn; write urn:li:dataType:svc.number');
+  });
+
+  test('a bare entity type name is refused with the urn to write', () => {
+    expect(validationErrorOf(minimal({ entityTypes: ['dataset'] })).message).toBe('entityTypes[0] "dataset" is not an entity type urn; write urn:li:entityType:svc.dataset');
+  });
+
+  test('a misspelt data type suggests the nearest one', () => {
+    expect(validationErrorOf(minimal({ valueType: 'urn:li:dataType:svc.numbr' })).message).toMatch(/\(did you mean urn:li:dataType:svc\.number\?\)$/);
+  });
+
+  test('every problem is named, not only the first', () => {
+    const err = validationErrorOf(minimal({ valueType: 'number', entityTypes: ['dataset', 'dataFlow'] }));
+    expect(err.message).toBe(
+      '3 problems: (1) valueType "number" is not a data type urn; write urn:li:dataType:svc.number ' +
+        '(2) entityTypes[0] "dataset" is not an entity type urn; write urn:li:entityType:svc.dataset ' +
+        '(3) entityTypes[1] "dataFlow" is not an entity type urn; write urn:li:entityType:svc.dataFlow',
+    );
+  });
+});
+
+describe("DataHub's fields that propgraph keeps as given", () => {
+  test('created, lastModified, searchConfiguration and filterStatus are accepted and kept', () => {
+    const extra = {
+      created: { time: 1700000000000, actor: 'urn:li:corpuser:datahub' },
+      lastModified: { time: 1700000000001, actor: 'urn:li:corpuser:datahub' },
+      searchConfiguration: { addToFilters: true, fieldType: 'KEYWORD', excludeFromFullTextSearch: false },
+      filterStatus: 'ENABLED',
+    };
+    expect(parsePropertyDefinition(minimal(extra), ID)).toEqual(minimal(extra));
+  });
+
+  test('an audit stamp without its actor is refused', () => {
+    expect(validationErrorOf(minimal({ created: { time: 1 } })).message).toBe('created.actor is required');
   });
 });
 
@@ -135,7 +176,7 @@ describe('canonical form', () => {
   });
 
   test('a displayName that is not a string is refused', () => {
-    expect(validationErrorOf(minimal({ displayName: 5 })).message).toBe('displayName must be a string');
+    expect(validationErrorOf(minimal({ displayName: 5 })).message).toBe('displayName must be a string, not 5');
   });
 
   test('a description over its length limit is refused', () => {
@@ -149,7 +190,7 @@ describe('cardinality and immutable', () => {
   });
 
   test('any other cardinality is refused', () => {
-    expect(validationErrorOf(minimal({ cardinality: 'MANY' })).message).toBe('cardinality must be SINGLE or MULTIPLE, got "MANY"');
+    expect(validationErrorOf(minimal({ cardinality: 'MANY' })).message).toBe('cardinality must be one of SINGLE, MULTIPLE, not "MANY"');
   });
 
   test('cardinality is case-sensitive', () => {
@@ -161,7 +202,7 @@ describe('cardinality and immutable', () => {
   });
 
   test('immutable that is not a boolean is refused', () => {
-    expect(validationErrorOf(minimal({ immutable: 'yes' })).message).toBe('immutable must be a boolean');
+    expect(validationErrorOf(minimal({ immutable: 'yes' })).message).toBe('immutable must be true or false, not "yes"');
   });
 });
 
@@ -170,20 +211,20 @@ describe('version', () => {
     expect(parsePropertyDefinition(minimal({ version: '20240614080000' }), ID).version).toBe('20240614080000');
   });
 
-  test('a version of 13 digits is refused with "Invalid version specified. Must match [0-9]{14}"', () => {
-    expect(validationErrorOf(minimal({ version: '2024061408000' })).message).toBe('Invalid version specified. Must match [0-9]{14}');
+  test('a version of 13 digits is refused: a version must match [0-9]{14}', () => {
+    expect(validationErrorOf(minimal({ version: '2024061408000' })).message).toBe('version "2024061408000" does not match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
   });
 
-  test('a version of 15 digits is refused with "Invalid version specified. Must match [0-9]{14}"', () => {
-    expect(validationErrorOf(minimal({ version: '202406140800001' })).message).toBe('Invalid version specified. Must match [0-9]{14}');
+  test('a version of 15 digits is refused: a version must match [0-9]{14}', () => {
+    expect(validationErrorOf(minimal({ version: '202406140800001' })).message).toBe('version "202406140800001" does not match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
   });
 
-  test('a version with a non-digit is refused with "Invalid version specified. Must match [0-9]{14}"', () => {
-    expect(validationErrorOf(minimal({ version: '2024-06-14T080' })).message).toBe('Invalid version specified. Must match [0-9]{14}');
+  test('a version with a non-digit is refused: a version must match [0-9]{14}', () => {
+    expect(validationErrorOf(minimal({ version: '2024-06-14T080' })).message).toBe('version "2024-06-14T080" does not match [0-9]{14} (yyyyMMddhhmmss, e.g. 20240614080000)');
   });
 
-  test('a version given as a number is refused with "Invalid version specified. Must match [0-9]{14}"', () => {
-    expect(validationErrorOf(minimal({ version: 20240614080000 })).message).toBe('Invalid version specified. Must match [0-9]{14}');
+  test('a version given as a number is refused: a version must match [0-9]{14}', () => {
+    expect(validationErrorOf(minimal({ version: 20240614080000 })).message).toBe('version must be a string, not 20240614080000');
   });
 
   test('a version with a trailing newline is refused', () => {
@@ -195,16 +236,16 @@ describe('qualified name', () => {
   test('a qualifiedName that differs from the urn id is refused', () => {
     const err = validationErrorOf(minimal({ qualifiedName: 'io.acryl.other' }));
 
-    expect(err.message).toBe(`qualifiedName io.acryl.other must equal the urn id ${ID}`);
+    expect(err.message).toBe(`qualifiedName "io.acryl.other" must equal the urn id "${ID}"`);
     expect(err.field).toBe('qualifiedName');
   });
 
-  test('a qualifiedName with a space is refused with "Qualified names cannot have spaces"', () => {
-    expect(validationErrorOf(minimal({ qualifiedName: 'my prop' }), 'my prop').message).toBe('Qualified names cannot have spaces');
+  test('a qualifiedName with a space is refused: qualified names cannot have spaces', () => {
+    expect(validationErrorOf(minimal({ qualifiedName: 'my prop' }), 'my prop').message).toBe('qualifiedName "my prop" cannot have spaces; use dots or underscores');
   });
 
-  test('a qualifiedName with a trailing tab is refused with "Qualified names cannot have spaces"', () => {
-    expect(validationErrorOf(minimal({ qualifiedName: `${ID}\t` })).message).toBe('Qualified names cannot have spaces');
+  test('a qualifiedName with a trailing tab is refused: qualified names cannot have spaces', () => {
+    expect(validationErrorOf(minimal({ qualifiedName: `${ID}\t` })).message).toMatch(/^qualifiedName ".*\\t" cannot have spaces/);
   });
 
   test('a qualifiedName over the length limit is refused', () => {
@@ -265,12 +306,12 @@ describe('allowed values', () => {
   });
 
   test('allowedValues that is not a list is refused', () => {
-    expect(validationErrorOf(minimal({ allowedValues: { value: { double: 1 } } })).message).toBe('allowedValues must be a list');
+    expect(validationErrorOf(minimal({ allowedValues: { value: { double: 1 } } })).message).toBe('allowedValues must be a list, not an object');
   });
 
   test('an allowed value entry with an unknown field is refused', () => {
     expect(validationErrorOf(minimal({ allowedValues: [{ value: { double: 1 }, label: 'one' }] })).message).toBe(
-      'Unknown field(s) in allowedValues[0]: label',
+      'allowedValues[0].label is not a known field; expected one of value, description',
     );
   });
 
@@ -304,19 +345,19 @@ describe('typeQualifier', () => {
 
   test('a typeQualifier on a property that is not urn-typed is refused', () => {
     expect(validationErrorOf(minimal({ typeQualifier: { allowedTypes: ['urn:li:entityType:svc.corpuser'] } })).message).toBe(
-      'typeQualifier applies only to urn-typed properties',
+      'typeQualifier applies only to urn-typed properties (valueType urn:li:dataType:svc.urn); remove it or change the valueType',
     );
   });
 
   test('a typeQualifier naming an unknown entity type is refused', () => {
     expect(validationErrorOf(minimal({ ...URN_TYPED, typeQualifier: { allowedTypes: ['urn:li:entityType:svc.nope'] } })).field).toBe(
-      'typeQualifier.allowedTypes',
+      'typeQualifier.allowedTypes[0]',
     );
   });
 
   test('a typeQualifier with an unknown field is refused', () => {
     expect(validationErrorOf(minimal({ ...URN_TYPED, typeQualifier: { allowedTypes: [], other: 1 } })).message).toBe(
-      'Unknown field(s) in typeQualifier: other',
+      'typeQualifier.other is not a known field; expected one of allowedTypes',
     );
   });
 

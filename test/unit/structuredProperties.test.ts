@@ -55,27 +55,27 @@ describe('aspect shape', () => {
   });
 
   test('an aspect that is not an object is refused', () => {
-    expect(validationErrorOf(() => parseStructuredPropertiesAspect([])).message).toBe('structuredProperties must be a JSON object with a "properties" list');
+    expect(validationErrorOf(() => parseStructuredPropertiesAspect([])).message).toBe('structuredProperties must be a JSON object, not a list');
   });
 
   test('an aspect without a properties list is refused', () => {
-    expect(validationErrorOf(() => parseStructuredPropertiesAspect({})).message).toBe('structuredProperties.properties must be a list');
+    expect(validationErrorOf(() => parseStructuredPropertiesAspect({})).message).toBe('properties is required: a list of {"propertyUrn": <urn>, "values": [...]}');
   });
 
   test('an aspect with an unknown top-level field is refused', () => {
     expect(validationErrorOf(() => parseStructuredPropertiesAspect({ properties: [], extra: 1 })).message).toBe(
-      'Unknown field(s) in structuredProperties: extra',
+      'extra is not a known field; expected one of properties',
     );
   });
 
   test('an entry with an unknown field is refused', () => {
     expect(validationErrorOf(() => parseStructuredPropertiesAspect({ properties: [{ propertyUrn: PROP, values: [], value: 1 }] })).message).toBe(
-      'Unknown field(s) in properties[0]: value',
+      "properties[0].value is not a known field; did you mean 'values'?",
     );
   });
 
   test('an entry that is not an object is refused', () => {
-    expect(validationErrorOf(() => parseStructuredPropertiesAspect({ properties: [PROP] })).message).toBe('properties[0] must be an object');
+    expect(validationErrorOf(() => parseStructuredPropertiesAspect({ properties: [PROP] })).message).toBe(`properties[0] must be a JSON object, not "${PROP}"`);
   });
 
   test('an entry without a propertyUrn is refused', () => {
@@ -85,7 +85,7 @@ describe('aspect shape', () => {
   test('a propertyUrn that is not a urn is a validation error, not an invalid-urn error', () => {
     const err = validationErrorOf(() => parseStructuredPropertiesAspect({ properties: [{ propertyUrn: 'retention', values: [] }] }));
 
-    expect(err.message).toBe('properties[0].propertyUrn retention is not a structured property urn');
+    expect(err.message).toBe('properties[0].propertyUrn "retention" is not a structured property urn; write urn:li:structuredProperty:<qualified name>');
   });
 
   test('a propertyUrn of another entity type is refused', () => {
@@ -99,13 +99,13 @@ describe('aspect shape', () => {
       parseStructuredPropertiesAspect({ properties: [{ propertyUrn: PROP, values: [] }, { propertyUrn: PROP, values: [] }] }),
     );
 
-    expect(err.message).toBe(`Property ${PROP} is listed more than once`);
+    expect(err.message).toBe(`properties[1].propertyUrn lists ${PROP} more than once; give each property once, with all its values`);
     expect(err.field).toBe('properties[1].propertyUrn');
   });
 
   test('values that are not a list are refused', () => {
     expect(validationErrorOf(() => parseStructuredPropertiesAspect({ properties: [{ propertyUrn: PROP, values: { string: 'a' } }] })).message).toBe(
-      'properties[0].values must be a list',
+      'properties[0].values must be a list, not an object',
     );
   });
 

@@ -114,8 +114,8 @@ describe('errors name the offending part', () => {
     ['a missing on.types', { on: {}, rules: [] }, 'on.types', /on\.types: is required/],
     ['an empty on.types', { on: { types: [] }, rules: [] }, 'on.types', /at least one entity type/],
     ['an unknown entity type', { on: { types: ['dataset', 'table'] }, rules: [] }, 'on.types[1]', /unknown entity type "table"/],
-    ['an unknown top-level field', { on: { types: ['dataset'] }, rules: [], rule: [] }, 'rule', /unknown field/],
-    ['an unknown field in on', { on: { types: ['dataset'], condition: [] }, rules: [] }, 'on.condition', /unknown field/],
+    ['an unknown top-level field', { on: { types: ['dataset'] }, rules: [], rule: [] }, 'rule', /rule: is not a known field; did you mean 'rules'\?/],
+    ['an unknown field in on', { on: { types: ['dataset'], condition: [] }, rules: [] }, 'on.condition', /on\.condition: is not a known field; did you mean 'conditions'\?/],
     ['missing rules', { on: { types: ['dataset'] } }, 'rules', /rules: is required/],
     ['a predicate that is a string', { on: { types: ['dataset'] }, rules: ['urn'] }, 'rules[0]', /must be a predicate/],
     ['a leaf without property', { on: { types: ['dataset'] }, rules: { or: [{ operator: 'exists' }] } }, 'rules.or[0]', /needs "property"/],
@@ -160,10 +160,10 @@ describe('errors name the offending part', () => {
     ['and beside or', { on: { types: ['dataset'] }, rules: { and: [], or: [] } }, 'rules', /has both "and" and "or"/],
     ['a field beside not', { on: { types: ['dataset'] }, rules: { not: [], property: 'urn' } }, 'rules.property', /unexpected beside "not"/],
     ['an and that is not a list', { on: { types: ['dataset'] }, rules: { and: leaf('urn', 'exists') } }, 'rules.and', /must be a list of predicates/],
-    ['an unknown field in a leaf', { on: { types: ['dataset'] }, rules: [{ ...leaf('urn', 'exists'), negated: true }] }, 'rules[0].negated', /unknown field/],
+    ['an unknown field in a leaf', { on: { types: ['dataset'] }, rules: [{ ...leaf('urn', 'exists'), negated: true }] }, 'rules[0].negated', /rules\[0\]\.negated: is not a known field; did you mean 'negate'\?/],
     ['property beside its legacy name', { on: { types: ['dataset'] }, rules: [{ ...leaf('urn', 'exists'), query: 'urn' }] }, 'rules[0].query', /not both/],
     ['values beside params', { on: { types: ['dataset'] }, rules: [{ ...leaf('urn', 'equals', ['a']), params: { values: ['b'] } }] }, 'rules[0].params', /only one of/],
-    ['an unknown params field', { on: { types: ['dataset'] }, rules: [{ ...leaf('urn', 'equals'), params: { vals: ['b'] } }] }, 'rules[0].params.vals', /unknown field/],
+    ['an unknown params field', { on: { types: ['dataset'] }, rules: [{ ...leaf('urn', 'equals'), params: { vals: ['b'] } }] }, 'rules[0].params.vals', /rules\[0\]\.params\.vals: is not a known field; did you mean 'values'\?/],
     ['a non-boolean negate', { on: { types: ['dataset'] }, rules: [{ ...leaf('urn', 'exists'), negate: 'yes' }] }, 'rules[0].negate', /true or false/],
     ['actions to run', { on: { types: ['dataset'] }, rules: [], actions: { passing: [{ type: 'ADD_TAGS' }] } }, 'actions.passing', /not supported/],
   ])('%s', (_name, raw, field, message) => {
@@ -198,9 +198,9 @@ describe('the testInfo aspect', () => {
     ['a missing name', { category: 'c', definition }, 'name', /name is required/],
     ['a missing category', { name: 'n', definition }, 'category', /category is required/],
     ['a missing definition', { name: 'n', category: 'c' }, 'definition', /definition is required/],
-    ['a definition type other than JSON', { name: 'n', category: 'c', definition: { ...definition, type: 'YAML' } }, 'definition.type', /must be JSON/],
+    ['a definition type other than JSON', { name: 'n', category: 'c', definition: { ...definition, type: 'YAML' } }, 'definition.type', /definition\.type must be "JSON", not "YAML"/],
     ['a missing definition json', { name: 'n', category: 'c', definition: { type: 'JSON' } }, 'definition.json', /json is required/],
-    ['an unknown field', { name: 'n', category: 'c', definition, owner: 'x' }, 'owner', /Unknown field in testInfo: owner/],
+    ['an unknown field', { name: 'n', category: 'c', definition, owner: 'x' }, 'owner', /^owner is not a known field; expected one of name, category/],
     [
       'an invalid definition',
       { name: 'n', category: 'c', definition: { type: 'JSON', json: '{"on": {"types": ["dataset"]}, "rules": [{"property": "urn", "operator": "nope"}]}' } },
@@ -228,10 +228,10 @@ describe('the testResults aspect', () => {
 
   test.each<[string, unknown, RegExp]>([
     ['a missing list', { passing: [] }, /failing is required/],
-    ['a wrong type for the list', { passing: [{ test: 'urn:li:test:a', type: 'FAILURE' }], failing: [] }, /passing\[0\]\.type must be SUCCESS/],
-    ['a test that is not a test urn', { passing: [], failing: [{ test: 'urn:li:tag:a', type: 'FAILURE' }] }, /failing\[0\]\.test must be a test urn/],
+    ['a wrong type for the list', { passing: [{ test: 'urn:li:test:a', type: 'FAILURE' }], failing: [] }, /passing\[0\]\.type must be "SUCCESS", not "FAILURE"/],
+    ['a test that is not a test urn', { passing: [], failing: [{ test: 'urn:li:tag:a', type: 'FAILURE' }] }, /failing\[0\]\.test "urn:li:tag:a" is not a test urn; write urn:li:test:<id>/],
     ['a test listed twice', { passing: [{ test: 'urn:li:test:a', type: 'SUCCESS' }], failing: [{ test: 'urn:li:test:a', type: 'FAILURE' }] }, /more than once/],
-    ['an unknown field', { ...ok, skipped: [] }, /Unknown field in testResults: skipped/],
+    ['an unknown field', { ...ok, skipped: [] }, /^skipped is not a known field; expected one of passing, failing$/],
   ])('%s is refused', (_name, raw, message) => {
     expect(() => parseTestResults(raw)).toThrow(message);
   });
@@ -246,5 +246,17 @@ describe('the testResults aspect', () => {
     const fresh = { passing: [], failing: [{ test: 'urn:li:test:c', type: 'FAILURE' as const }] };
     const merged = mergeTestResults(stored, fresh, new Set(['urn:li:test:a', 'urn:li:test:c']), false);
     expect(merged).toEqual({ passing: [], failing: [{ test: 'urn:li:test:b', type: 'FAILURE' }, { test: 'urn:li:test:c', type: 'FAILURE' }] });
+  });
+});
+
+describe('input limits inside the definition text', () => {
+  test('a U+0000 escaped in the JSON text is refused with its path in the definition', () => {
+    const json = JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'equals', values: ['a\u0000'] }] });
+    expect(() => parseTestDefinitionJson(json)).toThrow(/^Invalid test definition: rules\[0\]\.values\[0\]: contains the character U\+0000/);
+  });
+
+  test('nesting deeper than 64 levels is refused', () => {
+    const json = `{"on": {"types": ["dataset"]}, "rules": ${'['.repeat(70)}${']'.repeat(70)}}`;
+    expect(() => parseTestDefinitionJson(json)).toThrow(/nested deeper than the limit of 64 levels/);
   });
 });

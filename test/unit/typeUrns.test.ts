@@ -39,7 +39,7 @@ describe('data type URNs', () => {
 
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toBe(
-      'valueType: "urn:li:dataType:datahub.DOEST_NOT_EXIST" is not a known data type; expected one of ' +
+      'valueType "urn:li:dataType:datahub.DOEST_NOT_EXIST" is not a data type; use one of ' +
         'urn:li:dataType:svc.string, urn:li:dataType:svc.rich_text, urn:li:dataType:svc.number, urn:li:dataType:svc.date, urn:li:dataType:svc.urn',
     );
     expect((err as ValidationError).field).toBe('valueType');
@@ -85,7 +85,7 @@ describe('data type URNs', () => {
     const err = thrown(() => parseDataTypeUrn('x', 'type'));
 
     expect((err as ValidationError).field).toBe('type');
-    expect(err.message).toMatch(/^type: "x" is not a known data type/);
+    expect(err.message).toMatch(/^type "x" is not a data type/);
   });
 
   test.each([
@@ -120,7 +120,7 @@ describe('entity type URNs', () => {
     const err = thrown(() => parseEntityTypeUrn('urn:li:entityType:svc.notAType'));
 
     expect(err).toBeInstanceOf(ValidationError);
-    expect(err.message).toBe('entityTypes: "urn:li:entityType:svc.notAType" is not a known entity type urn');
+    expect(err.message).toBe('entityTypes "urn:li:entityType:svc.notAType" is not an entity type; did you mean urn:li:entityType:svc.dataType?');
     expect((err as ValidationError).field).toBe('entityTypes');
   });
 

@@ -133,8 +133,16 @@ describe('date values', () => {
     expect(coerceTypedValue({ string: '2024-02-29' }, 'date').ok).toBe(true);
   });
 
-  test('the 29th of February of a common year is refused', () => {
-    expect(reasonOf(coerceTypedValue({ string: '2023-02-29' }, 'date'))).toBe('should be a date in the form YYYY-MM-DD');
+  test('the 29th of February of a common year is refused as not a date, saying how long the month is', () => {
+    expect(reasonOf(coerceTypedValue({ string: '2023-02-29' }, 'date'))).toBe('is not a date: 2023-02 has 28 days');
+  });
+
+  test('a month that does not exist is refused as not a date', () => {
+    expect(reasonOf(coerceTypedValue({ string: '2026-13-01' }, 'date'))).toBe('is not a date: there is no month 13');
+  });
+
+  test('text that is not of the form YYYY-MM-DD is refused with the form', () => {
+    expect(reasonOf(coerceTypedValue({ string: '30.02.2026' }, 'date'))).toBe('should be a date in the form YYYY-MM-DD');
   });
 
   test('a 31st day of a 30-day month is refused', () => {

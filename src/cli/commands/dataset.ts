@@ -14,7 +14,7 @@ import { ApiError, CliError, EXIT, type ExitCode } from '../errors.js';
 import { parseDatasetFile, type DatasetEntry } from '../files/datasetFile.js';
 import { typedAspect, type KnownProperty } from '../files/datasetValues.js';
 import { describeEntry, FileProblems } from '../files/fileProblems.js';
-import { loadYamlFile } from '../files/yamlTree.js';
+import { loadYamlFile } from '../files/yamlFile.js';
 import { RunProgress } from '../progress.js';
 import { aspectValue, type EntityBody, type RestApi } from '../restApi.js';
 import { printLine } from '../terminal.js';

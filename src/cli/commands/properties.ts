@@ -9,7 +9,7 @@ import type { CommandContext } from '../context.js';
 import { ApiError, CliError, EXIT, type ExitCode } from '../errors.js';
 import { describeEntry, FileProblems } from '../files/fileProblems.js';
 import { parsePropertyFile, type PropertyEntry } from '../files/propertyFile.js';
-import { loadYamlFile } from '../files/yamlTree.js';
+import { loadYamlFile } from '../files/yamlFile.js';
 import { RunProgress } from '../progress.js';
 import { snakeCaseDefinition } from '../propertyOutput.js';
 import { aspectValue, type RestApi } from '../restApi.js';

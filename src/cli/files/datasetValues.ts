@@ -6,7 +6,6 @@
 import { ServiceError } from '../../domain/errors.js';
 import { effectiveDefinition, type PropertyDefinition } from '../../domain/propertyDefinition.js';
 import { validateAssignment, type DefinitionState, type StructuredPropertiesAspect } from '../../domain/structuredProperties.js';
-import type { TypedValue } from '../../domain/typedValue.js';
 import type { Assignment } from './datasetFile.js';
 import type { EntryRef, FileProblems } from './fileProblems.js';
 
@@ -17,10 +16,6 @@ export interface KnownProperty {
 
 /** The definitions a file names; undefined for a property that does not exist. */
 export type KnownProperties = ReadonlyMap<string, KnownProperty | undefined>;
-
-function rawValue(scalar: Assignment['scalars'][number], numeric: boolean): TypedValue {
-  return numeric && typeof scalar.value === 'number' ? { double: scalar.value } : { string: scalar.text };
-}
 
 /**
  * The `structuredProperties` aspect for one entity, or undefined after reporting
@@ -45,9 +40,9 @@ export function typedAspect(
       problems.add(a.line, entry, a.field, `structured property ${a.propertyUrn} does not exist; create it first with \`propgraph properties upsert\``);
       return undefined;
     }
-    const numeric = state.definition.valueType === 'number';
     try {
-      return { propertyUrn: a.propertyUrn, values: validateAssignment(a.propertyUrn, a.scalars.map((s) => rawValue(s, numeric)), context) };
+      // The text as written; the definition's type decides what it is (a number property parses it).
+      return { propertyUrn: a.propertyUrn, values: validateAssignment(a.propertyUrn, a.values.map((text) => ({ string: text })), context) };
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
       problems.add(a.line, entry, a.field, err.message);

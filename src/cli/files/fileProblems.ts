@@ -1,10 +1,13 @@
 /**
  * Validation problems of one YAML file, collected all at once so a user fixes them
  * in one go. Each names the file and line, the entry (1-based index and id), the
- * field and the reason.
+ * field and the reason. Problems found by the schemas and the domain's rules arrive
+ * with paths; their lines come from the file.
  */
+import { findInputViolation, type PathSegment } from '../../domain/inputLimits.js';
+import type { Problem } from '../../domain/shapes/shape.js';
 import { CliError, EXIT } from '../errors.js';
-import type { YamlMap } from './yamlTree.js';
+import type { YamlFile } from './yamlFile.js';
 
 export interface EntryRef {
   /** 1-based position of the entry in the file's list. */
@@ -16,14 +19,32 @@ export function describeEntry(entry: EntryRef): string {
   return entry.id !== undefined ? `entry ${entry.index} (id: ${entry.id})` : `entry ${entry.index}`;
 }
 
+/** A value of the file as messages name it. */
+export function describeYaml(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value === null || value === undefined) return 'empty';
+  if (typeof value === 'object') return 'a mapping';
+  return JSON.stringify(value);
+}
+
+/** A path as the file's messages write it: keys joined by dots (a property name keeps its own dots), indexes in brackets. */
+export function yamlPath(path: readonly PathSegment[]): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
 export class FileProblems {
   private readonly messages: Array<{ line: number; text: string }> = [];
 
   constructor(readonly file: string) {}
 
   add(line: number, entry: EntryRef | undefined, field: string | undefined, reason: string): void {
-    const where = [entry ? describeEntry(entry) : undefined, field].filter((x) => x !== undefined).join(': ');
+    const where = [entry ? describeEntry(entry) : undefined, field].filter((x) => x !== undefined && x !== '').join(': ');
     this.messages.push({ line, text: `${this.file}:${line}: ${where ? `${where}: ` : ''}${reason}` });
+  }
+
+  /** Problems of one entry, with paths inside it (`entryPath` is where the entry is in the file). */
+  addAll(file: YamlFile, entryPath: readonly PathSegment[], entry: EntryRef | undefined, problems: readonly Problem[]): void {
+    for (const p of problems) this.add(file.lineOf([...entryPath, ...p.path]), entry, yamlPath(p.path), p.reason);
   }
 
   get count(): number {
@@ -40,45 +61,36 @@ export class FileProblems {
   }
 }
 
-/** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
-export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
+/**
+ * The entries of a file: a list of mappings (a single mapping counts as a one-entry
+ * list). The file's input limits (SPEC 12) are checked first; entries that are not
+ * mappings are reported and skipped.
+ */
+export function fileEntries(file: YamlFile, problems: FileProblems, what: string): Array<{ index: number; path: PathSegment[]; value: Record<string, unknown> }> {
+  const root = file.value;
+  const violation = findInputViolation(root);
+  if (violation) {
+    const [first, ...rest] = violation.path;
+    const inEntry = Array.isArray(root) && typeof first === 'number';
+    problems.add(file.lineOf(violation.path), inEntry ? { index: first + 1 } : undefined, yamlPath(inEntry ? rest : violation.path), violation.reason);
+    return [];
   }
-  return d[a.length]![b.length]!;
-}
-
-/** The known word a typo most likely meant, if any is close enough to be a typo. */
-export function closestWord(word: string, known: readonly string[]): string | undefined {
-  const lower = word.toLowerCase();
-  let best: { word: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (!best || distance < best.distance) best = { word: candidate, distance };
+  if (root === undefined || root === null) {
+    problems.add(1, undefined, undefined, `the file is empty; expected a list of ${what}`);
+    return [];
   }
-  if (!best) return undefined;
-  const tolerance = Math.max(1, Math.min(3, Math.floor(best.word.length / 3)));
-  return best.distance <= tolerance ? best.word : undefined;
-}
-
-/** Reports every key of `map` that is not in `known`, suggesting the nearest known key. */
-export function checkKeys(map: YamlMap, known: readonly string[], problems: FileProblems, entry: EntryRef | undefined, prefix = ''): void {
-  for (const { key, keyLine } of map.entries) {
-    if (known.includes(key)) continue;
-    const suggestion = closestWord(key, known);
-    problems.add(
-      keyLine,
-      entry,
-      `${prefix}${key}`,
-      suggestion ? `unknown key; did you mean '${suggestion}'?` : `unknown key; expected one of ${known.join(', ')}`,
-    );
+  if (typeof root !== 'object') {
+    problems.add(1, undefined, undefined, `expected a list of ${what}, not ${describeYaml(root)}`);
+    return [];
   }
+  const single = !Array.isArray(root);
+  const items: unknown[] = single ? [root] : root;
+  if (items.length === 0) problems.add(1, undefined, undefined, `the list is empty; expected at least one of the ${what}`);
+  const out: Array<{ index: number; path: PathSegment[]; value: Record<string, unknown> }> = [];
+  items.forEach((item, i) => {
+    const path = single ? [] : [i];
+    if (item && typeof item === 'object' && !Array.isArray(item)) out.push({ index: i + 1, path, value: item as Record<string, unknown> });
+    else problems.add(file.lineOf(path), { index: i + 1 }, undefined, `must be a mapping of keys to values, not ${describeYaml(item)}`);
+  });
+  return out;
 }

@@ -1,5 +1,7 @@
+import { AlreadyExistsError, ASPECT_EXISTS } from '../../domain/errors.js';
 import type { AccessTokenDuration, MutationResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';
+import { atInputPaths, checkUpsertInput } from './valueInput.js';
 
 const HOUR = 3_600_000;
 const DURATIONS: Record<AccessTokenDuration, number | null> = {
@@ -14,16 +16,29 @@ const DURATIONS: Record<AccessTokenDuration, number | null> = {
 };
 
 export const Mutation: MutationResolvers = {
-  createStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.create(ctx.caller, input)),
+  createStructuredProperty: async (_root, { input }, ctx) => {
+    const urn = await ctx.services.properties.create(ctx.caller, input).catch((err: unknown) => {
+      if (err instanceof AlreadyExistsError && err.message === ASPECT_EXISTS) {
+        throw new AlreadyExistsError(`${ASPECT_EXISTS} The structured property exists: change it with updateStructuredProperty (or delete it first).`);
+      }
+      throw err;
+    });
+    return entityModel(urn);
+  },
   updateStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.update(ctx.caller, input)),
   deleteStructuredProperty: (_root, { input }, ctx) => ctx.services.properties.delete(ctx.caller, input.urn),
   replaceStructuredPropertyDefinition: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.replace(ctx.caller, input)),
   softDeleteStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.softDelete(ctx.caller, input.urn)),
   restoreStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.restore(ctx.caller, input.urn)),
-  upsertStructuredProperties: (_root, { input }, ctx) =>
-    ctx.services.values.upsert(ctx.caller, input.assetUrn, input.structuredPropertyInputParams),
+  upsertStructuredProperties: (_root, { input }, ctx) => {
+    const params = input.structuredPropertyInputParams;
+    checkUpsertInput(params);
+    const urns = params.map((p) => p.structuredPropertyUrn);
+    const field = (_i: number, err: { field?: string }) => (err.field === 'values' ? '.values' : '.structuredPropertyUrn');
+    return atInputPaths(urns, 'structuredPropertyInputParams', field, () => ctx.services.values.upsert(ctx.caller, input.assetUrn, params));
+  },
   removeStructuredProperties: (_root, { input }, ctx) =>
-    ctx.services.values.remove(ctx.caller, input.assetUrn, input.structuredPropertyUrns),
+    atInputPaths(input.structuredPropertyUrns, 'structuredPropertyUrns', () => '', () => ctx.services.values.remove(ctx.caller, input.assetUrn, input.structuredPropertyUrns)),
   createTest: (_root, { input }, ctx) =>
     ctx.services.tests.createTest(ctx.caller, { ...input, definition: { json: input.definition.json ?? '' } }),
   updateTest: (_root, { urn, input }, ctx) =>

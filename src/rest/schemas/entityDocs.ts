@@ -20,6 +20,9 @@ import {
 } from './examples.js';
 import { bodyErrors, commonErrors, ERRORS, NO_BODY, ref, scopeNote, type Examples, type ParamDoc, type ResponseDoc, type RouteDoc } from './routeDoc.js';
 
+/** The aspects with schemas of their own, then any other aspect. */
+const ASPECT_SCHEMAS = ['PropertyDefinition', 'StructuredProperties', 'Status', 'TestInfo', 'TestResults', 'Aspect'];
+
 const PATH: Record<'entityName' | 'urn' | 'aspect', ParamDoc> = {
   entityName: {
     description: 'The entity type, matched case-insensitively.',
@@ -68,7 +71,13 @@ const WRITE_FAILURES: Examples = {
     summary: 'Value not allowed',
     value: { error: 'Validation Error', message: `Property: ${PROPERTY_URN}, value: {double=45.0} should be one of [{double=30.0}, {double=60.0}]` },
   },
-  exists: { summary: 'Create-only write of an existing aspect', value: { error: 'Validation Error', message: 'Cannot perform CREATE since the aspect already exists.' } },
+  exists: {
+    summary: 'Create-only write of an existing aspect',
+    value: {
+      error: 'Validation Error',
+      message: `Cannot perform CREATE since the aspect already exists. The aspect is structuredProperties of ${DATASET_URN}; createIfNotExists=true (this route's default) only creates, so send createIfNotExists=false to replace it.`,
+    },
+  },
   softDeleted: { summary: 'Property soft deleted', value: { error: 'Validation Error', message: `Cannot apply a soft deleted Structured Property value: ${PROPERTY_URN}` } },
 };
 
@@ -290,7 +299,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
       },
       body: {
         description: v3 ? 'The aspect in an envelope.' : 'The aspect value.',
-        schema: v3 ? ref('AspectEnvelope') : ref('Aspect'),
+        schema: v3 ? ref('AspectEnvelope') : { anyOf: ASPECT_SCHEMAS.map(ref) },
         examples: aspectBodyExamples(version),
       },
       responses: {
@@ -342,7 +351,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
         },
         400: ERRORS.validation({
           ...WRITE_FAILURES,
-          badOp: { summary: 'Bad operation', value: { error: 'Validation Error', message: 'patch[0].op must be one of add, remove, replace, test' } },
+          badOp: { summary: 'Bad operation', value: { error: 'Validation Error', message: 'patch[0].op must be one of add, remove, replace, test, not "move"' } },
         }),
         404: ERRORS.notFound({ entity: { summary: 'Target entity missing', value: { error: 'Not Found', message: `Entity ${DATASET_URN} does not exist` } } }),
         ...bodyErrors(),

@@ -78,16 +78,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
     tags: ['Access tokens'],
     body: {
       description: 'The token to issue.',
-      schema: {
-        type: 'object',
-        required: ['name', 'scope'],
-        properties: {
-          name: { type: 'string' },
-          scope: { type: 'string', enum: ['read', 'write', 'admin'] },
-          description: { type: 'string', nullable: true },
-          expiresAt: { type: 'integer', nullable: true, description: 'Milliseconds since the epoch; absent: never expires.' },
-        },
-      },
+      schema: ref('CreateAccessToken'),
       examples: {
         loader: { summary: 'A write token for a loader, expiring', value: { name: 'loader', scope: 'write', description: 'nightly load', expiresAt: 1893456000000 } },
         reader: { summary: 'A read-only token', value: { name: 'dashboard', scope: 'read' } },
@@ -143,15 +134,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
     },
     body: {
       description: '`{urn, push?, testUrns?}` for evaluate, `{urns, push?, testUrns?}` for batchEvaluate (`tests` is accepted for `testUrns`).',
-      schema: {
-        type: 'object',
-        properties: {
-          urn: { type: 'string', description: 'evaluate: the entity.' },
-          urns: { type: 'array', items: { type: 'string' }, description: 'batchEvaluate: the entities.' },
-          push: { type: 'boolean', default: false, description: 'Store the results as the entity\'s `testResults`.' },
-          testUrns: { type: 'array', items: { type: 'string' }, description: 'Only these tests.' },
-        },
-      },
+      schema: { anyOf: [ref('EvaluateRequest'), ref('BatchEvaluateRequest')] },
       examples: {
         evaluate: { summary: 'action=evaluate: one entity', value: { urn: DATASET_URN } },
         evaluatePush: { summary: 'action=evaluate: one entity, store the results', value: { urn: DATASET_URN, push: true, testUrns: [TEST_URN] } },
@@ -172,7 +155,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
       },
       400: ERRORS.validation({
         action: { summary: 'No action', value: { error: 'Validation Error', message: 'Query parameter action is required: evaluate or batchEvaluate' } },
-        field: { summary: 'Unknown field', value: { error: 'Validation Error', message: 'Unknown field in request body: foo; expected urn, push, testUrns, tests' } },
+        field: { summary: 'Unknown field', value: { error: 'Validation Error', message: 'foo is not a known field; expected one of urn, push, testUrns, tests' } },
       }),
       404: ERRORS.notFound({ entity: { summary: 'Unknown entity', value: { error: 'Not Found', message: `Entity ${DATASET_URN} does not exist` } } }),
       ...bodyErrors(),

@@ -7,8 +7,7 @@
  * statement is guarded and runs on its own; when other writers keep getting in
  * between, the same steps run in a transaction holding the entities' locks.
  */
-import { UnavailableError, ValidationError } from '../../domain/errors.js';
-import { pathOfNulCharacter } from '../../domain/json.js';
+import { UnavailableError } from '../../domain/errors.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
 import { decideAspectDelete, decideEntityDelete } from '../../domain/writes/entityDelete.js';
 import {
@@ -59,8 +58,6 @@ const LOCKED_ATTEMPTS = 4;
  */
 export async function writeEntities(db: Db, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions = {}): Promise<WriteOutcome[]> {
   const ruled = entities.map((e) => e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) })));
-  // Values known up front are checked before the load, which looks up what they name.
-  for (const e of entities) for (const r of e.requests) if ('value' in r) refuseNulCharacters(r.aspect, r.value, r.systemMetadata);
   for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
     const done = await attemptWrites({ kind: 'optimistic', db }, entities, ruled, actor, options);
     if (done) return done;
@@ -88,11 +85,7 @@ async function attemptWrites(
   const entityOf = (e: EntityWrite): EntityState => state.entities.get(e.urn.value)!;
   for (const e of entities) requireParent(entityOf(e));
   entities.forEach((e, i) => checkPreconditions(e.urn, entityOf(e), ruled[i]!, options));
-  const resolved = entities.map((e, i) => {
-    const requests = resolveRequests(e.urn, entityOf(e), ruled[i]!);
-    for (const r of requests) if (!('value' in r.request)) refuseNulCharacters(r.request.aspect, r.next, r.request.systemMetadata);
-    return requests;
-  });
+  const resolved = entities.map((e, i) => resolveRequests(e.urn, entityOf(e), ruled[i]!));
   const more = propertiesStillNeeded(entities, resolved, request, state);
   if (more.length > 0) state = { ...state, properties: new Map([...state.properties, ...(await loadPropertyRecords(target, more))]) };
   const now = Date.now();
@@ -149,12 +142,4 @@ export async function deleteOneAspect(tx: Tx, urn: Urn, aspect: string): Promise
   if (aspect === urn.entityType.keyAspect) return deleteEntityAndAspects(tx, urn);
   const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { withSchemaFields: false });
   return entity ? applyDeletes(tx, decideAspectDelete(entity, aspect)) : [];
-}
-
-function refuseNulCharacters(aspect: string, next: unknown, systemMetadata: unknown): void {
-  for (const [what, value] of [[aspect, next], ['systemMetadata', systemMetadata]] as const) {
-    if (value === NO_CHANGE) continue;
-    const path = pathOfNulCharacter(value);
-    if (path) throw new ValidationError(`${what}: ${path} contains the character U+0000, which cannot be stored`, `${what}.${path}`);
-  }
 }

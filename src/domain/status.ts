@@ -1,0 +1,7 @@
+/** The `status` aspect (SPEC 5), parsed from its shape. */
+import { parseShape } from './shapes/shape.js';
+import { statusShape } from './shapes/status.js';
+
+export function parseStatus(input: unknown): { removed: boolean } {
+  return parseShape(statusShape, input, 'status');
+}

@@ -1,0 +1,23 @@
+/** The body of `POST /openapi/v3/tokens` (SPEC 10). */
+import * as z from 'zod';
+import { SCOPES } from '../../domain/accessToken.js';
+import { LIMITS } from '../../domain/limits.js';
+import { optionalText } from '../../domain/shapes/common.js';
+
+/** The latest time a JavaScript Date (and so a stored expiry) can hold: 275,760 years from 1970. */
+export const MAX_EXPIRES_AT = 8_640_000_000_000_000;
+
+export const createTokenShape = z
+  .strictObject({
+    name: z.string().min(1).max(LIMITS.nameLength).describe('Becomes the actor `urn:li:corpuser:<name>` of what the token writes.'),
+    scope: z.string().max(20).describe(`One of ${SCOPES.join(', ')}.`).meta({ enum: [...SCOPES] }),
+    description: optionalText(LIMITS.descriptionLength),
+    expiresAt: z
+      .number()
+      .max(MAX_EXPIRES_AT, { error: 'is later than any date can be; give milliseconds since the epoch, e.g. 1893456000000 (2030-01-01)', abort: true })
+      .int()
+      .min(0)
+      .nullish()
+      .describe('Milliseconds since the epoch; absent: never expires.'),
+  })
+  .meta({ id: 'CreateAccessToken', description: 'The token to issue.' });
