@@ -97,6 +97,13 @@ export class EntityService {
     return (await entityExists(this.deps.db, urn.value)) || (parent !== undefined && (await entityExists(this.deps.db, parent)));
   }
 
+  /** Which of the entities exist (a schema field when its dataset does), in one query. */
+  async existing(urns: readonly Urn[]): Promise<Set<string>> {
+    const parents = urns.map((u) => parentUrnOf(u));
+    const found = await existingEntities(this.deps.db, [...urns.map((u) => u.value), ...parents.filter((p): p is string => p !== undefined)]);
+    return new Set(urns.filter((u, i) => found.has(u.value) || (parents[i] !== undefined && found.has(parents[i]!))).map((u) => u.value));
+  }
+
   /**
    * Batched read for many entities (search results): three queries for existence and
    * aspects, then one view per entity type and aspect, not per entity. Entities that
@@ -107,9 +114,8 @@ export class EntityService {
     const db = this.deps.db;
     if (aspects) for (const urn of urns) for (const a of aspects) if (!isKnownAspect(urn.entityType, a)) handlerFor(urn.entityType, a);
     // A schema field exists exactly when its dataset does, aspects or not.
-    const parents = urns.map((u) => parentUrnOf(u));
-    const existing = await existingEntities(db, [...urns.map((u) => u.value), ...parents.filter((p): p is string => p !== undefined)]);
-    const live = urns.filter((u, i) => existing.has(u.value) || (parents[i] !== undefined && existing.has(parents[i]!)));
+    const existing = await this.existing(urns);
+    const live = urns.filter((u) => existing.has(u.value));
     const stored = await latestAspectsOfMany(db, live.map((u) => u.value), aspects);
     // Every (entity, aspect) to show, grouped so that each handler views its items at once.
     const groups = new Map<string, { type: EntityTypeInfo; name: string; items: Array<{ urn: string; stored: StoredAspect | undefined }> }>();

@@ -154,11 +154,18 @@ export class TestService {
   }
 
   /** A test by URN; null when there is none. */
-  async getTest(_caller: Caller, urnValue: string): Promise<TestView | null> {
-    const urn = parseUrnOfType(urnValue, TEST_TYPE);
-    const test = (await this.catalog.read([urn.value])).get(urn.value);
-    return test ? viewOf(test.urn, test.info) : null;
+  async getTest(caller: Caller, urnValue: string): Promise<TestView | null> {
+    return (await this.getTests(caller, [urnValue])).get(parseUrnOfType(urnValue, TEST_TYPE).value) ?? null;
   }
+
+  /** Several tests by URN in one read (federation resolves many at once); absent ones are left out. */
+  async getTests(_caller: Caller, urnValues: readonly string[]): Promise<Map<string, TestView>> {
+    const urns = urnValues.map((u) => parseUrnOfType(u, TEST_TYPE).value);
+    const out = new Map<string, TestView>();
+    for (const test of (await this.catalog.read([...new Set(urns)])).values()) out.set(test.urn, viewOf(test.urn, test.info));
+    return out;
+  }
+
 
   /** Tests in URN order, soft-deleted ones left out. */
   async listTests(_caller: Caller, input: ListTestsInput = {}): Promise<ListTestsResult> {
