@@ -10,9 +10,40 @@ export interface HealthSource {
   health(): Promise<Record<string, ComponentHealth>>;
 }
 
+/** How old a health answer may be when it is reused. */
+const HEALTH_MAX_AGE_MS = 500;
+
+/**
+ * The component states, shared: probes that arrive while a check is running wait for
+ * it, and an answer younger than HEALTH_MAX_AGE_MS is reused. A check is several
+ * queries; load balancers probing often, or many probes queued behind a busy moment,
+ * must not each take database connections from the requests they are checking on.
+ */
+function sharedHealth(source: HealthSource): () => Promise<Record<string, ComponentHealth>> {
+  let last: { at: number; value: Promise<Record<string, ComponentHealth>> } | undefined;
+  return () => {
+    if (!last || Date.now() - last.at > HEALTH_MAX_AGE_MS) {
+      const value = source.health();
+      const entry = { at: Number.POSITIVE_INFINITY, value };
+      last = entry;
+      // Fresh from when the check finished; a failed check is never reused.
+      value.then(
+        () => {
+          entry.at = Date.now();
+        },
+        () => {
+          if (last === entry) last = undefined;
+        },
+      );
+    }
+    return last.value;
+  };
+}
+
 export async function healthRoutes(app: FastifyInstance, options: { health: HealthSource }): Promise<void> {
+  const health = sharedHealth(options.health);
   app.get('/health', async (_request, reply) => {
-    const components = await options.health.health();
+    const components = await health();
     const ok = Object.values(components).every((c) => c.ok);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', ...components });
   });

@@ -3,6 +3,7 @@
  * behind GraphQL's reads. Every write goes through the aspect pipeline in one
  * transaction per entity, then (unless async) waits for the search index.
  */
+import { checkAspectSize } from '../domain/aspectSize.js';
 import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
@@ -20,6 +21,7 @@ import {
   deleteOneAspect,
   writeEntities,
   writeEntitiesOptimistically,
+  NO_CHANGE,
   type EntityWrite,
   type WriteOutcome,
   type AspectResult,
@@ -239,7 +241,8 @@ export class EntityService {
    * Optimistically first (two statements, no transaction); in a locking transaction
    * when the write needs one or other writers keep getting in between.
    */
-  private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+  private async writeMany(given: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+    const entities = given.map((e) => ({ ...e, requests: e.requests.map(withSizeBound) }));
     try {
       const done = await writeEntitiesOptimistically(this.deps.db, entities, actor, options);
       if (done) return done;
@@ -253,6 +256,18 @@ export class EntityService {
   private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
     if (!options.async && changeIds.length > 0) await this.deps.indexWaiter.waitFor(changeIds);
   }
+}
+
+/** Every new aspect value, whatever computed it (set, patch, merge), is held to the aspect size limit. */
+function withSizeBound(request: AspectWriteRequest): AspectWriteRequest {
+  return {
+    ...request,
+    compute: (current) => {
+      const next = request.compute(current);
+      if (next !== NO_CHANGE) checkAspectSize(request.aspect, next);
+      return next;
+    },
+  };
 }
 
 function emptyAspect(aspect: string): unknown {
