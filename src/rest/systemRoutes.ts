@@ -10,33 +10,20 @@ export interface HealthSource {
   health(): Promise<Record<string, ComponentHealth>>;
 }
 
-/** How old a health answer may be when it is reused. */
-const HEALTH_MAX_AGE_MS = 500;
-
 /**
- * The component states, shared: probes that arrive while a check is running wait for
- * it, and an answer younger than HEALTH_MAX_AGE_MS is reused. A check is several
- * queries; load balancers probing often, or many probes queued behind a busy moment,
- * must not each take database connections from the requests they are checking on.
+ * The component states, shared by the probes that arrive while a check is running: a
+ * check is several queries, and probes that pile up while the server is busy must not
+ * each take database connections from the requests they are checking on. A probe that
+ * arrives after a check finished starts a new one, so an answer is never older than the
+ * request that asked for it by more than one check.
  */
 function sharedHealth(source: HealthSource): () => Promise<Record<string, ComponentHealth>> {
-  let last: { at: number; value: Promise<Record<string, ComponentHealth>> } | undefined;
+  let running: Promise<Record<string, ComponentHealth>> | undefined;
   return () => {
-    if (!last || Date.now() - last.at > HEALTH_MAX_AGE_MS) {
-      const value = source.health();
-      const entry = { at: Number.POSITIVE_INFINITY, value };
-      last = entry;
-      // Fresh from when the check finished; a failed check is never reused.
-      value.then(
-        () => {
-          entry.at = Date.now();
-        },
-        () => {
-          if (last === entry) last = undefined;
-        },
-      );
-    }
-    return last.value;
+    running ??= source.health().finally(() => {
+      running = undefined;
+    });
+    return running;
   };
 }
 
