@@ -54,9 +54,10 @@ describe('document limits', () => {
     expect(problem(`{ ${Array.from({ length: L.maxAliases + 1 }, (_, i) => `a${i}: __typename`).join(' ')} }`)).toBe(`Query uses more than the limit of ${L.maxAliases} aliases`);
   });
 
-  test('a document that does not parse, or is over the token limit, is left to Apollo to report', () => {
-    expect(documentLimitError('{ unclosed')).toBeUndefined();
-    expect(documentLimitError(`{ ${'a '.repeat(L.maxTokens)}}`)).toBeUndefined();
+  test('a document that does not parse, or is over the token limit, is a parse error as Apollo reports it', () => {
+    const unclosed = documentLimitError('{ unclosed');
+    expect(unclosed?.toJSON()).toEqual({ message: 'Syntax Error: Expected Name, found <EOF>.', locations: [{ line: 1, column: 11 }], extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+    expect(documentLimitError(`{ ${'a '.repeat(L.maxTokens)}}`)?.message).toBe(`Syntax Error: Document contains more that ${L.maxTokens} tokens. Parsing aborted.`);
   });
 });
 
