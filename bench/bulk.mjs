@@ -1,7 +1,7 @@
 // Benchmark 2 (issue #9): bulk load of N datasets with 3 structured property values
 // each through the REST batch route, on the embedded default (PGlite + the bundled
 // Meilisearch), until every dataset is searchable. Options: --n (default 100000),
-// --batch (entities per request, default 5000), --concurrency (requests in flight, default 2).
+// --batch (entities per request, default 1000, the server's limit), --concurrency (requests in flight, default 2).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,7 +32,7 @@ function entity(i) {
 }
 
 export async function run(argv) {
-  const { values: opts } = parseArgs({ args: argv, options: { n: { type: 'string', default: '100000' }, batch: { type: 'string', default: '5000' }, concurrency: { type: 'string', default: '2' } } });
+  const { values: opts } = parseArgs({ args: argv, options: { n: { type: 'string', default: '100000' }, batch: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '2' } } });
   const n = Number(opts.n);
   const batch = Number(opts.batch);
   const concurrency = Number(opts.concurrency);

@@ -40,6 +40,32 @@ export interface AppDeps {
 /** URL prefixes under which the REST API is served (SPEC 4). */
 export const REST_PREFIXES = ['/openapi', '/gms/openapi'];
 
+const HEADERS_TIMEOUT_MS = 10_000;
+const CONNECTIONS_CHECK_MS = 1000;
+/** How long the unread body of a request answered early (401, 413, 429, ...) is discarded before the connection is closed. */
+const REFUSED_BODY_GRACE_MS = 5000;
+
+/**
+ * A request refused before its body was read (authentication runs in onRequest) is
+ * answered at once; Node then reads and discards the rest of the body to keep the
+ * connection, for as long as the client keeps sending. A client that has not finished
+ * within the grace period is disconnected. Closing at once instead would reset
+ * connections whose client is still writing, often before it reads the answer.
+ */
+function discardRefusedBodies(app: FastifyInstance, graceMs: number): void {
+  app.addHook('onResponse', async (request) => {
+    const incoming = request.raw;
+    if (incoming.complete) return;
+    const socket = incoming.socket;
+    const timer = setTimeout(() => {
+      if (!incoming.complete) socket.destroy();
+    }, graceMs);
+    timer.unref();
+    incoming.once('end', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
+
 /** The documentation pages, their files and the OpenAPI document: public, and not part of the REST API. */
 const isDocumentationPath = (path: string): boolean => API_DOCS_PATHS.includes(path) || isSwaggerUiPath(path) || isGraphiqlPath(path);
 
@@ -49,6 +75,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
+    // A client has requestTimeoutMs to send a whole request (408 and closed beyond), at most
+    // 10 s of it for the headers, checked every second: a body trickled a byte at a time no
+    // longer holds a connection for minutes. No idle timeout on sockets: it would also cut
+    // requests the server itself takes long to answer.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs), connectionsCheckingInterval: CONNECTIONS_CHECK_MS },
     // URNs in paths can be long; the default 100 characters per parameter is too short.
     routerOptions: { maxParamLength: 4096, ignoreTrailingSlash: true },
     // Per-request lines are logged at debug (below): at info they cost more than the request.
@@ -61,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (reply.statusCode >= 500) request.log.warn(line, 'request failed');
     else request.log.debug(line, 'request');
   });
+  discardRefusedBodies(app, Math.min(REFUSED_BODY_GRACE_MS, config.requestTimeoutMs));
   recordRoutes(app);
   app.setReplySerializer((payload) => stringifyRest(payload));
   app.setErrorHandler(sendError);

@@ -45,6 +45,8 @@ export interface Config {
   /** The GraphQL endpoint the console calls: a path on this server or an absolute URL (a federation gateway). */
   readonly consoleGraphqlUrl: string;
   readonly bodyLimitBytes: number;
+  /** How long a client may take to send a whole request, headers and body (408 beyond). */
+  readonly requestTimeoutMs: number;
   readonly corsOrigins: readonly string[];
   readonly rateLimitPerMinute: number;
   /** system-update at start-up (SPEC 5). */
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleEnabled: bool(env, 'CONSOLE_ENABLED', true),
     consoleGraphqlUrl: consoleGraphqlUrl(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100),
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
     reindexOnStart:

@@ -91,12 +91,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   let app: FastifyInstance | undefined;
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
-      await database.sql.query('SELECT 1');
+      // At once, not one after another: a busy server answers each in its own turn of the event loop.
+      const [, searchState, jobCounts, pending] = await Promise.all([database.sql.query('SELECT 1'), searchHealth(search, indexer), services!.jobs.counts(), pendingCount(db)]);
       return {
         database: { ok: true, kind: database.kind },
-        search: await searchHealth(search, indexer),
-        jobs: { ok: true, ...(await services!.jobs.counts()) },
-        changeLog: { ok: true, pending: await pendingCount(db) },
+        search: searchState,
+        jobs: { ok: true, ...jobCounts },
+        changeLog: { ok: true, pending },
       };
     } catch (err) {
       return { database: { ok: false, kind: database.kind, error: (err as Error).message.slice(0, 200) } };

@@ -10,10 +10,12 @@
  */
 import vm from 'node:vm';
 import { TEST_LIMITS } from './testLimits.js';
+import { EvaluationBoundExceeded } from './testWork.js';
 
-export class RegexBoundExceeded extends Error {
-  constructor(readonly pattern: string, readonly reason: string) {
-    super(`regex ${pattern} ${reason}`);
+export class RegexBoundExceeded extends EvaluationBoundExceeded {
+  constructor(readonly pattern: string, reason: string) {
+    super(reason);
+    this.message = `regex ${pattern} ${reason}`;
     this.name = 'RegexBoundExceeded';
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Bounds on metadata test definitions and on their evaluation (SPEC 7). Regular
  * expressions are the one part of a rule whose cost depends on the pattern, so they
- * carry both a size cap and a time cap; see boundedRegex.ts.
+ * carry both a size cap and a time cap (boundedRegex.ts); every operator's cost also
+ * depends on the entity, so evaluation spends from a work budget (testWork.ts).
  */
 export const TEST_LIMITS = {
   /** Characters of a definition's JSON text. */
@@ -23,4 +24,8 @@ export const TEST_LIMITS = {
   regexRequestBudgetMs: 1000,
   /** Entities in one batchEvaluate request. */
   batchEntities: 100,
+  /** Work units (testWork.ts) one test may spend on one entity: some milliseconds. */
+  workPerEvaluation: 500_000,
+  /** Work units one evaluate or batchEvaluate request may spend in all. */
+  workPerRequest: 10_000_000,
 } as const;

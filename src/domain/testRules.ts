@@ -2,10 +2,13 @@
  * The metadata test rule engine (SPEC 7): evaluates a parsed definition over one
  * entity as readers see it. Property paths resolve to lists of strings; every
  * operator asks whether any resolved value relates to any given value, as DataHub's
- * operators do. Pure: the caller resolves the entity and supplies the regex matcher.
+ * operators do. Pure: the caller resolves the entity and supplies the regex matcher
+ * and the work meter (testWork.ts); a path is resolved once per entity, however many
+ * predicates name it.
  */
-import { RegexBoundExceeded, type RegexMatcher } from './boundedRegex.js';
+import type { RegexMatcher } from './boundedRegex.js';
 import { parseDecimal, type LeafPredicate, type Predicate, type PropertyPath, type TestDefinition } from './testDefinition.js';
+import { EvaluationBoundExceeded, searchUnits, UNMETERED, type Spend } from './testWork.js';
 import { valueAsString, type TypedValue } from './typedValue.js';
 
 /** An entity with its aspects as readers see them (deleted and outdated property values already hidden). */
@@ -20,8 +23,8 @@ export type TestOutcome = 'SUCCESS' | 'FAILURE' | 'OUT_OF_SCOPE';
 
 export interface TestEvaluation {
   readonly outcome: TestOutcome;
-  /** Set when a regex exceeded its bound: the test could not be shown to pass, so it fails. */
-  readonly boundExceeded?: RegexBoundExceeded;
+  /** Set when a regex or the work budget ran out: the test could not be shown to pass, so it fails. */
+  readonly boundExceeded?: EvaluationBoundExceeded;
 }
 
 function scalarText(v: unknown): string | undefined {
@@ -32,10 +35,11 @@ function scalarText(v: unknown): string | undefined {
 }
 
 /** Walks an aspect along field names; lists on the way are flattened, so every reachable value is collected. */
-function collect(node: unknown, fields: readonly string[], i: number, out: string[]): void {
+function collect(node: unknown, fields: readonly string[], i: number, out: string[], spend: Spend): void {
   if (node === null || node === undefined) return;
   if (Array.isArray(node)) {
-    for (const item of node) collect(item, fields, i, out);
+    spend(node.length);
+    for (const item of node) collect(item, fields, i, out, spend);
     return;
   }
   if (i === fields.length) {
@@ -46,7 +50,7 @@ function collect(node: unknown, fields: readonly string[], i: number, out: strin
   if (typeof node !== 'object') return;
   const field = fields[i]!;
   // Own fields only: a path must never reach the prototype (`constructor`, `__proto__`).
-  if (Object.hasOwn(node, field)) collect((node as Record<string, unknown>)[field], fields, i + 1, out);
+  if (Object.hasOwn(node, field)) collect((node as Record<string, unknown>)[field], fields, i + 1, out, spend);
 }
 
 function structuredPropertyValues(doc: EntityDocument, propertyUrn: string): string[] {
@@ -61,7 +65,7 @@ function structuredPropertyValues(doc: EntityDocument, propertyUrn: string): str
 }
 
 /** The values a property path names on an entity; empty when it names nothing. */
-export function resolveProperty(path: PropertyPath, doc: EntityDocument): string[] {
+export function resolveProperty(path: PropertyPath, doc: EntityDocument, spend: Spend = UNMETERED): string[] {
   switch (path.kind) {
     case 'urn':
       return [doc.urn];
@@ -71,18 +75,46 @@ export function resolveProperty(path: PropertyPath, doc: EntityDocument): string
       return structuredPropertyValues(doc, path.propertyUrn);
     case 'aspect': {
       const out: string[] = [];
-      collect(doc.aspects.get(path.aspect), path.fields, 0, out);
+      collect(doc.aspects.get(path.aspect), path.fields, 0, out, spend);
       return out;
     }
   }
+}
+
+/** Resolved paths per entity document, by the path as written: each is walked once per entity. */
+const resolved = new WeakMap<EntityDocument, Map<string, readonly string[]>>();
+
+function valuesOf(p: LeafPredicate, doc: EntityDocument, spend: Spend): readonly string[] {
+  let paths = resolved.get(doc);
+  if (!paths) resolved.set(doc, (paths = new Map()));
+  let values = paths.get(p.property);
+  if (!values) paths.set(p.property, (values = resolveProperty(p.path, doc, spend)));
+  return values;
 }
 
 function numbers(values: readonly string[]): number[] {
   return values.map(parseDecimal).filter((n): n is number => n !== undefined);
 }
 
-function evaluateLeaf(p: LeafPredicate, doc: EntityDocument, match: RegexMatcher): boolean {
-  const actual = resolveProperty(p.path, doc);
+/** What an operator costs before it runs (the work it does at most). */
+function leafUnits(p: LeafPredicate, actual: readonly string[]): number {
+  switch (p.operator) {
+    case 'contains_str':
+    case 'starts_with':
+      return searchUnits(p.values.length, actual);
+    case 'regex_match':
+      return searchUnits(p.patterns?.length ?? 0, actual);
+    case 'greater_than':
+    case 'less_than':
+      return actual.length * (1 + p.values.length);
+    default:
+      return 1 + actual.length + p.values.length;
+  }
+}
+
+function evaluateLeaf(p: LeafPredicate, doc: EntityDocument, match: RegexMatcher, spend: Spend): boolean {
+  const actual = valuesOf(p, doc, spend);
+  spend(leafUnits(p, actual));
   const given = p.values;
   switch (p.operator) {
     case 'equals':
@@ -114,17 +146,20 @@ function evaluateLeaf(p: LeafPredicate, doc: EntityDocument, match: RegexMatcher
   }
 }
 
-/** Evaluates a predicate; throws RegexBoundExceeded when a regex match exceeds its bound. */
-export function evaluatePredicate(p: Predicate, doc: EntityDocument, match: RegexMatcher): boolean {
+/**
+ * Evaluates a predicate; throws an EvaluationBoundExceeded when a regex match exceeds
+ * its bound or the work meter runs out.
+ */
+export function evaluatePredicate(p: Predicate, doc: EntityDocument, match: RegexMatcher, spend: Spend = UNMETERED): boolean {
   switch (p.kind) {
     case 'and':
-      return p.children.every((c) => evaluatePredicate(c, doc, match));
+      return p.children.every((c) => evaluatePredicate(c, doc, match, spend));
     case 'or':
-      return p.children.some((c) => evaluatePredicate(c, doc, match));
+      return p.children.some((c) => evaluatePredicate(c, doc, match, spend));
     case 'not':
-      return !evaluatePredicate(p.child, doc, match);
+      return !evaluatePredicate(p.child, doc, match, spend);
     case 'leaf':
-      return evaluateLeaf(p, doc, match);
+      return evaluateLeaf(p, doc, match, spend);
   }
 }
 
@@ -132,13 +167,13 @@ export function evaluatePredicate(p: Predicate, doc: EntityDocument, match: Rege
  * Runs one test on one entity: out of scope unless the entity's type is targeted and
  * the conditions hold; otherwise SUCCESS when the rules hold, else FAILURE.
  */
-export function evaluateTest(def: TestDefinition, doc: EntityDocument, match: RegexMatcher): TestEvaluation {
+export function evaluateTest(def: TestDefinition, doc: EntityDocument, match: RegexMatcher, spend: Spend = UNMETERED): TestEvaluation {
   if (!def.on.types.includes(doc.entityType)) return { outcome: 'OUT_OF_SCOPE' };
   try {
-    if (def.on.conditions && !evaluatePredicate(def.on.conditions, doc, match)) return { outcome: 'OUT_OF_SCOPE' };
-    return { outcome: evaluatePredicate(def.rules, doc, match) ? 'SUCCESS' : 'FAILURE' };
+    if (def.on.conditions && !evaluatePredicate(def.on.conditions, doc, match, spend)) return { outcome: 'OUT_OF_SCOPE' };
+    return { outcome: evaluatePredicate(def.rules, doc, match, spend) ? 'SUCCESS' : 'FAILURE' };
   } catch (err) {
-    if (err instanceof RegexBoundExceeded) return { outcome: 'FAILURE', boundExceeded: err };
+    if (err instanceof EvaluationBoundExceeded) return { outcome: 'FAILURE', boundExceeded: err };
     throw err;
   }
 }

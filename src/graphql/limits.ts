@@ -1,65 +1,167 @@
 /**
- * Validation rules bounding what one GraphQL document may ask for: selection depth,
- * aliases, and a cost (fields selected after expanding fragments). A document over a
- * limit is rejected before execution with the limit named.
+ * Bounds on what one GraphQL document may ask for: tokens, selection depth, aliases, a
+ * cost (fields selected after expanding fragments), how often one field may be selected
+ * in one selection set and how many fragments one selection set may spread. The last two
+ * exist because graphql-js's validation compares every pair of same-named fields and of
+ * spread fragments: quadratic, so a document inside the token limit could still hold the
+ * server for seconds. The walk here is linear: each fragment is measured once.
  */
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 
 export interface QueryLimits {
+  /** Lexical tokens in a document (graphql-js `maxTokens`); parsing stops beyond. */
+  readonly maxTokens: number;
   readonly maxDepth: number;
   readonly maxAliases: number;
   readonly maxCost: number;
+  /** Selections of one response name in one selection set (fragments merged in). */
+  readonly maxSameField: number;
+  /** Fragment spreads in one selection set (fragments merged in). */
+  readonly maxFragmentSpreads: number;
+  /** Representations one `_entities` call may resolve. */
+  readonly maxRepresentations: number;
 }
 
-export const DEFAULT_QUERY_LIMITS: QueryLimits = { maxDepth: 15, maxAliases: 50, maxCost: 5000 };
+export const DEFAULT_QUERY_LIMITS: QueryLimits = {
+  maxTokens: 10_000,
+  maxDepth: 15,
+  maxAliases: 50,
+  maxCost: 5000,
+  maxSameField: 25,
+  maxFragmentSpreads: 50,
+  maxRepresentations: 1000,
+};
 
-interface Measure {
+/** What a selection set holds, fragments expanded. */
+export interface Measure {
   depth: number;
   aliases: number;
   cost: number;
+  /** The first response name selected more often than allowed in one selection set. */
+  repeated: string | undefined;
+  /** The most fragment spreads found in one selection set. */
+  spreads: number;
 }
 
-function measure(set: SelectionSetNode, fragments: (name: string) => FragmentDefinitionNode | null | undefined, seen: Set<string>, budget: Measure): Measure {
-  let depth = 0;
-  let aliases = 0;
-  let cost = 0;
-  for (const selection of set.selections) {
-    let child: Measure = { depth: 0, aliases: 0, cost: 0 };
-    let own = 0;
-    if (selection.kind === Kind.FIELD) {
-      own = 1;
-      if (selection.alias) aliases++;
-      if (selection.selectionSet) {
-        child = measure(selection.selectionSet, fragments, seen, budget);
-        child.depth++;
-      }
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      child = measure(selection.selectionSet, fragments, seen, budget);
-    } else {
-      const name = selection.name.value;
-      const fragment = fragments(name);
-      // A fragment spread twice on one path is a cycle (reported by graphql's own rule).
-      if (!fragment || seen.has(name)) continue;
-      seen.add(name);
-      child = measure(fragment.selectionSet, fragments, seen, budget);
-      seen.delete(name);
-    }
-    depth = Math.max(depth, child.depth + (selection.kind === Kind.FIELD && !selection.selectionSet ? 1 : 0));
-    aliases += child.aliases;
-    cost += own + child.cost;
-    // Stop early on pathological documents instead of walking them whole.
-    if (cost > budget.cost || aliases > budget.aliases) break;
+/** One merged selection level: the response names and spreads of a set and the fragments in it. */
+interface Level {
+  readonly names: Map<string, number>;
+  spreads: number;
+}
+
+/** A fragment's measure and its own level, so that spreading it merges both into the spreading set. */
+interface FragmentSummary {
+  readonly measure: Measure;
+  readonly level: Level;
+}
+
+const IN_PROGRESS = Symbol('in progress');
+
+/** Selections one document's walk may count, fragments merged in, before it is refused as too costly. */
+const WORK_PER_COST = 20;
+
+class Walker {
+  private readonly summaries = new Map<string, FragmentSummary | typeof IN_PROGRESS>();
+  private work = 0;
+
+  constructor(
+    private readonly fragments: (name: string) => FragmentDefinitionNode | null | undefined,
+    private readonly limits: QueryLimits,
+  ) {}
+
+  measure(set: SelectionSetNode): Measure {
+    const level: Level = { names: new Map(), spreads: 0 };
+    const m: Measure = { depth: 0, aliases: 0, cost: 0, repeated: undefined, spreads: 0 };
+    this.collect(set, level, m);
+    m.spreads = Math.max(m.spreads, level.spreads);
+    return m;
   }
-  return { depth, aliases, cost };
+
+  over(m: Measure): boolean {
+    const l = this.limits;
+    return m.cost > l.maxCost || m.aliases > l.maxAliases || m.depth > l.maxDepth || m.repeated !== undefined || m.spreads > l.maxFragmentSpreads;
+  }
+
+  /** Adds the selections of `set` to `level` (inline fragments and spreads belong to it); fields' own sets are new levels. */
+  private collect(set: SelectionSetNode, level: Level, m: Measure): void {
+    for (const selection of set.selections) {
+      // Stop early on pathological documents instead of walking them whole.
+      if (this.over(m) || level.spreads > this.limits.maxFragmentSpreads) return;
+      if (selection.kind === Kind.FIELD) {
+        this.count(level, m, selection.alias?.value ?? selection.name.value, 1);
+        m.cost++;
+        if (selection.alias) m.aliases++;
+        if (selection.selectionSet) this.add(m, this.measure(selection.selectionSet), 1);
+        else m.depth = Math.max(m.depth, 1);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        this.collect(selection.selectionSet, level, m);
+      } else {
+        level.spreads++;
+        const summary = this.fragment(selection.name.value);
+        if (!summary) continue;
+        this.add(m, summary.measure, 0);
+        for (const [name, n] of summary.level.names) this.count(level, m, name, n);
+        level.spreads += summary.level.spreads;
+      }
+    }
+  }
+
+  private count(level: Level, m: Measure, name: string, n: number): void {
+    // Merging fragments' names is the walk's only repeated work; a document that makes
+    // it large selects far more than maxCost fields once expanded.
+    if (++this.work > this.limits.maxCost * WORK_PER_COST) m.cost = Math.max(m.cost, this.limits.maxCost + 1);
+    const total = (level.names.get(name) ?? 0) + n;
+    level.names.set(name, total);
+    if (total > this.limits.maxSameField) m.repeated ??= name;
+  }
+
+  private add(m: Measure, child: Measure, depthStep: number): void {
+    m.depth = Math.max(m.depth, child.depth + depthStep);
+    m.aliases += child.aliases;
+    m.cost += child.cost;
+    m.repeated ??= child.repeated;
+    m.spreads = Math.max(m.spreads, child.spreads);
+  }
+
+  /** A fragment measured once per document; undefined for unknown fragments and cycles (graphql's own rules report those). */
+  private fragment(name: string): FragmentSummary | undefined {
+    const known = this.summaries.get(name);
+    if (known === IN_PROGRESS) return undefined;
+    if (known) return known;
+    const definition = this.fragments(name);
+    if (!definition) return undefined;
+    this.summaries.set(name, IN_PROGRESS);
+    const level: Level = { names: new Map(), spreads: 0 };
+    const measure: Measure = { depth: 0, aliases: 0, cost: 0, repeated: undefined, spreads: 0 };
+    this.collect(definition.selectionSet, level, measure);
+    const summary = { measure, level };
+    this.summaries.set(name, summary);
+    return summary;
+  }
 }
 
-export function queryLimitsRule(limits: QueryLimits = DEFAULT_QUERY_LIMITS): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(node) {
-      const m = measure(node.selectionSet, (n) => context.getFragment(n), new Set(), { depth: limits.maxDepth, aliases: limits.maxAliases, cost: limits.maxCost });
-      if (m.depth > limits.maxDepth) context.reportError(new GraphQLError(`Query depth ${m.depth} exceeds the limit of ${limits.maxDepth}`, { nodes: [node] }));
-      if (m.aliases > limits.maxAliases) context.reportError(new GraphQLError(`Query uses more than the limit of ${limits.maxAliases} aliases`, { nodes: [node] }));
-      if (m.cost > limits.maxCost) context.reportError(new GraphQLError(`Query selects more than the limit of ${limits.maxCost} fields`, { nodes: [node] }));
-    },
-  });
+/** The first limit a measure exceeds, as the message to answer with. */
+export function limitExceeded(m: Measure, limits: QueryLimits): string | undefined {
+  if (m.depth > limits.maxDepth) return `Query depth ${m.depth} exceeds the limit of ${limits.maxDepth}`;
+  if (m.aliases > limits.maxAliases) return `Query uses more than the limit of ${limits.maxAliases} aliases`;
+  if (m.cost > limits.maxCost) return `Query selects more than the limit of ${limits.maxCost} fields`;
+  if (m.repeated !== undefined) return `Query selects ${m.repeated} more than ${limits.maxSameField} times in one selection set`;
+  if (m.spreads > limits.maxFragmentSpreads) return `Query spreads more than the limit of ${limits.maxFragmentSpreads} fragments in one selection set`;
+  return undefined;
+}
+
+/** Measures every operation and fragment of a document; the first limit exceeded, if any. */
+export function checkDocument(document: DocumentNode, fragments: (name: string) => FragmentDefinitionNode | null | undefined, limits: QueryLimits): { message: string; node: DocumentNode['definitions'][number] } | undefined {
+  const walker = new Walker(fragments, limits);
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION && definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
+    const message = limitExceeded(walker.measure(definition.selectionSet), limits);
+    if (message) return { message, node: definition };
+  }
+  return undefined;
+}
+
+/** A fields measure of one selection set, for the `_entities` work count. */
+export function measureSelection(set: SelectionSetNode, fragments: (name: string) => FragmentDefinitionNode | null | undefined, limits: QueryLimits): Measure {
+  return new Walker(fragments, limits).measure(set);
 }

@@ -3,11 +3,12 @@
  * dataset's properties, search results) costs a few queries, not one per field.
  */
 import DataLoader from 'dataloader';
-import { parseUrn } from '../domain/urn.js';
+import { parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import type { Caller } from '../services/caller.js';
 import type { Services } from '../services/index.js';
 import type { AspectValue } from '../services/entityService.js';
 import type { PropertyState } from '../services/propertyService.js';
+import { TEST_TYPE } from '../services/testCatalog.js';
 import type { TestView } from '../services/testService.js';
 
 export interface Loaders {
@@ -43,13 +44,24 @@ export function createLoaders(services: Services, caller: Caller): Loaders {
       const found = await services.properties.getMany(urns);
       return urns.map((u) => found.get(u) ?? null);
     }),
-    exists: new DataLoader(async (urns) => {
-      const found = await services.entities.existing(urns);
-      return urns.map((u) => found.has(u));
+    // One query for all keys; a key that is not a valid urn fails alone.
+    exists: new DataLoader(async (keys) => {
+      const parsed = keys.map((k) => tryParse(() => parseUrn(k)));
+      const found = await services.entities.existing(parsed.filter((p): p is Urn => !(p instanceof Error)));
+      return parsed.map((p) => (p instanceof Error ? p : found.has(p.value)));
     }),
-    test: new DataLoader(async (urns) => {
-      const found = await services.tests.getTests(caller, urns);
-      return urns.map((u) => found.get(u) ?? null);
+    test: new DataLoader(async (keys) => {
+      const parsed = keys.map((k) => tryParse(() => parseUrnOfType(k, TEST_TYPE)));
+      const found = await services.tests.getTests(caller, parsed.filter((p): p is Urn => !(p instanceof Error)).map((u) => u.value));
+      return parsed.map((p) => (p instanceof Error ? p : (found.get(p.value) ?? null)));
     }),
   };
+}
+
+function tryParse(parse: () => Urn): Urn | Error {
+  try {
+    return parse();
+  } catch (err) {
+    return err as Error;
+  }
 }

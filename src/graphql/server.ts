@@ -1,7 +1,8 @@
 /**
  * Mounts the Apollo subgraph on the Fastify server at /api/graphql and /graphql,
  * with production hardening: CSRF prevention, introspection by configuration, query
- * limits, a smaller body limit, and no stack traces in responses.
+ * limits (document size and shape, `_entities` work), a smaller body limit, and no stack
+ * traces in responses.
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -11,8 +12,10 @@ import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { GraphQLContext } from './context.js';
 import { createErrorFormatter } from './errors.js';
+import { documentGate } from './documentGate.js';
+import { entitiesLimitPlugin } from './entitiesLimit.js';
 import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
-import { queryLimitsRule } from './limits.js';
+import { DEFAULT_QUERY_LIMITS } from './limits.js';
 import { createLoaders } from './loaders.js';
 import { buildSchema } from './schema.js';
 
@@ -48,11 +51,15 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     introspection: options.introspection,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
-    validationRules: [queryLimitsRule(), literalLimitsRule],
+    // Token-bounded parsing: a document of junk tokens is refused in time linear in the bound.
+    // The other document limits are checked before Apollo sees the request (documentGate).
+    parseOptions: { maxTokens: DEFAULT_QUERY_LIMITS.maxTokens },
+    // Literal values' nesting and characters (SPEC 12), linear in the document.
+    validationRules: [literalLimitsRule],
     formatError: createErrorFormatter(options.log),
     // Inline traces (ftv1) would expose resolver timings to any caller; off until a router needs them.
     // Apollo's landing page loads Apollo Sandbox from a CDN; the explorer at /api/graphiql works offline.
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), responseExtensionsPlugin, variableLimitsPlugin],
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), responseExtensionsPlugin, variableLimitsPlugin, entitiesLimitPlugin()],
   });
   await apollo.start();
   const handler = fastifyApolloHandler(apollo, {
@@ -64,8 +71,9 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       indexStatus: request.indexStatus,
     }),
   });
+  const gate = documentGate();
   for (const url of GRAPHQL_PATHS) {
-    app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, bodyLimit: GRAPHQL_BODY_LIMIT });
+    app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, preHandler: gate, bodyLimit: GRAPHQL_BODY_LIMIT });
   }
   return apollo;
 }

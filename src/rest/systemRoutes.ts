@@ -10,9 +10,27 @@ export interface HealthSource {
   health(): Promise<Record<string, ComponentHealth>>;
 }
 
+/**
+ * The component states, shared by the probes that arrive while a check is running: a
+ * check is several queries, and probes that pile up while the server is busy must not
+ * each take database connections from the requests they are checking on. A probe that
+ * arrives after a check finished starts a new one, so an answer is never older than the
+ * request that asked for it by more than one check.
+ */
+function sharedHealth(source: HealthSource): () => Promise<Record<string, ComponentHealth>> {
+  let running: Promise<Record<string, ComponentHealth>> | undefined;
+  return () => {
+    running ??= source.health().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}
+
 export async function healthRoutes(app: FastifyInstance, options: { health: HealthSource }): Promise<void> {
+  const health = sharedHealth(options.health);
   app.get('/health', async (_request, reply) => {
-    const components = await options.health.health();
+    const components = await health();
     const ok = Object.values(components).every((c) => c.ok);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', ...components });
   });

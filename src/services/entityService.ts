@@ -3,6 +3,7 @@
  * behind GraphQL's reads. Every write goes through the aspect pipeline in one
  * transaction per entity, then (unless async) waits for the search index.
  */
+import { checkAspectSize } from '../domain/aspectSize.js';
 import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
@@ -21,6 +22,7 @@ import {
   deleteEntityAndAspects,
   deleteOneAspect,
   writeEntities,
+  NO_CHANGE,
   type EntityWrite,
   type WriteOutcome,
   type AspectResult,
@@ -93,18 +95,17 @@ export class EntityService {
     return value;
   }
 
-  /** Which of the URNs name existing entities (a schema field exists when its dataset does); one query. */
-  async existing(urnValues: readonly string[]): Promise<Set<string>> {
-    const urns = urnValues.map((u) => parseUrn(u));
-    const parents = urns.map((u) => parentUrnOf(u));
-    const found = await existingEntities(this.deps.db, [...urnValues, ...parents.filter((p): p is string => p !== undefined)]);
-    return new Set(urns.filter((u, i) => found.has(u.value) || (parents[i] !== undefined && found.has(parents[i]!))).map((u) => u.value));
-  }
-
   async exists(urnValue: string): Promise<boolean> {
     const urn = parseUrn(urnValue);
     const parent = parentUrnOf(urn);
     return (await entityExists(this.deps.db, urn.value)) || (parent !== undefined && (await entityExists(this.deps.db, parent)));
+  }
+
+  /** Which of the entities exist (a schema field when its dataset does), in one query. */
+  async existing(urns: readonly Urn[]): Promise<Set<string>> {
+    const parents = urns.map((u) => parentUrnOf(u));
+    const found = await existingEntities(this.deps.db, [...urns.map((u) => u.value), ...parents.filter((p): p is string => p !== undefined)]);
+    return new Set(urns.filter((u, i) => found.has(u.value) || (parents[i] !== undefined && found.has(parents[i]!))).map((u) => u.value));
   }
 
   /**
@@ -117,9 +118,8 @@ export class EntityService {
     const db = this.deps.db;
     if (aspects) for (const urn of urns) for (const a of aspects) if (!isKnownAspect(urn.entityType, a)) handlerFor(urn.entityType, a);
     // A schema field exists exactly when its dataset does, aspects or not.
-    const parents = urns.map((u) => parentUrnOf(u));
-    const existing = await existingEntities(db, [...urns.map((u) => u.value), ...parents.filter((p): p is string => p !== undefined)]);
-    const live = urns.filter((u, i) => existing.has(u.value) || (parents[i] !== undefined && existing.has(parents[i]!)));
+    const existing = await this.existing(urns);
+    const live = urns.filter((u) => existing.has(u.value));
     const stored = await latestAspectsOfMany(db, live.map((u) => u.value), aspects);
     const shown = live.map((urn) => {
       const type = urn.entityType;

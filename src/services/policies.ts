@@ -1,7 +1,7 @@
 /**
  * Who may do what (SPEC 10, issue #5): `read` for queries and GETs, `write` for
  * definitions and values, `admin` for tokens, metadata-test management, hard deletes
- * and system updates.
+ * (of an entity or a definition, whatever the route) and system updates.
  */
 import { tryParseUrn } from '../domain/urn.js';
 import type { Scope } from './caller.js';
@@ -20,6 +20,23 @@ function aspectWriteScope(urn: string): Scope {
   return parsed.ok && parsed.urn.entityType.name === 'test' ? 'admin' : 'write';
 }
 
+/** Aspects whose removal removes a definition, by entity type. */
+const DEFINITION_ASPECTS: ReadonlyMap<string, string> = new Map([['structuredProperty', 'propertyDefinition'], ['test', 'testInfo']]);
+
+/**
+ * Deleting an aspect edits the entity (write), unless it ends in a removal: deleting
+ * the key aspect hard-deletes the entity (a dataset with its fields), and deleting a
+ * property's propertyDefinition drops it from the registry and queues the removal of
+ * its values. Those need admin on every route, as deleting the entity does (SPEC 5, 12).
+ * An unparseable urn is refused by the service itself.
+ */
+function aspectDeleteScope(urn: string, aspect: string): Scope {
+  const parsed = tryParseUrn(urn);
+  if (!parsed.ok) return 'write';
+  const type = parsed.urn.entityType;
+  return aspect === type.keyAspect || DEFINITION_ASPECTS.get(type.name) === aspect ? 'admin' : aspectWriteScope(urn);
+}
+
 export const entityPolicy: Policy<EntityService> = {
   getEntity: 'read',
   getAspect: 'read',
@@ -33,7 +50,7 @@ export const entityPolicy: Policy<EntityService> = {
   writeAspects: (_caller, urn) => aspectWriteScope(urn),
   batchUpsert: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
   deleteEntity: 'admin',
-  deleteAspect: (_caller, urn) => aspectWriteScope(urn),
+  deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
 };
 
 export const propertyPolicy: Policy<PropertyService> = {

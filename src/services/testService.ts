@@ -5,13 +5,15 @@
  * evaluated entity's `testResults` aspect, both through the one aspect pipeline.
  */
 import { randomUUID } from 'node:crypto';
-import { createBoundedMatcher, type RegexMatcher } from '../domain/boundedRegex.js';
+import { setImmediate } from 'node:timers/promises';
+import { createBoundedMatcher, RegexBoundExceeded, type RegexMatcher } from '../domain/boundedRegex.js';
 import { NotFoundError, ServiceError, ValidationError } from '../domain/errors.js';
 import { parseTestDefinitionJson } from '../domain/testDefinition.js';
 import type { TestInfo } from '../domain/testInfo.js';
 import { TEST_LIMITS } from '../domain/testLimits.js';
 import { mergeTestResults, type TestResults } from '../domain/testResults.js';
 import { evaluateTest, type EntityDocument } from '../domain/testRules.js';
+import { createWorkBudget } from '../domain/testWork.js';
 import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../store/database.js';
@@ -79,6 +81,17 @@ export interface TestServiceDeps {
 }
 
 const DEFAULT_LIST_COUNT = 20;
+/** Entities of a batchEvaluate read and evaluated together. */
+const READ_CHUNK = 10;
+/** Event-loop time evaluation may take before it lets other requests in. */
+const YIELD_AFTER_MS = 10;
+
+/** One request's bounds on evaluation: regex time, work units, and when it last let others in. */
+interface Bounds {
+  readonly match: RegexMatcher;
+  readonly work: ReturnType<typeof createWorkBudget>;
+  yielded: number;
+}
 const MAX_LIST_COUNT = 1000;
 
 function testInfoOf(input: TestInput): TestInfo {
@@ -154,17 +167,15 @@ export class TestService {
   }
 
   /** A test by URN; null when there is none. */
-  async getTest(_caller: Caller, urnValue: string): Promise<TestView | null> {
-    const urn = parseUrnOfType(urnValue, TEST_TYPE);
-    const test = (await this.catalog.read([urn.value])).get(urn.value);
-    return test ? viewOf(test.urn, test.info) : null;
+  async getTest(caller: Caller, urnValue: string): Promise<TestView | null> {
+    return (await this.getTests(caller, [urnValue])).get(parseUrnOfType(urnValue, TEST_TYPE).value) ?? null;
   }
 
-  /** Tests by URN, read together; URNs naming no test are absent. */
+  /** Several tests by URN in one read (federation resolves many at once); absent ones are left out. */
   async getTests(_caller: Caller, urnValues: readonly string[]): Promise<Map<string, TestView>> {
     const urns = urnValues.map((u) => parseUrnOfType(u, TEST_TYPE).value);
     const out = new Map<string, TestView>();
-    for (const [urn, test] of await this.catalog.read(urns)) out.set(urn, viewOf(test.urn, test.info));
+    for (const test of (await this.catalog.read([...new Set(urns)])).values()) out.set(test.urn, viewOf(test.urn, test.info));
     return out;
   }
 
@@ -211,7 +222,7 @@ export class TestService {
     return result!.results;
   }
 
-  /** evaluate for several entities, with one regex time budget for the whole request. */
+  /** evaluate for several entities, with one regex time budget and one work budget for the whole request. */
   async batchEvaluate(caller: Caller, input: BatchEvaluateInput, options: WriteOptions = {}): Promise<Array<{ urn: string; results: TestResults }>> {
     if (input.urns.length === 0) throw new ValidationError('urns must name at least one entity', 'urns');
     if (input.urns.length > TEST_LIMITS.batchEntities) {
@@ -232,12 +243,22 @@ export class TestService {
       if (!urns.some((x) => x.value === urn.value)) urns.push(urn);
     }
     const tests = (await this.catalog.runnable(input.testUrns)).sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
-    const views = await this.deps.entities.readEntities(urns);
-    const missing = urns.find((u) => !views.has(u.value));
+    const existing = await this.deps.entities.existing(urns);
+    const missing = urns.find((u) => !existing.has(u.value));
     if (missing) throw new NotFoundError(`Entity ${missing.value} does not exist`);
 
-    const match = createBoundedMatcher();
-    const out = urns.map((urn) => ({ urn: urn.value, results: this.run(tests, documentOf(views.get(urn.value)!), match) }));
+    const bounds: Bounds = { match: createBoundedMatcher(), work: createWorkBudget(), yielded: performance.now() };
+    const out: Array<{ urn: string; results: TestResults }> = [];
+    // A few entities at a time: their aspects can be large, and a batch of them all at once would be read and held together.
+    for (let i = 0; i < urns.length; i += READ_CHUNK) {
+      const chunk = urns.slice(i, i + READ_CHUNK);
+      const views = await this.deps.entities.readEntities(chunk);
+      for (const urn of chunk) {
+        const view = views.get(urn.value);
+        if (!view) throw new NotFoundError(`Entity ${urn.value} does not exist`);
+        out.push({ urn: urn.value, results: await this.run(tests, documentOf(view), bounds) });
+      }
+    }
     if (input.push) {
       const evaluated = new Set(tests.map((t) => t.urn));
       for (const { urn, results } of out) {
@@ -253,14 +274,19 @@ export class TestService {
     return out;
   }
 
-  private run(tests: readonly RunnableTest[], doc: EntityDocument, match: RegexMatcher): TestResults {
+  private async run(tests: readonly RunnableTest[], doc: EntityDocument, bounds: Bounds): Promise<TestResults> {
     const results: TestResults = { passing: [], failing: [] };
     for (const test of tests) {
-      const { outcome, boundExceeded } = evaluateTest(test.definition, doc, match);
+      // Evaluation is synchronous; let other requests in between tests once a slice of the loop is used.
+      if (performance.now() - bounds.yielded > YIELD_AFTER_MS) {
+        await setImmediate();
+        bounds.yielded = performance.now();
+      }
+      const { outcome, boundExceeded } = evaluateTest(test.definition, doc, bounds.match, bounds.work.evaluation());
       if (boundExceeded) {
         this.deps.log.warn(
-          { test: test.urn, urn: doc.urn, pattern: boundExceeded.pattern, reason: boundExceeded.reason },
-          'metadata test failed: a regex exceeded its bound',
+          { test: test.urn, urn: doc.urn, ...(boundExceeded instanceof RegexBoundExceeded ? { pattern: boundExceeded.pattern } : {}), reason: boundExceeded.reason },
+          boundExceeded instanceof RegexBoundExceeded ? 'metadata test failed: a regex exceeded its bound' : 'metadata test failed: it exceeded its work budget',
         );
       }
       if (outcome === 'SUCCESS') results.passing.push({ test: test.urn, type: 'SUCCESS' });

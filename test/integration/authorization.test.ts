@@ -1,5 +1,5 @@
 /**
- * The authorization matrix (issue #5): every route and operation, REST and GraphQL,
+ * The authorization matrix (issues #5, #14): every route and operation, REST and GraphQL,
  * times every kind of credential {none, bad, revoked, expired, read, write, admin}.
  * Missing or unusable tokens are 401; a token whose scope is too small is 403 (REST)
  * or FORBIDDEN (GraphQL); and a refused request changes nothing in the database.
@@ -63,6 +63,14 @@ async function newDataset(): Promise<string> {
   return d;
 }
 
+/** A dataset whose schema field `id` carries a value too, so a hard delete has a field to remove. */
+async function newDatasetWithField(): Promise<string> {
+  const d = await newDataset();
+  const field = `urn:li:schemaField:(${d},id)`;
+  await asAdmin('POST', `${V3}/entity/schemaField/${enc(field)}/structuredProperties`, { query: { createIfNotExists: 'false' }, json: { value: { properties: [{ propertyUrn: P, values: [{ double: 1 }] }] } } });
+  return d;
+}
+
 async function newProperty(): Promise<string> {
   const qn = `io.matrix.p${next()}`;
   const urn = `urn:li:structuredProperty:${qn}`;
@@ -123,6 +131,16 @@ const OPERATIONS: Operation[] = [
   { name: 'POST status (soft delete)', need: 'write', prepare: newProperty, act: rest('POST', (p) => `${V3}/entity/structuredProperty/${enc(p)}/status`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { removed: true } } })) },
   { name: 'DELETE status aspect (restore)', need: 'write', prepare: async () => { const p = await newProperty(); await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(p)}/status`, { query: { createIfNotExists: 'false' }, json: { value: { removed: true } } }); return p; }, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/status`) },
   { name: 'DELETE entity (hard delete)', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}`) },
+  // Deleting a key aspect deletes the entity, and deleting a definition aspect the definition: admin on every route.
+  { name: 'DELETE v3 structuredPropertyKey (hard delete)', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/structuredPropertyKey`) },
+  { name: 'DELETE v2 datasetKey (hard delete with fields)', need: 'admin', prepare: newDatasetWithField, act: rest('DELETE', (d) => `/openapi/v2/entity/dataset/${enc(d)}/datasetKey`) },
+  { name: 'DELETE /gms v3 datasetKey', need: 'admin', prepare: newDataset, act: rest('DELETE', (d) => `/gms${V3}/entity/dataset/${enc(d)}/datasetKey`) },
+  { name: 'DELETE /gms v2 structuredPropertyKey', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `/gms/openapi/v2/entity/structuredProperty/${enc(p)}/structuredPropertyKey`) },
+  { name: 'DELETE v3 propertyDefinition aspect', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/propertyDefinition`) },
+  { name: 'DELETE /gms v2 propertyDefinition aspect', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `/gms/openapi/v2/entity/structuredProperty/${enc(p)}/propertyDefinition`) },
+  { name: 'DELETE v3 schemaFieldKey', need: 'admin', prepare: async () => `urn:li:schemaField:(${await newDatasetWithField()},id)`, act: rest('DELETE', (f) => `${V3}/entity/schemaField/${enc(f)}/schemaFieldKey`) },
+  { name: 'DELETE v3 testInfo aspect', need: 'admin', prepare: newTest, act: rest('DELETE', (t) => `${V3}/entity/test/${enc(t)}/testInfo`) },
+  { name: 'DELETE v3 structuredProperties aspect (values only)', need: 'write', prepare: newDataset, act: rest('DELETE', (d) => `${V3}/entity/dataset/${enc(d)}/structuredProperties`) },
   { name: 'POST testInfo', need: 'admin', act: rest('POST', () => `${V3}/entity/test/${enc(`urn:li:test:new-${next()}`)}/testInfo`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { name: 'n', category: 'c', definition: { type: 'JSON', json: testJson } } } })) },
   { name: 'POST tokens', need: 'admin', act: rest('POST', () => `${V3}/tokens`, () => ({ json: { name: `t${next()}`, scope: 'read' } })) },
   { name: 'GET tokens', need: 'admin', act: rest('GET', () => `${V3}/tokens`) },
@@ -160,7 +178,7 @@ beforeAll(async () => {
   server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000' } });
   url = server.url;
   await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, {
-    json: { value: { qualifiedName: 'io.matrix.size', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'] } },
+    json: { value: { qualifiedName: 'io.matrix.size', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.schemaField'] } },
   });
   for (const scope of ['read', 'write', 'admin'] as const) {
     secrets[scope] = (await asAdmin('POST', `${V3}/tokens`, { json: { name: `matrix-${scope}`, scope } })).body.accessToken;

@@ -1,10 +1,12 @@
 /**
- * Property-based hostile input (issue #5): generated malformed requests across REST
- * bodies, URNs, query strings, GraphQL variables and CLI YAML. Every request is built
+ * Property-based hostile input (issues #5, #14): generated malformed requests across REST
+ * bodies, URNs, query strings, GraphQL variables and CLI YAML, oversized GraphQL
+ * documents and representations, and request bodies that stall. Every request is built
  * to be invalid, so the server must refuse it with a 4xx (never a 5xx, never a
  * crash) and the database must be exactly as before the run.
  */
 import { rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { CliError } from '../../src/cli/errors.js';
 import { parseDatasetFile } from '../../src/cli/files/datasetFile.js';
@@ -60,7 +62,8 @@ async function arrange(method: string, path: string, json: unknown, query = ''):
 beforeAll(async () => {
   await ensureCliBuilt();
   // With search, so query strings reach the search engine too.
-  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000' } });
+  // A short request timeout, so that stalled bodies are cut off within a test.
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', REQUEST_TIMEOUT_MS: '2000' } });
   const def = (qn: string, extra: Record<string, unknown>) => ({ value: { qualifiedName: qn, entityTypes: ['urn:li:entityType:svc.dataset'], ...extra } });
   await arrange('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, def('io.fuzz.retention', { valueType: 'urn:li:dataType:svc.number', allowedValues: [{ value: { double: 30 } }, { value: { double: 60 } }] }));
   await arrange('POST', `${V3}/entity/structuredProperty/${enc(S)}/propertyDefinition`, def('io.fuzz.owner', { valueType: 'urn:li:dataType:svc.string' }));
@@ -336,6 +339,103 @@ test('input limits: CLI files with a bad character or deep nesting are refused w
       return cliRefuses(source, asDataset, (err) => /U\+0000|surrogate|nested deeper/.test(err.message));
     }),
     { numRuns: 100 },
+  );
+});
+
+const GRAPHQL_NAMES = ['dataset', 'urn', '__typename', 'structuredProperties', 'entity', 'listTests', 'x', 'a_b'];
+const junkToken = fc.oneof(fc.constantFrom(...GRAPHQL_NAMES), fc.constantFrom('{', '}', '(', ')', '[', ']', ':', '$', '@', '...', '!', '=', '|', '&'), fc.integer().map(String), fc.constant('"s"'));
+
+/** GraphQL documents over a document limit: tokens, one field repeated, fragments spread, depth. */
+const oversizedDocument = fc.oneof(
+  fc.tuple(fc.array(junkToken, { minLength: 50, maxLength: 50 }), fc.integer({ min: 250, max: 2000 })).map(([tokens, times]) => `{ ${Array.from({ length: times }, () => tokens.join(' ')).join(' ')} }`),
+  fc.tuple(fc.constantFrom(...GRAPHQL_NAMES), fc.integer({ min: 26, max: 3000 })).map(([name, times]) => `{ ${`${name} `.repeat(times)}}`),
+  fc.tuple(fc.constantFrom('__typename', 'dataset(urn: "u") { urn }'), fc.integer({ min: 26, max: 600 }), fc.boolean()).map(([field, times, inline]) =>
+    inline ? `{ ${`... on Query { ${field} } `.repeat(times)}}` : `{ ${Array.from({ length: times }, (_, i) => `...F${i}`).join(' ')} } ${Array.from({ length: times }, (_, i) => `fragment F${i} on Query { ${field} }`).join(' ')}`,
+  ),
+  fc.integer({ min: 16, max: 400 }).map((depth) => `{ ${'entity(urn: "u") { ... on Dataset { platform { '.repeat(depth)}urn${' } } }'.repeat(depth)} }`),
+  fc.integer({ min: 10, max: 60 }).map((levels) => `{ ...F0 } ${Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F${levels} on Query { __typename }`),
+);
+
+test('oversized GraphQL documents are refused with a 4xx, each in bounded time', async () => {
+  await fc.assert(
+    fc.asyncProperty(oversizedDocument, async (query) => {
+      const started = Date.now();
+      expectRefused(await send('graphql-oversized', { method: 'POST', path: '/api/graphql', body: JSON.stringify({ query }), contentType: 'application/json' }));
+      // Unbounded, the worst of these held the server for seconds; a loaded machine needs some slack.
+      expect(Date.now() - started).toBeLessThan(2000);
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('_entities with more representations than the limit, of any shape, is refused with a 4xx', async () => {
+  const representation = fc.oneof(
+    fc.record({ __typename: fc.constantFrom('Test', 'Dataset', 'StructuredPropertyEntity', 'Nope'), urn: fc.oneof(notAnUrn, fc.constant(D), fc.constant(P)) }),
+    json,
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 1001, max: 4000 }), representation, fc.constantFrom('urn', 'urn type', '__typename'), async (n, rep, selection) => {
+      const body = JSON.stringify({ query: `query q($r: [_Any!]!) { _entities(representations: $r) { ... on Test { ${selection} } ... on Dataset { ${selection} } } }`, variables: { r: Array.from({ length: n }, () => rep) } });
+      expectRefused(await send('graphql-representations', { method: 'POST', path: '/api/graphql', body, contentType: 'application/json' }));
+    }),
+    { numRuns: 30 },
+  );
+});
+
+interface SlowBody {
+  readonly authorized: boolean;
+  readonly path: string;
+  readonly declared: number;
+  readonly sent: number;
+}
+
+/** Sends a request head declaring `declared` bytes, `sent` of them, then nothing; resolves with what came back once the server closed. */
+function stall(spec: SlowBody): Promise<string> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    let received = '';
+    const limit = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the server kept a stalled request open: ${JSON.stringify(spec)}, got ${JSON.stringify(received.slice(0, 100))}`));
+    }, 30_000);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(limit);
+      resolve(received);
+    });
+    socket.on('connect', () => {
+      const auth = spec.authorized ? `Authorization: Bearer ${ROOT}\r\n` : '';
+      socket.write(`POST ${spec.path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${spec.declared}\r\n${auth}\r\n${'['.repeat(spec.sent)}`);
+    });
+  });
+}
+
+test('slow bodies of any size, with or without a token, on any route, end in a 4xx and a closed connection', async () => {
+  const slowBody = fc
+    .record({
+      authorized: fc.boolean(),
+      path: fc.constantFrom(`${V3}/entity/dataset`, path(D, '/structuredProperties'), '/api/graphql', '/gms/test?action=evaluate', `/openapi/v2/entity/dataset`),
+      declared: fc.integer({ min: 2, max: 20_000_000 }),
+      sent: fc.nat({ max: 5000 }),
+    })
+    .map((r) => ({ ...r, sent: Math.min(r.sent, r.declared - 1) }));
+  await fc.assert(
+    fc.asyncProperty(fc.array(slowBody, { minLength: 10, maxLength: 20 }), async (specs) => {
+      counts['slow-bodies'] = (counts['slow-bodies'] ?? 0) + specs.length;
+      const answers = await Promise.all(specs.map(stall));
+      answers.forEach((answer, i) => {
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+        if (!(status >= 400 && status < 500)) serverErrors.push(`slow body ${JSON.stringify(specs[i])} -> ${JSON.stringify(answer.slice(0, 100))}`);
+        expect(status).toBeGreaterThanOrEqual(400);
+        expect(status).toBeLessThan(500);
+      });
+    }),
+    { numRuns: 4 },
   );
 });
 

@@ -125,7 +125,8 @@ export async function upsertDatasets(ctx: CommandContext, options: { file: strin
         continue;
       }
       try {
-        if (w.fieldAspects.length > 0) await api.batchUpsert('schemaField', w.fieldAspects);
+        // In batches the server accepts: a wide dataset can have more fields than one batch holds.
+        for (let i = 0; i < w.fieldAspects.length; i += LIMITS.batchEntities) await api.batchUpsert('schemaField', w.fieldAspects.slice(i, i + LIMITS.batchEntities));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         progress.failedWith(`${where}: the dataset was written but its fields were not: ${err.message}`);

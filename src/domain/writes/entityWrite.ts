@@ -5,6 +5,7 @@
  * identical rewrites writing nothing, and the system metadata each stored version
  * carries. Pure: the state comes in, the decision goes out.
  */
+import { checkAspectSize } from '../aspectSize.js';
 import { AlreadyExistsError, NotFoundError, PreconditionError } from '../errors.js';
 import { jsonEqual } from '../json.js';
 import type { Urn } from '../urn.js';
@@ -69,12 +70,14 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
   }
 }
 
-/** Computes each request's new value from what readers currently see of its aspect. */
+/** Computes each request's new value from what readers currently see of its aspect, within the aspect size limit. */
 export function resolveRequests(urn: Urn, entity: EntityState, requests: readonly RuledRequest[]): ResolvedRequest[] {
   return requests.map(({ request, rules }) => {
     const prev = entity.aspects.get(request.aspect);
     const current = prev ? rules.view(prev.metadata, { urn, values: entity.values }) : undefined;
     const next = 'value' in request ? request.value : request.compute(current);
+    // Every new value, whatever computed it (set, patch, merge), is held to the size limit.
+    if (next !== NO_CHANGE) checkAspectSize(request.aspect, next);
     return { request, rules, prev, current, next };
   });
 }

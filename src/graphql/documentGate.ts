@@ -1,0 +1,52 @@
+/**
+ * Checks a request's GraphQL document against the limits (limits.ts) before Apollo
+ * parses and validates it. It has to come first: graphql-js runs all validation rules
+ * together over the document, so a rule that finds it over a limit cannot stop the
+ * quadratic ones, and an error thrown from a rule becomes a 500 in Apollo. Parsing here
+ * stops at the token limit, so a megabyte of junk costs no more than a document at the
+ * limit, and a document that does not parse is answered here. Documents that passed are
+ * remembered, so repeated queries are parsed once here.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError, Kind, parse, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
+import { checkDocument, DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits.js';
+
+/** How many passed documents are remembered, and up to what length (bounding the memory held to 16 MiB). */
+const REMEMBERED = 1000;
+const REMEMBERED_LENGTH = 16 * 1024;
+
+/**
+ * The error to answer with when the document does not parse (over the token limit
+ * included; as Apollo reports it, so that it need not parse it again) or is over a
+ * limit; undefined when it is within them.
+ */
+export function documentLimitError(source: string, limits: QueryLimits = DEFAULT_QUERY_LIMITS): GraphQLError | undefined {
+  let document: DocumentNode;
+  try {
+    document = parse(source, { maxTokens: limits.maxTokens });
+  } catch (err) {
+    if (!(err instanceof GraphQLError)) throw err;
+    return new GraphQLError(err.message, { source: err.source, positions: err.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+  }
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const problem = checkDocument(document, (name) => fragments.get(name), limits);
+  return problem ? new GraphQLError(problem.message, { nodes: [problem.node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }) : undefined;
+}
+
+/** A Fastify preHandler for the GraphQL routes: a 400 shaped as Apollo's parse and validation errors. */
+export function documentGate(limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
+  const passed = new Set<string>();
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const holder = (request.method === 'GET' ? request.query : request.body) as { query?: unknown } | undefined;
+    const source = holder?.query;
+    if (typeof source !== 'string' || passed.has(source)) return;
+    const error = documentLimitError(source, limits);
+    if (error) {
+      await reply.code(400).type('application/json').send({ errors: [error.toJSON()] });
+      return;
+    }
+    if (source.length > REMEMBERED_LENGTH) return;
+    if (passed.size >= REMEMBERED) passed.delete(passed.values().next().value!);
+    passed.add(source);
+  };
+}

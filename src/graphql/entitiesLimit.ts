@@ -1,0 +1,78 @@
+/**
+ * `_entities` (federation) resolves a list of representations, usually passed as a
+ * variable, so the document alone does not show its work: 3,000 representations are one
+ * field in it. Once the operation and its variables are known, this plugin bounds the
+ * representations of a request and counts the fields selected on each representation
+ * against the same field limit as every other query.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, Kind, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { DEFAULT_QUERY_LIMITS, measureSelection, type QueryLimits } from './limits.js';
+
+type Fragments = (name: string) => FragmentDefinitionNode | undefined;
+
+/** The `_entities` fields of an operation's root selection (fragments merged in). */
+function entitiesFields(set: SelectionSetNode, fragments: Fragments, seen = new Set<string>()): FieldNode[] {
+  const out: FieldNode[] = [];
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (selection.name.value === '_entities') out.push(selection);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      out.push(...entitiesFields(selection.selectionSet, fragments, seen));
+    } else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = fragments(selection.name.value);
+      if (fragment) out.push(...entitiesFields(fragment.selectionSet, fragments, seen));
+    }
+  }
+  return out;
+}
+
+function representationCount(field: FieldNode, variables: Record<string, unknown>): number {
+  const value = field.arguments?.find((a) => a.name.value === 'representations')?.value;
+  if (!value) return 0;
+  if (value.kind === Kind.LIST) return value.values.length;
+  if (value.kind === Kind.VARIABLE) {
+    const given = variables[value.name.value];
+    // A single value is coerced to a list of one.
+    return Array.isArray(given) ? given.length : given === undefined || given === null ? 0 : 1;
+  }
+  return 1;
+}
+
+/** Why the operation's `_entities` work is over the limits, or undefined. */
+export function entitiesWorkProblem(operation: OperationDefinitionNode, fragments: Fragments, variables: Record<string, unknown>, limits: QueryLimits = DEFAULT_QUERY_LIMITS): string | undefined {
+  const fields = entitiesFields(operation.selectionSet, fragments);
+  if (fields.length === 0) return undefined;
+  const counts = fields.map((field) => representationCount(field, variables));
+  const representations = counts.reduce((a, b) => a + b, 0);
+  if (representations > limits.maxRepresentations) {
+    return `_entities may resolve at most ${limits.maxRepresentations} representations per request; this request has ${representations}`;
+  }
+  let cost = measureSelection(operation.selectionSet, fragments, limits).cost;
+  for (const [i, field] of fields.entries()) {
+    const n = counts[i]!;
+    const each = field.selectionSet ? measureSelection(field.selectionSet, fragments, limits).cost : 0;
+    // The document counted the selection once; it runs once per representation.
+    cost += (n - 1) * each;
+    if (cost > limits.maxCost) {
+      return `Query selects more than the limit of ${limits.maxCost} fields: _entities selects ${each} fields on each of ${n} representations`;
+    }
+  }
+  return undefined;
+}
+
+export function entitiesLimitPlugin(limits: QueryLimits = DEFAULT_QUERY_LIMITS): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document, request }) {
+          if (!operation) return;
+          const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+          const problem = entitiesWorkProblem(operation, (n) => fragments.get(n), request.variables ?? {}, limits);
+          if (problem) throw new GraphQLError(problem, { nodes: [operation], extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Issue #14: the GraphQL document limits, checked before graphql-js validates (its
+ * field-merging check is quadratic), and the `_entities` work count.
+ */
+import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { documentLimitError } from '../../src/graphql/documentGate.js';
+import { entitiesWorkProblem } from '../../src/graphql/entitiesLimit.js';
+import { DEFAULT_QUERY_LIMITS } from '../../src/graphql/limits.js';
+
+const L = DEFAULT_QUERY_LIMITS;
+const problem = (source: string) => documentLimitError(source)?.message;
+
+describe('document limits', () => {
+  test('an ordinary query is within every limit', () => {
+    expect(problem('query q($u: String!) { dataset(urn: $u) { urn ...P } } fragment P on Dataset { structuredProperties { properties { values { ... on StringValue { stringValue } } } } }')).toBeUndefined();
+  });
+
+  test(`one field selected ${L.maxSameField} times is allowed, once more is refused naming it`, () => {
+    expect(problem(`{ ${'__typename '.repeat(L.maxSameField)}}`)).toBeUndefined();
+    expect(problem(`{ ${'__typename '.repeat(L.maxSameField + 1)}}`)).toBe(`Query selects __typename more than ${L.maxSameField} times in one selection set`);
+  });
+
+  test('repeats are counted across inline fragments and fragment spreads merged into one selection set', () => {
+    expect(problem(`{ ${'... on Query { urn: __typename } '.repeat(L.maxSameField + 1)}}`)).toMatch(/selects urn more than/);
+    const spreads = Array.from({ length: 30 }, (_, i) => `...F${i}`).join(' ');
+    const fragments = Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { __typename }`).join(' ');
+    expect(problem(`{ ${spreads} } ${fragments}`)).toMatch(/selects __typename more than/);
+  });
+
+  test('repeats in an unused fragment are refused too: graphql-js validates every fragment', () => {
+    expect(problem(`{ __typename } fragment X on Query { ${'__typename '.repeat(L.maxSameField + 1)}}`)).toMatch(/selects __typename more than/);
+  });
+
+  test(`more than ${L.maxFragmentSpreads} fragment spreads in one selection set are refused`, () => {
+    const n = L.maxFragmentSpreads + 1;
+    const spreads = Array.from({ length: n }, (_, i) => `...F${i}`).join(' ');
+    const fragments = Array.from({ length: n }, (_, i) => `fragment F${i} on Query { __typename }`).join(' ');
+    // The fragments all select __typename: let that repeat, to reach the spread limit.
+    expect(documentLimitError(`{ ${spreads} } ${fragments}`, { ...L, maxSameField: 1000 })?.message).toBe(
+      `Query spreads more than the limit of ${L.maxFragmentSpreads} fragments in one selection set`,
+    );
+  });
+
+  test('fragments that double at every level are measured once each, and refused quickly', () => {
+    const levels = Array.from({ length: 60 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ');
+    const started = performance.now();
+    expect(problem(`{ ...F0 } ${levels} fragment F60 on Query { __typename }`)).toBeDefined();
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  test('depth, aliases and fields keep their limits and messages', () => {
+    const deep = `{ ${'entity(urn: "x") { ... on GenericEntity { structuredProperties { properties { valueEntities { '.repeat(6)}urn${' } } } } }'.repeat(6)} }`;
+    expect(problem(deep)).toMatch(new RegExp(`exceeds the limit of ${L.maxDepth}`));
+    expect(problem(`{ ${Array.from({ length: L.maxAliases + 1 }, (_, i) => `a${i}: __typename`).join(' ')} }`)).toBe(`Query uses more than the limit of ${L.maxAliases} aliases`);
+  });
+
+  test('a document that does not parse, or is over the token limit, is a parse error as Apollo reports it', () => {
+    const unclosed = documentLimitError('{ unclosed');
+    expect(unclosed?.toJSON()).toEqual({ message: 'Syntax Error: Expected Name, found <EOF>.', locations: [{ line: 1, column: 11 }], extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+    expect(documentLimitError(`{ ${'a '.repeat(L.maxTokens)}}`)?.message).toBe(`Syntax Error: Document contains more that ${L.maxTokens} tokens. Parsing aborted.`);
+  });
+});
+
+describe('_entities work', () => {
+  const QUERY = 'query q($r: [_Any!]!) { _entities(representations: $r) { ... on Test { urn name } } }';
+  const reps = (n: number) => Array.from({ length: n }, (_, i) => ({ __typename: 'Test', urn: `urn:li:test:t${i}` }));
+  function check(source: string, variables: Record<string, unknown>) {
+    const document = parse(source);
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+    return entitiesWorkProblem(operation, (n) => fragments.get(n), variables);
+  }
+
+  test(`up to ${L.maxRepresentations} representations are allowed; more are refused with the count`, () => {
+    expect(check(QUERY, { r: reps(L.maxRepresentations) })).toBeUndefined();
+    expect(check(QUERY, { r: reps(3000) })).toBe(`_entities may resolve at most ${L.maxRepresentations} representations per request; this request has 3000`);
+  });
+
+  test('fields selected per representation count once per representation against the field limit', () => {
+    const perEntity = Math.floor(L.maxCost / 1000) + 1;
+    const selection = Array.from({ length: perEntity }, (_, i) => `f${i}: urn`).join(' ');
+    expect(check(`query q($r: [_Any!]!) { _entities(representations: $r) { ... on Test { ${selection} } } }`, { r: reps(1000) })).toBe(
+      `Query selects more than the limit of ${L.maxCost} fields: _entities selects ${perEntity} fields on each of 1000 representations`,
+    );
+  });
+
+  test('representations written in the document, and _entities inside a fragment, are counted too', () => {
+    const inline = `{ _entities(representations: [${reps(1001).map((r) => `{__typename: "Test", urn: "${r.urn}"}`).join(', ')}]) { __typename } }`;
+    expect(check(inline, {})).toMatch(/this request has 1001/);
+    expect(check('query q($r: [_Any!]!) { ...E } fragment E on Query { _entities(representations: $r) { __typename } }', { r: reps(1001) })).toMatch(/this request has 1001/);
+  });
+
+  test('an operation without _entities is not affected', () => {
+    expect(check('{ __typename }', {})).toBeUndefined();
+  });
+});
