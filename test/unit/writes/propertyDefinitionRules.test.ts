@@ -72,7 +72,7 @@ test('a property owning its own search field does not collide with itself', () =
 });
 
 test('the qualified name must equal the urn id', () => {
-  expect(thrown(() => decidePropertyDefinition(definitionOf('other'), aspectState({ urn: URN }))).message).toBe(`qualifiedName other must equal the urn id ${NAME}`);
+  expect(thrown(() => decidePropertyDefinition(definitionOf('other'), aspectState({ urn: URN }))).message).toBe(`qualifiedName "other" must equal the urn id "${NAME}"`);
 });
 
 test('a definition write needs its own registry record and the owner of its search field, known from the urn', () => {

@@ -43,7 +43,7 @@ describe('validation against the definitions named', () => {
   });
 
   test('a shape error is refused before any definition is consulted', () => {
-    expect(thrown(() => decideStructuredProperties({ properties: {} }, aspectState())).message).toBe('structuredProperties.properties must be a list');
+    expect(thrown(() => decideStructuredProperties({ properties: {} }, aspectState())).message).toBe('properties must be a list, not an object');
   });
 });
 
