@@ -3,18 +3,10 @@
  * delete switch (SPEC 5): the registry's `removed` flag follows it in the same
  * statement.
  */
-import { NotFoundError, ValidationError } from '../errors.js';
-import { requireObject } from './plainAspectRules.js';
+import { NotFoundError } from '../errors.js';
+import { parseStatus } from '../status.js';
 import { NO_NEEDS, plainDecision, storedAsIs, type AspectRules } from './aspectRules.js';
 import type { AspectDecision } from './writeDecision.js';
-
-export function parseStatus(next: unknown): { removed: boolean } {
-  const obj = requireObject(next, 'status');
-  const extra = Object.keys(obj).filter((k) => k !== 'removed');
-  if (extra.length > 0) throw new ValidationError(`Unknown field(s) in status: ${extra.join(', ')}`, extra[0]);
-  if (typeof obj.removed !== 'boolean') throw new ValidationError('status.removed must be true or false', 'removed');
-  return { removed: obj.removed };
-}
 
 export const statusRules: AspectRules = {
   createsEntity: true,

@@ -11,8 +11,8 @@ const PROPERTY = parseUrn('urn:li:structuredProperty:io.acryl.tier');
 describe('status', () => {
   test('status is {removed: boolean} and nothing else', () => {
     expect(statusRules.decide({ removed: true }, aspectState()).stored).toEqual({ removed: true });
-    expect(thrown(() => statusRules.decide({ removed: 'yes' }, aspectState())).message).toBe('status.removed must be true or false');
-    expect(thrown(() => statusRules.decide({ removed: true, why: 1 }, aspectState())).message).toBe('Unknown field(s) in status: why');
+    expect(thrown(() => statusRules.decide({ removed: 'yes' }, aspectState())).message).toBe('removed must be true or false, not "yes"');
+    expect(thrown(() => statusRules.decide({ removed: true, why: 1 }, aspectState())).message).toBe('why is not a known field; expected one of removed');
   });
 
   test('a status on another entity changes no registry row', () => {
