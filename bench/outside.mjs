@@ -90,12 +90,23 @@ async function startAsUser(env, { viaNpm = false } = {}) {
             if (viaNpm) process.kill(-child.pid, 'SIGTERM');
             else child.kill('SIGTERM');
             await exited;
+            // npm may exit before the server under it has shut down and released DATA_DIR.
+            if (viaNpm) while (groupAlive(child.pid)) await sleep(20);
           },
         };
       }
     }
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before it was healthy`);
     await sleep(20);
+  }
+}
+
+function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -146,7 +157,7 @@ async function timeStartup(env) {
   }
 }
 
-async function bulkLoad(api, n, prefix, batch = 5000, inFlight = 2) {
+async function bulkLoad(api, n, prefix, batch = 1000, inFlight = 2, query = '?async=true') {
   let next = 0;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
@@ -154,7 +165,7 @@ async function bulkLoad(api, n, prefix, batch = 5000, inFlight = 2) {
         const start = next;
         next += batch;
         if (start >= n) return;
-        await api.post(`/openapi/v3/entity/dataset?async=true`, Array.from({ length: Math.min(batch, n - start) }, (_, k) => entity(start + k, prefix)));
+        await api.post(`/openapi/v3/entity/dataset${query}`, Array.from({ length: Math.min(batch, n - start) }, (_, k) => entity(start + k, prefix)));
       }
     }),
   );
@@ -256,8 +267,9 @@ async function scenario(db, opts, externalPg) {
     out.bulk = { n: opts.n, writtenS, searchableS: (performance.now() - t) / 1000 };
     console.log(`written in ${round(writtenS)} s, searchable after ${round(out.bulk.searchableS)} s`);
 
-    console.log(`== ${db}: /health while one 10,000-entity batch is written`);
-    out.health = await healthDuring(api, () => api.post('/openapi/v3/entity/dataset', Array.from({ length: 10_000 }, (_, k) => entity(k, 'health'))));
+    // 10,000 entities as batches at the limit (1,000), two in flight, waiting for the index as a default write does.
+    console.log(`== ${db}: /health while 10,000 entities are written in batches of 1,000`);
+    out.health = await healthDuring(api, () => bulkLoad(api, 10_000, 'health', 1000, 2, ''));
     console.log(`batch took ${round(out.health.workMs)} ms; /health p50 ${round(out.health.p50, 2)} ms, p99 ${round(out.health.p99, 2)} ms, max ${round(out.health.max, 2)} ms (${out.health.samples} samples)`);
 
     console.log(`== ${db}: searches`);
@@ -319,7 +331,7 @@ function report(results, opts) {
     rows.push(`| REST v3 structuredProperties writes, ${opts.concurrency} clients (default: wait for the index) | ${round(w.rest.opsPerSecond)}/s, p50 ${round(w.rest.p50, 1)} ms, p99 ${round(w.rest.p99, 1)} ms | ≥ 1,000/s, p99 ≤ 50 ms | ${met(w.rest.opsPerSecond >= 1000 && w.rest.p99 <= 50)} |`);
     rows.push(`| the same with \`async=true\` (return at commit) | ${round(w.restAsync.opsPerSecond)}/s, p50 ${round(w.restAsync.p50, 1)} ms, p99 ${round(w.restAsync.p99, 1)} ms | | |`);
     rows.push(`| baseline: Prisma writing the same rows on the same database | ${round(w.prisma.opsPerSecond)}/s, p50 ${round(w.prisma.p50, 1)} ms, p99 ${round(w.prisma.p99, 1)} ms | | |`);
-    rows.push(`| \`/health\` while a 10,000-entity batch is written (${round(r.health.workMs / 1000, 1)} s) | p50 ${round(r.health.p50, 1)} ms, p99 ${round(r.health.p99, 1)} ms, max ${round(r.health.max, 1)} ms | p99 < 50 ms | ${met(r.health.p99 < 50)} |`);
+    rows.push(`| \`/health\` while 10,000 entities are written (batches of 1,000, two in flight) (${round(r.health.workMs / 1000, 1)} s) | p50 ${round(r.health.p50, 1)} ms, p99 ${round(r.health.p99, 1)} ms, max ${round(r.health.max, 1)} ms | p99 < 50 ms | ${met(r.health.p99 < 50)} |`);
     rows.push(`| Bulk load over REST batches until searchable | ${r.bulk.n} in ${round(r.bulk.searchableS, 1)} s (written in ${round(r.bulk.writtenS, 1)} s) | | |`);
     rows.push(`| Hard-delete cleanup of a property on ${r.bulk.n + 10000} datasets | DELETE in ${round(r.cleanup.deleteMs)} ms, values gone after ${round(r.cleanup.seconds, 1)} s | | |`);
     rows.push(`| Node process (PSS) | ${round(node)} MB | ≤ 250 MB at 100,000 | ${opts.n >= 100000 ? met(node <= 250) : '(at 100,000)'} |`);
