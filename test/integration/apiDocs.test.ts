@@ -5,6 +5,7 @@
  * public and load nothing from elsewhere; the GraphQL explorer can be switched off.
  * Browser behaviour is in test/e2e/apiDocsBrowser.test.ts.
  */
+import { isConsolePath } from '../../src/web/console.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { loadConfig } from '../../src/config.js';
 import { enc, http } from '../support/http.js';
@@ -72,7 +73,9 @@ describe('the OpenAPI document', () => {
         // GraphQL describes itself (introspection, schema.graphql, the explorer), not in OpenAPI.
         !['/api/graphql', '/graphql'].includes(r.url) &&
         // The documentation itself: the document, Swagger UI and the explorer with their files.
-        !/^\/openapi\/v[23]\/api-docs$|^\/openapi\/swagger-ui(\/|$)|^\/api\/graphiql(\/|$)/.test(r.url),
+        !/^\/openapi\/v[23]\/api-docs$|^\/openapi\/swagger-ui(\/|$)|^\/api\/graphiql(\/|$)/.test(r.url) &&
+        // The web console's pages and files: not part of the REST API.
+        !isConsolePath(r.url),
     );
     expect(registered.length).toBeGreaterThan(30);
     // Routes under /gms are the document's second server: documented once, at the root path.

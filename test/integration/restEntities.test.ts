@@ -58,7 +58,7 @@ describe.each(backends())('entities and bad input over REST on %s', (backend) =>
         ],
       });
       expect(res.status).toBe(400);
-      expect(res.body.message).toMatch(/status\.removed must be true or false/);
+      expect(res.body.message).toMatch(/removed must be true or false, not "no"/);
       expect((await http(url, 'GET', `${V3}/entity/dataset/${enc(good)}`)).status).toBe(404);
     });
 
