@@ -1,7 +1,7 @@
 /** Entry point of `npm start`: configuration from the environment, then the server until a signal. */
 import { ConfigError, loadConfig } from './config.js';
+import { startEnginesEarly } from './embedded/earlyStart.js';
 import { createLogger } from './logger.js';
-import { startServer } from './server.js';
 
 async function main(): Promise<void> {
   let config;
@@ -15,7 +15,10 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel, config.logFormat);
-  const server = await startServer(config, log);
+  // The embedded engines start while the server's code loads (server.ts is imported after).
+  const early = await startEnginesEarly(config, log);
+  const { startServer } = await import('./server.js');
+  const server = await startServer(config, log, early);
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {

@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { searchableEntityTypes } from './domain/entityTypes.js';
 import type { Logger } from './logger.js';
 import { lockDataDir } from './embedded/dataDirLock.js';
+import type { EarlyStart } from './embedded/earlyStart.js';
 import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
@@ -39,13 +40,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+/** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
+export async function startServer(config: Config, log: Logger, early?: EarlyStart): Promise<RunningServer> {
   // Before anything in DATA_DIR is touched: a second server on it must change nothing.
-  const lock = await lockDataDir(config.dataDir);
+  const lock = early?.lock ?? (await lockDataDir(config.dataDir));
   // The database and the search engine start side by side (each may be a child process).
   const [opened, connected] = await Promise.allSettled([
-    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedBinDir: config.embeddedPostgresBinDir, poolSize: config.databasePoolSize, log }),
-    connectSearch(config, log),
+    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedBinDir: config.embeddedPostgresBinDir, poolSize: config.databasePoolSize, log, embedded: early?.postgres }),
+    connectSearch(config, log, early?.meilisearch),
   ]);
   if (opened.status === 'rejected' || connected.status === 'rejected') {
     if (opened.status === 'fulfilled') await opened.value.close();

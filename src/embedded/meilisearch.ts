@@ -58,17 +58,22 @@ async function sha256File(file: string): Promise<string> {
 
 /**
  * Hashing the 130 MB binary takes half a second, too long for every start: the digest
- * is remembered beside the data with the file's identity (inode, size, mtime), and
- * recomputed only when that changes.
+ * is remembered with the file's identity (inode, size, mtime) in each of `memos`, and
+ * recomputed only when no memo matches.
  */
-async function binaryDigest(file: string, memo: string): Promise<string> {
+async function binaryDigest(file: string, memos: readonly string[]): Promise<string> {
   const st = await stat(file);
   const identity = `${st.ino}:${st.size}:${st.mtimeMs}`;
-  const remembered = await readFile(memo, 'utf8').catch(() => '');
-  const [seen, digest] = remembered.trim().split(' ');
-  if (seen === identity && digest) return digest;
+  for (const memo of memos) {
+    const [seen, digest] = (await readFile(memo, 'utf8').catch(() => '')).trim().split(' ');
+    if (seen === identity && digest) return digest;
+  }
   const computed = await sha256File(file);
-  await writeFile(memo, `${identity} ${computed}\n`).catch(() => undefined);
+  for (const memo of memos) {
+    await mkdir(path.dirname(memo), { recursive: true })
+      .then(() => writeFile(memo, `${identity} ${computed}\n`))
+      .catch(() => undefined);
+  }
   return computed;
 }
 
@@ -90,7 +95,9 @@ async function locateBinary(options: EmbeddedOptions, meiliDir: string): Promise
     throw new SearchBinaryUnavailable(`the package ${BUNDLED_PACKAGE} is not installed`);
   }
   if (!existsSync(binary)) throw new SearchBinaryUnavailable(`${binary} is missing`);
-  const digest = await binaryDigest(binary, path.join(meiliDir, 'binary-digest'));
+  // Remembered beside the installed package too (node_modules/.cache), so that a new DATA_DIR does not hash it again.
+  const nodeModules = path.resolve(path.dirname(binary), '..', '..');
+  const digest = await binaryDigest(binary, [path.join(nodeModules, '.cache', 'propgraph', 'meilisearch-digest'), path.join(meiliDir, 'binary-digest')]);
   if (digest !== BUNDLED_BINARY_SHA256) throw new SearchBinaryUnavailable(`${binary} has sha256 ${digest}, expected ${BUNDLED_BINARY_SHA256}`);
   try {
     await access(binary, constants.X_OK);

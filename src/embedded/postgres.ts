@@ -16,7 +16,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { access, chmod, chown, constants, mkdir, rename, rm } from 'node:fs/promises';
+import { access, chmod, chown, constants, mkdir, open, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +38,12 @@ export interface EmbeddedPostgres {
   readonly url: string;
   /** The postmaster's pid (it changes when a crashed cluster is restarted). */
   pid(): number;
+  /**
+   * Settles once a cluster created by this start is on disk (initdb runs without its own
+   * fsyncs, which take most of its time; they are done afterwards, beside the start-up).
+   * Nothing may be acknowledged before it.
+   */
+  readonly durable: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,7 +68,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   refuseLegacyPglite(options.dataDir, clusterDir);
   const owner = await clusterOwner(log);
   if (owner) requireReachable(clusterDir, owner);
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await initialise(binDir, clusterDir, owner, log);
+  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (created) await initialise(binDir, clusterDir, owner, log);
+  const durable = created ? syncCluster(binDir, clusterDir, owner, log) : Promise.resolve();
+  // Awaited by the caller; a failure until then must not count as unhandled.
+  durable.catch(() => undefined);
 
   const orphan = await runningFromPidFile(path.join(clusterDir, 'postmaster.pid'), clusterDir);
   if (orphan) await stopOrphan(orphan, 'PostgreSQL', 'SIGINT', log);
@@ -113,6 +123,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   return {
     url: `postgresql://${SUPERUSER}@localhost/${DATABASE}?host=${encodeURIComponent(socketDir)}`,
     pid: () => supervised.current().pid,
+    durable,
     stop: () => supervised.stop(),
   };
 }
@@ -206,7 +217,8 @@ async function initialise(binDir: string, clusterDir: string, owner: Owner | und
   const started = Date.now();
   log.info({ dataDir: clusterDir }, 'initialising the embedded PostgreSQL cluster (first start)');
   try {
-    await run(path.join(binDir, 'initdb'), ['-D', scratch, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--locale=C'], {
+    // --no-sync: the files are synced once, afterwards (syncCluster), while the start-up goes on.
+    await run(path.join(binDir, 'initdb'), ['-D', scratch, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
       ...(owner ?? {}),
       cwd: scratch,
       env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' },
@@ -218,6 +230,24 @@ async function initialise(binDir: string, clusterDir: string, owner: Owner | und
   }
   await rename(scratch, clusterDir);
   log.info({ ms: Date.now() - started }, 'embedded PostgreSQL cluster initialised');
+}
+
+/** Flushes a new cluster to disk: every file and directory in it (initdb --sync-only), then its entry in DATA_DIR. */
+async function syncCluster(binDir: string, clusterDir: string, owner: Owner | undefined, log: Logger): Promise<void> {
+  const started = Date.now();
+  try {
+    await run(path.join(binDir, 'initdb'), ['--sync-only', '-D', clusterDir], { ...(owner ?? {}), env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' } });
+  } catch (err) {
+    const stderr = String((err as { stderr?: unknown }).stderr ?? (err as Error).message).trim();
+    throw new EmbeddedPostgresUnavailable(`could not sync the new cluster to disk: ${stderr.slice(-1000)}`);
+  }
+  const parent = await open(path.dirname(clusterDir), 'r');
+  try {
+    await parent.sync();
+  } finally {
+    await parent.close();
+  }
+  log.debug({ ms: Date.now() - started }, 'embedded PostgreSQL cluster synced to disk');
 }
 
 /**

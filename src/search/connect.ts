@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { SearchBinaryUnavailable, startEmbeddedMeilisearch } from '../embedded/meilisearch.js';
+import { SearchBinaryUnavailable, startEmbeddedMeilisearch, type EmbeddedMeilisearch } from '../embedded/meilisearch.js';
 import { SearchEngine } from './engine.js';
 
 export type SearchMode = 'external' | 'embedded' | 'disabled';
@@ -18,7 +18,8 @@ export interface SearchConnection {
   stop(): Promise<void>;
 }
 
-export async function connectSearch(config: Config, log: Logger): Promise<SearchConnection> {
+/** `early`: the embedded Meilisearch when it was started already (embedded/earlyStart.ts). */
+export async function connectSearch(config: Config, log: Logger, early?: Promise<EmbeddedMeilisearch> | null): Promise<SearchConnection> {
   const common = { indexPrefix: config.meiliIndexPrefix, log };
   if (config.meiliUrl) {
     const engine = new SearchEngine({ ...common, url: config.meiliUrl, apiKey: config.meiliApiKey });
@@ -31,14 +32,15 @@ export async function connectSearch(config: Config, log: Logger): Promise<Search
     return disabled(log, 'MEILI_URL is not set and MEILI_EMBEDDED=false');
   }
   try {
-    const embedded = await startEmbeddedMeilisearch({
+    const embedded = await (early ??
+      startEmbeddedMeilisearch({
       dataDir: config.dataDir,
       indexPrefix: config.meiliIndexPrefix,
       log,
       binaryPath: config.meiliBinary,
       maxIndexingMemoryBytes: config.meiliMaxIndexingMemoryBytes,
-      maxIndexingThreads: config.meiliMaxIndexingThreads,
-    });
+        maxIndexingThreads: config.meiliMaxIndexingThreads,
+      }));
     const engine = new SearchEngine({ ...common, url: embedded.url, apiKey: embedded.apiKey });
     return { engine, mode: 'embedded', stop: () => embedded.stop() };
   } catch (err) {

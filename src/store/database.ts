@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { startEmbeddedPostgres } from '../embedded/postgres.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/postgres.js';
 import { UnavailableError } from '../domain/errors.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { applyMigrations, type SqlRunner } from './migrate.js';
@@ -34,13 +34,19 @@ export interface DatabaseOptions {
   embeddedBinDir?: string | undefined;
   poolSize?: number;
   log: Logger;
+  /** The embedded PostgreSQL when it was started already (embedded/earlyStart.ts). */
+  embedded?: Promise<EmbeddedPostgres> | null | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20, options.log, 'external');
-  const embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, log: options.log, binDir: options.embeddedBinDir });
+  const embedded = await (options.embedded ?? startEmbeddedPostgres({ dataDir: options.dataDir, log: options.log, binDir: options.embeddedBinDir }));
   try {
     const database = await openPostgres(embedded.url, options.poolSize ?? 20, options.log, 'embedded');
+    await embedded.durable.catch(async (err: unknown) => {
+      await database.close();
+      throw err;
+    });
     return {
       ...database,
       close: async () => {
