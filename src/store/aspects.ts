@@ -3,7 +3,7 @@
  * latest to the next history version) and of the entity rows that anchor them. Writes
  * go through writeApply.ts and deletes.ts, which also append to the change log.
  */
-import type { Db, Tx } from './database.js';
+import type { Queryable } from './database.js';
 
 export interface StoredAspect {
   readonly aspect: string;
@@ -12,8 +12,6 @@ export interface StoredAspect {
   readonly createdOn: Date;
   readonly createdBy: string;
 }
-
-type Queryable = Db | Tx;
 
 interface AspectRow {
   aspect: string;

@@ -4,9 +4,7 @@
  * affected documents from the database, and marks the rows indexed. Nothing committed
  * can therefore be missed by the index, whatever crashes in between.
  */
-import type { Db, Tx } from './database.js';
-
-type Queryable = Db | Tx;
+import type { Queryable } from './database.js';
 
 export interface PendingChange {
   id: bigint;

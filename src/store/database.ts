@@ -17,6 +17,8 @@ import { isConnectionError } from './connectionErrors.js';
 export type Db = PrismaClient;
 /** The client inside an interactive transaction. */
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+/** What a read or a statement runs on: the client, or the transaction it is part of. */
+export type Queryable = Db | Tx;
 
 export interface Database {
   readonly prisma: PrismaClient;

@@ -3,9 +3,7 @@
  * (locked_until); a replica that dies mid-job lets its lease lapse and another
  * replica picks the job up. Failures are retried with back-off.
  */
-import type { Db, Tx } from './database.js';
-
-type Queryable = Db | Tx;
+import type { Queryable, Tx } from './database.js';
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
 

@@ -3,12 +3,10 @@
  * kept in step with their propertyDefinition and status aspects by the write path, in
  * the same statement as the aspect (writeApply.ts, deletes.ts).
  */
-import type { Db, Tx } from './database.js';
+import type { Db, Queryable } from './database.js';
 import type { SqlQueryRunner } from './migrate.js';
 import { afterCommit } from './transaction.js';
 import type { WriteTarget } from './writeLoad.js';
-
-type Queryable = Db | Tx;
 
 export interface RegisteredProperty {
   readonly urn: string;

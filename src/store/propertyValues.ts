@@ -6,9 +6,7 @@
  */
 import type { TypedValue } from '../domain/typedValue.js';
 import type { HeldValue } from '../domain/writes/writeState.js';
-import type { Db, Tx } from './database.js';
-
-type Queryable = Db | Tx;
+import type { Queryable } from './database.js';
 
 /** The entities' value rows with the state of their property, for visibility decisions. */
 export async function valuesOfEntities(db: Queryable, entityUrns: readonly string[]): Promise<Map<string, HeldValue[]>> {

@@ -13,12 +13,12 @@
 import type { PropertyDefinition } from '../domain/propertyDefinition.js';
 import type { TypedValue } from '../domain/typedValue.js';
 import type { CurrentAspect, EntityState, Existence, HeldValue, PropertyRecord, RegistryState } from '../domain/writes/writeState.js';
-import type { Db, Tx } from './database.js';
+import type { Db, Queryable, Tx } from './database.js';
 
 /** Where a write runs: on its own (one guarded statement) or in a transaction holding the entity locks. */
 export type WriteTarget = { readonly kind: 'optimistic'; readonly db: Db } | { readonly kind: 'locked'; readonly tx: Tx };
 
-export function queryableOf(target: WriteTarget): Db | Tx {
+export function queryableOf(target: WriteTarget): Queryable {
   return target.kind === 'optimistic' ? target.db : target.tx;
 }
 
@@ -152,7 +152,7 @@ function stateOf(
 }
 
 /** The query both paths share; `entityUrns` are those whose versions it reads (none on the locked path, which has them from the lock). */
-async function loadRows(db: Db | Tx, request: LoadRequest, entityUrns: readonly string[]): Promise<LoadedRow[]> {
+async function loadRows(db: Queryable, request: LoadRequest, entityUrns: readonly string[]): Promise<LoadedRow[]> {
   const urns = request.entities.map((e) => e.urn);
   const withValues = request.entities.filter((e) => e.values).map((e) => e.urn);
   return db.$queryRaw<LoadedRow[]>`
