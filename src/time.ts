@@ -18,14 +18,22 @@ export function backoffMs(failures: number, options: BackoffOptions): number {
 }
 
 /**
- * A sleep that `wake()` ends early: background loops (job worker, indexer) sleep
- * between polls and are woken when there is work, or when they must stop.
+ * A sleep that `wake()` ends early: background loops (job worker, indexer, a child
+ * process's restarts) sleep between polls or retries and are woken when there is work,
+ * or when they must stop. A wake that comes while the loop is busy is kept for its
+ * next sleep, which then returns at once: work notified mid-batch is not left waiting
+ * for a whole poll interval.
  */
 export class WakeableSleep {
   private wakeUp: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private wokenEarly = false;
 
   sleep(ms: number): Promise<void> {
+    if (this.wokenEarly) {
+      this.wokenEarly = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       this.timer = setTimeout(() => this.wake(), ms);
       this.wakeUp = resolve;
@@ -37,6 +45,7 @@ export class WakeableSleep {
     this.timer = undefined;
     const resolve = this.wakeUp;
     this.wakeUp = undefined;
-    resolve?.();
+    if (resolve) resolve();
+    else this.wokenEarly = true;
   }
 }

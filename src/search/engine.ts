@@ -13,12 +13,16 @@ import {
   type MultiSearchQuery,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
+import { backoffMs, sleep } from '../time.js';
 import { recordEngineRequest } from './explain.js';
 import { nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
 
 export class SearchUnavailableError extends Error {}
+
+/** Task polls: 5 ms at first (most of our tasks take tens of ms), doubling to 50 ms. */
+const TASK_POLL_BACKOFF = { baseMs: 5, maxMs: 50 };
 
 export class SearchRequestError extends Error {
   constructor(
@@ -285,17 +289,14 @@ export class SearchEngine {
     }
   }
 
-  /**
-   * Polls a task until it ends: 5 ms at first (most of our tasks take tens of ms),
-   * backing off to 50 ms. (The client's waitForTask leaks an abort listener per poll.)
-   */
+  /** Polls a task until it ends (the client's waitForTask leaks an abort listener per poll). */
   private async waitTask(uid: number): Promise<Awaited<ReturnType<Meilisearch['tasks']['getTask']>>> {
     const deadline = Date.now() + this.taskTimeoutMs;
-    for (let delay = 5; ; delay = Math.min(50, delay * 2)) {
+    for (let polls = 1; ; polls++) {
       const task = await this.client.tasks.getTask(uid);
       if (task.status === 'succeeded' || task.status === 'failed' || task.status === 'canceled') return task;
       if (Date.now() > deadline) throw new SearchUnavailableError(`Meilisearch task ${uid} did not finish within ${this.taskTimeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, delay));
+      await sleep(backoffMs(polls, TASK_POLL_BACKOFF));
     }
   }
 

@@ -10,7 +10,8 @@
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
 import { holdersOf, indexedPairs, searchTotal } from '../support/indexedValues.js';
-import { attempt, faultSeed, seededRandom, statusCounts, waitFor, type Outcome } from '../support/load.js';
+import { attempt, faultSeed, seededRandom, statusCounts, type Outcome } from '../support/load.js';
+import { waitFor } from '../support/waitFor.js';
 import { faultBackends, faultDeployment, type FaultDeployment } from '../support/faultServer.js';
 import { pendingChanges, storageProblems, storedDatasets } from '../support/storedValues.js';
 

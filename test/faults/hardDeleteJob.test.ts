@@ -9,7 +9,8 @@ import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/built
 import { datasetUrn, defineProperty, propertyUrn, upsertDatasetsWithValues, V3 } from '../support/catalog.js';
 import { enc, http } from '../support/http.js';
 import { engineCount, holdersOf } from '../support/indexedValues.js';
-import { drainQueue, waitFor } from '../support/load.js';
+import { drainQueue } from '../support/load.js';
+import { waitFor } from '../support/waitFor.js';
 import { faultBackends, faultDeployment, type FaultDeployment } from '../support/faultServer.js';
 import { pendingChanges, storageProblems, storedDatasets, storedJobs, traces, withClient } from '../support/storedValues.js';
 

@@ -13,7 +13,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startMeilisearch, type MeilisearchServer } from '../support/globalSetup.js';
 import { holdersOf, indexedPairs } from '../support/indexedValues.js';
-import { attempt, runClients, sleep, statusCounts, waitFor, type Outcome } from '../support/load.js';
+import { attempt, runClients, statusCounts, type Outcome } from '../support/load.js';
+import { sleep, waitFor } from '../support/waitFor.js';
 import { postgresAvailableForTests, searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 import { pendingChanges } from '../support/storedValues.js';
 

@@ -16,7 +16,8 @@ import { faultBackends, faultDeployment, type FaultDeployment } from '../support
 import { startPostgres, type PostgresServer } from '../support/globalSetup.js';
 import { enc } from '../support/http.js';
 import { holdersOf, indexedPairs } from '../support/indexedValues.js';
-import { attempt, runClients, sleep, statusCounts, waitFor, type Outcome } from '../support/load.js';
+import { attempt, runClients, statusCounts, type Outcome } from '../support/load.js';
+import { sleep, waitFor } from '../support/waitFor.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { pendingChanges, storedDatasets } from '../support/storedValues.js';
 

@@ -18,7 +18,8 @@ import { datasetUrn, defineProperty, propertyUrn, upsertDatasetsWithValues, V3 }
 import { startRoundRobinGateway, type Gateway } from '../support/gateway.js';
 import { enc } from '../support/http.js';
 import { engineCount, holdersOf, indexedPairs, searchTotal } from '../support/indexedValues.js';
-import { attempt, runClients, sleep, statusCounts, waitFor, type Outcome } from '../support/load.js';
+import { attempt, runClients, statusCounts, type Outcome } from '../support/load.js';
+import { sleep, waitFor } from '../support/waitFor.js';
 import { faultServerEnv, stopFaultServers } from '../support/faultServer.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from '../support/server.js';

@@ -7,6 +7,7 @@ import { startMeilisearch, type MeilisearchServer } from '../support/globalSetup
 import { SYSTEM_CALLER } from '../../src/services/caller.js';
 import { datasetUrn, defineProperty, searchRest, setValues, upsertDatasetsWithValues } from '../support/catalog.js';
 import { http } from '../support/http.js';
+import { waitFor } from '../support/waitFor.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 
 const VALUES = 1000;
@@ -55,17 +56,10 @@ const urnOf = (i: number) => datasetUrn(`fault.t${String(i).padStart(4, '0')}`);
     expect(down.body.error).toBe('Service Unavailable');
 
     meili = await startMeilisearch({ dataDir: meili.dataDir, port: meili.port, masterKey: meili.masterKey });
-    const back = Date.now();
-    let total = -1;
-    while (Date.now() - back < 30_000) {
-      try {
-        total = (await server.services.search.scroll(SYSTEM_CALLER, { types: [], count: 0, query: 'structuredProperties.fault_n:>=0' })).total;
-      } catch {
-        total = -1;
-      }
-      if (total === VALUES) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const total = await waitFor('every value to be searchable again', 30_000, async () => {
+      const found = (await server.services.search.scroll(SYSTEM_CALLER, { types: [], count: 0, query: 'structuredProperties.fault_n:>=0' })).total;
+      return found === VALUES ? found : undefined;
+    });
     expect(total).toBe(VALUES);
 
     // None lost, none stale: every dataset carries its own value.

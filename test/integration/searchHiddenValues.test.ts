@@ -9,7 +9,7 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { SYSTEM_CALLER } from '../../src/services/caller.js';
 import { findProperty } from '../../src/store/propertyRegistry.js';
 import { createDatasets, datasetUrn, defineProperty, hardDelete, propertyUrn, searchRest, setValues, softDeleteProperty, V3 } from '../support/catalog.js';
-import { enc, http } from '../support/http.js';
+import { enc, http, indexCaughtUp } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 
 const D1 = datasetUrn('hidden.one');
@@ -156,8 +156,7 @@ let oldAttr: string;
         await new Promise((r) => setTimeout(r, 200));
       }
       // The cleanup's own writes are indexed like any other change.
-      const deadline2 = Date.now() + 30_000;
-      while ((await http(base, 'GET', '/health')).body.changeLog.pending > 0 && Date.now() < deadline2) await new Promise((r) => setTimeout(r, 100));
+      await indexCaughtUp(base);
       expect(await rawHolders(oldAttr)).toEqual([]);
       expect(await facetOf('structuredProperties.hidden.hard')).toEqual([{ value: 'new', count: 1 }]);
       expect(await facetOf('structuredProperties.hidden.versioned')).toEqual([{ value: 'abc', count: 1 }]);

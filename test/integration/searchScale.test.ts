@@ -6,20 +6,12 @@
  */
 import { SYSTEM_CALLER } from '../../src/services/caller.js';
 import { datasetUrn, defineProperty, searchRest, upsertDatasetsWithValues, V3 } from '../support/catalog.js';
-import { http } from '../support/http.js';
+import { http, indexCaughtUp } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 
 const N = 2500;
 const DISTINCT = 1200;
 const urnOf = (i: number) => datasetUrn(`scale.t${String(i).padStart(5, '0')}`);
-
-async function indexed(base: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while ((await http(base, 'GET', '/health')).body.changeLog.pending > 0) {
-    if (Date.now() > deadline) throw new Error('the index did not catch up');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 (searchAvailableForTests() ? describe : describe.skip)('search beyond maxTotalHits and maxValuesPerFacet', () => {
   let server: TestServer;
@@ -35,7 +27,7 @@ async function indexed(base: string): Promise<void> {
       for (let i = start; i < Math.min(N, start + 500); i++) entries.push({ urn: urnOf(i), values: { 'scale.n': [i], 'scale.s': [`v${String(i % DISTINCT).padStart(4, '0')}`] } });
       await upsertDatasetsWithValues(base, entries, { async: true });
     }
-    await indexed(base);
+    await indexCaughtUp(base);
   }, 300_000);
 
   afterAll(async () => {

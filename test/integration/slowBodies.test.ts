@@ -5,7 +5,7 @@
  * after a short grace; an accepted one has REQUEST_TIMEOUT_MS to arrive whole (408).
  */
 import { connect, type Socket } from 'node:net';
-import { waitFor } from '../support/load.js';
+import { waitFor } from '../support/waitFor.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const ROOT = 'slow-bodies-root';

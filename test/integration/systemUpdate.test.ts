@@ -7,21 +7,13 @@ import { SYSTEM_CALLER } from '../../src/services/caller.js';
 import { documentId } from '../../src/search/documents.js';
 import { findProperty } from '../../src/store/propertyRegistry.js';
 import { datasetUrn, defineProperty, hardDelete, propertyUrn, searchRest, upsertDatasetsWithValues, V3 } from '../support/catalog.js';
-import { http } from '../support/http.js';
+import { waitForJob } from '../support/fixtures.js';
+import { http, indexCaughtUp } from '../support/http.js';
+import { waitFor } from '../support/waitFor.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 
 const N = 300;
 const urnOf = (i: number) => datasetUrn(`rebuild.t${String(i).padStart(4, '0')}`);
-
-async function waitForJob(base: string, id: string): Promise<{ status: string; total: number; done: number }> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const job = (await http(base, 'GET', `${V3}/jobs/${id}`)).body;
-    if (job.status === 'done' || job.status === 'failed') return job;
-    if (Date.now() > deadline) throw new Error(`job ${id} did not finish: ${JSON.stringify(job)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 (searchAvailableForTests() ? describe : describe.skip)('system-update rebuilds the search indexes', () => {
   let server: TestServer;
@@ -73,8 +65,7 @@ async function waitForJob(base: string, id: string): Promise<{ status: string; t
     const extra = datasetUrn('rebuild.during');
     await upsertDatasetsWithValues(base, [{ urn: extra, values: { 'rebuild.n': [9999] } }]);
     await waitForJob(base, res.body.jobId);
-    const deadline = Date.now() + 30_000;
-    while ((await http(base, 'GET', '/health')).body.changeLog.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await indexCaughtUp(base);
     const found = await searchRest(base, 'structuredProperties.rebuild_n:9999');
     expect(found.body.entities.map((e: { urn: string }) => e.urn)).toEqual([extra]);
   });
@@ -85,13 +76,10 @@ async function waitForJob(base: string, id: string): Promise<{ status: string; t
       env: { SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX: 'true', ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE: 'true' },
     });
     try {
-      const deadline = Date.now() + 30_000;
-      let jobs: Array<{ kind: string; status: string }> = [];
-      while (Date.now() < deadline) {
-        jobs = (await http(other.url, 'GET', `${V3}/jobs`)).body.jobs;
-        if (jobs.some((j) => j.kind === 'reindex' && j.status === 'done')) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const jobs = await waitFor('a finished reindex job', 30_000, async () => {
+        const listed: Array<{ kind: string; status: string }> = (await http(other.url, 'GET', `${V3}/jobs`)).body.jobs;
+        return listed.some((j) => j.kind === 'reindex' && j.status === 'done') ? listed : undefined;
+      }, 100);
       expect(jobs).toContainEqual(expect.objectContaining({ kind: 'reindex', status: 'done' }));
     } finally {
       await other.stop();

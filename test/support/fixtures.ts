@@ -1,5 +1,6 @@
 /** Shared arrange steps for suites that talk to a running server over REST. */
 import { enc, http } from './http.js';
+import { waitFor } from './waitFor.js';
 import type { Backend } from './server.js';
 
 export const V3 = '/openapi/v3';
@@ -48,15 +49,19 @@ export async function softDelete(baseUrl: string, propertyUrnValue: string, remo
 }
 
 /** Waits until no background job is pending or running (bounded). */
-export async function waitForJobs(baseUrl: string, timeoutMs = 30_000): Promise<Array<Record<string, any>>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await http(baseUrl, 'GET', `${V3}/jobs`);
-    const jobs = res.body.jobs as Array<Record<string, any>>;
-    if (jobs.every((j) => j.status === 'done' || j.status === 'failed')) return jobs;
-    if (Date.now() > deadline) throw new Error(`jobs still running: ${JSON.stringify(jobs)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function waitForJobs(baseUrl: string, timeoutMs = 30_000): Promise<Array<Record<string, any>>> {
+  return waitFor('every job to finish', timeoutMs, async () => {
+    const jobs = (await http(baseUrl, 'GET', `${V3}/jobs`)).body.jobs as Array<Record<string, any>>;
+    return jobs.every((j) => j.status === 'done' || j.status === 'failed') ? jobs : undefined;
+  }, 100);
+}
+
+/** Waits until job `id` is done or failed (bounded), and returns it. */
+export function waitForJob(baseUrl: string, id: string, timeoutMs = 120_000): Promise<Record<string, any>> {
+  return waitFor(`job ${id} to finish`, timeoutMs, async () => {
+    const job = (await http(baseUrl, 'GET', `${V3}/jobs/${id}`)).body as Record<string, any>;
+    return job.status === 'done' || job.status === 'failed' ? job : undefined;
+  }, 100);
 }
 
 /** The backends every storage-touching suite runs against: the embedded PostgreSQL always, an external one when available. */

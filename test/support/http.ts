@@ -1,4 +1,6 @@
 /** Small HTTP helpers for tests: JSON in, status and parsed JSON (plus raw text) out. */
+import { waitFor } from './waitFor.js';
+
 export interface HttpResponse<T = any> {
   readonly status: number;
   readonly body: T;
@@ -40,15 +42,12 @@ export const enc = encodeURIComponent;
 
 /**
  * Waits until the server's change log has nothing left to index, as a client that
- * needs read-your-writes does after `X-Index-Status: pending`; gives up at once while
- * search is unreachable or disabled (nothing will catch up), and after two minutes.
+ * needs read-your-writes does after `X-Index-Status: pending`; returns at once while
+ * search is unreachable or disabled (nothing will catch up), and fails after two minutes.
  */
-export async function indexCaughtUp(baseUrl: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const res = await fetch(new URL(`${baseUrl}/health`));
-    const health = (await res.json()) as { search?: { enabled?: boolean; reachable?: boolean }; changeLog?: { pending?: number } };
-    if (health.search?.enabled !== true || health.search.reachable !== true || health.changeLog?.pending === 0) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export async function indexCaughtUp(baseUrl: string, timeoutMs = 120_000): Promise<void> {
+  await waitFor('the search index to catch up with the change log', timeoutMs, async () => {
+    const health = (await http(baseUrl, 'GET', '/health')).body as { search?: { enabled?: boolean; reachable?: boolean }; changeLog?: { pending?: number } };
+    return health.search?.enabled !== true || health.search.reachable !== true || health.changeLog?.pending === 0 ? true : undefined;
+  }, 50);
 }

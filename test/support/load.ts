@@ -77,24 +77,6 @@ export function faultSeed(): number {
   return given ? Number(given) : Math.floor(Math.random() * 2 ** 31);
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until it returns a value other than undefined, or throws after `timeoutMs`. */
-export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await sleep(everyMs);
-  }
-}
-
 /** Counts outcomes by status (no answer, and GraphQL errors by code, apart), for reports. */
 export function statusCounts(outcomes: readonly Outcome[]): Record<string, number> {
   const counts: Record<string, number> = {};

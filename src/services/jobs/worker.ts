@@ -9,16 +9,20 @@
  * let a second worker start the same job beside it.
  */
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
 import { claimJob, completeJob, failJob, heartbeat, type Job } from '../../store/jobs.js';
+import { backoffMs, WakeableSleep } from '../../time.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import { cleanupBatch, remainingStaleValues } from './cleanupPropertyValues.js';
 import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
 
 const LEASE_SECONDS = 15;
 const MAX_ATTEMPTS = 20;
+/** Between attempts to claim a job while the database does not answer. */
+const CLAIM_BACKOFF = { baseMs: 1000, maxMs: 30_000 };
+/** Before a failed job runs again: 2 s after its first attempt, doubling to about 4 minutes. */
+const JOB_RETRY_BACKOFF = { baseMs: 2000, maxMs: 256_000 };
 
 export interface JobContext {
   readonly job: Job;
@@ -43,7 +47,7 @@ export interface WorkerOptions {
 
 export class JobWorker {
   private readonly id = `worker-${randomUUID()}`;
-  private readonly wake = new EventEmitter();
+  private readonly pause = new WakeableSleep();
   private running = false;
   private loopDone: Promise<void> | undefined;
   private readonly handlers = new Map<string, JobHandler>();
@@ -64,7 +68,7 @@ export class JobWorker {
 
   /** Asks the loop to look for work now instead of at the next poll. */
   nudge(): void {
-    this.wake.emit('wake');
+    this.pause.wake();
   }
 
   async stop(): Promise<void> {
@@ -86,7 +90,7 @@ export class JobWorker {
         log.warn({ err: (err as Error).message }, 'could not claim a job; database unavailable?');
       }
       if (!job) {
-        await this.sleep(failures > 0 ? Math.min(30_000, 500 * 2 ** failures) : (this.options.pollMs ?? 1000));
+        await this.pause.sleep(failures > 0 ? backoffMs(failures, CLAIM_BACKOFF) : (this.options.pollMs ?? 1000));
         continue;
       }
       await this.run(job);
@@ -127,7 +131,7 @@ export class JobWorker {
         jobLog.warn('lease lost; another worker has the job');
         return;
       }
-      const retryIn = Math.min(300, 2 ** Math.min(job.attempts, 8));
+      const retryIn = backoffMs(job.attempts, JOB_RETRY_BACKOFF) / 1000;
       jobLog.warn({ err: (err as Error).message, retryIn }, 'job failed; will retry');
       await failJob(db, job.id, this.id, (err as Error).message, retryIn, MAX_ATTEMPTS).catch(() => undefined);
     } finally {
@@ -155,19 +159,5 @@ export class JobWorker {
       if (batch.changeIds.length > 0) this.options.onChanges?.(batch.changeIds);
       await ctx.progress({ total, done: Math.min(done, total) });
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const onWake = () => done();
-      function done(): void {
-        clearTimeout(timer);
-        wake.off('wake', onWake);
-        resolve();
-      }
-      const wake = this.wake;
-      wake.once('wake', onWake);
-    });
   }
 }

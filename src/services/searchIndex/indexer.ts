@@ -25,6 +25,7 @@ import { SearchRequestError, type DocumentWrites, type SearchEngine } from '../.
 import { markIndexed, pendingChanges, pruneIndexed } from '../../store/changeLog.js';
 import type { Db } from '../../store/database.js';
 import { acquireLease, releaseLease } from '../../store/leases.js';
+import { backoffMs, WakeableSleep } from '../../time.js';
 import { loadDocuments } from './documentLoader.js';
 
 export const INDEXER_LEASE = 'search-indexer';
@@ -53,11 +54,13 @@ export interface IndexerState {
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 const KEEP_INDEXED_SECONDS = 24 * 3600;
-const MAX_BACKOFF_MS = 5_000;
+/** Between failed batches: 200 ms doubling to 5 s, spread so that replicas drift apart. */
+const RETRY_BACKOFF = { baseMs: 200, maxMs: 5_000, jitter: true };
 
 export class SearchIndexer {
   private readonly holder = `indexer-${randomUUID()}`;
   private readonly events = new EventEmitter();
+  private readonly pause = new WakeableSleep();
   private running = false;
   private loopDone: Promise<void> | undefined;
   private leader = false;
@@ -105,7 +108,7 @@ export class SearchIndexer {
 
   /** Look for work now rather than at the next poll. */
   nudge(): void {
-    this.events.emit('wake');
+    this.pause.wake();
   }
 
   /** Resolves after the next batch this process indexes, or after `ms`. */
@@ -128,7 +131,7 @@ export class SearchIndexer {
       let handled = 0;
       try {
         if (!(await this.holdLease())) {
-          await this.sleep(this.leaseMs() / 3);
+          await this.pause.sleep(this.leaseMs() / 3);
           continue;
         }
         if (!this.indexesReady) {
@@ -150,12 +153,12 @@ export class SearchIndexer {
         if (err instanceof SearchRequestError && err.code === 'index_not_found') this.indexesReady = false;
         // One line when trouble starts, then one every 20 attempts.
         if (failures === 1 || failures % 20 === 0) log.warn({ err: this.lastError, failures }, 'search indexer: batch failed; will retry');
-        await this.sleep(Math.min(MAX_BACKOFF_MS, 100 * 2 ** failures) * (0.75 + Math.random() / 2));
+        await this.pause.sleep(backoffMs(failures, RETRY_BACKOFF));
         continue;
       }
       if (handled === 0) {
         await this.maybePrune();
-        await this.sleep(this.options.pollMs ?? 250);
+        await this.pause.sleep(this.options.pollMs ?? 250);
       }
     }
   }
@@ -282,17 +285,5 @@ export class SearchIndexer {
     if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = Date.now();
     await pruneIndexed(this.options.db, KEEP_INDEXED_SECONDS).catch(() => undefined);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.events.off('wake', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.events.once('wake', done);
-    });
   }
 }

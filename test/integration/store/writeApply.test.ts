@@ -9,7 +9,7 @@ import { localRegistryChanges } from '../../../src/store/propertyRegistry.js';
 import { inTransaction } from '../../../src/store/transaction.js';
 import { applyWrites, WriteConflict } from '../../../src/store/writeApply.js';
 import { loadWriteState, type LoadRequest, type WriteTarget } from '../../../src/store/writeLoad.js';
-import { waitFor } from '../../support/load.js';
+import { waitFor } from '../../support/waitFor.js';
 import { postgresAvailableForTests } from '../../support/server.js';
 import { arrange, definition, openStoreDatabase, type StoreDatabase } from '../../support/storeDatabase.js';
 
