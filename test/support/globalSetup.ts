@@ -32,14 +32,19 @@ export interface PostgresServer {
   readonly restartable: boolean;
 }
 
-export async function freePort(): Promise<number> {
+/**
+ * src/embedded/freePort.ts again, and the only other copy: Jest loads this global set-up
+ * with plain Node resolution (no moduleNameMapper), which cannot import a .ts module
+ * under its .js name, so this file imports nothing of the project's.
+ */
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
+      probe.close(() => resolve(port));
     });
   });
 }

@@ -1,8 +1,6 @@
 /** Per-suite PostgreSQL databases on the server that globalSetup started. */
 import pg from 'pg';
 
-export { freePort } from './globalSetup.js';
-
 /** Creates a fresh database on the server and returns its URL. */
 export async function createTestDatabase(serverUrl: string, name: string): Promise<string> {
   const client = new pg.Client({ connectionString: serverUrl });
