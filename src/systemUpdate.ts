@@ -1,24 +1,20 @@
 /**
  * `npm run system-update` (SPEC 5): rebuilds the search indexes from the database,
  * with progress on the terminal. When a server answers (PROPGRAPH_SERVER, `--server`,
- * or this configuration's HOST:PORT) it asks that server to run the rebuild as a job
- * and follows its progress; otherwise it opens the database and the search engine
- * itself and rebuilds in this process.
+ * or this configuration's HOST:PORT) it runs the rebuild as that server's job exactly
+ * as `propgraph system-update` does (cli/rebuildJob.ts); only when none answers does it
+ * open the database and the search engine itself and rebuild in this process, under
+ * the data directory's lock (a server that holds it but does not answer is named).
  */
 import { ConfigError, loadClientEnv, loadConfig, type Config } from './config.js';
 import { DataDirInUseError, lockDataDir } from './embedded/dataDirLock.js';
+import { CliError, EXIT } from './cli/errors.js';
+import { HttpClient } from './cli/httpClient.js';
+import { followRebuild, startRebuild } from './cli/rebuildJob.js';
 import { createLogger } from './logger.js';
 import { connectSearch } from './search/connect.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
 import { openDatabase } from './store/database.js';
-
-interface JobView {
-  id: string;
-  status: 'pending' | 'running' | 'done' | 'failed';
-  total: number | null;
-  done: number;
-  lastError: string | null;
-}
 
 const tty = process.stdout.isTTY === true;
 let lastLine = '';
@@ -41,59 +37,36 @@ function argValue(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
 }
 
-/** Runs the rebuild on a live server; undefined when no server answers. */
+/** Runs the rebuild as a job of a live server (cli/rebuildJob.ts); undefined when no server answers. */
 async function viaServer(server: string, token: string | undefined): Promise<number | undefined> {
-  const headers: Record<string, string> = { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  let res: Response;
+  const http = new HttpClient({ server, ...(token ? { token } : {}) });
+  let id: string;
   try {
-    res = await fetch(`${server}/openapi/v3/system/update`, { method: 'POST', headers });
-  } catch {
-    return undefined;
-  }
-  const body = (await res.json().catch(() => ({}))) as { jobId?: string; message?: string; error?: string };
-  if (!res.ok || !body.jobId) {
-    console.error(`system-update: ${server} refused: ${res.status} ${body.message ?? body.error ?? ''}`);
+    id = await startRebuild(http);
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode === EXIT.unreachable) return undefined;
+    if (!(err instanceof CliError)) throw err;
+    console.error(`system-update: ${server} refused: ${err.message}`);
     return 1;
   }
-  console.log(`System update: rebuild job ${body.jobId} on ${server}`);
+  console.log(`System update: rebuild job ${id} on ${server}`);
   const started = Date.now();
-  let failingSince: number | undefined;
-  let lastRetryError: string | undefined;
-  for (;;) {
-    let job: JobView;
-    try {
-      const res = await fetch(`${server}/openapi/v3/jobs/${body.jobId}`, { headers });
-      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-      job = (await res.json()) as JobView;
-      failingSince = undefined;
-    } catch (err) {
-      // The job is durable: a server restart resumes it. Give up only after a minute without an answer.
-      failingSince ??= Date.now();
-      if (Date.now() - failingSince > 60_000) {
+  try {
+    const job = await followRebuild(http, id, {
+      progress: (job) => progress(job.done, job.total),
+      retrying: (lastError) => {
         finishLine();
-        console.error(`System update: lost track of job ${body.jobId}: ${(err as Error).message}`);
-        return 1;
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-      continue;
-    }
-    progress(job.done, job.total);
-    if (job.status === 'done') {
-      finishLine();
-      console.log(`System update done: ${job.done} entities indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      return 0;
-    }
-    if (job.status === 'failed') {
-      finishLine();
-      console.error(`System update failed: ${job.lastError ?? 'unknown error'}`);
-      return 1;
-    }
-    if (job.lastError && job.status === 'pending' && job.lastError !== lastRetryError) {
-      lastRetryError = job.lastError;
-      finishLine();
-      console.error(`(the server retries the rebuild after: ${job.lastError})`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
+        console.error(`(the server retries the rebuild after: ${lastError})`);
+      },
+    });
+    finishLine();
+    console.log(`System update done: ${job.done} entities indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    finishLine();
+    console.error(err.message);
+    return 1;
   }
 }
 
