@@ -71,9 +71,9 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       indexStatus: request.indexStatus,
     }),
   });
-  const gate = documentGate();
+  const checkDocumentFirst = documentGate();
   for (const url of GRAPHQL_PATHS) {
-    app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, preHandler: gate, bodyLimit: GRAPHQL_BODY_LIMIT });
+    app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, preHandler: checkDocumentFirst, bodyLimit: GRAPHQL_BODY_LIMIT });
   }
   return apollo;
 }

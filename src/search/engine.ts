@@ -1,9 +1,12 @@
 /**
- * The one wrapper around the Meilisearch client (the only module importing it, with
- * embedded.ts): index management, document writes that wait for their task, and
- * multi-index searches. Client failures become two kinds of error: the engine is not
- * reachable (SearchUnavailableError; callers retry or answer 503) or it refused the
- * request (SearchRequestError, with Meilisearch's code).
+ * The one wrapper around the Meilisearch client that the rest of the service calls
+ * (settings.ts and httpClient.ts, its node:http transport, import the client's types
+ * too): health and the CONTAINS filter feature; index management (creating indexes
+ * with their settings, the scratch index a rebuild fills and swaps in, dropping a
+ * prefix's indexes); document writes that wait for their task, or are enqueued so the
+ * next batch is built meanwhile; multi-index searches. Client failures become two kinds
+ * of error: the engine is not reachable (SearchUnavailableError; callers retry or
+ * answer 503) or it refused the request (SearchRequestError, with Meilisearch's code).
  */
 import {
   Meilisearch,

@@ -20,7 +20,7 @@ const agents = {
  * MeilisearchApiError for a non-2xx status; a broken stream or unparsable body is
  * rejected through `wrap`.
  */
-function settle(response: http.IncomingMessage, resolve: (v: unknown) => void, reject: (e: unknown) => void, wrap: (err: unknown) => unknown): void {
+function readJsonAnswer(response: http.IncomingMessage, resolve: (v: unknown) => void, reject: (e: unknown) => void, wrap: (err: unknown) => unknown): void {
   const chunks: Buffer[] = [];
   response.on('data', (c: Buffer) => chunks.push(c));
   response.on('error', (err) => reject(wrap(err)));
@@ -60,7 +60,7 @@ export function nodeHttpClient(input: string | URL | Request, init: RequestInit 
     }
     const request = transport.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (response) => {
       response.on('end', () => signal?.removeEventListener('abort', onAbort));
-      settle(response, resolve, reject, (err) => err);
+      readJsonAnswer(response, resolve, reject, (err) => err);
     });
     const onAbort = () => {
       request.destroy();
@@ -91,7 +91,7 @@ export function postJson(url: string, apiKey: string | undefined, body: unknown,
     const target = new URL(url);
     const transport = target.protocol === 'https:' ? https : http;
     const request = transport.request(target, { method: 'POST', headers, agent: agents[target.protocol as 'http:' | 'https:'] }, (response) => {
-      settle(response, resolve, reject, (err) => new MeilisearchRequestError(url, err));
+      readJsonAnswer(response, resolve, reject, (err) => new MeilisearchRequestError(url, err));
     });
     request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     request.on('error', (err) => reject(new MeilisearchRequestError(url, err)));

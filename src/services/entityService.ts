@@ -1,7 +1,10 @@
 /**
- * Entities and their aspects: the use cases behind REST's generic entity routes and
- * behind GraphQL's reads. Every write goes through the aspect pipeline in one
- * transaction per entity, then (unless async) waits for the search index.
+ * Entities and their aspects: reads (one entity, many, a page of one type), writes (set,
+ * JSON patch, computed update, several aspects of one entity, a batch of entities of
+ * one type) and hard deletes (an entity, one aspect), behind REST's entity routes and
+ * GraphQL. Writes go through the aspect write path (aspects/pipeline.ts: all of a
+ * request's entities in one guarded statement), then, unless async, wait for the
+ * search index.
  */
 import { checkAspectSize } from '../domain/aspectSize.js';
 import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';

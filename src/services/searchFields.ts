@@ -11,7 +11,7 @@ import { closestName, keyFieldInfo, parseSearchField, PROPERTY_FIELD_PREFIX, typ
 import { fieldsOf, mapLeaves, NONE, type FilterNode } from '../domain/searchFilter.js';
 import type { ResolvedField } from '../search/request.js';
 import type { RegisteredProperty } from '../store/propertyRegistry.js';
-import type { EpochUsed, SearchRegistry } from './searchRegistry.js';
+import type { LookupEpoch, SearchRegistry } from './searchRegistry.js';
 
 export interface ResolvedFields {
   /** The filter with key-field values normalised and leaves on stale versions folded to `none`. */
@@ -25,7 +25,7 @@ export interface ResolvedFields {
  * Resolves the filter's fields and `extra` (facets). With `lenientExtra`, an extra
  * name that is no live property is left unresolved instead of refused.
  */
-export async function resolveFields(registry: SearchRegistry, filter: FilterNode, extra: readonly string[], used: EpochUsed, lenientExtra = false): Promise<ResolvedFields> {
+export async function resolveFields(registry: SearchRegistry, filter: FilterNode, extra: readonly string[], used: LookupEpoch, lenientExtra = false): Promise<ResolvedFields> {
   const inFilter = new Set(fieldsOf(filter));
   const names = [...new Set([...inFilter, ...extra])];
   const parsed = new Map(names.map((n) => [n, parseSearchField(n)]));

@@ -15,7 +15,7 @@ import {
 } from '../store/propertyRegistry.js';
 
 /** The registry epoch a search's field resolution relied on (null: it named no property). */
-export interface EpochUsed {
+export interface LookupEpoch {
   epoch: bigint | null;
 }
 
@@ -51,9 +51,9 @@ export class SearchRegistry {
    * Registry entries for the fields, from the cache when it has them all; otherwise
    * read (the counter first, so a change racing the read makes the cache stale, never
    * wrongly current). Whether a cached answer was still current is checked by
-   * `consistent`, alongside the engine query.
+   * `withCurrentRegistry`, alongside the engine query.
    */
-  async lookup(searchFields: readonly string[], used: EpochUsed): Promise<Map<string, RegisteredProperty>> {
+  async lookup(searchFields: readonly string[], used: LookupEpoch): Promise<Map<string, RegisteredProperty>> {
     let cache = this.cache;
     if (!searchFields.every((f) => cache.fields.has(f))) {
       const epoch = await this.deps.epoch();
@@ -90,7 +90,7 @@ export class SearchRegistry {
    * unknown or soft deleted) must come from a current registry, so it is checked;
    * a failure of `run` (the engine timing out, say) is the caller's at once.
    */
-  async consistent<R, T>(resolve: (used: EpochUsed) => Promise<R>, run: (resolved: R) => Promise<T>): Promise<T> {
+  async withCurrentRegistry<R, T>(resolve: (used: LookupEpoch) => Promise<R>, run: (resolved: R) => Promise<T>): Promise<T> {
     if (this.cacheConfirmed()) {
       const cached = await resolve({ epoch: null }).then(
         (resolved) => ({ ok: true as const, resolved }),
@@ -98,7 +98,7 @@ export class SearchRegistry {
       );
       if (cached.ok) return run(cached.resolved);
     }
-    const used: EpochUsed = { epoch: null };
+    const used: LookupEpoch = { epoch: null };
     const at = performance.now();
     const localChanges = localRegistryChanges(this.deps.db);
     const checked = this.deps.epoch();

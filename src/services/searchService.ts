@@ -112,7 +112,7 @@ export class SearchService {
     const types = typesOf(input.types);
     const count = countOf(input.count);
     const query = parseQuery(input.query, input.orFilters);
-    const page = await this.registry.consistent(
+    const page = await this.registry.withCurrentRegistry(
       async (used) => this.request(types, query, (await resolveFields(this.registry, query.filter, [], used)), input.includeSoftDeleted),
       (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, order: 'relevance' }),
     );
@@ -128,7 +128,7 @@ export class SearchService {
     const requested = [...new Set(input.facets ?? [])];
     const defaults = requested.length === 0;
     const names = defaults ? await this.defaultFacets() : requested;
-    const facets = await this.registry.consistent(
+    const facets = await this.registry.withCurrentRegistry(
       async (used) => {
         // A default facet whose property went away since the index said so is just left out.
         const resolved = await resolveFields(this.registry, query.filter, names, used, defaults);
@@ -172,7 +172,7 @@ export class SearchService {
       });
     }
     const query = parseQuery(text, null);
-    const page = await this.registry.consistent(
+    const page = await this.registry.withCurrentRegistry(
       async (used) => this.request([entityType], query, await resolveFields(this.registry, query.filter, [], used), false),
       (request) => this.searcher().page(request, { count: options.count, scrollId: options.scrollId ?? null, order }),
     );

@@ -92,7 +92,7 @@ function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDeci
       SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS j(kind text, payload jsonb) WHERE (SELECT ok FROM ok)
     )`;
   return Prisma.sql`
-    WITH ${gate(target, decisions, state)} input AS (
+    WITH ${writePreconditions(target, decisions, state)} input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(writes)}::jsonb)
         AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text)
       WHERE (SELECT ok FROM ok)
@@ -128,7 +128,7 @@ function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDeci
  * The CTEs ending in `ok`. Checks that change nothing come first (`pre`), so that a
  * refused statement does not bump or create entities either.
  */
-function gate(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Prisma.Sql {
+function writePreconditions(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Prisma.Sql {
   const relied = [...new Set(decisions.flatMap((d) => d.reliesOn))].map((urn) => {
     const record = state.properties.get(urn);
     if (!record) throw new Error(`a decision relied on ${urn}, which was not loaded`);

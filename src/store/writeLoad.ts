@@ -47,11 +47,11 @@ export interface WriteState extends RegistryState {
 }
 
 type LoadedRow =
-  | { kind: 'e'; urn: string; data: { version: string } }
-  | { kind: 'a'; urn: string; data: { aspect: string; metadata: unknown; system_metadata: Record<string, unknown> | null } }
-  | { kind: 'v'; urn: string; data: { property_urn: string; generation: string; values: TypedValue[]; current_generation: string | null; removed: boolean | null } }
-  | { kind: 'p'; urn: string; data: { generation: string; removed: boolean; definition: PropertyDefinition; entity_version: string } }
-  | { kind: 'o'; urn: string; data: { search_field: string } };
+  | { kind: 'entityVersion'; urn: string; data: { version: string } }
+  | { kind: 'aspect'; urn: string; data: { aspect: string; metadata: unknown; system_metadata: Record<string, unknown> | null } }
+  | { kind: 'heldValue'; urn: string; data: { property_urn: string; generation: string; values: TypedValue[]; current_generation: string | null; removed: boolean | null } }
+  | { kind: 'property'; urn: string; data: { generation: string; removed: boolean; definition: PropertyDefinition; entity_version: string } }
+  | { kind: 'searchFieldOwner'; urn: string; data: { search_field: string } };
 
 function sortedUnique(values: Iterable<string>): string[] {
   return [...new Set(values)].sort();
@@ -101,7 +101,7 @@ export async function loadPropertyRecords(target: WriteTarget, urns: readonly st
 
 function entityVersions(rows: readonly LoadedRow[]): Map<string, bigint> {
   const out = new Map<string, bigint>();
-  for (const r of rows) if (r.kind === 'e') out.set(r.urn, BigInt(r.data.version));
+  for (const r of rows) if (r.kind === 'entityVersion') out.set(r.urn, BigInt(r.data.version));
   return out;
 }
 
@@ -115,11 +115,11 @@ function stateOf(
   const properties = new Map<string, PropertyRecord>();
   const searchFieldOwners = new Map<string, string>();
   for (const r of rows) {
-    if (r.kind === 'a') {
+    if (r.kind === 'aspect') {
       const byName = aspects.get(r.urn) ?? new Map<string, CurrentAspect>();
       byName.set(r.data.aspect, { metadata: r.data.metadata, systemMetadata: r.data.system_metadata });
       aspects.set(r.urn, byName);
-    } else if (r.kind === 'v') {
+    } else if (r.kind === 'heldValue') {
       const v = r.data;
       const list = values.get(r.urn) ?? [];
       list.push({
@@ -130,10 +130,10 @@ function stateOf(
         removed: v.removed ?? false,
       });
       values.set(r.urn, list);
-    } else if (r.kind === 'p') {
+    } else if (r.kind === 'property') {
       const p = r.data;
       properties.set(r.urn, { urn: r.urn, generation: BigInt(p.generation), removed: p.removed, definition: p.definition, entityVersion: BigInt(p.entity_version) });
-    } else if (r.kind === 'o') {
+    } else if (r.kind === 'searchFieldOwner') {
       searchFieldOwners.set(r.data.search_field, r.urn);
     }
   }
@@ -156,18 +156,18 @@ async function loadRows(db: Queryable, request: LoadRequest, entityUrns: readonl
   const urns = request.entities.map((e) => e.urn);
   const withValues = request.entities.filter((e) => e.values).map((e) => e.urn);
   return db.$queryRaw<LoadedRow[]>`
-    SELECT 'e' AS kind, e.urn, json_build_object('version', e.version::text) AS data
+    SELECT 'entityVersion' AS kind, e.urn, json_build_object('version', e.version::text) AS data
     FROM entity e WHERE e.urn = ANY(${entityUrns as string[]}::text[])
     UNION ALL
-    SELECT 'a' AS kind, a.urn, json_build_object('aspect', a.aspect, 'metadata', a.metadata, 'system_metadata', a.system_metadata) AS data
+    SELECT 'aspect' AS kind, a.urn, json_build_object('aspect', a.aspect, 'metadata', a.metadata, 'system_metadata', a.system_metadata) AS data
     FROM aspect a WHERE a.urn = ANY(${urns}::text[]) AND a.version = 0 AND a.aspect = ANY(${request.aspects as string[]}::text[])
     UNION ALL
-    SELECT 'v' AS kind, pv.entity_urn, json_build_object('property_urn', pv.property_urn, 'generation', pv.generation::text, 'values', pv."values",
+    SELECT 'heldValue' AS kind, pv.entity_urn, json_build_object('property_urn', pv.property_urn, 'generation', pv.generation::text, 'values', pv."values",
                                                          'current_generation', sp.generation::text, 'removed', sp.removed) AS data
     FROM property_value pv LEFT JOIN structured_property sp ON sp.urn = pv.property_urn
     WHERE pv.entity_urn = ANY(${withValues}::text[])
     UNION ALL
-    SELECT 'p' AS kind, sp.urn, json_build_object('generation', sp.generation::text, 'removed', sp.removed, 'definition', d.metadata,
+    SELECT 'property' AS kind, sp.urn, json_build_object('generation', sp.generation::text, 'removed', sp.removed, 'definition', d.metadata,
                                                   'entity_version', pe.version::text) AS data
     FROM structured_property sp
     JOIN aspect d ON d.urn = sp.urn AND d.aspect = 'propertyDefinition' AND d.version = 0
@@ -175,6 +175,6 @@ async function loadRows(db: Queryable, request: LoadRequest, entityUrns: readonl
     WHERE sp.urn IN (SELECT unnest(${request.properties as string[]}::text[])
                      UNION SELECT property_urn FROM property_value WHERE entity_urn = ANY(${withValues}::text[]))
     UNION ALL
-    SELECT 'o' AS kind, sp.urn, json_build_object('search_field', sp.search_field) AS data
+    SELECT 'searchFieldOwner' AS kind, sp.urn, json_build_object('search_field', sp.search_field) AS data
     FROM structured_property sp WHERE sp.search_field = ANY(${request.searchFields as string[]}::text[])`;
 }

@@ -23,7 +23,7 @@ interface Operation {
   /** Scope needed; 'public' needs no token at all. */
   readonly need: TokenScope | 'public';
   /** Arranges what the operation needs (with the admin token) and returns its argument. */
-  readonly prepare?: () => Promise<string>;
+  readonly arrangeSubject?: () => Promise<string>;
   readonly act: (headers: Record<string, string>, arg: string) => Promise<Outcome>;
 }
 
@@ -101,8 +101,8 @@ const rest = (method: string, path: (arg: string) => string, options: (arg: stri
 
 const OPERATIONS: Operation[] = [
   { name: 'GET /health', need: 'public', act: rest('GET', () => '/health') },
-  { name: 'GET v3 entity', need: 'read', prepare: newDataset, act: rest('GET', (d) => `${V3}/entity/dataset/${enc(d)}`) },
-  { name: 'GET v2 aspect', need: 'read', prepare: newDataset, act: rest('GET', (d) => `/openapi/v2/entity/dataset/${enc(d)}/structuredProperties`) },
+  { name: 'GET v3 entity', need: 'read', arrangeSubject: newDataset, act: rest('GET', (d) => `${V3}/entity/dataset/${enc(d)}`) },
+  { name: 'GET v2 aspect', need: 'read', arrangeSubject: newDataset, act: rest('GET', (d) => `/openapi/v2/entity/dataset/${enc(d)}/structuredProperties`) },
   { name: 'GET /gms v3 definition', need: 'read', act: rest('GET', () => `/gms${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`) },
   { name: 'GET list of entities', need: 'read', act: rest('GET', () => `${V3}/entity/structuredProperty`) },
   { name: 'GET jobs', need: 'read', act: rest('GET', () => `${V3}/jobs`) },
@@ -110,67 +110,67 @@ const OPERATIONS: Operation[] = [
   { name: 'POST system/update', need: 'admin', act: rest('POST', () => `${V3}/system/update`) },
   { name: 'GraphQL scrollAcrossEntities', need: 'read', act: (h) => gql(h, '{ scrollAcrossEntities(input: {types: [DATASET], query: "*", count: 5}) { total } }') },
   { name: 'GraphQL aggregateAcrossEntities', need: 'read', act: (h) => gql(h, '{ aggregateAcrossEntities(input: {query: "*", facets: ["structuredProperties.io.matrix.size"]}) { facets { field } } }') },
-  { name: 'POST evaluate', need: 'read', prepare: newDataset, act: rest('POST', () => '/gms/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d } })) },
-  { name: 'POST evaluate with push', need: 'write', prepare: newDataset, act: rest('POST', () => '/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d, push: true } })) },
+  { name: 'POST evaluate', need: 'read', arrangeSubject: newDataset, act: rest('POST', () => '/gms/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d } })) },
+  { name: 'POST evaluate with push', need: 'write', arrangeSubject: newDataset, act: rest('POST', () => '/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d, push: true } })) },
   { name: 'POST batch create', need: 'write', act: rest('POST', () => `${V3}/entity/dataset`, () => ({ json: [{ urn: dataset(next()), status: { value: { removed: false } } }] })) },
   {
     name: 'POST propertyDefinition',
     need: 'write',
-    prepare: async () => `io.matrix.new${next()}`,
+    arrangeSubject: async () => `io.matrix.new${next()}`,
     act: rest('POST', (qn) => `${V3}/entity/structuredProperty/${enc(`urn:li:structuredProperty:${qn}`)}/propertyDefinition`, (qn) => ({
       json: { value: { qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] } },
     })),
   },
-  { name: 'POST structuredProperties', need: 'write', prepare: newDataset, act: rest('POST', (d) => `${V3}/entity/dataset/${enc(d)}/structuredProperties`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { properties: [{ propertyUrn: P, values: [{ double: 2 }] }] } } })) },
+  { name: 'POST structuredProperties', need: 'write', arrangeSubject: newDataset, act: rest('POST', (d) => `${V3}/entity/dataset/${enc(d)}/structuredProperties`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { properties: [{ propertyUrn: P, values: [{ double: 2 }] }] } } })) },
   {
     name: 'PATCH structuredProperties',
     need: 'write',
-    prepare: newDataset,
+    arrangeSubject: newDataset,
     act: rest('PATCH', (d) => `/openapi/v2/entity/dataset/${enc(d)}/structuredProperties`, () => ({ json: { patch: [{ op: 'add', path: `/properties/${P}`, value: { propertyUrn: P, values: [{ double: 3 }] } }], arrayPrimaryKeys: { properties: ['propertyUrn'] } }, contentType: 'application/json-patch+json' })),
   },
-  { name: 'POST status (soft delete)', need: 'write', prepare: newProperty, act: rest('POST', (p) => `${V3}/entity/structuredProperty/${enc(p)}/status`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { removed: true } } })) },
-  { name: 'DELETE status aspect (restore)', need: 'write', prepare: async () => { const p = await newProperty(); await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(p)}/status`, { query: { createIfNotExists: 'false' }, json: { value: { removed: true } } }); return p; }, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/status`) },
-  { name: 'DELETE entity (hard delete)', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}`) },
+  { name: 'POST status (soft delete)', need: 'write', arrangeSubject: newProperty, act: rest('POST', (p) => `${V3}/entity/structuredProperty/${enc(p)}/status`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { removed: true } } })) },
+  { name: 'DELETE status aspect (restore)', need: 'write', arrangeSubject: async () => { const p = await newProperty(); await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(p)}/status`, { query: { createIfNotExists: 'false' }, json: { value: { removed: true } } }); return p; }, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/status`) },
+  { name: 'DELETE entity (hard delete)', need: 'admin', arrangeSubject: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}`) },
   // Deleting a key aspect deletes the entity, and deleting a definition aspect the definition: admin on every route.
-  { name: 'DELETE v3 structuredPropertyKey (hard delete)', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/structuredPropertyKey`) },
-  { name: 'DELETE v2 datasetKey (hard delete with fields)', need: 'admin', prepare: newDatasetWithField, act: rest('DELETE', (d) => `/openapi/v2/entity/dataset/${enc(d)}/datasetKey`) },
-  { name: 'DELETE /gms v3 datasetKey', need: 'admin', prepare: newDataset, act: rest('DELETE', (d) => `/gms${V3}/entity/dataset/${enc(d)}/datasetKey`) },
-  { name: 'DELETE /gms v2 structuredPropertyKey', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `/gms/openapi/v2/entity/structuredProperty/${enc(p)}/structuredPropertyKey`) },
-  { name: 'DELETE v3 propertyDefinition aspect', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/propertyDefinition`) },
-  { name: 'DELETE /gms v2 propertyDefinition aspect', need: 'admin', prepare: newProperty, act: rest('DELETE', (p) => `/gms/openapi/v2/entity/structuredProperty/${enc(p)}/propertyDefinition`) },
-  { name: 'DELETE v3 schemaFieldKey', need: 'admin', prepare: async () => `urn:li:schemaField:(${await newDatasetWithField()},id)`, act: rest('DELETE', (f) => `${V3}/entity/schemaField/${enc(f)}/schemaFieldKey`) },
-  { name: 'DELETE v3 testInfo aspect', need: 'admin', prepare: newTest, act: rest('DELETE', (t) => `${V3}/entity/test/${enc(t)}/testInfo`) },
-  { name: 'DELETE v3 structuredProperties aspect (values only)', need: 'write', prepare: newDataset, act: rest('DELETE', (d) => `${V3}/entity/dataset/${enc(d)}/structuredProperties`) },
+  { name: 'DELETE v3 structuredPropertyKey (hard delete)', need: 'admin', arrangeSubject: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/structuredPropertyKey`) },
+  { name: 'DELETE v2 datasetKey (hard delete with fields)', need: 'admin', arrangeSubject: newDatasetWithField, act: rest('DELETE', (d) => `/openapi/v2/entity/dataset/${enc(d)}/datasetKey`) },
+  { name: 'DELETE /gms v3 datasetKey', need: 'admin', arrangeSubject: newDataset, act: rest('DELETE', (d) => `/gms${V3}/entity/dataset/${enc(d)}/datasetKey`) },
+  { name: 'DELETE /gms v2 structuredPropertyKey', need: 'admin', arrangeSubject: newProperty, act: rest('DELETE', (p) => `/gms/openapi/v2/entity/structuredProperty/${enc(p)}/structuredPropertyKey`) },
+  { name: 'DELETE v3 propertyDefinition aspect', need: 'admin', arrangeSubject: newProperty, act: rest('DELETE', (p) => `${V3}/entity/structuredProperty/${enc(p)}/propertyDefinition`) },
+  { name: 'DELETE /gms v2 propertyDefinition aspect', need: 'admin', arrangeSubject: newProperty, act: rest('DELETE', (p) => `/gms/openapi/v2/entity/structuredProperty/${enc(p)}/propertyDefinition`) },
+  { name: 'DELETE v3 schemaFieldKey', need: 'admin', arrangeSubject: async () => `urn:li:schemaField:(${await newDatasetWithField()},id)`, act: rest('DELETE', (f) => `${V3}/entity/schemaField/${enc(f)}/schemaFieldKey`) },
+  { name: 'DELETE v3 testInfo aspect', need: 'admin', arrangeSubject: newTest, act: rest('DELETE', (t) => `${V3}/entity/test/${enc(t)}/testInfo`) },
+  { name: 'DELETE v3 structuredProperties aspect (values only)', need: 'write', arrangeSubject: newDataset, act: rest('DELETE', (d) => `${V3}/entity/dataset/${enc(d)}/structuredProperties`) },
   { name: 'POST testInfo', need: 'admin', act: rest('POST', () => `${V3}/entity/test/${enc(`urn:li:test:new-${next()}`)}/testInfo`, () => ({ query: { createIfNotExists: 'false' }, json: { value: { name: 'n', category: 'c', definition: { type: 'JSON', json: testJson } } } })) },
   { name: 'POST tokens', need: 'admin', act: rest('POST', () => `${V3}/tokens`, () => ({ json: { name: `t${next()}`, scope: 'read' } })) },
   { name: 'GET tokens', need: 'admin', act: rest('GET', () => `${V3}/tokens`) },
-  { name: 'DELETE tokens/{id}', need: 'admin', prepare: newToken, act: rest('DELETE', (id) => `${V3}/tokens/${id}`) },
-  { name: 'GraphQL dataset', need: 'read', prepare: newDataset, act: (h, d) => gql(h, 'query q($u: String!) { dataset(urn: $u) { urn structuredProperties { properties { values { ... on NumberValue { numberValue } } } } } }', { u: d }) },
+  { name: 'DELETE tokens/{id}', need: 'admin', arrangeSubject: newToken, act: rest('DELETE', (id) => `${V3}/tokens/${id}`) },
+  { name: 'GraphQL dataset', need: 'read', arrangeSubject: newDataset, act: (h, d) => gql(h, 'query q($u: String!) { dataset(urn: $u) { urn structuredProperties { properties { values { ... on NumberValue { numberValue } } } } } }', { u: d }) },
   { name: 'GraphQL listTests', need: 'read', act: (h) => gql(h, '{ listTests(input: {start: 0, count: 5}) { total } }') },
   { name: 'GraphQL createStructuredProperty', need: 'write', act: (h) => gql(h, 'mutation m($i: String!) { createStructuredProperty(input: {id: $i, valueType: "urn:li:dataType:number", entityTypes: ["urn:li:entityType:dataset"]}) { urn } }', { i: `io.matrix.g${next()}` }) },
-  { name: 'GraphQL updateStructuredProperty', need: 'write', prepare: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { updateStructuredProperty(input: {urn: $u, description: "d"}) { urn } }', { u: p }) },
-  { name: 'GraphQL upsertStructuredProperties', need: 'write', prepare: newDataset, act: (h, d) => gql(h, `mutation m($a: String!) { upsertStructuredProperties(input: {assetUrn: $a, structuredPropertyInputParams: [{structuredPropertyUrn: "${P}", values: [{numberValue: 5}]}]}) { properties { associatedUrn } } }`, { a: d }) },
-  { name: 'GraphQL removeStructuredProperties', need: 'write', prepare: newDataset, act: (h, d) => gql(h, `mutation m($a: String!) { removeStructuredProperties(input: {assetUrn: $a, structuredPropertyUrns: ["${P}"]}) { properties { associatedUrn } } }`, { a: d }) },
-  { name: 'GraphQL deleteStructuredProperty', need: 'admin', prepare: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { deleteStructuredProperty(input: {urn: $u}) }', { u: p }) },
+  { name: 'GraphQL updateStructuredProperty', need: 'write', arrangeSubject: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { updateStructuredProperty(input: {urn: $u, description: "d"}) { urn } }', { u: p }) },
+  { name: 'GraphQL upsertStructuredProperties', need: 'write', arrangeSubject: newDataset, act: (h, d) => gql(h, `mutation m($a: String!) { upsertStructuredProperties(input: {assetUrn: $a, structuredPropertyInputParams: [{structuredPropertyUrn: "${P}", values: [{numberValue: 5}]}]}) { properties { associatedUrn } } }`, { a: d }) },
+  { name: 'GraphQL removeStructuredProperties', need: 'write', arrangeSubject: newDataset, act: (h, d) => gql(h, `mutation m($a: String!) { removeStructuredProperties(input: {assetUrn: $a, structuredPropertyUrns: ["${P}"]}) { properties { associatedUrn } } }`, { a: d }) },
+  { name: 'GraphQL deleteStructuredProperty', need: 'admin', arrangeSubject: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { deleteStructuredProperty(input: {urn: $u}) }', { u: p }) },
   { name: 'GraphQL createTest', need: 'admin', act: (h) => gql(h, 'mutation m($j: String) { createTest(input: {name: "n", category: "c", definition: {json: $j}}) }', { j: testJson }) },
-  { name: 'GraphQL deleteTest', need: 'admin', prepare: newTest, act: (h, t) => gql(h, 'mutation m($u: String!) { deleteTest(urn: $u) }', { u: t }) },
+  { name: 'GraphQL deleteTest', need: 'admin', arrangeSubject: newTest, act: (h, t) => gql(h, 'mutation m($u: String!) { deleteTest(urn: $u) }', { u: t }) },
   { name: 'GraphQL createAccessToken', need: 'admin', act: (h) => gql(h, 'mutation m($n: String!) { createAccessToken(input: {name: $n, scope: READ}) { metadata { id } } }', { n: `g${next()}` }) },
   { name: 'GraphQL listAccessTokens', need: 'admin', act: (h) => gql(h, '{ listAccessTokens { total } }') },
-  { name: 'GraphQL revokeAccessToken', need: 'admin', prepare: newToken, act: (h, id) => gql(h, 'mutation m($i: String!) { revokeAccessToken(tokenId: $i) }', { i: id }) },
+  { name: 'GraphQL revokeAccessToken', need: 'admin', arrangeSubject: newToken, act: (h, id) => gql(h, 'mutation m($i: String!) { revokeAccessToken(tokenId: $i) }', { i: id }) },
   { name: 'GraphQL me', need: 'read', act: (h) => gql(h, '{ me { scope platformPrivileges { manageStructuredProperties } } }') },
   { name: 'GraphQL listJobs', need: 'read', act: (h) => gql(h, '{ listJobs(input: {count: 5}) { count jobs { id percentDone } } }') },
   { name: 'GraphQL job', need: 'read', act: (h) => gql(h, '{ job(id: "1") { id } }') },
-  { name: 'GraphQL definitionHistory', need: 'read', prepare: newProperty, act: (h, p) => gql(h, 'query q($u: String!) { structuredProperty(urn: $u) { definitionHistory { revision } settings { showInSearchFilters } status { removed } } }', { u: p }) },
-  { name: 'GraphQL replaceStructuredPropertyDefinition', need: 'write', prepare: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { replaceStructuredPropertyDefinition(input: {urn: $u, valueType: "urn:li:dataType:number", entityTypes: ["urn:li:entityType:dataset", "urn:li:entityType:chart"]}) { urn } }', { u: p }) },
-  { name: 'GraphQL softDeleteStructuredProperty', need: 'write', prepare: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { softDeleteStructuredProperty(input: {urn: $u}) { urn } }', { u: p }) },
+  { name: 'GraphQL definitionHistory', need: 'read', arrangeSubject: newProperty, act: (h, p) => gql(h, 'query q($u: String!) { structuredProperty(urn: $u) { definitionHistory { revision } settings { showInSearchFilters } status { removed } } }', { u: p }) },
+  { name: 'GraphQL replaceStructuredPropertyDefinition', need: 'write', arrangeSubject: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { replaceStructuredPropertyDefinition(input: {urn: $u, valueType: "urn:li:dataType:number", entityTypes: ["urn:li:entityType:dataset", "urn:li:entityType:chart"]}) { urn } }', { u: p }) },
+  { name: 'GraphQL softDeleteStructuredProperty', need: 'write', arrangeSubject: newProperty, act: (h, p) => gql(h, 'mutation m($u: String!) { softDeleteStructuredProperty(input: {urn: $u}) { urn } }', { u: p }) },
   {
     name: 'GraphQL restoreStructuredProperty',
     need: 'write',
-    prepare: async () => { const p = await newProperty(); await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(p)}/status`, { query: { createIfNotExists: 'false' }, json: { value: { removed: true } } }); return p; },
+    arrangeSubject: async () => { const p = await newProperty(); await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(p)}/status`, { query: { createIfNotExists: 'false' }, json: { value: { removed: true } } }); return p; },
     act: (h, p) => gql(h, 'mutation m($u: String!) { restoreStructuredProperty(input: {urn: $u}) { urn } }', { u: p }),
   },
-  { name: 'GraphQL evaluateTests', need: 'read', prepare: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u}) { passing { type } } }', { u: d }) },
-  { name: 'GraphQL evaluateTests with push', need: 'write', prepare: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u, push: true}) { passing { type } } }', { u: d }) },
+  { name: 'GraphQL evaluateTests', need: 'read', arrangeSubject: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u}) { passing { type } } }', { u: d }) },
+  { name: 'GraphQL evaluateTests with push', need: 'write', arrangeSubject: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u, push: true}) { passing { type } } }', { u: d }) },
   { name: 'GET / (web console)', need: 'public', act: rest('GET', () => '/') },
 ];
 
@@ -204,7 +204,7 @@ function expected(op: Operation, credential: Credential): Outcome {
 
 describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
   test.each(CREDENTIALS)('with credential %s', async (credential) => {
-    const arg = op.prepare ? await op.prepare() : '';
+    const arg = op.arrangeSubject ? await op.arrangeSubject() : '';
     const headers: Record<string, string> = credential === 'none' ? {} : { authorization: `Bearer ${secrets[credential]}` };
     const before = await databaseChecksum(server.database.sql);
     const outcome = await op.act(headers, arg);

@@ -1,11 +1,13 @@
 /**
- * The one write path for aspects, used by REST, GraphQL, the CLI's routes, metadata
- * test results and background jobs alike, in three steps: the aspects' rules declare
- * the state a write relies on and one query loads it (store/writeLoad.ts); pure
- * decisions (domain/writes/) compute each new value from what readers see, validate it
- * and say what to store; one statement applies them (store/writeApply.ts). That
- * statement is guarded and runs on its own; when other writers keep getting in
- * between, the same steps run in a transaction holding the entities' locks.
+ * The one write path for aspects, behind every service that writes them (entities,
+ * properties, values, metadata test results, background jobs), in three steps: the
+ * aspects' rules declare the state a write relies on and one query loads it
+ * (store/writeLoad.ts); pure decisions (domain/writes/) compute each new value from
+ * what readers see, validate it and say what to store; one statement applies them
+ * (store/writeApply.ts). That statement is guarded and runs on its own; when other
+ * writers keep getting in between, the same steps run in a transaction holding the
+ * entities' locks. Hard deletes (an entity with its aspects, or one aspect) are decided
+ * the same way, inside the caller's transaction.
  */
 import { UnavailableError } from '../../domain/errors.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
