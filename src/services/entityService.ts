@@ -78,10 +78,48 @@ export function entityTypeNamed(name: string): EntityTypeInfo {
   return type;
 }
 
-export class EntityService {
+export interface EntityService {
+  /** Reads an entity's latest aspects (all, or those named) as readers see them. */
+  getEntity(caller: Caller, urnValue: string, options?: { entityType?: EntityTypeInfo; aspects?: readonly string[] }): Promise<EntityView>;
+  /** Reads one aspect; 404 when the entity or the aspect does not exist. */
+  getAspect(caller: Caller, urnValue: string, aspect: string, entityType?: EntityTypeInfo): Promise<AspectValue>;
+  /** Whether the entity exists (a schema field when its dataset does). */
+  exists(urnValue: string): Promise<boolean>;
+  /** Which of the entities exist (a schema field when its dataset does), in one query. */
+  existing(urns: readonly Urn[]): Promise<Set<string>>;
+  /**
+   * Batched read for many entities (search results): three queries (existence,
+   * aspects, and the value rows that views of structured properties need), whatever
+   * the number of entities. Entities that do not exist are absent from the map.
+   */
+  readEntities(urns: readonly Urn[], aspects?: readonly string[]): Promise<Map<string, EntityView>>;
+  /**
+   * Lists entities of one type from the database in URN order. The scroll id is an
+   * opaque cursor (the last URN returned); null when there is nothing more.
+   */
+  listEntities(caller: Caller, entityType: EntityTypeInfo, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId: string | null; entities: EntityView[] }>;
+  /** Writes (replaces) one aspect. */
+  setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<AspectResult>;
+  /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
+  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<AspectResult>;
+  /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
+  updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<AspectResult>;
+  /** Writes several aspects of one entity together: all of them or none. */
+  writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options?: WriteOptions): Promise<AspectResult[]>;
+  /**
+   * Creates or updates several entities of one type. Everything is validated before
+   * anything is written, so a bad entry fails the batch without partial writes.
+   */
+  batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options?: BatchOptions): Promise<Array<{ urn: string; results: AspectResult[] }>>;
+  /** Hard-deletes an entity; idempotent. */
+  deleteEntity(caller: Caller, urnValue: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
+  /** Deletes one aspect; idempotent. */
+  deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
+}
+
+export class DefaultEntityService implements EntityService {
   constructor(private readonly deps: EntityDeps) {}
 
-  /** Reads an entity's latest aspects (all, or those named) as readers see them. */
   async getEntity(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo; aspects?: readonly string[] } = {}): Promise<EntityView> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const views = await this.readEntities([urn], options.aspects);
@@ -90,7 +128,6 @@ export class EntityService {
     return view;
   }
 
-  /** Reads one aspect; 404 when the entity or the aspect does not exist. */
   async getAspect(caller: Caller, urnValue: string, aspect: string, entityType?: EntityTypeInfo): Promise<AspectValue> {
     const view = await this.getEntity(caller, urnValue, { ...(entityType ? { entityType } : {}), aspects: [aspect] });
     const value = view.aspects.get(aspect);
@@ -104,18 +141,12 @@ export class EntityService {
     return (await entityExists(this.deps.db, urn.value)) || (parent !== undefined && (await entityExists(this.deps.db, parent)));
   }
 
-  /** Which of the entities exist (a schema field when its dataset does), in one query. */
   async existing(urns: readonly Urn[]): Promise<Set<string>> {
     const parents = urns.map((u) => parentUrnOf(u));
     const found = await existingEntities(this.deps.db, [...urns.map((u) => u.value), ...parents.filter((p): p is string => p !== undefined)]);
     return new Set(urns.filter((u, i) => found.has(u.value) || (parents[i] !== undefined && found.has(parents[i]!))).map((u) => u.value));
   }
 
-  /**
-   * Batched read for many entities (search results): three queries (existence,
-   * aspects, and the value rows that views of structured properties need), whatever
-   * the number of entities. Entities that do not exist are absent from the map.
-   */
   async readEntities(urns: readonly Urn[], aspects?: readonly string[]): Promise<Map<string, EntityView>> {
     const out = new Map<string, EntityView>();
     const db = this.deps.db;
@@ -144,10 +175,6 @@ export class EntityService {
     return out;
   }
 
-  /**
-   * Lists entities of one type from the database in URN order. The scroll id is an
-   * opaque cursor (the last URN returned); null when there is nothing more.
-   */
   async listEntities(_caller: Caller, entityType: EntityTypeInfo, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId: string | null; entities: EntityView[] }> {
     const after = options.scrollId ? decodeScrollId(options.scrollId) : null;
     // Soft-deleted entities are not listed, as searches do not show them (one rule for REST and GraphQL listings).
@@ -158,7 +185,6 @@ export class EntityService {
     return { scrollId: urns.length > options.count ? encodeScrollId(page[page.length - 1]!) : null, entities };
   }
 
-  /** Writes (replaces) one aspect. */
   async setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const request: AspectWriteRequest = {
@@ -172,28 +198,21 @@ export class EntityService {
     return result!;
   }
 
-  /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
   async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const [result] = await this.write(caller, urn, [{ aspect, compute: (current) => applyPatch(current ?? emptyAspect(aspect), patch) }], options);
     return result!;
   }
 
-  /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
   async updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options: WriteOptions = {}): Promise<AspectResult> {
     const [result] = await this.write(caller, parseUrn(urnValue), [{ aspect, compute }], options);
     return result!;
   }
 
-  /** Writes several aspects of one entity together: all of them or none. */
   async writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options: WriteOptions = {}): Promise<AspectResult[]> {
     return this.write(caller, parseUrn(urnValue), [...requests], options);
   }
 
-  /**
-   * Creates or updates several entities of one type. Everything is validated before
-   * anything is written, so a bad entry fails the batch without partial writes.
-   */
   async batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options: BatchOptions = {}): Promise<Array<{ urn: string; results: AspectResult[] }>> {
     if (items.length > LIMITS.batchEntities) {
       throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
@@ -220,14 +239,12 @@ export class EntityService {
     return parsed.map(({ urn }, i) => ({ urn: urn.value, results: outcomes[i]!.results }));
   }
 
-  /** Hard-deletes an entity; idempotent. */
   async deleteEntity(_caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const changeIds = await inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
     await this.afterCommit(changeIds, options);
   }
 
-  /** Deletes one aspect; idempotent. */
   async deleteAspect(_caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const changeIds = await inTransaction(this.deps.db, (tx) => deleteOneAspect(tx, urn, aspect));

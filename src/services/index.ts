@@ -1,22 +1,30 @@
 /**
  * The services of one server process, built once over its database and search engine.
- * Internally they call each other directly; what the edges (REST, GraphQL) receive is
- * each service wrapped in its authorization policy.
+ * Internally the Default* implementations call each other directly; what the edges
+ * (REST, GraphQL) receive is each one inside its Authorized* wrapper
+ * (authorizedServices.ts).
  */
 import type { Db } from '../store/database.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
-import { authorize } from './authorization.js';
-import { EntityService } from './entityService.js';
+import {
+  AuthorizedEntityService,
+  AuthorizedJobService,
+  AuthorizedPropertyService,
+  AuthorizedSearchService,
+  AuthorizedTestService,
+  AuthorizedTokenService,
+  AuthorizedValueService,
+} from './authorizedServices.js';
+import { DefaultEntityService, type EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
-import { JobService } from './jobs/jobService.js';
-import { entityPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
-import { PropertyService } from './propertyService.js';
-import { SearchService } from './searchService.js';
-import { TestService } from './testService.js';
-import { TokenService } from './tokenService.js';
-import { ValueService } from './valueService.js';
+import { DefaultJobService, type JobService } from './jobs/jobService.js';
+import { DefaultPropertyService, type PropertyService } from './propertyService.js';
+import { DefaultSearchService, type SearchService } from './searchService.js';
+import { DefaultTestService, type TestService } from './testService.js';
+import { DefaultTokenService, type TokenService } from './tokenService.js';
+import { DefaultValueService, type ValueService } from './valueService.js';
 
 export interface Services {
   readonly entities: EntityService;
@@ -42,18 +50,16 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const entities = new EntityService(deps);
+  const entities = new DefaultEntityService(deps);
   return {
-    entities: authorize(entities, 'entities', entityPolicy),
-    properties: authorize(new PropertyService({ db: deps.db, entities }), 'properties', propertyPolicy),
-    values: authorize(new ValueService({ entities }), 'values', valuePolicy),
-    jobs: authorize(new JobService(deps), 'jobs', jobPolicy),
-    tests: authorize(new TestService({ db: deps.db, log: deps.log, entities }), 'tests', testPolicy),
-    tokens: authorize(new TokenService(deps), 'tokens', tokenPolicy),
-    search: authorize(
-      new SearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
-      'search',
-      searchPolicy,
+    entities: new AuthorizedEntityService(entities),
+    properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
+    values: new AuthorizedValueService(new DefaultValueService({ entities })),
+    jobs: new AuthorizedJobService(new DefaultJobService(deps)),
+    tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
+    tokens: new AuthorizedTokenService(new DefaultTokenService(deps)),
+    search: new AuthorizedSearchService(
+      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
     ),
   };
 }

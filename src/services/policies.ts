@@ -1,11 +1,12 @@
 /**
  * Who may do what (SPEC 10, issue #5): `read` for queries and GETs, `write` for
  * definitions and values, `admin` for tokens, metadata-test management, hard deletes
- * (of an entity or a definition, whatever the route) and system updates.
+ * (of an entity or a definition, whatever the route) and system updates. One rule per
+ * service method, applied by the wrappers in authorizedServices.ts and read by
+ * privileges.ts, so what clients are shown is what the services accept.
  */
 import { tryParseUrn } from '../domain/urn.js';
 import type { Scope } from './caller.js';
-import type { Policy } from './authorization.js';
 import type { EntityService } from './entityService.js';
 import type { JobService } from './jobs/jobService.js';
 import type { PropertyService } from './propertyService.js';
@@ -13,6 +14,18 @@ import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
 import type { TokenService } from './tokenService.js';
 import type { ValueService } from './valueService.js';
+
+type AnyFunction = (...args: never[]) => unknown;
+type MethodKeys<S> = { [K in keyof S]: S[K] extends AnyFunction ? K : never }[keyof S];
+
+/**
+ * A method's rule: the scope it needs (its first argument is the Caller), a function of
+ * its arguments giving that scope, or 'unchecked' for helpers that take no caller and
+ * only read (they are reachable only from already-authorized requests). Every method of
+ * a service has one, or its policy does not compile.
+ */
+export type Rule<F> = Scope | 'unchecked' | (F extends (...args: infer A) => unknown ? (...args: A) => Scope : never);
+export type Policy<S> = { readonly [K in MethodKeys<S>]: Rule<S[K]> };
 
 /** Writing to a metadata test (any of its aspects) is test management: admin. */
 function aspectWriteScope(urn: string): Scope {
@@ -37,7 +50,7 @@ function aspectDeleteScope(urn: string, aspect: string): Scope {
   return aspect === type.keyAspect || DEFINITION_ASPECTS.get(type.name) === aspect ? 'admin' : aspectWriteScope(urn);
 }
 
-export const entityPolicy: Policy<EntityService> = {
+export const entityPolicy = {
   getEntity: 'read',
   getAspect: 'read',
   listEntities: 'read',
@@ -51,9 +64,9 @@ export const entityPolicy: Policy<EntityService> = {
   batchUpsert: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
   deleteEntity: 'admin',
   deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
-};
+} as const satisfies Policy<EntityService>;
 
-export const propertyPolicy: Policy<PropertyService> = {
+export const propertyPolicy = {
   get: 'read',
   getMany: 'unchecked',
   audit: 'unchecked',
@@ -65,21 +78,21 @@ export const propertyPolicy: Policy<PropertyService> = {
   restore: 'write',
   history: 'read',
   delete: 'admin',
-};
+} as const satisfies Policy<PropertyService>;
 
-export const valuePolicy: Policy<ValueService> = {
+export const valuePolicy = {
   upsert: 'write',
   remove: 'write',
   get: 'read',
-};
+} as const satisfies Policy<ValueService>;
 
-export const jobPolicy: Policy<JobService> = {
+export const jobPolicy = {
   list: 'read',
   get: 'read',
   counts: 'unchecked',
-};
+} as const satisfies Policy<JobService>;
 
-export const testPolicy: Policy<TestService> = {
+export const testPolicy = {
   createTest: 'admin',
   updateTest: 'admin',
   deleteTest: 'admin',
@@ -90,19 +103,19 @@ export const testPolicy: Policy<TestService> = {
   getTestResults: 'read',
   evaluate: (_caller, input) => (input.push ? 'write' : 'read'),
   batchEvaluate: (_caller, input) => (input.push ? 'write' : 'read'),
-};
+} as const satisfies Policy<TestService>;
 
-export const tokenPolicy: Policy<TokenService> = {
+export const tokenPolicy = {
   create: 'admin',
   list: 'admin',
   revoke: 'admin',
   authenticate: 'unchecked',
   ensureRootToken: 'unchecked',
-};
+} as const satisfies Policy<TokenService>;
 
-export const searchPolicy: Policy<SearchService> = {
+export const searchPolicy = {
   scroll: 'read',
   aggregate: 'read',
   searchEntities: 'read',
   requestRebuild: 'admin',
-};
+} as const satisfies Policy<SearchService>;

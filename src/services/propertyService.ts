@@ -98,7 +98,33 @@ function allowedValuesOf(inputs: readonly AllowedValueInput[], field: string): A
   }));
 }
 
-export class PropertyService {
+export interface PropertyService {
+  /** A property's definition and whether it is soft deleted; undefined when there is none. */
+  get(caller: Caller, urn: string): Promise<PropertyState | undefined>;
+  /** get for many properties in one read (GraphQL loaders); absent ones are left out. */
+  getMany(urns: readonly string[]): Promise<Map<string, PropertyState>>;
+  /** Who created and last changed the definition, and when. */
+  audit(urn: string): Promise<AuditStamps | undefined>;
+  /** Creates a property; refuses when it already exists. Returns its urn. */
+  create(caller: Caller, input: CreatePropertyInput, options?: WriteOptions): Promise<string>;
+  /**
+   * Replaces the whole definition (what is absent is removed). The write path checks
+   * compatibility: a breaking change needs a greater version (SPEC 2).
+   */
+  replace(caller: Caller, input: ReplacePropertyInput, options?: WriteOptions): Promise<string>;
+  /** Soft delete (SPEC 5): the status aspect's removed flag; the definition and values stay. */
+  softDelete(caller: Caller, urn: string, options?: WriteOptions): Promise<string>;
+  /** Undoes a soft delete. */
+  restore(caller: Caller, urn: string, options?: WriteOptions): Promise<string>;
+  /** The definition after each write, newest first (at most `limit`). */
+  history(caller: Caller, urn: string, limit?: number): Promise<DefinitionRevision[]>;
+  /** Append-only update: text fields, new allowed values, new entity types, SINGLE→MULTIPLE. */
+  update(caller: Caller, input: UpdatePropertyInput, options?: WriteOptions): Promise<string>;
+  /** Hard delete; true when done (also when the property did not exist). */
+  delete(caller: Caller, urn: string, options?: WriteOptions): Promise<boolean>;
+}
+
+export class DefaultPropertyService implements PropertyService {
   constructor(private readonly deps: { db: Db; entities: EntityService }) {}
 
   async get(_caller: Caller, urn: string): Promise<PropertyState | undefined> {
@@ -114,7 +140,6 @@ export class PropertyService {
     return aspectAudit(this.deps.db, urn, 'propertyDefinition');
   }
 
-  /** Creates a property; refuses when it already exists. Returns its urn. */
   async create(caller: Caller, input: CreatePropertyInput, options: WriteOptions = {}): Promise<string> {
     const id = input.id ?? input.qualifiedName ?? randomUUID();
     const qualifiedName = input.qualifiedName ?? id;
@@ -136,10 +161,6 @@ export class PropertyService {
     return urn;
   }
 
-  /**
-   * Replaces the whole definition (what is absent is removed). The write path checks
-   * compatibility: a breaking change needs a greater version (SPEC 2).
-   */
   async replace(caller: Caller, input: ReplacePropertyInput, options: WriteOptions = {}): Promise<string> {
     const urn = propertyUrn(input.urn);
     const definition: Record<string, unknown> = {
@@ -167,7 +188,6 @@ export class PropertyService {
     return urn.value;
   }
 
-  /** Soft delete (SPEC 5): the status aspect's removed flag; the definition and values stay. */
   async softDelete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<string> {
     return this.setRemoved(caller, urn, true, options);
   }
@@ -176,7 +196,6 @@ export class PropertyService {
     return this.setRemoved(caller, urn, false, options);
   }
 
-  /** The definition after each write, newest first (at most `limit`). */
   async history(_caller: Caller, urn: string, limit = 100): Promise<DefinitionRevision[]> {
     const revisions = await aspectRevisions(this.deps.db, urn, 'propertyDefinition', limit);
     return revisions.map((r) => ({ revision: r.revision, definition: r.metadata as PropertyDefinition, written: { time: r.createdOn.getTime(), actor: r.createdBy } }));
@@ -188,7 +207,6 @@ export class PropertyService {
     return parsed.value;
   }
 
-  /** Append-only update: text fields, new allowed values, new entity types, SINGLE→MULTIPLE. */
   async update(caller: Caller, input: UpdatePropertyInput, options: WriteOptions = {}): Promise<string> {
     const urn = propertyUrn(input.urn);
     const update: AspectWriteRequest = {
@@ -214,7 +232,6 @@ export class PropertyService {
     return urn.value;
   }
 
-  /** Hard delete; true when done (also when the property did not exist). */
   async delete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<boolean> {
     const parsed = parseUrn(urn);
     if (parsed.entityType.name !== 'structuredProperty') throw new ValidationError(`${urn} is not a structured property urn`, 'urn');

@@ -94,7 +94,24 @@ interface ParsedQuery {
   readonly filter: FilterNode;
 }
 
-export class SearchService {
+export interface SearchService {
+  /** Whether this server has a search engine (search is not disabled). */
+  readonly enabled: boolean;
+  /** GraphQL scrollAcrossEntities: keyword hits by relevance, others in URN order. */
+  scroll(caller: Caller, input: ScrollInput): Promise<ScrollResult>;
+  /** GraphQL aggregateAcrossEntities: facet counts for the filters. */
+  aggregate(caller: Caller, input: AggregateInput): Promise<AggregateResult>;
+  /**
+   * REST GET /{v}/entity/{entityName}, in URN order (`sortOrder`), keywords or not.
+   * Searchable types go to the search engine; other types (and searchable ones while
+   * search is disabled) are listed from the database, which serves no query beyond `*`.
+   */
+  searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }>;
+  /** Queues a rebuild of every index from the database (system-update); one at a time. */
+  requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }>;
+}
+
+export class DefaultSearchService implements SearchService {
   private readonly registry: SearchRegistry;
   private readonly searcherOrNull: Searcher | null;
 
@@ -107,7 +124,6 @@ export class SearchService {
     return this.searcherOrNull !== null;
   }
 
-  /** GraphQL scrollAcrossEntities: keyword hits by relevance, others in URN order. */
   async scroll(_caller: Caller, input: ScrollInput): Promise<ScrollResult> {
     const types = typesOf(input.types);
     const count = countOf(input.count);
@@ -150,11 +166,6 @@ export class SearchService {
     return { facets };
   }
 
-  /**
-   * REST GET /{v}/entity/{entityName}, in URN order (`sortOrder`), keywords or not.
-   * Searchable types go to the search engine; other types (and searchable ones while
-   * search is disabled) are listed from the database, which serves no query beyond `*`.
-   */
   async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }> {
     const text = options.query?.trim() ?? '';
     if (options.sort !== undefined && options.sort !== 'urn') throw new ValidationError(`sort supports only urn, got ${options.sort}`, 'sort');
@@ -181,7 +192,6 @@ export class SearchService {
     return { scrollId: page.nextScrollId, entities };
   }
 
-  /** Queues a rebuild of every index from the database (system-update); one at a time. */
   async requestRebuild(_caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }> {
     if (!this.deps.engine) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
     const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, REINDEX, { reason }));

@@ -122,14 +122,39 @@ function documentOf(view: EntityView): EntityDocument {
   return { urn: view.urn, entityType: view.entityType.name, aspects };
 }
 
-export class TestService {
+export interface TestService {
+  /** Creates a test; returns its URN. An existing id is refused. */
+  createTest(caller: Caller, input: CreateTestInput, options?: WriteOptions): Promise<string>;
+  /** Replaces an existing test's name, category, description and definition; returns its URN. */
+  updateTest(caller: Caller, urnValue: string, input: TestInput, options?: WriteOptions): Promise<string>;
+  /** Hard-deletes a test; true when there was one to delete. */
+  deleteTest(caller: Caller, urnValue: string, options?: WriteOptions): Promise<boolean>;
+  /** A test by URN; null when there is none. */
+  getTest(caller: Caller, urnValue: string): Promise<TestView | null>;
+  /** Several tests by URN in one read (federation resolves many at once); absent ones are left out. */
+  getTests(caller: Caller, urnValues: readonly string[]): Promise<Map<string, TestView>>;
+  /** Tests in URN order, soft-deleted ones left out. */
+  listTests(caller: Caller, input?: ListTestsInput): Promise<ListTestsResult>;
+  /** Checks a definition without storing anything. */
+  validateTest(definitionJson: string): ValidateTestResult;
+  /** The stored results of an entity (GraphQL `Dataset.testResults`); null when never pushed. */
+  getTestResults(caller: Caller, urnValue: string): Promise<TestResults | null>;
+  /**
+   * Runs the tests in scope for one entity. Tests out of scope are in neither list.
+   * With `push`, the results are stored as the entity's testResults aspect.
+   */
+  evaluate(caller: Caller, input: EvaluateInput, options?: WriteOptions): Promise<TestResults>;
+  /** evaluate for several entities, with one regex time budget and one work budget for the whole request. */
+  batchEvaluate(caller: Caller, input: BatchEvaluateInput, options?: WriteOptions): Promise<Array<{ urn: string; results: TestResults }>>;
+}
+
+export class DefaultTestService implements TestService {
   private readonly catalog: TestCatalog;
 
   constructor(private readonly deps: TestServiceDeps) {
     this.catalog = new TestCatalog(deps);
   }
 
-  /** Creates a test; returns its URN. An existing id is refused. */
   async createTest(caller: Caller, input: CreateTestInput, options: WriteOptions = {}): Promise<string> {
     const id = input.id ?? randomUUID();
     const parsed = tryParseUrn(`urn:li:test:${id}`);
@@ -141,7 +166,6 @@ export class TestService {
     return urn;
   }
 
-  /** Replaces an existing test's name, category, description and definition; returns its URN. */
   async updateTest(caller: Caller, urnValue: string, input: TestInput, options: WriteOptions = {}): Promise<string> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const info = testInfoOf(input);
@@ -158,7 +182,6 @@ export class TestService {
     return urn.value;
   }
 
-  /** Hard-deletes a test; true when there was one to delete. */
   async deleteTest(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<boolean> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const existed = await this.deps.entities.exists(urn.value);
@@ -166,12 +189,10 @@ export class TestService {
     return existed;
   }
 
-  /** A test by URN; null when there is none. */
   async getTest(caller: Caller, urnValue: string): Promise<TestView | null> {
     return (await this.getTests(caller, [urnValue])).get(parseUrnOfType(urnValue, TEST_TYPE).value) ?? null;
   }
 
-  /** Several tests by URN in one read (federation resolves many at once); absent ones are left out. */
   async getTests(_caller: Caller, urnValues: readonly string[]): Promise<Map<string, TestView>> {
     const urns = urnValues.map((u) => parseUrnOfType(u, TEST_TYPE).value);
     const out = new Map<string, TestView>();
@@ -179,7 +200,6 @@ export class TestService {
     return out;
   }
 
-  /** Tests in URN order, soft-deleted ones left out. */
   async listTests(_caller: Caller, input: ListTestsInput = {}): Promise<ListTestsResult> {
     const start = input.start ?? 0;
     const count = input.count ?? DEFAULT_LIST_COUNT;
@@ -195,7 +215,6 @@ export class TestService {
     return { start, count: page.length, total: matching.length, tests: page.map((t) => viewOf(t.urn, t.info)) };
   }
 
-  /** Checks a definition without storing anything. */
   validateTest(definitionJson: string): ValidateTestResult {
     try {
       if (typeof definitionJson !== 'string') throw new ValidationError('definition json must be a string', 'json');
@@ -207,22 +226,16 @@ export class TestService {
     }
   }
 
-  /** The stored results of an entity (GraphQL `Dataset.testResults`); null when never pushed. */
   async getTestResults(caller: Caller, urnValue: string): Promise<TestResults | null> {
     const view = await this.deps.entities.getEntity(caller, urnValue, { aspects: ['testResults'] });
     return (view.aspects.get('testResults')?.value as TestResults | undefined) ?? null;
   }
 
-  /**
-   * Runs the tests in scope for one entity. Tests out of scope are in neither list.
-   * With `push`, the results are stored as the entity's testResults aspect.
-   */
   async evaluate(caller: Caller, input: EvaluateInput, options: WriteOptions = {}): Promise<TestResults> {
     const [result] = await this.evaluateMany(caller, [input.urn], input, options);
     return result!.results;
   }
 
-  /** evaluate for several entities, with one regex time budget and one work budget for the whole request. */
   async batchEvaluate(caller: Caller, input: BatchEvaluateInput, options: WriteOptions = {}): Promise<Array<{ urn: string; results: TestResults }>> {
     if (input.urns.length === 0) throw new ValidationError('urns must name at least one entity', 'urns');
     if (input.urns.length > TEST_LIMITS.batchEntities) {

@@ -61,7 +61,24 @@ export function callerOfToken(t: { name: string; scope: string; id: string }): C
   return { actor: `urn:li:corpuser:${t.name}`, scope: parseScope(t.scope), tokenId: t.id };
 }
 
-export class TokenService {
+export interface TokenService {
+  /** A new token; its secret is in the answer and nowhere else. */
+  create(caller: Caller, input: CreateTokenInput): Promise<NewToken>;
+  /** Every token's metadata, never a secret. */
+  list(caller: Caller): Promise<TokenMetadata[]>;
+  /** Revokes a token at once on this server; 404 when there is none. */
+  revoke(caller: Caller, id: string): Promise<boolean>;
+  /** Checks a presented secret. The lookup is by hash; the final comparison is constant-time. */
+  authenticate(secret: string): Promise<AuthResult>;
+  /**
+   * Makes sure an admin token exists. With ROOT_TOKEN, that secret becomes the root
+   * token. Otherwise, when no usable admin token exists, a new root secret is generated
+   * and returned (only then) for the caller to hand over; it is never logged.
+   */
+  ensureRootToken(rootToken: string | undefined): Promise<string | undefined>;
+}
+
+export class DefaultTokenService implements TokenService {
   private readonly cache = new Map<string, { token: StoredToken; at: number }>();
 
   constructor(private readonly deps: { db: Db; log: Logger }) {}
@@ -100,7 +117,6 @@ export class TokenService {
     return true;
   }
 
-  /** Checks a presented secret. The lookup is by hash; the final comparison is constant-time. */
   async authenticate(secret: string): Promise<AuthResult> {
     const hash = hashToken(secret);
     const now = Date.now();
@@ -123,11 +139,6 @@ export class TokenService {
     return { ok: true, caller: callerOfToken(token) };
   }
 
-  /**
-   * Makes sure an admin token exists. With ROOT_TOKEN, that secret becomes the root
-   * token. Otherwise, when no usable admin token exists, a new root secret is generated
-   * and returned (only then) for the caller to hand over; it is never logged.
-   */
   async ensureRootToken(rootToken: string | undefined): Promise<string | undefined> {
     if (rootToken) {
       await upsertNamedToken(this.deps.db, { id: ROOT_ID, name: 'root', scope: 'admin', tokenHash: hashToken(rootToken), createdBy: 'ROOT_TOKEN' });

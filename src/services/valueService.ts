@@ -25,7 +25,16 @@ function entriesOf(aspect: unknown): PropertyValueAssignment[] {
   return ((aspect as StructuredPropertiesAspect | undefined)?.properties ?? []).map((p) => ({ ...p }));
 }
 
-export class ValueService {
+export interface ValueService {
+  /** Sets the values of the properties named, keeping the asset's other properties. */
+  upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options?: WriteOptions): Promise<AssetProperties>;
+  /** Removes the properties named from the asset. */
+  remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options?: WriteOptions): Promise<AssetProperties>;
+  /** What readers see of an asset's structured properties (empty when it has none). */
+  get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined>;
+}
+
+export class DefaultValueService implements ValueService {
   constructor(private readonly deps: { entities: EntityService }) {}
 
   async upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options: WriteOptions = {}): Promise<AssetProperties> {
@@ -72,7 +81,6 @@ export class ValueService {
     return { associatedUrn: assetUrn, properties: entriesOf(result.value) };
   }
 
-  /** What readers see of an asset's structured properties (empty when it has none). */
   async get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined> {
     const view = await this.deps.entities.getEntity(caller, assetUrn, { aspects: ['structuredProperties'] }).catch((err) => {
       if ((err as { code?: string }).code === 'NOT_FOUND') return undefined;

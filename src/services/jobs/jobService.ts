@@ -37,7 +37,16 @@ function view(job: Job): JobView {
 
 const STATUSES = new Set(['pending', 'running', 'done', 'failed']);
 
-export class JobService {
+export interface JobService {
+  /** Jobs matching the filters, at most `limit`. */
+  list(caller: Caller, options: { status?: string; kind?: string; propertyUrn?: string; limit: number }): Promise<JobView[]>;
+  /** One job; 404 when there is none. */
+  get(caller: Caller, id: string): Promise<JobView>;
+  /** How many jobs are in each status (health). */
+  counts(): Promise<Record<JobStatus, number>>;
+}
+
+export class DefaultJobService implements JobService {
   constructor(private readonly deps: { db: Db }) {}
 
   async list(_caller: Caller, options: { status?: string; kind?: string; propertyUrn?: string; limit: number }): Promise<JobView[]> {

@@ -1,0 +1,133 @@
+/**
+ * Authorization as a wrapper around each service (STYLE.md, Backstage's Authorized*
+ * services): `AuthorizedXService` implements `XService` by checking the caller's scope
+ * against the method's rule in policies.ts, then calling the wrapped service. Handlers
+ * and resolvers hold no permission logic; a method missing here or in the policy does
+ * not compile. Services call each other unwrapped, so their internal calls are not
+ * checked again.
+ */
+import { scopeAllows } from '../domain/accessToken.js';
+import { ForbiddenError } from '../domain/errors.js';
+import type { Caller, Scope } from './caller.js';
+import type { EntityService } from './entityService.js';
+import type { JobService } from './jobs/jobService.js';
+import { entityPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import type { PropertyService } from './propertyService.js';
+import type { SearchService } from './searchService.js';
+import type { TestService } from './testService.js';
+import type { TokenService } from './tokenService.js';
+import type { ValueService } from './valueService.js';
+
+abstract class Authorized<S> {
+  constructor(
+    protected readonly inner: S,
+    private readonly name: string,
+  ) {}
+
+  /** The wrapped service, once `caller` may call `method`, which needs `need`. */
+  protected allowed(caller: Caller, method: string, need: Scope): S {
+    if (!caller || typeof caller.scope !== 'string') throw new Error(`${this.name}.${method} called without a caller`);
+    if (!scopeAllows(caller.scope, need)) {
+      throw new ForbiddenError(`${this.name}.${method} needs a token with ${need} scope; this token has ${caller.scope} scope`);
+    }
+    return this.inner;
+  }
+}
+
+const E = entityPolicy;
+export class AuthorizedEntityService extends Authorized<EntityService> implements EntityService {
+  constructor(inner: EntityService) {
+    super(inner, 'entities');
+  }
+  getEntity: EntityService['getEntity'] = (caller, ...rest) => this.allowed(caller, 'getEntity', E.getEntity).getEntity(caller, ...rest);
+  getAspect: EntityService['getAspect'] = (caller, ...rest) => this.allowed(caller, 'getAspect', E.getAspect).getAspect(caller, ...rest);
+  listEntities: EntityService['listEntities'] = (caller, ...rest) => this.allowed(caller, 'listEntities', E.listEntities).listEntities(caller, ...rest);
+  exists: EntityService['exists'] = (...args) => this.inner.exists(...args);
+  existing: EntityService['existing'] = (...args) => this.inner.existing(...args);
+  readEntities: EntityService['readEntities'] = (...args) => this.inner.readEntities(...args);
+  setAspect: EntityService['setAspect'] = (caller, urn, ...rest) => this.allowed(caller, 'setAspect', E.setAspect(caller, urn)).setAspect(caller, urn, ...rest);
+  patchAspect: EntityService['patchAspect'] = (caller, urn, ...rest) => this.allowed(caller, 'patchAspect', E.patchAspect(caller, urn)).patchAspect(caller, urn, ...rest);
+  updateAspect: EntityService['updateAspect'] = (caller, urn, ...rest) => this.allowed(caller, 'updateAspect', E.updateAspect(caller, urn)).updateAspect(caller, urn, ...rest);
+  writeAspects: EntityService['writeAspects'] = (caller, urn, ...rest) => this.allowed(caller, 'writeAspects', E.writeAspects(caller, urn)).writeAspects(caller, urn, ...rest);
+  batchUpsert: EntityService['batchUpsert'] = (caller, type, ...rest) => this.allowed(caller, 'batchUpsert', E.batchUpsert(caller, type)).batchUpsert(caller, type, ...rest);
+  deleteEntity: EntityService['deleteEntity'] = (caller, ...rest) => this.allowed(caller, 'deleteEntity', E.deleteEntity).deleteEntity(caller, ...rest);
+  deleteAspect: EntityService['deleteAspect'] = (caller, urn, aspect, ...rest) =>
+    this.allowed(caller, 'deleteAspect', E.deleteAspect(caller, urn, aspect)).deleteAspect(caller, urn, aspect, ...rest);
+}
+
+const P = propertyPolicy;
+export class AuthorizedPropertyService extends Authorized<PropertyService> implements PropertyService {
+  constructor(inner: PropertyService) {
+    super(inner, 'properties');
+  }
+  get: PropertyService['get'] = (caller, ...rest) => this.allowed(caller, 'get', P.get).get(caller, ...rest);
+  getMany: PropertyService['getMany'] = (...args) => this.inner.getMany(...args);
+  audit: PropertyService['audit'] = (...args) => this.inner.audit(...args);
+  create: PropertyService['create'] = (caller, ...rest) => this.allowed(caller, 'create', P.create).create(caller, ...rest);
+  replace: PropertyService['replace'] = (caller, ...rest) => this.allowed(caller, 'replace', P.replace).replace(caller, ...rest);
+  update: PropertyService['update'] = (caller, ...rest) => this.allowed(caller, 'update', P.update).update(caller, ...rest);
+  softDelete: PropertyService['softDelete'] = (caller, ...rest) => this.allowed(caller, 'softDelete', P.softDelete).softDelete(caller, ...rest);
+  restore: PropertyService['restore'] = (caller, ...rest) => this.allowed(caller, 'restore', P.restore).restore(caller, ...rest);
+  history: PropertyService['history'] = (caller, ...rest) => this.allowed(caller, 'history', P.history).history(caller, ...rest);
+  delete: PropertyService['delete'] = (caller, ...rest) => this.allowed(caller, 'delete', P.delete).delete(caller, ...rest);
+}
+
+export class AuthorizedValueService extends Authorized<ValueService> implements ValueService {
+  constructor(inner: ValueService) {
+    super(inner, 'values');
+  }
+  upsert: ValueService['upsert'] = (caller, ...rest) => this.allowed(caller, 'upsert', valuePolicy.upsert).upsert(caller, ...rest);
+  remove: ValueService['remove'] = (caller, ...rest) => this.allowed(caller, 'remove', valuePolicy.remove).remove(caller, ...rest);
+  get: ValueService['get'] = (caller, ...rest) => this.allowed(caller, 'get', valuePolicy.get).get(caller, ...rest);
+}
+
+export class AuthorizedJobService extends Authorized<JobService> implements JobService {
+  constructor(inner: JobService) {
+    super(inner, 'jobs');
+  }
+  list: JobService['list'] = (caller, ...rest) => this.allowed(caller, 'list', jobPolicy.list).list(caller, ...rest);
+  get: JobService['get'] = (caller, ...rest) => this.allowed(caller, 'get', jobPolicy.get).get(caller, ...rest);
+  counts: JobService['counts'] = () => this.inner.counts();
+}
+
+const T = testPolicy;
+export class AuthorizedTestService extends Authorized<TestService> implements TestService {
+  constructor(inner: TestService) {
+    super(inner, 'tests');
+  }
+  createTest: TestService['createTest'] = (caller, ...rest) => this.allowed(caller, 'createTest', T.createTest).createTest(caller, ...rest);
+  updateTest: TestService['updateTest'] = (caller, ...rest) => this.allowed(caller, 'updateTest', T.updateTest).updateTest(caller, ...rest);
+  deleteTest: TestService['deleteTest'] = (caller, ...rest) => this.allowed(caller, 'deleteTest', T.deleteTest).deleteTest(caller, ...rest);
+  getTest: TestService['getTest'] = (caller, ...rest) => this.allowed(caller, 'getTest', T.getTest).getTest(caller, ...rest);
+  getTests: TestService['getTests'] = (caller, ...rest) => this.allowed(caller, 'getTests', T.getTests).getTests(caller, ...rest);
+  listTests: TestService['listTests'] = (caller, ...rest) => this.allowed(caller, 'listTests', T.listTests).listTests(caller, ...rest);
+  validateTest: TestService['validateTest'] = (...args) => this.inner.validateTest(...args);
+  getTestResults: TestService['getTestResults'] = (caller, ...rest) => this.allowed(caller, 'getTestResults', T.getTestResults).getTestResults(caller, ...rest);
+  evaluate: TestService['evaluate'] = (caller, input, ...rest) => this.allowed(caller, 'evaluate', T.evaluate(caller, input)).evaluate(caller, input, ...rest);
+  batchEvaluate: TestService['batchEvaluate'] = (caller, input, ...rest) =>
+    this.allowed(caller, 'batchEvaluate', T.batchEvaluate(caller, input)).batchEvaluate(caller, input, ...rest);
+}
+
+export class AuthorizedTokenService extends Authorized<TokenService> implements TokenService {
+  constructor(inner: TokenService) {
+    super(inner, 'tokens');
+  }
+  create: TokenService['create'] = (caller, ...rest) => this.allowed(caller, 'create', tokenPolicy.create).create(caller, ...rest);
+  list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list).list(caller);
+  revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke).revoke(caller, ...rest);
+  authenticate: TokenService['authenticate'] = (...args) => this.inner.authenticate(...args);
+  ensureRootToken: TokenService['ensureRootToken'] = (...args) => this.inner.ensureRootToken(...args);
+}
+
+export class AuthorizedSearchService extends Authorized<SearchService> implements SearchService {
+  constructor(inner: SearchService) {
+    super(inner, 'search');
+  }
+  get enabled(): boolean {
+    return this.inner.enabled;
+  }
+  scroll: SearchService['scroll'] = (caller, ...rest) => this.allowed(caller, 'scroll', searchPolicy.scroll).scroll(caller, ...rest);
+  aggregate: SearchService['aggregate'] = (caller, ...rest) => this.allowed(caller, 'aggregate', searchPolicy.aggregate).aggregate(caller, ...rest);
+  searchEntities: SearchService['searchEntities'] = (caller, ...rest) => this.allowed(caller, 'searchEntities', searchPolicy.searchEntities).searchEntities(caller, ...rest);
+  requestRebuild: SearchService['requestRebuild'] = (caller, ...rest) => this.allowed(caller, 'requestRebuild', searchPolicy.requestRebuild).requestRebuild(caller, ...rest);
+}
