@@ -9,6 +9,7 @@ import { graphql } from '../support/graphql.js';
 import { http } from '../support/http.js';
 import { datasetUrnOf, V3 } from '../support/fixtures.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+import { waitFor } from '../support/waitFor.js';
 
 const ROOT = `pgt_console_api_${Math.random().toString(36).slice(2)}`;
 let server: TestServer;
@@ -69,16 +70,13 @@ async function valuesOn(datasetUrn: string): Promise<Array<{ structuredProperty:
 }
 
 /** Polls listJobs for the property's newest cleanup job until it is done (bounded). */
-async function cleanupJobDone(propertyUrn: string): Promise<Record<string, any>> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+function cleanupJobDone(propertyUrn: string): Promise<Record<string, any>> {
+  return waitFor(`the cleanup job of ${propertyUrn}`, 60_000, async () => {
     const res = await gql(JOBS, { input: { propertyUrn, kind: 'cleanup-property-values' } });
     expect(res.errors).toBeUndefined();
     const job = res.data.listJobs.jobs[0];
-    if (job?.status === 'DONE') return job;
-    if (Date.now() > deadline) throw new Error(`cleanup job of ${propertyUrn} not done: ${JSON.stringify(job)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return job?.status === 'DONE' ? job : undefined;
+  }, 100);
 }
 
 describe('me', () => {

@@ -9,6 +9,7 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { SYSTEM_CALLER } from '../../src/services/caller.js';
 import { findProperty } from '../../src/store/propertyRegistry.js';
 import { createDatasets, datasetUrn, defineProperty, hardDelete, propertyUrn, searchRest, setValues, softDeleteProperty, V3 } from '../support/catalog.js';
+import { waitForJobs } from '../support/fixtures.js';
 import { enc, http, indexCaughtUp } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 
@@ -148,13 +149,8 @@ let oldAttr: string;
   describe('after the cleanup jobs have run', () => {
     test('the stale values are gone from the documents and results are unchanged', async () => {
       server.worker.start();
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const jobs = await http(base, 'GET', `${V3}/jobs`);
-        if (jobs.body.jobs.every((j: { status: string }) => j.status === 'done')) break;
-        if (Date.now() > deadline) throw new Error(`jobs did not finish: ${jobs.text}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const jobs = await waitForJobs(base, 60_000);
+      expect(jobs.filter((j) => j.status !== 'done')).toEqual([]);
       // The cleanup's own writes are indexed like any other change.
       await indexCaughtUp(base);
       expect(await rawHolders(oldAttr)).toEqual([]);
