@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { sleep } from './waitFor.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MARKER = path.join(ROOT, 'dist/main.js');
@@ -32,8 +33,6 @@ function builtIsFresh(): boolean {
     return false;
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function ensureBuilt(): Promise<void> {
   if (builtIsFresh()) return;
