@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import type { CommandContext } from './context.js';
 import { upsertDatasets, getDataset, listDatasets } from './commands/dataset.js';
 import { deleteEntity } from './commands/delete.js';
+import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
 import { getProperty, listProperties, upsertProperties } from './commands/properties.js';
 import { restoreEntity } from './commands/restore.js';
@@ -105,6 +106,12 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--hard', 'delete permanently (asks for confirmation)')
     .option('--force', 'do not ask before a hard delete')
     .action(run((opts: { urn: string; hard?: boolean; force?: boolean }) => deleteEntity(ctx, opts)));
+
+  const demo = program.command('demo').description('a demo catalogue to try propgraph with');
+  demo
+    .command('load')
+    .description('load a few hundred datasets, a dozen structured properties and two metadata tests (safe to repeat)')
+    .action(run(() => loadDemo(ctx)));
 
   program
     .command('restore')
