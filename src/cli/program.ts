@@ -47,7 +47,8 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .description('write the server address and access token to ~/.propgraph/config.json (asks for what is missing on a terminal)')
     .option('--server <url>', 'server address, e.g. https://host/gms or http://localhost:8080')
     .option('--token <token>', 'access token sent as Authorization: Bearer')
-    .action(run((opts: { server?: string; token?: string }) => init(ctx, opts)));
+    .option('--no-check', 'write the configuration without checking that the server answers and accepts the token')
+    .action(run((opts: { server?: string; token?: string; check: boolean }) => init(ctx, opts)));
 
   const properties = program.command('properties').description('structured property definitions');
   properties

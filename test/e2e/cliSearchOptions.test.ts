@@ -126,6 +126,23 @@ describe('propgraph dataset list and restore', () => {
     expect((await cli(['restore', '--urn', urn])).stdout).toBe(`${urn} is not deleted; nothing to restore.\n`);
   });
 
+  it('properties list and get mark a soft-deleted property, as dataset get marks a dataset', async () => {
+    const urn = 'urn:li:structuredProperty:acme.rows';
+    expect((await cli(['delete', '--urn', urn])).code).toBe(0);
+    try {
+      const listed = await cli(['properties', 'list']);
+      expect(listed.stdout.trim().split('\n').sort()).toEqual([`${urn} (soft deleted)`, 'urn:li:structuredProperty:acme.tier']);
+      const details = JSON.parse((await cli(['properties', 'list', '--details'])).stdout) as Array<{ urn: string; removed?: boolean }>;
+      expect(details.find((d) => d.urn === urn)?.removed).toBe(true);
+      expect(details.find((d) => d.urn !== urn)?.removed).toBeUndefined();
+      expect(JSON.parse((await cli(['properties', 'get', '--urn', 'acme.rows'])).stdout)).toMatchObject({ urn, removed: true });
+    } finally {
+      expect((await cli(['restore', '--urn', urn])).stdout).toBe(`Restored ${urn}.\n`);
+    }
+    expect((await cli(['properties', 'list'])).stdout).not.toContain('soft deleted');
+    expect(JSON.parse((await cli(['properties', 'get', '--urn', 'acme.rows'])).stdout).removed).toBeUndefined();
+  });
+
   it('restoring what does not exist says so (exit 1)', async () => {
     const res = await cli(['restore', '--urn', urnOf('hive', 'never.there')]);
     expect(res.code).toBe(1);

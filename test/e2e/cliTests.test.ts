@@ -44,9 +44,9 @@ test('upsert creates tests, then updates them; list and get read them back', asy
   const file = writeFile(home, 'tests.yaml', TESTS);
   const created = await cli(['tests', 'upsert', '-f', file]);
   expect(created.code).toBe(0);
-  expect(created.stdout).toBe('Created urn:li:test:retention-is-set\nCreated urn:li:test:retention-is-long\n2 written, 0 failed\n');
+  expect(created.stdout).toBe('Created test urn:li:test:retention-is-set\nCreated test urn:li:test:retention-is-long\n2 written, 0 failed\n');
   const again = await cli(['tests', 'upsert', '-f', file]);
-  expect(again.stdout).toBe('Updated urn:li:test:retention-is-set\nUpdated urn:li:test:retention-is-long\n2 written, 0 failed\n');
+  expect(again.stdout).toBe('Updated test urn:li:test:retention-is-set\nUpdated test urn:li:test:retention-is-long\n2 written, 0 failed\n');
 
   const listed = await cli(['tests', 'list']);
   expect(listed.code).toBe(0);
@@ -66,7 +66,7 @@ test('upsert creates tests, then updates them; list and get read them back', asy
   });
   // What get prints is a file entry: written back, it updates the test.
   const back = await cli(['tests', 'upsert', '-f', writeFile(home, 'back.yaml', got.stdout)]);
-  expect(back.stdout).toBe('Updated urn:li:test:retention-is-set\n');
+  expect(back.stdout).toBe('Updated test urn:li:test:retention-is-set\n');
 });
 
 test('evaluate prints a PASS or FAIL line per test and the counts', async () => {

@@ -25,10 +25,10 @@ export async function upsertTests(ctx: CommandContext, options: { file: string }
       const existing = await graphql.run(CliTestDocument, { urn: e.urn });
       if (existing.test) {
         await graphql.run(CliUpdateTestDocument, { urn: e.urn, input });
-        progress.succeeded(`Updated ${e.urn}`);
+        progress.succeeded(`Updated test ${e.urn}`);
       } else {
         await graphql.run(CliCreateTestDocument, { input: { ...input, id: e.id } });
-        progress.succeeded(`Created ${e.urn}`);
+        progress.succeeded(`Created test ${e.urn}`);
       }
     } catch (err) {
       // Auth and connection failures end the run; a refused test is that entry's failure.
