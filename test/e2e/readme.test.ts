@@ -38,8 +38,9 @@ function shellBlocks(heading: string): string[] {
 }
 
 function runBash(script: string, options: { cwd: string; env?: Record<string, string> }): Promise<string> {
-  const env = { ...process.env, HOME: projectDir, NO_COLOR: '1', PORT: new URL(server.url).port, ...options.env };
-  delete env.NODE_OPTIONS;
+  // Without the test runner's NODE_OPTIONS: the commands run as a user's shell runs them.
+  const { NODE_OPTIONS: _ignored, ...inherited } = process.env;
+  const env = { ...inherited, HOME: projectDir, NO_COLOR: '1', PORT: new URL(server.url).port, ...options.env };
   // Asynchronously: the server runs in this process and must keep serving meanwhile.
   return promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', cwd: options.cwd, env, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }).then((r) => r.stdout);
 }

@@ -7,6 +7,7 @@
  * it failing both tests.
  */
 import type { PropertyDefinition } from '../../domain/propertyDefinition.js';
+import { seededRandom } from './seededRandom.js';
 
 export interface DemoEntity {
   readonly urn: string;
@@ -90,18 +91,6 @@ const EXTRA_COLUMNS: ReadonlyArray<readonly [string, string]> = [
 ];
 const PII_COLUMNS = new Set(['customer_email', 'phone_number', 'ip_address']);
 
-/** mulberry32: a tiny deterministic generator, so the catalogue is the same on every load. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const text = (s: string): Value => ({ string: s });
 const num = (n: number): Value => ({ double: n });
 const assign = (name: string, values: Value[]) => ({ propertyUrn: P(name), values });
@@ -126,7 +115,7 @@ function testInfo(name: string, description: string, rules: unknown): Record<str
 }
 
 export function demoCatalogue(): DemoCatalogue {
-  const random = generator(20240614);
+  const random = seededRandom(20240614);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const chance = (p: number) => random() < p;
   const date = (fromYear: number) => `${fromYear + Math.floor(random() * 3)}-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}`;
