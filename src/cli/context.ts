@@ -1,5 +1,6 @@
 /** What every command receives: the streams, the environment, and (lazily) the server. */
 import { resolveSettings, type CliEnvironment } from './configFile.js';
+import { GraphqlApi } from './graphqlApi.js';
 import { HttpClient } from './httpClient.js';
 import { RestApi } from './restApi.js';
 import type { Terminal } from './terminal.js';
@@ -9,13 +10,19 @@ export interface CommandContext {
   readonly environment: CliEnvironment;
   /** The server's REST API; resolving it fails (exit 3) when no server is configured. */
   api(): RestApi;
+  /** The server's GraphQL API (search, facets, metadata tests), on the same connection settings. */
+  graphql(): GraphqlApi;
 }
 
 export function createContext(terminal: Terminal, environment: CliEnvironment, fetchImpl: typeof fetch = fetch): CommandContext {
+  let http: HttpClient | undefined;
   let api: RestApi | undefined;
+  let graphql: GraphqlApi | undefined;
+  const client = () => (http ??= new HttpClient(resolveSettings(environment), fetchImpl));
   return {
     terminal,
     environment,
-    api: () => (api ??= new RestApi(new HttpClient(resolveSettings(environment), fetchImpl))),
+    api: () => (api ??= new RestApi(client())),
+    graphql: () => (graphql ??= new GraphqlApi(client())),
   };
 }

@@ -11,6 +11,11 @@ export type QueryValue = string | number | boolean | readonly string[] | undefin
 export interface RequestOptions {
   readonly query?: Readonly<Record<string, QueryValue>>;
   readonly json?: unknown;
+  /**
+   * Return an error answer's body when it is JSON with an `errors` list (GraphQL answers
+   * a query it refuses with 400 and such a body) instead of raising ApiError.
+   */
+  readonly acceptErrorBody?: boolean;
 }
 
 const REQUEST_TIMEOUT_MS = 120_000;
@@ -108,6 +113,7 @@ export class HttpClient {
         EXIT.auth,
       );
     }
+    if (options.acceptErrorBody && Array.isArray((parsed as { errors?: unknown } | undefined)?.errors)) return parsed as T;
     throw new ApiError(response.status, kind, detail, route);
   }
 }

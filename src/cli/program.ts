@@ -2,12 +2,15 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { CommandContext } from './context.js';
-import { upsertDatasets, getDataset } from './commands/dataset.js';
+import { upsertDatasets, getDataset, listDatasets } from './commands/dataset.js';
 import { deleteEntity } from './commands/delete.js';
+import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
 import { getProperty, listProperties, upsertProperties } from './commands/properties.js';
+import { restoreEntity } from './commands/restore.js';
+import { search } from './commands/search.js';
 import { systemUpdate } from './commands/systemUpdate.js';
-import { evaluateTests } from './commands/tests.js';
+import { evaluateTests, getTest, listTests, upsertTests } from './commands/tests.js';
 import { createToken, listTokens, revokeToken } from './commands/tokens.js';
 import type { ExitCode } from './errors.js';
 
@@ -20,6 +23,9 @@ function packageVersion(): string {
   }
 }
 
+/** Collects a repeatable option's values in order. */
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
 export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => void): Command {
   const run =
     <A extends unknown[]>(action: (...args: A) => Promise<ExitCode>) =>
@@ -27,7 +33,7 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
       onResult(await action(...args));
     };
   const program = new Command('propgraph')
-    .description('Command-line tool for a propgraph server: structured properties, datasets, deletes, tests.')
+    .description('Command-line tool for a propgraph server: structured properties, datasets, search, deletes, tests.')
     .version(packageVersion())
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
@@ -41,7 +47,8 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .description('write the server address and access token to ~/.propgraph/config.json (asks for what is missing on a terminal)')
     .option('--server <url>', 'server address, e.g. https://host/gms or http://localhost:8080')
     .option('--token <token>', 'access token sent as Authorization: Bearer')
-    .action(run((opts: { server?: string; token?: string }) => init(ctx, opts)));
+    .option('--no-check', 'write the configuration without checking that the server answers and accepts the token')
+    .action(run((opts: { server?: string; token?: string; check: boolean }) => init(ctx, opts)));
 
   const properties = program.command('properties').description('structured property definitions');
   properties
@@ -75,6 +82,23 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .description("print a dataset with its structured properties and its fields' properties")
     .requiredOption('--urn <urn>', 'dataset urn')
     .action(run((opts: { urn: string }) => getDataset(ctx, opts.urn)));
+  dataset
+    .command('list')
+    .description('list dataset urns (soft-deleted ones are left out)')
+    .action(run(() => listDatasets(ctx)));
+
+  program
+    .command('search')
+    .description('search entities by keywords and filters; show facet counts')
+    .argument('[query]', 'keywords and/or field:value clauses (docs/search.md); default: everything')
+    .option('--type <type>', 'entity type to search, e.g. dataset or schemaField (repeatable)', collect)
+    .option('--filter <field=value>', 'only hits whose field has this value, e.g. platform=bigquery or acme.governance.tier=gold (repeatable; values of one field are alternatives)', collect)
+    .option('--facet <name>', 'count hits per value of this field or property, e.g. platform or acme.governance.tier (repeatable)', collect)
+    .option('--count <n>', 'how many hits to show (default 20, at most 1000)')
+    .option('--json', 'print the result as JSON')
+    .action(
+      run((query: string | undefined, opts: { type?: string[]; filter?: string[]; facet?: string[]; count?: string; json?: boolean }) => search(ctx, query, opts)),
+    );
 
   program
     .command('delete')
@@ -84,6 +108,18 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--force', 'do not ask before a hard delete')
     .action(run((opts: { urn: string; hard?: boolean; force?: boolean }) => deleteEntity(ctx, opts)));
 
+  const demo = program.command('demo').description('a demo catalogue to try propgraph with');
+  demo
+    .command('load')
+    .description('load a few hundred datasets, a dozen structured properties and two metadata tests (safe to repeat)')
+    .action(run(() => loadDemo(ctx)));
+
+  program
+    .command('restore')
+    .description('undo a soft delete')
+    .requiredOption('--urn <urn>', 'urn of the soft-deleted entity')
+    .action(run((opts: { urn: string }) => restoreEntity(ctx, opts)));
+
   program
     .command('system-update')
     .description('rebuild the search indexes from the database and follow the job')
@@ -91,6 +127,21 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .action(run((opts: { wait: boolean }) => systemUpdate(ctx, opts)));
 
   const tests = program.command('tests').description('metadata tests');
+  tests
+    .command('upsert')
+    .description('create or update metadata tests from a YAML file')
+    .requiredOption('-f, --file <yaml>', 'test file (docs/cli.md)')
+    .action(run((opts: { file: string }) => upsertTests(ctx, opts)));
+  tests
+    .command('get')
+    .description('print a test as a file entry (JSON)')
+    .requiredOption('--urn <urn>', 'test urn or id')
+    .action(run((opts: { urn: string }) => getTest(ctx, opts.urn)));
+  tests
+    .command('list')
+    .description('list metadata tests')
+    .option('--json', 'print as JSON')
+    .action(run((opts: { json?: boolean }) => listTests(ctx, opts)));
   tests
     .command('evaluate')
     .description('run the metadata tests that apply to an entity')

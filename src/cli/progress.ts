@@ -40,6 +40,11 @@ export class RunProgress {
     this.draw(done, label, false);
   }
 
+  /** Whether a bar is drawn (stderr is a terminal); otherwise callers print plain progress lines. */
+  get showsBar(): boolean {
+    return this.showBar;
+  }
+
   get counts(): { written: number; failed: number } {
     return { written: this.written, failed: this.failed };
   }

@@ -64,9 +64,12 @@ export class RestApi {
     await this.http.request('DELETE', this.http.v3(path(entityType, urn)));
   }
 
-  async listEntities(entityType: string, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId?: string; entities: EntityBody[] }> {
+  async listEntities(
+    entityType: string,
+    options: { count: number; scrollId?: string; aspects?: readonly string[]; query?: string },
+  ): Promise<{ scrollId?: string; entities: EntityBody[] }> {
     return this.http.request('GET', this.http.v3(path(entityType)), {
-      query: { count: options.count, scrollId: options.scrollId, aspects: options.aspects },
+      query: { count: options.count, scrollId: options.scrollId, aspects: options.aspects, query: options.query },
     });
   }
 }

@@ -44,7 +44,8 @@ describe('init and the config file', () => {
       const result = await runCli(['init', '--server', `${server.url}/gms/`, '--token', 'secret-token'], { home: initHome });
       expect(result.code).toBe(0);
       const file = path.join(initHome, '.propgraph', 'config.json');
-      expect(result.stdout).toBe(`Wrote ${file} (server ${server.url}/gms, with an access token).\n`);
+      // The test server runs without authentication: every token has admin scope there.
+      expect(result.stdout).toBe(`Wrote ${file} (server ${server.url}/gms, with an access token of admin scope, checked).\n`);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ server: `${server.url}/gms`, token: 'secret-token' });
       expect(statSync(file).mode & 0o777).toBe(0o600);
 
@@ -74,10 +75,30 @@ describe('init and the config file', () => {
     const initHome = tempDir();
     try {
       const dead = await freePort();
-      expect((await runCli(['init', '--server', `http://127.0.0.1:${dead}`], { home: initHome })).code).toBe(0);
+      expect((await runCli(['init', '--server', `http://127.0.0.1:${dead}`, '--no-check'], { home: initHome })).code).toBe(0);
       const result = await runCli(['properties', 'list'], { home: initHome, server: server.url });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
+    } finally {
+      rmSync(initHome, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to write a configuration for a server that does not answer (exit 3); --no-check writes it anyway', async () => {
+    const initHome = tempDir();
+    try {
+      const dead = await freePort();
+      const file = path.join(initHome, '.propgraph', 'config.json');
+      const refused = await runCli(['init', '--server', `http://127.0.0.1:${dead}`, '--token', 't'], { home: initHome });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toBe(
+        `Error: Cannot reach the propgraph server at http://127.0.0.1:${dead} (connection refused). Is it running? Check the address with \`propgraph init\` or PROPGRAPH_SERVER. ` +
+          'Nothing was written; pass --no-check to write the configuration anyway.\n',
+      );
+      expect(() => statSync(file)).toThrow();
+      const unchecked = await runCli(['init', '--server', `http://127.0.0.1:${dead}`, '--token', 't', '--no-check'], { home: initHome });
+      expect(unchecked.code).toBe(0);
+      expect(unchecked.stdout).toBe(`Wrote ${file} (server http://127.0.0.1:${dead}, with an access token, not checked).\n`);
     } finally {
       rmSync(initHome, { recursive: true, force: true });
     }
@@ -137,6 +158,18 @@ describe('a server that cannot be reached or refuses the token', () => {
       );
       const accepted = await runCli(['properties', 'list'], { home, server: stubUrl, token: 'good-token' });
       expect(accepted.code).toBe(0);
+    });
+
+    it('init refuses a token the server refuses (exit 4) and writes nothing', async () => {
+      const initHome = tempDir();
+      try {
+        const result = await runCli(['init', '--server', stubUrl, '--token', 'bad-token'], { home: initHome });
+        expect(result.code).toBe(4);
+        expect(result.stderr).toMatch(/^Error: The server at .* refused the access token: .*401 Unauthorized \(Invalid or expired token\).* Nothing was written; pass --no-check/);
+        expect(() => statSync(path.join(initHome, '.propgraph', 'config.json'))).toThrow();
+      } finally {
+        rmSync(initHome, { recursive: true, force: true });
+      }
     });
 
     it('with no token at all, says that none is configured', async () => {

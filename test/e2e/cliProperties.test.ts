@@ -93,6 +93,12 @@ describe('properties upsert with the seed definition file', () => {
     expect(missing.stderr).toContain('Structured property urn:li:structuredProperty:no.such.property does not exist');
   });
 
+  it('upserting the same file again says "Updated" per entry', async () => {
+    const again = await cli(['properties', 'upsert', '-f', yamlFile('seed-props.yaml', SEED_PROPERTIES_YAML)]);
+    expect(again.code).toBe(0);
+    expect(again.stdout.trim().split('\n')).toEqual([...SEED_PROPERTY_URNS.map((u) => `Updated structured property ${u}`), '3 written, 0 failed']);
+  });
+
   it('properties list prints every property urn; --details prints their definitions', async () => {
     const list = await cli(['properties', 'list']);
     expect(list.code).toBe(0);
@@ -139,7 +145,7 @@ describe('properties upsert: create or update', () => {
     const second = yamlFile('update-2.yaml', `- id: upd.prop\n  type: string\n  cardinality: multiple\n  entity_types: [dataset, dataFlow]\n  display_name: After\n`);
     const result = await cli(['properties', 'upsert', '-f', second]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('Created structured property urn:li:structuredProperty:upd.prop\n');
+    expect(result.stdout).toBe('Updated structured property urn:li:structuredProperty:upd.prop\n');
     expect(await definitionOf('urn:li:structuredProperty:upd.prop')).toMatchObject({ displayName: 'After', cardinality: 'MULTIPLE' });
   });
 

@@ -1,6 +1,6 @@
 /**
  * The user guide's examples run as written (issue #8): every `sh` block of
- * docs/guide.md runs, in order, against a real server with authentication on, from a
+ * docs/guide.md runs, in order, against a real server with authentication and search on, from a
  * project folder whose data/root-token the server generated, and prints exactly the
  * output the guide shows under it. `propgraph` is the built CLI.
  */
@@ -16,7 +16,11 @@ let server: TestServer;
 
 beforeAll(async () => {
   ensureBuilt();
-  server = await startTestServer({ env: { AUTH_ENABLED: 'true', DATA_DIR: path.join(projectDir, 'data') } });
+  server = await startTestServer({
+    search: true,
+    // Writes return once search reflects them, however loaded the machine: the guide searches right after writing.
+    env: { AUTH_ENABLED: 'true', DATA_DIR: path.join(projectDir, 'data'), INDEX_WAIT_MS: '120000' },
+  });
 }, 120_000);
 afterAll(async () => {
   await server.stop();
@@ -33,10 +37,11 @@ test('the guide has examples, most with their output', () => {
 
 test('every example runs and prints what the guide shows', async () => {
   const outputs = await runShellExamples(
-    examples.map((e) => ({ ...e, script: e.script.replaceAll('http://127.0.0.1:8080', server.url) })),
+    examples,
     {
       cwd: projectDir,
-      env: { ...process.env, HOME: projectDir, NO_COLOR: '1' },
+      // The examples reach the server through PORT, as they would for a user who started it with one.
+      env: { ...process.env, HOME: projectDir, NO_COLOR: '1', PORT: new URL(server.url).port },
       prelude: `propgraph() { node ${JSON.stringify(path.join(ROOT, 'dist/cli/main.js'))} "$@"; }`,
     },
   );

@@ -59,17 +59,8 @@ export async function drainQueue<T>(items: readonly T[], concurrency: number, wo
   });
 }
 
-/** mulberry32: a small seeded generator, uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// One generator for the load tests and the CLI's demo catalogue.
+export { seededRandom } from '../../src/cli/demo/seededRandom.js';
 
 /** The seed from FAULT_SEED (to replay a run) or a fresh one; printed by the caller. */
 export function faultSeed(): number {

@@ -185,3 +185,14 @@ export async function getDataset(ctx: CommandContext, input: string): Promise<Ex
   printLine(ctx.terminal.stdout, JSON.stringify(out, null, 2));
   return EXIT.ok;
 }
+
+export async function listDatasets(ctx: CommandContext): Promise<ExitCode> {
+  const api = ctx.api();
+  let scrollId: string | undefined;
+  do {
+    const page = await api.listEntities('dataset', { count: 1000, aspects: ['status'], ...(scrollId ? { scrollId } : {}) });
+    for (const entity of page.entities) printLine(ctx.terminal.stdout, entity.urn);
+    scrollId = page.scrollId ?? undefined;
+  } while (scrollId);
+  return EXIT.ok;
+}

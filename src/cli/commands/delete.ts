@@ -18,7 +18,7 @@ export async function deleteEntity(ctx: CommandContext, options: { urn: string; 
 
   if (!options.hard) {
     await api.upsertAspect(entityType, options.urn, 'status', { removed: true });
-    printLine(ctx.terminal.stdout, `Soft deleted ${options.urn}. Nothing was removed; write status.removed=false to restore it.`);
+    printLine(ctx.terminal.stdout, `Soft deleted ${options.urn}. Nothing was removed; restore it with: propgraph restore --urn '${options.urn}'`);
     return EXIT.ok;
   }
   if (!options.force) {

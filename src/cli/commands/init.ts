@@ -1,15 +1,38 @@
 /**
- * `propgraph init [--server URL] [--token T]` (seed 4.11, SPEC 9): asks for what is
- * missing when on a terminal, then writes the config file (mode 0600).
+ * `propgraph init [--server URL] [--token T] [--no-check]` (seed 4.11, SPEC 9): asks for
+ * what is missing when on a terminal, checks that the server answers and accepts the
+ * token, then writes the config file (mode 0600). A configuration that cannot work is
+ * refused at once rather than at the first command.
  */
 import type { CommandContext } from '../context.js';
-import { configPath, normaliseServer, readConfigFile, writeConfigFile } from '../configFile.js';
+import { configPath, normaliseServer, readConfigFile, writeConfigFile, type CliSettings } from '../configFile.js';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
+import { CliWhoAmIDocument } from '../generated/graphql.js';
+import { GraphqlApi } from '../graphqlApi.js';
+import { HttpClient } from '../httpClient.js';
 import { ask, printLine } from '../terminal.js';
+
+const SKIP_HINT = 'Nothing was written; pass --no-check to write the configuration anyway.';
+
+/** Asks the server who the token belongs to: proves it answers, speaks GraphQL and accepts the token. Returns the token's scope. */
+async function checkServer(settings: CliSettings): Promise<string> {
+  try {
+    const { me } = await new GraphqlApi(new HttpClient(settings)).run(CliWhoAmIDocument, {});
+    return me.scope.toLowerCase();
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    if (err.exitCode === EXIT.auth) {
+      const what = settings.token ? 'refused the access token' : 'needs an access token (--token; the server writes an admin token to data/root-token on its first start)';
+      throw new CliError(`The server at ${settings.server} ${what}: ${err.message} ${SKIP_HINT}`, EXIT.auth);
+    }
+    if (err.exitCode === EXIT.unreachable) throw new CliError(`${err.message} ${SKIP_HINT}`, EXIT.unreachable);
+    throw new CliError(`The server at ${settings.server} did not answer as a propgraph server: ${err.message} ${SKIP_HINT}`, EXIT.unreachable);
+  }
+}
 
 const DEFAULT_SERVER = 'http://localhost:8080';
 
-export async function init(ctx: CommandContext, options: { server?: string; token?: string }): Promise<ExitCode> {
+export async function init(ctx: CommandContext, options: { server?: string; token?: string; check?: boolean }): Promise<ExitCode> {
   const { terminal, environment } = ctx;
   const interactive = Boolean(terminal.stdin.isTTY);
   let previous: { server?: string; token?: string } = {};
@@ -37,8 +60,11 @@ export async function init(ctx: CommandContext, options: { server?: string; toke
     token = answer.trim() || previous.token;
   }
 
-  const file = writeConfigFile(environment, { server: normalised, ...(token ? { token } : {}) });
-  printLine(terminal.stdout, `Wrote ${file} (server ${normalised}, ${token ? 'with an access token' : 'no access token'}).`);
+  const settings: CliSettings = { server: normalised, ...(token ? { token } : {}) };
+  const scope = options.check === false ? undefined : await checkServer(settings);
+  const file = writeConfigFile(environment, settings);
+  const tokenNote = token ? `with an access token${scope ? ` of ${scope} scope` : ''}` : 'no access token';
+  printLine(terminal.stdout, `Wrote ${file} (server ${normalised}, ${tokenNote}, ${scope ? 'checked' : 'not checked'}).`);
   if (environment.env.PROPGRAPH_SERVER || environment.env.PROPGRAPH_TOKEN) {
     printLine(terminal.stderr, `Note: PROPGRAPH_SERVER / PROPGRAPH_TOKEN are set and override ${configPath(environment)}.`);
   }

@@ -17,6 +17,7 @@ import { printLine } from '../terminal.js';
 
 const URN_PREFIX = 'urn:li:structuredProperty:';
 const READ_CONCURRENCY = 8;
+const SOFT_DELETED_TOO = 'removed:true OR removed:false';
 
 export interface UpsertOptions {
   readonly file: string;
@@ -27,14 +28,17 @@ export interface UpsertOptions {
 /**
  * Checks each entry against what the server holds now (soft deleted? a breaking
  * change without a new version?), so that such a file fails before any write.
+ * Returns the urns already defined, so the run can say "Updated" rather than "Created".
  */
-async function checkAgainstServer(api: RestApi, file: string, entries: readonly PropertyEntry[], progress: RunProgress): Promise<void> {
+async function checkAgainstServer(api: RestApi, file: string, entries: readonly PropertyEntry[], progress: RunProgress): Promise<Set<string>> {
   const problems = new FileProblems(file);
+  const existing = new Set<string>();
   let checked = 0;
   await mapLimited(entries, READ_CONCURRENCY, async (e) => {
     const state = await api.getPropertyState(e.urn);
     progress.step(++checked, 'checked');
     if (!state) return;
+    existing.add(e.urn);
     if (state.removed) {
       problems.add(e.line, e.entry, undefined, `${e.urn} is soft deleted: Cannot mutate a soft deleted Structured Property Definition`);
       return;
@@ -47,7 +51,11 @@ async function checkAgainstServer(api: RestApi, file: string, entries: readonly 
     }
   });
   problems.throwIfAny();
+  return existing;
 }
+
+/** DataHub prints "Created structured property <urn>" for every entry; an existing definition is said to be updated. */
+const written = (existing: ReadonlySet<string>, urn: string) => `${existing.has(urn) ? 'Updated' : 'Created'} structured property ${urn}`;
 
 export async function upsertProperties(ctx: CommandContext, options: UpsertOptions): Promise<ExitCode> {
   const entries = parsePropertyFile(loadYamlFile(options.file));
@@ -56,7 +64,7 @@ export async function upsertProperties(ctx: CommandContext, options: UpsertOptio
     throw new CliError(`--atomic writes the whole file in one request, which holds at most ${LIMITS.batchEntities} entries; ${options.file} has ${entries.length}`, EXIT.usage);
   }
   const progress = new RunProgress(ctx.terminal, entries.length, 'written');
-  await checkAgainstServer(api, options.file, entries, progress);
+  const existing = await checkAgainstServer(api, options.file, entries, progress);
   if (options.dryRun) {
     progress.clear();
     printLine(ctx.terminal.stdout, `${options.file}: ${entries.length} structured propert${entries.length === 1 ? 'y is' : 'ies are'} valid; nothing was written (dry run).`);
@@ -71,12 +79,12 @@ export async function upsertProperties(ctx: CommandContext, options: UpsertOptio
       progress.clear();
       throw new CliError(`${options.file}: the server rejected the file (${err.message}); nothing was written (--atomic).`);
     }
-    for (const e of entries) progress.succeeded(`Created structured property ${e.urn}`);
+    for (const e of entries) progress.succeeded(written(existing, e.urn));
   } else {
     for (const e of entries) {
       try {
         await api.upsertAspect('structuredProperty', e.urn, 'propertyDefinition', e.definition);
-        progress.succeeded(`Created structured property ${e.urn}`);
+        progress.succeeded(written(existing, e.urn));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         progress.failedWith(`${options.file}:${e.line}: ${describeEntry(e.entry)}: not written: ${err.message}`);
@@ -101,24 +109,45 @@ export async function getProperty(ctx: CommandContext, input: string): Promise<E
   const urn = propertyUrnOf(input);
   const state = await ctx.api().getPropertyState(urn);
   if (!state) throw new CliError(`Structured property ${urn} does not exist`);
-  printLine(ctx.terminal.stdout, JSON.stringify(snakeCaseDefinition(urn, state.definition), null, 2));
+  // Marked as `dataset get` marks a soft-deleted dataset.
+  const out = { ...snakeCaseDefinition(urn, state.definition), ...(state.removed ? { removed: true } : {}) };
+  printLine(ctx.terminal.stdout, JSON.stringify(out, null, 2));
   return EXIT.ok;
 }
 
-export async function listProperties(ctx: CommandContext, options: { details?: boolean }): Promise<ExitCode> {
+/** Every definition with its soft-delete mark, in urn order. */
+async function allDefinitions(ctx: CommandContext): Promise<Array<{ urn: string; definition: PropertyDefinition; removed: boolean }>> {
   const api = ctx.api();
-  const all: Array<Record<string, unknown>> = [];
-  let scrollId: string | undefined;
-  do {
-    const page = await api.listEntities('structuredProperty', { count: 1000, aspects: ['propertyDefinition'], ...(scrollId ? { scrollId } : {}) });
-    for (const entity of page.entities) {
-      const definition = aspectValue<PropertyDefinition>(entity, 'propertyDefinition');
-      if (!definition) continue;
-      if (options.details) all.push(snakeCaseDefinition(entity.urn, definition));
-      else printLine(ctx.terminal.stdout, entity.urn);
-    }
-    scrollId = page.scrollId ?? undefined;
-  } while (scrollId);
-  if (options.details) printLine(ctx.terminal.stdout, JSON.stringify(all, null, 2));
+  const read = async (query: string | undefined) => {
+    const found: Array<{ urn: string; definition: PropertyDefinition; removed: boolean }> = [];
+    let scrollId: string | undefined;
+    do {
+      const page = await api.listEntities('structuredProperty', { count: 1000, aspects: ['propertyDefinition', 'status'], ...(query ? { query } : {}), ...(scrollId ? { scrollId } : {}) });
+      for (const entity of page.entities) {
+        const definition = aspectValue<PropertyDefinition>(entity, 'propertyDefinition');
+        if (definition) found.push({ urn: entity.urn, definition, removed: aspectValue<{ removed?: boolean }>(entity, 'status')?.removed === true });
+      }
+      scrollId = page.scrollId ?? undefined;
+    } while (scrollId);
+    return found;
+  };
+  try {
+    // A listing leaves soft-deleted entities out unless the query names `removed` (docs/search.md).
+    return await read(SOFT_DELETED_TOO);
+  } catch (err) {
+    // Without search (503) only the plain listing exists, and it cannot show soft-deleted ones (docs/cli.md).
+    if (!(err instanceof ApiError && err.status === 503)) throw err;
+    return read(undefined);
+  }
+}
+
+export async function listProperties(ctx: CommandContext, options: { details?: boolean }): Promise<ExitCode> {
+  const all = await allDefinitions(ctx);
+  if (options.details) {
+    const details = all.map((p) => ({ ...snakeCaseDefinition(p.urn, p.definition), ...(p.removed ? { removed: true } : {}) }));
+    printLine(ctx.terminal.stdout, JSON.stringify(details, null, 2));
+  } else {
+    for (const p of all) printLine(ctx.terminal.stdout, p.removed ? `${p.urn} (soft deleted)` : p.urn);
+  }
   return EXIT.ok;
 }

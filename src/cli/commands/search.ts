@@ -1,0 +1,107 @@
+/**
+ * `propgraph search [query] [--type t] [--filter field=value] [--facet name] [--json]`:
+ * one page of hits and the facets asked for, through GraphQL's scrollAcrossEntities and
+ * aggregateAcrossEntities (the same search the console and DataHub's clients use).
+ */
+import { ENTITY_TYPES, entityTypeByGraphql, findEntityType } from '../../domain/entityTypes.js';
+import type { CommandContext } from '../context.js';
+import { CliError, EXIT, type ExitCode } from '../errors.js';
+import { CliFacetsDocument, CliSearchDocument, type AndFilterInput, type CliSearchQuery, type EntityType } from '../generated/graphql.js';
+import { printTable } from '../table.js';
+import { printLine } from '../terminal.js';
+
+export interface SearchOptions {
+  readonly type?: string[];
+  readonly filter?: string[];
+  readonly facet?: string[];
+  readonly count?: string;
+  readonly json?: boolean;
+}
+
+const PROPERTY_FIELD = 'structuredProperties.';
+/** Search fields that are not structured properties (docs/search.md, "Field names"); anything else names a property. */
+const KEY_FIELDS = new Set([
+  'urn', 'name', 'platform', 'origin', 'removed', '_entityType', 'entityType', 'qualifiedName', 'displayName',
+  'valueType', 'entityTypes', 'cardinality', 'showInSearchFilters', 'fieldPath', 'parent',
+]);
+const DEFAULT_COUNT = 20;
+const MAX_COUNT = 1000;
+
+/** `acme.governance.tier` is the property's search field; key fields and spelled-out property fields stay as written. */
+export function searchField(name: string): string {
+  return KEY_FIELDS.has(name) || name.startsWith(PROPERTY_FIELD) ? name : `${PROPERTY_FIELD}${name}`;
+}
+
+function entityTypeOf(input: string): EntityType {
+  const info = findEntityType(input) ?? entityTypeByGraphql(input.toUpperCase());
+  if (!info || !info.searchable) {
+    const names = ENTITY_TYPES.filter((t) => t.searchable).map((t) => t.name);
+    throw new CliError(`--type ${input}: not a searchable entity type; use one of ${names.join(', ')}`, EXIT.usage);
+  }
+  return info.graphql as EntityType;
+}
+
+/** `field=value` options: values of one field are alternatives (any of them), different fields must all match. */
+export function filtersOf(specs: readonly string[]): AndFilterInput[] {
+  const byField = new Map<string, string[]>();
+  for (const spec of specs) {
+    const at = spec.indexOf('=');
+    if (at <= 0) throw new CliError(`--filter ${spec}: expected field=value, e.g. --filter platform=bigquery or --filter acme.governance.tier=gold`, EXIT.usage);
+    const field = searchField(spec.slice(0, at).trim());
+    byField.set(field, [...(byField.get(field) ?? []), spec.slice(at + 1)]);
+  }
+  if (byField.size === 0) return [];
+  return [{ and: [...byField].map(([field, values]) => ({ field, values, condition: 'EQUAL' as const })) }];
+}
+
+function countOf(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_COUNT;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT) throw new CliError(`--count must be a whole number from 1 to ${MAX_COUNT}, got '${raw}'`, EXIT.usage);
+  return n;
+}
+
+type Hit = CliSearchQuery['scrollAcrossEntities'] extends infer R ? (R extends { searchResults: Array<infer H> } ? H : never) : never;
+
+/** One row of the table: what a person recognises an entity by. */
+function describeHit(hit: Hit): { type: string; name: string; platform: string; urn: string } {
+  const e = hit.entity;
+  const type = entityTypeByGraphql(e.type)?.name ?? e.type;
+  if ('platform' in e) return { type, name: e.name, platform: e.platform.name, urn: e.urn };
+  if ('fieldPath' in e) return { type, name: `${e.parent.name}.${e.fieldPath}`, platform: '', urn: e.urn };
+  if ('definition' in e) return { type, name: e.definition.displayName ?? e.definition.qualifiedName, platform: '', urn: e.urn };
+  return { type, name: '', platform: '', urn: e.urn };
+}
+
+export async function search(ctx: CommandContext, query: string | undefined, options: SearchOptions): Promise<ExitCode> {
+  const types = (options.type ?? []).map(entityTypeOf);
+  const orFilters = filtersOf(options.filter ?? []);
+  const facets = (options.facet ?? []).map(searchField);
+  const count = countOf(options.count);
+  const common = { query: query?.trim() || '*', ...(types.length > 0 ? { types } : {}), ...(orFilters.length > 0 ? { orFilters } : {}) };
+  const graphql = ctx.graphql();
+  const [found, counted] = await Promise.all([
+    graphql.run(CliSearchDocument, { input: { ...common, count } }),
+    facets.length > 0 ? graphql.run(CliFacetsDocument, { input: { ...common, facets } }) : undefined,
+  ]);
+  const page = found.scrollAcrossEntities ?? { total: 0, count: 0, searchResults: [] };
+  const facetList = counted?.aggregateAcrossEntities?.facets ?? [];
+  const out = ctx.terminal.stdout;
+  if (options.json) {
+    const results = page.searchResults.map(describeHit);
+    const json = { total: page.total, results, ...(facets.length > 0 ? { facets: facetList } : {}) };
+    printLine(out, JSON.stringify(json, null, 2));
+    return EXIT.ok;
+  }
+  const rows = page.searchResults.map(describeHit);
+  const shown = rows.length < page.total ? `, showing the first ${rows.length} (--count for more)` : '';
+  printLine(out, `${page.total} result${page.total === 1 ? '' : 's'}${query?.trim() ? ` for "${query.trim()}"` : ''}${shown}.`);
+  if (rows.length > 0) printTable(out, ['TYPE', 'NAME', 'PLATFORM', 'URN'], rows.map((r) => [r.type, r.name, r.platform, r.urn]));
+  for (const facet of facetList) {
+    printLine(out, '');
+    printLine(out, `${facet.displayName ?? facet.field} (${facet.field}):`);
+    if (facet.aggregations.length === 0) printLine(out, '  (no values)');
+    else printTable(out, undefined, facet.aggregations.map((a) => [`  ${a.value}`, String(a.count)]));
+  }
+  return EXIT.ok;
+}
