@@ -10,6 +10,7 @@ import { ApiError, CliError, EXIT, type ExitCode } from '../errors.js';
 import { RunProgress } from '../progress.js';
 import type { RestApi } from '../restApi.js';
 import { printLine } from '../terminal.js';
+import { sleep } from '../../time.js';
 
 const BATCH = 50;
 const INDEX_WAIT_MS = 120_000;
@@ -46,7 +47,7 @@ async function waitForIndex(ctx: CommandContext, say: (line: string) => void): P
     }
     if (!said) say(`Waiting for the search index (${pending} changes pending)...`);
     said = true;
-    await new Promise((resolve) => setTimeout(resolve, INDEX_POLL_MS));
+    await sleep(INDEX_POLL_MS);
   }
 }
 
