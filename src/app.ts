@@ -23,6 +23,8 @@ import { recordRoutes } from './rest/routeTable.js';
 import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
+import { installTraceHeader } from './rest/traceHeader.js';
+import { traceRoutes } from './rest/traceRoutes.js';
 import type { Services } from './services/index.js';
 import { consoleRoutes, isConsolePath } from './web/console.js';
 import { graphiqlRoutes, isGraphiqlPath } from './web/graphiql.js';
@@ -136,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installIndexStatusHeader(app);
+  installTraceHeader(app);
   installExplainHeader(app);
   await app.register(healthRoutes, { health: deps.health });
   await app.register(testRoutes, { services, writeWaitForIndex: config.writeWaitForIndex });
@@ -146,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(traceRoutes, { prefix: `${prefix}/v1`, services });
   }
   await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection });
   await app.register(apiDocsRoutes);

@@ -5,7 +5,9 @@
  */
 import { parseShape } from '../domain/shapes/shape.js';
 import type { AspectResult } from '../services/aspects/pipeline.js';
-import type { AspectInput, AspectValue, EntityView } from '../services/entityService.js';
+import { parsePatchDocument } from '../domain/jsonPatch.js';
+import type { AspectInput, AspectValue, BatchPatchItem, EntityView } from '../services/entityService.js';
+import { batchGetShape, entityPatchBatchShape } from './bodies/datahubBatches.js';
 import { aspectEnvelopeShape, batchShape, type AspectEnvelope } from './bodies/entities.js';
 
 export type ApiVersion = 'v2' | 'v3';
@@ -31,6 +33,24 @@ export function batchItemsOf(version: ApiVersion, body: unknown): Array<{ urn: s
     const envelopes = (version === 'v3' ? rest : (aspects ?? {})) as Record<string, AspectEnvelope>;
     return { urn, aspects: new Map(Object.entries(envelopes).map(([name, env]) => [name, aspectInput(env)])) };
   });
+}
+
+/** Entities of a v3 entity-level PATCH body: per aspect, the patch document in `value`. */
+export function patchItemsOf(body: unknown): BatchPatchItem[] {
+  return parseShape(entityPatchBatchShape, body, 'request body').map(({ urn, ...rest }) => ({
+    urn,
+    aspects: new Map(
+      Object.entries(rest as Record<string, AspectEnvelope>).map(([name, env]) => [
+        name,
+        { patches: [parsePatchDocument(env.value)], ...(env.systemMetadata ? { systemMetadata: env.systemMetadata } : {}) },
+      ]),
+    ),
+  }));
+}
+
+/** Entities of a v3 batchGet body `[{urn, <aspect>: {}}]`, with the aspects each names. */
+export function batchGetItemsOf(body: unknown): Array<{ urn: string; aspects: string[] }> {
+  return parseShape(batchGetShape, body, 'request body').map(({ urn, ...rest }) => ({ urn, aspects: Object.keys(rest) }));
 }
 
 function envelope(value: AspectValue | AspectResult, withSystemMetadata: boolean): Record<string, unknown> {

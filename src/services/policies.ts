@@ -49,6 +49,9 @@ export const entityPolicy: Policy<EntityService> = {
   updateAspect: (_caller, urn) => aspectWriteScope(urn),
   writeAspects: (_caller, urn) => aspectWriteScope(urn),
   batchUpsert: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
+  batchPatch: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
+  batchGet: 'read',
+  traceWrites: 'read',
   deleteEntity: 'admin',
   deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
 };
