@@ -1,0 +1,123 @@
+/**
+ * Issue #13, the OpenAPI half: the OpenAPI v3 and trace steps of DataHub's client flows
+ * (test/fixtures/datahub-client), replayed byte for byte with the client replay runner
+ * on their own, so they are proved before the Rest.li steps around them (handshake,
+ * hard delete) exist; and the error answers of these routes: a 400 naming the field
+ * and the fix, never a 500.
+ */
+import { deleteUrns, loadClientFixture, replayFlow, startReplayServer, urnsOfFlow, type ClientFixture, type ReplayServer } from '../support/datahubReplay.js';
+import { http } from '../support/http.js';
+
+let server: ReplayServer;
+const auth = () => ({ authorization: `Bearer ${server.token}` });
+const D = 'urn:li:dataset:(urn:li:dataPlatform:hive,logging_events,PROD)';
+
+beforeAll(async () => {
+  server = await startReplayServer(loadClientFixture('sdk-openapi-emit').server.env);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** The flow's steps on OpenAPI routes only, in order. */
+function openApiSteps(name: string): ClientFixture {
+  const fixture = loadClientFixture(name);
+  return { ...fixture, steps: fixture.steps.filter((s) => s.request.path.startsWith('/openapi/')) };
+}
+
+describe.each([undefined, '/gms'])('DataHub client OpenAPI steps (prefix %s)', (prefix) => {
+  test.each(['sdk-openapi-emit', 'sdk-async-wait', 'sdk-client-entities'])('%s: every OpenAPI step passes', async (name) => {
+    const fixture = openApiSteps(name);
+    expect(fixture.steps.length).toBeGreaterThan(0);
+    if (name === 'sdk-client-entities') {
+      // Its structuredProperties item names a property the flow defines over Rest.li.
+      const def = loadClientFixture('sdk-openapi-emit').steps.find((s) => s.id === 'i02-s03-openapi-post-structuredProperty')!;
+      expect((await http(server.url, 'POST', '/openapi/v3/entity/structuredProperty', { body: def.request.body!, contentType: 'application/json', headers: auth() })).status).toBe(200);
+    }
+    const outcome = await replayFlow(server.url, fixture, { token: server.token, ...(prefix ? { prefix } : {}) });
+    await deleteUrns(server, urnsOfFlow(loadClientFixture(name)));
+    expect(outcome.failures).toEqual([]);
+  }, 120_000);
+});
+
+describe('OpenAPI v3 batches as DataHub sends them', () => {
+  afterEach(async () => {
+    await deleteUrns(server, [D]);
+  });
+
+  test('one URN in several items: applied in order, the same aspect twice keeps the later value, one answer item per entity', async () => {
+    const res = await http(server.url, 'POST', '/openapi/v3/entity/dataset', {
+      json: [
+        { urn: D, status: { value: { removed: false } } },
+        { urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,other,PROD)', status: { value: { removed: false } } },
+        { urn: D, datasetProperties: { value: { name: 'first' } } },
+        { urn: D, datasetProperties: { value: { name: 'second' } } },
+      ],
+      headers: auth(),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.map((e: { urn: string }) => e.urn)).toEqual([D, 'urn:li:dataset:(urn:li:dataPlatform:hive,other,PROD)']);
+    expect(Object.keys(res.body[0]).sort()).toEqual(['datasetProperties', 'status', 'urn']);
+    const read = await http(server.url, 'POST', '/openapi/v3/entity/dataset/batchGet', { json: [{ urn: D, datasetProperties: {} }], headers: auth() });
+    expect(read.body).toEqual([{ urn: D, datasetProperties: { value: { name: 'second' } } }]);
+    await deleteUrns(server, ['urn:li:dataset:(urn:li:dataPlatform:hive,other,PROD)']);
+  });
+
+  test('entity-level PATCH creates a missing aspect and entity, and patches of one aspect apply in order', async () => {
+    const res = await http(server.url, 'PATCH', '/openapi/v3/entity/dataset', {
+      json: [
+        { urn: D, datasetProperties: { value: { patch: [{ op: 'add', path: '/customProperties', value: { a: '1' } }] } } },
+        { urn: D, datasetProperties: { value: [{ op: 'add', path: '/customProperties/b', value: '2' }] } },
+      ],
+      headers: auth(),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([{ urn: D, datasetProperties: { value: { customProperties: { a: '1', b: '2' } } } }]);
+  });
+
+  test('batchGet leaves out entities that do not exist and reads every aspect when none is named', async () => {
+    await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: [{ urn: D, status: { value: { removed: false } } }], headers: auth() });
+    const res = await http(server.url, 'POST', '/openapi/v3/entity/dataset/batchGet', {
+      json: [{ urn: D }, { urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,missing,PROD)', status: {} }],
+      headers: auth(),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(1);
+    expect(Object.keys(res.body[0]).sort()).toEqual(['datasetKey', 'status', 'urn']);
+  });
+
+  test('an async write is traced: PENDING until the index has it when search runs, then ACTIVE_STATE; exactly the aspects asked about', async () => {
+    const write = await http(server.url, 'POST', '/openapi/v3/entity/dataset', { query: { async: 'true' }, json: [{ urn: D, status: { value: { removed: false } } }], headers: auth() });
+    const traceId = /^00-([0-9a-f]{32})-[0-9a-f]{16}-01$/.exec(write.headers.get('traceparent') ?? '')?.[1];
+    expect(traceId).toBeDefined();
+    const trace = async () => (await http(server.url, 'POST', `/openapi/v1/trace/write/${traceId}`, { query: { onlyIncludeErrors: 'false', detailed: 'true' }, json: { [D]: ['status', 'datasetProperties'] }, headers: auth() })).body;
+    let answer = await trace();
+    expect(Object.keys(answer)).toEqual([D]);
+    expect(Object.keys(answer[D]).sort()).toEqual(['datasetProperties', 'status']);
+    expect(answer[D].status.primaryStorage.writeStatus).toBe('ACTIVE_STATE');
+    // The aspect never written is not stored: UNKNOWN on both sides, not a failure.
+    expect(answer[D].datasetProperties).toEqual({ success: true, primaryStorage: { writeStatus: 'UNKNOWN' }, searchStorage: { writeStatus: expect.stringMatching(/^(UNKNOWN|PENDING)$/) } });
+    while (answer[D].status.searchStorage.writeStatus === 'PENDING') answer = await trace();
+    expect(answer[D].status).toEqual({ success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } });
+  });
+});
+
+describe('error answers name the field and the fix', () => {
+  test.each([
+    ['PATCH', '/openapi/v3/entity/dataset', [{ urn: D, datasetProperties: { value: { patch: [{ op: 'move', path: '/x' }] } } }], /patch/],
+    ['PATCH', '/openapi/v3/entity/dataset', { urn: D }, /must be a JSON list of entities/],
+    ['PATCH', '/openapi/v3/entity/dataset', [{ urn: D, datasetProperties: { patch: [] } }], /value.*is required/],
+    ['PATCH', '/openapi/v3/entity/dataset', [{ urn: D, fooAspect: { value: { patch: [] } } }], /Unknown aspect fooAspect.*known aspects/],
+    ['POST', '/openapi/v3/entity/dataset/batchGet', [{ urn: D, datasetProperties: 5 }], /datasetProperties.*must be an object/],
+    ['POST', '/openapi/v3/entity/dataset/batchGet', [{ urn: 'urn:li:chart:(a,b)' }], /urn/i],
+    ['POST', '/openapi/v3/entity/dataset/batchGet', [{ urn: D, fooAspect: {} }], /Unknown aspect fooAspect/],
+    ['POST', '/openapi/v1/trace/write/0123456789abcdef0123456789abcdef', [D], /from entity URN to aspect names/],
+    ['POST', '/openapi/v1/trace/write/0123456789abcdef0123456789abcdef', { [D]: 'status' }, /list of aspect names/],
+    ['POST', '/openapi/v1/trace/write/0123456789abcdef0123456789abcdef', { 'not-a-urn': ['status'] }, /urn/i],
+    ['POST', '/openapi/v1/trace/write/xyz', { [D]: ['status'] }, /traceId "xyz" is not a trace id: send the 32 hex digits/],
+  ])('%s %s with %j is a 400 saying %s', async (method, path, json, message) => {
+    const res = await http(server.url, method, path, { json, headers: auth() });
+    expect({ status: res.status, message: res.body?.message }).toEqual({ status: 400, message: expect.stringMatching(message) });
+  });
+});
