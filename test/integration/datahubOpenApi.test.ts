@@ -41,6 +41,65 @@ describe.each([undefined, '/gms'])('DataHub client OpenAPI steps (prefix %s)', (
   }, 120_000);
 });
 
+/** The flow's GraphQL steps only (the Rest.li steps around them are replayed by test/conformance/datahubClient.test.ts). */
+function graphqlSteps(name: string, ids: readonly string[]): ClientFixture {
+  const fixture = loadClientFixture(name);
+  return { ...fixture, steps: fixture.steps.filter((s) => ids.includes(s.id)) };
+}
+
+describe.each([undefined, '/gms'])('DataHub client GraphQL steps (prefix %s)', (prefix) => {
+  const TEAM = 'urn:li:structuredProperty:io.acryl.dataManagement.team';
+  const RETENTION = 'urn:li:structuredProperty:io.acryl.privacy.retentionTime';
+  beforeAll(async () => {
+    const definitions = [
+      { urn: RETENTION, propertyDefinition: { value: { qualifiedName: 'io.acryl.privacy.retentionTime', valueType: 'urn:li:dataType:datahub.number', entityTypes: ['urn:li:entityType:datahub.dataset'], cardinality: 'MULTIPLE' } } },
+      { urn: TEAM, propertyDefinition: { value: { qualifiedName: 'io.acryl.dataManagement.team', valueType: 'urn:li:dataType:datahub.string', entityTypes: ['urn:li:entityType:datahub.dataset'] } } },
+    ];
+    expect((await http(server.url, 'POST', '/openapi/v3/entity/structuredProperty', { json: definitions, headers: auth() })).status).toBe(200);
+    expect((await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: [{ urn: D, datasetProperties: { value: { name: 'logging_events' } } }], headers: auth() })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await deleteUrns(server, [D, TEAM, RETENTION]);
+  });
+
+  test.each([
+    ['cli-properties-list', ['i02-s08-graphql', 'i03-s14-graphql']],
+    ['sdk-graph-search', ['i02-s02-graphql', 'i03-s03-graphql']],
+    ['sdk-client-entities', ['i04-s06-graphql']],
+  ])('%s: the scroll with the SDK\'s default removed filter, sortInput and extraProperties finds what it must', async (name, ids) => {
+    const outcome = await replayFlow(server.url, graphqlSteps(name, ids), { token: server.token, ...(prefix ? { prefix } : {}) });
+    expect(outcome.failures).toEqual([]);
+    expect(outcome.steps).toHaveLength(ids.length);
+  });
+
+  test('the default removed filter leaves a soft-deleted property out, and includeSoftDeleted with no filter brings it back', async () => {
+    const scroll = loadClientFixture('cli-properties-list').steps.find((s) => s.id === 'i02-s08-graphql')!;
+    const send = async (variables: Record<string, unknown>) => {
+      const body = JSON.parse(scroll.request.body!) as { query: string; variables: Record<string, unknown> };
+      const res = await http(server.url, 'POST', `${prefix ?? ''}/api/graphql`, { json: { query: body.query, variables: { ...body.variables, ...variables } }, headers: auth() });
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.scrollAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
+    };
+    expect((await http(server.url, 'POST', `/openapi/v3/entity/structuredProperty/${encodeURIComponent(TEAM)}/status`, { query: { createIfNotExists: 'false' }, json: { value: { removed: true } }, headers: auth() })).status).toBe(200);
+    try {
+      expect(await send({})).not.toContain(TEAM);
+      expect(await send({ orFilters: null, includeSoftDeleted: true })).toContain(TEAM);
+    } finally {
+      await http(server.url, 'POST', `/openapi/v3/entity/structuredProperty/${encodeURIComponent(TEAM)}/status`, { query: { createIfNotExists: 'false' }, json: { value: { removed: false } }, headers: auth() });
+    }
+  });
+
+  test('sortInput orders by urn; another field is a GraphQL error naming the field and the fix', async () => {
+    const query = 'query q($s: SearchSortInput) { scrollAcrossEntities(input: {types: [STRUCTURED_PROPERTY], query: "*", count: 100, sortInput: $s}) { searchResults { entity { urn } extraProperties { name value } } } }';
+    const desc = await http(server.url, 'POST', `${prefix ?? ''}/api/graphql`, { json: { query, variables: { s: { sortCriteria: [{ field: 'urn', sortOrder: 'DESCENDING' }] } } }, headers: auth() });
+    const urns = desc.body.data.scrollAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
+    expect(urns.indexOf(RETENTION)).toBeLessThan(urns.indexOf(TEAM));
+    expect(desc.body.data.scrollAcrossEntities.searchResults[0].extraProperties).toEqual([]);
+    const other = await http(server.url, 'POST', `${prefix ?? ''}/api/graphql`, { json: { query, variables: { s: { sortCriteria: [{ field: 'name', sortOrder: 'ASCENDING' }] } } }, headers: auth() });
+    expect(other.body.errors[0].message).toMatch(/sortInput.sortCriteria\[0\].field supports only urn, got "name"/);
+  });
+});
+
 describe('OpenAPI v3 batches as DataHub sends them', () => {
   afterEach(async () => {
     await deleteUrns(server, [D]);
