@@ -39,8 +39,8 @@ function restOutcome(res: HttpResponse): Outcome {
   return res.status >= 200 && res.status < 300 ? 'ok' : `other ${res.status}: ${res.text.slice(0, 200)}`;
 }
 
-async function gql(headers: Record<string, string>, query: string, variables?: Record<string, unknown>): Promise<Outcome> {
-  const res = await graphql(url, query, variables, '/api/graphql', headers);
+async function gql(headers: Record<string, string>, query: string, variables?: Record<string, unknown>, path = '/api/graphql'): Promise<Outcome> {
+  const res = await graphql(url, query, variables, path, headers);
   if (res.status === 401) return res.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED' ? 'unauthenticated' : 'other 401 without UNAUTHENTICATED';
   const code = res.errors?.[0]?.extensions?.code;
   if (code === 'FORBIDDEN') return 'forbidden';
@@ -109,10 +109,22 @@ const OPERATIONS: Operation[] = [
   { name: 'GET search', need: 'read', act: rest('GET', () => `${V3}/entity/dataset`, () => ({ query: { query: 'structuredProperties.io_matrix_size:>0', count: '5' } })) },
   { name: 'POST system/update', need: 'admin', act: rest('POST', () => `${V3}/system/update`) },
   { name: 'GraphQL scrollAcrossEntities', need: 'read', act: (h) => gql(h, '{ scrollAcrossEntities(input: {types: [DATASET], query: "*", count: 5}) { total } }') },
+  { name: 'GraphQL scrollAcrossEntities at /gms/api/graphql', need: 'read', act: (h) => gql(h, '{ scrollAcrossEntities(input: {types: [STRUCTURED_PROPERTY], query: "*", count: 5, sortInput: null}) { nextScrollId searchResults { entity { urn } extraProperties { name value } } } }', undefined, '/gms/api/graphql') },
   { name: 'GraphQL aggregateAcrossEntities', need: 'read', act: (h) => gql(h, '{ aggregateAcrossEntities(input: {query: "*", facets: ["structuredProperties.io.matrix.size"]}) { facets { field } } }') },
   { name: 'POST evaluate', need: 'read', prepare: newDataset, act: rest('POST', () => '/gms/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d } })) },
   { name: 'POST evaluate with push', need: 'write', prepare: newDataset, act: rest('POST', () => '/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d, push: true } })) },
   { name: 'POST batch create', need: 'write', act: rest('POST', () => `${V3}/entity/dataset`, () => ({ json: [{ urn: dataset(next()), status: { value: { removed: false } } }] })) },
+  {
+    name: 'POST batch create, one urn in several items (DataHub client)',
+    need: 'write',
+    act: rest('POST', () => `/gms${V3}/entity/dataset`, () => { const d = dataset(next()); return { query: { async: 'false' }, json: [{ urn: d, status: { value: { removed: false } } }, { urn: d, subTypes: { value: { typeNames: ['Table'] } } }] }; }),
+  },
+  { name: 'POST batch create of tests', need: 'admin', act: rest('POST', () => `${V3}/entity/test`, () => ({ json: [{ urn: `urn:li:test:batch-${next()}`, testInfo: { value: { name: 'n', category: 'c', definition: { type: 'JSON', json: testJson } } } }] })) },
+  { name: 'PATCH entities (DataHub client)', need: 'write', prepare: newDataset, act: rest('PATCH', () => `${V3}/entity/dataset`, (d) => ({ query: { async: 'true' }, json: [{ urn: d, datasetProperties: { value: { patch: [{ op: 'add', path: '/description', value: 'd' }] } } }] })) },
+  { name: 'PATCH entities of tests', need: 'admin', prepare: newTest, act: rest('PATCH', () => `/gms${V3}/entity/test`, (t) => ({ json: [{ urn: t, testInfo: { value: { patch: [{ op: 'add', path: '/description', value: 'd' }] } } }] })) },
+  { name: 'POST batchGet (DataHub client)', need: 'read', prepare: newDataset, act: rest('POST', () => `${V3}/entity/dataset/batchGet`, (d) => ({ query: { systemMetadata: 'true' }, json: [{ urn: d, structuredProperties: {} }] })) },
+  { name: 'POST trace/write (DataHub client)', need: 'read', prepare: newDataset, act: rest('POST', () => `/openapi/v1/trace/write/${'0'.repeat(31)}1`, (d) => ({ query: { onlyIncludeErrors: 'false', detailed: 'true' }, json: { [d]: ['structuredProperties'] } })) },
+  { name: 'POST /gms trace/write', need: 'read', prepare: newDataset, act: rest('POST', () => `/gms/openapi/v1/trace/write/${'0'.repeat(32)}`, (d) => ({ json: { [d]: ['status'] } })) },
   {
     name: 'POST propertyDefinition',
     need: 'write',

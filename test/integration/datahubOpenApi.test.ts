@@ -164,7 +164,7 @@ describe('OpenAPI v3 batches as DataHub sends them', () => {
 
 describe('error answers name the field and the fix', () => {
   test.each([
-    ['PATCH', '/openapi/v3/entity/dataset', [{ urn: D, datasetProperties: { value: { patch: [{ op: 'move', path: '/x' }] } } }], /patch/],
+    ['PATCH', '/openapi/v3/entity/dataset', [{ urn: D, datasetProperties: { value: { patch: [{ op: 'move', path: '/x' }] } } }], /^request body\[0\]\.datasetProperties\.value: patch\[0\]\.op must be one of add, remove, replace, test/],
     ['PATCH', '/openapi/v3/entity/dataset', { urn: D }, /must be a JSON list of entities/],
     ['PATCH', '/openapi/v3/entity/dataset', [{ urn: D, datasetProperties: { patch: [] } }], /value.*is required/],
     ['PATCH', '/openapi/v3/entity/dataset', [{ urn: D, fooAspect: { value: { patch: [] } } }], /Unknown aspect fooAspect.*known aspects/],

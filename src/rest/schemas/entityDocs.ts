@@ -408,7 +408,7 @@ function datahubBatchDocs(base: string, tags: readonly string[]): Record<string,
         },
         400: ERRORS.validation({
           ...WRITE_FAILURES,
-          badOp: { summary: 'Bad operation', value: { error: 'Validation Error', message: 'patch body.patch[0].op must be one of add, remove, replace, test, not "move"' } },
+          badOp: { summary: 'Bad operation', value: { error: 'Validation Error', message: `request body[0].datasetProperties.value: patch[0].op must be one of add, remove, replace, test, not "move"` } },
         }),
         404: ERRORS.notFound({ type: NOT_FOUND_ENTITY.type! }),
         ...bodyErrors(),
