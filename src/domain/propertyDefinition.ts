@@ -162,3 +162,20 @@ export function effectiveDefinition(urn: string, def: PropertyDefinition): Effec
 export function searchFieldName(qualifiedName: string): string {
   return qualifiedName.replace(/\./g, '_');
 }
+
+type Stamp = { readonly time: number; readonly actor: string };
+
+/** Whether the definition carries both audit stamps itself (then the server's record is not needed). */
+export const hasOwnAudit = (definition: Pick<PropertyDefinition, 'created' | 'lastModified'>): boolean => Boolean(definition.created && definition.lastModified);
+
+/**
+ * A definition's audit stamps as readers see them: those its writer gave (DataHub's
+ * clients may send created and lastModified; REST returns the aspect as written, as
+ * DataHub does), else the server's record of the aspect's first and latest write.
+ */
+export function definitionAudit(
+  definition: Pick<PropertyDefinition, 'created' | 'lastModified'>,
+  recorded: { readonly created: Stamp; readonly lastModified: Stamp } | undefined,
+): { created: Stamp | null; lastModified: Stamp | null } {
+  return { created: definition.created ?? recorded?.created ?? null, lastModified: definition.lastModified ?? recorded?.lastModified ?? null };
+}

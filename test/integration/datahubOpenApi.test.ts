@@ -162,6 +162,53 @@ describe('OpenAPI v3 batches as DataHub sends them', () => {
   });
 });
 
+describe("DataHub's StructuredPropertyDefinition fields", () => {
+  const P = 'urn:li:structuredProperty:io.acryl.full.definition';
+  const FULL = {
+    qualifiedName: 'io.acryl.full.definition',
+    displayName: 'Full',
+    valueType: 'urn:li:dataType:datahub.string',
+    cardinality: 'SINGLE',
+    entityTypes: ['urn:li:entityType:datahub.dataset'],
+    description: 'every field DataHub has',
+    searchConfiguration: { fieldName: 'full', fieldType: 'KEYWORD', queryByDefault: false, enableAutocomplete: false, addToFilters: true, addHasValuesToFilters: true, boostScore: 1.0 },
+    immutable: false,
+    version: '20240614080000',
+    created: { time: 1784822400000, actor: 'urn:li:corpuser:datahub' },
+    lastModified: { time: 1784822400001, actor: 'urn:li:corpuser:datahub' },
+    filterStatus: 'ENABLED',
+  };
+  afterAll(async () => {
+    await deleteUrns(server, [P]);
+  });
+
+  test('are accepted by the batch write, the entity PATCH and v2, returned by batchGet and v2, and GraphQL shows the given stamps', async () => {
+    expect((await http(server.url, 'POST', '/openapi/v3/entity/structuredProperty', { json: [{ urn: P, propertyDefinition: { value: FULL } }], headers: auth() })).status).toBe(200);
+    const read = await http(server.url, 'POST', '/openapi/v3/entity/structuredProperty/batchGet', { json: [{ urn: P, propertyDefinition: {} }], headers: auth() });
+    expect(read.body[0].propertyDefinition.value).toMatchObject({ searchConfiguration: FULL.searchConfiguration, created: FULL.created, lastModified: FULL.lastModified, filterStatus: 'ENABLED' });
+    const patched = await http(server.url, 'PATCH', '/openapi/v3/entity/structuredProperty', {
+      json: [{ urn: P, propertyDefinition: { value: { patch: [{ op: 'add', path: '/lastModified', value: { time: 1784822400002, actor: 'urn:li:corpuser:other' } }] } } }],
+      headers: auth(),
+    });
+    expect(patched.status).toBe(200);
+    const v2 = await http(server.url, 'GET', `/openapi/v2/entity/structuredProperty/${encodeURIComponent(P)}/propertyDefinition`, { headers: auth() });
+    expect(v2.body.value).toMatchObject({ created: FULL.created, lastModified: { time: 1784822400002, actor: 'urn:li:corpuser:other' }, filterStatus: 'ENABLED' });
+    const gql = await http(server.url, 'POST', '/gms/api/graphql', { json: { query: 'query q($u: String!) { structuredProperty(urn: $u) { definition { created { time actor { urn } } lastModified { time } } } }', variables: { u: P } }, headers: auth() });
+    expect(gql.body.data.structuredProperty.definition).toEqual({ created: { time: FULL.created.time, actor: { urn: 'urn:li:corpuser:datahub' } }, lastModified: { time: 1784822400002 } });
+  });
+
+  test('without stamps, GraphQL shows the server\'s record of the first and latest write', async () => {
+    const { created: _c, lastModified: _l, ...bare } = FULL;
+    const before = Date.now();
+    expect((await http(server.url, 'POST', '/openapi/v3/entity/structuredProperty', { json: [{ urn: P, propertyDefinition: { value: { ...bare, version: '20240614080001' } } }], headers: auth() })).status).toBe(200);
+    const gql = await http(server.url, 'POST', '/api/graphql', { json: { query: 'query q($u: String!) { structuredProperty(urn: $u) { definition { created { time } lastModified { time actor { urn } } } } }', variables: { u: P } }, headers: auth() });
+    const def = gql.body.data.structuredProperty.definition;
+    expect(def.lastModified.time).toBeGreaterThanOrEqual(before - 1000);
+    expect(def.lastModified.actor.urn).toMatch(/^urn:li:corpuser:/);
+    expect(def.created.time).toBeLessThanOrEqual(def.lastModified.time);
+  });
+});
+
 describe('error answers name the field and the fix', () => {
   test.each([
     ['PATCH', '/openapi/v3/entity/dataset', [{ urn: D, datasetProperties: { value: { patch: [{ op: 'move', path: '/x' }] } } }], /^request body\[0\]\.datasetProperties\.value: patch\[0\]\.op must be one of add, remove, replace, test/],
