@@ -50,6 +50,9 @@ export const entityPolicy: Policy<EntityService> = {
   writeAspects: (_caller, urn) => aspectWriteScope(urn),
   batchUpsert: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
   deleteEntity: 'admin',
+  references: 'read',
+  // Each removal is an edit of the referring entity's aspect, as a REST write of it is.
+  removeReferences: 'write',
   deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
 };
 
