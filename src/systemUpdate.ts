@@ -6,6 +6,7 @@
  * itself and rebuilds in this process.
  */
 import { ConfigError, loadClientEnv, loadConfig, type Config } from './config.js';
+import { setUrnNamespace } from './domain/typeUrns.js';
 import { DataDirInUseError, lockDataDir } from './embedded/dataDirLock.js';
 import { createLogger } from './logger.js';
 import { connectSearch } from './search/connect.js';
@@ -98,6 +99,8 @@ async function viaServer(server: string, token: string | undefined): Promise<num
 }
 
 async function inProcess(config: Config): Promise<number> {
+  // The documents it rebuilds show type URNs as the server does.
+  setUrnNamespace(config.urnNamespace);
   let lock;
   try {
     lock = await lockDataDir(config.dataDir);

@@ -7,7 +7,7 @@ import { quoteInput, type PathSegment } from './inputLimits.js';
 import { propertyDefinitionShape, VERSION_PATTERN, type PropertyDefinitionShape } from './shapes/propertyDefinition.js';
 import { shapeOf, throwProblems, type Problem } from './shapes/shape.js';
 import { coerceTypedValue, describeValue, sameValue, type TypedValue } from './typedValue.js';
-import { dataTypeUrn, entityTypeUrn, parseDataTypeUrn, parseEntityTypeUrn, resolveDataType, resolveEntityType, type DataType } from './typeUrns.js';
+import { canonicalTypeUrn, dataTypeUrn, entityTypeUrn, parseDataTypeUrn, parseEntityTypeUrn, resolveDataType, resolveEntityType, type DataType } from './typeUrns.js';
 
 export type Cardinality = 'SINGLE' | 'MULTIPLE';
 
@@ -114,6 +114,17 @@ export function resolveDefinition(shape: PropertyDefinitionShape, options: Defin
 }
 
 const PASS_THROUGH = ['searchConfiguration', 'created', 'lastModified', 'filterStatus'] as const;
+
+/**
+ * A stored definition with its type URNs in the current canonical namespace: one
+ * written while the server ran with the other URN_NAMESPACE reads, and compares, as
+ * if written now.
+ */
+export function inCanonicalNamespace(stored: PropertyDefinition): PropertyDefinition {
+  const def: PropertyDefinition = { ...stored, valueType: canonicalTypeUrn(stored.valueType), entityTypes: stored.entityTypes.map(canonicalTypeUrn) };
+  if (stored.typeQualifier) def.typeQualifier = { ...stored.typeQualifier, allowedTypes: stored.typeQualifier.allowedTypes.map(canonicalTypeUrn) };
+  return def;
+}
 
 /**
  * Parses a definition for the property whose URN id is `urnId`. Throws a

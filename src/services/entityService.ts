@@ -9,10 +9,11 @@ import { NotFoundError, UnavailableError, ValidationError } from '../domain/erro
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { LIMITS } from '../domain/limits.js';
+import { referenceRulesFor } from '../domain/references.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
 import { laterReplaces, mergeBatchEntries, patchesInOrder } from '../domain/writes/batchEntries.js';
-import { entityExists, existingEntities, latestAspectsOfMany, listLiveEntityUrns, type StoredAspect } from '../store/aspects.js';
+import { entitiesWithAspectContaining, entityExists, existingEntities, latestAspectsOfMany, listLiveEntityUrns, type StoredAspect } from '../store/aspects.js';
 import { entitiesPendingUpTo } from '../store/changeLog.js';
 import type { Db } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
@@ -79,6 +80,13 @@ export interface BatchWritten {
 export interface BatchOptions extends WriteOptions {
   readonly createOnly?: boolean;
   readonly createEntityOnly?: boolean;
+}
+
+/** An aspect of another entity that names an entity (DataHub's relationship name). */
+export interface EntityReference {
+  readonly entity: string;
+  readonly aspect: string;
+  readonly relationship: string;
 }
 
 export interface EntityDeps {
@@ -305,6 +313,33 @@ export class EntityService {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const changeIds = await inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
     await this.afterCommit(changeIds, options);
+  }
+
+  /** The aspects of other entities that name this entity (a tag in a dataset's globalTags, ...). */
+  async references(_caller: Caller, urnValue: string): Promise<EntityReference[]> {
+    const urn = parseUrn(urnValue);
+    const found: EntityReference[] = [];
+    for (const rule of referenceRulesFor(urn.entityType.name)) {
+      for (const entity of await entitiesWithAspectContaining(this.deps.db, rule.aspect, rule.patterns(urn.value))) {
+        found.push({ entity, aspect: rule.aspect, relationship: rule.relationship });
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Takes this entity out of every aspect that names it, each through the write path
+   * as an edit of that aspect; answers what it changed.
+   */
+  async removeReferences(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<EntityReference[]> {
+    const urn = parseUrn(urnValue);
+    const found = await this.references(caller, urnValue);
+    const rules = new Map(referenceRulesFor(urn.entityType.name).map((r) => [r.aspect, r]));
+    for (const ref of found) {
+      const rule = rules.get(ref.aspect)!;
+      await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+    }
+    return found;
   }
 
   /** Deletes one aspect; idempotent. */

@@ -53,6 +53,9 @@ export const entityPolicy: Policy<EntityService> = {
   batchGet: 'read',
   traceWrites: 'read',
   deleteEntity: 'admin',
+  references: 'read',
+  // Each removal is an edit of the referring entity's aspect, as a REST write of it is.
+  removeReferences: 'write',
   deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
 };
 
