@@ -39,14 +39,7 @@ const FLOWS = [
  * Flows that do not pass yet, with what they still need. They run as `test.failing`,
  * so one that starts passing turns the suite red until it is taken off this list.
  */
-const pendingFlows: Readonly<Partial<Record<(typeof FLOWS)[number], string>>> = {
-  'cli-properties-list': 'GraphQL scrollAcrossEntities with sortInput, extraProperties and the removed filter, also at /gms/api/graphql (datahub-openapi branch)',
-  'cli-delete-soft': 'its search check: GraphQL scrollAcrossEntities with sortInput and the removed filter (datahub-openapi branch)',
-  'sdk-graph-search': 'GraphQL scrollAcrossEntities additions and searchable structured properties (datahub-openapi branch)',
-  'sdk-openapi-emit': 'OpenAPI v3 batches repeating a urn, entity-level PATCH, batchGet (datahub-openapi branch)',
-  'sdk-async-wait': 'the traceparent header and POST /openapi/v1/trace/write (datahub-openapi branch)',
-  'sdk-client-entities': 'its search step (GraphQL additions) and the OpenAPI batch repeating a urn (datahub-openapi branch)',
-};
+const pendingFlows: Readonly<Partial<Record<(typeof FLOWS)[number], string>>> = {};
 
 /** `sdk-connection` already replays its handshake under both bases. */
 const BASES = [
