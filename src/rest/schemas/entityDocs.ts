@@ -58,6 +58,11 @@ const QUERY = {
   } satisfies ParamDoc,
 };
 
+/** DataHub's API tracing: the trace id to ask `POST /openapi/v1/trace/write/{traceId}` about. */
+const TRACE_HEADERS: ResponseDoc['headers'] = {
+  traceparent: { description: 'W3C trace context `00-<trace id>-<span id>-01` of the writes (when the request wrote); pass the trace id to `POST /openapi/v1/trace/write/{traceId}`.', schema: { type: 'string' } },
+};
+
 const NOT_FOUND_ENTITY: Examples = {
   entity: { summary: 'No such entity', value: { error: 'Not Found', message: `Entity ${DATASET_URN} does not exist` } },
   type: { summary: 'Unknown entity type in the path', value: { error: 'Not Found', message: 'Unknown entity type foo' } },
@@ -174,9 +179,10 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
       responses: {
         200: v3
           ? {
-              description: 'The entities as written.',
+              description: 'The entities as written, one item per entity.',
               schema: { type: 'array', items: ref('EntityV3') },
               examples: { written: { summary: 'Written', value: [entityBody('v3', { status: { removed: false } })] } },
+              headers: TRACE_HEADERS,
             }
           : {
               description: 'The URNs written.',
@@ -405,6 +411,7 @@ function datahubBatchDocs(base: string, tags: readonly string[]): Record<string,
           description: 'The entities as patched.',
           schema: { type: 'array', items: ref('EntityV3') },
           examples: { patched: { summary: 'Patched', value: [entityBody('v3', { datasetProperties: { customProperties: { owner_team: 'growth' } } })] } },
+          headers: TRACE_HEADERS,
         },
         400: ERRORS.validation({
           ...WRITE_FAILURES,
