@@ -38,7 +38,13 @@ function decodeJsonText(text: string, where: string, what: string): unknown {
   } catch (err) {
     throw new ValidationError(`${where} is not valid JSON (${(err as Error).message}); send ${what} as JSON text`, where);
   }
-  checkInputLimits(value, where);
+  try {
+    checkInputLimits(value, where);
+  } catch (err) {
+    // The limits name the path inside the aspect (`name`); say it is inside this text.
+    if (!(err instanceof ValidationError) || err.field?.startsWith(where)) throw err;
+    throw relocated(err, `${where}.${err.field}`, `${where}.${err.message}`);
+  }
   return value;
 }
 
