@@ -154,6 +154,32 @@ describe('reads', () => {
   });
 });
 
+describe('proposals', () => {
+  const values = (n: number) => ({ properties: [{ propertyUrn: P, values: [{ double: n }] }] });
+
+  test('an UPSERT of values brings a dataset nothing created yet into being, as DataHub ingestion does', async () => {
+    const fresh = 'urn:li:dataset:(urn:li:dataPlatform:hive,restli.fresh,PROD)';
+    expect((await ingest(mcp('UPSERT', fresh, 'structuredProperties', JSON.stringify(values(7))))).status).toBe(200);
+    const res = await get(`/aspects/${enc(fresh)}?aspect=structuredProperties&version=0`);
+    expect(res.body).toEqual({ aspect: { 'com.linkedin.structured.StructuredProperties': values(7) }, version: 0 });
+  });
+
+  test('a PATCH of values does too, applied to an empty aspect', async () => {
+    const fresh = 'urn:li:dataset:(urn:li:dataPlatform:hive,restli.patched,PROD)';
+    const patch = { arrayPrimaryKeys: { properties: ['propertyUrn'] }, patch: [{ op: 'add', path: `/properties/${P}`, value: values(8).properties[0] }] };
+    expect((await ingest(mcp('PATCH', fresh, 'structuredProperties', JSON.stringify(patch), 'dataset', 'application/json-patch+json'))).status).toBe(200);
+    expect((await get(`/entitiesV2/${enc(fresh)}?aspects=List(structuredProperties)`)).body.aspects.structuredProperties.value).toEqual(values(8));
+  });
+
+  test('CREATE refuses an aspect that exists; DELETE removes one', async () => {
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,restli.created,PROD)';
+    expect((await ingest(mcp('CREATE', urn, 'status', '{"removed": false}'))).status).toBe(200);
+    await refused(() => ingest(mcp('CREATE', urn, 'status', '{"removed": true}')), 400, /already exists/);
+    expect((await ingest({ entityType: 'dataset', entityUrn: urn, changeType: 'DELETE', aspectName: 'status' })).status).toBe(200);
+    expect((await get(`/aspects/${enc(urn)}?aspect=status&version=0`)).status).toBe(404);
+  });
+});
+
 describe('deleteReferences', () => {
   const tagged = 'urn:li:dataset:(urn:li:dataPlatform:hive,restli.tagged,PROD)';
   const tags = (urn: string) => ({ tags: [{ tag: urn }, { tag: 'urn:li:tag:keep' }] });
