@@ -12,7 +12,7 @@ import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
 import { keyAspectOf, parseUrn } from '../domain/urn.js';
 import { handlerFor } from '../services/aspects/handlers.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
-import type { EntityService } from '../services/entityService.js';
+import { patchRequest, type EntityService } from '../services/entityService.js';
 import { aspectNamed } from './aspectClasses.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
@@ -38,7 +38,13 @@ function decodeJsonText(text: string, where: string, what: string): unknown {
   } catch (err) {
     throw new ValidationError(`${where} is not valid JSON (${(err as Error).message}); send ${what} as JSON text`, where);
   }
-  checkInputLimits(value, where);
+  try {
+    checkInputLimits(value, where);
+  } catch (err) {
+    // The limits name the path inside the aspect (`name`); say it is inside this text.
+    if (!(err instanceof ValidationError) || err.field?.startsWith(where)) throw err;
+    throw relocated(err, `${where}.${err.field}`, `${where}.${err.message}`);
+  }
   return value;
 }
 
@@ -88,28 +94,28 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
 
 /** Applies one proposal through the entity service (its authorization included). */
 export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<void> {
-  const target = { entityType: p.entityType, ...options };
   const input = { value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) };
   switch (p.changeType) {
     case 'UPSERT':
-    case 'CREATE': {
-      // An upserted proposal brings its entity into being, as DataHub's ingestion does:
-      // the key aspect (derived from the urn, never stored) is written in the same
-      // transaction, so aspects that do not create entities (structuredProperties) can be
-      // the first thing a client sends about one.
+    case 'CREATE':
+    case 'PATCH': {
+      // A proposal brings its entity into being, as DataHub's ingestion does: the key
+      // aspect (derived from the urn, never stored) is written in the same transaction,
+      // so aspects that do not create entities (structuredProperties) can be the first
+      // thing a client sends about one.
       const key = p.aspect === p.entityType.keyAspect ? [] : [{ aspect: p.entityType.keyAspect, value: keyAspectOf(parseUrn(p.urn)) }];
-      const request = { aspect: p.aspect, ...input, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) };
+      const request =
+        p.changeType === 'PATCH'
+          ? { ...patchRequest(p.aspect, p.patch!), ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) }
+          : { aspect: p.aspect, ...input, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) };
       await entities.writeAspects(caller, p.urn, [...key, request], options);
       return;
     }
     case 'CREATE_ENTITY':
       await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true });
       return;
-    case 'PATCH':
-      await entities.patchAspect(caller, p.urn, p.aspect, p.patch!, target);
-      return;
     case 'DELETE':
-      await entities.deleteAspect(caller, p.urn, p.aspect, target);
+      await entities.deleteAspect(caller, p.urn, p.aspect, { entityType: p.entityType, ...options });
       return;
   }
 }

@@ -199,7 +199,7 @@ export class EntityService {
   /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
   async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const [result] = await this.write(caller, urn, [{ aspect, compute: (current) => applyPatch(current ?? emptyAspect(aspect), patch) }], options);
+    const [result] = await this.write(caller, urn, [patchRequest(aspect, patch)], options);
     return result!;
   }
 
@@ -369,6 +369,11 @@ export class EntityService {
     if (changeIds.length === 0) noteIndexStatus('indexed');
     else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds), changeIds);
   }
+}
+
+/** A JSON patch as a write: applied to what readers see of the aspect, or to an empty one when it is absent. */
+export function patchRequest(aspect: string, patch: PatchDocument): AspectWriteRequest {
+  return { aspect, compute: (current) => applyPatch(current ?? emptyAspect(aspect), patch) };
 }
 
 function emptyAspect(aspect: string): unknown {

@@ -80,6 +80,15 @@ async function newProperty(): Promise<string> {
   return urn;
 }
 
+/** A Rest.li proposal as DataHub's client sends it: the aspect as JSON text. */
+const mcp = (changeType: string, urn: string, aspectName: string, aspect: unknown) => ({
+  entityType: 'dataset',
+  entityUrn: urn,
+  changeType,
+  aspectName,
+  aspect: { value: JSON.stringify(aspect), contentType: changeType === 'PATCH' ? 'application/json-patch+json' : 'application/json' },
+});
+
 const testJson = JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] });
 
 async function newTest(): Promise<string> {
@@ -184,6 +193,21 @@ const OPERATIONS: Operation[] = [
   { name: 'GraphQL evaluateTests', need: 'read', prepare: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u}) { passing { type } } }', { u: d }) },
   { name: 'GraphQL evaluateTests with push', need: 'write', prepare: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u, push: true}) { passing { type } } }', { u: d }) },
   { name: 'GET / (web console)', need: 'public', act: rest('GET', () => '/') },
+  // DataHub's Rest.li routes (src/restli/): the same scopes as the REST v3 route doing the same thing.
+  { name: 'GET Rest.li /config', need: 'read', act: rest('GET', () => '/config') },
+  { name: 'GET Rest.li /gms/config', need: 'read', act: rest('GET', () => '/gms/config') },
+  { name: 'GET Rest.li aspect', need: 'read', prepare: newDataset, act: rest('GET', (d) => `/aspects/${enc(d)}`, () => ({ query: { aspect: 'structuredProperties', version: '0' } })) },
+  { name: 'GET Rest.li /gms key aspect', need: 'read', prepare: newDataset, act: rest('GET', (d) => `/gms/aspects/${enc(d)}`, () => ({ query: { aspect: 'datasetKey', version: '0' } })) },
+  { name: 'GET Rest.li entitiesV2', need: 'read', prepare: newDataset, act: rest('GET', (d) => `/entitiesV2/${enc(d)}`) },
+  { name: 'POST Rest.li ingestProposal UPSERT values', need: 'write', prepare: newDataset, act: rest('POST', () => '/aspects', (d) => ({ query: { action: 'ingestProposal' }, json: { proposal: mcp('UPSERT', d, 'structuredProperties', { properties: [{ propertyUrn: P, values: [{ double: 4 }] }] }), async: 'false' } })) },
+  { name: 'POST Rest.li ingestProposal PATCH', need: 'write', prepare: newDataset, act: rest('POST', () => '/aspects', (d) => ({ query: { action: 'ingestProposal' }, json: { proposal: mcp('PATCH', d, 'datasetProperties', [{ op: 'add', path: '/name', value: 'n' }]) } })) },
+  { name: 'POST Rest.li /gms ingestProposalBatch', need: 'write', act: rest('POST', () => '/gms/aspects', () => ({ query: { action: 'ingestProposalBatch' }, json: { proposals: [mcp('UPSERT', dataset(next()), 'status', { removed: false })], async: 'false' } })) },
+  { name: 'POST Rest.li ingestProposal UPSERT testInfo', need: 'admin', act: rest('POST', () => '/aspects', () => ({ query: { action: 'ingestProposal' }, json: { proposal: { ...mcp('UPSERT', `urn:li:test:rl-${next()}`, 'testInfo', { name: 'n', category: 'c', definition: { type: 'JSON', json: testJson } }), entityType: 'test' } } })) },
+  { name: 'POST Rest.li ingestProposal DELETE propertyDefinition', need: 'admin', prepare: newProperty, act: rest('POST', () => '/aspects', (p) => ({ query: { action: 'ingestProposal' }, json: { proposal: { entityType: 'structuredProperty', entityUrn: p, changeType: 'DELETE', aspectName: 'propertyDefinition' } } })) },
+  { name: 'POST Rest.li ingestProposal DELETE datasetKey', need: 'admin', prepare: newDataset, act: rest('POST', () => '/aspects', (d) => ({ query: { action: 'ingestProposal' }, json: { proposal: { entityType: 'dataset', entityUrn: d, changeType: 'DELETE', aspectName: 'datasetKey' } } })) },
+  { name: 'POST Rest.li entities delete (hard delete)', need: 'admin', prepare: newProperty, act: rest('POST', () => '/entities', (p) => ({ query: { action: 'delete' }, json: { urn: p } })) },
+  { name: 'POST Rest.li entities deleteReferences dry run', need: 'read', act: rest('POST', () => '/entities', () => ({ query: { action: 'deleteReferences' }, json: { urn: 'urn:li:tag:matrix', dryRun: true } })) },
+  { name: 'POST Rest.li /gms entities deleteReferences', need: 'write', act: rest('POST', () => '/gms/entities', () => ({ query: { action: 'deleteReferences' }, json: { urn: 'urn:li:tag:matrix', dryRun: false } })) },
 ];
 
 beforeAll(async () => {
