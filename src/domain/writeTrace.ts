@@ -44,10 +44,12 @@ export function lastChangeOfTrace(traceId: string): bigint {
  * The status of one traced aspect. A write propgraph answered was committed, so the
  * primary side is the aspect's presence now: ACTIVE_STATE while it exists, UNKNOWN
  * when it is gone (deleted since, or never written under this trace). The search side
- * is PENDING while a change of the entity up to the trace waits for the indexer.
+ * is PENDING while a change of the entity up to the trace waits for the indexer; NO_OP
+ * when search is disabled, since no index will take it and the client would otherwise
+ * poll until its timeout (an hour by default).
  */
-export function aspectTraceOf(facts: { readonly exists: boolean; readonly searchPending: boolean }): AspectTrace {
+export function aspectTraceOf(facts: { readonly exists: boolean; readonly searchPending: boolean; readonly searchEnabled: boolean }): AspectTrace {
   const primary: TraceWriteStatus = facts.exists ? 'ACTIVE_STATE' : 'UNKNOWN';
-  const search: TraceWriteStatus = facts.searchPending ? 'PENDING' : primary;
+  const search: TraceWriteStatus = !facts.searchEnabled ? 'NO_OP' : facts.searchPending ? 'PENDING' : primary;
   return { success: true, primaryStorage: { writeStatus: primary }, searchStorage: { writeStatus: search } };
 }

@@ -7,6 +7,7 @@
  */
 import { deleteUrns, loadClientFixture, replayFlow, startReplayServer, urnsOfFlow, type ClientFixture, type ReplayServer } from '../support/datahubReplay.js';
 import { http } from '../support/http.js';
+import { startTestServer } from '../support/server.js';
 
 let server: ReplayServer;
 const auth = () => ({ authorization: `Bearer ${server.token}` });
@@ -160,6 +161,25 @@ describe('OpenAPI v3 batches as DataHub sends them', () => {
     while (answer[D].status.searchStorage.writeStatus === 'PENDING') answer = await trace();
     expect(answer[D].status).toEqual({ success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } });
   });
+});
+
+test('without search, an async write\'s trace says NO_OP for the search side at once (no index will ever take it)', async () => {
+  const bare = await startTestServer({ search: false });
+  try {
+    const write = await http(bare.url, 'POST', '/openapi/v3/entity/dataset', { query: { async: 'true' }, json: [{ urn: D, status: { value: { removed: false } } }] });
+    const traceId = /^00-([0-9a-f]{32})-/.exec(write.headers.get('traceparent') ?? '')?.[1];
+    const trace = await http(bare.url, 'POST', `/openapi/v1/trace/write/${traceId}`, { json: { [D]: ['status'] } });
+    expect(trace.body).toEqual({ [D]: { status: { success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'NO_OP' } } } });
+  } finally {
+    await bare.stop();
+  }
+}, 120_000);
+
+test('DELETE /openapi/v3/entity/{type}/{urn} with the urn not percent-encoded, as the client sends a DELETE MCP', async () => {
+  await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: [{ urn: D, status: { value: { removed: false } } }], headers: auth() });
+  const res = await http(server.url, 'DELETE', `/openapi/v3/entity/dataset/${D}`, { headers: auth() });
+  expect(res.status).toBe(200);
+  expect((await http(server.url, 'POST', '/openapi/v3/entity/dataset/batchGet', { json: [{ urn: D }], headers: auth() })).body).toEqual([]);
 });
 
 describe("DataHub's StructuredPropertyDefinition fields", () => {

@@ -28,14 +28,18 @@ describe('trace ids', () => {
 
 describe('aspect trace status', () => {
   test('stored and indexed: ACTIVE_STATE on both sides', () => {
-    expect(aspectTraceOf({ exists: true, searchPending: false })).toEqual({ success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } });
+    expect(aspectTraceOf({ exists: true, searchPending: false, searchEnabled: true })).toEqual({ success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } });
   });
 
   test('stored, index not caught up: search PENDING (the client polls again)', () => {
-    expect(aspectTraceOf({ exists: true, searchPending: true }).searchStorage.writeStatus).toBe('PENDING');
+    expect(aspectTraceOf({ exists: true, searchPending: true, searchEnabled: true }).searchStorage.writeStatus).toBe('PENDING');
   });
 
   test('not stored: UNKNOWN, still a success (the client stops waiting without raising)', () => {
-    expect(aspectTraceOf({ exists: false, searchPending: false })).toEqual({ success: true, primaryStorage: { writeStatus: 'UNKNOWN' }, searchStorage: { writeStatus: 'UNKNOWN' } });
+    expect(aspectTraceOf({ exists: false, searchPending: false, searchEnabled: true })).toEqual({ success: true, primaryStorage: { writeStatus: 'UNKNOWN' }, searchStorage: { writeStatus: 'UNKNOWN' } });
+  });
+
+  test('search disabled: NO_OP on the search side, never PENDING, so the client stops waiting', () => {
+    expect(aspectTraceOf({ exists: true, searchPending: true, searchEnabled: false })).toEqual({ success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'NO_OP' } });
   });
 });

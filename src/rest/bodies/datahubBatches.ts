@@ -59,5 +59,5 @@ export const traceAnswerShape = z
   .meta({
     id: 'TraceAnswer',
     description:
-      'Per URN and aspect asked about: `ACTIVE_STATE` when stored (primary) and searchable (search), `PENDING` while the search index has not caught up, `UNKNOWN` when the aspect is not stored (now).',
+      'Per URN and aspect asked about: `ACTIVE_STATE` when stored (primary) and searchable (search), `PENDING` while the search index has not caught up, `NO_OP` (search) when search is disabled, `UNKNOWN` when the aspect is not stored (now).',
   });

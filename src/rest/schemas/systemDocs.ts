@@ -15,7 +15,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
     operationId: 'traceWrites',
     summary: 'Status of traced writes (DataHub API tracing)',
     description:
-      'Every answer to a request that wrote carries `traceparent: 00-<trace id>-<span id>-01`. Asked with that trace id about entities and aspects, this says per aspect whether the write is stored (`primaryStorage`) and searchable (`searchStorage`): `ACTIVE_STATE`, `PENDING` while the search index has not caught up (DataHub\'s client polls again), `UNKNOWN` when the aspect is not stored. Exactly the entities and aspects asked about are answered. `onlyIncludeErrors` and `detailed` are accepted and change nothing.' +
+      'Every answer to a request that wrote carries `traceparent: 00-<trace id>-<span id>-01`. Asked with that trace id about entities and aspects, this says per aspect whether the write is stored (`primaryStorage`) and searchable (`searchStorage`): `ACTIVE_STATE`, `PENDING` while the search index has not caught up (DataHub\'s client polls again), `NO_OP` on the search side when search is disabled, `UNKNOWN` when the aspect is not stored. Exactly the entities and aspects asked about are answered. `onlyIncludeErrors` and `detailed` are accepted and change nothing.' +
       scopeNote('read'),
     tags: ['Entities (v3)'],
     path: { traceId: { description: 'The 32 hex digits of the write answer\'s `traceparent` after `00-`.', schema: { type: 'string', pattern: '^[0-9a-fA-F]{32}$' }, example: TRACE_ID } },
