@@ -237,8 +237,7 @@ export class EntityService {
    */
   async batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options: WriteOptions = {}): Promise<BatchWritten[]> {
     return this.writeBatch(caller, entityType, items, patchesInOrder, (aspect, input) => ({
-      aspect,
-      compute: (current) => input.patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch), current ?? emptyAspect(aspect)),
+      ...patchRequest(aspect, ...input.patches),
       ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
     }), options);
   }
@@ -371,9 +370,9 @@ export class EntityService {
   }
 }
 
-/** A JSON patch as a write: applied to what readers see of the aspect, or to an empty one when it is absent. */
-export function patchRequest(aspect: string, patch: PatchDocument): AspectWriteRequest {
-  return { aspect, compute: (current) => applyPatch(current ?? emptyAspect(aspect), patch) };
+/** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */
+export function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
+  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch), current ?? emptyAspect(aspect)) };
 }
 
 function emptyAspect(aspect: string): unknown {
