@@ -7,7 +7,8 @@
  */
 import { deleteUrns, loadClientFixture, replayFlow, startReplayServer, urnsOfFlow, type ClientFixture, type ReplayServer } from '../support/datahubReplay.js';
 import { http } from '../support/http.js';
-import { startTestServer } from '../support/server.js';
+import { startMeilisearch } from '../support/globalSetup.js';
+import { searchAvailableForTests, startTestServer } from '../support/server.js';
 
 let server: ReplayServer;
 const auth = () => ({ authorization: `Bearer ${server.token}` });
@@ -147,7 +148,7 @@ describe('OpenAPI v3 batches as DataHub sends them', () => {
     expect(Object.keys(res.body[0]).sort()).toEqual(['datasetKey', 'status', 'urn']);
   });
 
-  test('an async write is traced: PENDING until the index has it when search runs, then ACTIVE_STATE; exactly the aspects asked about', async () => {
+  test('an async write is traced: ACTIVE_STATE once indexed, an aspect never written UNKNOWN, exactly the aspects asked about', async () => {
     const write = await http(server.url, 'POST', '/openapi/v3/entity/dataset', { query: { async: 'true' }, json: [{ urn: D, status: { value: { removed: false } } }], headers: auth() });
     const traceId = /^00-([0-9a-f]{32})-[0-9a-f]{16}-01$/.exec(write.headers.get('traceparent') ?? '')?.[1];
     expect(traceId).toBeDefined();
@@ -174,6 +175,35 @@ test('without search, an async write\'s trace says NO_OP for the search side at 
     await bare.stop();
   }
 }, 120_000);
+
+(searchAvailableForTests() ? test : test.skip)('with Meilisearch down, the trace says PENDING on the search side, and ACTIVE_STATE once the index has caught up', async () => {
+  let meili = await startMeilisearch();
+  const own = await startTestServer({ search: { url: meili.url, key: meili.masterKey } });
+  try {
+    await meili.stop();
+    const write = await http(own.url, 'POST', '/openapi/v3/entity/dataset', { query: { async: 'true' }, json: [{ urn: D, status: { value: { removed: false } } }, { urn: D, subTypes: { value: { typeNames: ['Table'] } } }] });
+    expect(write.status).toBe(200);
+    const traceId = /^00-([0-9a-f]{32})-/.exec(write.headers.get('traceparent') ?? '')?.[1];
+    const trace = async () => (await http(own.url, 'POST', `/openapi/v1/trace/write/${traceId}`, { query: { onlyIncludeErrors: 'false', detailed: 'true' }, json: { [D]: ['status', 'subTypes'] } })).body;
+    const down = await trace();
+    expect(down[D].status).toEqual({ success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'PENDING' } });
+    expect(down[D].subTypes.searchStorage.writeStatus).toBe('PENDING');
+    meili = await startMeilisearch({ dataDir: meili.dataDir, port: meili.port, masterKey: meili.masterKey });
+    let answer = await trace();
+    // As the client does: ask again while anything is PENDING (the indexer retries with back-off).
+    while (answer[D].status.searchStorage.writeStatus === 'PENDING') {
+      await new Promise((r) => setTimeout(r, 200));
+      answer = await trace();
+    }
+    expect(answer[D]).toEqual({
+      status: { success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } },
+      subTypes: { success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } },
+    });
+  } finally {
+    await own.stop();
+    await meili.destroy();
+  }
+}, 180_000);
 
 test('DELETE /openapi/v3/entity/{type}/{urn} with the urn not percent-encoded, as the client sends a DELETE MCP', async () => {
   await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: [{ urn: D, status: { value: { removed: false } } }], headers: auth() });
