@@ -53,3 +53,7 @@ export function aspectTraceOf(facts: { readonly exists: boolean; readonly search
   const search: TraceWriteStatus = !facts.searchEnabled ? 'NO_OP' : facts.searchPending ? 'PENDING' : primary;
   return { success: true, primaryStorage: { writeStatus: primary }, searchStorage: { writeStatus: search } };
 }
+
+/** What `onlyIncludeErrors=true` keeps (DataHub's default): failed writes only. */
+export const isTraceError = (trace: AspectTrace): boolean =>
+  !trace.success || trace.primaryStorage.writeStatus === 'ERROR' || trace.searchStorage.writeStatus === 'ERROR';

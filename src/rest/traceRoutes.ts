@@ -5,15 +5,19 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { parseShape } from '../domain/shapes/shape.js';
+import { isTraceError } from '../domain/writeTrace.js';
 import type { Services } from '../services/index.js';
 import { traceRequestShape } from './bodies/datahubBatches.js';
+import { boolParam, type Query } from './params.js';
 
 export async function traceRoutes(app: FastifyInstance, options: { services: Services }): Promise<void> {
   app.post('/trace/write/:traceId', async (request) => {
     const { traceId } = request.params as { traceId: string };
-    // onlyIncludeErrors and detailed change nothing here: every answer is detailed, and errors are never hidden.
+    // As DataHub: by default only failed writes are listed. `detailed` changes nothing: every status is already in full.
+    const onlyErrors = boolParam(request.query as Query, 'onlyIncludeErrors', true);
     const asked = parseShape(traceRequestShape, request.body, 'request body');
     const traces = await options.services.entities.traceWrites(request.caller, traceId, new Map(Object.entries(asked)));
-    return Object.fromEntries([...traces].map(([urn, aspects]) => [urn, Object.fromEntries(aspects)]));
+    const shown = [...traces].map(([urn, aspects]) => [urn, [...aspects].filter(([, trace]) => !onlyErrors || isTraceError(trace))] as const);
+    return Object.fromEntries(shown.filter(([, aspects]) => aspects.length > 0).map(([urn, aspects]) => [urn, Object.fromEntries(aspects)]));
   });
 }

@@ -161,6 +161,9 @@ describe('OpenAPI v3 batches as DataHub sends them', () => {
     expect(answer[D].datasetProperties).toEqual({ success: true, primaryStorage: { writeStatus: 'UNKNOWN' }, searchStorage: { writeStatus: expect.stringMatching(/^(UNKNOWN|PENDING)$/) } });
     while (answer[D].status.searchStorage.writeStatus === 'PENDING') answer = await trace();
     expect(answer[D].status).toEqual({ success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } });
+    // DataHub's default lists failed writes only: none here.
+    const errorsOnly = await http(server.url, 'POST', `/openapi/v1/trace/write/${traceId}`, { json: { [D]: ['status'] }, headers: auth() });
+    expect({ status: errorsOnly.status, body: errorsOnly.body }).toEqual({ status: 200, body: {} });
   });
 });
 
@@ -169,7 +172,7 @@ test('without search, an async write\'s trace says NO_OP for the search side at 
   try {
     const write = await http(bare.url, 'POST', '/openapi/v3/entity/dataset', { query: { async: 'true' }, json: [{ urn: D, status: { value: { removed: false } } }] });
     const traceId = /^00-([0-9a-f]{32})-/.exec(write.headers.get('traceparent') ?? '')?.[1];
-    const trace = await http(bare.url, 'POST', `/openapi/v1/trace/write/${traceId}`, { json: { [D]: ['status'] } });
+    const trace = await http(bare.url, 'POST', `/openapi/v1/trace/write/${traceId}`, { query: { onlyIncludeErrors: 'false' }, json: { [D]: ['status'] } });
     expect(trace.body).toEqual({ [D]: { status: { success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'NO_OP' } } } });
   } finally {
     await bare.stop();

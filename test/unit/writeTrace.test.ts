@@ -1,6 +1,6 @@
 /** DataHub's write tracing without a trace store (issue #13, domain/writeTrace.ts). */
 import { ValidationError } from '../../src/domain/errors.js';
-import { aspectTraceOf, lastChangeOfTrace, traceIdOf, traceparentOf } from '../../src/domain/writeTrace.js';
+import { aspectTraceOf, isTraceError, lastChangeOfTrace, traceIdOf, traceparentOf } from '../../src/domain/writeTrace.js';
 import { thrown } from './thrown.js';
 
 describe('trace ids', () => {
@@ -41,5 +41,12 @@ describe('aspect trace status', () => {
 
   test('search disabled: NO_OP on the search side, never PENDING, so the client stops waiting', () => {
     expect(aspectTraceOf({ exists: true, searchPending: true, searchEnabled: false })).toEqual({ success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'NO_OP' } });
+  });
+
+  test('onlyIncludeErrors keeps failed writes only: an unsuccessful one or one in ERROR', () => {
+    const ok = aspectTraceOf({ exists: false, searchPending: true, searchEnabled: true });
+    expect(isTraceError(ok)).toBe(false);
+    expect(isTraceError({ ...ok, success: false })).toBe(true);
+    expect(isTraceError({ ...ok, searchStorage: { writeStatus: 'ERROR' } })).toBe(true);
   });
 });

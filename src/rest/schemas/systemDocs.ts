@@ -15,12 +15,12 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
     operationId: 'traceWrites',
     summary: 'Status of traced writes (DataHub API tracing)',
     description:
-      'Every answer to a request that wrote carries `traceparent: 00-<trace id>-<span id>-01`. Asked with that trace id about entities and aspects, this says per aspect whether the write is stored (`primaryStorage`) and searchable (`searchStorage`): `ACTIVE_STATE`, `PENDING` while the search index has not caught up (DataHub\'s client polls again), `NO_OP` on the search side when search is disabled, `UNKNOWN` when the aspect is not stored. Exactly the entities and aspects asked about are answered. `onlyIncludeErrors` and `detailed` are accepted and change nothing.' +
+      'Every answer to a request that wrote carries `traceparent: 00-<trace id>-<span id>-01`. Asked with that trace id about entities and aspects, this says per aspect whether the write is stored (`primaryStorage`) and searchable (`searchStorage`): `ACTIVE_STATE`, `PENDING` while the search index has not caught up (DataHub\'s client polls again), `NO_OP` on the search side when search is disabled, `UNKNOWN` when the aspect is not stored. Exactly the entities and aspects asked about are answered, and, unless `onlyIncludeErrors=false`, only those whose write failed (as DataHub, whose client always sends `false`).' +
       scopeNote('read'),
     tags: ['Entities (v3)'],
     path: { traceId: { description: 'The 32 hex digits of the write answer\'s `traceparent` after `00-`.', schema: { type: 'string', pattern: '^[0-9a-fA-F]{32}$' }, example: TRACE_ID } },
     query: {
-      onlyIncludeErrors: { description: 'Accepted for DataHub\'s client; every status is returned.', schema: { type: 'boolean', default: true } },
+      onlyIncludeErrors: { description: 'Only aspects whose write failed (a committed write never does here); `false` for every status.', schema: { type: 'boolean', default: true } },
       detailed: { description: 'Accepted for DataHub\'s client; answers are always detailed.', schema: { type: 'boolean', default: false } },
     },
     body: {
@@ -30,7 +30,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
     },
     responses: {
       200: {
-        description: 'Per URN and aspect, the write status.',
+        description: 'Per URN and aspect, the write status (with `onlyIncludeErrors=false`).',
         schema: ref('TraceAnswer'),
         examples: {
           done: { summary: 'Stored and indexed', value: { [DATASET_URN]: { status: { success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } } } } },
