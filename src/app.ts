@@ -20,9 +20,12 @@ import { installInputLimits } from './rest/inputLimits.js';
 import { stringifyRest } from './rest/json.js';
 import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
 import { recordRoutes } from './rest/routeTable.js';
+import { restliRoutes } from './restli/routes.js';
 import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
+import { installTraceHeader } from './rest/traceHeader.js';
+import { traceRoutes } from './rest/traceRoutes.js';
 import type { Services } from './services/index.js';
 import { consoleRoutes, isConsolePath } from './web/console.js';
 import { graphiqlRoutes, isGraphiqlPath } from './web/graphiql.js';
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installIndexStatusHeader(app);
+  installTraceHeader(app);
   installExplainHeader(app);
   await app.register(healthRoutes, { health: deps.health });
   await app.register(testRoutes, { services, writeWaitForIndex: config.writeWaitForIndex });
@@ -146,6 +150,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(traceRoutes, { prefix: `${prefix}/v1`, services });
+  }
+  // DataHub's Rest.li dialect, at the root and under /gms as DataHub's clients address GMS.
+  for (const prefix of ['', '/gms']) {
+    await app.register(restliRoutes, { prefix, services, writeWaitForIndex: config.writeWaitForIndex, version: deps.version });
   }
   await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection });
   await app.register(apiDocsRoutes);

@@ -3,6 +3,7 @@
  * process.env: everything below receives a Config.
  */
 import path from 'node:path';
+import { URN_NAMESPACES, type UrnNamespace } from './domain/typeUrns.js';
 import type { LogFormat } from './logger.js';
 
 export interface Config {
@@ -52,6 +53,8 @@ export interface Config {
   /** system-update at start-up (SPEC 5). */
   readonly reindexOnStart: boolean;
   readonly backgroundWorkers: boolean;
+  /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
+  readonly urnNamespace: UrnNamespace;
 }
 
 export class ConfigError extends Error {}
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
+    urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
   };
 }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { setUrnNamespace } from './domain/typeUrns.js';
 import { searchableEntityTypes } from './domain/entityTypes.js';
 import type { Logger } from './logger.js';
 import { lockDataDir } from './embedded/dataDirLock.js';
@@ -42,6 +43,7 @@ export interface RunningServer {
 
 /** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
 export async function startServer(config: Config, log: Logger, early?: EarlyStart): Promise<RunningServer> {
+  setUrnNamespace(config.urnNamespace);
   // Before anything in DATA_DIR is touched: a second server on it must change nothing.
   const lock = early?.lock ?? (await lockDataDir(config.dataDir));
   // The database and the search engine start side by side (each may be a child process).

@@ -7,7 +7,7 @@ import { quoteInput, type PathSegment } from './inputLimits.js';
 import { propertyDefinitionShape, VERSION_PATTERN, type PropertyDefinitionShape } from './shapes/propertyDefinition.js';
 import { shapeOf, throwProblems, type Problem } from './shapes/shape.js';
 import { coerceTypedValue, describeValue, sameValue, type TypedValue } from './typedValue.js';
-import { dataTypeUrn, entityTypeUrn, parseDataTypeUrn, parseEntityTypeUrn, resolveDataType, resolveEntityType, type DataType } from './typeUrns.js';
+import { canonicalTypeUrn, dataTypeUrn, entityTypeUrn, parseDataTypeUrn, parseEntityTypeUrn, resolveDataType, resolveEntityType, type DataType } from './typeUrns.js';
 
 export type Cardinality = 'SINGLE' | 'MULTIPLE';
 
@@ -116,6 +116,17 @@ export function resolveDefinition(shape: PropertyDefinitionShape, options: Defin
 const PASS_THROUGH = ['searchConfiguration', 'created', 'lastModified', 'filterStatus'] as const;
 
 /**
+ * A stored definition with its type URNs in the current canonical namespace: one
+ * written while the server ran with the other URN_NAMESPACE reads, and compares, as
+ * if written now.
+ */
+export function inCanonicalNamespace(stored: PropertyDefinition): PropertyDefinition {
+  const def: PropertyDefinition = { ...stored, valueType: canonicalTypeUrn(stored.valueType), entityTypes: stored.entityTypes.map(canonicalTypeUrn) };
+  if (stored.typeQualifier) def.typeQualifier = { ...stored.typeQualifier, allowedTypes: stored.typeQualifier.allowedTypes.map(canonicalTypeUrn) };
+  return def;
+}
+
+/**
  * Parses a definition for the property whose URN id is `urnId`. Throws a
  * ValidationError naming each field at fault, the reason and the fix.
  */
@@ -161,4 +172,21 @@ export function effectiveDefinition(urn: string, def: PropertyDefinition): Effec
  */
 export function searchFieldName(qualifiedName: string): string {
   return qualifiedName.replace(/\./g, '_');
+}
+
+type Stamp = { readonly time: number; readonly actor: string };
+
+/** Whether the definition carries both audit stamps itself (then the server's record is not needed). */
+export const hasOwnAudit = (definition: Pick<PropertyDefinition, 'created' | 'lastModified'>): boolean => Boolean(definition.created && definition.lastModified);
+
+/**
+ * A definition's audit stamps as readers see them: those its writer gave (DataHub's
+ * clients may send created and lastModified; REST returns the aspect as written, as
+ * DataHub does), else the server's record of the aspect's first and latest write.
+ */
+export function definitionAudit(
+  definition: Pick<PropertyDefinition, 'created' | 'lastModified'>,
+  recorded: { readonly created: Stamp; readonly lastModified: Stamp } | undefined,
+): { created: Stamp | null; lastModified: Stamp | null } {
+  return { created: definition.created ?? recorded?.created ?? null, lastModified: definition.lastModified ?? recorded?.lastModified ?? null };
 }

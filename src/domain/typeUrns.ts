@@ -1,15 +1,33 @@
 /**
- * Data-type and entity-type URNs (SPEC 1). The canonical namespace is `svc`; on input
- * the `datahub.` alias and the bare short form are accepted too, and anything else is
- * a validation error. Stored and returned values are always canonical.
+ * Data-type and entity-type URNs (SPEC 1). The canonical namespace is `svc` unless the
+ * server is set up with URN_NAMESPACE=datahub (DataHub's own clients check for
+ * `urn:li:dataType:datahub.<type>` when they read a definition back); on input both
+ * namespaces and the bare short form are accepted, and anything else is a validation
+ * error. Stored and returned values are always in the canonical namespace.
  */
 import { closestWord } from './closestWord.js';
 import { ENTITY_TYPES, findEntityType, type EntityTypeInfo } from './entityTypes.js';
 import { ValidationError } from './errors.js';
 import { quoteInput } from './inputLimits.js';
 
-export const NAMESPACE = 'svc';
-const ALIASES = ['svc', 'datahub'];
+export const URN_NAMESPACES = ['svc', 'datahub'] as const;
+export type UrnNamespace = (typeof URN_NAMESPACES)[number];
+const ALIASES: readonly string[] = URN_NAMESPACES;
+
+/**
+ * The canonical namespace of this process, set once at start-up from the server's
+ * configuration (URN_NAMESPACE). A process-wide setting rather than a parameter: every
+ * rule that writes or shows a type URN uses it, and one server has one setting.
+ */
+let namespace: UrnNamespace = 'svc';
+
+export function setUrnNamespace(value: UrnNamespace): void {
+  namespace = value;
+}
+
+export function urnNamespace(): UrnNamespace {
+  return namespace;
+}
 
 export const DATA_TYPES = ['string', 'rich_text', 'number', 'date', 'urn'] as const;
 export type DataType = (typeof DATA_TYPES)[number];
@@ -26,11 +44,11 @@ function stripNamespace(id: string): string | undefined {
 }
 
 export function dataTypeUrn(type: DataType): string {
-  return `${DATA_TYPE_PREFIX}${NAMESPACE}.${type}`;
+  return `${DATA_TYPE_PREFIX}${namespace}.${type}`;
 }
 
 export function entityTypeUrn(type: EntityTypeInfo): string {
-  return `${ENTITY_TYPE_PREFIX}${NAMESPACE}.${type.name}`;
+  return `${ENTITY_TYPE_PREFIX}${namespace}.${type.name}`;
 }
 
 /** Resolves a data type URN in any accepted form (or, where allowed, a bare name like `number`). */
@@ -77,14 +95,14 @@ export function resolveEntityType(text: string, bareNames = false): Resolved<Ent
   if (bare && !bareNames) return { ok: false, reason: `${quoteInput(text)} is not an entity type urn; write ${entityTypeUrn(bare)}` };
   const guessName = closestWord(nameIn(text), ENTITY_TYPES.map((t) => t.name));
   const guess = guessName ? findEntityType(guessName) : undefined;
-  const hint = guess ? `; did you mean ${bareNames && !text.startsWith('urn:') ? guess.name : entityTypeUrn(guess)}?` : `; write urn:li:entityType:${NAMESPACE}.<entity type>, e.g. ${entityTypeUrn(ENTITY_TYPES[0]!)}`;
+  const hint = guess ? `; did you mean ${bareNames && !text.startsWith('urn:') ? guess.name : entityTypeUrn(guess)}?` : `; write urn:li:entityType:${namespace}.<entity type>, e.g. ${entityTypeUrn(ENTITY_TYPES[0]!)}`;
   return { ok: false, reason: `${quoteInput(text)} is not an entity type${hint}` };
 }
 
 export function parseDataTypeUrn(value: unknown, field = 'valueType'): DataType {
   const resolved = typeof value === 'string' ? resolveDataType(value) : undefined;
   if (resolved?.ok) return resolved.value;
-  throw new ValidationError(`${field} ${resolved?.reason ?? 'must be a data type urn such as urn:li:dataType:svc.string'}`, field);
+  throw new ValidationError(`${field} ${resolved?.reason ?? `must be a data type urn such as ${dataTypeUrn('string')}`}`, field);
 }
 
 /** Resolves an entity type URN in any accepted form (or, where allowed, a bare name like `dataset`). */
@@ -103,10 +121,18 @@ export function tryParseEntityType(value: unknown, allowBareName = false): Entit
 export function parseEntityTypeUrn(value: unknown, field = 'entityTypes'): EntityTypeInfo {
   const resolved = typeof value === 'string' ? resolveEntityType(value) : undefined;
   if (resolved?.ok) return resolved.value;
-  throw new ValidationError(`${field} ${resolved?.reason ?? 'must be an entity type urn such as urn:li:entityType:svc.dataset'}`, field);
+  throw new ValidationError(`${field} ${resolved?.reason ?? `must be an entity type urn such as urn:li:entityType:${namespace}.dataset`}`, field);
 }
 
 /** GraphQL's StdDataType enum value for a data type. */
 export function stdDataType(type: DataType): 'STRING' | 'RICH_TEXT' | 'NUMBER' | 'DATE' | 'URN' {
   return type.toUpperCase() as 'STRING' | 'RICH_TEXT' | 'NUMBER' | 'DATE' | 'URN';
+}
+
+/** A type URN in any accepted form, written in the canonical namespace; text that is not one is returned unchanged. */
+export function canonicalTypeUrn(text: string): string {
+  const dataType = tryParseDataType(text);
+  if (dataType) return dataTypeUrn(dataType);
+  const entityType = tryParseEntityType(text);
+  return entityType ? entityTypeUrn(entityType) : text;
 }

@@ -19,7 +19,8 @@ import { DEFAULT_QUERY_LIMITS } from './limits.js';
 import { createLoaders } from './loaders.js';
 import { buildSchema } from './schema.js';
 
-export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
+/** DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`. */
+export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql'];
 
 /**
  * Copies what resolvers put in `context.extensions` into the response's `extensions`,

@@ -8,7 +8,8 @@ import { parsePatchDocument } from '../domain/jsonPatch.js';
 import { entityTypeNamed } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
 import { boolParam, intParam, listParam, optionalBoolParam, stringParam, type Query } from './params.js';
-import { aspectInputOf, aspectResponse, batchItemsOf, entityResponse, entityViewResponse, type ApiVersion } from './shapes.js';
+import type { BatchWritten } from '../services/entityService.js';
+import { aspectInputOf, aspectResponse, batchGetItemsOf, batchItemsOf, entityResponse, entityViewResponse, patchItemsOf, type ApiVersion } from './shapes.js';
 
 interface EntityParams {
   entityName: string;
@@ -36,6 +37,12 @@ function explainCreateOnly(what: string, createOnlyIs: string) {
   };
 }
 
+/** One v3 item per entity written, with every aspect the request wrote for it. */
+function writtenResponse(written: readonly BatchWritten[], q: Query): Array<Record<string, unknown>> {
+  const withSystemMetadata = boolParam(q, 'systemMetadata', false);
+  return written.map((w) => entityResponse('v3', w.urn, w.results.map((r) => [r.aspect, r]), withSystemMetadata));
+}
+
 export async function entityRoutes(app: FastifyInstance, options: EntityRouteOptions): Promise<void> {
   const { services, version } = options;
   const entities = services.entities;
@@ -54,11 +61,23 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
         async: writeAsync(q),
       })
       .catch(explainCreateOnly('An aspect in this batch exists', 'as sent'));
-    const withSystemMetadata = boolParam(q, 'systemMetadata', false);
-    return written.map((w) =>
-      version === 'v3' ? entityResponse('v3', w.urn, w.results.map((r) => [r.aspect, r]), withSystemMetadata) : { urn: w.urn },
-    );
+    return version === 'v3' ? writtenResponse(written, q) : written.map((w) => ({ urn: w.urn }));
   });
+
+  if (version === 'v3') {
+    // DataHub's entity-level PATCH, as its Python client sends it in OpenAPI mode.
+    app.patch('/entity/:entityName', async (request) => {
+      const q = query(request);
+      const written = await entities.batchPatch(request.caller, entityTypeNamed(params(request).entityName), patchItemsOf(request.body), { async: writeAsync(q) });
+      return writtenResponse(written, q);
+    });
+
+    app.post('/entity/:entityName/batchGet', async (request) => {
+      const q = query(request);
+      const views = await entities.batchGet(request.caller, entityTypeNamed(params(request).entityName), batchGetItemsOf(request.body));
+      return views.map((view) => entityViewResponse('v3', view, boolParam(q, 'systemMetadata', false)));
+    });
+  }
 
   // Search (SPEC 4, seed 4.8) for searchable types; a database listing for the others.
   app.get('/entity/:entityName', async (request) => {

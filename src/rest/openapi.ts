@@ -43,6 +43,7 @@ const TAGS = [
   { name: 'Jobs', description: 'Background work: value cleanup after a hard delete or a breaking version, index rebuilds.' },
   { name: 'Access tokens', description: 'Issue, list and revoke tokens (admin).' },
   { name: 'System', description: 'Health and maintenance.' },
+  { name: 'DataHub Rest.li', description: "The routes DataHub's own Python client (the `datahub` CLI and SDK) calls: the /config handshake, aspect reads and proposals, entity reads and deletes (docs/datahub-compatibility.md)." },
 ];
 
 function parameters(params: Readonly<Record<string, ParamDoc>>, allRequired: boolean): JsonSchema {

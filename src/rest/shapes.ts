@@ -5,7 +5,10 @@
  */
 import { parseShape } from '../domain/shapes/shape.js';
 import type { AspectResult } from '../services/aspects/pipeline.js';
-import type { AspectInput, AspectValue, EntityView } from '../services/entityService.js';
+import { ValidationError } from '../domain/errors.js';
+import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
+import type { AspectInput, AspectValue, BatchPatchItem, EntityView } from '../services/entityService.js';
+import { batchGetShape, entityPatchBatchShape } from './bodies/datahubBatches.js';
 import { aspectEnvelopeShape, batchShape, type AspectEnvelope } from './bodies/entities.js';
 
 export type ApiVersion = 'v2' | 'v3';
@@ -31,6 +34,34 @@ export function batchItemsOf(version: ApiVersion, body: unknown): Array<{ urn: s
     const envelopes = (version === 'v3' ? rest : (aspects ?? {})) as Record<string, AspectEnvelope>;
     return { urn, aspects: new Map(Object.entries(envelopes).map(([name, env]) => [name, aspectInput(env)])) };
   });
+}
+
+/** Entities of a v3 entity-level PATCH body: per aspect, the patch document in `value`. */
+export function patchItemsOf(body: unknown): BatchPatchItem[] {
+  return parseShape(entityPatchBatchShape, body, 'request body').map(({ urn, ...rest }, i) => ({
+    urn,
+    aspects: new Map(
+      Object.entries(rest as Record<string, AspectEnvelope>).map(([name, env]) => [
+        name,
+        { patches: [patchAt(`request body[${i}].${name}.value`, env.value)], ...(env.systemMetadata ? { systemMetadata: env.systemMetadata } : {}) },
+      ]),
+    ),
+  }));
+}
+
+/** A patch document inside a batch, its problems named by where in the body it is. */
+function patchAt(where: string, value: unknown): PatchDocument {
+  try {
+    return parsePatchDocument(value);
+  } catch (err) {
+    if (err instanceof ValidationError) throw new ValidationError(`${where}: ${err.message}`, err.field ? `${where}.${err.field}` : where);
+    throw err;
+  }
+}
+
+/** Entities of a v3 batchGet body `[{urn, <aspect>: {}}]`, with the aspects each names. */
+export function batchGetItemsOf(body: unknown): Array<{ urn: string; aspects: string[] }> {
+  return parseShape(batchGetShape, body, 'request body').map(({ urn, ...rest }) => ({ urn, aspects: Object.keys(rest) }));
 }
 
 function envelope(value: AspectValue | AspectResult, withSystemMetadata: boolean): Record<string, unknown> {

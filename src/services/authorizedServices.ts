@@ -50,7 +50,12 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   updateAspect: EntityService['updateAspect'] = (caller, urn, ...rest) => this.allowed(caller, 'updateAspect', E.updateAspect(caller, urn)).updateAspect(caller, urn, ...rest);
   writeAspects: EntityService['writeAspects'] = (caller, urn, ...rest) => this.allowed(caller, 'writeAspects', E.writeAspects(caller, urn)).writeAspects(caller, urn, ...rest);
   batchUpsert: EntityService['batchUpsert'] = (caller, type, ...rest) => this.allowed(caller, 'batchUpsert', E.batchUpsert(caller, type)).batchUpsert(caller, type, ...rest);
+  batchPatch: EntityService['batchPatch'] = (caller, type, ...rest) => this.allowed(caller, 'batchPatch', E.batchPatch(caller, type)).batchPatch(caller, type, ...rest);
+  batchGet: EntityService['batchGet'] = (caller, ...rest) => this.allowed(caller, 'batchGet', E.batchGet).batchGet(caller, ...rest);
+  traceWrites: EntityService['traceWrites'] = (caller, ...rest) => this.allowed(caller, 'traceWrites', E.traceWrites).traceWrites(caller, ...rest);
   deleteEntity: EntityService['deleteEntity'] = (caller, ...rest) => this.allowed(caller, 'deleteEntity', E.deleteEntity).deleteEntity(caller, ...rest);
+  references: EntityService['references'] = (caller, ...rest) => this.allowed(caller, 'references', E.references).references(caller, ...rest);
+  removeReferences: EntityService['removeReferences'] = (caller, ...rest) => this.allowed(caller, 'removeReferences', E.removeReferences).removeReferences(caller, ...rest);
   deleteAspect: EntityService['deleteAspect'] = (caller, urn, aspect, ...rest) =>
     this.allowed(caller, 'deleteAspect', E.deleteAspect(caller, urn, aspect)).deleteAspect(caller, urn, aspect, ...rest);
 }

@@ -12,8 +12,12 @@ import { NotFoundError, UnavailableError, ValidationError } from '../domain/erro
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { LIMITS } from '../domain/limits.js';
+import { referenceRulesFor } from '../domain/references.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
-import { entityExists, existingEntities, latestAspectsOfMany, listLiveEntityUrns, type StoredAspect } from '../store/aspects.js';
+import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
+import { laterReplaces, mergeBatchEntries, patchesInOrder } from '../domain/writes/batchEntries.js';
+import { entitiesWithAspectContaining, entityExists, existingEntities, latestAspectsOfMany, listLiveEntityUrns, type StoredAspect } from '../store/aspects.js';
+import { entitiesPendingUpTo } from '../store/changeLog.js';
 import type { Db } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
 import { valuesOfEntities } from '../store/propertyValues.js';
@@ -60,9 +64,32 @@ export interface BatchItem {
   readonly aspects: ReadonlyMap<string, AspectInput>;
 }
 
+/** Patches of one aspect, applied in order; DataHub sends `{patch, arrayPrimaryKeys}` per item. */
+export interface PatchInput {
+  readonly patches: readonly PatchDocument[];
+  readonly systemMetadata?: Record<string, unknown>;
+}
+
+export interface BatchPatchItem {
+  readonly urn: string;
+  readonly aspects: ReadonlyMap<string, PatchInput>;
+}
+
+export interface BatchWritten {
+  readonly urn: string;
+  readonly results: AspectResult[];
+}
+
 export interface BatchOptions extends WriteOptions {
   readonly createOnly?: boolean;
   readonly createEntityOnly?: boolean;
+}
+
+/** An aspect of another entity that names an entity (DataHub's relationship name). */
+export interface EntityReference {
+  readonly entity: string;
+  readonly aspect: string;
+  readonly relationship: string;
 }
 
 export interface EntityDeps {
@@ -108,11 +135,37 @@ export interface EntityService {
   writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options?: WriteOptions): Promise<AspectResult[]>;
   /**
    * Creates or updates several entities of one type. Everything is validated before
-   * anything is written, so a bad entry fails the batch without partial writes.
+   * anything is written, so a bad entry fails the batch without partial writes. One
+   * URN may come in several items (DataHub's clients send one per aspect): they are
+   * merged in order, and the answer has one entry per entity, in first-appearance order.
    */
-  batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options?: BatchOptions): Promise<Array<{ urn: string; results: AspectResult[] }>>;
+  batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options?: BatchOptions): Promise<BatchWritten[]>;
+  /**
+   * Patches aspects of several entities of one type (DataHub's entity-level PATCH):
+   * each patch applies to what readers see of the aspect (an empty one when absent,
+   * which creates it), patches of one aspect in the order sent; all or nothing.
+   */
+  batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options?: WriteOptions): Promise<BatchWritten[]>;
+  /**
+   * Reads the named aspects of several entities of one type (DataHub's batchGet); an
+   * item naming no aspect gets all of them. Entities that do not exist are left out.
+   */
+  batchGet(caller: Caller, entityType: EntityTypeInfo, items: readonly { urn: string; aspects: readonly string[] }[]): Promise<EntityView[]>;
+  /**
+   * DataHub's write trace: for each entity and aspect asked about, whether the write the
+   * trace id stands for is stored and searchable (domain/writeTrace.ts). Exactly the
+   * entities and aspects asked about are answered; the client rejects any other.
+   */
+  traceWrites(caller: Caller, traceId: string, asked: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, AspectTrace>>>;
   /** Hard-deletes an entity; idempotent. */
   deleteEntity(caller: Caller, urnValue: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
+  /** The aspects of other entities that name this entity (a tag in a dataset's globalTags, ...). */
+  references(caller: Caller, urnValue: string): Promise<EntityReference[]>;
+  /**
+   * Takes this entity out of every aspect that names it, each through the write path
+   * as an edit of that aspect; answers what it changed.
+   */
+  removeReferences(caller: Caller, urnValue: string, options?: WriteOptions): Promise<EntityReference[]>;
   /** Deletes one aspect; idempotent. */
   deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
 }
@@ -200,7 +253,7 @@ export class DefaultEntityService implements EntityService {
 
   async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const [result] = await this.write(caller, urn, [{ aspect, compute: (current) => applyPatch(current ?? emptyAspect(aspect), patch) }], options);
+    const [result] = await this.write(caller, urn, [patchRequest(aspect, patch)], options);
     return result!;
   }
 
@@ -213,36 +266,105 @@ export class DefaultEntityService implements EntityService {
     return this.write(caller, parseUrn(urnValue), [...requests], options);
   }
 
-  async batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options: BatchOptions = {}): Promise<Array<{ urn: string; results: AspectResult[] }>> {
+  async batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options: BatchOptions = {}): Promise<BatchWritten[]> {
+    return this.writeBatch(caller, entityType, items, laterReplaces, (aspect, input) => ({
+      aspect,
+      value: input.value,
+      ...(options.createOnly ? { createOnly: true } : {}),
+      ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+      ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+    }), options);
+  }
+
+  async batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options: WriteOptions = {}): Promise<BatchWritten[]> {
+    return this.writeBatch(caller, entityType, items, patchesInOrder, (aspect, input) => ({
+      ...patchRequest(aspect, ...input.patches),
+      ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+    }), options);
+  }
+
+  async batchGet(_caller: Caller, entityType: EntityTypeInfo, items: readonly { urn: string; aspects: readonly string[] }[]): Promise<EntityView[]> {
+    if (items.length > LIMITS.batchEntities) throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities; split it`, 'body');
+    const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), aspects: item.aspects }));
+    const everything = parsed.some((p) => p.aspects.length === 0);
+    const views = await this.readEntities(parsed.map((p) => p.urn), everything ? undefined : [...new Set(parsed.flatMap((p) => p.aspects))]);
+    return parsed.flatMap(({ urn, aspects }) => {
+      const view = views.get(urn.value);
+      if (!view) return [];
+      if (aspects.length === 0) return [view];
+      return [{ ...view, aspects: new Map([...view.aspects].filter(([name]) => aspects.includes(name))) }];
+    });
+  }
+
+  async traceWrites(_caller: Caller, traceId: string, asked: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, AspectTrace>>> {
+    const upTo = lastChangeOfTrace(traceId);
+    const urns = [...asked.keys()].map((u) => parseUrn(u));
+    const existing = await this.existing(urns);
+    const [stored, pending] = await Promise.all([
+      latestAspectsOfMany(this.deps.db, urns.map((u) => u.value)),
+      entitiesPendingUpTo(this.deps.db, urns.map((u) => u.value), upTo),
+    ]);
+    const out = new Map<string, Map<string, AspectTrace>>();
+    for (const [text, aspects] of asked) {
+      const urn = parseUrn(text);
+      const own = stored.get(urn.value);
+      const exists = (aspect: string) => existing.has(urn.value) && (aspect === urn.entityType.keyAspect || own?.has(aspect) === true);
+      out.set(text, new Map(aspects.map((aspect) => [aspect, aspectTraceOf({ exists: exists(aspect), searchPending: pending.has(urn.value), searchEnabled: this.deps.indexWaiter.indexing })])));
+    }
+    return out;
+  }
+
+  private async writeBatch<T>(
+    caller: Caller,
+    entityType: EntityTypeInfo,
+    items: readonly { urn: string; aspects: ReadonlyMap<string, T> }[],
+    combine: (earlier: T, later: T) => T,
+    requestOf: (aspect: string, input: T) => AspectWriteRequest,
+    options: BatchOptions,
+  ): Promise<BatchWritten[]> {
     if (items.length > LIMITS.batchEntities) {
       throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
     }
-    const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), item }));
-    const seen = new Set<string>();
-    for (const { urn, item } of parsed) {
-      if (seen.has(urn.value)) throw new ValidationError(`Entity ${urn.value} is listed more than once in the batch`, 'urn');
-      seen.add(urn.value);
+    const parsed = new Map<string, Urn>();
+    const entries = items.map((item) => {
+      const urn = parseUrnOfType(item.urn, entityType);
+      parsed.set(urn.value, urn);
       for (const name of item.aspects.keys()) handlerFor(urn.entityType, name);
-    }
-    const entities = parsed.map(({ urn, item }) => ({
-      urn,
-      requests: [...item.aspects].map(([aspect, input]): AspectWriteRequest => ({
-        aspect,
-        value: input.value,
-        ...(options.createOnly ? { createOnly: true } : {}),
-        ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
-        ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
-      })),
-    }));
+      return { urn: urn.value, aspects: item.aspects };
+    });
+    const merged = mergeBatchEntries(entries, combine);
+    const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: [...aspects].map(([aspect, input]) => requestOf(aspect, input)) }));
     const outcomes = await this.writeMany(entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
     await this.afterCommit(outcomes.flatMap((o) => o.changeIds), options);
-    return parsed.map(({ urn }, i) => ({ urn: urn.value, results: outcomes[i]!.results }));
+    return merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results }));
   }
 
   async deleteEntity(_caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const changeIds = await inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
     await this.afterCommit(changeIds, options);
+  }
+
+  async references(_caller: Caller, urnValue: string): Promise<EntityReference[]> {
+    const urn = parseUrn(urnValue);
+    const found: EntityReference[] = [];
+    for (const rule of referenceRulesFor(urn.entityType.name)) {
+      for (const entity of await entitiesWithAspectContaining(this.deps.db, rule.aspect, rule.patterns(urn.value))) {
+        found.push({ entity, aspect: rule.aspect, relationship: rule.relationship });
+      }
+    }
+    return found;
+  }
+
+  async removeReferences(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<EntityReference[]> {
+    const urn = parseUrn(urnValue);
+    const found = await this.references(caller, urnValue);
+    const rules = new Map(referenceRulesFor(urn.entityType.name).map((r) => [r.aspect, r]));
+    for (const ref of found) {
+      const rule = rules.get(ref.aspect)!;
+      await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+    }
+    return found;
   }
 
   async deleteAspect(_caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
@@ -269,8 +391,13 @@ export class DefaultEntityService implements EntityService {
   /** Waits for the index unless asked not to, and notes whether the changes were indexed (SPEC 12). */
   private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
     if (changeIds.length === 0) noteIndexStatus('indexed');
-    else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds));
+    else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds), changeIds);
   }
+}
+
+/** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */
+export function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
+  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch), current ?? emptyAspect(aspect)) };
 }
 
 function emptyAspect(aspect: string): unknown {

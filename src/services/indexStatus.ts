@@ -15,15 +15,22 @@ export type IndexStatus = 'indexed' | 'pending';
 
 export class IndexStatusReport {
   private noted: IndexStatus | null = null;
+  private last = 0n;
 
   /** Null when the request wrote nothing. */
   get status(): IndexStatus | null {
     return this.noted;
   }
 
+  /** The highest change-log id the request wrote (0 when it changed nothing): what its write trace covers. */
+  get lastChange(): bigint {
+    return this.last;
+  }
+
   /** One pending write makes the whole request pending. */
-  note(status: IndexStatus): void {
+  note(status: IndexStatus, changeIds: readonly bigint[] = []): void {
     if (this.noted !== 'pending') this.noted = status;
+    for (const id of changeIds) if (id > this.last) this.last = id;
   }
 }
 
@@ -33,7 +40,7 @@ export function withIndexStatusReport<T>(report: IndexStatusReport, fn: () => T)
   return reports.run(report, fn);
 }
 
-/** Notes the index status of a write in the current request's report, if there is one. */
-export function noteIndexStatus(status: IndexStatus): void {
-  reports.getStore()?.note(status);
+/** Notes the index status of a write, and the changes it made, in the current request's report, if there is one. */
+export function noteIndexStatus(status: IndexStatus, changeIds: readonly bigint[] = []): void {
+  reports.getStore()?.note(status, changeIds);
 }

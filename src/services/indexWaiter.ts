@@ -6,8 +6,10 @@
 import type { IndexStatus } from './indexStatus.js';
 
 export interface IndexWaiter {
+  /** Whether a search index takes changes at all (false when search is disabled: they wait in the change log). */
+  readonly indexing: boolean;
   /** Resolves when the changes are indexed (`indexed`) or the bound has passed (`pending`); never rejects. */
   waitFor(changeIds: readonly bigint[]): Promise<IndexStatus>;
 }
 
-export const NO_WAIT: IndexWaiter = { waitFor: async () => 'pending' };
+export const NO_WAIT: IndexWaiter = { indexing: false, waitFor: async () => 'pending' };

@@ -62,7 +62,13 @@ export const entityPolicy = {
   updateAspect: (_caller, urn) => aspectWriteScope(urn),
   writeAspects: (_caller, urn) => aspectWriteScope(urn),
   batchUpsert: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
+  batchPatch: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
+  batchGet: 'read',
+  traceWrites: 'read',
   deleteEntity: 'admin',
+  references: 'read',
+  // Each removal is an edit of the referring entity's aspect, as a REST write of it is.
+  removeReferences: 'write',
   deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
 } as const satisfies Policy<EntityService>;
 

@@ -7,6 +7,7 @@
  */
 import { defaultSearchTypes, entityTypeByGraphql, findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
 import { UnavailableError, ValidationError } from '../domain/errors.js';
+import { quoteInput } from '../domain/inputLimits.js';
 import { parseLuceneQuery } from '../domain/luceneQuery.js';
 import { and, ALL, fieldsOf, filterFromOrFilters, simplify, splitKeywords, type AndFilter, type FilterNode } from '../domain/searchFilter.js';
 import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
@@ -39,6 +40,8 @@ export interface ScrollInput {
   orFilters?: AndFilter[] | null;
   /** Soft-deleted entities too (DataHub's searchFlags.includeSoftDeleted). */
   includeSoftDeleted?: boolean | null;
+  /** DataHub's sortCriteria: the first decides. Empty: keyword hits by relevance, others in URN order. */
+  sort?: ReadonlyArray<{ field: string; sortOrder: string }>;
 }
 
 export interface ScrollResult {
@@ -130,7 +133,7 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(input.query, input.orFilters);
     const page = await this.registry.withCurrentRegistry(
       async (used) => this.request(types, query, (await resolveFields(this.registry, query.filter, [], used)), input.includeSoftDeleted),
-      (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, order: 'relevance' }),
+      (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, order: scrollOrderOf(input.sort) }),
     );
     return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })) };
   }
@@ -168,7 +171,7 @@ export class DefaultSearchService implements SearchService {
 
   async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }> {
     const text = options.query?.trim() ?? '';
-    if (options.sort !== undefined && options.sort !== 'urn') throw new ValidationError(`sort supports only urn, got ${options.sort}`, 'sort');
+    if (options.sort !== undefined) sortableField(options.sort, 'sort');
     const order = directionOf(options.sortOrder);
     if (!entityType.searchable || !this.searcherOrNull) {
       if (text !== '' && text !== '*') {
@@ -259,6 +262,18 @@ function countOf(count: number | null | undefined): number {
   if (count === null || count === undefined) return DEFAULT_COUNT;
   if (!Number.isInteger(count) || count < 0) throw new ValidationError('count must be a whole number >= 0', 'count');
   return Math.min(count, MAX_COUNT);
+}
+
+/** Only the URN orders results, on every interface. */
+function sortableField(field: string, name: string): void {
+  if (field !== 'urn') throw new ValidationError(`${name} supports only urn, got ${quoteInput(field)}`, name);
+}
+
+function scrollOrderOf(sort: ScrollInput['sort']): ScrollOrder {
+  const first = sort?.[0];
+  if (!first) return 'relevance';
+  sortableField(first.field, 'sortInput.sortCriteria[0].field');
+  return directionOf(first.sortOrder);
 }
 
 function directionOf(sortOrder: string | undefined): Exclude<ScrollOrder, 'relevance'> {

@@ -145,3 +145,15 @@ export async function aspectRevisions(db: Queryable, urn: string, aspect: string
     createdBy: r.created_by,
   }));
 }
+
+/**
+ * Entities whose latest `name` aspect contains any of the JSON values (PostgreSQL `@>`),
+ * in urn order: who refers to an entity through that aspect.
+ */
+export async function entitiesWithAspectContaining(db: Queryable, name: string, patterns: readonly unknown[]): Promise<string[]> {
+  if (patterns.length === 0) return [];
+  const texts = patterns.map((p) => JSON.stringify(p));
+  const rows = await db.$queryRaw<{ urn: string }[]>`
+    SELECT urn FROM aspect WHERE aspect = ${name} AND version = 0 AND metadata @> ANY(${texts}::jsonb[]) ORDER BY urn`;
+  return rows.map((r) => r.urn);
+}

@@ -76,3 +76,12 @@ export async function databaseNow(db: Queryable): Promise<Date> {
 export async function reopenIndexedSince(db: Queryable, since: Date): Promise<number> {
   return db.$executeRaw`UPDATE change_log SET indexed_on = NULL WHERE indexed_on >= ${since}`;
 }
+
+/** Which of these entities have a change at or below `upTo` still waiting for the indexer. */
+export async function entitiesPendingUpTo(db: Queryable, urns: readonly string[], upTo: bigint): Promise<Set<string>> {
+  if (urns.length === 0 || upTo <= 0n) return new Set();
+  const rows = await db.$queryRaw<{ urn: string }[]>`
+    SELECT DISTINCT urn FROM change_log
+    WHERE urn = ANY(${urns as string[]}::text[]) AND id <= ${upTo.toString()}::bigint AND indexed_on IS NULL`;
+  return new Set(rows.map((r) => r.urn));
+}

@@ -8,6 +8,7 @@
 import { isConsolePath } from '../../src/web/console.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { loadConfig } from '../../src/config.js';
+import { GRAPHQL_PATHS } from '../../src/graphql/server.js';
 import { enc, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -71,7 +72,7 @@ describe('the OpenAPI document', () => {
         // CORS preflight, answered for any path.
         r.method !== 'OPTIONS' &&
         // GraphQL describes itself (introspection, schema.graphql, the explorer), not in OpenAPI.
-        !['/api/graphql', '/graphql'].includes(r.url) &&
+        !GRAPHQL_PATHS.includes(r.url) &&
         // The documentation itself: the document, Swagger UI and the explorer with their files.
         !/^\/openapi\/v[23]\/api-docs$|^\/openapi\/swagger-ui(\/|$)|^\/api\/graphiql(\/|$)/.test(r.url) &&
         // The web console's pages and files: not part of the REST API.
@@ -192,6 +193,7 @@ describe('the documented examples work against the server', () => {
   });
 
   test('documented error examples match what the server says', async () => {
+    const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
     const aspectPath = '/openapi/v3/entity/{entityName}/{urn}/{aspect}';
     const noToken = await http(server.url, 'GET', '/openapi/v3/jobs');
     expect(noToken.body).toEqual(responseExample('get', '/openapi/v3/jobs', 401, 'error'));
@@ -199,6 +201,10 @@ describe('the documented examples work against the server', () => {
     expect(badUrn.body).toEqual(responseExample('get', aspectPath, 400, 'urn'));
     const noJob = await http(server.url, 'GET', '/openapi/v3/jobs/99', { headers: auth });
     expect(noJob.body).toEqual(responseExample('get', '/openapi/v3/jobs/{id}', 404, 'job'));
+    const badTrace = await http(server.url, 'POST', '/openapi/v1/trace/write/xyz', { json: { [DATASET]: ['status'] }, headers: auth });
+    expect(badTrace.body).toEqual(responseExample('post', '/openapi/v1/trace/write/{traceId}', 400, 'traceId'));
+    const badOp = await http(server.url, 'PATCH', '/openapi/v3/entity/dataset', { json: [{ urn: DATASET, datasetProperties: { value: { patch: [{ op: 'move', path: '/x' }] } } }], headers: auth });
+    expect(badOp.body).toEqual(responseExample('patch', '/openapi/v3/entity/{entityName}', 400, 'badOp'));
   });
 });
 

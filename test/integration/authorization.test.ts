@@ -39,8 +39,8 @@ function restOutcome(res: HttpResponse): Outcome {
   return res.status >= 200 && res.status < 300 ? 'ok' : `other ${res.status}: ${res.text.slice(0, 200)}`;
 }
 
-async function gql(headers: Record<string, string>, query: string, variables?: Record<string, unknown>): Promise<Outcome> {
-  const res = await graphql(url, query, variables, '/api/graphql', headers);
+async function gql(headers: Record<string, string>, query: string, variables?: Record<string, unknown>, path = '/api/graphql'): Promise<Outcome> {
+  const res = await graphql(url, query, variables, path, headers);
   if (res.status === 401) return res.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED' ? 'unauthenticated' : 'other 401 without UNAUTHENTICATED';
   const code = res.errors?.[0]?.extensions?.code;
   if (code === 'FORBIDDEN') return 'forbidden';
@@ -80,6 +80,15 @@ async function newProperty(): Promise<string> {
   return urn;
 }
 
+/** A Rest.li proposal as DataHub's client sends it: the aspect as JSON text. */
+const mcp = (changeType: string, urn: string, aspectName: string, aspect: unknown) => ({
+  entityType: 'dataset',
+  entityUrn: urn,
+  changeType,
+  aspectName,
+  aspect: { value: JSON.stringify(aspect), contentType: changeType === 'PATCH' ? 'application/json-patch+json' : 'application/json' },
+});
+
 const testJson = JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] });
 
 async function newTest(): Promise<string> {
@@ -109,10 +118,22 @@ const OPERATIONS: Operation[] = [
   { name: 'GET search', need: 'read', act: rest('GET', () => `${V3}/entity/dataset`, () => ({ query: { query: 'structuredProperties.io_matrix_size:>0', count: '5' } })) },
   { name: 'POST system/update', need: 'admin', act: rest('POST', () => `${V3}/system/update`) },
   { name: 'GraphQL scrollAcrossEntities', need: 'read', act: (h) => gql(h, '{ scrollAcrossEntities(input: {types: [DATASET], query: "*", count: 5}) { total } }') },
+  { name: 'GraphQL scrollAcrossEntities at /gms/api/graphql', need: 'read', act: (h) => gql(h, '{ scrollAcrossEntities(input: {types: [STRUCTURED_PROPERTY], query: "*", count: 5, sortInput: null}) { nextScrollId searchResults { entity { urn } extraProperties { name value } } } }', undefined, '/gms/api/graphql') },
   { name: 'GraphQL aggregateAcrossEntities', need: 'read', act: (h) => gql(h, '{ aggregateAcrossEntities(input: {query: "*", facets: ["structuredProperties.io.matrix.size"]}) { facets { field } } }') },
   { name: 'POST evaluate', need: 'read', arrangeSubject: newDataset, act: rest('POST', () => '/gms/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d } })) },
   { name: 'POST evaluate with push', need: 'write', arrangeSubject: newDataset, act: rest('POST', () => '/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d, push: true } })) },
   { name: 'POST batch create', need: 'write', act: rest('POST', () => `${V3}/entity/dataset`, () => ({ json: [{ urn: dataset(next()), status: { value: { removed: false } } }] })) },
+  {
+    name: 'POST batch create, one urn in several items (DataHub client)',
+    need: 'write',
+    act: rest('POST', () => `/gms${V3}/entity/dataset`, () => { const d = dataset(next()); return { query: { async: 'false' }, json: [{ urn: d, status: { value: { removed: false } } }, { urn: d, subTypes: { value: { typeNames: ['Table'] } } }] }; }),
+  },
+  { name: 'POST batch create of tests', need: 'admin', act: rest('POST', () => `${V3}/entity/test`, () => ({ json: [{ urn: `urn:li:test:batch-${next()}`, testInfo: { value: { name: 'n', category: 'c', definition: { type: 'JSON', json: testJson } } } }] })) },
+  { name: 'PATCH entities (DataHub client)', need: 'write', arrangeSubject: newDataset, act: rest('PATCH', () => `${V3}/entity/dataset`, (d) => ({ query: { async: 'true' }, json: [{ urn: d, datasetProperties: { value: { patch: [{ op: 'add', path: '/description', value: 'd' }] } } }] })) },
+  { name: 'PATCH entities of tests', need: 'admin', arrangeSubject: newTest, act: rest('PATCH', () => `/gms${V3}/entity/test`, (t) => ({ json: [{ urn: t, testInfo: { value: { patch: [{ op: 'add', path: '/description', value: 'd' }] } } }] })) },
+  { name: 'POST batchGet (DataHub client)', need: 'read', arrangeSubject: newDataset, act: rest('POST', () => `${V3}/entity/dataset/batchGet`, (d) => ({ query: { systemMetadata: 'true' }, json: [{ urn: d, structuredProperties: {} }] })) },
+  { name: 'POST trace/write (DataHub client)', need: 'read', arrangeSubject: newDataset, act: rest('POST', () => `/openapi/v1/trace/write/${'0'.repeat(31)}1`, (d) => ({ query: { onlyIncludeErrors: 'false', detailed: 'true' }, json: { [d]: ['structuredProperties'] } })) },
+  { name: 'POST /gms trace/write', need: 'read', arrangeSubject: newDataset, act: rest('POST', () => `/gms/openapi/v1/trace/write/${'0'.repeat(32)}`, (d) => ({ json: { [d]: ['status'] } })) },
   {
     name: 'POST propertyDefinition',
     need: 'write',
@@ -172,6 +193,21 @@ const OPERATIONS: Operation[] = [
   { name: 'GraphQL evaluateTests', need: 'read', arrangeSubject: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u}) { passing { type } } }', { u: d }) },
   { name: 'GraphQL evaluateTests with push', need: 'write', arrangeSubject: newDataset, act: (h, d) => gql(h, 'mutation m($u: String!) { evaluateTests(input: {urn: $u, push: true}) { passing { type } } }', { u: d }) },
   { name: 'GET / (web console)', need: 'public', act: rest('GET', () => '/') },
+  // DataHub's Rest.li routes (src/restli/): the same scopes as the REST v3 route doing the same thing.
+  { name: 'GET Rest.li /config', need: 'read', act: rest('GET', () => '/config') },
+  { name: 'GET Rest.li /gms/config', need: 'read', act: rest('GET', () => '/gms/config') },
+  { name: 'GET Rest.li aspect', need: 'read', arrangeSubject: newDataset, act: rest('GET', (d) => `/aspects/${enc(d)}`, () => ({ query: { aspect: 'structuredProperties', version: '0' } })) },
+  { name: 'GET Rest.li /gms key aspect', need: 'read', arrangeSubject: newDataset, act: rest('GET', (d) => `/gms/aspects/${enc(d)}`, () => ({ query: { aspect: 'datasetKey', version: '0' } })) },
+  { name: 'GET Rest.li entitiesV2', need: 'read', arrangeSubject: newDataset, act: rest('GET', (d) => `/entitiesV2/${enc(d)}`) },
+  { name: 'POST Rest.li ingestProposal UPSERT values', need: 'write', arrangeSubject: newDataset, act: rest('POST', () => '/aspects', (d) => ({ query: { action: 'ingestProposal' }, json: { proposal: mcp('UPSERT', d, 'structuredProperties', { properties: [{ propertyUrn: P, values: [{ double: 4 }] }] }), async: 'false' } })) },
+  { name: 'POST Rest.li ingestProposal PATCH', need: 'write', arrangeSubject: newDataset, act: rest('POST', () => '/aspects', (d) => ({ query: { action: 'ingestProposal' }, json: { proposal: mcp('PATCH', d, 'datasetProperties', [{ op: 'add', path: '/name', value: 'n' }]) } })) },
+  { name: 'POST Rest.li /gms ingestProposalBatch', need: 'write', act: rest('POST', () => '/gms/aspects', () => ({ query: { action: 'ingestProposalBatch' }, json: { proposals: [mcp('UPSERT', dataset(next()), 'status', { removed: false })], async: 'false' } })) },
+  { name: 'POST Rest.li ingestProposal UPSERT testInfo', need: 'admin', act: rest('POST', () => '/aspects', () => ({ query: { action: 'ingestProposal' }, json: { proposal: { ...mcp('UPSERT', `urn:li:test:rl-${next()}`, 'testInfo', { name: 'n', category: 'c', definition: { type: 'JSON', json: testJson } }), entityType: 'test' } } })) },
+  { name: 'POST Rest.li ingestProposal DELETE propertyDefinition', need: 'admin', arrangeSubject: newProperty, act: rest('POST', () => '/aspects', (p) => ({ query: { action: 'ingestProposal' }, json: { proposal: { entityType: 'structuredProperty', entityUrn: p, changeType: 'DELETE', aspectName: 'propertyDefinition' } } })) },
+  { name: 'POST Rest.li ingestProposal DELETE datasetKey', need: 'admin', arrangeSubject: newDataset, act: rest('POST', () => '/aspects', (d) => ({ query: { action: 'ingestProposal' }, json: { proposal: { entityType: 'dataset', entityUrn: d, changeType: 'DELETE', aspectName: 'datasetKey' } } })) },
+  { name: 'POST Rest.li entities delete (hard delete)', need: 'admin', arrangeSubject: newProperty, act: rest('POST', () => '/entities', (p) => ({ query: { action: 'delete' }, json: { urn: p } })) },
+  { name: 'POST Rest.li entities deleteReferences dry run', need: 'read', act: rest('POST', () => '/entities', () => ({ query: { action: 'deleteReferences' }, json: { urn: 'urn:li:tag:matrix', dryRun: true } })) },
+  { name: 'POST Rest.li /gms entities deleteReferences', need: 'write', act: rest('POST', () => '/gms/entities', () => ({ query: { action: 'deleteReferences' }, json: { urn: 'urn:li:tag:matrix', dryRun: false } })) },
 ];
 
 beforeAll(async () => {

@@ -2,7 +2,9 @@
 import { ValidationError } from '../../src/domain/errors.js';
 import { LIMITS } from '../../src/domain/limits.js';
 import {
+  definitionAudit,
   effectiveDefinition,
+  hasOwnAudit,
   parsePropertyDefinition,
   searchFieldName,
   type PropertyDefinition,
@@ -130,6 +132,16 @@ describe("DataHub's fields that propgraph keeps as given", () => {
       filterStatus: 'ENABLED',
     };
     expect(parsePropertyDefinition(minimal(extra), ID)).toEqual(minimal(extra));
+  });
+
+  test('readers see the stamps the writer gave; each missing one is the server\'s record of the first or latest write', () => {
+    const given = { time: 1, actor: 'urn:li:corpuser:datahub' };
+    const recorded = { created: { time: 10, actor: 'urn:li:corpuser:a' }, lastModified: { time: 20, actor: 'urn:li:corpuser:b' } };
+    expect(definitionAudit({ created: given }, recorded)).toEqual({ created: given, lastModified: recorded.lastModified });
+    expect(definitionAudit({}, recorded)).toEqual(recorded);
+    expect(definitionAudit({ created: given, lastModified: given }, undefined)).toEqual({ created: given, lastModified: given });
+    expect(definitionAudit({}, undefined)).toEqual({ created: null, lastModified: null });
+    expect([hasOwnAudit({ created: given, lastModified: given }), hasOwnAudit({ created: given })]).toEqual([true, false]);
   });
 
   test('an audit stamp without its actor is refused', () => {

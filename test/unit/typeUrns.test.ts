@@ -1,12 +1,15 @@
 /** Data-type and entity-type URNs (SPEC 1): canonical `svc.`, aliases accepted, the rest rejected. */
 import { findEntityType } from '../../src/domain/entityTypes.js';
 import { ValidationError } from '../../src/domain/errors.js';
+import { inCanonicalNamespace } from '../../src/domain/propertyDefinition.js';
 import {
+  canonicalTypeUrn,
   DATA_TYPES,
   dataTypeUrn,
   entityTypeUrn,
   parseDataTypeUrn,
   parseEntityTypeUrn,
+  setUrnNamespace,
   stdDataType,
   tryParseDataType,
   tryParseEntityType,
@@ -146,5 +149,36 @@ describe('entity type URNs', () => {
 
   test('a bare entity name is accepted where bare names are allowed', () => {
     expect(tryParseEntityType('dataFlow', true)?.name).toBe('dataFlow');
+  });
+});
+
+describe('URN_NAMESPACE=datahub', () => {
+  beforeEach(() => setUrnNamespace('datahub'));
+  afterEach(() => setUrnNamespace('svc'));
+
+  test('canonical data type and entity type urns are written in the datahub namespace', () => {
+    expect(dataTypeUrn('number')).toBe('urn:li:dataType:datahub.number');
+    expect(entityTypeUrn(findEntityType('schemaField')!)).toBe('urn:li:entityType:datahub.schemaField');
+  });
+
+  test('the svc form is still accepted on input', () => {
+    expect(parseDataTypeUrn('urn:li:dataType:svc.date')).toBe('date');
+    expect(parseEntityTypeUrn('urn:li:entityType:svc.dataset').name).toBe('dataset');
+  });
+
+  test('a type urn in either namespace reads back in the datahub namespace; other text is left alone', () => {
+    expect(canonicalTypeUrn('urn:li:dataType:svc.urn')).toBe('urn:li:dataType:datahub.urn');
+    expect(canonicalTypeUrn('urn:li:entityType:dataset')).toBe('urn:li:entityType:datahub.dataset');
+    expect(canonicalTypeUrn('urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)')).toBe('urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)');
+  });
+
+  test('a definition stored under svc reads with datahub type urns', () => {
+    const stored = { qualifiedName: 'io.x', valueType: 'urn:li:dataType:svc.urn', entityTypes: ['urn:li:entityType:svc.dataset'], typeQualifier: { allowedTypes: ['urn:li:entityType:svc.corpuser'] } };
+    expect(inCanonicalNamespace(stored)).toEqual({
+      qualifiedName: 'io.x',
+      valueType: 'urn:li:dataType:datahub.urn',
+      entityTypes: ['urn:li:entityType:datahub.dataset'],
+      typeQualifier: { allowedTypes: ['urn:li:entityType:datahub.corpuser'] },
+    });
   });
 });

@@ -8,9 +8,9 @@
 import { checkCompatibility } from '../compatibility.js';
 import { SoftDeletedError, ValidationError } from '../errors.js';
 import { CLEANUP_PROPERTY_VALUES } from '../jobKinds.js';
-import { parsePropertyDefinition, searchFieldName, type PropertyDefinition } from '../propertyDefinition.js';
+import { inCanonicalNamespace, parsePropertyDefinition, searchFieldName, type PropertyDefinition } from '../propertyDefinition.js';
 import { parseDataTypeUrn } from '../typeUrns.js';
-import { storedAsIs, type AspectRules, type AspectState } from './aspectRules.js';
+import { type AspectRules, type AspectState } from './aspectRules.js';
 import type { AspectDecision } from './writeDecision.js';
 
 export function decidePropertyDefinition(next: unknown, state: AspectState): AspectDecision {
@@ -23,7 +23,7 @@ export function decidePropertyDefinition(next: unknown, state: AspectState): Asp
   let definition: PropertyDefinition = parsed;
   let newGeneration = registered === undefined;
   if (state.stored !== undefined && registered) {
-    const update = checkCompatibility(state.stored as PropertyDefinition, parsed);
+    const update = checkCompatibility(inCanonicalNamespace(state.stored as PropertyDefinition), parsed);
     definition = update.definition;
     newGeneration = update.versionChanged;
   }
@@ -62,6 +62,6 @@ export const propertyDefinitionRules: AspectRules = {
   createsEntity: true,
   // The qualified name must equal the urn id, so the search field is known before the value.
   needs: (urn) => ({ aspects: [], values: false, properties: [urn.value], searchFields: [searchFieldName(urn.id)] }),
-  view: storedAsIs,
+  view: (stored) => (stored === undefined ? stored : inCanonicalNamespace(stored as PropertyDefinition)),
   decide: decidePropertyDefinition,
 };

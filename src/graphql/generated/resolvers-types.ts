@@ -236,6 +236,12 @@ export type EvaluateTestsInput = {
   urn: Scalars['String']['input'];
 };
 
+export type ExtraProperty = {
+  __typename?: 'ExtraProperty';
+  name: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
 export type FabricType =
   | 'CORP'
   | 'DEV'
@@ -646,6 +652,8 @@ export type ScrollAcrossEntitiesInput = {
   /** The cursor returned as nextScrollId by the previous page. */
   scrollId?: InputMaybe<Scalars['String']['input']>;
   searchFlags?: InputMaybe<SearchFlags>;
+  /** Absent or null (as DataHub's clients send it): keyword hits by relevance, others in URN order. Only `urn` can be sorted on. */
+  sortInput?: InputMaybe<SearchSortInput>;
   /** Entity types to search; empty or absent means every type searched by default (all searchable ones but SCHEMA_FIELD and STRUCTURED_PROPERTY). */
   types?: InputMaybe<Array<EntityType>>;
 };
@@ -673,11 +681,28 @@ export type SearchFlags = {
 export type SearchResult = {
   __typename?: 'SearchResult';
   entity: Entity;
+  /** DataHub's extra search fields; none are computed here, so always an empty list. */
+  extraProperties?: Maybe<Array<ExtraProperty>>;
+};
+
+/** How to order search results (DataHub's SearchSortInput). */
+export type SearchSortInput = {
+  /** The first criterion decides; only the field `urn` is supported. */
+  sortCriteria?: InputMaybe<Array<SortCriterion>>;
 };
 
 export type SoftDeleteStructuredPropertyInput = {
   urn: Scalars['String']['input'];
 };
+
+export type SortCriterion = {
+  field: Scalars['String']['input'];
+  sortOrder: SortOrder;
+};
+
+export type SortOrder =
+  | 'ASCENDING'
+  | 'DESCENDING';
 
 export type Status = {
   __typename?: 'Status';
@@ -1006,6 +1031,7 @@ export type ResolversTypes = ResolversObject<{
   EntityTypeEntity: ResolverTypeWrapper<EntityModel>;
   EntityTypeInfo: ResolverTypeWrapper<EntityTypeInfoModel>;
   EvaluateTestsInput: EvaluateTestsInput;
+  ExtraProperty: ResolverTypeWrapper<ExtraProperty>;
   FabricType: FabricType;
   FacetFilterInput: FacetFilterInput;
   FacetMetadata: ResolverTypeWrapper<Omit<FacetMetadata, 'aggregations' | 'entity'> & { aggregations: Array<ResolversTypes['AggregationMetadata']>, entity?: Maybe<ResolversTypes['Entity']> }>;
@@ -1039,7 +1065,10 @@ export type ResolversTypes = ResolversObject<{
   ScrollResults: ResolverTypeWrapper<Omit<ScrollResults, 'facets' | 'searchResults'> & { facets?: Maybe<Array<ResolversTypes['FacetMetadata']>>, searchResults: Array<ResolversTypes['SearchResult']> }>;
   SearchFlags: SearchFlags;
   SearchResult: ResolverTypeWrapper<SearchResultModel>;
+  SearchSortInput: SearchSortInput;
   SoftDeleteStructuredPropertyInput: SoftDeleteStructuredPropertyInput;
+  SortCriterion: SortCriterion;
+  SortOrder: SortOrder;
   Status: ResolverTypeWrapper<Status>;
   StdDataType: StdDataType;
   StringValue: ResolverTypeWrapper<PropertyValueModel>;
@@ -1093,6 +1122,7 @@ export type ResolversParentTypes = ResolversObject<{
   EntityTypeEntity: EntityModel;
   EntityTypeInfo: EntityTypeInfoModel;
   EvaluateTestsInput: EvaluateTestsInput;
+  ExtraProperty: ExtraProperty;
   FacetFilterInput: FacetFilterInput;
   FacetMetadata: Omit<FacetMetadata, 'aggregations' | 'entity'> & { aggregations: Array<ResolversParentTypes['AggregationMetadata']>, entity?: Maybe<ResolversParentTypes['Entity']> };
   GenericEntity: EntityModel;
@@ -1122,7 +1152,9 @@ export type ResolversParentTypes = ResolversObject<{
   ScrollResults: Omit<ScrollResults, 'facets' | 'searchResults'> & { facets?: Maybe<Array<ResolversParentTypes['FacetMetadata']>>, searchResults: Array<ResolversParentTypes['SearchResult']> };
   SearchFlags: SearchFlags;
   SearchResult: SearchResultModel;
+  SearchSortInput: SearchSortInput;
   SoftDeleteStructuredPropertyInput: SoftDeleteStructuredPropertyInput;
+  SortCriterion: SortCriterion;
   Status: Status;
   StringValue: PropertyValueModel;
   StructuredProperties: StructuredPropertiesModel;
@@ -1242,6 +1274,11 @@ export type EntityTypeInfoResolvers<ContextType = GraphQLContext, ParentType ext
   displayName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   qualifiedName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
+}>;
+
+export type ExtraPropertyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ExtraProperty'] = ResolversParentTypes['ExtraProperty']> = ResolversObject<{
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
 export type FacetMetadataResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FacetMetadata'] = ResolversParentTypes['FacetMetadata']> = ResolversObject<{
@@ -1383,6 +1420,7 @@ export type ScrollResultsResolvers<ContextType = GraphQLContext, ParentType exte
 
 export type SearchResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SearchResult'] = ResolversParentTypes['SearchResult']> = ResolversObject<{
   entity?: Resolver<ResolversTypes['Entity'], ParentType, ContextType>;
+  extraProperties?: Resolver<Maybe<Array<ResolversTypes['ExtraProperty']>>, ParentType, ContextType>;
 }>;
 
 export type StatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Status'] = ResolversParentTypes['Status']> = ResolversObject<{
@@ -1495,6 +1533,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   Entity?: EntityResolvers<ContextType>;
   EntityTypeEntity?: EntityTypeEntityResolvers<ContextType>;
   EntityTypeInfo?: EntityTypeInfoResolvers<ContextType>;
+  ExtraProperty?: ExtraPropertyResolvers<ContextType>;
   FacetMetadata?: FacetMetadataResolvers<ContextType>;
   GenericEntity?: GenericEntityResolvers<ContextType>;
   Job?: JobResolvers<ContextType>;

@@ -25,13 +25,14 @@ export const Query: QueryResolvers = {
         scrollId: input.scrollId ?? null,
         orFilters: orFiltersOf(input.orFilters),
         includeSoftDeleted: input.searchFlags?.includeSoftDeleted ?? null,
+        sort: (input.sortInput?.sortCriteria ?? []).map((c) => ({ field: c.field, sortOrder: c.sortOrder })),
       }),
     );
     return {
       nextScrollId: result.nextScrollId,
       count: result.count,
       total: result.total,
-      searchResults: result.entities.map((e) => ({ entity: entityModel(e.urn) })),
+      searchResults: result.entities.map((e) => ({ entity: entityModel(e.urn), extraProperties: [] })),
       facets: null,
     };
   },

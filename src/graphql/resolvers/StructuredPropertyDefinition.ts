@@ -1,6 +1,13 @@
+import { definitionAudit, hasOwnAudit } from '../../domain/propertyDefinition.js';
 import { parseDataTypeUrn, parseEntityTypeUrn, dataTypeUrn, entityTypeUrn } from '../../domain/typeUrns.js';
 import type { StructuredPropertyDefinitionResolvers } from '../generated/resolvers-types.js';
+import type { GraphQLContext } from '../context.js';
+import type { DefinitionModel } from '../models.js';
 import { entityModel } from './entityModel.js';
+
+async function auditOf(m: DefinitionModel, ctx: GraphQLContext) {
+  return definitionAudit(m.definition, hasOwnAudit(m.definition) ? undefined : await ctx.services.properties.audit(m.urn));
+}
 
 export const StructuredPropertyDefinition: StructuredPropertyDefinitionResolvers = {
   qualifiedName: (m) => m.definition.qualifiedName,
@@ -14,6 +21,6 @@ export const StructuredPropertyDefinition: StructuredPropertyDefinitionResolvers
   allowedValues: (m) => m.definition.allowedValues ?? null,
   entityTypes: (m) => m.definition.entityTypes.map((t) => entityModel(entityTypeUrn(parseEntityTypeUrn(t)))),
   version: (m) => m.definition.version ?? null,
-  created: async (m, _args, ctx) => (await ctx.services.properties.audit(m.urn))?.created ?? null,
-  lastModified: async (m, _args, ctx) => (await ctx.services.properties.audit(m.urn))?.lastModified ?? null,
+  created: async (m, _args, ctx) => (await auditOf(m, ctx)).created,
+  lastModified: async (m, _args, ctx) => (await auditOf(m, ctx)).lastModified,
 };

@@ -13,6 +13,7 @@ import '../../domain/shapes/structuredProperties.js';
 import '../../domain/shapes/testInfo.js';
 import { testResultShape } from '../../domain/shapes/testResults.js';
 import '../../domain/shapes/jsonPatch.js';
+import '../bodies/datahubBatches.js';
 import '../bodies/entities.js';
 import '../bodies/evaluate.js';
 import '../bodies/tokens.js';

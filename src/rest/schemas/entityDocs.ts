@@ -58,6 +58,11 @@ const QUERY = {
   } satisfies ParamDoc,
 };
 
+/** DataHub's API tracing: the trace id to ask `POST /openapi/v1/trace/write/{traceId}` about. */
+const TRACE_HEADERS: ResponseDoc['headers'] = {
+  traceparent: { description: 'W3C trace context `00-<trace id>-<span id>-01` of the writes (when the request wrote); pass the trace id to `POST /openapi/v1/trace/write/{traceId}`.', schema: { type: 'string' } },
+};
+
 const NOT_FOUND_ENTITY: Examples = {
   entity: { summary: 'No such entity', value: { error: 'Not Found', message: `Entity ${DATASET_URN} does not exist` } },
   type: { summary: 'Unknown entity type in the path', value: { error: 'Not Found', message: 'Unknown entity type foo' } },
@@ -153,8 +158,8 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
       operationId: id('batchUpsertEntities'),
       summary: 'Create or update entities in a batch',
       description:
-        `Writes several entities with their aspects in one transaction: one bad entity fails the whole batch and nothing is written. Validation always happens before the answer. ${
-          v3 ? 'Returns the written entities.' : 'Returns the URNs written.'
+        `Writes several entities with their aspects in one transaction: one bad entity fails the whole batch and nothing is written. Validation always happens before the answer. An entity may appear in several items (DataHub's client sends one item per aspect): its items apply in order, the later value of an aspect sent twice wins. ${
+          v3 ? 'Returns one item per entity written, in first-appearance order, with every aspect written.' : 'Returns the URNs written, once each.'
         }${scopeNote('write')} (admin for \`test\` entities)`,
       tags,
       path: { entityName: PATH.entityName },
@@ -174,9 +179,10 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
       responses: {
         200: v3
           ? {
-              description: 'The entities as written.',
+              description: 'The entities as written, one item per entity.',
               schema: { type: 'array', items: ref('EntityV3') },
               examples: { written: { summary: 'Written', value: [entityBody('v3', { status: { removed: false } })] } },
+              headers: TRACE_HEADERS,
             }
           : {
               description: 'The URNs written.',
@@ -189,6 +195,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
         ...commonErrors('write', 'entities.batchUpsert'),
       },
     },
+    ...(v3 ? datahubBatchDocs(base, tags) : {}),
     [`GET ${base}`]: {
       operationId: id('listEntities'),
       summary: 'List or search entities of a type',
@@ -372,6 +379,75 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
         400: ERRORS.validation(INVALID),
         404: ERRORS.notFound(NOT_FOUND_ENTITY),
         ...commonErrors('write', 'entities.deleteAspect'),
+      },
+    },
+  };
+}
+
+/** The v3 routes DataHub's Python client uses besides the plain batch write (docs/datahub-compatibility.md). */
+function datahubBatchDocs(base: string, tags: readonly string[]): Record<string, RouteDoc> {
+  const patchItem = { urn: DATASET_URN, datasetProperties: { value: { patch: [{ op: 'add', path: '/customProperties/owner_team', value: 'growth' }] } } };
+  return {
+    [`PATCH ${base}`]: {
+      operationId: 'batchPatchEntitiesV3',
+      summary: 'Patch aspects of entities in a batch',
+      description:
+        'DataHub\'s entity-level PATCH: per entity and aspect, an envelope whose `value` is a patch document (`{"patch": [...]}`, optionally with `arrayPrimaryKeys`, or a bare RFC 6902 list). Each patch applies to what readers see of the aspect (an empty aspect when absent, which creates it and the entity); patches of one aspect apply in the order sent. All or nothing, validated like a write. Returns one item per entity patched.' +
+        scopeNote('write') +
+        ' (admin for `test` entities)',
+      tags,
+      path: { entityName: PATH.entityName },
+      query: { async: QUERY.async, systemMetadata: QUERY.systemMetadata },
+      body: {
+        description: 'A list of `{"urn": ..., "<aspect>": {"value": <patch document>}}`.',
+        schema: { type: 'array', items: ref('EntityPatchV3') },
+        examples: {
+          addCustomProperty: { summary: 'Add one custom property to datasetProperties', value: [patchItem] },
+          setOneValue: { summary: 'Set one structured property, keep the others', value: [{ urn: DATASET_URN, structuredProperties: { value: PATCH_SET_VALUE } }] },
+        },
+      },
+      responses: {
+        200: {
+          description: 'The entities as patched.',
+          schema: { type: 'array', items: ref('EntityV3') },
+          examples: { patched: { summary: 'Patched', value: [entityBody('v3', { datasetProperties: { customProperties: { owner_team: 'growth' } } })] } },
+          headers: TRACE_HEADERS,
+        },
+        400: ERRORS.validation({
+          ...WRITE_FAILURES,
+          badOp: { summary: 'Bad operation', value: { error: 'Validation Error', message: `request body[0].datasetProperties.value: patch[0].op must be one of add, remove, replace, test, not "move"` } },
+        }),
+        404: ERRORS.notFound({ type: NOT_FOUND_ENTITY.type! }),
+        ...bodyErrors(),
+        ...commonErrors('write', 'entities.batchPatch'),
+      },
+    },
+    [`POST ${base}/batchGet`]: {
+      operationId: 'batchGetEntitiesV3',
+      summary: 'Read aspects of several entities',
+      description:
+        'DataHub\'s batchGet: per entity, the aspects named (each as `{}`); an item naming none reads them all. Entities that do not exist are left out of the answer.' + scopeNote('read'),
+      tags,
+      path: { entityName: PATH.entityName },
+      query: { systemMetadata: QUERY.systemMetadata },
+      body: {
+        description: 'A list of `{"urn": ..., "<aspect>": {}}`.',
+        schema: { type: 'array', items: ref('BatchGetItemV3') },
+        examples: { twoAspects: { summary: 'Two aspects of a dataset', value: [{ urn: DATASET_URN, status: {}, structuredProperties: {} }] } },
+      },
+      responses: {
+        200: {
+          description: 'The entities found, with the aspects asked for that exist.',
+          schema: { type: 'array', items: ref('EntityV3') },
+          examples: { found: { summary: 'Found', value: [entityBody('v3', { status: { removed: false }, structuredProperties: STRUCTURED_PROPERTIES })] } },
+        },
+        400: ERRORS.validation({
+          ...INVALID,
+          aspect: { summary: 'Unknown aspect', value: { error: 'Validation Error', message: 'Unknown aspect fooAspect for entity type dataset; known aspects: datasetKey, status, structuredProperties, ...' } },
+        }),
+        404: ERRORS.notFound({ type: NOT_FOUND_ENTITY.type! }),
+        ...bodyErrors(),
+        ...commonErrors('read', 'entities.batchGet'),
       },
     },
   };

@@ -8,7 +8,42 @@ import { bodyErrors, commonErrors, ERRORS, NO_BODY, ref, scopeNote, type RouteDo
 
 const EVALUATION = { passing: [{ test: TEST_URN, type: 'SUCCESS' }], failing: [] };
 
+const TRACE_ID = '0000063e6c3c5a40000000000000002a';
+
 export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
+  'POST /openapi/v1/trace/write/{traceId}': {
+    operationId: 'traceWrites',
+    summary: 'Status of traced writes (DataHub API tracing)',
+    description:
+      'Every answer to a request that wrote carries `traceparent: 00-<trace id>-<span id>-01`. Asked with that trace id about entities and aspects, this says per aspect whether the write is stored (`primaryStorage`) and searchable (`searchStorage`): `ACTIVE_STATE`, `PENDING` while the search index has not caught up (DataHub\'s client polls again), `NO_OP` on the search side when search is disabled, `UNKNOWN` when the aspect is not stored. Exactly the entities and aspects asked about are answered, and, unless `onlyIncludeErrors=false`, only those whose write failed (as DataHub, whose client always sends `false`).' +
+      scopeNote('read'),
+    tags: ['Entities (v3)'],
+    path: { traceId: { description: 'The 32 hex digits of the write answer\'s `traceparent` after `00-`.', schema: { type: 'string', pattern: '^[0-9a-fA-F]{32}$' }, example: TRACE_ID } },
+    query: {
+      onlyIncludeErrors: { description: 'Only aspects whose write failed (a committed write never does here); `false` for every status.', schema: { type: 'boolean', default: true } },
+      detailed: { description: 'Accepted for DataHub\'s client; answers are always detailed.', schema: { type: 'boolean', default: false } },
+    },
+    body: {
+      description: 'Per entity URN, the aspects to report on.',
+      schema: ref('TraceRequest'),
+      examples: { oneAspect: { summary: 'One aspect of a dataset', value: { [DATASET_URN]: ['status'] } } },
+    },
+    responses: {
+      200: {
+        description: 'Per URN and aspect, the write status (with `onlyIncludeErrors=false`).',
+        schema: ref('TraceAnswer'),
+        examples: {
+          done: { summary: 'Stored and indexed', value: { [DATASET_URN]: { status: { success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } } } } },
+          pending: { summary: 'Index not caught up yet', value: { [DATASET_URN]: { status: { success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'PENDING' } } } } },
+        },
+      },
+      400: ERRORS.validation({
+        traceId: { summary: 'Not a trace id', value: { error: 'Validation Error', message: 'traceId "xyz" is not a trace id: send the 32 hex digits after "00-" in the traceparent header of the write\'s answer' } },
+      }),
+      ...bodyErrors(),
+      ...commonErrors('read', 'entities.traceWrites'),
+    },
+  },
   'GET /health': {
     operationId: 'health',
     summary: 'Health of the server and its components',

@@ -12,6 +12,8 @@ import type { IndexWaiter } from '../indexWaiter.js';
 import type { SearchIndexer } from './indexer.js';
 
 export class ChangeLogIndexWaiter implements IndexWaiter {
+  readonly indexing = true;
+
   constructor(private readonly deps: { db: Db; indexer: SearchIndexer; timeoutMs: number }) {}
 
   async waitFor(changeIds: readonly bigint[]): Promise<IndexStatus> {

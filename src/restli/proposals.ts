@@ -1,0 +1,128 @@
+/**
+ * A Rest.li metadata change proposal turned into the entity service's calls, the same
+ * ones REST v3 makes: UPSERT is a set, CREATE a create-only set, CREATE_ENTITY a
+ * create-only entity, PATCH a JSON patch, DELETE an aspect delete. The aspect arrives as
+ * JSON text; it is decoded here, held to the same input limits as every other
+ * interface's JSON, and then judged by the aspect's own rules in the services.
+ */
+import type { EntityTypeInfo } from '../domain/entityTypes.js';
+import { relocated, ServiceError, ValidationError } from '../domain/errors.js';
+import { checkInputLimits, quoteInput } from '../domain/inputLimits.js';
+import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
+import { keyAspectOf, parseUrn } from '../domain/urn.js';
+import { handlerFor } from '../services/aspects/handlers.js';
+import type { Caller, WriteOptions } from '../services/caller.js';
+import { patchRequest, type EntityService } from '../services/entityService.js';
+import { aspectNamed } from './aspectClasses.js';
+import type { ChangeType, ProposalShape } from './bodies.js';
+
+const JSON_TYPE = 'application/json';
+const PATCH_TYPE = 'application/json-patch+json';
+
+export interface Proposal {
+  readonly urn: string;
+  readonly entityType: EntityTypeInfo;
+  readonly aspect: string;
+  readonly changeType: ChangeType;
+  /** The decoded aspect, for every change type but PATCH and DELETE. */
+  readonly value?: unknown;
+  readonly patch?: PatchDocument;
+  readonly systemMetadata?: Record<string, unknown>;
+}
+
+/** JSON text sent inside the body, decoded; a failure names where it was. */
+function decodeJsonText(text: string, where: string, what: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError(`${where} is not valid JSON (${(err as Error).message}); send ${what} as JSON text`, where);
+  }
+  try {
+    checkInputLimits(value, where);
+  } catch (err) {
+    // The limits name the path inside the aspect (`name`); say it is inside this text.
+    if (!(err instanceof ValidationError) || err.field?.startsWith(where)) throw err;
+    throw relocated(err, `${where}.${err.field}`, `${where}.${err.message}`);
+  }
+  return value;
+}
+
+/** Checks a proposal and decodes its aspect; `at` names it in messages (`proposal`, `proposals[2]`). */
+export function parseProposal(raw: ProposalShape, at: string): Proposal {
+  const urn = parseUrn(raw.entityUrn);
+  const entityType = urn.entityType;
+  if (raw.entityType !== entityType.name) {
+    throw new ValidationError(`${at}.entityType is ${quoteInput(raw.entityType)}, but entityUrn is a ${entityType.name} urn; send entityType ${quoteInput(entityType.name)}`, `${at}.entityType`);
+  }
+  const aspect = aspectNamed(entityType, raw.aspectName);
+  try {
+    handlerFor(entityType, aspect);
+  } catch (err) {
+    if (err instanceof ValidationError) throw relocated(err, `${at}.aspectName`, `${at}.aspectName: ${err.message}`);
+    throw err;
+  }
+  let systemMetadata: Record<string, unknown> | undefined;
+  if (typeof raw.systemMetadata === 'string') {
+    const decoded = decodeJsonText(raw.systemMetadata, `${at}.systemMetadata`, 'the system metadata object');
+    if (!decoded || typeof decoded !== 'object' || Array.isArray(decoded)) {
+      throw new ValidationError(`${at}.systemMetadata must be a JSON object (or one as JSON text)`, `${at}.systemMetadata`);
+    }
+    systemMetadata = decoded as Record<string, unknown>;
+  } else if (raw.systemMetadata) systemMetadata = raw.systemMetadata;
+  const base = { urn: urn.value, entityType, aspect, changeType: raw.changeType, ...(systemMetadata ? { systemMetadata } : {}) };
+  if (raw.changeType === 'DELETE') return base;
+
+  const where = `${at}.aspect`;
+  if (!raw.aspect) {
+    throw new ValidationError(`${where} is required for changeType ${raw.changeType}: send {"value": "<the aspect as JSON text>", "contentType": "${JSON_TYPE}"}`, where);
+  }
+  const isPatch = raw.changeType === 'PATCH';
+  const allowed = isPatch ? [PATCH_TYPE, JSON_TYPE] : [JSON_TYPE];
+  if (!allowed.includes(raw.aspect.contentType)) {
+    throw new ValidationError(`${where}.contentType is ${quoteInput(raw.aspect.contentType)}; changeType ${raw.changeType} takes ${allowed.join(' or ')}`, `${where}.contentType`);
+  }
+  const value = decodeJsonText(raw.aspect.value, `${where}.value`, isPatch ? 'the JSON patch' : `the ${aspect} aspect`);
+  if (!isPatch) return { ...base, value };
+  try {
+    return { ...base, patch: parsePatchDocument(value) };
+  } catch (err) {
+    if (err instanceof ValidationError) throw relocated(err, `${where}.value`, `${where}.value: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Applies one proposal through the entity service (its authorization included). */
+export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<void> {
+  const input = { value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) };
+  switch (p.changeType) {
+    case 'UPSERT':
+    case 'CREATE':
+    case 'PATCH': {
+      // A proposal brings its entity into being, as DataHub's ingestion does: the key
+      // aspect (derived from the urn, never stored) is written in the same transaction,
+      // so aspects that do not create entities (structuredProperties) can be the first
+      // thing a client sends about one.
+      const key = p.aspect === p.entityType.keyAspect ? [] : [{ aspect: p.entityType.keyAspect, value: keyAspectOf(parseUrn(p.urn)) }];
+      const request =
+        p.changeType === 'PATCH'
+          ? { ...patchRequest(p.aspect, p.patch!), ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) }
+          : { aspect: p.aspect, ...input, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) };
+      await entities.writeAspects(caller, p.urn, [...key, request], options);
+      return;
+    }
+    case 'CREATE_ENTITY':
+      await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true });
+      return;
+    case 'DELETE':
+      await entities.deleteAspect(caller, p.urn, p.aspect, { entityType: p.entityType, ...options });
+      return;
+  }
+}
+
+/** An error about one proposal of a batch, told with which one it was. */
+export function inBatch(err: unknown, index: number, p: Proposal): unknown {
+  if (!(err instanceof ServiceError)) return err;
+  const at = `proposals[${index}]`;
+  return relocated(err, err.field ? `${at}.${err.field}` : at, `${at} (${p.changeType} ${p.aspect} of ${p.urn}): ${err.message}`);
+}
