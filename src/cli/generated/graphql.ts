@@ -108,6 +108,8 @@ export type ScrollAcrossEntitiesInput = {
   /** The cursor returned as nextScrollId by the previous page. */
   scrollId?: string | null | undefined;
   searchFlags?: SearchFlags | null | undefined;
+  /** Absent or null (as DataHub's clients send it): keyword hits by relevance, others in URN order. Only `urn` can be sorted on. */
+  sortInput?: SearchSortInput | null | undefined;
   /** Entity types to search; empty or absent means every type searched by default (all searchable ones but SCHEMA_FIELD and STRUCTURED_PROPERTY). */
   types?: Array<EntityType> | null | undefined;
 };
@@ -122,6 +124,21 @@ export type SearchFlags = {
   skipCache?: boolean | null | undefined;
   skipHighlighting?: boolean | null | undefined;
 };
+
+/** How to order search results (DataHub's SearchSortInput). */
+export type SearchSortInput = {
+  /** The first criterion decides; only the field `urn` is supported. */
+  sortCriteria?: Array<SortCriterion> | null | undefined;
+};
+
+export type SortCriterion = {
+  field: string;
+  sortOrder: SortOrder;
+};
+
+export type SortOrder =
+  | 'ASCENDING'
+  | 'DESCENDING';
 
 export type TestDefinitionInput = {
   json?: string | null | undefined;
