@@ -4,7 +4,7 @@
  * of the client written down request by request; the replay sends them as the client
  * does and checks every answer as the client parses it (test/support/datahubReplay.ts).
  * Every flow runs at the server's root and again under `/gms`, as a client configured
- * with `http://host:8080/gms` sends it.
+ * with `http://host:8080/gms` sends it, on both kinds of database.
  */
 import {
   deleteUrns,
@@ -16,6 +16,7 @@ import {
   type FlowOutcome,
   type ReplayServer,
 } from '../support/datahubReplay.js';
+import { postgresAvailableForTests, type Backend } from '../support/server.js';
 
 const FLOWS = [
   'sdk-connection',
@@ -47,33 +48,44 @@ const BASES = [
   { name: 'under /gms', prefix: '/gms', flows: FLOWS.filter((f) => f !== 'sdk-connection') },
 ];
 
-let server: ReplayServer;
+/**
+ * The embedded PostgreSQL (npm's, as `npm start` runs it) and, where the machine has
+ * one, an external PostgreSQL (Debian's, as a deployment's DATABASE_URL reaches it).
+ */
+const BACKENDS: Backend[] = postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded'];
 const outcomes: FlowOutcome[] = [];
 
-beforeAll(async () => {
-  const envs = new Set(FLOWS.map((f) => JSON.stringify(loadClientFixture(f).server.env)));
-  // One server for the suite: every flow is written for the same setup.
-  if (envs.size !== 1) throw new Error(`the fixtures ask for different server setups (${[...envs].join(' / ')}); start one server per setup`);
-  server = await startReplayServer(loadClientFixture(FLOWS[0]).server.env);
-}, 120_000);
-
-afterAll(async () => {
+afterAll(() => {
   console.log(`${replaySummary(outcomes)}\n${outcomes.filter((o) => o.failures.length > 0).map((o) => `  ${o.name}: ${o.failures[0]}`).join('\n')}`);
-  await server?.stop();
 });
 
-describe.each(BASES)('DataHub client flows $name', ({ prefix, flows }) => {
-  for (const name of flows) {
-    const pending = pendingFlows[name];
-    const run = pending ? test.failing : test;
-    run(`${name}${pending ? ` (pending: ${pending})` : ''}`, async () => {
-      const fixture = loadClientFixture(name);
-      const outcome = await replayFlow(server.url, fixture, { token: server.token, ...(prefix ? { prefix } : {}) });
-      outcomes.push({ ...outcome, name: `${name}${prefix ?? ''}` });
-      // A flow stopped midway leaves its entities; the next flow uses the same urns.
-      if (outcome.failures.length > 0) await deleteUrns(server, urnsOfFlow(fixture));
-      if (outcome.optionalFailures.length > 0) console.log(`${name}: optional steps failed (ignored as the client ignores them):\n  ${outcome.optionalFailures.join('\n  ')}`);
-      expect(outcome.failures).toEqual([]);
-    }, 300_000);
-  }
+describe.each(BACKENDS)('on the %s PostgreSQL', (backend) => {
+  let server: ReplayServer;
+
+  beforeAll(async () => {
+    const envs = new Set(FLOWS.map((f) => JSON.stringify(loadClientFixture(f).server.env)));
+    // One server per database: every flow is written for the same setup.
+    if (envs.size !== 1) throw new Error(`the fixtures ask for different server setups (${[...envs].join(' / ')}); start one server per setup`);
+    server = await startReplayServer(loadClientFixture(FLOWS[0]).server.env, backend);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe.each(BASES)('DataHub client flows $name', ({ prefix, flows }) => {
+    for (const name of flows) {
+      const pending = pendingFlows[name];
+      const run = pending ? test.failing : test;
+      run(`${name}${pending ? ` (pending: ${pending})` : ''}`, async () => {
+        const fixture = loadClientFixture(name);
+        const outcome = await replayFlow(server.url, fixture, { token: server.token, ...(prefix ? { prefix } : {}) });
+        outcomes.push({ ...outcome, name: `${name}${prefix ?? ''} (${backend})` });
+        // A flow stopped midway leaves its entities; the next flow uses the same urns.
+        if (outcome.failures.length > 0) await deleteUrns(server, urnsOfFlow(fixture));
+        if (outcome.optionalFailures.length > 0) console.log(`${name}: optional steps failed (ignored as the client ignores them):\n  ${outcome.optionalFailures.join('\n  ')}`);
+        expect(outcome.failures).toEqual([]);
+      }, 300_000);
+    }
+  });
 });

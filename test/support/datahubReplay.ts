@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { isDeepStrictEqual } from 'node:util';
-import { searchAvailableForTests, startTestServer } from './server.js';
+import { searchAvailableForTests, startTestServer, type Backend } from './server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CLIENT_FIXTURES_DIR = path.resolve(here, '../fixtures/datahub-client');
@@ -368,8 +368,9 @@ const ROOT_TOKEN = 'datahub-replay-root-token';
  * authentication on and the root token as the client's token; search when the test
  * run has a Meilisearch (the search flows need one).
  */
-export async function startReplayServer(env: Readonly<Record<string, string>>): Promise<ReplayServer> {
+export async function startReplayServer(env: Readonly<Record<string, string>>, backend?: Backend): Promise<ReplayServer> {
   const server = await startTestServer({
+    ...(backend ? { backend } : {}),
     search: searchAvailableForTests(),
     env: { ...env, AUTH_ENABLED: 'true', ROOT_TOKEN, RATE_LIMIT_PER_MINUTE: '1000000' },
   });
