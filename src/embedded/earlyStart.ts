@@ -8,7 +8,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { lockDataDir, type DataDirLock } from './dataDirLock.js';
-import { startEmbeddedMeilisearch, type EmbeddedMeilisearch } from './meilisearch.js';
+import { startConfiguredMeilisearch, type EmbeddedMeilisearch } from './meilisearch.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './postgres.js';
 
 export interface EarlyStart {
@@ -23,17 +23,7 @@ export interface EarlyStart {
 export async function startEnginesEarly(config: Config, log: Logger): Promise<EarlyStart> {
   const lock = await lockDataDir(config.dataDir);
   const postgres = config.databaseUrl ? null : startEmbeddedPostgres({ dataDir: config.dataDir, log, binDir: config.embeddedPostgresBinDir });
-  const meilisearch =
-    config.meiliUrl || !config.meiliEmbedded
-      ? null
-      : startEmbeddedMeilisearch({
-          dataDir: config.dataDir,
-          indexPrefix: config.meiliIndexPrefix,
-          log,
-          binaryPath: config.meiliBinary,
-          maxIndexingMemoryBytes: config.meiliMaxIndexingMemoryBytes,
-          maxIndexingThreads: config.meiliMaxIndexingThreads,
-        });
+  const meilisearch = config.meiliUrl || !config.meiliEmbedded ? null : startConfiguredMeilisearch(config, log);
   // Their failures are handled where they are awaited (server.ts); until then they must
   // not count as unhandled.
   postgres?.catch(() => undefined);

@@ -18,6 +18,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { access, chmod, constants, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { sleep } from '../time.js';
 import { freePort } from './freePort.js';
@@ -192,6 +193,18 @@ async function scopedKey(url: string, masterKey: string, prefix: string): Promis
   });
   if (!created.ok) throw new Error(`could not create the service API key: ${created.status} ${await created.text()}`);
   return ((await created.json()) as { key: string }).key;
+}
+
+/** Starts the bundled Meilisearch as the configuration asks (server start-up, embedded/earlyStart.ts). */
+export function startConfiguredMeilisearch(config: Config, log: Logger): Promise<EmbeddedMeilisearch> {
+  return startEmbeddedMeilisearch({
+    dataDir: config.dataDir,
+    indexPrefix: config.meiliIndexPrefix,
+    log,
+    binaryPath: config.meiliBinary,
+    maxIndexingMemoryBytes: config.meiliMaxIndexingMemoryBytes,
+    maxIndexingThreads: config.meiliMaxIndexingThreads,
+  });
 }
 
 export async function startEmbeddedMeilisearch(options: EmbeddedOptions): Promise<EmbeddedMeilisearch> {

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { SearchBinaryUnavailable, startEmbeddedMeilisearch, type EmbeddedMeilisearch } from '../embedded/meilisearch.js';
+import { SearchBinaryUnavailable, startConfiguredMeilisearch, type EmbeddedMeilisearch } from '../embedded/meilisearch.js';
 import { SearchEngine } from './engine.js';
 
 export type SearchMode = 'external' | 'embedded' | 'disabled';
@@ -32,15 +32,7 @@ export async function connectSearch(config: Config, log: Logger, early?: Promise
     return disabled(log, 'MEILI_URL is not set and MEILI_EMBEDDED=false');
   }
   try {
-    const embedded = await (early ??
-      startEmbeddedMeilisearch({
-      dataDir: config.dataDir,
-      indexPrefix: config.meiliIndexPrefix,
-      log,
-      binaryPath: config.meiliBinary,
-      maxIndexingMemoryBytes: config.meiliMaxIndexingMemoryBytes,
-        maxIndexingThreads: config.meiliMaxIndexingThreads,
-      }));
+    const embedded = await (early ?? startConfiguredMeilisearch(config, log));
     const engine = new SearchEngine({ ...common, url: embedded.url, apiKey: embedded.apiKey });
     return { engine, mode: 'embedded', stop: () => embedded.stop() };
   } catch (err) {

@@ -4,17 +4,11 @@ import type { Db } from '../../store/database.js';
 import type { Caller } from '../caller.js';
 import { getJob, jobCounts, listJobs, type Job, type JobStatus } from '../../store/jobs.js';
 
-export interface JobView {
+/** A job as operators read it (REST /jobs, the CLI): ids and times as JSON text. */
+export interface JobView extends Omit<Job, 'id' | 'createdOn' | 'finishedOn'> {
   readonly id: string;
-  readonly kind: string;
-  readonly payload: Record<string, unknown>;
-  readonly status: JobStatus;
-  readonly attempts: number;
-  readonly total: number | null;
-  readonly done: number;
   /** Entities still to process, when known. */
   readonly remaining: number | null;
-  readonly lastError: string | null;
   readonly createdOn: string;
   readonly finishedOn: string | null;
 }
