@@ -46,8 +46,17 @@ export const enc = encodeURIComponent;
  * search is unreachable or disabled (nothing will catch up), and fails after two minutes.
  */
 export async function indexCaughtUp(baseUrl: string, timeoutMs = 120_000): Promise<void> {
+  // A server that does not answer will not catch up: its error ends the wait at once
+  // (waitFor would retry it until the deadline, e.g. after a suite stopped the server).
+  let unreachable: unknown;
   await waitFor('the search index to catch up with the change log', timeoutMs, async () => {
-    const health = (await http(baseUrl, 'GET', '/health')).body as { search?: { enabled?: boolean; reachable?: boolean }; changeLog?: { pending?: number } };
+    const res = await http(baseUrl, 'GET', '/health').catch((err: unknown) => {
+      unreachable = err;
+      return undefined;
+    });
+    if (!res) return true;
+    const health = res.body as { search?: { enabled?: boolean; reachable?: boolean }; changeLog?: { pending?: number } };
     return health.search?.enabled !== true || health.search.reachable !== true || health.changeLog?.pending === 0 ? true : undefined;
   }, 50);
+  if (unreachable !== undefined) throw unreachable;
 }
