@@ -10,6 +10,7 @@
 // <timed searches per query> (300), --writes <writes per round> (5000), --rounds (3),
 // --concurrency (32). Writes the section "Where users stand" of BENCHMARKS.md.
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -238,6 +239,9 @@ async function scenario(db, opts, externalPg) {
     await admin.end();
     databaseUrl = externalPg.url.replace(/\/postgres$/, `/${name}`);
     env.DATABASE_URL = databaseUrl;
+    // A deployment names its admin token: the start-up runs below share this database,
+    // and only the first of them would write a generated one into its DATA_DIR.
+    env.ROOT_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
   } else {
     databaseUrl = `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`;
   }
@@ -247,7 +251,7 @@ async function scenario(db, opts, externalPg) {
   console.log(`npm start to healthy: first start ${round(out.startup.firstMs)} ms, again ${round(out.startup.warmMs)} ms`);
 
   const server = await startAsUser(env);
-  const token = readFileSync(path.join(dataDir, 'root-token'), 'utf8').trim();
+  const token = env.ROOT_TOKEN ?? readFileSync(path.join(dataDir, 'root-token'), 'utf8').trim();
   const api = {
     get: (p) => request(server.url + p, 'GET', undefined, token),
     post: (p, body) => request(server.url + p, 'POST', body, token),
