@@ -79,12 +79,21 @@ test('a file with mistakes is refused before any write, each mistake named (exit
   const file = writeFile(home, 'bad.yaml', '- id: x\n  name: X\n  categroy: G\n  definition: {on: {types: [dataset]}, rules: []}\n- name: Y\n  category: G\n');
   const res = await cli(['tests', 'upsert', '-f', file]);
   expect(res.code).toBe(2);
-  expect(res.stderr).toContain('entry 1: categroy: unknown key');
-  expect(res.stderr).toContain('entry 1: category: required');
-  expect(res.stderr).toContain('entry 2: urn: required');
-  expect(res.stderr).toContain('entry 2: definition: required');
+  // Each at its line, in the words of the other CLI files.
+  expect(res.stderr).toContain("bad.yaml:3: entry 1 (id: x): categroy: is not a known field; did you mean 'category'?");
+  expect(res.stderr).toContain('bad.yaml:1: entry 1 (id: x): category: is required');
+  expect(res.stderr).toContain('bad.yaml:5: entry 2: urn: is required (or give id)');
+  expect(res.stderr).toContain('bad.yaml:5: entry 2: definition: is required: a mapping with on and rules');
   expect(res.stderr).toMatch(/errors in .*bad\.yaml; nothing was written\./);
   expect((await cli(['tests', 'get', '--urn', 'x'])).code).toBe(1);
+});
+
+test('the input limits hold in a tests file too: U+0000 is refused at its line before any write (exit 2)', async () => {
+  const file = writeFile(home, 'nul.yaml', '- id: nul-test\n  name: N\n  category: G\n  description: "a\\0b"\n  definition: {on: {types: [dataset]}, rules: []}\n');
+  const res = await cli(['tests', 'upsert', '-f', file]);
+  expect(res.code).toBe(2);
+  expect(res.stderr).toMatch(/nul\.yaml:4: entry 1: description: contains the character U\+0000/);
+  expect((await cli(['tests', 'get', '--urn', 'nul-test'])).code).toBe(1);
 });
 
 test('a definition the server refuses fails that entry with its reason (exit 1); get of a missing test is exit 1', async () => {

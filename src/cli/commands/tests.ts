@@ -11,12 +11,13 @@ import type { HttpClient } from '../httpClient.js';
 import { RunProgress } from '../progress.js';
 import { printTable } from '../table.js';
 import { printLine } from '../terminal.js';
-import { parseTestFile, testUrnOf } from './testsFile.js';
+import { parseTestFile, testUrnOf } from '../files/testFile.js';
+import { loadYamlFile } from '../files/yamlFile.js';
 
 const LIST_PAGE = 1000;
 
 export async function upsertTests(ctx: CommandContext, options: { file: string }): Promise<ExitCode> {
-  const entries = parseTestFile(options.file);
+  const entries = parseTestFile(loadYamlFile(options.file));
   const graphql = ctx.graphql();
   const progress = new RunProgress(ctx.terminal, entries.length, 'written');
   for (const e of entries) {

@@ -20,6 +20,12 @@ export interface YamlFile {
    * mapping, else of the value; the nearest existing parent's line when it does not exist.
    */
   lineOf(path: readonly PathSegment[]): number;
+  /**
+   * The value at `path` as YAML's core schema reads it (`true` a boolean, `30` a
+   * number), for parts whose meaning the file's YAML decides: a test definition, which
+   * is JSON written as YAML.
+   */
+  typedAt(path: readonly PathSegment[]): unknown;
 }
 
 const NULL_SCALAR = /^(~|null|Null|NULL|)$/;
@@ -88,7 +94,13 @@ export function parseYaml(name: string, source: string): YamlFile {
     throw new CliError(`${messages.join('\n')}\n${n} error${n === 1 ? '' : 's'} in ${name}; nothing was written.`, EXIT.usage);
   }
   const value = doc.contents === null ? undefined : new Converter(doc).value(doc.contents);
-  return { name, value, lineOf: lineFinder(doc, lines) };
+  let typed: unknown;
+  const typedAt = (path: readonly PathSegment[]): unknown => {
+    // Parsed again only when asked for (the source parsed once already, without errors).
+    typed ??= parseDocument(source, { uniqueKeys: true }).toJS();
+    return path.reduce<unknown>((node, segment) => (node !== null && typeof node === 'object' ? (node as Record<string | number, unknown>)[segment] : undefined), typed);
+  };
+  return { name, value, lineOf: lineFinder(doc, lines), typedAt };
 }
 
 export function loadYamlFile(file: string): YamlFile {

@@ -101,3 +101,20 @@ export function wellShapedItems<T>(element: z.ZodType<T>, raw: unknown): Array<T
     return parsed.success ? parsed.data : undefined;
   });
 }
+
+/** A metadata test (`propgraph tests upsert -f`): its definition is a mapping, or its JSON text. */
+export const testEntryShape = z.strictObject({
+  id: optionalScalar,
+  urn: optionalScalar,
+  name: scalar('the test\'s name'),
+  category: scalar('a category such as Governance'),
+  description: optionalScalar,
+  definition: z.union([z.string(), z.record(z.string(), z.unknown())], {
+    error: (iss) =>
+      iss.input === undefined || iss.input === null
+        ? 'is required: a mapping with on and rules (docs/metadata-tests.md), or its JSON text'
+        : `must be a mapping with on and rules, or its JSON text, not ${describeYaml(iss.input)}`,
+  }),
+});
+
+export type TestEntryShape = z.output<typeof testEntryShape>;
