@@ -8,7 +8,10 @@
 //
 // Options: --n <datasets> (20000), --db embedded|external|both (both), --iterations
 // <timed searches per query> (300), --writes <writes per round> (5000), --rounds (3),
-// --concurrency (32). Writes the section "Where users stand" of BENCHMARKS.md.
+// --concurrency (32), --profile <dir> (a V8 CPU profile of the server, summarised per
+// search path into the section "Where the time goes"; the load runs as usual), --only
+// search (start-up, bulk load and searches only). Writes the section "Where users stand"
+// of BENCHMARKS.md (not with --profile or --only).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -19,6 +22,7 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { load, machine, median, percentile, request, ROOT, round, testServers, writeSection } from './support.mjs';
 import { searchFigures } from './outsideSearch.mjs';
+import { summarize } from './profileSummary.mjs';
 
 const PROPS = [
   ['io.bench.retention', 'number'],
@@ -50,9 +54,9 @@ function tempDataDir(tag) {
 }
 
 /** Starts the built server as `npm start` does (through npm when `viaNpm`), resolves once /health says ok. */
-async function startAsUser(env, { viaNpm = false } = {}) {
+async function startAsUser(env, { viaNpm = false, nodeArgs = [] } = {}) {
   const started = performance.now();
-  const command = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [path.join(ROOT, 'dist/main.js')]];
+  const command = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [...nodeArgs, path.join(ROOT, 'dist/main.js')]];
   const child = spawn(command[0], command[1], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME ?? tmpdir(), PORT: '0', LOG_FORMAT: 'json', ...env },
@@ -131,9 +135,15 @@ function memoryOfTree(rootPid) {
       const name = comm === 'node' ? 'node (server)' : comm.startsWith('postgres') ? 'postgres (all processes)' : comm.startsWith('meili') ? 'meilisearch' : comm;
       const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
       const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
-      const m = byName.get(name) ?? { pss: 0, rss: 0, processes: 0 };
+      const m = byName.get(name) ?? { pss: 0, rss: 0, anon: 0, file: 0, shmem: 0, processes: 0 };
       m.pss += kb('Pss') / 1024;
       m.rss += kb('Rss') / 1024;
+      // What the PSS is made of: the process's own memory, pages of mapped files (for
+      // Meilisearch its LMDB index, page cache the kernel can take back), shared memory
+      // (PostgreSQL's shared buffers).
+      m.anon += kb('Pss_Anon') / 1024;
+      m.file += kb('Pss_File') / 1024;
+      m.shmem += kb('Pss_Shmem') / 1024;
       m.processes += 1;
       byName.set(name, m);
     } catch {
@@ -250,7 +260,7 @@ async function scenario(db, opts, externalPg) {
   out.startup = await timeStartup(env);
   console.log(`npm start to healthy: first start ${round(out.startup.firstMs)} ms, again ${round(out.startup.warmMs)} ms`);
 
-  const server = await startAsUser(env);
+  const server = await startAsUser(env, { nodeArgs: opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${opts.profile}`] : [] });
   const token = env.ROOT_TOKEN ?? readFileSync(path.join(dataDir, 'root-token'), 'utf8').trim();
   const api = {
     get: (p) => request(server.url + p, 'GET', undefined, token),
@@ -272,12 +282,16 @@ async function scenario(db, opts, externalPg) {
     console.log(`written in ${round(writtenS)} s, searchable after ${round(out.bulk.searchableS)} s`);
 
     // 10,000 entities as batches at the limit (1,000), two in flight, waiting for the index as a default write does.
+    if (opts.only === 'search') {
+      out.search = await searchFigures({ server, dataDir, iterations: opts.iterations, token, bareNodeArgs: bareProfileArgs(opts, db) });
+      return out;
+    }
     console.log(`== ${db}: /health while 10,000 entities are written in batches of 1,000`);
     out.health = await healthDuring(api, () => bulkLoad(api, 10_000, 'health', 1000, 2, ''));
     console.log(`batch took ${round(out.health.workMs)} ms; /health p50 ${round(out.health.p50, 2)} ms, p99 ${round(out.health.p99, 2)} ms, max ${round(out.health.max, 2)} ms (${out.health.samples} samples)`);
 
     console.log(`== ${db}: searches`);
-    out.search = await searchFigures({ server, dataDir, iterations: opts.iterations, token });
+    out.search = await searchFigures({ server, dataDir, iterations: opts.iterations, token, bareNodeArgs: bareProfileArgs(opts, db) });
 
     console.log(`== ${db}: value writes, ${opts.concurrency} clients`);
     const baseline = await prismaBaseline(databaseUrl);
@@ -297,8 +311,9 @@ async function scenario(db, opts, externalPg) {
 
     out.memory = memoryOfTree(server.child.pid);
     console.log(`== ${db}: memory after the load`);
-    for (const [name, m] of out.memory) console.log(`${name}: PSS ${round(m.pss)} MB, RSS ${round(m.rss)} MB (${m.processes} processes)`);
+    for (const [name, m] of out.memory) console.log(`${name}: PSS ${round(m.pss)} MB (anonymous ${round(m.anon)}, mapped files ${round(m.file)}, shared memory ${round(m.shmem)}), RSS ${round(m.rss)} MB (${m.processes} processes)`);
 
+    if (opts.profile) return out;
     console.log(`== ${db}: hard-delete cleanup`);
     t = performance.now();
     await api.del(`/openapi/v3/entity/structuredProperty/${encodeURIComponent(propertyUrn(PROPS[2][0]))}`);
@@ -319,6 +334,46 @@ async function scenario(db, opts, externalPg) {
   return out;
 }
 
+const bareProfileArgs = (opts, db) => (opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${path.join(opts.profile, `bare-${db}`)}`] : []);
+
+function profilesIn(dir) {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+/** The server's CPU per request on each search path, from its CPU profile. */
+function profileReport(results, opts) {
+  const parts = [];
+  for (const r of results) {
+    if (!r.profile) throw new Error(`no CPU profile of the ${r.db} server in ${opts.profile}`);
+    for (const q of r.search.rows) {
+      const p = summarize(r.profile, q.service.intervals);
+      const b = r.bareProfile ? summarize(r.bareProfile, q.bare.intervals) : undefined;
+      const gap = q.service.p50 - q.raw.p50;
+      parts.push(`### ${q.label} (${r.db} PostgreSQL)
+
+p50 ${round(q.service.p50, 2)} ms vs ${round(q.raw.p50, 2)} ms raw (+${round(gap, 2)} ms); a bare Node proxy sending the same engine requests ${round(q.bare.p50, 2)} ms (+${round(q.bare.p50 - q.raw.p50, 2)} ms). The server's CPU per request: **${round(p.busyMs, 3)} ms** busy, ${round(p.idleMs, 3)} ms idle (waiting on Meilisearch and PostgreSQL), over ${p.requests} requests.${b ? ` The bare proxy's CPU per request: ${round(b.busyMs, 3)} ms (of which Node's HTTP stack ${round(b.categories.find((c) => c.name.startsWith('Node: HTTP'))?.ms ?? 0, 3)} ms).` : ''}
+
+| Where the server's CPU went | ms per request |
+|---|---|
+${p.categories.map((c) => `| ${c.name} | ${round(c.ms, 3)} |`).join('\n')}
+
+Heaviest functions, self time: ${p.self.map((f) => `\`${f.name}\` ${round(f.ms, 3)}`).join('; ')}.
+
+propgraph's functions, inclusive: ${p.inclusive.map((f) => `\`${f.name}\` ${round(f.ms, 3)}`).join('; ')}.
+`);
+    }
+  }
+  return `
+Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --iterations ${opts.iterations} --profile <dir>${opts.only ? ` --only ${opts.only}` : ''}\`: the same run as above with the server under \`node --cpu-prof --cpu-prof-interval=100\` (a sample every 100 µs, which slows it a little); the profile is cut to the timed requests of each path (the client and V8 read the same monotonic clock).
+Machine: ${machine()}.
+
+${parts.join('\n')}`;
+}
+
 const met = (ok) => (ok ? 'met' : '**not met**');
 
 function report(results, opts) {
@@ -330,7 +385,7 @@ function report(results, opts) {
     const w = r.writes;
     rows.push(`| **${r.db} PostgreSQL** | | | |`);
     for (const q of s.rows) {
-      rows.push(`| ${q.label}, p50 | ${round(q.service.p50, 2)} ms vs ${round(q.raw.p50, 2)} ms raw (+${round(q.service.p50 - q.raw.p50, 2)} ms); p99 ${round(q.service.p99, 2)} vs ${round(q.raw.p99, 2)} | ${q.target === undefined ? 'reported' : `≤ raw + ${q.target} ms`} | ${q.target === undefined ? '' : met(q.service.p50 - q.raw.p50 <= q.target)} |`);
+      rows.push(`| ${q.label}, p50 | ${round(q.service.p50, 2)} ms vs ${round(q.raw.p50, 2)} ms raw (+${round(q.service.p50 - q.raw.p50, 2)} ms); p99 ${round(q.service.p99, 2)} vs ${round(q.raw.p99, 2)}; floor, a bare Node proxy: ${round(q.bare.p50, 2)} ms (+${round(q.bare.p50 - q.raw.p50, 2)}) | ${q.target === undefined ? 'reported' : `≤ raw + ${q.target} ms`} | ${q.target === undefined ? '' : met(q.service.p50 - q.raw.p50 <= q.target)} |`);
     }
     rows.push(`| REST v3 structuredProperties writes, ${opts.concurrency} clients (default: wait for the index) | ${round(w.rest.opsPerSecond)}/s, p50 ${round(w.rest.p50, 1)} ms, p99 ${round(w.rest.p99, 1)} ms | ≥ 1,000/s, p99 ≤ 50 ms | ${met(w.rest.opsPerSecond >= 1000 && w.rest.p99 <= 50)} |`);
     rows.push(`| the same with \`async=true\` (return at commit) | ${round(w.restAsync.opsPerSecond)}/s, p50 ${round(w.restAsync.p50, 1)} ms, p99 ${round(w.restAsync.p99, 1)} ms | | |`);
@@ -340,6 +395,8 @@ function report(results, opts) {
     rows.push(`| Hard-delete cleanup of a property on ${r.bulk.n + 10000} datasets | DELETE in ${round(r.cleanup.deleteMs)} ms, values gone after ${round(r.cleanup.seconds, 1)} s | | |`);
     rows.push(`| Node process (PSS) | ${round(node)} MB | ≤ 250 MB at 100,000 | ${opts.n >= 100000 ? met(node <= 250) : '(at 100,000)'} |`);
     rows.push(`| Whole tree (PSS: ${[...r.memory].map(([k, m]) => `${k} ${round(m.pss)}`).join(', ')}) | ${round(tree)} MB | ≤ 1 GB at 100,000 | ${opts.n >= 100000 ? met(tree <= 1024) : '(at 100,000)'} |`);
+    const sum = (k) => [...r.memory.values()].reduce((a, m) => a + m[k], 0);
+    rows.push(`| the tree's PSS by kind: anonymous (the processes' own memory) / mapped files (Meilisearch's LMDB index, binaries: page cache the kernel can reclaim) / shared memory (PostgreSQL's buffers) | ${round(sum('anon'))} / ${round(sum('file'))} / ${round(sum('shmem'))} MB; Meilisearch ${round(r.memory.get('meilisearch')?.anon ?? NaN)} / ${round(r.memory.get('meilisearch')?.file ?? NaN)} / ${round(r.memory.get('meilisearch')?.shmem ?? NaN)} | | |`);
     rows.push(`| \`npm start\` to healthy, installed checkout | first start (initdb) ${round(r.startup.firstMs / 1000, 2)} s, again ${round(r.startup.warmMs / 1000, 2)} s | < 5 s | ${met(r.startup.firstMs < 5000 && r.startup.warmMs < 5000)} |`);
   }
   return `
@@ -362,9 +419,12 @@ export async function run(argv) {
       writes: { type: 'string', default: '5000' },
       rounds: { type: 'string', default: '3' },
       concurrency: { type: 'string', default: '32' },
+      profile: { type: 'string' },
+      only: { type: 'string' },
     },
   });
-  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency) };
+  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only };
+  if (opts.only !== undefined && opts.only !== 'search') throw new Error(`--only: "search" is the one part that runs alone, not "${opts.only}"`);
   const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
   console.log(`outside-in benchmark: ${opts.n} datasets\n${machine()}`);
   let externalPg;
@@ -374,10 +434,24 @@ export async function run(argv) {
   }
   const results = [];
   try {
-    for (const db of dbs) results.push(await scenario(db, opts, externalPg));
+    for (const db of dbs) {
+      const before = opts.profile ? profilesIn(opts.profile) : [];
+      results.push(await scenario(db, opts, externalPg));
+      if (opts.profile) {
+        results.at(-1).profile = profilesIn(opts.profile).find((f) => !before.includes(f));
+        results.at(-1).bareProfile = profilesIn(path.join(opts.profile, `bare-${db}`))[0];
+      }
+    }
   } finally {
     await externalPg?.stop();
   }
+  if (opts.profile) {
+    const body = profileReport(results, opts);
+    console.log(body);
+    if (opts.only === undefined) writeSection(`Where the time goes, ${opts.n.toLocaleString('en-US')} datasets`, body);
+    return;
+  }
+  if (opts.only !== undefined) return;
   const body = report(results, opts);
   console.log(body);
   writeSection(`Where users stand, ${opts.n.toLocaleString('en-US')} datasets`, body);

@@ -3,8 +3,10 @@
 // baseline: the very requests the service sent to Meilisearch for it (asked of the
 // service with `X-Propgraph-Explain`, as an admin), sent straight to the engine by the
 // same client.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
@@ -22,25 +24,41 @@ const AGGREGATE = {
 };
 const REST_SEARCH = `/openapi/v3/entity/dataset?query=${encodeURIComponent('structuredProperties.io_bench_retention:>180')}&count=10&aspects=datasetKey&aspects=structuredProperties`;
 
-/** Times `a` and `b` alternately (which goes first alternates too), so drift falls on both alike. */
-async function timePair(a, b, iterations) {
-  for (let i = 0; i < WARMUP; i++) {
-    await a();
-    await b();
-  }
-  const samples = [[], []];
-  const fns = [a, b];
+/**
+ * Times the calls in turn, 'iterations' of each after a warm-up; which goes first rotates,
+ * so drift falls on all alike. When each call ran is kept too, on the monotonic clock
+ * V8's CPU profiles use (microseconds): a profile of the server can then be cut to
+ * exactly these requests.
+ */
+async function timeInTurn(fns, iterations) {
+  for (let i = 0; i < WARMUP; i++) for (const f of fns) await f();
+  const samples = fns.map(() => []);
+  const intervals = fns.map(() => []);
   for (let i = 0; i < iterations; i++) {
-    for (const k of i % 2 === 0 ? [0, 1] : [1, 0]) {
+    for (let j = 0; j < fns.length; j++) {
+      const k = (i + j) % fns.length;
+      const start = process.hrtime.bigint();
       const t = performance.now();
       await fns[k]();
       samples[k].push(performance.now() - t);
+      intervals[k].push([Number(start / 1000n), Number(process.hrtime.bigint() / 1000n)]);
     }
   }
-  return samples.map((xs) => {
+  return samples.map((xs, k) => {
     xs.sort((x, y) => x - y);
-    return { p50: percentile(xs, 50), p99: percentile(xs, 99) };
+    return { p50: percentile(xs, 50), p99: percentile(xs, 99), intervals: intervals[k] };
   });
+}
+
+/** bareProxy.mjs in its own process, sending each route's engine requests. */
+async function startBareProxy(config, nodeArgs) {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(path.dirname(fileURLToPath(import.meta.url)), 'bareProxy.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(JSON.stringify(config));
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (line) => resolve(JSON.parse(line).url));
+    child.once('exit', (code) => reject(new Error(`bare proxy exited (${code})`)));
+  });
+  return { url, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
 }
 
 async function startGateway(subgraphUrl, token) {
@@ -58,7 +76,7 @@ async function startGateway(subgraphUrl, token) {
   return { url, stop: () => server.stop() };
 }
 
-export async function searchFigures({ server, dataDir, iterations, token }) {
+export async function searchFigures({ server, dataDir, iterations, token, bareNodeArgs = [] }) {
   const meiliUrl = server.meiliUrl;
   const masterKey = readFileSync(path.join(dataDir, 'meili', 'master-key'), 'utf8').trim();
   const graphqlUrl = `${server.url}/api/graphql`;
@@ -84,14 +102,19 @@ export async function searchFigures({ server, dataDir, iterations, token }) {
     { label: 'REST v3 `GET /entity/dataset?query=…` (aspects read included)', method: 'GET', url: `${server.url}${REST_SEARCH}`, body: undefined, target: 1.0 },
   ];
   const rows = [];
+  const routes = [];
+  for (const q of queries) routes.push(await explained(q.method, q.explainAt ?? q.url, q.body));
+  const bare = await startBareProxy({ meiliUrl, masterKey, token, routes }, bareNodeArgs);
   try {
-    for (const q of queries) {
-      const requests = await explained(q.method, q.explainAt ?? q.url, q.body);
-      const [s, r] = await timePair(service(q.method, q.url, q.body), raw(requests), iterations);
-      console.log(`${q.label}: p50 ${s.p50.toFixed(2)} ms vs raw ${r.p50.toFixed(2)} ms (+${(s.p50 - r.p50).toFixed(2)} ms); p99 ${s.p99.toFixed(2)} vs ${r.p99.toFixed(2)} (${requests.length} engine request${requests.length === 1 ? '' : 's'})`);
-      rows.push({ label: q.label, target: q.target, service: s, raw: r, engineRequests: requests.length });
+    for (const [i, q] of queries.entries()) {
+      const requests = routes[i];
+      const floor = () => rawRequest(`${bare.url}/?route=${i}`, q.method === 'GET' ? 'POST' : q.method, q.body ?? {}, { authorization: `Bearer ${token}` });
+      const [s, r, b] = await timeInTurn([service(q.method, q.url, q.body), raw(requests), floor], iterations);
+      console.log(`${q.label}: p50 ${s.p50.toFixed(2)} ms vs raw ${r.p50.toFixed(2)} ms (+${(s.p50 - r.p50).toFixed(2)} ms), bare proxy ${b.p50.toFixed(2)} ms (+${(b.p50 - r.p50).toFixed(2)}); p99 ${s.p99.toFixed(2)} vs ${r.p99.toFixed(2)} (${requests.length} engine request${requests.length === 1 ? '' : 's'})`);
+      rows.push({ label: q.label, target: q.target, service: s, raw: r, bare: b, engineRequests: requests.length });
     }
   } finally {
+    await bare.stop();
     await gateway.stop();
   }
   return { rows };

@@ -26,6 +26,7 @@ import { GRAPHIQL_PAGE } from './web/graphiql.js';
 import { SWAGGER_UI_PAGE } from './web/swaggerUi.js';
 import { openDatabase, type Database } from './store/database.js';
 import { entitiesIndexedBefore, pendingCount } from './store/changeLog.js';
+import { entityPageReader } from './store/aspects.js';
 import { registryEpochReader } from './store/propertyRegistry.js';
 import type { ComponentHealth } from './rest/systemRoutes.js';
 
@@ -82,7 +83,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, registryEpoch: registryEpochReader(database.sql), log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
+  services = createServices({ db, registryEpoch: registryEpochReader(database.read), readEntityPage: entityPageReader(database.read), log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {

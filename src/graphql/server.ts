@@ -5,7 +5,7 @@
  * traces in responses.
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../logger.js';
@@ -60,7 +60,9 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     formatError: createErrorFormatter(options.log),
     // Inline traces (ftv1) would expose resolver timings to any caller; off until a router needs them.
     // Apollo's landing page loads Apollo Sandbox from a CDN; the explorer at /api/graphiql works offline.
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), responseExtensionsPlugin, variableLimitsPlugin, entitiesLimitPlugin()],
+    // Cache hints: nothing here sets them and no cache reads them, but Apollo's default
+    // cache-control plugin wraps every field resolver to compute them (BENCHMARKS.md, "Where the time goes").
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), responseExtensionsPlugin, variableLimitsPlugin, entitiesLimitPlugin()],
   });
   await apollo.start();
   const handler = fastifyApolloHandler(apollo, {

@@ -5,6 +5,7 @@
  * (authorizedServices.ts).
  */
 import type { Db } from '../store/database.js';
+import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
@@ -40,6 +41,8 @@ export interface ServiceDeps {
   readonly db: Db;
   /** Reads the property registry's change counter (searches check their cached registry with it). */
   readonly registryEpoch: RegistryEpochReader;
+  /** Reads a page of entities with named aspects in one statement (EntityService.readEntities). */
+  readonly readEntityPage: EntityPageReader;
   readonly log: Logger;
   readonly indexWaiter: IndexWaiter;
   /** Null when search is disabled; `searchDisabledReason` says why. */

@@ -26,8 +26,18 @@ export interface Database {
   readonly kind: 'embedded' | 'external';
   /** Runs a plain SQL statement outside Prisma (health checks, dumps in tests). */
   readonly sql: SqlRunner;
+  /** Reads on the driver itself, for the hottest paths (see DriverRead). */
+  readonly read: DriverRead;
   close(): Promise<void>;
 }
+
+/**
+ * A read straight on the pg driver, for the few paths run on every search where
+ * Prisma's own per-query work costs more than PostgreSQL answering (BENCHMARKS.md,
+ * "Where the time goes"): a named statement, prepared once per connection; a lost
+ * connection fails as UnavailableError, as every Prisma query does.
+ */
+export type DriverRead = (statement: { readonly name: string; readonly text: string }, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
@@ -93,12 +103,21 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
   }
   // Named statements are prepared once per connection and reused, so the planner does
   // not parse and plan the same write statements on every request.
+  const read: DriverRead = async (statement, params) => {
+    try {
+      return (await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] })).rows;
+    } catch (err) {
+      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+      throw err;
+    }
+  };
   const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) }));
   await warmUp(prisma);
   return {
     prisma,
     kind,
     sql,
+    read,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

@@ -3,8 +3,7 @@
  * kept in step with their propertyDefinition and status aspects by the write path, in
  * the same statement as the aspect (writeApply.ts, deletes.ts).
  */
-import type { Db, Queryable } from './database.js';
-import type { SqlQueryRunner } from './migrate.js';
+import type { Db, DriverRead, Queryable } from './database.js';
 import { afterCommit } from './transaction.js';
 import type { WriteTarget } from './writeLoad.js';
 
@@ -109,9 +108,10 @@ export type RegistryEpochReader = () => Promise<bigint>;
  * The change-counter reader over the driver itself: it runs beside many searches, and
  * through Prisma the same query costs about four times as much.
  */
-export function registryEpochReader(sql: SqlQueryRunner): RegistryEpochReader {
+export function registryEpochReader(read: DriverRead): RegistryEpochReader {
+  const statement = { name: 'registry_epoch', text: 'SELECT epoch::text AS epoch FROM registry_epoch WHERE id = 1' };
   return async () => {
-    const rows = await sql.query('SELECT epoch::text AS epoch FROM registry_epoch WHERE id = 1');
+    const rows = await read(statement, []);
     return BigInt(String(rows[0]?.epoch ?? '0'));
   };
 }
