@@ -10,7 +10,7 @@
 // <timed searches per query> (300), --writes <writes per round> (5000), --rounds (3),
 // --concurrency (32), --profile <dir> (a V8 CPU profile of the server, summarised per
 // search path into the section "Where the time goes"; the load runs as usual), --only
-// search (start-up, bulk load and searches only). Writes the section "Where users stand"
+// health|search|writes (start-up, bulk load and that part only). Writes the section "Where users stand"
 // of BENCHMARKS.md (not with --profile or --only).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { load, machine, median, percentile, request, ROOT, round, testServers, writeSection } from './support.mjs';
+import { load, machine, median, percentile, rawRequest, request, ROOT, round, testServers, writeSection } from './support.mjs';
 import { searchFigures } from './outsideSearch.mjs';
 import { summarize } from './profileSummary.mjs';
 
@@ -237,6 +237,57 @@ async function prismaBaseline(databaseUrl) {
   return { write, close: async () => { await prisma.$disconnect(); await pool.end(); } };
 }
 
+/** REST value writes from `opts.concurrency` clients, waiting for the index and not, beside Prisma writing the same rows. */
+async function writeFigures(api, opts, databaseUrl, db, meili) {
+  const out = {};
+  const indexTasks = [];
+  console.log(`== ${db}: value writes, ${opts.concurrency} clients`);
+  const baseline = await prismaBaseline(databaseUrl);
+  const writeOnce = (query) => (i) => api.post(`/openapi/v3/entity/dataset/${encodeURIComponent(datasetUrn(i % opts.n))}/structuredProperties?createIfNotExists=false${query}`, { value: valuesFor(i + 7) });
+  await load(500, opts.concurrency, writeOnce(''));
+  await load(500, opts.concurrency, (i) => baseline.write(i, opts.n));
+  const rounds = { rest: [], restAsync: [], prisma: [] };
+  for (let r = 0; r < opts.rounds; r++) {
+    const since = new Date().toISOString();
+    rounds.rest.push(await load(opts.writes, opts.concurrency, writeOnce('')));
+    indexTasks.push(await meiliTasks(meili, since, new Date().toISOString()));
+    rounds.restAsync.push(await load(opts.writes, opts.concurrency, writeOnce('&async=true')));
+    rounds.prisma.push(await load(opts.writes, opts.concurrency, (i) => baseline.write(i + r, opts.n)));
+    console.log(`round ${r + 1}: REST ${round(rounds.rest[r].opsPerSecond)}/s p99 ${round(rounds.rest[r].p99)} ms; REST async ${round(rounds.restAsync[r].opsPerSecond)}/s p99 ${round(rounds.restAsync[r].p99)} ms; Prisma same rows ${round(rounds.prisma[r].opsPerSecond)}/s p99 ${round(rounds.prisma[r].p99)} ms`);
+  }
+  await baseline.close();
+  const med = (xs, k) => median(xs.map((x) => x[k]));
+  out.writes = Object.fromEntries(Object.entries(rounds).map(([k, xs]) => [k, { opsPerSecond: med(xs, 'opsPerSecond'), p50: med(xs, 'p50'), p99: med(xs, 'p99') }]));
+  out.writes.indexTasks = { perSecond: med(indexTasks, 'perSecond'), documents: med(indexTasks, 'documents'), queuedMs: med(indexTasks, 'queuedMs'), runMs: med(indexTasks, 'runMs') };
+  const t = out.writes.indexTasks;
+  console.log(`Meilisearch during the index-waiting rounds: ${round(t.perSecond, 1)} document tasks/s, ${round(t.documents, 1)} documents each, queued ${round(t.queuedMs)} ms, applied in ${round(t.runMs)} ms (medians)`);
+  return out;
+}
+
+/**
+ * The engine's side of the writes that wait for the index: the document tasks
+ * Meilisearch ran between `since` and `until`, how many per second, how many documents
+ * each carried, how long each waited in its queue and how long applying it took.
+ */
+async function meiliTasks(meili, since, until) {
+  const tasks = [];
+  let from;
+  for (;;) {
+    const query = `types=documentAdditionOrUpdate&afterEnqueuedAt=${encodeURIComponent(since)}&beforeEnqueuedAt=${encodeURIComponent(until)}&limit=1000${from === undefined ? '' : `&from=${from}`}`;
+    const page = (await rawRequest(`${meili.url}/tasks?${query}`, 'GET', undefined, { authorization: `Bearer ${meili.key}` })).json;
+    tasks.push(...page.results.filter((t) => t.status === 'succeeded'));
+    if (page.next === null || page.next === undefined) break;
+    from = page.next;
+  }
+  const ms = (a, b) => new Date(b).getTime() - new Date(a).getTime();
+  return {
+    perSecond: tasks.length / (ms(since, until) / 1000),
+    documents: median(tasks.map((t) => t.details?.receivedDocuments ?? 0)),
+    queuedMs: median(tasks.map((t) => ms(t.enqueuedAt, t.startedAt))),
+    runMs: median(tasks.map((t) => ms(t.startedAt, t.finishedAt))),
+  };
+}
+
 async function scenario(db, opts, externalPg) {
   const dataDir = tempDataDir(db);
   const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000' };
@@ -262,6 +313,7 @@ async function scenario(db, opts, externalPg) {
 
   const server = await startAsUser(env, { nodeArgs: opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${opts.profile}`] : [] });
   const token = env.ROOT_TOKEN ?? readFileSync(path.join(dataDir, 'root-token'), 'utf8').trim();
+  const meili = { url: server.meiliUrl, key: readFileSync(path.join(dataDir, 'meili', 'master-key'), 'utf8').trim() };
   const api = {
     get: (p) => request(server.url + p, 'GET', undefined, token),
     post: (p, body) => request(server.url + p, 'POST', body, token),
@@ -281,33 +333,19 @@ async function scenario(db, opts, externalPg) {
     out.bulk = { n: opts.n, writtenS, searchableS: (performance.now() - t) / 1000 };
     console.log(`written in ${round(writtenS)} s, searchable after ${round(out.bulk.searchableS)} s`);
 
+    const part = (name) => opts.only === undefined || opts.only === name;
     // 10,000 entities as batches at the limit (1,000), two in flight, waiting for the index as a default write does.
-    if (opts.only === 'search') {
+    if (part('health')) {
+      console.log(`== ${db}: /health while 10,000 entities are written in batches of 1,000`);
+      out.health = await healthDuring(api, () => bulkLoad(api, 10_000, 'health', 1000, 2, ''));
+      console.log(`batch took ${round(out.health.workMs)} ms; /health p50 ${round(out.health.p50, 2)} ms, p99 ${round(out.health.p99, 2)} ms, max ${round(out.health.max, 2)} ms (${out.health.samples} samples)`);
+    }
+    if (part('search')) {
+      console.log(`== ${db}: searches`);
       out.search = await searchFigures({ server, dataDir, iterations: opts.iterations, token, bareNodeArgs: bareProfileArgs(opts, db) });
-      return out;
     }
-    console.log(`== ${db}: /health while 10,000 entities are written in batches of 1,000`);
-    out.health = await healthDuring(api, () => bulkLoad(api, 10_000, 'health', 1000, 2, ''));
-    console.log(`batch took ${round(out.health.workMs)} ms; /health p50 ${round(out.health.p50, 2)} ms, p99 ${round(out.health.p99, 2)} ms, max ${round(out.health.max, 2)} ms (${out.health.samples} samples)`);
-
-    console.log(`== ${db}: searches`);
-    out.search = await searchFigures({ server, dataDir, iterations: opts.iterations, token, bareNodeArgs: bareProfileArgs(opts, db) });
-
-    console.log(`== ${db}: value writes, ${opts.concurrency} clients`);
-    const baseline = await prismaBaseline(databaseUrl);
-    const writeOnce = (query) => (i) => api.post(`/openapi/v3/entity/dataset/${encodeURIComponent(datasetUrn(i % opts.n))}/structuredProperties?createIfNotExists=false${query}`, { value: valuesFor(i + 7) });
-    await load(500, opts.concurrency, writeOnce(''));
-    await load(500, opts.concurrency, (i) => baseline.write(i, opts.n));
-    const rounds = { rest: [], restAsync: [], prisma: [] };
-    for (let r = 0; r < opts.rounds; r++) {
-      rounds.rest.push(await load(opts.writes, opts.concurrency, writeOnce('')));
-      rounds.restAsync.push(await load(opts.writes, opts.concurrency, writeOnce('&async=true')));
-      rounds.prisma.push(await load(opts.writes, opts.concurrency, (i) => baseline.write(i + r, opts.n)));
-      console.log(`round ${r + 1}: REST ${round(rounds.rest[r].opsPerSecond)}/s p99 ${round(rounds.rest[r].p99)} ms; REST async ${round(rounds.restAsync[r].opsPerSecond)}/s p99 ${round(rounds.restAsync[r].p99)} ms; Prisma same rows ${round(rounds.prisma[r].opsPerSecond)}/s p99 ${round(rounds.prisma[r].p99)} ms`);
-    }
-    await baseline.close();
-    const med = (xs, k) => median(xs.map((x) => x[k]));
-    out.writes = Object.fromEntries(Object.entries(rounds).map(([k, xs]) => [k, { opsPerSecond: med(xs, 'opsPerSecond'), p50: med(xs, 'p50'), p99: med(xs, 'p99') }]));
+    if (part('writes')) Object.assign(out, await writeFigures(api, opts, databaseUrl, db, meili));
+    if (opts.only !== undefined) return out;
 
     out.memory = memoryOfTree(server.child.pid);
     console.log(`== ${db}: memory after the load`);
@@ -349,7 +387,7 @@ function profileReport(results, opts) {
   const parts = [];
   for (const r of results) {
     if (!r.profile) throw new Error(`no CPU profile of the ${r.db} server in ${opts.profile}`);
-    for (const q of r.search.rows) {
+    for (const q of r.search?.rows ?? []) {
       const p = summarize(r.profile, q.service.intervals);
       const b = r.bareProfile ? summarize(r.bareProfile, q.bare.intervals) : undefined;
       const gap = q.service.p50 - q.raw.p50;
@@ -424,7 +462,7 @@ export async function run(argv) {
     },
   });
   const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only };
-  if (opts.only !== undefined && opts.only !== 'search') throw new Error(`--only: "search" is the one part that runs alone, not "${opts.only}"`);
+  if (opts.only !== undefined && !['health', 'search', 'writes'].includes(opts.only)) throw new Error(`--only: health, search or writes, not "${opts.only}"`);
   const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
   console.log(`outside-in benchmark: ${opts.n} datasets\n${machine()}`);
   let externalPg;

@@ -25,8 +25,9 @@ import { rebuildIndexes } from './services/searchIndex/rebuild.js';
 import { GRAPHIQL_PAGE } from './web/graphiql.js';
 import { SWAGGER_UI_PAGE } from './web/swaggerUi.js';
 import { openDatabase, type Database } from './store/database.js';
-import { entitiesIndexedBefore, pendingCount } from './store/changeLog.js';
+import { entitiesIndexedBefore } from './store/changeLog.js';
 import { entityPageReader } from './store/aspects.js';
+import { databaseHealth } from './store/health.js';
 import { registryEpochReader } from './store/propertyRegistry.js';
 import type { ComponentHealth } from './rest/systemRoutes.js';
 
@@ -97,12 +98,12 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
       // At once, not one after another: a busy server answers each in its own turn of the event loop.
-      const [, searchState, jobCounts, pending] = await Promise.all([database.sql.query('SELECT 1'), searchHealth(search, indexer), services!.jobs.counts(), pendingCount(db)]);
+      const [state, searchState] = await Promise.all([databaseHealth(database.read), searchHealth(search, indexer)]);
       return {
         database: { ok: true, kind: database.kind },
         search: searchState,
-        jobs: { ok: true, ...jobCounts },
-        changeLog: { ok: true, pending },
+        jobs: { ok: true, ...state.jobs },
+        changeLog: { ok: true, pending: state.pending },
       };
     } catch (err) {
       return { database: { ok: false, kind: database.kind, error: (err as Error).message.slice(0, 200) } };

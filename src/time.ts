@@ -1,4 +1,4 @@
-/** Waiting: a plain sleep, the one back-off formula, and a sleep that can be cut short. */
+/** Waiting: a plain sleep, the one back-off formula, a sleep that can be cut short, and turns for long loops. */
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -47,5 +47,24 @@ export class WakeableSleep {
     this.wakeUp = undefined;
     if (resolve) resolve();
     else this.wokenEarly = true;
+  }
+}
+
+/**
+ * Turns for long synchronous loops (the decisions of a 1,000-entity batch, thousands of
+ * search documents): `turn()` returns at once until `budgetMs` of work has gone by since
+ * the last turn, then lets the event loop run what is waiting (a /health probe, a small
+ * search) before going on. Everything else then waits one slice, not the whole batch
+ * (BENCHMARKS.md, "/health while 10,000 entities are written").
+ */
+export class TurnTaker {
+  private since = performance.now();
+
+  constructor(private readonly budgetMs = 5) {}
+
+  async turn(): Promise<void> {
+    if (performance.now() - this.since < this.budgetMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
   }
 }

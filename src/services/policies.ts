@@ -95,7 +95,6 @@ export const valuePolicy = {
 export const jobPolicy = {
   list: 'read',
   get: 'read',
-  counts: 'unchecked',
 } as const satisfies Policy<JobService>;
 
 export const testPolicy = {

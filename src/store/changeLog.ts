@@ -53,11 +53,6 @@ export async function entitiesIndexedBefore(db: Queryable, entityTypes: readonly
   return rows.length > 0;
 }
 
-export async function pendingCount(db: Queryable): Promise<number> {
-  const rows = await db.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*) AS n FROM change_log WHERE indexed_on IS NULL`;
-  return Number(rows[0]?.n ?? 0);
-}
-
 /** Drops indexed rows older than `olderThanSeconds` so the log does not grow forever. */
 export async function pruneIndexed(db: Queryable, olderThanSeconds: number): Promise<number> {
   return db.$executeRaw`DELETE FROM change_log WHERE indexed_on IS NOT NULL AND indexed_on < now() - make_interval(secs => ${olderThanSeconds})`;

@@ -120,13 +120,6 @@ export async function listJobs(db: Queryable, options: JobFilter): Promise<Job[]
   return rows.map(toJob);
 }
 
-export async function jobCounts(db: Queryable): Promise<Record<JobStatus, number>> {
-  const rows = await db.$queryRaw<{ status: JobStatus; n: bigint }[]>`SELECT status, COUNT(*) AS n FROM job GROUP BY status`;
-  const counts: Record<JobStatus, number> = { pending: 0, running: 0, done: 0, failed: 0 };
-  for (const r of rows) counts[r.status] = Number(r.n);
-  return counts;
-}
-
 /**
  * Enqueues a job of `kind` unless one is already pending or running; an advisory lock
  * keeps two replicas asking at once from both enqueueing. Returns the job's id.

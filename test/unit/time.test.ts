@@ -1,4 +1,4 @@
-import { backoffMs, WakeableSleep } from '../../src/time.js';
+import { backoffMs, TurnTaker, WakeableSleep } from '../../src/time.js';
 
 describe('backoffMs', () => {
   test('doubles from the base after each failure and stops at the cap', () => {
@@ -34,5 +34,43 @@ describe('WakeableSleep', () => {
     pause.wake();
     await next;
     expect(ended).toBe(true);
+  });
+});
+
+describe('TurnTaker', () => {
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  test('within its budget a turn keeps going; past it, what waits on the event loop runs first', async () => {
+    const turns = new TurnTaker(20);
+    let ran = false;
+    setImmediate(() => {
+      ran = true;
+    });
+    await turns.turn();
+    expect(ran).toBe(false);
+    busy(25);
+    await turns.turn();
+    expect(ran).toBe(true);
+  });
+
+  test('a loop of many short steps gives the event loop a turn at least once per budget', async () => {
+    const turns = new TurnTaker(5);
+    let ticks = 0;
+    const tick = () => {
+      ticks++;
+      timer = setImmediate(tick);
+    };
+    let timer = setImmediate(tick);
+    const started = performance.now();
+    for (let i = 0; i < 60; i++) {
+      busy(1);
+      await turns.turn();
+    }
+    clearImmediate(timer);
+    // 60 ms of work in 5 ms slices: the waiting callback ran about every slice (not once at the end).
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor((performance.now() - started) / 5 / 2));
   });
 });

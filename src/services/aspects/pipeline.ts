@@ -22,13 +22,14 @@ import {
   type ResolvedRequest,
   type RuledRequest,
 } from '../../domain/writes/entityWrite.js';
-import type { AspectResult } from '../../domain/writes/writeDecision.js';
+import type { AspectResult, EntityWriteDecision } from '../../domain/writes/writeDecision.js';
 import type { EntityState } from '../../domain/writes/writeState.js';
 import type { Db, Tx } from '../../store/database.js';
 import { applyDeletes, lockForDelete } from '../../store/deletes.js';
 import { inTransaction } from '../../store/transaction.js';
 import { applyWrites, WriteConflict } from '../../store/writeApply.js';
 import { loadPropertyRecords, loadWriteState, type LoadRequest, type WriteState, type WriteTarget } from '../../store/writeLoad.js';
+import { TurnTaker } from '../../time.js';
 import { handlerFor } from './handlers.js';
 
 export { NO_CHANGE, type AspectWriteRequest, type AspectResult };
@@ -91,7 +92,12 @@ async function attemptWrites(
   const more = propertiesStillNeeded(entities, resolved, request, state);
   if (more.length > 0) state = { ...state, properties: new Map([...state.properties, ...(await loadPropertyRecords(target, more))]) };
   const now = Date.now();
-  const decisions = entities.map((e, i) => decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now }));
+  const decisions: EntityWriteDecision[] = [];
+  const turns = new TurnTaker();
+  for (const [i, e] of entities.entries()) {
+    decisions.push(decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now }));
+    await turns.turn();
+  }
   const ids = await applyWrites(target, decisions, state);
   if (!ids) return null;
   return decisions.map((d) => ({ results: [...d.results], changeIds: ids.has(d.urn) ? [ids.get(d.urn)!] : [] }));

@@ -2,7 +2,7 @@
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import type { Db } from '../../store/database.js';
 import type { Caller } from '../caller.js';
-import { getJob, jobCounts, listJobs, type Job, type JobStatus } from '../../store/jobs.js';
+import { getJob, listJobs, type Job, type JobStatus } from '../../store/jobs.js';
 
 /** A job as operators read it (REST /jobs, the CLI): ids and times as JSON text. */
 export interface JobView extends Omit<Job, 'id' | 'createdOn' | 'finishedOn'> {
@@ -36,8 +36,6 @@ export interface JobService {
   list(caller: Caller, options: { status?: string; kind?: string; propertyUrn?: string; limit: number }): Promise<JobView[]>;
   /** One job; 404 when there is none. */
   get(caller: Caller, id: string): Promise<JobView>;
-  /** How many jobs are in each status (health). */
-  counts(): Promise<Record<JobStatus, number>>;
 }
 
 export class DefaultJobService implements JobService {
@@ -61,9 +59,5 @@ export class DefaultJobService implements JobService {
     const job = await getJob(this.deps.db, BigInt(id));
     if (!job) throw new NotFoundError(`Job ${id} does not exist`);
     return view(job);
-  }
-
-  counts(): Promise<Record<JobStatus, number>> {
-    return jobCounts(this.deps.db);
   }
 }

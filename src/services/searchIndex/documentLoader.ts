@@ -10,6 +10,7 @@ import { buildDocument, type SearchDocument } from '../../search/documents.js';
 import { existingEntities, latestAspectsOfMany } from '../../store/aspects.js';
 import type { Db } from '../../store/database.js';
 import { valuesOfEntities } from '../../store/propertyValues.js';
+import { TurnTaker } from '../../time.js';
 
 /** The document of each URN, or null when the entity does not exist (its document is to be deleted). */
 export async function loadDocuments(db: Db, urns: readonly string[]): Promise<Map<string, SearchDocument | null>> {
@@ -25,7 +26,9 @@ export async function loadDocuments(db: Db, urns: readonly string[]): Promise<Ma
   const aspectNames = new Set(['status']);
   for (const type of new Set([...parsed.values()].map((u) => u.entityType))) for (const a of searchAspects(type)) aspectNames.add(a);
   const [values, aspects] = await Promise.all([valuesOfEntities(db, live), latestAspectsOfMany(db, live, [...aspectNames])]);
+  const turns = new TurnTaker();
   for (const urn of urns) {
+    await turns.turn();
     const parsedUrn = parsed.get(urn);
     if (!parsedUrn) {
       out.set(urn, null);
