@@ -30,12 +30,12 @@ export async function markIndexed(db: Queryable, ids: readonly bigint[]): Promis
   await db.$executeRaw`UPDATE change_log SET indexed_on = now() WHERE id = ANY(${ids.map(String)}::bigint[])`;
 }
 
-/** Whether all the given changes have been indexed (pruned rows count as indexed). */
-export async function allIndexed(db: Queryable, ids: readonly bigint[]): Promise<boolean> {
-  if (ids.length === 0) return true;
-  const rows = await db.$queryRaw<{ one: number }[]>`
-    SELECT 1 AS one FROM change_log WHERE id = ANY(${ids.map(String)}::bigint[]) AND indexed_on IS NULL LIMIT 1`;
-  return rows.length === 0;
+/** Those of the given changes not indexed yet (pruned rows count as indexed). */
+export async function unindexedAmong(db: Queryable, ids: readonly bigint[]): Promise<Set<bigint>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ id: bigint }[]>`
+    SELECT id FROM change_log WHERE id = ANY(${ids.map(String)}::bigint[]) AND indexed_on IS NULL`;
+  return new Set(rows.map((r) => BigInt(r.id)));
 }
 
 /**

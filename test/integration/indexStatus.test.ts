@@ -37,6 +37,16 @@ const CREATE = `mutation c($input: CreateStructuredPropertyInput!) { createStruc
     expect(found.headers.get('x-index-status')).toBeNull();
   });
 
+  test('writes waiting together (one check per batch answers them all) each say indexed and each is found', async () => {
+    const urns = Array.from({ length: 24 }, (_, i) => datasetUrnOf(`status.together${i}`));
+    const answers = await Promise.all(urns.map((urn) => http(waiting.url, 'POST', `${V3}/entity/dataset`, { json: [{ urn, status: { value: { removed: false } } }] })));
+    expect(answers.map((r) => [r.status, r.headers.get('x-index-status')])).toEqual(urns.map(() => [200, 'indexed']));
+    for (const urn of urns) {
+      const found = await http(waiting.url, 'GET', `${V3}/entity/dataset`, { query: { query: `urn:"${urn}"` } });
+      expect(found.body.entities.map((e: { urn: string }) => e.urn)).toEqual([urn]);
+    }
+  });
+
   test('a write that answered before the index caught up says pending', async () => {
     const res = await http(impatient.url, 'POST', `${V3}/entity/dataset`, { json: [{ urn: datasetUrnOf('status.pending'), status: { value: { removed: false } } }] });
     expect(res.status).toBe(200);
