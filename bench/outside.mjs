@@ -393,13 +393,38 @@ function profilesIn(dir) {
 }
 
 /** The server's CPU per request on each search path, from its CPU profile. */
+/** The categories of profileSummary.mjs grouped the way the summary table reads them. */
+const GROUPS = [
+  ['graphql-js + Apollo', (c) => c.startsWith('graphql-js') || c.startsWith('Apollo') || c === 'package @as-integrations/fastify' || c === 'package negotiator' || c === 'package whatwg-mimetype' || c === 'package lru-cache' || c === 'package dataloader'],
+  ['Fastify and its plugins', (c) => c === 'package fastify' || c.startsWith('package @fastify/') || ['package helmet', 'package find-my-way', 'package secure-json-parse', 'package fast-querystring', 'package toad-cache', 'package fast-decode-uri-component', 'package pino', 'package @pinojs/redact'].includes(c)],
+  ['propgraph', (c) => c.startsWith('propgraph ')],
+  ['database driver (pg, Prisma)', (c) => c.startsWith('pg driver') || c === 'Prisma'],
+  ['Node core (HTTP, sockets, timers, promises)', (c) => c.startsWith('Node: ')],
+  ['V8 (GC, native, syscalls)', (c) => c.startsWith('V8')],
+];
+
+function grouped(p) {
+  const out = new Map(GROUPS.map(([name]) => [name, 0]));
+  let other = 0;
+  for (const c of p.categories) {
+    const g = GROUPS.find(([, test]) => test(c.name));
+    if (g) out.set(g[0], out.get(g[0]) + c.ms);
+    else other += c.ms;
+  }
+  out.set('other packages', other);
+  return out;
+}
+
 function profileReport(results, opts) {
   const parts = [];
+  const summary = [];
   for (const r of results) {
     if (!r.profile) throw new Error(`no CPU profile of the ${r.db} server in ${opts.profile}`);
     for (const q of r.search?.rows ?? []) {
       const p = summarize(r.profile, q.service.intervals);
       const b = r.bareProfile ? summarize(r.bareProfile, q.bare.intervals) : undefined;
+      const g = grouped(p);
+      summary.push(`| ${q.label} (${r.db}) | +${round(q.service.p50 - q.raw.p50, 2)} / +${round(q.bare.p50 - q.raw.p50, 2)} | ${round(p.busyMs, 2)} / ${b ? round(b.busyMs, 2) : '?'} | ${[...g.values()].map((ms) => round(ms, 2)).join(' | ')} |`);
       const gap = q.service.p50 - q.raw.p50;
       parts.push(`### ${q.label} (${r.db} PostgreSQL)
 
@@ -432,10 +457,17 @@ Heaviest functions, self time: ${p.self.map((f) => `\`${f.name}\` ${round(perWri
 `);
     }
   }
+  const summaryTable = summary.length === 0 ? '' : `
+How to read it: the first column is what a user sees (p50 over the raw engine request) for the service and for the bare proxy, a \`node:http\` server in its own process that checks the token and sends the same engine requests (\`bench/bareProxy.mjs\`): the floor any Node service in front of the engine pays here. The second is the CPU each spends per request (from the profiles, which slow both a little); the rest splits the service's CPU by what ran. The gap between service and floor is the service's extra CPU: GraphQL execution, Fastify's request handling and its plugins (security headers, rate limit, CORS), and propgraph's own code (authentication, query compilation, answer shaping) are each a fraction of a millisecond; no single one holds the gap.
+
+| Path | p50 over raw, ms: service / bare proxy | server CPU per request, ms: service / bare proxy | ${[...GROUPS.map(([name]) => name), 'other packages'].join(' | ')} |
+|---|---|---|${GROUPS.map(() => '---|').join('')}---|
+${summary.join('\n')}
+`;
   return `
 Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --iterations ${opts.iterations} --profile <dir>${opts.only ? ` --only ${opts.only}` : ''}\`: the same run as above with the server under \`node --cpu-prof --cpu-prof-interval=100\` (a sample every 100 µs, which slows it a little); the profile is cut to the timed requests of each path (the client and V8 read the same monotonic clock).
 Machine: ${machine()}.
-
+${summaryTable}
 ${parts.join('\n')}`;
 }
 
@@ -467,7 +499,7 @@ function report(results, opts) {
   }
   return `
 Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --iterations ${opts.iterations} --writes ${opts.writes} --rounds ${opts.rounds}\`
-Machine: ${machine()}. Server: \`node dist/main.js\` (the build \`npm start\` runs), authentication on (the generated admin token), \`RATE_LIMIT_PER_MINUTE=100000000\` (the load exceeds the default 60,000 per token and minute), everything else default: the bundled Meilisearch (256 MiB, 1 indexing thread) and either the embedded PostgreSQL or an external PostgreSQL ${opts.externalVersion} (both durable: fsync and synchronous_commit on). One client process (node:http, keep-alive) sends every request: to the service, and the same request straight to Meilisearch (its master key from DATA_DIR) or, for writes, Prisma writing the same rows (latest aspect, history row, entity version, change-log row, 3 value rows) in one transaction on the same database. Searches alternate service and raw request, ${opts.iterations} timed of each after a warm-up. Memory is PSS (shared pages divided among the processes sharing them) summed over the server's process tree after the load.
+Machine: ${machine()}. Server: \`node dist/main.js\` (the build \`npm start\` runs), authentication on (the generated admin token), \`RATE_LIMIT_PER_MINUTE=100000000\` (the load exceeds the default 60,000 per token and minute), everything else default: the bundled Meilisearch (256 MiB, 1 indexing thread) and ${opts.externalVersion ? `either the embedded PostgreSQL or an external PostgreSQL ${opts.externalVersion} (both` : 'the embedded PostgreSQL ('}durable: fsync and synchronous_commit on). One client process (node:http, keep-alive) sends every request: to the service, and the same request straight to Meilisearch (its master key from DATA_DIR) or, for writes, Prisma writing the same rows (latest aspect, history row, entity version, change-log row, 3 value rows) in one transaction on the same database. Searches take turns, service, raw request and a bare Node proxy sending the same engine requests (the floor, \`bench/bareProxy.mjs\`), ${opts.iterations} timed of each after a warm-up. Memory is PSS (shared pages divided among the processes sharing them) summed over the server's process tree after the load.
 
 | Figure | Measured | Target | |
 |---|---|---|---|
