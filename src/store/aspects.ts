@@ -160,7 +160,7 @@ export async function entitiesWithAspectContaining(db: Queryable, name: string, 
   return rows.map((r) => r.urn);
 }
 
-/** One entity of a page read in one statement (entityPage). */
+/** One entity of a page read in one statement (entityPageReader). */
 export interface EntityPageRow {
   /** The entity exists (for a schema field: its dataset does). */
   readonly present: boolean;

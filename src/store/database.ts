@@ -101,8 +101,6 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
     await pool.end();
     throw err;
   }
-  // Named statements are prepared once per connection and reused, so the planner does
-  // not parse and plan the same write statements on every request.
   const read: DriverRead = async (statement, params) => {
     try {
       return (await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] })).rows;
@@ -111,6 +109,8 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
       throw err;
     }
   };
+  // Named statements are prepared once per connection and reused, so the planner does
+  // not parse and plan the same write statements on every request.
   const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) }));
   await warmUp(prisma);
   return {
