@@ -51,7 +51,7 @@ async function timeInTurn(fns, iterations) {
 }
 
 /** bareProxy.mjs in its own process, sending each route's engine requests. */
-async function startBareProxy(config, nodeArgs) {
+export async function startBareProxy(config, nodeArgs = []) {
   const child = spawn(process.execPath, [...nodeArgs, path.join(path.dirname(fileURLToPath(import.meta.url)), 'bareProxy.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin.end(JSON.stringify(config));
   const url = await new Promise((resolve, reject) => {

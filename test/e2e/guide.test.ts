@@ -15,7 +15,7 @@ const projectDir = tempDir('propgraph-guide-');
 let server: TestServer;
 
 beforeAll(async () => {
-  ensureBuilt();
+  await ensureBuilt();
   server = await startTestServer({
     search: true,
     // Writes return once search reflects them, however loaded the machine: the guide searches right after writing.

@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { ensureBuilt, ROOT } from '../support/build.js';
@@ -17,7 +17,7 @@ let server: TestServer;
 // The examples run from a project folder whose data/ holds the server's generated root token.
 const projectDir = tempDir('propgraph-readme-');
 beforeAll(async () => {
-  ensureBuilt();
+  await ensureBuilt();
   server = await startTestServer({
     search: true,
     // Writes return once search reflects them, however loaded the machine: the examples search right after writing.
@@ -68,6 +68,8 @@ test('the first minute: init, demo load, a search, a faceted search and the test
   expect(start!.trim()).toBe('npm install && npm start');
   expect(rest).toEqual([]);
   expect(commands!.trim().split('\n')).toHaveLength(5);
+  // `npx propgraph` runs the package's bin file itself: the build leaves it executable.
+  expect(statSync(path.join(ROOT, 'dist/cli/main.js')).mode & 0o111).not.toBe(0);
   // `npx propgraph` from the project folder, as a user runs it; the server is this suite's.
   const output = await runBash(commands!.split('\n').map((line) => (line ? `${line}\necho '@@'` : '')).join('\n'), {
     cwd: ROOT,

@@ -4,7 +4,7 @@
  * skipped when dist/ is already newer than every source file.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -51,7 +51,11 @@ export async function ensureBuilt(): Promise<void> {
   }
   try {
     // Asynchronously: the suite may run a server in this process that must keep answering.
-    if (!builtIsFresh()) await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
+    if (!builtIsFresh()) {
+      await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
+      // As `npm run build` does: `npx propgraph` runs the file itself, which must be executable.
+      chmodSync(path.join(ROOT, 'dist/cli/main.js'), 0o755);
+    }
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
