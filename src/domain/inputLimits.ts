@@ -27,8 +27,12 @@ export interface InputViolation {
 /** A lone surrogate (one not part of a pair), or U+0000. */
 const BAD_CHARACTER = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Any character that might be one of those: a cheap first look, as almost every text has none. */
+const SUSPECT_CHARACTER = /[\u0000\ud800-\udfff]/;
+
 /** Why a text cannot be taken as it is, or undefined when it can. */
 export function textViolation(text: string): string | undefined {
+  if (!SUSPECT_CHARACTER.test(text)) return undefined;
   const found = BAD_CHARACTER.exec(text);
   if (!found) return undefined;
   const at = `at character ${found.index + 1}`;
@@ -42,31 +46,45 @@ export function textViolation(text: string): string | undefined {
  * depth is measured safely. Keys are checked like strings.
  */
 export function findInputViolation(value: unknown): InputViolation | undefined {
-  const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value, path: [] }];
+  // Each node links to its parent; the path is spelled out only for a violation (a
+  // 1,000-entity batch has tens of thousands of nodes, and copying every path was most
+  // of the walk's time).
+  interface Node {
+    readonly value: unknown;
+    readonly key: PathSegment | undefined;
+    readonly parent: Node | undefined;
+    readonly depth: number;
+  }
+  const pathOf = (node: Node | undefined, last?: PathSegment): PathSegment[] => {
+    const path: PathSegment[] = last === undefined ? [] : [last];
+    for (let n = node; n?.parent !== undefined; n = n.parent) path.push(n.key!);
+    return path.reverse();
+  };
+  const stack: Node[] = [{ value, key: undefined, parent: undefined, depth: 0 }];
   while (stack.length > 0) {
     const item = stack.pop()!;
     const v = item.value;
     if (typeof v === 'string') {
       const reason = textViolation(v);
-      if (reason) return { path: item.path, reason };
+      if (reason) return { path: pathOf(item), reason };
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
-    if (item.path.length >= INPUT_LIMITS.nestingDepth) {
-      return { path: item.path, reason: `is nested deeper than the limit of ${INPUT_LIMITS.nestingDepth} levels of arrays and objects; flatten the value` };
+    if (item.depth >= INPUT_LIMITS.nestingDepth) {
+      return { path: pathOf(item), reason: `is nested deeper than the limit of ${INPUT_LIMITS.nestingDepth} levels of arrays and objects; flatten the value` };
     }
-    const children: Array<{ value: unknown; path: PathSegment[] }> = [];
+    const depth = item.depth + 1;
+    // Pushed last child first, so the first child is looked at first and the violation reported is the first in document order.
     if (Array.isArray(v)) {
-      v.forEach((child, i) => children.push({ value: child, path: [...item.path, i] }));
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: item, depth });
     } else {
-      for (const [key, child] of Object.entries(v)) {
+      const entries = Object.entries(v);
+      for (const [key] of entries) {
         const reason = textViolation(key);
-        if (reason) return { path: [...item.path, key], reason: `has a key that ${reason}` };
-        children.push({ value: child, path: [...item.path, key] });
+        if (reason) return { path: pathOf(item, key), reason: `has a key that ${reason}` };
       }
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: item, depth });
     }
-    // Reversed, so the first child is looked at first and the violation reported is the first in document order.
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return undefined;
 }
