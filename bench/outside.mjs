@@ -19,31 +19,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { load, machine, median, percentile, rawRequest, request, ROOT, round, testServers, writeSection } from './support.mjs';
+import { machine, percentile, rawRequest, request, ROOT, round, testServers, writeSection } from './support.mjs';
+import { entity, PROPS, propertyUrn } from './outsideData.mjs';
+import { bareProfileArgs, profileReport, profilesIn } from './outsideProfile.mjs';
 import { searchFigures, startBareProxy } from './outsideSearch.mjs';
-import { summarize } from './profileSummary.mjs';
+import { writeFigures } from './outsideWrites.mjs';
 
-const PROPS = [
-  ['io.bench.retention', 'number'],
-  ['io.bench.tier', 'string'],
-  ['io.bench.owner', 'string'],
-];
-const TIERS = ['gold', 'silver', 'bronze'];
-const propertyUrn = (qn) => `urn:li:structuredProperty:${qn}`;
-const datasetUrn = (i, prefix = 'bench') => `urn:li:dataset:(urn:li:dataPlatform:hive,${prefix}.t${String(i).padStart(7, '0')},PROD)`;
-
-function valuesFor(i) {
-  return {
-    properties: [
-      { propertyUrn: propertyUrn(PROPS[0][0]), values: [{ double: (i % 365) + 1 }] },
-      { propertyUrn: propertyUrn(PROPS[1][0]), values: [{ string: TIERS[i % 3] }] },
-      { propertyUrn: propertyUrn(PROPS[2][0]), values: [{ string: `team-${i % 50}` }] },
-    ],
-  };
-}
-
-const entity = (i, prefix) => ({ urn: datasetUrn(i, prefix), status: { value: { removed: false } }, structuredProperties: { value: valuesFor(i) } });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A data directory the embedded PostgreSQL's user can reach under root. */
@@ -214,91 +195,6 @@ async function healthDuring(api, work, floor) {
   return { workMs, ...health, floor: bare };
 }
 
-/** Prisma on the server's own database writing the rows one REST value write produces. */
-async function prismaBaseline(databaseUrl) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
-  const { PrismaClient } = await import(path.join(ROOT, 'dist/store/generated/prisma/client.js'));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  let historyVersion = 1_000_000n;
-  const write = (i, n) => {
-    const urn = datasetUrn(i % n);
-    const metadata = valuesFor(i);
-    const version = historyVersion++;
-    return prisma.$transaction([
-      prisma.aspect.upsert({
-        where: { urn_aspect_version: { urn, aspect: 'structuredProperties', version: 0n } },
-        create: { urn, aspect: 'structuredProperties', version: 0n, metadata, systemMetadata: {}, createdBy: 'bench' },
-        update: { metadata },
-      }),
-      prisma.aspect.create({ data: { urn, aspect: 'structuredProperties', version, metadata, systemMetadata: {}, createdBy: 'bench' } }),
-      prisma.entity.update({ where: { urn }, data: { version: { increment: 1 } } }),
-      prisma.changeLog.create({ data: { urn, entityType: 'dataset', aspect: 'structuredProperties', changeType: 'UPSERT', indexedOn: new Date() } }),
-      ...metadata.properties.map((p) =>
-        prisma.propertyValue.update({ where: { entityUrn_propertyUrn: { entityUrn: urn, propertyUrn: p.propertyUrn } }, data: { values: p.values } }),
-      ),
-    ], { maxWait: 60_000, timeout: 120_000 });
-  };
-  return { write, close: async () => { await prisma.$disconnect(); await pool.end(); } };
-}
-
-/** REST value writes from `opts.concurrency` clients, waiting for the index and not, beside Prisma writing the same rows. */
-async function writeFigures(api, opts, databaseUrl, db, meili) {
-  const out = {};
-  const indexTasks = [];
-  // When each round ran, for cutting a CPU profile of the server to it.
-  const windows = { rest: [], restAsync: [] };
-  console.log(`== ${db}: value writes, ${opts.concurrency} clients`);
-  const baseline = await prismaBaseline(databaseUrl);
-  const writeOnce = (query) => (i) => api.post(`/openapi/v3/entity/dataset/${encodeURIComponent(datasetUrn(i % opts.n))}/structuredProperties?createIfNotExists=false${query}`, { value: valuesFor(i + 7) });
-  await load(500, opts.concurrency, writeOnce(''));
-  await load(500, opts.concurrency, (i) => baseline.write(i, opts.n));
-  const rounds = { rest: [], restAsync: [], prisma: [] };
-  for (let r = 0; r < opts.rounds; r++) {
-    const since = new Date().toISOString();
-    let t = monotonicUs();
-    rounds.rest.push(await load(opts.writes, opts.concurrency, writeOnce('')));
-    windows.rest.push([t, monotonicUs()]);
-    indexTasks.push(await meiliTasks(meili, since, new Date().toISOString()));
-    t = monotonicUs();
-    rounds.restAsync.push(await load(opts.writes, opts.concurrency, writeOnce('&async=true')));
-    windows.restAsync.push([t, monotonicUs()]);
-    rounds.prisma.push(await load(opts.writes, opts.concurrency, (i) => baseline.write(i + r, opts.n)));
-    console.log(`round ${r + 1}: REST ${round(rounds.rest[r].opsPerSecond)}/s p99 ${round(rounds.rest[r].p99)} ms; REST async ${round(rounds.restAsync[r].opsPerSecond)}/s p99 ${round(rounds.restAsync[r].p99)} ms; Prisma same rows ${round(rounds.prisma[r].opsPerSecond)}/s p99 ${round(rounds.prisma[r].p99)} ms`);
-  }
-  await baseline.close();
-  const med = (xs, k) => median(xs.map((x) => x[k]));
-  out.writes = Object.fromEntries(Object.entries(rounds).map(([k, xs]) => [k, { opsPerSecond: med(xs, 'opsPerSecond'), p50: med(xs, 'p50'), p99: med(xs, 'p99') }]));
-  out.writes.windows = windows;
-  out.writes.indexTasks = { perSecond: med(indexTasks, 'perSecond'), documents: med(indexTasks, 'documents'), queuedMs: med(indexTasks, 'queuedMs'), runMs: med(indexTasks, 'runMs') };
-  const t = out.writes.indexTasks;
-  console.log(`Meilisearch during the index-waiting rounds: ${round(t.perSecond, 1)} document tasks/s, ${round(t.documents, 1)} documents each, queued ${round(t.queuedMs)} ms, applied in ${round(t.runMs)} ms (medians)`);
-  return out;
-}
-
-/**
- * The engine's side of the writes that wait for the index: the document tasks
- * Meilisearch ran between `since` and `until`, how many per second, how many documents
- * each carried, how long each waited in its queue and how long applying it took.
- */
-async function meiliTasks(meili, since, until) {
-  const tasks = [];
-  let from;
-  for (;;) {
-    const query = `types=documentAdditionOrUpdate&afterEnqueuedAt=${encodeURIComponent(since)}&beforeEnqueuedAt=${encodeURIComponent(until)}&limit=1000${from === undefined ? '' : `&from=${from}`}`;
-    const page = (await rawRequest(`${meili.url}/tasks?${query}`, 'GET', undefined, { authorization: `Bearer ${meili.key}` })).json;
-    tasks.push(...page.results.filter((t) => t.status === 'succeeded'));
-    if (page.next === null || page.next === undefined) break;
-    from = page.next;
-  }
-  const ms = (a, b) => new Date(b).getTime() - new Date(a).getTime();
-  return {
-    perSecond: tasks.length / (ms(since, until) / 1000),
-    documents: median(tasks.map((t) => t.details?.receivedDocuments ?? 0)),
-    queuedMs: median(tasks.map((t) => ms(t.enqueuedAt, t.startedAt))),
-    runMs: median(tasks.map((t) => ms(t.startedAt, t.finishedAt))),
-  };
-}
-
 async function scenario(db, opts, externalPg) {
   const dataDir = tempDataDir(db);
   const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000' };
@@ -387,98 +283,6 @@ async function scenario(db, opts, externalPg) {
     rmSync(path.dirname(dataDir), { recursive: true, force: true });
   }
   return out;
-}
-
-/** Microseconds on the monotonic clock V8's CPU profiles use. */
-const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
-
-const bareProfileArgs = (opts, db) => (opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${path.join(opts.profile, `bare-${db}`)}`] : []);
-
-function profilesIn(dir) {
-  try {
-    return readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
-  } catch {
-    return [];
-  }
-}
-
-/** The server's CPU per request on each search path, from its CPU profile. */
-/** The categories of profileSummary.mjs grouped the way the summary table reads them. */
-const GROUPS = [
-  ['graphql-js + Apollo', (c) => c.startsWith('graphql-js') || c.startsWith('Apollo') || c === 'package @as-integrations/fastify' || c === 'package negotiator' || c === 'package whatwg-mimetype' || c === 'package lru-cache' || c === 'package dataloader'],
-  ['Fastify and its plugins', (c) => c === 'package fastify' || c.startsWith('package @fastify/') || ['package helmet', 'package find-my-way', 'package secure-json-parse', 'package fast-querystring', 'package toad-cache', 'package fast-decode-uri-component', 'package pino', 'package @pinojs/redact'].includes(c)],
-  ['propgraph', (c) => c.startsWith('propgraph ')],
-  ['database driver (pg, Prisma)', (c) => c.startsWith('pg driver') || c === 'Prisma'],
-  ['Node core (HTTP, sockets, timers, promises)', (c) => c.startsWith('Node: ')],
-  ['V8 (GC, native, syscalls)', (c) => c.startsWith('V8')],
-];
-
-function grouped(p) {
-  const out = new Map(GROUPS.map(([name]) => [name, 0]));
-  let other = 0;
-  for (const c of p.categories) {
-    const g = GROUPS.find(([, test]) => test(c.name));
-    if (g) out.set(g[0], out.get(g[0]) + c.ms);
-    else other += c.ms;
-  }
-  out.set('other packages', other);
-  return out;
-}
-
-function profileReport(results, opts) {
-  const parts = [];
-  const summary = [];
-  for (const r of results) {
-    if (!r.profile) throw new Error(`no CPU profile of the ${r.db} server in ${opts.profile}`);
-    for (const q of r.search?.rows ?? []) {
-      const p = summarize(r.profile, q.service.intervals);
-      const b = r.bareProfile ? summarize(r.bareProfile, q.bare.intervals) : undefined;
-      const g = grouped(p);
-      summary.push(`| ${q.label} (${r.db}) | +${round(q.service.p50 - q.raw.p50, 2)} / +${round(q.bare.p50 - q.raw.p50, 2)} | ${round(p.busyMs, 2)} / ${b ? round(b.busyMs, 2) : '?'} | ${[...g.values()].map((ms) => round(ms, 2)).join(' | ')} |`);
-      const gap = q.service.p50 - q.raw.p50;
-      parts.push(`### ${q.label} (${r.db} PostgreSQL)
-
-p50 ${round(q.service.p50, 2)} ms vs ${round(q.raw.p50, 2)} ms raw (+${round(gap, 2)} ms); a bare Node proxy sending the same engine requests ${round(q.bare.p50, 2)} ms (+${round(q.bare.p50 - q.raw.p50, 2)} ms). The server's CPU per request: **${round(p.busyMs, 3)} ms** busy, ${round(p.idleMs, 3)} ms idle (waiting on Meilisearch and PostgreSQL), over ${p.requests} requests.${b ? ` The bare proxy's CPU per request: ${round(b.busyMs, 3)} ms (of which Node's HTTP stack ${round(b.categories.find((c) => c.name.startsWith('Node: HTTP'))?.ms ?? 0, 3)} ms).` : ''}
-
-| Where the server's CPU went | ms per request |
-|---|---|
-${p.categories.map((c) => `| ${c.name} | ${round(c.ms, 3)} |`).join('\n')}
-
-Heaviest functions, self time: ${p.self.map((f) => `\`${f.name}\` ${round(f.ms, 3)}`).join('; ')}.
-
-propgraph's functions, inclusive: ${p.inclusive.map((f) => `\`${f.name}\` ${round(f.ms, 3)}`).join('; ')}.
-`);
-    }
-    for (const [kind, label] of [['rest', 'REST v3 value writes, waiting for the index'], ['restAsync', 'REST v3 value writes with `async=true`']]) {
-      const windows = r.writes?.windows?.[kind];
-      if (!windows?.length) continue;
-      // Whole rounds: summarize's "per request" is per round here, of opts.writes writes each.
-      const p = summarize(r.profile, windows);
-      const perWrite = (ms) => ms / opts.writes;
-      parts.push(`### ${label} (${r.db} PostgreSQL), ${opts.concurrency} clients
-
-${round(r.writes[kind].opsPerSecond)}/s, p50 ${round(r.writes[kind].p50, 1)} ms, p99 ${round(r.writes[kind].p99, 1)} ms; Prisma writing the same rows: ${round(r.writes.prisma.opsPerSecond)}/s, p99 ${round(r.writes.prisma.p99, 1)} ms.${kind === 'rest' ? ` Meilisearch meanwhile: ${round(r.writes.indexTasks.perSecond, 1)} document tasks/s of ${round(r.writes.indexTasks.documents, 1)} documents each (medians), queued ${round(r.writes.indexTasks.queuedMs)} ms, applied in ${round(r.writes.indexTasks.runMs)} ms.` : ''} The server's CPU per write: **${round(perWrite(p.busyMs), 3)} ms** busy (${round((p.busyMs * windows.length) / (windows.reduce((a, w) => a + (w[1] - w[0]), 0) / 1000) * 100)}% of one core over the rounds).
-
-| Where the server's CPU went | ms per write |
-|---|---|
-${p.categories.slice(0, 14).map((c) => `| ${c.name} | ${round(perWrite(c.ms), 3)} |`).join('\n')}
-
-Heaviest functions, self time: ${p.self.map((f) => `\`${f.name}\` ${round(perWrite(f.ms), 3)}`).join('; ')}.
-`);
-    }
-  }
-  const summaryTable = summary.length === 0 ? '' : `
-How to read it: the first column is what a user sees (p50 over the raw engine request) for the service and for the bare proxy, a \`node:http\` server in its own process that checks the token and sends the same engine requests (\`bench/bareProxy.mjs\`): the floor any Node service in front of the engine pays here. The second is the CPU each spends per request (from the profiles, which slow both a little); the rest splits the service's CPU by what ran. The gap between service and floor is the service's extra CPU: GraphQL execution, Fastify's request handling and its plugins (security headers, rate limit, CORS), and propgraph's own code (authentication, query compilation, answer shaping) are each a fraction of a millisecond; no single one holds the gap.
-
-| Path | p50 over raw, ms: service / bare proxy | server CPU per request, ms: service / bare proxy | ${[...GROUPS.map(([name]) => name), 'other packages'].join(' | ')} |
-|---|---|---|${GROUPS.map(() => '---|').join('')}---|
-${summary.join('\n')}
-`;
-  return `
-Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --iterations ${opts.iterations} --profile <dir>${opts.only ? ` --only ${opts.only}` : ''}\`: the same run as above with the server under \`node --cpu-prof --cpu-prof-interval=100\` (a sample every 100 µs, which slows it a little); the profile is cut to the timed requests of each path (the client and V8 read the same monotonic clock).
-Machine: ${machine()}.
-${summaryTable}
-${parts.join('\n')}`;
 }
 
 const met = (ok) => (ok ? 'met' : '**not met**');

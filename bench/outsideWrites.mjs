@@ -1,0 +1,96 @@
+// The write part of the outside-in benchmark: REST value writes from concurrent clients,
+// waiting for the index and not, beside Prisma writing the same rows on the same
+// database, and what Meilisearch did meanwhile.
+import path from 'node:path';
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { datasetUrn, valuesFor } from './outsideData.mjs';
+import { load, median, rawRequest, ROOT, round } from './support.mjs';
+
+/** Microseconds on the monotonic clock V8's CPU profiles use. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Prisma on the server's own database writing the rows one REST value write produces. */
+async function prismaBaseline(databaseUrl) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  const { PrismaClient } = await import(path.join(ROOT, 'dist/store/generated/prisma/client.js'));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  let historyVersion = 1_000_000n;
+  const write = (i, n) => {
+    const urn = datasetUrn(i % n);
+    const metadata = valuesFor(i);
+    const version = historyVersion++;
+    return prisma.$transaction([
+      prisma.aspect.upsert({
+        where: { urn_aspect_version: { urn, aspect: 'structuredProperties', version: 0n } },
+        create: { urn, aspect: 'structuredProperties', version: 0n, metadata, systemMetadata: {}, createdBy: 'bench' },
+        update: { metadata },
+      }),
+      prisma.aspect.create({ data: { urn, aspect: 'structuredProperties', version, metadata, systemMetadata: {}, createdBy: 'bench' } }),
+      prisma.entity.update({ where: { urn }, data: { version: { increment: 1 } } }),
+      prisma.changeLog.create({ data: { urn, entityType: 'dataset', aspect: 'structuredProperties', changeType: 'UPSERT', indexedOn: new Date() } }),
+      ...metadata.properties.map((p) =>
+        prisma.propertyValue.update({ where: { entityUrn_propertyUrn: { entityUrn: urn, propertyUrn: p.propertyUrn } }, data: { values: p.values } }),
+      ),
+    ], { maxWait: 60_000, timeout: 120_000 });
+  };
+  return { write, close: async () => { await prisma.$disconnect(); await pool.end(); } };
+}
+
+/** REST value writes from `opts.concurrency` clients, waiting for the index and not, beside Prisma writing the same rows. */
+export async function writeFigures(api, opts, databaseUrl, db, meili) {
+  const out = {};
+  const indexTasks = [];
+  // When each round ran, for cutting a CPU profile of the server to it.
+  const windows = { rest: [], restAsync: [] };
+  console.log(`== ${db}: value writes, ${opts.concurrency} clients`);
+  const baseline = await prismaBaseline(databaseUrl);
+  const writeOnce = (query) => (i) => api.post(`/openapi/v3/entity/dataset/${encodeURIComponent(datasetUrn(i % opts.n))}/structuredProperties?createIfNotExists=false${query}`, { value: valuesFor(i + 7) });
+  await load(500, opts.concurrency, writeOnce(''));
+  await load(500, opts.concurrency, (i) => baseline.write(i, opts.n));
+  const rounds = { rest: [], restAsync: [], prisma: [] };
+  for (let r = 0; r < opts.rounds; r++) {
+    const since = new Date().toISOString();
+    let t = monotonicUs();
+    rounds.rest.push(await load(opts.writes, opts.concurrency, writeOnce('')));
+    windows.rest.push([t, monotonicUs()]);
+    indexTasks.push(await meiliTasks(meili, since, new Date().toISOString()));
+    t = monotonicUs();
+    rounds.restAsync.push(await load(opts.writes, opts.concurrency, writeOnce('&async=true')));
+    windows.restAsync.push([t, monotonicUs()]);
+    rounds.prisma.push(await load(opts.writes, opts.concurrency, (i) => baseline.write(i + r, opts.n)));
+    console.log(`round ${r + 1}: REST ${round(rounds.rest[r].opsPerSecond)}/s p99 ${round(rounds.rest[r].p99)} ms; REST async ${round(rounds.restAsync[r].opsPerSecond)}/s p99 ${round(rounds.restAsync[r].p99)} ms; Prisma same rows ${round(rounds.prisma[r].opsPerSecond)}/s p99 ${round(rounds.prisma[r].p99)} ms`);
+  }
+  await baseline.close();
+  const med = (xs, k) => median(xs.map((x) => x[k]));
+  out.writes = Object.fromEntries(Object.entries(rounds).map(([k, xs]) => [k, { opsPerSecond: med(xs, 'opsPerSecond'), p50: med(xs, 'p50'), p99: med(xs, 'p99') }]));
+  out.writes.windows = windows;
+  out.writes.indexTasks = { perSecond: med(indexTasks, 'perSecond'), documents: med(indexTasks, 'documents'), queuedMs: med(indexTasks, 'queuedMs'), runMs: med(indexTasks, 'runMs') };
+  const t = out.writes.indexTasks;
+  console.log(`Meilisearch during the index-waiting rounds: ${round(t.perSecond, 1)} document tasks/s, ${round(t.documents, 1)} documents each, queued ${round(t.queuedMs)} ms, applied in ${round(t.runMs)} ms (medians)`);
+  return out;
+}
+
+/**
+ * The engine's side of the writes that wait for the index: the document tasks
+ * Meilisearch ran between `since` and `until`, how many per second, how many documents
+ * each carried, how long each waited in its queue and how long applying it took.
+ */
+async function meiliTasks(meili, since, until) {
+  const tasks = [];
+  let from;
+  for (;;) {
+    const query = `types=documentAdditionOrUpdate&afterEnqueuedAt=${encodeURIComponent(since)}&beforeEnqueuedAt=${encodeURIComponent(until)}&limit=1000${from === undefined ? '' : `&from=${from}`}`;
+    const page = (await rawRequest(`${meili.url}/tasks?${query}`, 'GET', undefined, { authorization: `Bearer ${meili.key}` })).json;
+    tasks.push(...page.results.filter((t) => t.status === 'succeeded'));
+    if (page.next === null || page.next === undefined) break;
+    from = page.next;
+  }
+  const ms = (a, b) => new Date(b).getTime() - new Date(a).getTime();
+  return {
+    perSecond: tasks.length / (ms(since, until) / 1000),
+    documents: median(tasks.map((t) => t.details?.receivedDocuments ?? 0)),
+    queuedMs: median(tasks.map((t) => ms(t.enqueuedAt, t.startedAt))),
+    runMs: median(tasks.map((t) => ms(t.startedAt, t.finishedAt))),
+  };
+}
