@@ -63,7 +63,7 @@ describe('TurnTaker', () => {
       timer = setImmediate(tick);
     };
     let timer = setImmediate(tick);
-    // 60 steps of at least 1 ms each: every 5 of them spend the 5 ms budget, so 12 turns or more
+    // 60 steps of at least 1 ms each: every 5 of them spend the 5 ms budget, so 12 turns or more (10 asked, for slack)
     // (a step the machine pauses only spends it sooner).
     for (let i = 0; i < 60; i++) {
       busy(1);
