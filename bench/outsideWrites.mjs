@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { datasetUrn, valuesFor } from './outsideData.mjs';
-import { load, median, rawRequest, ROOT, round } from './support.mjs';
+import { aspectWriteStatements, load, median, rawRequest, ROOT, round } from './support.mjs';
 
 /** Microseconds on the monotonic clock V8's CPU profiles use. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -21,14 +21,7 @@ async function prismaBaseline(databaseUrl) {
     const metadata = valuesFor(i);
     const version = historyVersion++;
     return prisma.$transaction([
-      prisma.aspect.upsert({
-        where: { urn_aspect_version: { urn, aspect: 'structuredProperties', version: 0n } },
-        create: { urn, aspect: 'structuredProperties', version: 0n, metadata, systemMetadata: {}, createdBy: 'bench' },
-        update: { metadata },
-      }),
-      prisma.aspect.create({ data: { urn, aspect: 'structuredProperties', version, metadata, systemMetadata: {}, createdBy: 'bench' } }),
-      prisma.entity.update({ where: { urn }, data: { version: { increment: 1 } } }),
-      prisma.changeLog.create({ data: { urn, entityType: 'dataset', aspect: 'structuredProperties', changeType: 'UPSERT', indexedOn: new Date() } }),
+      ...aspectWriteStatements(prisma, { urn, metadata, version }),
       ...metadata.properties.map((p) =>
         prisma.propertyValue.update({ where: { entityUrn_propertyUrn: { entityUrn: urn, propertyUrn: p.propertyUrn } }, data: { values: p.values } }),
       ),

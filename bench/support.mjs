@@ -156,3 +156,21 @@ export function rawRequest(url, method, body, headers = {}) {
     req.end(payload);
   });
 }
+
+/**
+ * The statements of one REST structuredProperties write other than its value rows, as
+ * Prisma's client writes them for the baselines: the new latest aspect, its history
+ * row, the entity's version and a change-log row.
+ */
+export function aspectWriteStatements(prisma, { urn, metadata, version }) {
+  return [
+    prisma.aspect.upsert({
+      where: { urn_aspect_version: { urn, aspect: 'structuredProperties', version: 0n } },
+      create: { urn, aspect: 'structuredProperties', version: 0n, metadata, systemMetadata: {}, createdBy: 'bench' },
+      update: { metadata },
+    }),
+    prisma.aspect.create({ data: { urn, aspect: 'structuredProperties', version, metadata, systemMetadata: {}, createdBy: 'bench' } }),
+    prisma.entity.update({ where: { urn }, data: { version: { increment: 1 } } }),
+    prisma.changeLog.create({ data: { urn, entityType: 'dataset', aspect: 'structuredProperties', changeType: 'UPSERT', indexedOn: new Date() } }),
+  ];
+}

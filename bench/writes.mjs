@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { json, load, machine, median, ROOT, round, startPostgres, startServer, writeSection } from './support.mjs';
+import { aspectWriteStatements, json, load, machine, median, ROOT, round, startPostgres, startServer, writeSection } from './support.mjs';
 
 const PROPS = ['io.bench.retention', 'io.bench.tier', 'io.bench.owner'];
 const urnOf = (qn) => `urn:li:structuredProperty:${qn}`;
@@ -66,14 +66,7 @@ export async function run(argv) {
       const metadata = valuesFor(i);
       const version = historyVersion++;
       return prisma.$transaction([
-        prisma.aspect.upsert({
-          where: { urn_aspect_version: { urn, aspect: 'structuredProperties', version: 0n } },
-          create: { urn, aspect: 'structuredProperties', version: 0n, metadata, systemMetadata: {}, createdBy: 'bench' },
-          update: { metadata },
-        }),
-        prisma.aspect.create({ data: { urn, aspect: 'structuredProperties', version, metadata, systemMetadata: {}, createdBy: 'bench' } }),
-        prisma.entity.update({ where: { urn }, data: { version: { increment: 1 } } }),
-        prisma.changeLog.create({ data: { urn, entityType: 'dataset', aspect: 'structuredProperties', changeType: 'UPSERT', indexedOn: new Date() } }),
+        ...aspectWriteStatements(prisma, { urn, metadata, version }),
         ...metadata.properties.map((p) =>
           prisma.propertyValue.upsert({
             where: { entityUrn_propertyUrn: { entityUrn: urn, propertyUrn: p.propertyUrn } },

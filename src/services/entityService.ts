@@ -16,16 +16,15 @@ import { referenceRulesFor } from '../domain/references.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
 import { laterReplaces, mergeBatchEntries, patchesInOrder } from '../domain/writes/batchEntries.js';
-import type { HeldValue } from '../domain/writes/writeState.js';
-import { entitiesWithAspectContaining, entityExists, existingEntities, latestAspectsOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
+import { entitiesWithAspectContaining, entityExists, latestAspectsOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
 import { entitiesPendingUpTo } from '../store/changeLog.js';
 import type { Db } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
-import { valuesOfEntities } from '../store/propertyValues.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Logger } from '../logger.js';
 import type { Caller, WriteOptions } from './caller.js';
-import { handlerFor, isKnownAspect } from './aspects/handlers.js';
+import { handlerFor } from './aspects/handlers.js';
+import { existingUrns, readEntityViews } from './entityReads.js';
 import {
   deleteEntityAndAspects,
   deleteOneAspect,
@@ -197,46 +196,12 @@ export class DefaultEntityService implements EntityService {
     return (await entityExists(this.deps.db, urn.value)) || (parent !== undefined && (await entityExists(this.deps.db, parent)));
   }
 
-  async existing(urns: readonly Urn[]): Promise<Set<string>> {
-    const parents = urns.map((u) => parentUrnOf(u));
-    const found = await existingEntities(this.deps.db, [...urns.map((u) => u.value), ...parents.filter((p): p is string => p !== undefined)]);
-    return new Set(urns.filter((u, i) => found.has(u.value) || (parents[i] !== undefined && found.has(parents[i]!))).map((u) => u.value));
+  existing(urns: readonly Urn[]): Promise<Set<string>> {
+    return existingUrns(this.deps.db, urns);
   }
 
-  async readEntities(urns: readonly Urn[], aspects?: readonly string[]): Promise<Map<string, EntityView>> {
-    const out = new Map<string, EntityView>();
-    const db = this.deps.db;
-    if (aspects) for (const urn of urns) for (const a of aspects) if (!isKnownAspect(urn.entityType, a)) handlerFor(urn.entityType, a);
-    const needsValues = (urn: Urn, names: readonly string[]) => names.some((name) => handlerFor(urn.entityType, name).needs(urn, undefined).values);
-    const show = (urn: Urn, names: readonly string[], own: ReadonlyMap<string, { metadata: unknown; systemMetadata: Record<string, unknown> | null }>, values: readonly HeldValue[]) => {
-      const type = urn.entityType;
-      const context = { urn, values };
-      const result = new Map<string, AspectValue>();
-      for (const name of names) {
-        if (name !== type.keyAspect && !own.has(name)) continue;
-        const aspect = name === type.keyAspect ? undefined : own.get(name);
-        result.set(name, { value: handlerFor(type, name).view(aspect?.metadata, context), systemMetadata: aspect?.systemMetadata ?? null });
-      }
-      out.set(urn.value, { urn: urn.value, entityType: type, aspects: result });
-    };
-    if (aspects) {
-      // With the aspects named, what to read is known before whether the entities exist:
-      // one statement reads it all (a search page's read is one round trip, not three).
-      const page = await this.deps.readEntityPage(urns.map((u) => ({ urn: u.value, parent: parentUrnOf(u), values: needsValues(u, aspects) })), aspects);
-      for (const urn of urns) {
-        const row = page.get(urn.value);
-        if (row?.present) show(urn, aspects, row.aspects, row.values);
-      }
-      return out;
-    }
-    // A schema field exists exactly when its dataset does, aspects or not.
-    const existing = await this.existing(urns);
-    const live = urns.filter((u) => existing.has(u.value));
-    const stored = await latestAspectsOfMany(db, live.map((u) => u.value));
-    const names = (urn: Urn) => [urn.entityType.keyAspect, ...(stored.get(urn.value)?.keys() ?? [])];
-    const values = await valuesOfEntities(db, live.filter((u) => needsValues(u, names(u))).map((u) => u.value));
-    for (const urn of live) show(urn, names(urn), stored.get(urn.value) ?? new Map(), values.get(urn.value) ?? []);
-    return out;
+  readEntities(urns: readonly Urn[], aspects?: readonly string[]): Promise<Map<string, EntityView>> {
+    return readEntityViews(this.deps, urns, aspects);
   }
 
   async listEntities(_caller: Caller, entityType: EntityTypeInfo, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId: string | null; entities: EntityView[] }> {
