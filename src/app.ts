@@ -21,6 +21,7 @@ import { stringifyRest } from './rest/json.js';
 import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
 import { recordRoutes } from './rest/routeTable.js';
 import { restliRoutes } from './restli/routes.js';
+import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
 import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
@@ -109,8 +110,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, (request, body, done) => {
     // Clients often send a JSON content type on bodiless DELETEs; there is nothing to parse.
     if (body === '' && request.method === 'DELETE') return done(null, undefined);
-    return parseJson(request, body as string, done);
+    noteBodyLength(request, (body as string).length);
+    if (!hasLargeBody(request)) return parseJson(request, body as string, done);
+    // The input limits' walk runs next, in the same turn otherwise (rest/bodyTurns.ts).
+    parseJson(request, body as string, (err, parsed) => setImmediate(() => done(err, parsed)));
   });
+  installBodyTurns(app);
 
   await app.register(helmet, { global: true });
   // Closed unless origins are configured: browsers on other origins get no CORS headers.

@@ -70,9 +70,11 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
       (err) => log.warn({ err: (err as Error).message, reason }, 'could not request a search index rebuild'),
     );
   };
+  const readEntityPage = entityPageReader(database.read);
   const indexer = engine
     ? new SearchIndexer({
         db,
+        readEntityPage,
         engine,
         log,
         batchSize: config.searchIndexBatchSize,
@@ -84,12 +86,12 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, registryEpoch: registryEpochReader(database.read), readEntityPage: entityPageReader(database.read), log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
+  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {
     worker.register(REINDEX, async (ctx) => {
-      const outcome = await rebuildIndexes({ db, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
+      const outcome = await rebuildIndexes({ db, readEntityPage, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
       indexer?.nudge();
       return outcome === 'done' ? 'done' : 'yield';
     });

@@ -15,6 +15,7 @@ import { followRebuild, startRebuild } from './cli/rebuildJob.js';
 import { createLogger } from './logger.js';
 import { connectSearch } from './search/connect.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
+import { entityPageReader } from './store/aspects.js';
 import { openDatabase } from './store/database.js';
 
 const tty = process.stdout.isTTY === true;
@@ -93,7 +94,7 @@ async function inProcess(config: Config): Promise<number> {
     console.log('System update: no server answered; rebuilding in this process');
     const started = Date.now();
     let indexed = 0;
-    await rebuildIndexes({ db: database.prisma, engine: search.engine, log }, async (p) => {
+    await rebuildIndexes({ db: database.prisma, readEntityPage: entityPageReader(database.read), engine: search.engine, log }, async (p) => {
       indexed = p.done;
       progress(p.done, p.total);
     });

@@ -9,6 +9,7 @@ import { entityTypeNamed } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
 import { boolParam, intParam, listParam, optionalBoolParam, stringParam, type Query } from './params.js';
 import type { BatchWritten } from '../services/entityService.js';
+import { turnForLargeBody } from './bodyTurns.js';
 import { aspectInputOf, aspectResponse, batchGetItemsOf, batchItemsOf, entityResponse, entityViewResponse, patchItemsOf, type ApiVersion } from './shapes.js';
 
 interface EntityParams {
@@ -54,6 +55,7 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     const q = query(request);
     const type = entityTypeNamed(params(request).entityName);
     const items = batchItemsOf(version, request.body);
+    await turnForLargeBody(request);
     const written = await entities
       .batchUpsert(request.caller, type, items, {
         createOnly: boolParam(q, 'createIfNotExists', false),

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { checkInputLimits, checkText } from '../domain/inputLimits.js';
+import { turnForLargeBody } from './bodyTurns.js';
 
 function checkStrings(values: unknown, what: string): void {
   if (!values || typeof values !== 'object') return;
@@ -19,5 +20,7 @@ export function installInputLimits(app: FastifyInstance): void {
     checkStrings(request.params, 'path parameter');
     checkStrings(request.query, 'query parameter');
     if (request.body !== undefined) checkInputLimits(request.body, 'request body');
+    // Validation runs next, in the same turn otherwise (bodyTurns.ts).
+    await turnForLargeBody(request);
   });
 }

@@ -15,10 +15,11 @@ import { LIMITS } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
-import { laterReplaces, mergeBatchEntries, patchesInOrder } from '../domain/writes/batchEntries.js';
+import { laterReplaces, mergeBatchEntries, patchesInOrder, type BatchEntry } from '../domain/writes/batchEntries.js';
+import { TurnTaker } from '../time.js';
 import { entitiesWithAspectContaining, entityExists, latestAspectsOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
 import { entitiesPendingUpTo } from '../store/changeLog.js';
-import type { Db } from '../store/database.js';
+import type { Db, DriverStatement } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Logger } from '../logger.js';
@@ -94,6 +95,8 @@ export interface EntityReference {
 
 export interface EntityDeps {
   readonly db: Db;
+  /** The write path's applying statement runs on the driver (store/writeApply.ts). */
+  readonly statement: DriverStatement;
   /** Pages of entities with named aspects in one read (search pages, batch reads). */
   readonly readEntityPage: EntityPageReader;
   readonly log: Logger;
@@ -302,12 +305,15 @@ export class DefaultEntityService implements EntityService {
       throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
     }
     const parsed = new Map<string, Urn>();
-    const entries = items.map((item) => {
+    const entries: BatchEntry<T>[] = [];
+    const turns = new TurnTaker();
+    for (const item of items) {
       const urn = parseUrnOfType(item.urn, entityType);
       parsed.set(urn.value, urn);
       for (const name of item.aspects.keys()) handlerFor(urn.entityType, name);
-      return { urn: urn.value, aspects: item.aspects };
-    });
+      entries.push({ urn: urn.value, aspects: item.aspects });
+      await turns.turn();
+    }
     const merged = mergeBatchEntries(entries, combine);
     const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: [...aspects].map(([aspect, input]) => requestOf(aspect, input)) }));
     const outcomes = await this.writeMany(entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
@@ -357,7 +363,7 @@ export class DefaultEntityService implements EntityService {
 
   private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
     try {
-      return await writeEntities(this.deps.db, entities, actor, options);
+      return await writeEntities(this.deps, entities, actor, options);
     } catch (err) {
       if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
       throw err;

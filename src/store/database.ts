@@ -28,6 +28,8 @@ export interface Database {
   readonly sql: SqlRunner;
   /** Reads on the driver itself, for the hottest paths (see DriverRead). */
   readonly read: DriverRead;
+  /** Statements on the driver whose text varies (see DriverStatement). */
+  readonly statement: DriverStatement;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,16 @@ export interface Database {
  * connection fails as UnavailableError, as every Prisma query does.
  */
 export type DriverRead = (statement: { readonly name: string; readonly text: string }, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+
+/**
+ * A statement straight on the pg driver, unnamed because its text varies with what it
+ * writes: the write path's applying statement (store/writeApply.ts). Through Prisma's
+ * raw-query layer, preparing that statement for a 1,000-entity batch held the event
+ * loop for 10-20 ms (BENCHMARKS.md, "/health while 10,000 entities are written"). Errors
+ * are the driver's own (`code` is PostgreSQL's SQLSTATE); a lost connection fails as
+ * UnavailableError.
+ */
+export type DriverStatement = (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
@@ -109,6 +121,14 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
       throw err;
     }
   };
+  const statement: DriverStatement = async (text, values) => {
+    try {
+      return (await pool.query(text, values as unknown[])).rows;
+    } catch (err) {
+      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+      throw err;
+    }
+  };
   // Named statements are prepared once per connection and reused, so the planner does
   // not parse and plan the same write statements on every request.
   const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) }));
@@ -118,6 +138,7 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
     kind,
     sql,
     read,
+    statement,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

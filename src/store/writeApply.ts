@@ -17,7 +17,8 @@ import { changesSomething, type EntityWriteDecision, type RegistryChange } from 
 import { Prisma } from './generated/prisma/client.js';
 import { noteRegistryChange } from './propertyRegistry.js';
 import { isRetryableConflict } from './transaction.js';
-import { queryableOf, type WriteState, type WriteTarget } from './writeLoad.js';
+import { TurnTaker } from '../time.js';
+import type { WriteState, WriteTarget } from './writeLoad.js';
 
 const EMPTY = Prisma.empty;
 
@@ -36,11 +37,14 @@ export class WriteConflict extends Error {
 export async function applyWrites(target: WriteTarget, all: readonly EntityWriteDecision[], state: WriteState): Promise<Map<string, bigint> | null> {
   const decisions = all.filter(changesSomething);
   if (decisions.length === 0) return new Map();
-  const db = queryableOf(target);
   const registry = decisions.flatMap((d) => d.registry);
+  const statement = await writeStatement(target, decisions, state);
   let rows: Array<{ id: bigint | null; urn: string | null }>;
   try {
-    rows = await db.$queryRaw<Array<{ id: bigint | null; urn: string | null }>>(writeStatement(target, decisions, state));
+    rows =
+      target.kind === 'optimistic'
+        ? (await target.statement(statement.text, statement.values)).map((r) => ({ id: r.id === null ? null : BigInt(r.id as string), urn: r.urn as string | null }))
+        : await target.tx.$queryRaw<Array<{ id: bigint | null; urn: string | null }>>(statement);
   } catch (err) {
     // A definition claiming the same search field committed while this statement ran; or,
     // on its own, the statement deadlocked with another batch bumping the same entities.
@@ -56,14 +60,28 @@ export async function applyWrites(target: WriteTarget, all: readonly EntityWrite
   return new Map(rows.filter((r) => r.id !== null).map((r) => [r.urn!, r.id!]));
 }
 
-/** A unique violation (23505) of the registry's search_field index, as the driver adapter reports it. */
+/** A unique violation (23505) of the registry's search_field index, as the driver (`code`) or Prisma's adapter (`meta`) reports it. */
 function isSearchFieldTaken(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  const text = `${err.message} ${JSON.stringify((err as { meta?: unknown }).meta ?? null)}`;
+  const text = `${err.message} ${(err as { code?: unknown }).code ?? ''} ${JSON.stringify((err as { meta?: unknown }).meta ?? null)}`;
   return text.includes('23505') && text.includes('structured_property_search_field_key');
 }
 
-function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Prisma.Sql {
+/**
+ * JSON of a long array an element at a time, in turns (src/time.ts): one JSON.stringify
+ * of a 1,000-entity batch's aspects held the event loop for several milliseconds.
+ */
+async function jsonInTurns(items: readonly unknown[], turns: TurnTaker): Promise<string> {
+  const parts: string[] = [];
+  for (const item of items) {
+    parts.push(JSON.stringify(item));
+    await turns.turn();
+  }
+  return `[${parts.join(',')}]`;
+}
+
+async function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Promise<Prisma.Sql> {
+  const turns = new TurnTaker();
   const writes = decisions.flatMap((d) =>
     d.writes.map((w) => ({ urn: d.urn, entity_type: d.entityType, aspect: w.aspect, metadata: w.metadata, system_metadata: w.systemMetadata, created_by: d.createdBy })),
   ).map((w, ord) => ({ ord, ...w }));
@@ -76,7 +94,7 @@ function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDeci
   const jobs = decisions.flatMap((d) => d.jobs);
 
   const values = replaced.length === 0 ? EMPTY : Prisma.sql`, values_input AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(valueRows)}::jsonb)
+      SELECT * FROM jsonb_to_recordset(${await jsonInTurns(valueRows, turns)}::jsonb)
         AS p(entity_urn text, entity_type text, property_urn text, generation bigint, vals jsonb)
       WHERE (SELECT ok FROM ok)
     ), values_deleted AS (
@@ -93,7 +111,7 @@ function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDeci
     )`;
   return Prisma.sql`
     WITH ${writePreconditions(target, decisions, state)} input AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(writes)}::jsonb)
+      SELECT * FROM jsonb_to_recordset(${await jsonInTurns(writes, turns)}::jsonb)
         AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text)
       WHERE (SELECT ok FROM ok)
     ), log_input AS (

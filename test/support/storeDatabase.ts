@@ -8,12 +8,14 @@ import pg from 'pg';
 import { createLogger } from '../../src/logger.js';
 import { parseUrn } from '../../src/domain/urn.js';
 import { openDatabase, type Database, type Db } from '../../src/store/database.js';
-import { writeEntities } from '../../src/services/aspects/pipeline.js';
+import { writeEntities, type WriteStore } from '../../src/services/aspects/pipeline.js';
 import { createTestDatabase } from './postgres.js';
 
 export interface StoreDatabase {
   readonly db: Db;
   readonly database: Database;
+  /** What the write path runs on (Prisma and the driver), as the server passes it. */
+  readonly store: WriteStore;
   /** A plain connection pool, outside Prisma. */
   readonly pool: pg.Pool;
   query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
@@ -27,6 +29,7 @@ export async function openStoreDatabase(name: string): Promise<StoreDatabase> {
   return {
     db: database.prisma,
     database,
+    store: { db: database.prisma, statement: database.statement },
     pool,
     query: async (text, params = []) => (await pool.query(text, params)).rows,
     close: async () => {
@@ -37,9 +40,9 @@ export async function openStoreDatabase(name: string): Promise<StoreDatabase> {
 }
 
 /** Arranges entities through the write path itself (what is tested is the step under test, not these writes). */
-export async function arrange(db: Db, writes: Array<{ urn: string; aspects: Record<string, unknown> }>): Promise<void> {
+export async function arrange(store: WriteStore, writes: Array<{ urn: string; aspects: Record<string, unknown> }>): Promise<void> {
   await writeEntities(
-    db,
+    store,
     writes.map((w) => ({ urn: parseUrn(w.urn), requests: Object.entries(w.aspects).map(([aspect, value]) => ({ aspect, value })) })),
     'urn:li:corpuser:arranger',
   );

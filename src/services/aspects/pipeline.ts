@@ -24,15 +24,15 @@ import {
 } from '../../domain/writes/entityWrite.js';
 import type { AspectResult, EntityWriteDecision } from '../../domain/writes/writeDecision.js';
 import type { EntityState } from '../../domain/writes/writeState.js';
-import type { Db, Tx } from '../../store/database.js';
+import type { Tx } from '../../store/database.js';
 import { applyDeletes, lockForDelete } from '../../store/deletes.js';
 import { inTransaction } from '../../store/transaction.js';
 import { applyWrites, WriteConflict } from '../../store/writeApply.js';
-import { loadPropertyRecords, loadWriteState, type LoadRequest, type WriteState, type WriteTarget } from '../../store/writeLoad.js';
+import { loadPropertyRecords, loadWriteState, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
 import { TurnTaker } from '../../time.js';
 import { handlerFor } from './handlers.js';
 
-export { NO_CHANGE, type AspectWriteRequest, type AspectResult };
+export { NO_CHANGE, type AspectWriteRequest, type AspectResult, type WriteStore };
 
 export interface WriteOutcome {
   readonly results: AspectResult[];
@@ -59,15 +59,20 @@ const LOCKED_ATTEMPTS = 4;
  * Writes aspects of many entities (distinct URNs). Any rule broken anywhere throws
  * before anything is written.
  */
-export async function writeEntities(db: Db, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions = {}): Promise<WriteOutcome[]> {
-  const ruled = entities.map((e) => e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) })));
+export async function writeEntities(store: WriteStore, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions = {}): Promise<WriteOutcome[]> {
+  const ruled: RuledRequest[][] = [];
+  const turns = new TurnTaker();
+  for (const e of entities) {
+    ruled.push(e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) })));
+    await turns.turn();
+  }
   for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-    const done = await attemptWrites({ kind: 'optimistic', db }, entities, ruled, actor, options);
+    const done = await attemptWrites({ kind: 'optimistic', ...store }, entities, ruled, actor, options);
     if (done) return done;
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(db, async (tx) => (await attemptWrites({ kind: 'locked', tx }, entities, ruled, actor, options))!);
+      return await inTransaction(store.db, async (tx) => (await attemptWrites({ kind: 'locked', tx }, entities, ruled, actor, options))!);
     } catch (err) {
       if (!(err instanceof WriteConflict)) throw err;
       if (attempt >= LOCKED_ATTEMPTS) throw new UnavailableError('Concurrent changes to the properties this write uses kept getting in its way; retry');
@@ -83,17 +88,23 @@ async function attemptWrites(
   actor: string,
   options: EntityWriteOptions,
 ): Promise<WriteOutcome[] | null> {
+  // A large batch's steps take turns with the rest of the server (src/time.ts).
+  const turns = new TurnTaker();
   const request = loadRequestOf(entities, ruled);
+  await turns.turn();
   let state = await loadWriteState(target, request);
   const entityOf = (e: EntityWrite): EntityState => state.entities.get(e.urn.value)!;
   for (const e of entities) requireParent(entityOf(e));
   entities.forEach((e, i) => checkPreconditions(e.urn, entityOf(e), ruled[i]!, options));
-  const resolved = entities.map((e, i) => resolveRequests(e.urn, entityOf(e), ruled[i]!));
+  const resolved: ResolvedRequest[][] = [];
+  for (const [i, e] of entities.entries()) {
+    resolved.push(resolveRequests(e.urn, entityOf(e), ruled[i]!));
+    await turns.turn();
+  }
   const more = propertiesStillNeeded(entities, resolved, request, state);
   if (more.length > 0) state = { ...state, properties: new Map([...state.properties, ...(await loadPropertyRecords(target, more))]) };
   const now = Date.now();
   const decisions: EntityWriteDecision[] = [];
-  const turns = new TurnTaker();
   for (const [i, e] of entities.entries()) {
     decisions.push(decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now }));
     await turns.turn();

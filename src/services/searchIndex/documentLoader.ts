@@ -7,39 +7,41 @@ import { searchAspects, searchFacts } from '../../domain/searchFacts.js';
 import { tryParseUrn, type Urn } from '../../domain/urn.js';
 import type { TypedValue } from '../../domain/typedValue.js';
 import { buildDocument, type SearchDocument } from '../../search/documents.js';
-import { existingEntities, latestAspectsOfMany } from '../../store/aspects.js';
-import type { Db } from '../../store/database.js';
-import { valuesOfEntities } from '../../store/propertyValues.js';
+import type { EntityPageReader } from '../../store/aspects.js';
 import { TurnTaker } from '../../time.js';
 
-/** The document of each URN, or null when the entity does not exist (its document is to be deleted). */
-export async function loadDocuments(db: Db, urns: readonly string[]): Promise<Map<string, SearchDocument | null>> {
+/**
+ * The document of each URN, or null when the entity does not exist (its document is to
+ * be deleted). One read on the driver for the whole batch (existence, the aspects the
+ * types show, the held values): three reads through Prisma cost the event loop more in
+ * Prisma's result handling than the documents themselves.
+ */
+export async function loadDocuments(readPage: EntityPageReader, urns: readonly string[]): Promise<Map<string, SearchDocument | null>> {
   const out = new Map<string, SearchDocument | null>();
-  const existing = await existingEntities(db, urns);
   const parsed = new Map<string, Urn>();
   for (const urn of urns) {
     const p = tryParseUrn(urn);
-    if (p.ok && existing.has(urn)) parsed.set(urn, p.urn);
+    if (p.ok) parsed.set(urn, p.urn);
   }
-  const live = [...parsed.keys()];
-  // One read of every aspect any of these types shows (names, descriptions, definitions), with status.
+  // Every aspect any of these types shows (names, descriptions, definitions), with status.
   const aspectNames = new Set(['status']);
   for (const type of new Set([...parsed.values()].map((u) => u.entityType))) for (const a of searchAspects(type)) aspectNames.add(a);
-  const [values, aspects] = await Promise.all([valuesOfEntities(db, live), latestAspectsOfMany(db, live, [...aspectNames])]);
+  const page = await readPage([...parsed.keys()].map((urn) => ({ urn, values: true })), [...aspectNames]);
   const turns = new TurnTaker();
   for (const urn of urns) {
     await turns.turn();
     const parsedUrn = parsed.get(urn);
-    if (!parsedUrn) {
+    const row = page.get(urn);
+    if (!parsedUrn || !row?.present) {
       out.set(urn, null);
       continue;
     }
-    const rows = (values.get(urn) ?? [])
+    const rows = row.values
       // Only current generations: older ones are hidden, and soft-deleted properties keep
       // their values here so that a restore needs no reindex (filters on them are refused).
       .filter((v) => v.currentGeneration !== null && v.generation === v.currentGeneration)
       .map((v) => ({ generation: v.generation, values: v.values as TypedValue[] }));
-    const own = new Map([...(aspects.get(urn) ?? new Map()).entries()].map(([name, stored]) => [name, stored.metadata as unknown]));
+    const own = new Map([...row.aspects.entries()].map(([name, stored]) => [name, stored.metadata]));
     const removed = (own.get('status') as { removed?: unknown } | undefined)?.removed === true;
     out.set(urn, buildDocument({ urn: parsedUrn, facts: searchFacts(parsedUrn, removed, own), values: rows }));
   }

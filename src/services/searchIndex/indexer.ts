@@ -22,6 +22,7 @@ import { findEntityType, searchableEntityTypes } from '../../domain/entityTypes.
 import type { Logger } from '../../logger.js';
 import { documentId, type SearchDocument } from '../../search/documents.js';
 import { SearchRequestError, type DocumentWrites, type SearchEngine } from '../../search/engine.js';
+import type { EntityPageReader } from '../../store/aspects.js';
 import { markIndexed, pendingChanges, pruneIndexed } from '../../store/changeLog.js';
 import type { Db } from '../../store/database.js';
 import { acquireLease, releaseLease } from '../../store/leases.js';
@@ -32,6 +33,8 @@ export const INDEXER_LEASE = 'search-indexer';
 
 export interface IndexerOptions {
   readonly db: Db;
+  /** Reads the documents' entities (documentLoader.ts). */
+  readonly readEntityPage: EntityPageReader;
   readonly engine: SearchEngine;
   readonly log: Logger;
   readonly batchSize?: number;
@@ -224,7 +227,7 @@ export class SearchIndexer {
       set.add(c.urn);
       urnsByType.set(c.entityType, set);
     }
-    const docs = await loadDocuments(this.options.db, [...urnsByType.values()].flatMap((set) => [...set]));
+    const docs = await loadDocuments(this.options.readEntityPage, [...urnsByType.values()].flatMap((set) => [...set]));
     return [...urnsByType].map(([type, urns]) => {
       const upserts: SearchDocument[] = [];
       const deletes: string[] = [];

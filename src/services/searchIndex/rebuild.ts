@@ -10,13 +10,15 @@ import { searchableEntityTypes } from '../../domain/entityTypes.js';
 import type { Logger } from '../../logger.js';
 import type { SearchDocument } from '../../search/documents.js';
 import type { SearchEngine } from '../../search/engine.js';
-import { countEntitiesByType, listEntityUrns } from '../../store/aspects.js';
+import { countEntitiesByType, listEntityUrns, type EntityPageReader } from '../../store/aspects.js';
 import { databaseNow, reopenIndexedSince } from '../../store/changeLog.js';
 import type { Db } from '../../store/database.js';
 import { loadDocuments } from './documentLoader.js';
 
 export interface RebuildDeps {
   readonly db: Db;
+  /** Reads the documents' entities (documentLoader.ts). */
+  readonly readEntityPage: EntityPageReader;
   readonly engine: SearchEngine;
   readonly log: Logger;
   readonly batchSize?: number;
@@ -51,7 +53,7 @@ export async function rebuildIndexes(
       const urns = await listEntityUrns(db, type, after, batchSize);
       if (urns.length === 0) break;
       after = urns[urns.length - 1]!;
-      const docs = await loadDocuments(db, urns);
+      const docs = await loadDocuments(deps.readEntityPage, urns);
       const upserts = urns.map((u) => docs.get(u)).filter((d): d is SearchDocument => d !== null && d !== undefined);
       await engine.writeTo([{ uid: scratch, type, upserts, deletes: [] }]);
       done += urns.length;

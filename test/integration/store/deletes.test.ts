@@ -33,7 +33,7 @@ const value = (name: string, v: string) => ({ propertyUrn: P(name), values: [{ s
 
   beforeAll(async () => {
     s = await openStoreDatabase('store_delete');
-    await arrange(s.db, ['tier', 'gone'].map((n) => ({ urn: P(n), aspects: { propertyDefinition: definition(`del.${n}`) } })));
+    await arrange(s.store, ['tier', 'gone'].map((n) => ({ urn: P(n), aspects: { propertyDefinition: definition(`del.${n}`) } })));
   }, 60_000);
 
   afterAll(async () => {
@@ -43,9 +43,9 @@ const value = (name: string, v: string) => ({ propertyUrn: P(name), values: [{ s
   test('a dataset goes with its schema fields, their aspects (every version) and value rows, fields logged first', async () => {
     const d = dataset('whole');
     const fields = [fieldOf(d, 'a'), fieldOf(d, 'b')];
-    await arrange(s.db, [{ urn: d, aspects: { status: { removed: false }, structuredProperties: { properties: [value('tier', 'x')] } } }]);
-    await arrange(s.db, [{ urn: d, aspects: { structuredProperties: { properties: [value('tier', 'y')] } } }]);
-    await arrange(s.db, fields.map((f) => ({ urn: f, aspects: { structuredProperties: { properties: [value('tier', 'f')] } } })));
+    await arrange(s.store, [{ urn: d, aspects: { status: { removed: false }, structuredProperties: { properties: [value('tier', 'x')] } } }]);
+    await arrange(s.store, [{ urn: d, aspects: { structuredProperties: { properties: [value('tier', 'y')] } } }]);
+    await arrange(s.store, fields.map((f) => ({ urn: f, aspects: { structuredProperties: { properties: [value('tier', 'f')] } } })));
     const ids = await deleteEntity(d, 'dataset');
     expect(await rowsOf([d, ...fields])).toEqual({ entities: 0, aspects: 0, values: 0 });
     const logged = await s.query<{ id: string; urn: string; aspect: string | null; change_type: string }>(
@@ -64,8 +64,8 @@ const value = (name: string, v: string) => ({ propertyUrn: P(name), values: [{ s
 
   test("the delete holds the dataset's and its fields' row locks until commit", async () => {
     const d = dataset('locked');
-    await arrange(s.db, [{ urn: d, aspects: { status: { removed: false } } }]);
-    await arrange(s.db, [{ urn: fieldOf(d, 'a'), aspects: { status: { removed: false } } }]);
+    await arrange(s.store, [{ urn: d, aspects: { status: { removed: false } } }]);
+    await arrange(s.store, [{ urn: fieldOf(d, 'a'), aspects: { status: { removed: false } } }]);
     await inTransaction(s.db, async (tx) => {
       const found = await lockForDelete(tx, { urn: d, entityType: 'dataset' }, { withSchemaFields: true });
       expect(found).toEqual([{ urn: fieldOf(d, 'a'), entityType: 'schemaField', aspects: ['status'] }, { urn: d, entityType: 'dataset', aspects: ['status'] }]);
@@ -83,8 +83,8 @@ const value = (name: string, v: string) => ({ propertyUrn: P(name), values: [{ s
 
   test('deleting the structuredProperties aspect removes its versions and the value rows, bumps the entity and logs the aspect', async () => {
     const d = dataset('aspect');
-    await arrange(s.db, [{ urn: d, aspects: { status: { removed: false }, structuredProperties: { properties: [value('tier', 'x')] } } }]);
-    await arrange(s.db, [{ urn: d, aspects: { structuredProperties: { properties: [value('tier', 'y')] } } }]);
+    await arrange(s.store, [{ urn: d, aspects: { status: { removed: false }, structuredProperties: { properties: [value('tier', 'x')] } } }]);
+    await arrange(s.store, [{ urn: d, aspects: { structuredProperties: { properties: [value('tier', 'y')] } } }]);
     const before = (await s.query<{ v: string }>('SELECT version::text AS v FROM entity WHERE urn = $1', [d]))[0]!.v;
     const ids = await deleteAspect(d, 'dataset', 'structuredProperties');
     expect(ids).toHaveLength(1);
@@ -96,7 +96,7 @@ const value = (name: string, v: string) => ({ propertyUrn: P(name), values: [{ s
   });
 
   test("deleting a property's status restores the property", async () => {
-    await arrange(s.db, [{ urn: P('tier'), aspects: { status: { removed: true } } }]);
+    await arrange(s.store, [{ urn: P('tier'), aspects: { status: { removed: true } } }]);
     expect(await s.query('SELECT removed FROM structured_property WHERE urn = $1', [P('tier')])).toEqual([{ removed: true }]);
     await deleteAspect(P('tier'), 'structuredProperty', 'status');
     expect(await s.query('SELECT removed FROM structured_property WHERE urn = $1', [P('tier')])).toEqual([{ removed: false }]);

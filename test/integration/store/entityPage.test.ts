@@ -24,11 +24,11 @@ const P = (name: string) => `urn:li:structuredProperty:page.${name}`;
   beforeAll(async () => {
     s = await openStoreDatabase('store_page');
     entityPage = entityPageReader(s.database.read);
-    await arrange(s.db, ['held', 'soft'].map((n) => ({ urn: P(n), aspects: { propertyDefinition: definition(`page.${n}`) } })));
-    await arrange(s.db, [{ urn: BARE, aspects: { status: { removed: false } } }]);
-    await arrange(s.db, [{ urn: D, aspects: { status: { removed: false }, datasetProperties: { description: 'd', customProperties: { big: '12345678901234567890' } } } }]);
-    await arrange(s.db, [{ urn: D, aspects: { structuredProperties: { properties: [{ propertyUrn: P('held'), values: [{ string: 'h' }] }, { propertyUrn: P('soft'), values: [{ string: 's' }] }] } } }]);
-    await arrange(s.db, [{ urn: P('soft'), aspects: { status: { removed: true } } }]);
+    await arrange(s.store, ['held', 'soft'].map((n) => ({ urn: P(n), aspects: { propertyDefinition: definition(`page.${n}`) } })));
+    await arrange(s.store, [{ urn: BARE, aspects: { status: { removed: false } } }]);
+    await arrange(s.store, [{ urn: D, aspects: { status: { removed: false }, datasetProperties: { description: 'd', customProperties: { big: '12345678901234567890' } } } }]);
+    await arrange(s.store, [{ urn: D, aspects: { structuredProperties: { properties: [{ propertyUrn: P('held'), values: [{ string: 'h' }] }, { propertyUrn: P('soft'), values: [{ string: 's' }] }] } } }]);
+    await arrange(s.store, [{ urn: P('soft'), aspects: { status: { removed: true } } }]);
   }, 60_000);
 
   afterAll(async () => {

@@ -39,8 +39,8 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
 
   beforeAll(async () => {
     s = await openStoreDatabase('store_apply');
-    optimistic = { kind: 'optimistic', db: s.db };
-    await arrange(s.db, ['a', 'b'].map((n) => ({ urn: P(n), aspects: { propertyDefinition: definition(`apply.${n}`) } })));
+    optimistic = { kind: 'optimistic', ...s.store };
+    await arrange(s.store, ['a', 'b'].map((n) => ({ urn: P(n), aspects: { propertyDefinition: definition(`apply.${n}`) } })));
   }, 60_000);
 
   afterAll(async () => {
@@ -49,7 +49,7 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
 
   test('one statement stores the latest aspect and its history, replaces the value rows, bumps the version and logs one row per entity', async () => {
     const urn = dataset('stored');
-    await arrange(s.db, [{ urn, aspects: { status: { removed: false } } }]);
+    await arrange(s.store, [{ urn, aspects: { status: { removed: false } } }]);
     const generation = (await loadWriteState(optimistic, loadOf([], { properties: [P('a'), P('b')] }))).properties;
     const first = await loadWriteState(optimistic, loadOf([urn]));
     const ids = await applyWrites(optimistic, [decision(urn, {
@@ -100,7 +100,7 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
   describe('the optimistic guard', () => {
     test('refuses when another writer bumped the entity after the load, and writes nothing', async () => {
       const urn = dataset('raced');
-      await arrange(s.db, [{ urn, aspects: { status: { removed: false } } }]);
+      await arrange(s.store, [{ urn, aspects: { status: { removed: false } } }]);
       const state = await loadWriteState(optimistic, loadOf([urn]));
       await s.query('UPDATE entity SET version = version + 1 WHERE urn = $1', [urn]);
       const bumped = await versionOf(urn);
@@ -114,7 +114,7 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
     test('a refused batch creates none of its new entities', async () => {
       const existing = dataset('batch.old');
       const fresh = dataset('batch.new');
-      await arrange(s.db, [{ urn: existing, aspects: { status: { removed: false } } }]);
+      await arrange(s.store, [{ urn: existing, aspects: { status: { removed: false } } }]);
       const state = await loadWriteState(optimistic, loadOf([existing, fresh]));
       await s.query('UPDATE entity SET version = version + 1 WHERE urn = $1', [existing]);
       const writes = [row('status', { removed: true }, '1')];
@@ -125,14 +125,14 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
     test('refuses when an entity it creates was created by someone else meanwhile', async () => {
       const urn = dataset('both.create');
       const state = await loadWriteState(optimistic, loadOf([urn]));
-      await arrange(s.db, [{ urn, aspects: { status: { removed: false } } }]);
+      await arrange(s.store, [{ urn, aspects: { status: { removed: false } } }]);
       expect(await applyWrites(optimistic, [decision(urn, { creates: { keyAspect: 'datasetKey' }, writes: [row('status', { removed: true }, '1')] })], state)).toBeNull();
     });
 
     test("refuses a schema field's write when its dataset was deleted meanwhile", async () => {
       const parent = dataset('parent');
       const field = `urn:li:schemaField:(${parent},id)`;
-      await arrange(s.db, [{ urn: parent, aspects: { status: { removed: false } } }]);
+      await arrange(s.store, [{ urn: parent, aspects: { status: { removed: false } } }]);
       const state = await loadWriteState(optimistic, { ...loadOf([]), entities: [{ urn: field, entityType: 'schemaField', create: true, values: false, parent }] });
       await s.query('DELETE FROM entity WHERE urn = $1', [parent]);
       expect(await applyWrites(optimistic, [decision(field, { creates: { keyAspect: 'schemaFieldKey' }, writes: [row('status', { removed: false }, '1')] })], state)).toBeNull();
@@ -141,7 +141,7 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
 
     test('refuses when a property the decision relied on changed (definition or status written) meanwhile', async () => {
       const urn = dataset('relies');
-      await arrange(s.db, [{ urn, aspects: { status: { removed: false } } }]);
+      await arrange(s.store, [{ urn, aspects: { status: { removed: false } } }]);
       const state = await loadWriteState(optimistic, loadOf([urn], { properties: [P('a')] }));
       await s.query('UPDATE entity SET version = version + 1 WHERE urn = $1', [P('a')]);
       expect(await applyWrites(optimistic, [decision(urn, { writes: [row('status', { removed: true }, '2')], reliesOn: [P('a')] })], state)).toBeNull();
@@ -189,7 +189,7 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
 
     test('a search field name taken meanwhile refuses the definition', async () => {
       const state = await loadWriteState(optimistic, loadOf([P('taken')], { aspects: ['propertyDefinition'] }));
-      await arrange(s.db, [{ urn: 'urn:li:structuredProperty:apply_taken', aspects: { propertyDefinition: definition('apply_taken') } }]);
+      await arrange(s.store, [{ urn: 'urn:li:structuredProperty:apply_taken', aspects: { propertyDefinition: definition('apply_taken') } }]);
       expect(await applyWrites(optimistic, [{ ...defineDecision('taken', 'new'), creates: { keyAspect: 'structuredPropertyKey' } }], state)).toBeNull();
       expect(await s.query('SELECT urn FROM structured_property WHERE urn = $1', [P('taken')])).toEqual([]);
     });
@@ -230,7 +230,7 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
 
     test('a property relied on that changed before the statement aborts the transaction with WriteConflict, to be run again', async () => {
       const urn = dataset('locked.relies');
-      await arrange(s.db, [{ urn, aspects: { status: { removed: false } } }]);
+      await arrange(s.store, [{ urn, aspects: { status: { removed: false } } }]);
       const before = await versionOf(urn);
       await expect(inTransaction(s.db, async (tx) => {
         const target: WriteTarget = { kind: 'locked', tx };

@@ -21,8 +21,8 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
 
   beforeAll(async () => {
     s = await openStoreDatabase('store_conc');
-    await arrange(s.db, [{ urn: P('many'), aspects: { propertyDefinition: definition('conc.many') } }]);
-    await arrange(s.db, [{ urn: D.value, aspects: { status: { removed: false } } }]);
+    await arrange(s.store, [{ urn: P('many'), aspects: { propertyDefinition: definition('conc.many') } }]);
+    await arrange(s.store, [{ urn: D.value, aspects: { status: { removed: false } } }]);
   }, 60_000);
 
   afterAll(async () => {
@@ -32,7 +32,7 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
   test(`${WRITERS} writers merging values into one entity: every value is there, one version per write`, async () => {
     await Promise.all(
       Array.from({ length: WRITERS }, (_, i) =>
-        writeEntities(s.db, [{ urn: D, requests: [{ aspect: 'structuredProperties', compute: (current) => {
+        writeEntities(s.store, [{ urn: D, requests: [{ aspect: 'structuredProperties', compute: (current) => {
           const entries = (current as StructuredPropertiesAspect | undefined)?.properties ?? [];
           const existing = entries.find((e) => e.propertyUrn === P('many'));
           const values = [...(existing?.values ?? []), { string: `w${i}` }];
@@ -53,7 +53,7 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
     const { generation } = (await s.query<{ generation: string }>('SELECT generation::text AS generation FROM structured_property WHERE urn = $1', [urn.value]))[0]!;
     await Promise.all(
       Array.from({ length: WRITERS / 2 }, (_, i) =>
-        writeEntities(s.db, [{ urn, requests: [{ aspect: 'propertyDefinition', compute: (current) => {
+        writeEntities(s.store, [{ urn, requests: [{ aspect: 'propertyDefinition', compute: (current) => {
           const def = current as PropertyDefinition;
           return { ...def, description: `${def.description ?? ''}[${i}]` };
         } }] }], 'urn:li:corpuser:writer'),
@@ -68,7 +68,7 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
     for (let pair = 0; pair < 8; pair++) {
       const names = [`race.n${pair}`, `race_n${pair}`];
       const outcomes = await Promise.allSettled(
-        names.map((name) => writeEntities(s.db, [{ urn: parseUrn(`urn:li:structuredProperty:${name}`), requests: [{ aspect: 'propertyDefinition', value: definition(name) }] }], 'urn:li:corpuser:writer')),
+        names.map((name) => writeEntities(s.store, [{ urn: parseUrn(`urn:li:structuredProperty:${name}`), requests: [{ aspect: 'propertyDefinition', value: definition(name) }] }], 'urn:li:corpuser:writer')),
       );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason as Error;

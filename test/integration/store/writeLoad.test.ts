@@ -28,10 +28,10 @@ const request = (entities: EntityToLoad[], extra: Partial<LoadRequest> = {}): Lo
 
   beforeAll(async () => {
     s = await openStoreDatabase('store_load');
-    await arrange(s.db, ['held', 'soft', 'named', 'other'].map((n) => ({ urn: P(n), aspects: { propertyDefinition: definition(`load.${n}`) } })));
-    await arrange(s.db, [{ urn: D, aspects: { status: { removed: false }, datasetProperties: { description: 'd' } } }]);
-    await arrange(s.db, [{ urn: D, aspects: { structuredProperties: { properties: [{ propertyUrn: P('held'), values: [{ string: 'h' }] }, { propertyUrn: P('soft'), values: [{ string: 's' }] }] } } }]);
-    await arrange(s.db, [{ urn: P('soft'), aspects: { status: { removed: true } } }]);
+    await arrange(s.store, ['held', 'soft', 'named', 'other'].map((n) => ({ urn: P(n), aspects: { propertyDefinition: definition(`load.${n}`) } })));
+    await arrange(s.store, [{ urn: D, aspects: { status: { removed: false }, datasetProperties: { description: 'd' } } }]);
+    await arrange(s.store, [{ urn: D, aspects: { structuredProperties: { properties: [{ propertyUrn: P('held'), values: [{ string: 'h' }] }, { propertyUrn: P('soft'), values: [{ string: 's' }] }] } } }]);
+    await arrange(s.store, [{ urn: P('soft'), aspects: { status: { removed: true } } }]);
   }, 60_000);
 
   afterAll(async () => {
@@ -40,7 +40,7 @@ const request = (entities: EntityToLoad[], extra: Partial<LoadRequest> = {}): Lo
 
   test('an optimistic load reads the entity version, only the aspects named, value rows with their properties state, and the records of named and held properties', async () => {
     const { version } = (await s.query<{ version: string }>('SELECT version::text AS version FROM entity WHERE urn = $1', [D]))[0]!;
-    const state = await loadWriteState({ kind: 'optimistic', db: s.db }, request([entityToLoad(D, { values: true })], { aspects: ['structuredProperties', 'status'], properties: [P('named')] }));
+    const state = await loadWriteState({ kind: 'optimistic', ...s.store }, request([entityToLoad(D, { values: true })], { aspects: ['structuredProperties', 'status'], properties: [P('named')] }));
     const d = state.entities.get(D)!;
     expect(d.existence).toBe('existed');
     expect(d.version).toBe(BigInt(version));
@@ -57,19 +57,19 @@ const request = (entities: EntityToLoad[], extra: Partial<LoadRequest> = {}): Lo
   });
 
   test('search field owners come back for the names asked', async () => {
-    const state = await loadWriteState({ kind: 'optimistic', db: s.db }, request([], { searchFields: ['load_other', 'load_nobody'] }));
+    const state = await loadWriteState({ kind: 'optimistic', ...s.store }, request([], { searchFields: ['load_other', 'load_nobody'] }));
     expect(state.searchFieldOwners).toEqual(new Map([['load_other', P('other')]]));
   });
 
   test('an absent entity is "created" when the write may create it, else "missing"; the optimistic load creates nothing', async () => {
-    const state = await loadWriteState({ kind: 'optimistic', db: s.db }, request([entityToLoad(NEW, { create: true }), entityToLoad(NEW.replace('new', 'new2'))]));
+    const state = await loadWriteState({ kind: 'optimistic', ...s.store }, request([entityToLoad(NEW, { create: true }), entityToLoad(NEW.replace('new', 'new2'))]));
     expect(state.entities.get(NEW)).toMatchObject({ existence: 'created', version: null });
     expect(state.entities.get(NEW.replace('new', 'new2'))!.existence).toBe('missing');
     expect(await s.query('SELECT urn FROM entity WHERE urn = $1', [NEW])).toEqual([]);
   });
 
   test("a schema field's dataset is looked up with it", async () => {
-    const state = await loadWriteState({ kind: 'optimistic', db: s.db }, request([entityToLoad(FIELD, { create: true, parent: D }), entityToLoad(ORPHAN, { create: true, parent: ORPHAN.slice(20, -4) })]));
+    const state = await loadWriteState({ kind: 'optimistic', ...s.store }, request([entityToLoad(FIELD, { create: true, parent: D }), entityToLoad(ORPHAN, { create: true, parent: ORPHAN.slice(20, -4) })]));
     expect(state.entities.get(FIELD)!.parent).toEqual({ urn: D, exists: true });
     expect(state.entities.get(ORPHAN)!.parent!.exists).toBe(false);
   });
@@ -100,7 +100,7 @@ const request = (entities: EntityToLoad[], extra: Partial<LoadRequest> = {}): Lo
   });
 
   test('more property records load with the same query', async () => {
-    const records = await loadPropertyRecords({ kind: 'optimistic', db: s.db }, [P('other'), P('never')]);
+    const records = await loadPropertyRecords({ kind: 'optimistic', ...s.store }, [P('other'), P('never')]);
     expect([...records.keys()]).toEqual([P('other')]);
   });
 });
