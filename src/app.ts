@@ -17,7 +17,7 @@ import { installIndexStatusHeader } from './rest/indexStatusHeader.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { errorSender, sendNoEndpoint } from './rest/errors.js';
 import { installInputLimits } from './rest/inputLimits.js';
-import { stringifyRest } from './rest/json.js';
+import { parsesPlainly, stringifyRest } from './rest/json.js';
 import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
 import { recordRoutes } from './rest/routeTable.js';
 import { restliRoutes } from './restli/routes.js';
@@ -110,10 +110,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/, { parseAs: 'string' }, (request, body, done) => {
     // Clients often send a JSON content type on bodiless DELETEs; there is nothing to parse.
     if (body === '' && request.method === 'DELETE') return done(null, undefined);
-    noteBodyLength(request, (body as string).length);
-    if (!hasLargeBody(request)) return parseJson(request, body as string, done);
+    const text = body as string;
+    noteBodyLength(request, text.length);
     // The input limits' walk runs next, in the same turn otherwise (rest/bodyTurns.ts).
-    parseJson(request, body as string, (err, parsed) => setImmediate(() => done(err, parsed)));
+    const next: typeof done = hasLargeBody(request) ? (err, parsed) => setImmediate(() => done(err, parsed)) : done;
+    if (!parsesPlainly(text)) return parseJson(request, text, next);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Fastify's parser says what is wrong, in its own error.
+      return parseJson(request, text, next);
+    }
+    return next(null, parsed);
   });
   installBodyTurns(app);
 

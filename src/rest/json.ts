@@ -28,3 +28,15 @@ export function stringifyRest(value: unknown): string {
   // Most large answers hold no typed values at all: a plain search is much cheaper than the pattern.
   return text.includes('"double":') ? text.replace(INTEGER_DOUBLE, '$1$2.0') : text;
 }
+
+/**
+ * Whether a request body can be parsed with JSON.parse alone. Fastify's parser
+ * (secure-json-parse) refuses `__proto__` and `constructor` keys by running two regular
+ * expressions over the whole text after parsing it: 10-12 ms of one turn for a
+ * 1,000-entity batch. Such a key is spelled out in the text either literally or with
+ * `\u` escapes, so a text holding neither word and no `\u` escape cannot carry one; any
+ * other text (and one starting with a byte-order mark) takes Fastify's parser.
+ */
+export function parsesPlainly(text: string): boolean {
+  return text.charCodeAt(0) !== 0xfeff && !text.includes('\\u') && !text.includes('__proto__') && !text.includes('constructor');
+}

@@ -245,5 +245,15 @@ describe.each(backends())('entities and bad input over REST on %s', (backend) =>
       expect(res.status).toBe(400);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
+
+    test.each([
+      ['__proto__ spelled with escapes', '{"value": {"properties": []}, "\\u005f_proto__": {"polluted": true}}'],
+      ['constructor.prototype', '{"value": {"properties": []}, "constructor": {"prototype": {"polluted": true}}}'],
+      ['constructor spelled with escapes', '{"value": {"properties": []}, "\\u0063onstructor": {"prototype": {"polluted": true}}}'],
+    ])('a JSON body with a %s key is refused too', async (_what, body) => {
+      const res = await http(url, 'POST', path(), { body, contentType: 'application/json', query: { createIfNotExists: 'false' } });
+      expect(res.status).toBe(400);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
   });
 });

@@ -1,5 +1,5 @@
 /** REST response JSON (SPEC 4): doubles keep a decimal part, BigInts become strings. */
-import { stringifyRest } from '../../src/rest/json.js';
+import { parsesPlainly, stringifyRest } from '../../src/rest/json.js';
 
 test('an integer double is written with .0, at any depth', () => {
   expect(stringifyRest({ values: [{ double: 30 }, { double: -2 }], nested: { a: [{ double: 0 }] } })).toBe(
@@ -34,4 +34,21 @@ test('BigInts become strings, and doubles beside them still get .0', () => {
 
 test('undefined is an empty body', () => {
   expect(stringifyRest(undefined)).toBe('');
+});
+
+describe('which request bodies JSON.parse alone may read', () => {
+  test('a body with no __proto__ or constructor key and no \\u escape', () => {
+    expect(parsesPlainly('[{"urn":"urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)","status":{"value":{"removed":false}}}]')).toBe(true);
+  });
+
+  test.each([
+    ['a __proto__ key', '{"__proto__":{"polluted":true}}'],
+    ['a constructor key', '{"constructor":{"prototype":{"polluted":true}}}'],
+    ['a __proto__ key spelled with escapes', '{"\\u005f_proto__":{"polluted":true}}'],
+    ['a constructor key spelled with escapes', '{"\\u0063onstructor":{"prototype":{}}}'],
+    ['any \\u escape', '{"name":"caf\\u00e9"}'],
+    ['a byte-order mark', '\ufeff{"a":1}'],
+  ])('not %s: Fastify\'s parser checks those', (_what, text) => {
+    expect(parsesPlainly(text)).toBe(false);
+  });
 });
