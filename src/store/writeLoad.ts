@@ -15,13 +15,13 @@ import type { TypedValue } from '../domain/typedValue.js';
 import type { CurrentAspect, EntityState, Existence, HeldValue, PropertyRecord, RegistryState } from '../domain/writes/writeState.js';
 import type { Db, DriverStatement, Queryable, Tx } from './database.js';
 
-/** Where a write runs: on its own (one guarded statement) or in a transaction holding the entity locks. */
 /** What the write path runs on: Prisma for its reads and transactions, the driver for the optimistic applying statement. */
 export interface WriteStore {
   readonly db: Db;
   readonly statement: DriverStatement;
 }
 
+/** Where a write runs: on its own (one guarded statement) or in a transaction holding the entity locks. */
 export type WriteTarget = ({ readonly kind: 'optimistic' } & WriteStore) | { readonly kind: 'locked'; readonly tx: Tx };
 
 export function queryableOf(target: WriteTarget): Queryable {
