@@ -170,30 +170,32 @@ export interface EntityPageRow {
   readonly values: readonly HeldValue[];
 }
 
-interface PageJsonRow {
+/** One row of read_entity_page: a fact about one entity of the page (see its migration). */
+interface PageFactRow {
+  kind: 'e' | 'a' | 'v';
   urn: string;
-  present: boolean;
-  aspects: { aspect: string; metadata: unknown; systemMetadata: Record<string, unknown> | null }[];
-  held: { propertyUrn: string; generation: string; values: TypedValue[]; currentGeneration: string | null; removed: boolean }[] | null;
+  /** The aspect's name ('a'), the property's URN ('v'). */
+  name: string | null;
+  /** The aspect's metadata ('a'), the values held ('v'). */
+  body: unknown;
+  /** The aspect's system metadata ('a'). */
+  meta: Record<string, unknown> | null;
+  generation: string | null;
+  current_generation: string | null;
+  removed: boolean | null;
 }
 
 /** Reads a page of entities (entityPageReader). */
 export type EntityPageReader = (entities: readonly { urn: string; parent?: string | undefined; values: boolean }[], names: readonly string[]) => Promise<Map<string, EntityPageRow>>;
 
-const ENTITY_PAGE = {
-  name: 'entity_page',
-  text: `
-    SELECT u.urn,
-      EXISTS (SELECT 1 FROM entity e WHERE e.urn = u.urn)
-        OR (u.parent IS NOT NULL AND EXISTS (SELECT 1 FROM entity e WHERE e.urn = u.parent)) AS present,
-      (SELECT coalesce(json_agg(json_build_object('aspect', a.aspect, 'metadata', a.metadata, 'systemMetadata', a.system_metadata)), '[]')
-        FROM aspect a WHERE a.urn = u.urn AND a.version = 0 AND a.aspect = ANY($4::text[])) AS aspects,
-      CASE WHEN u.wants_values THEN
-        (SELECT coalesce(json_agg(json_build_object('propertyUrn', pv.property_urn, 'generation', pv.generation::text, 'values', pv."values",
-            'currentGeneration', sp.generation::text, 'removed', coalesce(sp.removed, false))), '[]')
-          FROM property_value pv LEFT JOIN structured_property sp ON sp.urn = pv.property_urn WHERE pv.entity_urn = u.urn)
-      END AS held
-    FROM unnest($1::text[], $2::text[], $3::boolean[]) AS u(urn, parent, wants_values)`,
+/**
+ * The page read's statement: a function, whose plan PostgreSQL keeps (see its
+ * migration). Exported for the benchmark's floor (bench/bareProxy.mjs), which sends the
+ * very statement the REST search sends.
+ */
+export const ENTITY_PAGE = {
+  name: 'read_entity_page',
+  text: 'SELECT * FROM read_entity_page($1::text[], $2::text[], $3::boolean[], $4::text[])',
 };
 
 /**
@@ -201,20 +203,42 @@ const ENTITY_PAGE = {
  * itself: existence (a schema field's through its dataset), the named latest aspects and,
  * where `values` says so, the held values with their property's state. On the search
  * path three statements through Prisma cost more, in Prisma and on the socket, than
- * PostgreSQL spends answering them (BENCHMARKS.md, "Where the time goes").
+ * PostgreSQL spends answering them (BENCHMARKS.md, "Where the time goes"); the
+ * statement's rows are facts, not JSON built in SQL, which cost PostgreSQL more than
+ * the driver's parse of the rows (BENCHMARKS.md, section 6).
  */
 export function entityPageReader(read: DriverRead): EntityPageReader {
   return async (entities, names) => {
     const out = new Map<string, EntityPageRow>();
     if (entities.length === 0) return out;
-    const rows = (await read(ENTITY_PAGE, [entities.map((e) => e.urn), entities.map((e) => e.parent ?? null), entities.map((e) => e.values), names])) as unknown as PageJsonRow[];
+    const rows = (await read(ENTITY_PAGE, [entities.map((e) => e.urn), entities.map((e) => e.parent ?? null), entities.map((e) => e.values), names])) as unknown as PageFactRow[];
+    const existing = new Set<string>();
+    const aspects = new Map<string, Map<string, { metadata: unknown; systemMetadata: Record<string, unknown> | null }>>();
+    const values = new Map<string, HeldValue[]>();
     for (const r of rows) {
-      out.set(r.urn, {
-        present: r.present,
-        aspects: new Map(r.aspects.map((a) => [a.aspect, { metadata: a.metadata, systemMetadata: a.systemMetadata }])),
-        values: (r.held ?? []).map((h) => ({ propertyUrn: h.propertyUrn, generation: BigInt(h.generation), values: h.values, currentGeneration: h.currentGeneration === null ? null : BigInt(h.currentGeneration), removed: h.removed })),
+      if (r.kind === 'e') existing.add(r.urn);
+      else if (r.kind === 'a') mapOf(aspects, r.urn).set(r.name!, { metadata: r.body, systemMetadata: r.meta });
+      else listOf(values, r.urn).push({ propertyUrn: r.name!, generation: BigInt(r.generation!), values: r.body as TypedValue[], currentGeneration: r.current_generation === null ? null : BigInt(r.current_generation), removed: r.removed === true });
+    }
+    for (const e of entities) {
+      out.set(e.urn, {
+        present: existing.has(e.urn) || (e.parent !== undefined && existing.has(e.parent)),
+        aspects: aspects.get(e.urn) ?? new Map(),
+        values: values.get(e.urn) ?? [],
       });
     }
     return out;
   };
+}
+
+function mapOf<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
+  let inner = outer.get(key);
+  if (!inner) outer.set(key, (inner = new Map()));
+  return inner;
+}
+
+function listOf<T>(lists: Map<string, T[]>, key: string): T[] {
+  let list = lists.get(key);
+  if (!list) lists.set(key, (list = []));
+  return list;
 }

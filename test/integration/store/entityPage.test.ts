@@ -1,6 +1,6 @@
 /**
- * The one-statement page read (store/aspects.ts entityPageReader, on the driver itself)
- * against a real PostgreSQL:
+ * The one-statement page read (store/aspects.ts entityPageReader, on the driver itself,
+ * through the read_entity_page function) against a real PostgreSQL:
  * it must say what the three separate reads it replaces on the search path say
  * (existence with a schema field's dataset, the named latest aspects, held values with
  * their property's state).
@@ -65,6 +65,17 @@ const P = (name: string) => `urn:li:structuredProperty:page.${name}`;
     ]);
     expect(page.get(FIELD)!.values).toEqual([]);
     expect(page.get(D)!.aspects.get('datasetProperties')!.metadata).toEqual({ description: 'd', customProperties: { big: '12345678901234567890' } });
+  });
+
+  test('values only where asked; an entity asked twice reads once; a page of 1,000 as the indexer asks', async () => {
+    const page = await entityPage([{ urn: D, values: false }, { urn: BARE, values: true }, { urn: D, values: false }], ['structuredProperties']);
+    expect(page.get(D)!.values).toEqual([]);
+    expect([...page.get(D)!.aspects.keys()]).toEqual(['structuredProperties']);
+    const many = Array.from({ length: 1000 }, (_, i) => ({ urn: i === 500 ? D : `urn:li:dataset:(urn:li:dataPlatform:hive,page.n${i},PROD)`, values: true }));
+    const big = await entityPage(many, ['structuredProperties']);
+    expect(big.size).toBe(1000);
+    expect([...big.values()].filter((r) => r.present)).toHaveLength(1);
+    expect(big.get(D)!.values.map((v) => v.propertyUrn).sort()).toEqual([P('held'), P('soft')]);
   });
 
   test('an empty page reads nothing', async () => {
