@@ -5,15 +5,32 @@
 // database and shapes no answer: what it costs over the raw request is what any Node
 // service in front of the engine pays on this machine (two more HTTP hops, one process
 // more to wake), the part of the gap a faster request path cannot remove.
+// A route given a `page` (the REST search, whose target includes the aspects read) also
+// reads the hits' page from PostgreSQL with the service's own statement and parameters
+// (ENTITY_PAGE in store/aspects.ts, one named statement on the pg driver) and answers
+// with its rows: the floor for a search that reads the database too.
 import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const input = JSON.parse(await new Promise((resolve) => {
   const chunks = [];
   process.stdin.on('data', (c) => chunks.push(c));
   process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
 }));
-const { meiliUrl, masterKey, token, routes } = input;
+const { meiliUrl, masterKey, token, routes, databaseUrl } = input;
 const agent = new http.Agent({ keepAlive: true });
+const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 4 }) : undefined;
+const { ENTITY_PAGE } = pool ? await import(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'store', 'aspects.js')) : {};
+
+/** The page's rows for the engine's answer: the hits' latest aspects and held values. */
+async function readPage(answer, names) {
+  const body = JSON.parse(answer.toString('utf8'));
+  const urns = (body.hits ?? body.results.flatMap((r) => r.hits)).map((h) => h.urn);
+  const { rows } = await pool.query({ name: ENTITY_PAGE.name, text: ENTITY_PAGE.text, values: [urns, urns.map(() => null), urns.map(() => true), names] });
+  return Buffer.from(JSON.stringify({ entities: rows }));
+}
 
 function post(path, body) {
   const payload = JSON.stringify(body);
@@ -36,9 +53,10 @@ const server = http.createServer((req, res) => {
       res.writeHead(401).end();
       return;
     }
-    const requests = routes[new URL(req.url, 'http://x').searchParams.get('route')];
+    const route = routes[new URL(req.url, 'http://x').searchParams.get('route')];
     let last = Buffer.from('{}');
-    for (const r of requests) last = await post(r.path, r.body);
+    for (const r of route.requests) last = await post(r.path, r.body);
+    if (route.page) last = await readPage(last, route.page);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': last.length }).end(last);
   });
 });

@@ -22,7 +22,8 @@ const AGGREGATE = {
   query: `query aggregate($input: AggregateAcrossEntitiesInput!) { aggregateAcrossEntities(input: $input) { facets { field aggregations { value count } } } }`,
   variables: { input: { types: ['DATASET'], query: '*', facets: ['structuredProperties.io.bench.tier', 'structuredProperties.io.bench.owner'], searchFlags: { maxAggValues: 20 } } },
 };
-const REST_SEARCH = `/openapi/v3/entity/dataset?query=${encodeURIComponent('structuredProperties.io_bench_retention:>180')}&count=10&aspects=datasetKey&aspects=structuredProperties`;
+const REST_ASPECTS = ['datasetKey', 'structuredProperties'];
+const REST_SEARCH = `/openapi/v3/entity/dataset?query=${encodeURIComponent('structuredProperties.io_bench_retention:>180')}&count=10${REST_ASPECTS.map((a) => `&aspects=${a}`).join('')}`;
 
 /**
  * Times the calls in turn, 'iterations' of each after a warm-up; which goes first rotates,
@@ -76,7 +77,7 @@ async function startGateway(subgraphUrl, token) {
   return { url, stop: () => server.stop() };
 }
 
-export async function searchFigures({ server, dataDir, iterations, token, bareNodeArgs = [] }) {
+export async function searchFigures({ server, dataDir, databaseUrl, iterations, token, bareNodeArgs = [] }) {
   const meiliUrl = server.meiliUrl;
   const masterKey = readFileSync(path.join(dataDir, 'meili', 'master-key'), 'utf8').trim();
   const graphqlUrl = `${server.url}/api/graphql`;
@@ -99,19 +100,19 @@ export async function searchFigures({ server, dataDir, iterations, token, bareNo
     { label: 'GraphQL `aggregateAcrossEntities`, 2 facets', method: 'POST', url: graphqlUrl, body: AGGREGATE, target: 0.5 },
     { label: 'the scroll through `@apollo/gateway`', method: 'POST', url: gateway.url, body: SCROLL, explainAt: graphqlUrl },
     { label: 'the aggregate through `@apollo/gateway`', method: 'POST', url: gateway.url, body: AGGREGATE, explainAt: graphqlUrl },
-    { label: 'REST v3 `GET /entity/dataset?query=…` (aspects read included)', method: 'GET', url: `${server.url}${REST_SEARCH}`, body: undefined, target: 1.0 },
+    { label: 'REST v3 `GET /entity/dataset?query=…` (aspects read included)', method: 'GET', url: `${server.url}${REST_SEARCH}`, body: undefined, target: 1.0, page: REST_ASPECTS },
   ];
   const rows = [];
   const routes = [];
-  for (const q of queries) routes.push(await explained(q.method, q.explainAt ?? q.url, q.body));
-  const bare = await startBareProxy({ meiliUrl, masterKey, token, routes }, bareNodeArgs);
+  for (const q of queries) routes.push({ requests: await explained(q.method, q.explainAt ?? q.url, q.body), page: q.page });
+  const bare = await startBareProxy({ meiliUrl, masterKey, token, routes, databaseUrl }, bareNodeArgs);
   try {
     for (const [i, q] of queries.entries()) {
-      const requests = routes[i];
+      const requests = routes[i].requests;
       const floor = () => rawRequest(`${bare.url}/?route=${i}`, q.method === 'GET' ? 'POST' : q.method, q.body ?? {}, { authorization: `Bearer ${token}` });
       const [s, r, b] = await timeInTurn([service(q.method, q.url, q.body), raw(requests), floor], iterations);
       console.log(`${q.label}: p50 ${s.p50.toFixed(2)} ms vs raw ${r.p50.toFixed(2)} ms (+${(s.p50 - r.p50).toFixed(2)} ms), bare proxy ${b.p50.toFixed(2)} ms (+${(b.p50 - r.p50).toFixed(2)}); p99 ${s.p99.toFixed(2)} vs ${r.p99.toFixed(2)} (${requests.length} engine request${requests.length === 1 ? '' : 's'})`);
-      rows.push({ label: q.label, target: q.target, service: s, raw: r, bare: b, engineRequests: requests.length });
+      rows.push({ label: q.label, target: q.target, service: s, raw: r, bare: b, engineRequests: requests.length, floorReadsPage: q.page !== undefined });
     }
   } finally {
     await bare.stop();
