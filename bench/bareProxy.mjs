@@ -1,14 +1,14 @@
 // The floor under the search figures: a bare node:http server, in its own process like
 // the service, that checks the bearer token, reads the body and sends the very requests
 // the service sent to Meilisearch for the same query (given on stdin as JSON, one list
-// per path), answering with the engine's last answer. It parses no GraphQL, reads no
-// database and shapes no answer: what it costs over the raw request is what any Node
-// service in front of the engine pays on this machine (two more HTTP hops, one process
-// more to wake), the part of the gap a faster request path cannot remove.
+// per path), answering with the engine's last answer. It parses no GraphQL and shapes
+// no answer: what it costs over the raw request is what any Node service in front of
+// the engine pays on this machine (two more HTTP hops, one process more to wake), the
+// part of the gap a faster request path cannot remove.
 // A route given a `page` (the REST search, whose target includes the aspects read) also
 // reads the hits' page from PostgreSQL with the service's own statement and parameters
-// (ENTITY_PAGE in store/aspects.ts, one named statement on the pg driver) and answers
-// with its rows: the floor for a search that reads the database too.
+// (ENTITY_PAGE in store/aspects.ts, on the pg driver) and answers with its rows as
+// JSON: the floor for a search that reads the database too.
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -10,8 +10,10 @@
 // <timed searches per query> (300), --writes <writes per round> (5000), --rounds (3),
 // --concurrency (32), --profile <dir> (a V8 CPU profile of the server, summarised per
 // search path into the section "Where the time goes"; the load runs as usual), --only
-// health|search|writes (start-up, bulk load and that part only). Writes the section "Where users stand"
-// of BENCHMARKS.md (not with --profile or --only).
+// health|search|writes (start-up, bulk load and that part only, then the memory),
+// --node-args "<flags>" (V8 or Node flags for the server, to try them: the start-up
+// timing still runs the server as `npm start` does). Writes the section "Where users
+// stand" of BENCHMARKS.md (not with --profile or --only).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -218,7 +220,7 @@ async function scenario(db, opts, externalPg) {
   out.startup = await timeStartup(env);
   console.log(`npm start to healthy: first start ${round(out.startup.firstMs)} ms, again ${round(out.startup.warmMs)} ms`);
 
-  const server = await startAsUser(env, { nodeArgs: opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${opts.profile}`] : [] });
+  const server = await startAsUser(env, { nodeArgs: [...opts.nodeArgs, ...(opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${opts.profile}`] : [])] });
   const token = env.ROOT_TOKEN ?? readFileSync(path.join(dataDir, 'root-token'), 'utf8').trim();
   const meili = { url: server.meiliUrl, key: readFileSync(path.join(dataDir, 'meili', 'master-key'), 'utf8').trim() };
   const api = {
@@ -258,11 +260,11 @@ async function scenario(db, opts, externalPg) {
       out.search = await searchFigures({ server, dataDir, databaseUrl, iterations: opts.iterations, token, bareNodeArgs: bareProfileArgs(opts, db) });
     }
     if (part('writes')) Object.assign(out, await writeFigures(api, opts, databaseUrl, db, meili));
-    if (opts.only !== undefined) return out;
 
     out.memory = memoryOfTree(server.child.pid);
     console.log(`== ${db}: memory after the load`);
     for (const [name, m] of out.memory) console.log(`${name}: PSS ${round(m.pss)} MB (anonymous ${round(m.anon)}, mapped files ${round(m.file)}, shared memory ${round(m.shmem)}), RSS ${round(m.rss)} MB (${m.processes} processes)`);
+    if (opts.only !== undefined) return out;
 
     if (opts.profile) return out;
     console.log(`== ${db}: hard-delete cleanup`);
@@ -312,7 +314,7 @@ function report(results, opts) {
     rows.push(`| \`npm start\` to healthy, installed checkout | first start (initdb) ${round(r.startup.firstMs / 1000, 2)} s, again ${round(r.startup.warmMs / 1000, 2)} s | < 5 s | ${met(r.startup.firstMs < 5000 && r.startup.warmMs < 5000)} |`);
   }
   return `
-Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --iterations ${opts.iterations} --writes ${opts.writes} --rounds ${opts.rounds}\`
+Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --iterations ${opts.iterations} --writes ${opts.writes} --rounds ${opts.rounds}${opts.nodeArgs.length ? ` --node-args "${opts.nodeArgs.join(' ')}"` : ''}\`
 Machine: ${machine()}. Server: \`node dist/main.js\` (the build \`npm start\` runs), authentication on (the generated admin token), \`RATE_LIMIT_PER_MINUTE=100000000\` (the load exceeds the default 60,000 per token and minute), everything else default: the bundled Meilisearch (256 MiB, 1 indexing thread) and ${opts.externalVersion ? `either the embedded PostgreSQL or an external PostgreSQL ${opts.externalVersion} (both` : 'the embedded PostgreSQL ('}durable: fsync and synchronous_commit on). One client process (node:http, keep-alive) sends every request: to the service, and the same request straight to Meilisearch (its master key from DATA_DIR) or, for writes, Prisma writing the same rows (latest aspect, history row, entity version, change-log row, 3 value rows) in one transaction on the same database. Searches take turns, service, raw request and a bare Node proxy sending the same engine requests (the floor, \`bench/bareProxy.mjs\`), ${opts.iterations} timed of each after a warm-up. Memory is PSS (shared pages divided among the processes sharing them) summed over the server's process tree after the load.
 
 | Figure | Measured | Target | |
@@ -333,9 +335,10 @@ export async function run(argv) {
       concurrency: { type: 'string', default: '32' },
       profile: { type: 'string' },
       only: { type: 'string' },
+      'node-args': { type: 'string', default: '' },
     },
   });
-  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only };
+  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean) };
   if (opts.only !== undefined && !['health', 'search', 'writes'].includes(opts.only)) throw new Error(`--only: health, search or writes, not "${opts.only}"`);
   const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
   console.log(`outside-in benchmark: ${opts.n} datasets\n${machine()}`);
