@@ -1,10 +1,11 @@
 // `npm run bench -- outside`: the service measured where its users stand (issue 12).
-// The server is started as `npm start` starts it (node dist/main.js, authentication on,
-// its own PostgreSQL and Meilisearch under a fresh DATA_DIR), and again on an external
-// PostgreSQL (durable, as shipped); every figure is taken over HTTP with the generated
-// admin token, by this one client process, next to a raw baseline taken in the same run
-// by the same client: the identical Meilisearch request sent straight to the engine, and
-// Prisma writing the same rows on the same database.
+// The server is started as `npm start` starts it (node dist/main.js with the start
+// script's flags, authentication on, its own PostgreSQL and Meilisearch under a fresh
+// DATA_DIR), and again on an external PostgreSQL (durable, as shipped); every figure is
+// taken over HTTP with the generated admin token, by this one client process, next to a
+// raw baseline taken in the same run by the same client: the identical Meilisearch
+// request sent straight to the engine, and Prisma writing the same rows on the same
+// database.
 //
 // Options: --n <datasets> (20000), --db embedded|external|both (both), --iterations
 // <timed searches per query> (300), --writes <writes per round> (5000), --rounds (3),
@@ -36,10 +37,18 @@ function tempDataDir(tag) {
   return path.join(dir, 'data');
 }
 
+/** The flags `npm start` gives node (package.json's start script), so the server measured runs as users run it. */
+export function startFlags() {
+  const script = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const flags = /\bnode((?: --\S+)*) dist\/main\.js/.exec(script);
+  if (!flags) throw new Error(`package.json's start script does not run node dist/main.js: ${script}`);
+  return flags[1].split(' ').filter(Boolean);
+}
+
 /** Starts the built server as `npm start` does (through npm when `viaNpm`), resolves once /health says ok. */
 async function startAsUser(env, { viaNpm = false, nodeArgs = [] } = {}) {
   const started = performance.now();
-  const command = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [...nodeArgs, path.join(ROOT, 'dist/main.js')]];
+  const command = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [...startFlags(), ...nodeArgs, path.join(ROOT, 'dist/main.js')]];
   const child = spawn(command[0], command[1], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME ?? tmpdir(), PORT: '0', LOG_FORMAT: 'json', ...env },
@@ -315,7 +324,7 @@ function report(results, opts) {
   }
   return `
 Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --iterations ${opts.iterations} --writes ${opts.writes} --rounds ${opts.rounds}${opts.nodeArgs.length ? ` --node-args "${opts.nodeArgs.join(' ')}"` : ''}\`
-Machine: ${machine()}. Server: \`node dist/main.js\` (the build \`npm start\` runs), authentication on (the generated admin token), \`RATE_LIMIT_PER_MINUTE=100000000\` (the load exceeds the default 60,000 per token and minute), everything else default: the bundled Meilisearch (256 MiB, 1 indexing thread) and ${opts.externalVersion ? `either the embedded PostgreSQL or an external PostgreSQL ${opts.externalVersion} (both` : 'the embedded PostgreSQL ('}durable: fsync and synchronous_commit on). One client process (node:http, keep-alive) sends every request: to the service, and the same request straight to Meilisearch (its master key from DATA_DIR) or, for writes, Prisma writing the same rows (latest aspect, history row, entity version, change-log row, 3 value rows) in one transaction on the same database. Searches take turns, service, raw request and a bare Node proxy sending the same engine requests (the floor, \`bench/bareProxy.mjs\`), ${opts.iterations} timed of each after a warm-up. Memory is PSS (shared pages divided among the processes sharing them) summed over the server's process tree after the load.
+Machine: ${machine()}. Server: \`node ${startFlags().join(' ')} dist/main.js\` (the build and the flags \`npm start\` runs), authentication on (the generated admin token), \`RATE_LIMIT_PER_MINUTE=100000000\` (the load exceeds the default 60,000 per token and minute), everything else default: the bundled Meilisearch (256 MiB, 1 indexing thread) and ${opts.externalVersion ? `either the embedded PostgreSQL or an external PostgreSQL ${opts.externalVersion} (both` : 'the embedded PostgreSQL ('}durable: fsync and synchronous_commit on). One client process (node:http, keep-alive) sends every request: to the service, and the same request straight to Meilisearch (its master key from DATA_DIR) or, for writes, Prisma writing the same rows (latest aspect, history row, entity version, change-log row, 3 value rows) in one transaction on the same database. Searches take turns, service, raw request and a bare Node proxy sending the same engine requests (the floor, \`bench/bareProxy.mjs\`), ${opts.iterations} timed of each after a warm-up. Memory is PSS (shared pages divided among the processes sharing them) summed over the server's process tree after the load.
 
 | Figure | Measured | Target | |
 |---|---|---|---|

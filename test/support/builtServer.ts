@@ -1,6 +1,7 @@
 /**
  * The built service as a child process, for tests that kill it or run its commands:
- * started like `npm start` (node dist/main.js), its URL taken from its structured log.
+ * started like `npm start` (node dist/main.js; without the start script's V8 flag, which
+ * only shortens the event loop's pauses), its URL taken from its structured log.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
