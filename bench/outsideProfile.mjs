@@ -51,7 +51,7 @@ export function profileReport(results, opts) {
       const gap = q.service.p50 - q.raw.p50;
       parts.push(`### ${q.label} (${r.db} PostgreSQL)
 
-p50 ${round(q.service.p50, 2)} ms vs ${round(q.raw.p50, 2)} ms raw (+${round(gap, 2)} ms); a bare Node proxy sending the same engine requests ${round(q.bare.p50, 2)} ms (+${round(q.bare.p50 - q.raw.p50, 2)} ms). The server's CPU per request: **${round(p.busyMs, 3)} ms** busy, ${round(p.idleMs, 3)} ms idle (waiting on Meilisearch and PostgreSQL), over ${p.requests} requests.${b ? ` The bare proxy's CPU per request: ${round(b.busyMs, 3)} ms (of which Node's HTTP stack ${round(b.categories.find((c) => c.name.startsWith('Node: HTTP'))?.ms ?? 0, 3)} ms).` : ''}
+p50 ${round(q.service.p50, 2)} ms vs ${round(q.raw.p50, 2)} ms raw (+${round(gap, 2)} ms); a bare Node proxy sending the same engine requests${q.floorReadsPage ? ', then the same page read,' : ''} ${round(q.bare.p50, 2)} ms (+${round(q.bare.p50 - q.raw.p50, 2)} ms). The server's CPU per request: **${round(p.busyMs, 3)} ms** busy, ${round(p.idleMs, 3)} ms idle (waiting on Meilisearch and PostgreSQL), over ${p.requests} requests.${b ? ` The bare proxy's CPU per request: ${round(b.busyMs, 3)} ms (of which Node's HTTP stack ${round(b.categories.find((c) => c.name.startsWith('Node: HTTP'))?.ms ?? 0, 3)} ms).` : ''}
 
 | Where the server's CPU went | ms per request |
 |---|---|
@@ -81,7 +81,7 @@ Heaviest functions, self time: ${p.self.map((f) => `\`${f.name}\` ${round(perWri
     }
   }
   const summaryTable = summary.length === 0 ? '' : `
-How to read it: the first column is what a user sees (p50 over the raw engine request) for the service and for the bare proxy, a \`node:http\` server in its own process that checks the token and sends the same engine requests (\`bench/bareProxy.mjs\`): the floor any Node service in front of the engine pays here. The second is the CPU each spends per request (from the profiles, which slow both a little); the rest splits the service's CPU by what ran. The gap between service and floor is the service's extra CPU: GraphQL execution, Fastify's request handling and its plugins (security headers, rate limit, CORS), and propgraph's own code (authentication, query compilation, answer shaping) are each a fraction of a millisecond; no single one holds the gap.
+How to read it: the first column is what a user sees (p50 over the raw engine request) for the service and for the bare proxy, a \`node:http\` server in its own process that checks the token and sends the same engine requests, and for the REST search then the same page read on PostgreSQL (\`bench/bareProxy.mjs\`): the floor any Node service in front of the engine (and the database) pays here. The second is the CPU each spends per request (from the profiles, which slow both a little); the rest splits the service's CPU by what ran. The gap between service and floor is the service's extra CPU: GraphQL execution, Fastify's request handling and its plugins (security headers, rate limit, CORS), and propgraph's own code (authentication, query compilation, answer shaping) are each a fraction of a millisecond; no single one holds the gap.
 
 | Path | p50 over raw, ms: service / bare proxy | server CPU per request, ms: service / bare proxy | ${[...GROUPS.map(([name]) => name), 'other packages'].join(' | ')} |
 |---|---|---|${GROUPS.map(() => '---|').join('')}---|
