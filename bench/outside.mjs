@@ -147,6 +147,10 @@ function memoryOfTree(rootPid) {
   return byName;
 }
 
+function printMemory(memory) {
+  for (const [name, m] of memory) console.log(`${name}: PSS ${round(m.pss)} MB (anonymous ${round(m.anon)}, mapped files ${round(m.file)}, shared memory ${round(m.shmem)}), RSS ${round(m.rss)} MB (${m.processes} processes)`);
+}
+
 async function timeStartup(env) {
   const dataDir = tempDataDir('start');
   try {
@@ -272,13 +276,13 @@ async function scenario(db, opts, externalPg) {
 
     out.memory = memoryOfTree(server.child.pid);
     console.log(`== ${db}: memory after the load`);
-    for (const [name, m] of out.memory) console.log(`${name}: PSS ${round(m.pss)} MB (anonymous ${round(m.anon)}, mapped files ${round(m.file)}, shared memory ${round(m.shmem)}), RSS ${round(m.rss)} MB (${m.processes} processes)`);
+    printMemory(out.memory);
     // Right after the load, V8's heap still holds the load's garbage: it gives it back
     // once the process has been quiet a while (its memory reducer, 10-30 s here).
     await sleep(IDLE_MS);
     out.memoryIdle = memoryOfTree(server.child.pid);
     console.log(`== ${db}: memory ${IDLE_MS / 1000} s later, nothing asked meanwhile`);
-    for (const [name, m] of out.memoryIdle) console.log(`${name}: PSS ${round(m.pss)} MB (anonymous ${round(m.anon)}, mapped files ${round(m.file)}, shared memory ${round(m.shmem)}), RSS ${round(m.rss)} MB (${m.processes} processes)`);
+    printMemory(out.memoryIdle);
     if (opts.only !== undefined) return out;
 
     if (opts.profile) return out;
