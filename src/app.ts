@@ -22,7 +22,7 @@ import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.j
 import { recordRoutes } from './rest/routeTable.js';
 import { restliRoutes } from './restli/routes.js';
 import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
-import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
+import { backupRoutes, healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
 import { installTraceHeader } from './rest/traceHeader.js';
@@ -164,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(backupRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(traceRoutes, { prefix: `${prefix}/v1`, services });
   }
   // DataHub's Rest.li dialect, at the root and under /gms as DataHub's clients address GMS.

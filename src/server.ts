@@ -12,6 +12,7 @@ import { setUrnNamespace } from './domain/typeUrns.js';
 import { searchableEntityTypes } from './domain/entityTypes.js';
 import type { Logger } from './logger.js';
 import { lockDataDir } from './embedded/dataDirLock.js';
+import { APP_VERSION } from './version.js';
 import type { EarlyStart } from './embedded/earlyStart.js';
 import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
@@ -86,7 +87,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
+  services = createServices({ db, statement: database.statement, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {

@@ -64,21 +64,7 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
     }
-    let response: Response;
-    try {
-      response = await this.fetchImpl(url, {
-        method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (err) {
-      throw new CliError(
-        `Cannot reach the propgraph server at ${this.settings.server} (${networkReason(err)}). ` +
-          'Is it running? Check the address with `propgraph init` or PROPGRAPH_SERVER.',
-        EXIT.unreachable,
-      );
-    }
+    const response = await this.send(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const text = await response.text();
     let parsed: unknown;
     try {
@@ -93,27 +79,63 @@ export class HttpClient {
       }
       return parsed as T;
     }
+    if (options.acceptErrorBody && Array.isArray((parsed as { errors?: unknown } | undefined)?.errors)) return parsed as T;
+    throw this.failure(response.status, route, text, parsed);
+  }
+
+  /**
+   * A GET whose answer is a file: the response, once its status is a success, for the
+   * caller to read as a stream (no time limit on reading it). Errors as for request().
+   */
+  async download(path: string): Promise<Response> {
+    const url = new URL(this.settings.server + path);
+    const headers: Record<string, string> = {};
+    if (this.settings.token) headers.authorization = `Bearer ${this.settings.token}`;
+    const response = await this.send(url, { method: 'GET', headers });
+    if (response.ok) return response;
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    throw this.failure(response.status, `GET ${url.pathname}`, text, parsed);
+  }
+
+  private async send(url: URL, init: RequestInit): Promise<Response> {
+    try {
+      return await this.fetchImpl(url, init);
+    } catch (err) {
+      throw new CliError(
+        `Cannot reach the propgraph server at ${this.settings.server} (${networkReason(err)}). ` +
+          'Is it running? Check the address with `propgraph init` or PROPGRAPH_SERVER.',
+        EXIT.unreachable,
+      );
+    }
+  }
+
+  private failure(status: number, route: string, text: string, parsed: unknown): CliError {
     const errorBody = (parsed && typeof parsed === 'object' ? parsed : {}) as { error?: unknown; message?: unknown };
-    const kind = typeof errorBody.error === 'string' ? errorBody.error : `HTTP ${response.status}`;
+    const kind = typeof errorBody.error === 'string' ? errorBody.error : `HTTP ${status}`;
     const detail = typeof errorBody.message === 'string' ? errorBody.message : parsed === undefined && text ? text.slice(0, 200) : undefined;
-    if (response.status === 401) {
+    if (status === 401) {
       const hint = this.settings.token
         ? 'The access token was refused; configure a valid one'
         : 'No access token is configured';
-      throw new CliError(
+      return new CliError(
         `The server at ${this.settings.server} refused the request: 401 Unauthorized${detail ? ` (${detail})` : ''}. ` +
           `${hint} with \`propgraph init --token <token>\` or PROPGRAPH_TOKEN.`,
         EXIT.auth,
       );
     }
-    if (response.status === 403) {
-      throw new CliError(
+    if (status === 403) {
+      return new CliError(
         `The server at ${this.settings.server} refused ${route}: 403 Forbidden${detail ? ` (${detail})` : ''}. ` +
           'The access token lacks the permission for this command.',
         EXIT.auth,
       );
     }
-    if (options.acceptErrorBody && Array.isArray((parsed as { errors?: unknown } | undefined)?.errors)) return parsed as T;
-    throw new ApiError(response.status, kind, detail, route);
+    return new ApiError(status, kind, detail, route);
   }
 }

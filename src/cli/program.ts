@@ -7,12 +7,13 @@ import { deleteEntity } from './commands/delete.js';
 import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
 import { getProperty, listProperties, upsertProperties } from './commands/properties.js';
+import { backup } from './commands/backup.js';
 import { restoreEntity } from './commands/restore.js';
 import { search } from './commands/search.js';
 import { systemUpdate } from './commands/systemUpdate.js';
 import { evaluateTests, getTest, listTests, upsertTests } from './commands/tests.js';
 import { createToken, listTokens, revokeToken } from './commands/tokens.js';
-import type { ExitCode } from './errors.js';
+import { CliError, EXIT, type ExitCode } from './errors.js';
 
 /** The package's version; dist/cli/program.js sits two levels below package.json. */
 function packageVersion(): string {
@@ -115,10 +116,39 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .action(run(() => loadDemo(ctx)));
 
   program
+    .command('backup')
+    .description("save a consistent snapshot of the server's database while it runs (needs an admin token)")
+    .requiredOption('--out <file>', 'the backup file to write (gzip; written only once whole and checked)')
+    .action(run((opts: { out: string }) => backup(ctx, opts)));
+
+  program
     .command('restore')
-    .description('undo a soft delete')
-    .requiredOption('--urn <urn>', 'urn of the soft-deleted entity')
-    .action(run((opts: { urn: string }) => restoreEntity(ctx, opts)));
+    .description('undo a soft delete (--urn), or load a backup into an empty database with no server running on it (--from)')
+    .option('--urn <urn>', 'urn of the soft-deleted entity')
+    .option('--from <file>', 'a backup file from `propgraph backup`; loads it into DATABASE_URL, or the embedded PostgreSQL in DATA_DIR')
+    .option('--force', 'with --from: replace whatever the database holds')
+    .action(
+      run(async (opts: { urn?: string; from?: string; force?: boolean }) => {
+        if (opts.from !== undefined && opts.urn === undefined) {
+          // Local: opens the database itself (docs/operations.md), so loaded only for this.
+          const { restoreBackup } = await import('../admin/restoreBackup.js');
+          return restoreBackup(ctx.terminal, { from: opts.from, force: opts.force === true });
+        }
+        if (opts.urn !== undefined && opts.from === undefined) return restoreEntity(ctx, { urn: opts.urn });
+        throw new CliError('restore needs either --urn <urn> (undo a soft delete) or --from <file> (load a backup)', EXIT.usage);
+      }),
+    );
+
+  program
+    .command('upgrade-data')
+    .description("migrate DATA_DIR's embedded PostgreSQL cluster to this propgraph's PostgreSQL major version (server stopped; the old cluster is kept)")
+    .option('--old-bin-dir <dir>', "a directory with the old major's initdb and postgres, when no installed package has them")
+    .action(
+      run(async (opts: { oldBinDir?: string }) => {
+        const { upgradeData } = await import('../admin/upgradeData.js');
+        return upgradeData(ctx.terminal, opts);
+      }),
+    );
 
   program
     .command('system-update')

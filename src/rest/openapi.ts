@@ -69,7 +69,7 @@ function generatorSchema(doc: RouteDoc): JsonSchema {
     response: Object.fromEntries(
       Object.entries(doc.responses).map(([status, r]) => [
         status,
-        r.schema ? { description: r.description, content: { 'application/json': { schema: r.schema } } } : { description: r.description, type: 'null' },
+        r.schema ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } } : { description: r.description, type: 'null' },
       ]),
     ),
     ...(doc.public ? { security: [] } : {}),

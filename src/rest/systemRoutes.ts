@@ -57,3 +57,20 @@ export async function systemUpdateRoutes(app: FastifyInstance, options: { servic
     return reply.code(202).send({ jobId, created, job: `/jobs/${jobId}` });
   });
 }
+
+/**
+ * A backup while the server runs (docs/operations.md): the whole database as one
+ * consistent snapshot, streamed as a gzip file (`propgraph backup --out FILE` saves and
+ * checks it). A snapshot that fails part-way cuts the download short; the file's end
+ * line (counts and checksum) is then missing, which the CLI reports.
+ */
+export async function backupRoutes(app: FastifyInstance, options: { services: Services }): Promise<void> {
+  app.get('/system/backup', async (request, reply) => {
+    const backup = await options.services.backup.start(request.caller);
+    return reply
+      .header('content-type', 'application/gzip')
+      .header('content-disposition', `attachment; filename="${backup.filename}"`)
+      .header('cache-control', 'no-store')
+      .send(backup.stream);
+  });
+}

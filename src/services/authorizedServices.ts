@@ -9,9 +9,10 @@
 import { scopeAllows } from '../domain/accessToken.js';
 import { ForbiddenError } from '../domain/errors.js';
 import type { Caller, Scope } from './caller.js';
+import type { BackupService } from './backupService.js';
 import type { EntityService } from './entityService.js';
 import type { JobService } from './jobs/jobService.js';
-import { entityPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import { backupPolicy, entityPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
@@ -134,4 +135,11 @@ export class AuthorizedSearchService extends Authorized<SearchService> implement
   aggregate: SearchService['aggregate'] = (caller, ...rest) => this.allowed(caller, 'aggregate', searchPolicy.aggregate).aggregate(caller, ...rest);
   searchEntities: SearchService['searchEntities'] = (caller, ...rest) => this.allowed(caller, 'searchEntities', searchPolicy.searchEntities).searchEntities(caller, ...rest);
   requestRebuild: SearchService['requestRebuild'] = (caller, ...rest) => this.allowed(caller, 'requestRebuild', searchPolicy.requestRebuild).requestRebuild(caller, ...rest);
+}
+
+export class AuthorizedBackupService extends Authorized<BackupService> implements BackupService {
+  constructor(inner: BackupService) {
+    super(inner, 'backup');
+  }
+  start: BackupService['start'] = (caller, ...rest) => this.allowed(caller, 'start', backupPolicy.start).start(caller, ...rest);
 }

@@ -4,12 +4,13 @@
  * (REST, GraphQL) receive is each one inside its Authorized* wrapper
  * (authorizedServices.ts).
  */
-import type { Db, DriverStatement } from '../store/database.js';
+import type { Db, DriverStatement, SnapshotOpener } from '../store/database.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
+  AuthorizedBackupService,
   AuthorizedEntityService,
   AuthorizedJobService,
   AuthorizedPropertyService,
@@ -18,6 +19,7 @@ import {
   AuthorizedTokenService,
   AuthorizedValueService,
 } from './authorizedServices.js';
+import { DefaultBackupService, type BackupService } from './backupService.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
@@ -35,6 +37,7 @@ export interface Services {
   readonly tests: TestService;
   readonly tokens: TokenService;
   readonly search: SearchService;
+  readonly backup: BackupService;
 }
 
 export interface ServiceDeps {
@@ -52,6 +55,10 @@ export interface ServiceDeps {
   readonly searchDisabledReason?: string;
   /** How long searches trust their cached property registry (SearchService). */
   readonly searchRegistryRecheckMs?: number;
+  /** Starts database snapshots for backups. */
+  readonly openSnapshot: SnapshotOpener;
+  /** This build's version, recorded in backups. */
+  readonly appVersion: string;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -63,6 +70,7 @@ export function createServices(deps: ServiceDeps): Services {
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
     tokens: new AuthorizedTokenService(new DefaultTokenService(deps)),
+    backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(
       new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
     ),

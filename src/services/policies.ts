@@ -8,6 +8,7 @@
 import { tryParseUrn } from '../domain/urn.js';
 import type { Scope } from './caller.js';
 import type { EntityService } from './entityService.js';
+import type { BackupService } from './backupService.js';
 import type { JobService } from './jobs/jobService.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
@@ -91,6 +92,10 @@ export const valuePolicy = {
   remove: 'write',
   get: 'read',
 } as const satisfies Policy<ValueService>;
+
+export const backupPolicy = {
+  start: 'admin',
+} as const satisfies Policy<BackupService>;
 
 export const jobPolicy = {
   list: 'read',

@@ -6,11 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/postgres.js';
 import { UnavailableError } from '../domain/errors.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import type { BackupHeader, BackupManifest } from '../domain/backupFormat.js';
+import { beginDump } from './backup/dump.js';
 import { applyMigrations, type SqlRunner } from './migrate.js';
 import { isConnectionError } from './connectionErrors.js';
 
@@ -30,8 +33,18 @@ export interface Database {
   readonly read: DriverRead;
   /** Statements on the driver whose text varies (see DriverStatement). */
   readonly statement: DriverStatement;
+  /** Starts a consistent snapshot for a backup (store/backup/dump.ts). */
+  readonly openSnapshot: SnapshotOpener;
   close(): Promise<void>;
 }
+
+/** A snapshot begun on a connection of its own: the header now, the rows when written (which releases the connection). */
+export interface Snapshot {
+  readonly header: BackupHeader;
+  write(out: Writable): Promise<BackupManifest>;
+}
+
+export type SnapshotOpener = (appVersion: string) => Promise<Snapshot>;
 
 /**
  * A read straight on the pg driver, for the few paths run on every search where
@@ -129,6 +142,26 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
       throw err;
     }
   };
+  const openSnapshot: SnapshotOpener = async (appVersion) => {
+    const client = await pool.connect();
+    try {
+      const dump = await beginDump(client, appVersion);
+      return {
+        header: dump.header,
+        write: async (out) => {
+          try {
+            return await dump.write(out);
+          } finally {
+            client.release();
+          }
+        },
+      };
+    } catch (err) {
+      client.release();
+      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+      throw err;
+    }
+  };
   // Named statements are prepared once per connection and reused, so the planner does
   // not parse and plan the same write statements on every request.
   const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) }));
@@ -139,6 +172,7 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
     sql,
     read,
     statement,
+    openSnapshot,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

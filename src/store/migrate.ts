@@ -9,6 +9,8 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { APP_VERSION } from '../version.js';
+import { recordedVersion, recordVersion, refuseNewerData } from './dataVersion.js';
 
 export interface SqlQueryRunner {
   exec(text: string): Promise<void>;
@@ -55,8 +57,22 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
     });
 }
 
-export async function applyMigrations(runner: SqlRunner, log: Logger, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const migrations = listMigrations(dir);
+export interface MigrateOptions {
+  readonly dir?: string;
+  /** The version opening the database (recorded, and checked against the one recorded). */
+  readonly appVersion?: string;
+  /** Apply only up to this migration (a restore recreates the schema its backup was taken from). */
+  readonly upTo?: string;
+}
+
+/**
+ * Refuses data a newer version migrated (store/dataVersion.ts), applies the missing
+ * migrations, records the version. Returns the names of the migrations applied now.
+ */
+export async function applyMigrations(runner: SqlRunner, log: Logger, options: MigrateOptions = {}): Promise<string[]> {
+  const appVersion = options.appVersion ?? APP_VERSION;
+  const all = listMigrations(options.dir ?? MIGRATIONS_DIR);
+  const migrations = options.upTo === undefined ? all : all.filter((m) => m.name <= options.upTo!);
   return runner.withLock(async (conn) => {
     await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
@@ -65,6 +81,8 @@ export async function applyMigrations(runner: SqlRunner, log: Logger, dir = MIGR
         'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
       );
       const applied = new Map(rows.map((r) => [String(r.migration_name), String(r.checksum)]));
+      const recorded = await recordedVersion(conn, new Set(applied.keys()));
+      refuseNewerData(appVersion, recorded, [...applied.keys()], new Set(all.map((m) => m.name)));
       const done: string[] = [];
       for (const m of migrations) {
         const previous = applied.get(m.name);
@@ -92,6 +110,8 @@ export async function applyMigrations(runner: SqlRunner, log: Logger, dir = MIGR
         log.info({ migration: m.name }, 'applied migration');
         done.push(m.name);
       }
+      // A partial schema (a restore's first step) is not a version having opened the data.
+      if (options.upTo === undefined) await recordVersion(conn, log, { appVersion, recorded, appliedBefore: [...applied.keys()], appliedNow: done });
       return done;
     } finally {
       await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);

@@ -214,4 +214,20 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
       ...commonErrors('admin', 'search.requestRebuild'),
     },
   },
+  'GET /openapi/v3/system/backup': {
+    operationId: 'backup',
+    summary: 'Take a backup of the database',
+    description:
+      'A consistent snapshot of the whole database, taken while the server keeps serving (one repeatable-read transaction), streamed as a gzip file: a header (propgraph version, migrations, PostgreSQL version), every table in PostgreSQL\'s COPY text format, and an end line with the row counts and a SHA-256 checksum. `propgraph backup --out FILE` saves and checks it; `propgraph restore --from FILE` loads it. See docs/operations.md, "Backup, restore and move".' +
+      scopeNote('admin'),
+    tags: ['System'],
+    responses: {
+      200: {
+        description: 'The backup file (gzip). A download cut short has no end line, and restore refuses it.',
+        contentType: 'application/gzip',
+        schema: { type: 'string', format: 'binary' },
+      },
+      ...commonErrors('admin', 'backup.start'),
+    },
+  },
 };
