@@ -163,10 +163,10 @@ export async function run(args) {
         req.end(payload);
       });
     const rawScroll = {
-      queries: [{ indexUid: 'bench_dataset', q: '', filter: ['_removed = false', `${field('bench_score')} > "50"`], limit: 100, offset: 0, attributesToRetrieve: ['urn', '_k', '_type'], sort: ['_k:asc'], facets: ['_type'] }],
+      queries: [{ indexUid: server.search.engine.uid('dataset'), q: '', filter: ['_removed = false', `${field('bench_score')} > "50"`], limit: 100, offset: 0, attributesToRetrieve: ['urn', '_k', '_type'], sort: ['_k:asc'], facets: ['_type'] }],
     };
     const rawAgg = {
-      queries: [{ indexUid: 'bench_dataset', q: '', filter: ['_removed = false'], limit: 0, offset: 0, attributesToRetrieve: ['urn', '_k', '_type'], facets: [field('bench_tier'), field('bench_regions')] }],
+      queries: [{ indexUid: server.search.engine.uid('dataset'), q: '', filter: ['_removed = false'], limit: 0, offset: 0, attributesToRetrieve: ['urn', '_k', '_type'], facets: [field('bench_tier'), field('bench_regions')] }],
     };
     const rawCheck = await raw(rawScroll);
     if (rawCheck.results[0].facetDistribution._type.dataset !== first.total) throw new Error('the raw scroll does not match the service scroll');

@@ -14,6 +14,7 @@ import type { Logger } from './logger.js';
 import { installAuthentication } from './rest/authentication.js';
 import { installExplainHeader } from './rest/explainHeader.js';
 import { installIndexStatusHeader } from './rest/indexStatusHeader.js';
+import { installSearchIndexHeader } from './rest/searchIndexHeader.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { errorSender, sendNoEndpoint } from './rest/errors.js';
 import { installInputLimits } from './rest/inputLimits.js';
@@ -39,6 +40,8 @@ export interface AppDeps {
   readonly health: HealthSource;
   /** Shown in the OpenAPI document. */
   readonly version: string;
+  /** Whether the search indexes are being built (X-Search-Index); absent when search is disabled. */
+  readonly searchIndex?: { readonly rebuilding: boolean };
 }
 
 /** URL prefixes under which the REST API is served (SPEC 4). */
@@ -153,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installIndexStatusHeader(app);
+  if (deps.searchIndex) installSearchIndexHeader(app, deps.searchIndex);
   installTraceHeader(app);
   installExplainHeader(app);
   await app.register(healthRoutes, { health: deps.health });

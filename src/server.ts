@@ -3,7 +3,7 @@
  * services, the job worker, the search indexer and the HTTP app. Used by main.ts and
  * by the tests, which start real servers on free ports.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
@@ -18,15 +18,18 @@ import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
 import { NO_WAIT } from './services/indexWaiter.js';
-import { REINDEX } from './services/jobs/kinds.js';
-import { JobWorker } from './services/jobs/worker.js';
+import { REINDEX, SEARCH_INDEX_BUILD } from './services/jobs/kinds.js';
+import { JobWorker, type JobHandler } from './services/jobs/worker.js';
+import { INDEX_FORMAT } from './search/indexFormat.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
 import { SearchIndexer } from './services/searchIndex/indexer.js';
+import { IndexReadiness } from './services/searchIndex/readiness.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
 import { GRAPHIQL_PAGE } from './web/graphiql.js';
 import { SWAGGER_UI_PAGE } from './web/swaggerUi.js';
 import { openDatabase, type Database } from './store/database.js';
 import { entitiesIndexedBefore } from './store/changeLog.js';
+import { formatUnbuilt } from './store/indexFormats.js';
 import { entityPageReader } from './store/aspects.js';
 import { databaseHealth } from './store/health.js';
 import { registryEpochReader } from './store/propertyRegistry.js';
@@ -82,26 +85,39 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
         // An index created now on a database that already holds entities indexed before
         // (Meilisearch data lost, search newly enabled, a type newly searchable) must be rebuilt.
         onIndexesCreated: async (types) => {
-          if (await entitiesIndexedBefore(db, types).catch(() => false)) requestRebuild('new empty index');
+          if (await entitiesIndexedBefore(db, types).catch(() => false)) {
+            await formatUnbuilt(db, INDEX_FORMAT);
+            requestRebuild('new empty index');
+          }
         },
+        requestBuild: requestRebuild,
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
   services = createServices({ db, statement: database.statement, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
+  const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT });
   if (engine) {
-    worker.register(REINDEX, async (ctx) => {
+    const rebuild: JobHandler = async (ctx) => {
       const outcome = await rebuildIndexes({ db, readEntityPage, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
       indexer?.nudge();
+      // The bundled engine is this server's alone: an earlier version's indexes serve no one now.
+      if (outcome === 'done' && search.mode === 'embedded') {
+        const dropped = await engine.dropOtherFormats(searchableEntityTypes().map((t) => t.name));
+        if (dropped.length > 0) log.info({ dropped }, "dropped an earlier version's search indexes");
+      }
       return outcome === 'done' ? 'done' : 'yield';
-    });
+    };
+    worker.register(SEARCH_INDEX_BUILD, rebuild);
+    // Queued by propgraph 0.1.0 before an upgrade: the same rebuild, of this version's indexes.
+    worker.register(REINDEX, rebuild);
   }
+  const readiness = engine ? new IndexReadiness(db, INDEX_FORMAT) : null;
   let app: FastifyInstance | undefined;
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
       // At once, not one after another: a busy server answers each in its own turn of the event loop.
-      const [state, searchState] = await Promise.all([databaseHealth(database.read), searchHealth(search, indexer)]);
+      const [state, searchState] = await Promise.all([databaseHealth(database.read), searchHealth(search, indexer, readiness)]);
       return {
         database: { ok: true, kind: database.kind },
         search: searchState,
@@ -113,7 +129,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
     }
   };
   try {
-    app = await buildApp({ config, log, services, version: packageVersion(), health: { health } });
+    app = await buildApp({ config, log, services, version: APP_VERSION, health: { health }, ...(readiness ? { searchIndex: readiness } : {}) });
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await app?.close().catch(() => undefined);
@@ -168,10 +184,6 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
   };
 }
 
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
-}
-
 /**
  * The bootstrap admin token (SPEC 10): ROOT_TOKEN when given; otherwise, when no admin
  * token exists yet, a generated one written to <DATA_DIR>/root-token (mode 0600) and
@@ -195,8 +207,8 @@ async function bootstrapAuthentication(config: Config, log: Logger, services: Se
   return existsSync(file) ? file : 'an admin token created earlier (see docs/security.md)';
 }
 
-async function searchHealth(search: SearchConnection, indexer: SearchIndexer | null): Promise<ComponentHealth> {
-  if (!search.engine || !indexer) return { ok: true, mode: search.mode, enabled: false, reason: search.reason ?? null };
-  const reachable = await search.engine.healthy();
-  return { ok: reachable, mode: search.mode, enabled: true, reachable, types: searchableEntityTypes().length, indexer: indexer.state };
+async function searchHealth(search: SearchConnection, indexer: SearchIndexer | null, readiness: IndexReadiness | null): Promise<ComponentHealth> {
+  if (!search.engine || !indexer || !readiness) return { ok: true, mode: search.mode, enabled: false, reason: search.reason ?? null };
+  const [reachable, index] = await Promise.all([search.engine.healthy(), readiness.current()]);
+  return { ok: reachable, mode: search.mode, enabled: true, reachable, types: searchableEntityTypes().length, index, indexer: indexer.state };
 }

@@ -12,7 +12,8 @@ import { CliError, EXIT, type ExitCode } from '../cli/errors.js';
 import { printLine, type Terminal } from '../cli/terminal.js';
 import type { Config } from '../config.js';
 import { BackupFormatError, type BackupManifest } from '../domain/backupFormat.js';
-import { REINDEX } from '../domain/jobKinds.js';
+import { SEARCH_INDEX_BUILD } from '../domain/jobKinds.js';
+import { INDEX_FORMAT } from '../search/indexFormat.js';
 import { setUrnNamespace } from '../domain/typeUrns.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../embedded/dataDirLock.js';
 import type { Logger } from '../logger.js';
@@ -85,7 +86,7 @@ async function rebuildSearch(terminal: Terminal, config: Config, url: string, ki
     const search = reachable ? await connectSearch(config, log.child({}, { level: 'fatal' })) : undefined;
     try {
       if (!search?.engine) {
-        const { id } = await database.prisma.$transaction((tx) => enqueueSingletonJob(tx, REINDEX, { reason: 'restore' }));
+        const { id } = await database.prisma.$transaction((tx) => enqueueSingletonJob(tx, SEARCH_INDEX_BUILD, { reason: 'restore', format: INDEX_FORMAT }));
         printLine(terminal.stdout, `Search index: the rebuild is queued as job ${id}; the next server to start on this database runs it (progress at GET /openapi/v3/jobs/${id}).`);
         return;
       }

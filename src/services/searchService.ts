@@ -23,7 +23,7 @@ import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
-import { REINDEX } from './jobs/kinds.js';
+import { SEARCH_INDEX_BUILD } from './jobs/kinds.js';
 import { DEFAULT_KEY_FACETS, describeFacet, emptyFacet, type Facet } from './searchFacets.js';
 import { resolveFields } from './searchFields.js';
 import { SearchRegistry } from './searchRegistry.js';
@@ -197,7 +197,8 @@ export class DefaultSearchService implements SearchService {
 
   async requestRebuild(_caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }> {
     if (!this.deps.engine) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
-    const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, REINDEX, { reason }));
+    const format = this.deps.engine.format;
+    const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, SEARCH_INDEX_BUILD, { reason, format }));
     return { jobId: String(id), created };
   }
 

@@ -55,14 +55,20 @@ export async function enqueueJob(tx: Tx, kind: string, payload: Record<string, u
   return rows[0]!.id;
 }
 
-/** Claims the oldest runnable job for `worker`, leasing it for `leaseSeconds`. */
-export async function claimJob(db: Queryable, worker: string, leaseSeconds: number): Promise<Job | undefined> {
+/**
+ * Claims the oldest runnable job for `worker`, leasing it for `leaseSeconds`: only of
+ * the kinds it runs, and only jobs for its search index format or for none (versions
+ * side by side in a rolling upgrade leave each other's jobs alone).
+ */
+export async function claimJob(db: Queryable, worker: string, leaseSeconds: number, runs: { kinds: readonly string[]; format: string }): Promise<Job | undefined> {
   const rows = await db.$queryRaw<Row[]>`
     UPDATE job SET status = 'running', locked_by = ${worker},
                    locked_until = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1
     WHERE id = (
       SELECT id FROM job
-      WHERE (status = 'pending' AND run_after <= now()) OR (status = 'running' AND locked_until < now())
+      WHERE ((status = 'pending' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
+        AND kind = ANY(${runs.kinds as string[]}::text[])
+        AND (payload->>'format' IS NULL OR payload->>'format' = ${runs.format})
       ORDER BY id
       FOR UPDATE SKIP LOCKED
       LIMIT 1
@@ -125,9 +131,12 @@ export async function listJobs(db: Queryable, options: JobFilter): Promise<Job[]
  * keeps two replicas asking at once from both enqueueing. Returns the job's id.
  */
 export async function enqueueSingletonJob(tx: Tx, kind: string, payload: Record<string, unknown>): Promise<{ id: bigint; created: boolean }> {
-  await tx.$queryRaw`SELECT 1 AS one FROM pg_advisory_xact_lock(hashtext(${`job:${kind}`}))`;
+  // One per kind, and per search index format for jobs that name one.
+  const format = typeof payload.format === 'string' ? payload.format : null;
+  await tx.$queryRaw`SELECT 1 AS one FROM pg_advisory_xact_lock(hashtext(${`job:${kind}:${format ?? ''}`}))`;
   const rows = await tx.$queryRaw<{ id: bigint }[]>`
-    SELECT id FROM job WHERE kind = ${kind} AND status IN ('pending', 'running') ORDER BY id LIMIT 1`;
+    SELECT id FROM job WHERE kind = ${kind} AND status IN ('pending', 'running')
+      AND (${format}::text IS NULL OR payload->>'format' = ${format}) ORDER BY id LIMIT 1`;
   if (rows[0]) return { id: rows[0].id, created: false };
   return { id: await enqueueJob(tx, kind, payload), created: true };
 }

@@ -5,6 +5,8 @@
  * values are untouched, and the search index holds none of its values (asked of the
  * API after the name is re-created, and of Meilisearch itself for the old generation).
  */
+import { INDEX_FORMAT } from '../../src/search/indexFormat.js';
+import { indexUid } from '../../src/search/settings.js';
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertyUrn, upsertDatasetsWithValues, V3 } from '../support/catalog.js';
 import { enc, http } from '../support/http.js';
@@ -95,7 +97,7 @@ describe.each(faultBackends())('hard delete of a property held by 10,000 dataset
 
     // The index: once the change log is drained, no document carries the old generation's field ...
     await waitFor('the indexer to drain the change log', 120_000, async () => ((await pendingChanges(databaseUrl)) === 0 ? true : undefined), 500);
-    expect(await engineCount(deployment.meili(server!), `${deployment.indexPrefix}dataset`, `sp.g${generation} EXISTS`)).toBe(0);
+    expect(await engineCount(deployment.meili(server!), indexUid(deployment.indexPrefix, 'dataset', INDEX_FORMAT), `sp.g${generation} EXISTS`)).toBe(0);
     expect(await holdersOf(second.url, `structuredProperties.${KEPT}`)).toBe(N);
     // ... and a property re-created under the same name starts empty.
     await defineProperty(second.url, GONE, { valueType: 'number', cardinality: 'SINGLE' });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { ensureBuilt, ROOT } from './build.js';
 
 const OUT = path.join(ROOT, 'dist');
+export { ROOT };
 
 /** Builds dist/ when stale; returns its path. */
 export async function buildOnce(): Promise<string> {
@@ -21,9 +22,10 @@ export interface BuiltProcess {
   readonly exited: Promise<number | string>;
 }
 
-export function runBuilt(script: string, env: Record<string, string>, args: string[] = []): BuiltProcess {
-  const child = spawn(process.execPath, [path.join(OUT, script), ...args], {
-    cwd: ROOT,
+/** `root`: another build's package root (an earlier release's, test/support/previousRelease.ts). */
+export function runBuilt(script: string, env: Record<string, string>, args: string[] = [], root = ROOT): BuiltProcess {
+  const child = spawn(process.execPath, [path.join(root, 'dist', script), ...args], {
+    cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -35,8 +37,8 @@ export function runBuilt(script: string, env: Record<string, string>, args: stri
 }
 
 /** Starts `main.js` and resolves with its URL once it logs that it listens. */
-export async function startBuiltServer(env: Record<string, string>, timeoutMs = 90_000): Promise<BuiltProcess & { url: string }> {
-  const proc = runBuilt('main.js', { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_ENABLED: 'false', ...env });
+export async function startBuiltServer(env: Record<string, string>, timeoutMs = 90_000, root = ROOT): Promise<BuiltProcess & { url: string }> {
+  const proc = runBuilt('main.js', { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_ENABLED: 'false', ...env }, [], root);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const line of proc.output.join('').split('\n')) {

@@ -43,6 +43,8 @@ export interface WorkerOptions {
   readonly onChanges?: (ids: bigint[]) => void;
   readonly pollMs?: number;
   readonly batchSize?: number;
+  /** The search index format of this version: jobs for another format are left to its own version. */
+  readonly format: string;
 }
 
 export class JobWorker {
@@ -83,7 +85,7 @@ export class JobWorker {
     while (this.running) {
       let job: Job | undefined;
       try {
-        job = await claimJob(this.options.db, this.id, LEASE_SECONDS);
+        job = await claimJob(this.options.db, this.id, LEASE_SECONDS, { kinds: [...this.handlers.keys()], format: this.options.format });
         failures = 0;
       } catch (err) {
         failures++;

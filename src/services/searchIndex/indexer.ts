@@ -23,7 +23,8 @@ import type { Logger } from '../../logger.js';
 import { documentId, type SearchDocument } from '../../search/documents.js';
 import { SearchRequestError, type DocumentWrites, type SearchEngine } from '../../search/engine.js';
 import type { EntityPageReader } from '../../store/aspects.js';
-import { markIndexed, pendingChanges, pruneIndexed } from '../../store/changeLog.js';
+import { databaseNow, pendingChanges, pruneIndexed } from '../../store/changeLog.js';
+import { anyEntity, catchUp, formatBuilt, formatState, formatUnbuilt, markIndexedFor, registerFormat } from '../../store/indexFormats.js';
 import type { Db } from '../../store/database.js';
 import { acquireLease, releaseLease } from '../../store/leases.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
@@ -43,6 +44,8 @@ export interface IndexerOptions {
   readonly leaseSeconds?: number;
   /** Called once the indexes exist, with the types whose index was created empty; draining waits for it. */
   readonly onIndexesCreated?: (types: string[]) => void | Promise<void>;
+  /** Asks for a build of this format's indexes from the database (the rebuild job). */
+  readonly requestBuild?: (reason: string) => void;
 }
 
 export interface IndexerState {
@@ -57,6 +60,8 @@ export interface IndexerState {
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 const KEEP_INDEXED_SECONDS = 24 * 3600;
+/** A format away from the indexer longer than this may have missed changes the log no longer holds: it is rebuilt instead. */
+const CATCH_UP_HORIZON_MS = (KEEP_INDEXED_SECONDS - 3600) * 1000;
 /** Between failed batches: 200 ms doubling to 5 s, spread so that replicas drift apart. */
 const RETRY_BACKOFF = { baseMs: 200, maxMs: 5_000, jitter: true };
 
@@ -69,6 +74,8 @@ export class SearchIndexer {
   private leader = false;
   private renewedAt = 0;
   private indexesReady = false;
+  /** Whether this format's state was checked since this process last took the lease. */
+  private tookOver = false;
   private healthy = true;
   private lastError: string | null = null;
   private indexedChanges = 0;
@@ -136,6 +143,10 @@ export class SearchIndexer {
         if (!(await this.holdLease())) {
           await this.pause.sleep(this.leaseMs() / 3);
           continue;
+        }
+        if (!this.tookOver) {
+          await this.takeOver();
+          this.tookOver = true;
         }
         if (!this.indexesReady) {
           const created = await this.options.engine.ensureIndexes(searchableEntityTypes().map((t) => t.name));
@@ -208,8 +219,33 @@ export class SearchIndexer {
     return inflight.ids.length;
   }
 
+  /**
+   * On taking the lease: a format never built (a new version's first start) is built
+   * from the database by the rebuild job; a built one re-reads the changes marked since
+   * its own last batch, which another version's indexer may have taken meanwhile (a
+   * rolling upgrade) or, after too long away, is rebuilt.
+   */
+  private async takeOver(): Promise<void> {
+    const { db, engine, log } = this.options;
+    const format = engine.format;
+    const state = await formatState(db, format);
+    if (!state?.builtOn) {
+      await registerFormat(db, format);
+      if (await anyEntity(db)) this.options.requestBuild?.(state ? `index format ${format} not built yet` : `new index format ${format}`);
+      else await formatBuilt(db, format, await databaseNow(db));
+      return;
+    }
+    if (Date.now() - state.marksSeenUntil.getTime() > CATCH_UP_HORIZON_MS) {
+      await formatUnbuilt(db, format);
+      this.options.requestBuild?.(`index format ${format} has not indexed since ${state.marksSeenUntil.toISOString()}`);
+      return;
+    }
+    const reread = await catchUp(db, state.marksSeenUntil);
+    if (reread > 0) log.info({ format, changes: reread, since: state.marksSeenUntil }, 'search indexer: re-reading changes marked since this format last indexed');
+  }
+
   private async markDone(ids: bigint[]): Promise<void> {
-    await markIndexed(this.options.db, ids);
+    await markIndexedFor(this.options.db, ids, this.options.engine.format);
     this.indexedChanges += ids.length;
     this.events.emit('indexed');
   }
@@ -279,7 +315,8 @@ export class SearchIndexer {
     const asked = performance.now();
     const held = await acquireLease(this.options.db, INDEXER_LEASE, this.holder, this.leaseMs() / 1000);
     if (held) this.renewedAt = asked;
-    if (held !== this.leader) this.options.log.info({ holder: this.holder }, held ? 'search indexer: took the lease' : 'search indexer: lease held elsewhere');
+    if (held !== this.leader) this.options.log.info({ holder: this.holder, format: this.options.engine.format }, held ? 'search indexer: took the lease' : 'search indexer: lease held elsewhere');
+    if (!held) this.tookOver = false;
     this.leader = held;
     return held;
   }

@@ -4,7 +4,8 @@
  * one in a single swap, so searches keep working throughout and fields no document
  * uses any more (hard-deleted properties, old generations) disappear from the index.
  * Whatever the indexer wrote to the old indexes while the rebuild ran is replayed
- * afterwards from the change log, so no change made during the rebuild is lost.
+ * afterwards from the change log, so no change made during the rebuild is lost. Once
+ * done, the index format is recorded as built (store/indexFormats.ts).
  */
 import { searchableEntityTypes } from '../../domain/entityTypes.js';
 import type { Logger } from '../../logger.js';
@@ -13,6 +14,7 @@ import type { SearchEngine } from '../../search/engine.js';
 import { countEntitiesByType, listEntityUrns, type EntityPageReader } from '../../store/aspects.js';
 import { databaseNow, reopenIndexedSince } from '../../store/changeLog.js';
 import type { Db } from '../../store/database.js';
+import { formatBuilt } from '../../store/indexFormats.js';
 import { loadDocuments } from './documentLoader.js';
 
 export interface RebuildDeps {
@@ -63,6 +65,7 @@ export async function rebuildIndexes(
     log.info({ type, done }, 'search index rebuilt');
   }
   const replayed = await reopenIndexedSince(db, started);
+  await formatBuilt(db, engine.format, started);
   log.info({ total: done, replayed }, 'search indexes rebuilt from the database');
   return 'done';
 }

@@ -19,7 +19,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { BackupScanner, type BackupHeader, type BackupManifest, type ScanEvent } from '../../domain/backupFormat.js';
 import { compareVersions } from '../../domain/releases.js';
 import { applyMigrations, listMigrations, type SqlRunner } from '../migrate.js';
-import { appliedMigrations, quoteIdent, schemaTables, type TableShape } from './tables.js';
+import { appliedMigrations, quoteIdent, schemaTables, STATE_OF_ELSEWHERE, type TableShape } from './tables.js';
 
 /** The restore cannot go ahead (the target holds data, the backup is from a newer version, ...); nothing was changed. */
 export class RestoreRefusedError extends Error {}
@@ -148,6 +148,11 @@ async function load(
     await client.query("SET LOCAL DateStyle = 'ISO'; SET LOCAL IntervalStyle = 'postgres'; SET LOCAL TimeZone = 'UTC'");
     // Everything the backup will fill starts empty (a fresh server's own root token included).
     if (shapes.size > 0) await client.query(`TRUNCATE ${[...shapes.keys()].map(quoteIdent).join(', ')}`);
+    // What the target knew of its search indexes no longer describes its data.
+    for (const table of STATE_OF_ELSEWHERE) {
+      const found = await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [quoteIdent(table)]);
+      if (found.rows[0]?.found) await client.query(`DELETE FROM ${quoteIdent(table)}`);
+    }
     let copy: CopyInto | undefined;
     let manifest: BackupManifest | undefined;
     const handle = async (event: ScanEvent) => {

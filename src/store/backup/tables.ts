@@ -2,12 +2,17 @@
  * What a backup holds: every table of propgraph's schema, found in the catalog rather
  * than listed, so that a table a later migration adds is backed up without a change
  * here. Left out: the migrations table (the header lists the migrations instead, and a
- * restore applies them) and worker leases (which replica runs a loop now: nothing to
- * keep). Tables come parents first, so rows load in an order the foreign keys accept.
+ * restore applies them), worker leases (which replica runs a loop now: nothing to
+ * keep) and the search index formats' state (it describes the search engine's indexes,
+ * which a restore rebuilds; STATE_OF_ELSEWHERE). Tables come parents first, so rows
+ * load in an order the foreign keys accept.
  */
 import type pg from 'pg';
 
-export const NOT_BACKED_UP = new Set(['_prisma_migrations', 'worker_lease']);
+/** Tables about things outside the database (replicas, the search engine): emptied by a restore. */
+export const STATE_OF_ELSEWHERE = ['worker_lease', 'search_index_format'];
+
+export const NOT_BACKED_UP = new Set(['_prisma_migrations', ...STATE_OF_ELSEWHERE]);
 
 export interface TableShape {
   readonly table: string;

@@ -1,0 +1,51 @@
+/**
+ * Whether this version's search indexes are complete (store/indexFormats.ts). While a
+ * new index format is being built from the database (a version's first start), the
+ * server keeps serving: searches answer from the new indexes as far as they are built,
+ * and every answer says so with `X-Search-Index: rebuilding` (rest/searchIndexHeader.ts)
+ * and GET /health (docs/operations.md, "Upgrading"). Read at most once a second, in the
+ * background: a request never waits for it.
+ */
+import type { Db } from '../../store/database.js';
+import { formatState } from '../../store/indexFormats.js';
+
+const RECHECK_MS = 1000;
+
+export class IndexReadiness {
+  private built = true;
+  private checkedAt = 0;
+  private checking: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    readonly format: string,
+  ) {}
+
+  /** The last known answer (refreshed in the background when older than a second). */
+  get rebuilding(): boolean {
+    if (Date.now() - this.checkedAt > RECHECK_MS) void this.refresh();
+    return !this.built;
+  }
+
+  /** Read now (health checks). */
+  async current(): Promise<{ format: string; state: 'ready' | 'rebuilding' }> {
+    await this.refresh();
+    return { format: this.format, state: this.built ? 'ready' : 'rebuilding' };
+  }
+
+  private refresh(): Promise<void> {
+    this.checking ??= formatState(this.db, this.format)
+      .then(
+        (state) => {
+          // Unknown yet (the indexer registers the format when it starts): nothing says it is incomplete.
+          this.built = state === null || state.builtOn !== null;
+          this.checkedAt = Date.now();
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.checking = undefined;
+      });
+    return this.checking;
+  }
+}
