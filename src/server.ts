@@ -129,6 +129,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
     }
   };
   try {
+    await readiness?.prepare();
     app = await buildApp({ config, log, services, version: APP_VERSION, health: { health }, ...(readiness ? { searchIndex: readiness } : {}) });
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -17,7 +17,7 @@
 import { copyFileSync, statSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
-import { datasetUrn, defineProperty, propertyUrn, upsertDatasetsWithValues, V3 } from '../support/catalog.js';
+import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
 import { runCli } from '../e2e/cliRunner.js';
 import { faultDeployment, type FaultDeployment } from '../support/faultServer.js';
 import { enc, http, indexCaughtUp } from '../support/http.js';
@@ -40,29 +40,50 @@ async function ok(res: Promise<{ status: number; text: string; body: any }>): Pr
   return r.body;
 }
 
-/** Properties, N datasets written twice (the first values stay as history), two tests and their results, a token. */
+/**
+ * Properties and two metadata tests; N datasets written twice (the first values stay as
+ * history), the second time with their test results; the first 200 also evaluated and
+ * pushed by the server; an access token.
+ */
 async function writeCatalog(url: string): Promise<{ token: string }> {
   await defineProperty(url, 'bk.tier', { valueType: 'string', cardinality: 'SINGLE', allowedValues: [{ value: { string: 'gold' } }, { value: { string: 'silver' } }] });
   await defineProperty(url, 'bk.score', { valueType: 'number', cardinality: 'SINGLE' });
   await defineProperty(url, 'bk.owners', { valueType: 'string', cardinality: 'MULTIPLE' });
+  const tests = [['bk-gold', 'gold'], ['bk-silver', 'silver']] as const;
+  for (const [id, value] of tests) {
+    const definition = { on: { types: ['dataset'] }, rules: { property: `structuredProperties.${propertyUrn('bk.tier')}`, operator: 'equals', values: [value] } };
+    await ok(http(url, 'POST', `${V3}/entity/test/${enc(`urn:li:test:${id}`)}/testInfo`, { query: { createIfNotExists: 'false' }, json: { value: { name: id, category: 'Backup', definition: { type: 'JSON', json: JSON.stringify(definition) } } } }));
+  }
+  const tier = (i: number) => (i % 3 === 0 ? 'gold' : 'silver');
+  const results = (i: number) => ({
+    passing: tests.filter(([, v]) => v === tier(i)).map(([id]) => ({ test: `urn:li:test:${id}`, type: 'SUCCESS' })),
+    failing: tests.filter(([, v]) => v !== tier(i)).map(([id]) => ({ test: `urn:li:test:${id}`, type: 'FAILURE' })),
+  });
   let t = Date.now();
   const batches = Array.from({ length: Math.ceil(N / BATCH) }, (_, b) => Array.from({ length: Math.min(BATCH, N - b * BATCH) }, (_, k) => b * BATCH + k));
   for (const round of [1, 2]) {
     await drainQueue(batches, 3, (batch) =>
-      upsertDatasetsWithValues(url, batch.map((i) => ({ urn: urnOf(i), values: { 'bk.tier': [i % 3 === 0 ? 'gold' : 'silver'], 'bk.score': [i * round], 'bk.owners': [`team${i % 7}`, `round${round}`] } })), { async: true }),
+      ok(
+        http(url, 'POST', `${V3}/entity/dataset`, {
+          query: { async: 'true' },
+          json: batch.map((i) => ({
+            urn: urnOf(i),
+            status: { value: { removed: false } },
+            structuredProperties: { value: propertiesAspect({ 'bk.tier': [tier(i)], 'bk.score': [i * round], 'bk.owners': [`team${i % 7}`, `round${round}`] }) },
+            ...(round === 2 ? { testResults: { value: results(i) } } : {}),
+          })),
+        }),
+      ),
     );
   }
   report(`${N} datasets written twice in ${Date.now() - t} ms`);
   t = Date.now();
-  for (const [id, value] of [['bk-gold', 'gold'], ['bk-silver', 'silver']] as const) {
-    const definition = { on: { types: ['dataset'] }, rules: { property: `structuredProperties.${propertyUrn('bk.tier')}`, operator: 'equals', values: [value] } };
-    await ok(http(url, 'POST', `${V3}/entity/test/${enc(`urn:li:test:${id}`)}/testInfo`, { query: { createIfNotExists: 'false' }, json: { value: { name: id, category: 'Backup', definition: { type: 'JSON', json: JSON.stringify(definition) } } } }));
-  }
-  const evaluations = Array.from({ length: Math.ceil(N / 100) }, (_, b) => Array.from({ length: Math.min(100, N - b * 100) }, (_, k) => urnOf(b * 100 + k)));
-  await drainQueue(evaluations, 3, async (urns) => {
+  const evaluated = Math.min(N, 200);
+  const evaluations = Array.from({ length: Math.ceil(evaluated / 100) }, (_, b) => Array.from({ length: Math.min(100, evaluated - b * 100) }, (_, k) => urnOf(b * 100 + k)));
+  await drainQueue(evaluations, 2, async (urns) => {
     await ok(http(url, 'POST', '/gms/test', { query: { action: 'batchEvaluate' }, json: { urns, push: true } }));
   });
-  report(`tests evaluated and their results pushed in ${Date.now() - t} ms`);
+  report(`tests evaluated on ${evaluated} datasets and their results pushed in ${Date.now() - t} ms`);
   const created = await ok(http(url, 'POST', `${V3}/tokens`, { json: { name: 'backup-reader', scope: 'read' } }));
   return { token: created.accessToken as string };
 }

@@ -7,7 +7,8 @@
  * background: a request never waits for it.
  */
 import type { Db } from '../../store/database.js';
-import { formatState } from '../../store/indexFormats.js';
+import { databaseNow } from '../../store/changeLog.js';
+import { anyEntity, formatBuilt, formatState, registerFormat } from '../../store/indexFormats.js';
 
 const RECHECK_MS = 1000;
 
@@ -25,6 +26,20 @@ export class IndexReadiness {
   get rebuilding(): boolean {
     if (Date.now() - this.checkedAt > RECHECK_MS) void this.refresh();
     return !this.built;
+  }
+
+  /**
+   * At start-up, before the server answers: a format this database has not seen is
+   * recorded, as built when there is nothing to index (a new database) and as being
+   * built otherwise, so the first answers already say so. One small query when known.
+   */
+  async prepare(): Promise<void> {
+    const state = await formatState(this.db, this.format);
+    if (state === null) {
+      if (await anyEntity(this.db)) await registerFormat(this.db, this.format);
+      else await formatBuilt(this.db, this.format, await databaseNow(this.db));
+    }
+    await this.refresh();
   }
 
   /** Read now (health checks). */

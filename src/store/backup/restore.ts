@@ -143,6 +143,7 @@ async function load(
   options: RestoreOptions,
 ): Promise<BackupManifest> {
   const shapes = new Map((await schemaTables(client)).map((s) => [s.table, s] as const));
+  let copy: CopyInto | undefined;
   await client.query('BEGIN');
   try {
     await client.query("SET LOCAL DateStyle = 'ISO'; SET LOCAL IntervalStyle = 'postgres'; SET LOCAL TimeZone = 'UTC'");
@@ -153,7 +154,6 @@ async function load(
       const found = await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [quoteIdent(table)]);
       if (found.rows[0]?.found) await client.query(`DELETE FROM ${quoteIdent(table)}`);
     }
-    let copy: CopyInto | undefined;
     let manifest: BackupManifest | undefined;
     const handle = async (event: ScanEvent) => {
       switch (event.kind) {
@@ -187,6 +187,8 @@ async function load(
     await client.query('COMMIT');
     return manifest;
   } catch (err) {
+    // A COPY still open holds the connection: it is failed first, or the rollback would wait behind it.
+    await copy?.abort(err as Error);
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
@@ -235,6 +237,15 @@ class CopyInto {
         this.stream.on('error', done);
       });
     }
+  }
+
+  /** Fails the COPY (CopyFail), so that the connection can roll back. */
+  async abort(reason: Error): Promise<void> {
+    if (this.stream.destroyed) return;
+    await new Promise<void>((resolve) => {
+      this.stream.destroy(reason);
+      this.stream.once('close', () => resolve());
+    });
   }
 
   async finish(): Promise<void> {

@@ -1,0 +1,169 @@
+/**
+ * Upgrades keep data (README, "Upgrading"): the previous releases (src/domain/releases.ts,
+ * up to two back), built from their commits as a user installs them, start on a fresh
+ * data directory, on the embedded default and on an external PostgreSQL. Through them
+ * the suite writes every kind of data they hold (test/support/upgradeCatalog.ts), then
+ * hard-deletes a property 4,000 datasets hold and stops the release while the cleanup
+ * job runs. The current build then starts on the same data, and
+ *
+ * - logs the upgrade with both versions and the migrations it applied;
+ * - reads everything back identically over REST v3, GraphQL and Rest.li;
+ * - builds its search index in the background (its index format is new) and then
+ *   answers searches as the release did;
+ * - finishes the interrupted cleanup job, leaving no value of the property anywhere;
+ * - accepts the release's tokens (a revoked one stays revoked).
+ *
+ * Then the other direction: data recorded as opened by a newer version is refused at
+ * start, with both versions named, and nothing is changed.
+ */
+import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
+import { datasetUrn, propertyUrn, V3 } from '../support/catalog.js';
+import { faultBackends, faultDeployment, type FaultDeployment } from '../support/faultServer.js';
+import { enc, http, indexCaughtUp } from '../support/http.js';
+import { drainQueue } from '../support/load.js';
+import { buildRelease, type ReleaseBuild } from '../support/previousRelease.js';
+import { storedJobs, traces, withClient } from '../support/storedValues.js';
+import { contentChecksum } from '../support/tableCounts.js';
+import { readEverything, ROOT_TOKEN, searchEverything, writeEveryKind } from '../support/upgradeCatalog.js';
+import { waitFor } from '../support/waitFor.js';
+import { releasesBefore } from '../../src/domain/releases.js';
+import { APP_VERSION } from '../../src/version.js';
+import { listMigrations } from '../../src/store/migrate.js';
+
+const HELD = 4000;
+const heldOf = (i: number) => datasetUrn(`up.h${String(i).padStart(5, '0')}`);
+const root = { authorization: `Bearer ${ROOT_TOKEN}` };
+const previous = releasesBefore(APP_VERSION).slice(0, 2);
+const cases = previous.flatMap((release) => faultBackends().map((backend) => [release.version, backend] as const));
+
+function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any>> {
+  return server.output
+    .join('')
+    .split('\n')
+    .filter((line) => line.includes(`"msg":"${msg}"`))
+    .map((line) => JSON.parse(line) as Record<string, any>);
+}
+
+(cases.length > 0 ? describe.each(cases) : describe.skip.each([['none', 'none']]))('upgrade from propgraph %s to this build, %s PostgreSQL', (version, backend) => {
+  const report = (line: string) => console.log(`[upgrade ${version} -> ${APP_VERSION}, ${backend}] ${line}`);
+  let release: ReleaseBuild;
+  let deployment: FaultDeployment;
+  let env: Record<string, string>;
+  const servers: Array<BuiltProcess | undefined> = [];
+
+  beforeAll(async () => {
+    const started = Date.now();
+    [release] = await Promise.all([buildRelease(previous.find((r) => r.version === version)!), buildOnce()]);
+    report(`release built (or found built) in ${Date.now() - started} ms at ${release.root}`);
+    deployment = await faultDeployment(backend as 'embedded' | 'external', `upg-${backend}`);
+    env = { ...deployment.env, AUTH_ENABLED: 'true', ROOT_TOKEN };
+  }, 900_000);
+
+  afterAll(async () => {
+    await deployment?.cleanup(servers);
+  });
+
+  test('everything the release wrote reads back identically; the interrupted job finishes; its tokens work', async () => {
+    const suiteStarted = Date.now();
+    const old = await startBuiltServer(env, 120_000, release.root);
+    servers.push(old);
+    const tokens = await writeEveryKind(old.url);
+    await http(old.url, 'POST', `${V3}/entity/structuredProperty/${enc(propertyUrn('up.held'))}/propertyDefinition`, {
+      headers: root,
+      json: { value: { qualifiedName: 'up.held', valueType: 'urn:li:dataType:svc.number', cardinality: 'SINGLE', entityTypes: ['urn:li:entityType:svc.dataset'] } },
+    });
+    const batches = Array.from({ length: HELD / 500 }, (_, b) => Array.from({ length: 500 }, (_, k) => b * 500 + k));
+    await drainQueue(batches, 3, async (batch) => {
+      const res = await http(old.url, 'POST', `${V3}/entity/dataset`, {
+        headers: root,
+        query: { async: 'true' },
+        json: batch.map((i) => ({ urn: heldOf(i), status: { value: { removed: false } }, structuredProperties: { value: { properties: [{ propertyUrn: propertyUrn('up.held'), values: [{ double: i }] }] } } })),
+      });
+      if (res.status !== 200) throw new Error(res.text);
+    });
+    await indexCaughtUp(old.url, 300_000);
+    const before = await readEverything(old.url);
+    const searched = await searchEverything(old.url);
+    report(`release ${version} wrote and indexed the catalogue in ${Date.now() - suiteStarted} ms`);
+
+    // The hard delete's cleanup job, stopped part-way with the release.
+    expect((await http(old.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(propertyUrn('up.held'))}`, { headers: root })).status).toBe(200);
+    const running = await waitFor('the cleanup job to be part done', 120_000, async () => {
+      const job = (await storedJobs(deployment.databaseUrl)).find((j) => j.payload?.propertyUrn === propertyUrn('up.held'));
+      return job && job.status === 'running' && job.done > 0 && job.done < HELD ? job : undefined;
+    }, 20);
+    old.child.kill('SIGTERM');
+    expect(await old.exited).toBe(0);
+    const stopped = (await storedJobs(deployment.databaseUrl)).find((j) => j.id === running.id)!;
+    report(`release stopped with cleanup job ${running.id} at ${stopped.done}/${stopped.total} (${stopped.status})`);
+    expect(stopped.status).not.toBe('done');
+    const releaseSum = await contentChecksum(deployment.databaseUrl);
+
+    // The current build on the same data.
+    const upgradeStarted = Date.now();
+    const current = await startBuiltServer(env);
+    servers.push(current);
+    const startMs = Date.now() - upgradeStarted;
+    const upgraded = logEntries(current, 'propgraph upgraded the database');
+    expect(upgraded).toHaveLength(1);
+    const ours = listMigrations().map((m) => m.name).filter((name) => name > previous.find((r) => r.version === version)!.lastMigration);
+    expect(upgraded[0]).toMatchObject({ fromVersion: version, toVersion: APP_VERSION, migrations: ours });
+    report(`current build listening ${startMs} ms after start; upgrade logged: ${JSON.stringify({ from: upgraded[0]!.fromVersion, to: upgraded[0]!.toVersion, migrations: upgraded[0]!.migrations })}`);
+    expect(await withClient(deployment.databaseUrl, async (c) => (await c.query('SELECT version, previous_version FROM propgraph_version ORDER BY id')).rows)).toEqual([{ version: APP_VERSION, previous_version: version }]);
+
+    // It serves at once, saying that its search index is being built.
+    const early = await http(current.url, 'GET', '/health');
+    expect(early.status).toBe(200);
+    expect(early.body.search.index.state).toBe('rebuilding');
+    expect(early.headers.get('x-search-index')).toBe('rebuilding');
+    // Reads do not wait for the index: identical at once.
+    expect(await readEverything(current.url)).toEqual(before);
+
+    // The new index format is built in the background, with progress in the jobs API.
+    const build = await waitFor('the search index build to finish', 300_000, async () => {
+      const jobs = (await http(current.url, 'GET', `${V3}/jobs`, { headers: root })).body.jobs as Array<Record<string, any>>;
+      const job = jobs.find((j) => j.kind === 'search-index-build');
+      return job?.status === 'done' ? job : undefined;
+    }, 250);
+    expect(build.total).toBeGreaterThan(0);
+    expect(build.done).toBe(build.total);
+    const finished = await waitFor('the cleanup job to finish', 300_000, async () => {
+      const job = (await http(current.url, 'GET', `${V3}/jobs/${running.id}`, { headers: root })).body;
+      return job.status === 'done' || job.status === 'failed' ? job : undefined;
+    }, 250);
+    expect(finished).toMatchObject({ status: 'done', total: HELD, done: HELD, lastError: null });
+    expect(await traces(deployment.databaseUrl, propertyUrn('up.held'))).toEqual({ valueRows: 0, aspects: 0 });
+    await indexCaughtUp(current.url, 300_000);
+    const health = await http(current.url, 'GET', '/health');
+    expect(health.body.search.index.state).toBe('ready');
+    expect(health.headers.get('x-search-index')).toBeNull();
+    expect(await searchEverything(current.url)).toEqual(searched);
+    expect(await readEverything(current.url)).toEqual(before);
+    report(`index built (${build.total} entities), cleanup finished, all read back ${Date.now() - upgradeStarted} ms after the start`);
+
+    // The release's tokens.
+    const asReader = { authorization: `Bearer ${tokens.read}` };
+    expect((await http(current.url, 'GET', `${V3}/entity/dataset/${enc(heldOf(0))}`, { headers: asReader })).status).toBe(200);
+    expect((await http(current.url, 'POST', `${V3}/entity/dataset`, { headers: asReader, json: [{ urn: heldOf(0), status: { value: { removed: false } } }] })).status).toBe(403);
+    expect((await http(current.url, 'POST', `${V3}/entity/dataset`, { headers: { authorization: `Bearer ${tokens.write}` }, json: [{ urn: datasetUrn('up.after'), status: { value: { removed: false } } }] })).status).toBe(200);
+    expect((await http(current.url, 'GET', `${V3}/entity/dataset/${enc(heldOf(0))}`, { headers: { authorization: `Bearer ${tokens.revoked}` } })).status).toBe(401);
+    expect(releaseSum).not.toBe('');
+    report(`suite ${Date.now() - suiteStarted} ms`);
+
+    // The other direction: data a newer version opened is refused, and nothing changes.
+    current.child.kill('SIGTERM');
+    expect(await current.exited).toBe(0);
+    await withClient(deployment.databaseUrl, (c) => c.query("INSERT INTO propgraph_version (version, previous_version, migrations) VALUES ('99.0.0', $1, '[]')", [APP_VERSION]));
+    const sum = await contentChecksum(deployment.databaseUrl);
+    const refused = await startBuiltServer(env).then(
+      (s) => {
+        servers.push(s);
+        throw new Error('the server started on data of a newer version');
+      },
+      (err: Error) => err.message,
+    );
+    expect(refused).toContain('This database was last opened by propgraph 99.0.0');
+    expect(refused).toContain(`this is propgraph ${APP_VERSION}`);
+    expect(await contentChecksum(deployment.databaseUrl)).toBe(sum);
+  }, 1_800_000);
+});
