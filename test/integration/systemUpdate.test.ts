@@ -78,9 +78,9 @@ const urnOf = (i: number) => datasetUrn(`rebuild.t${String(i).padStart(4, '0')}`
     try {
       const jobs = await waitFor('a finished reindex job', 30_000, async () => {
         const listed: Array<{ kind: string; status: string }> = (await http(other.url, 'GET', `${V3}/jobs`)).body.jobs;
-        return listed.some((j) => j.kind === 'reindex' && j.status === 'done') ? listed : undefined;
+        return listed.some((j) => j.kind === 'search-index-build' && j.status === 'done') ? listed : undefined;
       }, 100);
-      expect(jobs).toContainEqual(expect.objectContaining({ kind: 'reindex', status: 'done' }));
+      expect(jobs).toContainEqual(expect.objectContaining({ kind: 'search-index-build', status: 'done' }));
     } finally {
       await other.stop();
     }

@@ -118,9 +118,11 @@ const DATASET_QUERY = `query ds($urn: String!) {
 const SEARCH_QUERY = `query s($input: ScrollAcrossEntitiesInput!) { scrollAcrossEntities(input: $input) { total searchResults { entity { urn } } } }`;
 const FACETS_QUERY = `query f($input: AggregateAcrossEntitiesInput!) { aggregateAcrossEntities(input: $input) { facets { field aggregations { value count } } } }`;
 
+/** The read's own metadata (how long it took, when it was observed); audit times of writes are data and stay. */
+const VOLATILE = new Set(['lastObserved', 'runId', 'tookMs']);
+
 function stripVolatile(value: unknown): unknown {
-  // Audit times and run ids of writes are the data; only the read's own metadata is left out.
-  return JSON.parse(JSON.stringify(value, (key, v) => (key === 'lastObserved' || key === 'runId' ? undefined : v)));
+  return JSON.parse(JSON.stringify(value, (key, v) => (VOLATILE.has(key) ? undefined : v)));
 }
 
 /** Everything a client reads of the catalogue, keyed by what was asked, over the three interfaces. */
@@ -160,15 +162,15 @@ export async function searchEverything(url: string): Promise<Record<string, unkn
   const answers: Record<string, unknown> = {};
   for (const query of ['*', 'up.tier:gold', 'up.score:>50', 'up.d0011']) {
     const res = await http(url, 'POST', '/api/graphql', { headers: root, json: { query: SEARCH_QUERY, variables: { input: { types: ['DATASET'], query, count: 5 } } } });
-    answers[`graphql scroll ${query}`] = res.body;
+    answers[`graphql scroll ${query}`] = stripVolatile(res.body);
   }
   const fields = await http(url, 'POST', '/api/graphql', { headers: root, json: { query: SEARCH_QUERY, variables: { input: { types: ['SCHEMA_FIELD'], query: 'up.note:shared', count: 3 } } } });
-  answers['graphql fields'] = fields.body;
+  answers['graphql fields'] = stripVolatile(fields.body);
   const removed = await http(url, 'POST', '/api/graphql', { headers: root, json: { query: SEARCH_QUERY, variables: { input: { types: ['DATASET'], query: '*', count: 5, orFilters: [{ and: [{ field: 'removed', values: ['true'] }] }] } } } });
-  answers['graphql soft-deleted'] = removed.body;
+  answers['graphql soft-deleted'] = stripVolatile(removed.body);
   const facets = await http(url, 'POST', '/api/graphql', { headers: root, json: { query: FACETS_QUERY, variables: { input: { types: ['DATASET'], query: '*', facets: ['up.tier', 'up.score', '_entityType'] } } } });
-  answers['graphql facets'] = facets.body;
+  answers['graphql facets'] = stripVolatile(facets.body);
   const rest = await http(url, 'GET', `${V3}/entity/dataset`, { headers: root, query: { query: 'up.tier:silver', count: '5' } });
-  answers['rest search'] = { status: rest.status, body: rest.body };
+  answers['rest search'] = { status: rest.status, body: stripVolatile(rest.body) };
   return answers;
 }
