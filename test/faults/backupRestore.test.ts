@@ -155,7 +155,7 @@ async function searchAnswers(url: string, headers: Record<string, string> = {}):
     expect(restored.code).toBe(0);
     expect(restored.stdout).toContain(`Database restored and checked (sha256 ${sha})`);
     expect(restored.stdout).toMatch(/Search index rebuilt from the database: \d+ entities/);
-    report(`restore onto external PostgreSQL with the index rebuild: ${restoreMs} ms`);
+    report(`restore onto external PostgreSQL with the index rebuild: ${restoreMs} ms; it said:\n${restored.stdout}`);
     expect(await tableCounts(external)).toEqual(sourceCounts);
     expect(await contentChecksum(external)).toBe(sourceSum);
 

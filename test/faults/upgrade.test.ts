@@ -67,7 +67,9 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     const suiteStarted = Date.now();
     const old = await startBuiltServer(env, 120_000, release.root);
     servers.push(old);
-    const tokens = await writeEveryKind(old.url);
+    const tokens = await writeEveryKind(old.url).catch((err: Error) => {
+      throw new Error(`${err.message}; the release's log ends:\n${old.output.join('').slice(-4000)}`);
+    });
     await http(old.url, 'POST', `${V3}/entity/structuredProperty/${enc(propertyUrn('up.held'))}/propertyDefinition`, {
       headers: root,
       json: { value: { qualifiedName: 'up.held', valueType: 'urn:li:dataType:svc.number', cardinality: 'SINGLE', entityTypes: ['urn:li:entityType:svc.dataset'] } },
