@@ -1,5 +1,5 @@
 /**
- * The one table of entity types (SPEC 1). Nothing else hard-codes entity names: REST
+ * The one table of entity types (docs/contract.md §1). Nothing else hard-codes entity names: REST
  * path matching, GraphQL's EntityType enum, URN key parsing, aspect allow-lists and
  * which types are searchable all read from here.
  */

@@ -1,5 +1,5 @@
 /**
- * Bounds on what one request may store (SPEC 10, issues #5 and #14). Errors name the
+ * Bounds on what one request may store (docs/contract.md §10, issues #5 and #14). Errors name the
  * limit. The batch and aspect sizes also bound what one request costs the server's one
  * event loop (parsing, validating, serialising), and so how long it can delay others.
  */

@@ -1,6 +1,6 @@
 /**
  * JSON for REST responses. Doubles in typed value objects are written with a decimal
- * part (`30.0`, not `30`, SPEC 4) so that clients that compare types see a double, and
+ * part (`30.0`, not `30`, docs/contract.md §4) so that clients that compare types see a double, and
  * BigInts become strings. JSON.stringify runs natively, without a replacer: a replacer
  * is called for every key and made a 2 MB aspect cost tens of milliseconds of event loop
  * per response. The integers under `double` keys get their `.0` afterwards.

@@ -1,5 +1,5 @@
 /**
- * The two REST generations' shapes (SPEC 4, seed 9), as data: v3 wraps request
+ * The two REST generations' shapes (docs/contract.md §4), as data: v3 wraps request
  * aspects in `{value}` and returns `{urn, <aspect>: {value}}`; v2 takes raw aspects
  * and nests responses under `aspects`. Routes are written once against this table.
  */

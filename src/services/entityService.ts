@@ -370,7 +370,7 @@ export class DefaultEntityService implements EntityService {
     }
   }
 
-  /** Waits for the index unless asked not to, and notes whether the changes were indexed (SPEC 12). */
+  /** Waits for the index unless asked not to, and notes whether the changes were indexed (docs/contract.md §12). */
   private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
     if (changeIds.length === 0) noteIndexStatus('indexed');
     else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds), changeIds);
@@ -392,7 +392,7 @@ export function encodeScrollId(lastUrn: string): string {
 
 export function decodeScrollId(scrollId: string): string {
   const urn = Buffer.from(scrollId, 'base64url').toString('utf8');
-  // What it decodes to is input too (SPEC 12): U+0000 would reach the database.
+  // What it decodes to is input too (docs/contract.md §12): U+0000 would reach the database.
   if (!urn.startsWith('urn:li:') || textViolation(urn)) {
     throw new ValidationError('scrollId is not a valid cursor; pass the scrollId of the previous page unchanged', 'scrollId');
   }

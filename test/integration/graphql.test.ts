@@ -1,5 +1,5 @@
 /**
- * The GraphQL interface (seed 4.9, SPEC 8): every structured property mutation and
+ * The GraphQL interface (docs/contract.md §8): every structured property mutation and
  * query through HTTP, including each rejection, with the same rules and messages as
  * REST because both call the same services.
  */

@@ -1,6 +1,6 @@
 /**
- * Structured property definitions over REST v2 and v3 (seed 2.1, 3, 4.2, 4.3, 4.6,
- * 4.7, 7; SPEC 2, 4, 5), on the embedded and an external PostgreSQL.
+ * Structured property definitions over REST v2 and v3 (docs/contract.md §2, §4,
+ * §5), on the embedded and an external PostgreSQL.
  */
 import { enc, http } from '../support/http.js';
 import { backends, createDatasets, datasetUrnOf, defineProperty, getProperties, propertyUrn, setProperties, softDelete, V3, waitForJobs } from '../support/fixtures.js';

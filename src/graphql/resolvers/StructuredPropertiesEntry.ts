@@ -7,7 +7,7 @@ export const StructuredPropertiesEntry: StructuredPropertiesEntryResolvers = {
   structuredProperty: (m) => entityModel(m.propertyUrn),
   values: (m) => [...m.values],
   associatedUrn: (m) => m.associatedUrn,
-  // Only urn-typed properties name entities (SPEC 8).
+  // Only urn-typed properties name entities (docs/contract.md §8).
   valueEntities: async (m, _args, ctx) => {
     const state = await ctx.loaders.property.load(m.propertyUrn);
     if (!state || parseDataTypeUrn(state.definition.valueType) !== 'urn') return null;
