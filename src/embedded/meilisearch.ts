@@ -58,7 +58,8 @@ async function sha256File(file: string): Promise<string> {
 }
 
 /**
- * Hashing the 130 MB binary takes half a second, too long for every start: the digest
+ * Hashing the binary takes too long for every start (BENCHMARKS.md, "Figures that
+ * explained code choices"): the digest
  * is remembered with the file's identity (inode, size, mtime) in each of `memos`, and
  * recomputed only when no memo matches.
  */
