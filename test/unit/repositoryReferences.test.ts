@@ -4,9 +4,10 @@
  * docs/style.md and docs/architecture.md; a citation of a document kept outside the
  * repository, or of a `../shared` path, fails here. The one external input allowed is
  * the conformance fixtures' directory, ../shared/conformance (CONFORMANCE_DIR), which
- * test/conformance reads and skips without. Reads the repository's files, nothing else.
+ * test/conformance reads and skips without. Every file a comment or a document names by
+ * its path exists. Reads the repository's files, nothing else.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -90,7 +91,29 @@ test('every contract section cited exists', () => {
   expect(cited.filter((c) => c.section < 1 || c.section > 13)).toEqual([]);
 });
 
+/** The folders under src/ (a comment in src/ may say `rest/errors.ts`). */
+const SOURCE_FOLDERS = readdirSync(path.join(root, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const PATH = new RegExp(`(?<![\\w./@-])((?:src|test|docs|bench|prisma|${SOURCE_FOLDERS.join('|')})(?:/[\\w.@-]+)+\\.(?:tsx?|mjs|js|md|sql|prisma|json|graphql|ya?ml|png))\\b`, 'g');
+
+/** Whether a path named in `file` exists: from the root, from src/, or beside the file; a `.js` import may name a `.ts` source. */
+function pathExists(named: string, file: string): boolean {
+  const spellings = named.endsWith('.js') ? [named, named.replace(/\.js$/, '.ts')] : [named];
+  const bases = [root, path.join(root, 'src'), path.join(root, path.dirname(file))];
+  return spellings.some((spelling) => bases.some((base) => existsSync(path.join(base, spelling))));
+}
+
+function missingPathsIn(file: string, text: string): Finding[] {
+  return text.split('\n').flatMap((line, i) =>
+    [...line.matchAll(PATH)].filter((m) => !pathExists(m[1]!, file)).map((m) => ({ file, line: i + 1, text: m[1]! })));
+}
+
+test('every file named by its path in a comment or a document exists', () => {
+  expect(others.flatMap((file) => missingPathsIn(file, readFileSync(path.join(root, file), 'utf8')))).toEqual([]);
+});
+
 test('the checks find what they are meant to find', () => {
+  const stale = 'REST and GraphQL map them in one place (rest/errorHandler.ts, graphql/errors.ts, src/rest/errors.ts, docs/search.md).';
+  expect(missingPathsIn('src/domain/errors.ts', stale).map((f) => f.text)).toEqual(['rest/errorHandler.ts']);
   const probes = ['(SPEC 4)', 'see SPEC.md', '(STYLE.md, Backstage)', '(ARCHITECTURE, Storage)', 'seed 4.11', '../shared/seed/x.md', '../shared/SPEC.md'];
   for (const probe of probes) expect(OUTSIDE_CITATIONS.some((p) => p.test(probe))).toBe(true);
   const allowed = ['const STYLE = `body {}`', "serveText(app, path, type, STYLE);", '../shared/conformance', "'../../../shared/conformance')", 'a fixed seed', 'docs/contract.md §4'];
