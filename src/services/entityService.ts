@@ -26,6 +26,7 @@ import type { Logger } from '../logger.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor } from './aspects/handlers.js';
 import { existingUrns, readEntityViews } from './entityReads.js';
+import type { AspectValue, EntityView } from './entityView.js';
 import {
   deleteEntityAndAspects,
   deleteOneAspect,
@@ -39,16 +40,7 @@ import {
 import { noteIndexStatus } from './indexStatus.js';
 import type { IndexWaiter } from './indexWaiter.js';
 
-export interface AspectValue {
-  readonly value: unknown;
-  readonly systemMetadata: Record<string, unknown> | null;
-}
-
-export interface EntityView {
-  readonly urn: string;
-  readonly entityType: EntityTypeInfo;
-  readonly aspects: ReadonlyMap<string, AspectValue>;
-}
+export type { AspectValue, EntityView } from './entityView.js';
 
 export interface AspectInput {
   readonly value: unknown;

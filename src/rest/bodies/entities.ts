@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { LIMITS } from '../../domain/limits.js';
 import { urnText } from '../../domain/shapes/common.js';
-import type { ApiVersion } from '../shapes.js';
+import type { ApiVersion } from '../apiVersion.js';
 
 export const aspectShape = z.record(z.string(), z.unknown()).meta({
   id: 'Aspect',
