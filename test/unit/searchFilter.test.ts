@@ -18,7 +18,7 @@ describe('filterFromOrFilters', () => {
     expect(filterFromOrFilters([{ and: [{ field: P, condition: 'IN', values: ['30.0'] }] }])).toEqual({ kind: 'equals', field: P, values: ['30.0'] });
   });
 
-  test('the conditions DataHub's documentation shows: GREATER_THAN, EXISTS and EQUAL', () => {
+  test('the conditions DataHub documents: GREATER_THAN, EXISTS and EQUAL', () => {
     expect(filterFromOrFilters([{ and: [{ field: P, condition: 'GREATER_THAN', values: ['45.0'] }] }])).toEqual({ kind: 'compare', field: P, op: 'gt', value: '45.0' });
     expect(filterFromOrFilters([{ and: [{ field: P, condition: 'EXISTS' }] }])).toEqual({ kind: 'exists', field: P });
   });
