@@ -6,7 +6,6 @@
  * request's entities in one guarded statement), then, unless async, wait for the
  * search index.
  */
-import { checkAspectSize } from '../domain/aspectSize.js';
 import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';

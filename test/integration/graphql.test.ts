@@ -5,7 +5,7 @@
  */
 import { enc, http } from '../support/http.js';
 import { graphql } from '../support/graphql.js';
-import { createDatasets, datasetUrnOf, defineProperty, getProperties, softDelete, V3 } from '../support/fixtures.js';
+import { createDatasets, datasetUrnOf, getProperties, softDelete, V3 } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;

@@ -96,7 +96,7 @@ describe.each(backends())('definitions over REST on %s', (backend) => {
   });
 
   test.each([
-    ['qualifiedName is missing', (qn: string) => ({ valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), /qualifiedName is required/],
+    ['qualifiedName is missing', (_qn: string) => ({ valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), /qualifiedName is required/],
     ['valueType is missing', (qn: string) => ({ qualifiedName: qn, entityTypes: ['urn:li:entityType:svc.dataset'] }), /valueType is required/],
     ['entityTypes is empty', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: [] }), /^entityTypes must have at least one entry$/],
     ['the qualifiedName differs from the urn id', (_qn: string) => ({ qualifiedName: 'other.name', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), /must equal the urn id/],

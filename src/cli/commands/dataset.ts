@@ -16,7 +16,7 @@ import { typedAspect, type KnownProperty } from '../files/datasetValues.js';
 import { describeEntry, FileProblems } from '../files/fileProblems.js';
 import { loadYamlFile } from '../files/yamlFile.js';
 import { RunProgress } from '../progress.js';
-import { aspectValue, type EntityBody, type RestApi } from '../restApi.js';
+import { aspectValue, type RestApi } from '../restApi.js';
 import { printLine } from '../terminal.js';
 
 const READ_CONCURRENCY = 8;
