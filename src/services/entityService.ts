@@ -6,11 +6,11 @@
  * request's entities in one guarded statement), then, unless async, wait for the
  * search index.
  */
-import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
+import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { textViolation } from '../domain/inputLimits.js';
-import { LIMITS } from '../domain/limits.js';
+import { requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
@@ -254,7 +254,7 @@ export class DefaultEntityService implements EntityService {
   }
 
   async batchGet(_caller: Caller, entityType: EntityTypeInfo, items: readonly { urn: string; aspects: readonly string[] }[]): Promise<EntityView[]> {
-    if (items.length > LIMITS.batchEntities) throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities; split it`, 'body');
+    requireBatchSize(items.length);
     const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), aspects: item.aspects }));
     const everything = parsed.some((p) => p.aspects.length === 0);
     const views = await this.readEntities(parsed.map((p) => p.urn), everything ? undefined : [...new Set(parsed.flatMap((p) => p.aspects))]);
@@ -292,9 +292,7 @@ export class DefaultEntityService implements EntityService {
     requestOf: (aspect: string, input: T) => AspectWriteRequest,
     options: BatchOptions,
   ): Promise<BatchWritten[]> {
-    if (items.length > LIMITS.batchEntities) {
-      throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
-    }
+    requireBatchSize(items.length);
     const parsed = new Map<string, Urn>();
     const entries: BatchEntry<T>[] = [];
     const turns = new TurnTaker();

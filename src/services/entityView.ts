@@ -3,7 +3,7 @@
  * that the reads (entityReads.ts) and the entity service share it without importing
  * each other.
  */
-import type { EntityTypeInfo } from '../domain/entityTypes.js';
+import type { EntityTypeInfo } from '../domain/registry/entityTypes.js';
 
 export interface AspectValue {
   readonly value: unknown;
