@@ -12,7 +12,7 @@ import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
-import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
+import { keyAspectOf, parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
 import { laterReplaces, mergeBatchEntries, patchesInOrder, type BatchEntry } from '../domain/writes/batchEntries.js';
 import { TurnTaker } from '../time.js';
@@ -49,6 +49,12 @@ export interface AspectInput {
 
 export interface SetAspectOptions extends WriteOptions {
   readonly createOnly?: boolean;
+}
+
+export interface PatchAspectOptions extends WriteOptions {
+  readonly entityType?: EntityTypeInfo;
+  /** Stored with the patched aspect, as a set stores it. */
+  readonly systemMetadata?: Record<string, unknown>;
 }
 
 export interface BatchItem {
@@ -124,7 +130,7 @@ export interface EntityService {
   /** Writes (replaces) one aspect. */
   setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<AspectResult>;
   /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
-  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<AspectResult>;
+  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: PatchAspectOptions): Promise<AspectResult>;
   /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
   updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<AspectResult>;
   /** Writes several aspects of one entity together: all of them or none. */
@@ -221,9 +227,10 @@ export class DefaultEntityService implements EntityService {
     return result!;
   }
 
-  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
+  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: PatchAspectOptions = {}): Promise<AspectResult> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const [result] = await this.write(caller, urn, [patchRequest(aspect, patch)], options);
+    const request = { ...patchRequest(aspect, patch), ...(options.systemMetadata ? { systemMetadata: options.systemMetadata } : {}) };
+    const [result] = await this.write(caller, urn, [request], options);
     return result!;
   }
 
@@ -345,9 +352,13 @@ export class DefaultEntityService implements EntityService {
   }
 
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<AspectResult[]> {
-    const [outcome] = await this.writeMany([{ urn, requests }], caller.actor, {});
+    const keyAspect = urn.entityType.keyAspect;
+    const withKey =
+      options.createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
+    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller.actor, {});
+    const results = withKey === requests ? outcome!.results : outcome!.results.slice(1);
     await this.afterCommit(outcome!.changeIds, options);
-    return outcome!.results;
+    return results;
   }
 
   private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
@@ -367,7 +378,7 @@ export class DefaultEntityService implements EntityService {
 }
 
 /** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */
-export function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
+function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
   return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch), current ?? emptyAspect(aspect)) };
 }
 

@@ -5,6 +5,7 @@
  * reaches their children all come from a row here. Code that needs one particular type
  * names it through ENTITY (below), so that nothing else spells entity names.
  */
+import { ValidationError } from '../errors.js';
 import { ALL_ASPECTS, aspectInfo, type AspectInfo, type RuleKind } from './aspects.js';
 
 /** Aspects that any catalog asset may carry. */
@@ -221,6 +222,13 @@ export function holdsValues(type: EntityTypeInfo): boolean {
 /** Whether `aspect` may be written to an entity of `type` (the key aspect included). */
 export function isKnownAspect(type: EntityTypeInfo, aspect: string): boolean {
   return aspect === type.keyAspect || type.aspects.includes(aspect);
+}
+
+/** Refuses an aspect that entities of `type` cannot carry, naming the ones they can. */
+export function requireKnownAspect(type: EntityTypeInfo, aspect: string): void {
+  if (!isKnownAspect(type, aspect)) {
+    throw new ValidationError(`Unknown aspect ${aspect} for entity type ${type.name}; known aspects: ${[type.keyAspect, ...type.aspects].join(', ')}`, 'aspect');
+  }
 }
 
 /** The rules that govern writes of `aspect` on `type`; the key aspect's are 'key'. */
