@@ -140,7 +140,7 @@ async function stopAll(worker: JobWorker, indexer: SearchIndexer | null, search:
 }
 
 /**
- * The bootstrap admin token (SPEC 10): ROOT_TOKEN when given; otherwise, when no admin
+ * The bootstrap admin token (docs/contract.md §10): ROOT_TOKEN when given; otherwise, when no admin
  * token exists yet, a generated one written to <DATA_DIR>/root-token (mode 0600) and
  * announced without the secret. Authentication switched off is announced loudly.
  * Returns where the admin token is, for the start-up summary.

@@ -1,5 +1,5 @@
 /**
- * Names of the fields callers filter and facet on (SPEC 6, 12):
+ * Names of the fields callers filter and facet on (docs/contract.md §6, §12):
  * - the key fields of KEY_FIELDS (`urn`, `name`, `platform`, ..., `removed`);
  * - `structuredProperties.<qualifiedName>` (GraphQL, dots kept) or
  *   `structuredProperties.<qualified_name_with_underscores>` (REST); both name the

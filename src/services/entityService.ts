@@ -6,7 +6,6 @@
  * request's entities in one guarded statement), then, unless async, wait for the
  * search index.
  */
-import { checkAspectSize } from '../domain/aspectSize.js';
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
@@ -26,6 +25,7 @@ import type { Logger } from '../logger.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor } from './aspects/handlers.js';
 import { existingUrns, readEntityViews } from './entityReads.js';
+import type { AspectValue, EntityView } from './entityView.js';
 import {
   deleteEntityAndAspects,
   deleteOneAspect,
@@ -39,16 +39,7 @@ import {
 import { noteIndexStatus } from './indexStatus.js';
 import type { IndexWaiter } from './indexWaiter.js';
 
-export interface AspectValue {
-  readonly value: unknown;
-  readonly systemMetadata: Record<string, unknown> | null;
-}
-
-export interface EntityView {
-  readonly urn: string;
-  readonly entityType: EntityTypeInfo;
-  readonly aspects: ReadonlyMap<string, AspectValue>;
-}
+export type { AspectValue, EntityView } from './entityView.js';
 
 export interface AspectInput {
   readonly value: unknown;
@@ -379,7 +370,7 @@ export class DefaultEntityService implements EntityService {
     }
   }
 
-  /** Waits for the index unless asked not to, and notes whether the changes were indexed (SPEC 12). */
+  /** Waits for the index unless asked not to, and notes whether the changes were indexed (docs/contract.md §12). */
   private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
     if (changeIds.length === 0) noteIndexStatus('indexed');
     else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds), changeIds);
@@ -401,7 +392,7 @@ export function encodeScrollId(lastUrn: string): string {
 
 export function decodeScrollId(scrollId: string): string {
   const urn = Buffer.from(scrollId, 'base64url').toString('utf8');
-  // What it decodes to is input too (SPEC 12): U+0000 would reach the database.
+  // What it decodes to is input too (docs/contract.md §12): U+0000 would reach the database.
   if (!urn.startsWith('urn:li:') || textViolation(urn)) {
     throw new ValidationError('scrollId is not a valid cursor; pass the scrollId of the previous page unchanged', 'scrollId');
   }

@@ -1,5 +1,5 @@
 /**
- * Who may do what (SPEC 10, issue #5): `read` for queries and GETs, `write` for
+ * Who may do what (docs/contract.md §10, issue #5): `read` for queries and GETs, `write` for
  * definitions and values, `admin` for tokens, metadata-test management, hard deletes
  * (of an entity or a definition, whatever the route) and system updates. One rule per
  * service method, applied by the wrappers in authorizedServices.ts and read by
@@ -37,7 +37,7 @@ function aspectWriteScope(urn: string): Scope {
  * Deleting an aspect edits the entity (write), unless it ends in a removal: deleting
  * the key aspect hard-deletes the entity (a dataset with its fields), and deleting a
  * property's propertyDefinition drops it from the registry and queues the removal of
- * its values. Those need admin on every route, as deleting the entity does (SPEC 5, 12).
+ * its values. Those need admin on every route, as deleting the entity does (docs/contract.md §5, §12).
  * An unparseable urn is refused by the service itself.
  */
 function aspectDeleteScope(urn: string, aspect: string): Scope {
