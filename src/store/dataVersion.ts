@@ -8,7 +8,11 @@
  */
 import type { Logger } from 'pino';
 import { compareVersions, releaseOfMigrations } from '../domain/releases.js';
-import type { SqlQueryRunner } from './migrate.js';
+
+/** The one call this module makes on the migration runner's connection. */
+interface SqlQueryRunner {
+  query(text: string, params?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+}
 
 /** The migration that creates propgraph_version: until it is applied there is nothing to read. */
 export const VERSION_MIGRATION = '20261127000000_propgraph_version';
