@@ -146,6 +146,8 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
         indexer?.start();
       }
       if (config.reindexOnStart && engine) requestRebuild('SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX and ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE are set');
+      // This version's indexes are built now, whichever replica holds the indexer (another version's, in a rolling upgrade).
+      else if (readiness?.rebuilding) requestRebuild(`index format ${INDEX_FORMAT} not built yet`);
     },
     close: () => stopAll(worker, indexer, search, database, lock),
   };

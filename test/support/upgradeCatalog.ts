@@ -16,6 +16,8 @@ import { enc, http, type HttpResponse } from './http.js';
 export const ROOT_TOKEN = 'upgrade-suite-root-token-0123456789';
 export const DATASETS = 120;
 export const FIELD_DATASETS = 12;
+/** Datasets whose metadata test results the server evaluates and stores. */
+export const EVALUATED = 40;
 export const datasetOf = (i: number) => datasetUrn(`up.d${String(i).padStart(4, '0')}`);
 export const fieldOf = (i: number, col: number) => `urn:li:schemaField:(${datasetOf(i)},col${col})`;
 export const PROPERTIES = ['up.tier', 'up.score', 'up.note', 'up.versioned', 'up.retired'];
@@ -89,8 +91,9 @@ export async function writeEveryKind(url: string): Promise<Tokens> {
     const definition = { on: { types: ['dataset'] }, rules };
     await ok(http(url, 'POST', `${V3}/entity/test/${enc(`urn:li:test:${id}`)}/testInfo`, { headers: root, query: { createIfNotExists: 'false' }, json: { value: { name: id, category: 'Upgrade', definition: { type: 'JSON', json: JSON.stringify(definition) } } } }));
   }
-  for (let i = 0; i < DATASETS; i += 100) {
-    const urns = Array.from({ length: Math.min(100, DATASETS - i) }, (_, k) => datasetOf(i + k));
+  // Ten entities a request: each pushed result is a write that may wait for the index.
+  for (let i = 0; i < EVALUATED; i += 10) {
+    const urns = Array.from({ length: Math.min(10, EVALUATED - i) }, (_, k) => datasetOf(i + k));
     await ok(http(url, 'POST', '/gms/test', { headers: root, query: { action: 'batchEvaluate' }, json: { urns, push: true } }));
   }
 
