@@ -117,6 +117,7 @@ const OPERATIONS: Operation[] = [
   { name: 'GET jobs', need: 'read', act: rest('GET', () => `${V3}/jobs`) },
   { name: 'GET search', need: 'read', act: rest('GET', () => `${V3}/entity/dataset`, () => ({ query: { query: 'structuredProperties.io_matrix_size:>0', count: '5' } })) },
   { name: 'POST system/update', need: 'admin', act: rest('POST', () => `${V3}/system/update`) },
+  { name: 'GET system/backup', need: 'admin', act: rest('GET', () => `${V3}/system/backup`) },
   { name: 'GraphQL scrollAcrossEntities', need: 'read', act: (h) => gql(h, '{ scrollAcrossEntities(input: {types: [DATASET], query: "*", count: 5}) { total } }') },
   { name: 'GraphQL scrollAcrossEntities at /gms/api/graphql', need: 'read', act: (h) => gql(h, '{ scrollAcrossEntities(input: {types: [STRUCTURED_PROPERTY], query: "*", count: 5, sortInput: null}) { nextScrollId searchResults { entity { urn } extraProperties { name value } } } }', undefined, '/gms/api/graphql') },
   { name: 'GraphQL aggregateAcrossEntities', need: 'read', act: (h) => gql(h, '{ aggregateAcrossEntities(input: {query: "*", facets: ["structuredProperties.io.matrix.size"]}) { facets { field } } }') },

@@ -9,6 +9,7 @@ import { SCOPES, type TokenScope } from '../../src/domain/accessToken.js';
 import { ForbiddenError } from '../../src/domain/errors.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import {
+  AuthorizedBackupService,
   AuthorizedEntityService,
   AuthorizedJobService,
   AuthorizedPropertyService,
@@ -82,6 +83,7 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
   ['search', AuthorizedSearchService, 'aggregate', [{}], 'read'],
   ['search', AuthorizedSearchService, 'searchEntities', [ENTITY.dataset, {}], 'read'],
   ['search', AuthorizedSearchService, 'requestRebuild', ['why'], 'admin'],
+  ['backup', AuthorizedBackupService, 'start', [], 'admin'],
 ];
 
 /** A wrapped service that records each call: `calls` holds [method, args]. */
@@ -133,6 +135,7 @@ test('every method of every wrapper is in the table, or is a helper that takes n
     ['tests', AuthorizedTestService],
     ['tokens', AuthorizedTokenService],
     ['search', AuthorizedSearchService],
+    ['backup', AuthorizedBackupService],
   ];
   const inTable = new Set(TABLE.map(([service, , method]) => `${service}.${method}`));
   for (const [name, Wrapper] of wrappers) {
