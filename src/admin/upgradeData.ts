@@ -17,16 +17,13 @@
  * This is dump and restore through the backup machinery, since the npm packages ship
  * no pg_upgrade (docs/decisions.md, "Backups over the driver").
  */
-import { createWriteStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
-import pg from 'pg';
 import { CliError, EXIT, type ExitCode } from '../cli/errors.js';
 import { printLine, type Terminal } from '../cli/terminal.js';
 import { bundledBinaries, clusterMajor, installedBinaryDirs, postgresMajor, startEmbeddedPostgres } from '../embedded/postgres.js';
-import { beginDump } from '../store/backup/dump.js';
+import { dumpToFile } from '../store/backup/dump.js';
 import { restoreDatabase } from '../store/backup/restore.js';
 import { APP_VERSION } from '../version.js';
 import { readBackupFile } from './backupFile.js';
@@ -63,19 +60,7 @@ export async function upgradeData(terminal: Terminal, options: { oldBinDir?: str
     const old = await startEmbeddedPostgres({ dataDir: config.dataDir, clusterDir, binDir: oldBin, log });
     let dumped;
     try {
-      const client = new pg.Client({ connectionString: old.url });
-      await client.connect();
-      try {
-        const dump = await beginDump(client, APP_VERSION);
-        const gzip = createGzip({ level: 1 });
-        const file = gzip.pipe(createWriteStream(backupFile, { mode: 0o600 }));
-        dumped = await dump.write(gzip, (p) => progress.show(`  backing up ${p.table}: ${p.rows.toLocaleString('en')} rows`));
-        gzip.end();
-        await finished(file);
-        await fsync(backupFile);
-      } finally {
-        await client.end();
-      }
+      dumped = await dumpToFile(old.url, backupFile, APP_VERSION, (p) => progress.show(`  backing up ${p.table}: ${p.rows.toLocaleString('en')} rows`));
     } finally {
       await old.stop();
     }

@@ -7,8 +7,12 @@
  * cannot dump a newer server (docs/decisions.md, "Backups over the driver").
  */
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import type pg from 'pg';
+import { finished } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, endLine, headerLine, SECTION_END, sectionLine, type BackupHeader, type BackupManifest } from '../../domain/backupFormat.js';
 import { appliedMigrations, quoteIdent, schemaTables } from './tables.js';
@@ -88,6 +92,29 @@ async function writeSnapshot(client: pg.ClientBase, header: BackupHeader, out: W
   const trailer = { tables, sequences, sha256: hash.digest('hex') };
   out.write(endLine(trailer));
   return { ...header, ...trailer };
+}
+
+/** A backup of the database at `url` written to `file` (gzip, synced to disk), for the local commands; returns its manifest. */
+export async function dumpToFile(url: string, file: string, appVersion: string, onProgress?: (p: DumpProgress) => void): Promise<BackupManifest> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const dump = await beginDump(client, appVersion);
+    const gzip = createGzip({ level: 1 });
+    const written = gzip.pipe(createWriteStream(file, { mode: 0o600 }));
+    const manifest = await dump.write(gzip, onProgress);
+    gzip.end();
+    await finished(written);
+    const handle = await open(file, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return manifest;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Resolves when `out` wants more; rejects when it closed or failed first (the client went away). */
