@@ -91,12 +91,15 @@ async function indexUids(prefix: string): Promise<string[]> {
       live = [b, upgraded];
       // Meanwhile the release's replica answers exactly as before.
       const differing: unknown[] = [];
-      const built = await waitFor('the new index format to be built', 300_000, async () => {
+      const built = await waitFor('the new index format to be built', 900_000, async () => {
         const jobs = (await http(upgraded.url, 'GET', `${V3}/jobs`, { headers: root })).body.jobs as Array<Record<string, any>>;
         const view = await searchEverything(b.url);
         if (JSON.stringify(view) !== JSON.stringify(releaseView)) differing.push(view);
         return jobs.find((j) => j.kind === 'search-index-build' && j.status === 'done');
-      }, 500);
+      }, 500).catch(async (err: Error) => {
+        const jobs = await withClient(databaseUrl, async (c) => (await c.query('SELECT id, kind, status, attempts, done, total, payload, last_error, run_after FROM job ORDER BY id')).rows);
+        throw new Error(`${err.message}; jobs ${JSON.stringify(jobs)}; the new replica's log ends:\n${upgraded.output.join('').slice(-3000)}`);
+      });
       expect(differing).toEqual([]);
       report(`new format ${INDEX_FORMAT} built by job ${built.id} (${built.done} entities) beside the release's indexes; ${acknowledged.size} charts written so far`);
       expect(await searchEverything(b.url)).toEqual(releaseView);
