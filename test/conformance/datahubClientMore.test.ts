@@ -40,8 +40,8 @@ const BASES = [
 
 /** The namespace DataHub's clients need for properties get/list, and propgraph's default. */
 const NAMESPACES = [
-  { name: 'URN_NAMESPACE=datahub', env: { URN_NAMESPACE: 'datahub' } },
-  { name: 'the default namespace', env: {} },
+  { name: 'URN_NAMESPACE=datahub', env: { URN_NAMESPACE: 'datahub' } as Record<string, string> },
+  { name: 'the default namespace', env: {} as Record<string, string> },
 ];
 
 const BACKENDS: Backend[] = postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded'];
