@@ -13,6 +13,7 @@ import { searchableEntityTypes } from './domain/entityTypes.js';
 import type { Logger } from './logger.js';
 import { lockDataDir } from './embedded/dataDirLock.js';
 import type { EarlyStart } from './embedded/earlyStart.js';
+import { OpenIdProvider } from './identity/openIdProvider.js';
 import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
@@ -86,7 +87,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
+  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {
@@ -163,6 +164,23 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
         await lock.release();
       })();
       return closing;
+    },
+  };
+}
+
+/** Sign-in through the configured OpenID provider; nothing when OIDC_ISSUER is unset. */
+function signInDeps(config: Config, log: Logger): { signIn?: NonNullable<Parameters<typeof createServices>[0]['signIn']> } {
+  const oidc = config.oidc;
+  if (!oidc) return {};
+  const provider = new OpenIdProvider({ issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, scopes: oidc.scopes, groupsClaim: oidc.groupsClaim, log });
+  log.info({ issuer: oidc.issuer, clientId: oidc.clientId, client: oidc.clientSecret ? 'confidential' : 'public' }, 'sign-in through OpenID Connect is on');
+  return {
+    signIn: {
+      provider,
+      rules: { userClaim: oidc.userClaim, groupsClaim: oidc.groupsClaim, groupScopes: oidc.groupScopes },
+      providerName: oidc.providerName,
+      sessionHours: oidc.sessionHours,
+      cliSessionDays: oidc.cliSessionDays,
     },
   };
 }
