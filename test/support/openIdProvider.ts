@@ -246,12 +246,19 @@ export async function signInAtProvider(jar: CookieJar, start: Visit, person: Pro
   return visit;
 }
 
-/** Approves a device code as its person would: opens the verification URI, confirms the code, signs in, allows. */
+/**
+ * Approves a device code as its person would: opens the verification URI, enters the
+ * code if the page asks for it, confirms it, signs in, allows.
+ */
 export async function approveDevice(verificationUriComplete: string, person: ProviderPerson): Promise<Visit> {
   const jar = new CookieJar();
-  const confirm = await browse(jar, verificationUriComplete);
-  const afterConfirm = await submit(jar, confirm, '/device');
-  return signInAtProvider(jar, afterConfirm, person);
+  const userCode = new URL(verificationUriComplete).searchParams.get('user_code') ?? '';
+  let visit = await browse(jar, verificationUriComplete);
+  for (let step = 0; step < 3 && formsOf(visit).some((f) => f.action.pathname.endsWith('/device')); step++) {
+    const form = formsOf(visit).find((f) => f.action.pathname.endsWith('/device'))!;
+    visit = await submit(jar, visit, '/device', form.fields.has('confirm') ? {} : { user_code: userCode });
+  }
+  return signInAtProvider(jar, visit, person);
 }
 
 /** A console sign-in without a browser: /auth/login, the provider's pages, the callback, then the token pick-up. */
