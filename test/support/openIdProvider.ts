@@ -233,14 +233,17 @@ export async function submit(jar: CookieJar, visit: Visit, actionEnd: string, va
   return browse(jar, form.action, { method: 'POST', form: form.fields }, stopAt);
 }
 
-/** Signs in at the provider's pages from wherever they start (login, then consent when asked), until `stopAt` or a final page. */
-export async function signInAtProvider(jar: CookieJar, start: Visit, person: ProviderPerson, stopAt?: (url: URL) => boolean): Promise<Visit> {
+/**
+ * Signs in at the provider's pages from wherever they start (login, then consent when
+ * asked: allowed, or declined with `decline`), until `stopAt` or a final page.
+ */
+export async function signInAtProvider(jar: CookieJar, start: Visit, person: ProviderPerson, stopAt?: (url: URL) => boolean, decline = false): Promise<Visit> {
   let visit = start;
   for (let step = 0; step < 5; step++) {
     if (visit.status === 0) return visit;
     const actions = formsOf(visit).map((f) => f.action.pathname);
     if (actions.some((a) => a.endsWith('/login'))) visit = await submit(jar, visit, '/login', { login: person.login, password: person.password }, stopAt);
-    else if (actions.some((a) => a.endsWith('/confirm'))) visit = await submit(jar, visit, '/confirm', {}, stopAt);
+    else if (actions.some((a) => a.endsWith('/confirm'))) visit = await submit(jar, visit, decline ? '/abort' : '/confirm', {}, stopAt);
     else return visit;
   }
   return visit;
@@ -250,7 +253,7 @@ export async function signInAtProvider(jar: CookieJar, start: Visit, person: Pro
  * Approves a device code as its person would: opens the verification URI, enters the
  * code if the page asks for it, confirms it, signs in, allows.
  */
-export async function approveDevice(verificationUriComplete: string, person: ProviderPerson): Promise<Visit> {
+export async function approveDevice(verificationUriComplete: string, person: ProviderPerson, options: { decline?: boolean } = {}): Promise<Visit> {
   const jar = new CookieJar();
   const userCode = new URL(verificationUriComplete).searchParams.get('user_code') ?? '';
   let visit = await browse(jar, verificationUriComplete);
@@ -258,7 +261,7 @@ export async function approveDevice(verificationUriComplete: string, person: Pro
     const form = formsOf(visit).find((f) => f.action.pathname.endsWith('/device'))!;
     visit = await submit(jar, visit, '/device', form.fields.has('confirm') ? {} : { user_code: userCode });
   }
-  return signInAtProvider(jar, visit, person);
+  return signInAtProvider(jar, visit, person, undefined, options.decline ?? false);
 }
 
 /** A console sign-in without a browser: /auth/login, the provider's pages, the callback, then the token pick-up. */
