@@ -32,6 +32,16 @@ const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,signin.orders,PROD)';
 const PROPERTY = 'urn:li:structuredProperty:io.signin.tier';
 const enc = encodeURIComponent;
 
+/** A public client (no secret: PKCE only), its callback behind a TLS proxy at another address. */
+const PUBLIC_CALLBACK = 'https://catalog.example.com/auth/callback';
+const PUBLIC_CLIENT = {
+  client_id: 'propgraph-public',
+  redirect_uris: [PUBLIC_CALLBACK],
+  grant_types: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+};
+
 let provider: RunningProvider;
 let server: TestServer;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -56,7 +66,7 @@ beforeAll(async () => {
   // The page is read when the server starts; it must carry the provider's name.
   await ensureConsoleBuilt();
   const port = await freePort();
-  provider = await startOpenIdProvider({ clients: [propgraphClient(`http://127.0.0.1:${port}/auth/callback`)] });
+  provider = await startOpenIdProvider({ clients: [propgraphClient(`http://127.0.0.1:${port}/auth/callback`), PUBLIC_CLIENT] });
   server = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN, PORT: String(port), RATE_LIMIT_PER_MINUTE: '1000000', ...oidcEnv(provider.issuer) } });
   const root = bearer(ROOT_TOKEN);
   expect((await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: [{ urn: DATASET, status: { value: { removed: false } } }], headers: root })).status).toBe(200);
@@ -293,6 +303,53 @@ describe('machine tokens and the routes', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<meta name="propgraph-sign-in" content="Test IdP">');
   });
+});
+
+describe('a public client (no OIDC_CLIENT_SECRET) with OIDC_REDIRECT_URL', () => {
+  let publicServer: TestServer;
+  beforeAll(async () => {
+    const env = { ...oidcEnv(provider.issuer), OIDC_CLIENT_ID: 'propgraph-public', OIDC_REDIRECT_URL: PUBLIC_CALLBACK };
+    delete (env as Record<string, string>).OIDC_CLIENT_SECRET;
+    publicServer = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN, ...env } });
+  }, 120_000);
+  afterAll(async () => {
+    await publicServer?.stop();
+  });
+
+  test('the provider is sent the configured callback, and the cookies are Secure on https', async () => {
+    const response = await fetch(`${publicServer.url}/auth/login`, { redirect: 'manual' });
+    const location = new URL(response.headers.get('location')!);
+    expect(location.searchParams.get('client_id')).toBe('propgraph-public');
+    expect(location.searchParams.get('redirect_uri')).toBe(PUBLIC_CALLBACK);
+    expect(location.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(response.headers.getSetCookie()[0]).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+  });
+
+  test('the device flow works without a client secret', async () => {
+    const started = await http(publicServer.url, 'POST', '/auth/device', { json: {} });
+    expect(started.status).toBe(200);
+    await approveDevice(started.body.verificationUriComplete, PEOPLE.carol);
+    const done = await http(publicServer.url, 'POST', '/auth/device/token', { json: { deviceCode: started.body.deviceCode } });
+    expect(done.status).toBe(200);
+    expect(done.body.person).toMatchObject({ urn: 'urn:li:corpuser:carol@example.com', scope: 'read' });
+    expect(done.body.metadata.name).toBe('propgraph login');
+  });
+});
+
+describe('a provider that does not answer', () => {
+  test('sign-in answers 503 naming it, and the rest of the server works', async () => {
+    const issuer = `http://127.0.0.1:${await freePort()}/realms/gone`;
+    const lonely = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN, OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'propgraph' } });
+    try {
+      const started = await http(lonely.url, 'POST', '/auth/device', { json: {} });
+      expect(started.status).toBe(503);
+      expect(started.body).toEqual({ error: 'Service Unavailable', message: expect.stringContaining(`The OpenID provider at ${issuer} could not be reached`) });
+      expect((await http(lonely.url, 'GET', '/auth/login')).status).toBe(503);
+      expect((await graphql(lonely.url, ME, undefined, '/api/graphql', bearer(ROOT_TOKEN))).data.me.corpUser.urn).toBe('urn:li:corpuser:root');
+    } finally {
+      await lonely.stop();
+    }
+  }, 120_000);
 });
 
 describe('without OIDC settings', () => {
