@@ -1,4 +1,4 @@
-/** The one table of entity types (SPEC 1). */
+/** The one table of entity types (docs/contract.md §1). */
 import {
   ENTITY_TYPES,
   FABRIC_TYPES,
@@ -6,7 +6,7 @@ import {
   findEntityType,
   defaultSearchTypes,
   searchableEntityTypes,
-} from '../../src/domain/entityTypes.js';
+} from '../../src/domain/registry/entityTypes.js';
 
 const SPEC_TABLE: ReadonlyArray<[string, string]> = [
   ['dataset', 'DATASET'],
@@ -30,7 +30,7 @@ const SPEC_TABLE: ReadonlyArray<[string, string]> = [
   ['dataPlatform', 'DATA_PLATFORM'],
 ];
 
-test('the table holds exactly the entity types SPEC 1 names, with their GraphQL enum values', () => {
+test('the table holds exactly the entity types docs/contract.md §1 names, with their GraphQL enum values', () => {
   const table = ENTITY_TYPES.map((t) => [t.name, t.graphql]);
 
   expect(table).toEqual(SPEC_TABLE);
@@ -79,7 +79,7 @@ test('a structured property entity carries its definition and status aspects', (
   expect(findEntityType('structuredProperty')!.aspects).toEqual(expect.arrayContaining(['propertyDefinition', 'status']));
 });
 
-test('the fabric types are exactly those SPEC 1 lists', () => {
+test('the fabric types are exactly those docs/contract.md §1 lists', () => {
   expect([...FABRIC_TYPES].sort()).toEqual(
     ['PROD', 'DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'CORP', 'RVW', 'PRD', 'TST', 'SIT', 'SBX', 'SANDBOX'].sort(),
   );

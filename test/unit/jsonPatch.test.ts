@@ -1,4 +1,4 @@
-/** JSON Patch (RFC 6902) with DataHub's arrayPrimaryKeys extension (SPEC 3). */
+/** JSON Patch (RFC 6902) with DataHub's arrayPrimaryKeys extension (docs/contract.md §3). */
 import { ValidationError } from '../../src/domain/errors.js';
 import { MAX_PATCH_OPERATIONS, applyPatch, parsePatchDocument, type PatchDocument, type PatchOperation } from '../../src/domain/jsonPatch.js';
 import { thrown } from './thrown.js';
