@@ -13,6 +13,9 @@
  */
 export type RuleKind = 'structuredProperties' | 'propertyDefinition' | 'propertyStatus' | 'status' | 'testInfo' | 'testResults' | 'object';
 
+import type { KeyedArrays } from '../jsonPatch.js';
+import { DATAHUB_ASPECTS } from './datahubAspects.js';
+
 /** Fields of the aspect holding a display name or a description, in the order they are tried. */
 export interface TextFields {
   readonly displayName?: readonly string[];
@@ -28,6 +31,10 @@ export interface AspectInfo {
   readonly text?: TextFields;
   /** Read by the indexer although it holds no text (facts such as showInSearchFilters). */
   readonly indexed?: boolean;
+  /** Its arrays whose elements a patch addresses by key, as DataHub's aspect templates do. */
+  readonly patchKeys?: KeyedArrays;
+  /** What a patch of the aspect starts from when it is absent (an empty object otherwise). */
+  readonly empty?: unknown;
 }
 
 const COMMON = 'com.linkedin.common';
@@ -55,8 +62,17 @@ const ASPECTS: readonly AspectInfo[] = [
   aspect('dataPlatformInstance', `${COMMON}.DataPlatformInstance`),
   aspect('domains', 'com.linkedin.domain.Domains'),
   aspect('container', 'com.linkedin.container.Container'),
-  aspect('structuredProperties', 'com.linkedin.structured.StructuredProperties', { rules: 'structuredProperties' }),
-  aspect('propertyDefinition', 'com.linkedin.structured.StructuredPropertyDefinition', { rules: 'propertyDefinition', text: named('displayName', 'description') }),
+  aspect('structuredProperties', 'com.linkedin.structured.StructuredProperties', {
+    rules: 'structuredProperties',
+    // One entry per property, whoever set it: the attribution source in a path names the setter.
+    patchKeys: { properties: { keys: [['propertyUrn'], ['attribution', 'source']], unique: 1 } },
+    empty: { properties: [] },
+  }),
+  aspect('propertyDefinition', 'com.linkedin.structured.StructuredPropertyDefinition', {
+    rules: 'propertyDefinition',
+    text: named('displayName', 'description'),
+    patchKeys: { entityTypes: { keys: [] }, allowedPlatforms: { keys: [] }, allowedValues: { keys: [['value', '*']] } },
+  }),
   aspect('structuredPropertySettings', 'com.linkedin.structured.StructuredPropertySettings', { indexed: true }),
   aspect('testInfo', 'com.linkedin.test.TestInfo', { rules: 'testInfo' }),
   aspect('testResults', 'com.linkedin.test.TestResults', { rules: 'testResults' }),
@@ -93,10 +109,10 @@ const ASPECTS: readonly AspectInfo[] = [
   aspect('dataPlatformInfo', 'com.linkedin.dataplatform.DataPlatformInfo'),
 ];
 
-const byName = new Map(ASPECTS.map((a) => [a.name, a]));
+/** Every aspect in the table's order (the order text is taken in), then the ones stored as given. */
+export const ALL_ASPECTS: readonly AspectInfo[] = [...ASPECTS, ...DATAHUB_ASPECTS.map(([name, pdlClass]) => aspect(name, pdlClass))];
 
-/** Every aspect in the table's order (the order text is taken in). */
-export const ALL_ASPECTS: readonly AspectInfo[] = ASPECTS;
+const byName = new Map(ALL_ASPECTS.map((a) => [a.name, a]));
 
 export function findAspect(name: string): AspectInfo | undefined {
   return byName.get(name);
