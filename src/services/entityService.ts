@@ -9,6 +9,7 @@
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
+import { findAspect } from '../domain/registry/aspects.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
@@ -379,11 +380,9 @@ export class DefaultEntityService implements EntityService {
 
 /** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */
 function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
-  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch), current ?? emptyAspect(aspect)) };
-}
-
-function emptyAspect(aspect: string): unknown {
-  return aspect === 'structuredProperties' ? { properties: [] } : {};
+  const info = findAspect(aspect);
+  const start = info?.empty ?? {};
+  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, info?.patchKeys), current ?? structuredClone(start)) };
 }
 
 export function encodeScrollId(lastUrn: string): string {
