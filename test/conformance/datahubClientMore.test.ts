@@ -26,10 +26,8 @@ const FLOWS = ['sdk-patch-builders', 'sdk-patch-builders-legacy', 'cli-ingest-re
  * `test.failing`, so one that starts passing turns the suite red until it is taken off.
  */
 const pendingFlows: Readonly<Partial<Record<(typeof FLOWS)[number], string>>> = {
-  'sdk-patch-builders': 'arrayPrimaryKeys with a composite key (propertyUrn, attribution␟source) on structuredProperties',
-  'sdk-patch-builders-legacy': 'plain-list patches keyed by propertyUrn on /properties/<urn>',
-  'cli-ingest-report': 'the dataHubIngestionSource and dataHubExecutionRequest entity types',
-  'sdk-search-filters': 'the platform.keyword search field and FacetFilterInput without condition',
+  'sdk-patch-builders': 'an add at /properties/<urn>/<source> keeps the entries of the same property from other sources',
+  'sdk-search-filters': 'the browsePathV2 search field (F.container)',
   'sdk-openapi-reads': 'POST /openapi/v2/entity/batch/{type}',
 };
 
