@@ -26,6 +26,7 @@ import { DefaultJobService, type JobService } from './jobs/jobService.js';
 import { DefaultPropertyService, type PropertyService } from './propertyService.js';
 import { DefaultSearchService, type SearchService } from './searchService.js';
 import { DefaultTestService, type TestService } from './testService.js';
+import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
 
@@ -38,6 +39,8 @@ export interface Services {
   readonly tokens: TokenService;
   readonly search: SearchService;
   readonly backup: BackupService;
+  /** People signing in through OpenID Connect; null when no provider is configured. */
+  readonly signIn: SignInService | null;
 }
 
 export interface ServiceDeps {
@@ -59,20 +62,24 @@ export interface ServiceDeps {
   readonly openSnapshot: SnapshotOpener;
   /** This build's version, recorded in backups. */
   readonly appVersion: string;
+  /** Sign-in through an OpenID provider (OIDC_ISSUER); absent: off. */
+  readonly signIn?: Omit<SignInDeps, 'tokens' | 'log'>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const entities = new DefaultEntityService(deps);
+  const tokens = new DefaultTokenService(deps);
   return {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
     values: new AuthorizedValueService(new DefaultValueService({ entities })),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
-    tokens: new AuthorizedTokenService(new DefaultTokenService(deps)),
+    tokens: new AuthorizedTokenService(tokens),
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(
       new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
     ),
+    signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
   };
 }
