@@ -12,6 +12,7 @@
  *   3. only then renames the old cluster to DATA_DIR/postgres-<old>.old and the new one
  *      into place.
  *
+ * The search index's state is carried over (same data, same engine): no rebuild.
  * Until step 3 nothing the server uses has changed; a failure leaves the old cluster
  * where it was. The old cluster and the backup stay until the operator deletes them.
  * This is dump and restore through the backup machinery, since the npm packages ship
@@ -25,6 +26,7 @@ import { printLine, type Terminal } from '../cli/terminal.js';
 import { bundledBinaries, clusterMajor, installedBinaryDirs, postgresMajor, startEmbeddedPostgres } from '../embedded/postgres.js';
 import { dumpToFile } from '../store/backup/dump.js';
 import { restoreDatabase } from '../store/backup/restore.js';
+import { readIndexFormats, writeIndexFormats } from '../store/backup/tables.js';
 import { APP_VERSION } from '../version.js';
 import { readBackupFile } from './backupFile.js';
 import { localConfig, localLogger, lockForLocalWork, ProgressLine } from './localDatabase.js';
@@ -59,7 +61,9 @@ export async function upgradeData(terminal: Terminal, options: { oldBinDir?: str
     const backupFile = path.join(config.dataDir, `postgres-${oldMajor}-to-${newMajor}.backup`);
     const old = await startEmbeddedPostgres({ dataDir: config.dataDir, clusterDir, binDir: oldBin, log });
     let dumped;
+    let indexFormats;
     try {
+      indexFormats = await readIndexFormats(old.url);
       dumped = await dumpToFile(old.url, backupFile, APP_VERSION, (p) => progress.show(`  backing up ${p.table}: ${p.rows.toLocaleString('en')} rows`));
     } finally {
       await old.stop();
@@ -81,6 +85,8 @@ export async function upgradeData(terminal: Terminal, options: { oldBinDir?: str
         appVersion: APP_VERSION,
         onProgress: (p) => progress.show(`  restoring ${p.table}: ${p.rows.toLocaleString('en')} rows`),
       });
+      // Same data, same search engine: the index stays as it was, with no rebuild.
+      await writeIndexFormats(fresh.url, indexFormats);
     } finally {
       await fresh.stop();
     }

@@ -7,7 +7,7 @@
  * which a restore rebuilds; STATE_OF_ELSEWHERE). Tables come parents first, so rows
  * load in an order the foreign keys accept.
  */
-import type pg from 'pg';
+import pg from 'pg';
 
 /** Tables about things outside the database (replicas, the search engine): emptied by a restore. */
 export const STATE_OF_ELSEWHERE = ['worker_lease', 'search_index_format'];
@@ -76,4 +76,45 @@ export async function appliedMigrations(client: pg.ClientBase): Promise<string[]
     'SELECT migration_name AS name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name',
   );
   return rows.rows.map((r) => r.name);
+}
+
+export interface IndexFormatRow {
+  readonly format: string;
+  readonly marks_seen_until: Date;
+  readonly built_on: Date | null;
+  readonly created_on: Date;
+}
+
+/**
+ * The search index formats' state of the database at `url` (none before the table
+ * exists). upgrade-data carries it from the old cluster to the new one: the data and the
+ * search engine are the same, so the index needs no rebuild.
+ */
+export async function readIndexFormats(url: string): Promise<IndexFormatRow[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const exists = await client.query<{ found: boolean }>(`SELECT to_regclass('"search_index_format"') IS NOT NULL AS found`);
+    if (!exists.rows[0]?.found) return [];
+    return (await client.query<IndexFormatRow>('SELECT format, marks_seen_until, built_on, created_on FROM "search_index_format"')).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function writeIndexFormats(url: string, rows: readonly IndexFormatRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const r of rows) {
+      await client.query(
+        `INSERT INTO "search_index_format" (format, marks_seen_until, built_on, created_on) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (format) DO UPDATE SET marks_seen_until = EXCLUDED.marks_seen_until, built_on = EXCLUDED.built_on, created_on = EXCLUDED.created_on`,
+        [r.format, r.marks_seen_until, r.built_on, r.created_on],
+      );
+    }
+  } finally {
+    await client.end();
+  }
 }
