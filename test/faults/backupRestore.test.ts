@@ -92,15 +92,17 @@ async function writeCatalog(url: string): Promise<{ token: string }> {
 /** What users see: totals of a few searches and facet counts, over GraphQL. */
 async function searchAnswers(url: string, headers: Record<string, string> = {}): Promise<unknown> {
   const answers: unknown[] = [];
-  for (const query of ['*', 'bk.tier:gold', 'bk.score:>100']) {
+  for (const query of ['*', 'structuredProperties.bk.tier:gold', 'structuredProperties.bk.score:>100']) {
     const res = await ok(http(url, 'POST', '/api/graphql', { headers, json: { query: `{ scrollAcrossEntities(input: {types: [DATASET], query: ${JSON.stringify(query)}, count: 1}) { total } }` } }));
-    answers.push({ query, total: res.data?.scrollAcrossEntities?.total, errors: res.errors });
+    if (res.errors || typeof res.data?.scrollAcrossEntities?.total !== 'number') throw new Error(`search ${query} failed: ${JSON.stringify(res).slice(0, 400)}`);
+    answers.push({ query, total: res.data.scrollAcrossEntities.total });
   }
   const facets = await ok(http(url, 'POST', '/api/graphql', {
     headers,
-    json: { query: `{ aggregateAcrossEntities(input: {types: [DATASET], query: "*", facets: ["bk.tier", "bk.owners"]}) { facets { field aggregations { value count } } } }` },
+    json: { query: `{ aggregateAcrossEntities(input: {types: [DATASET], query: "*", facets: ["structuredProperties.bk.tier", "structuredProperties.bk.owners"]}) { facets { field aggregations { value count } } } }` },
   }));
-  answers.push(facets);
+  if (facets.errors) throw new Error(`facets failed: ${JSON.stringify(facets.errors).slice(0, 400)}`);
+  answers.push(facets.data);
   return answers;
 }
 

@@ -160,20 +160,31 @@ export async function readEverything(url: string): Promise<Record<string, unknow
   return read;
 }
 
+/** A GraphQL answer that must hold data: an error answered the same way by two versions proves nothing. */
+function answered(body: any, what: string): unknown {
+  if (!body || body.errors || !body.data) throw new Error(`${what} failed: ${JSON.stringify(body).slice(0, 500)}`);
+  return stripVolatile(body);
+}
+
 /** What searches answer: totals, first hits and facet counts, over GraphQL and REST. */
 export async function searchEverything(url: string): Promise<Record<string, unknown>> {
   const answers: Record<string, unknown> = {};
-  for (const query of ['*', 'up.tier:gold', 'up.score:>50', 'up.d0011']) {
-    const res = await http(url, 'POST', '/api/graphql', { headers: root, json: { query: SEARCH_QUERY, variables: { input: { types: ['DATASET'], query, count: 5 } } } });
-    answers[`graphql scroll ${query}`] = stripVolatile(res.body);
+  const search = async (key: string, input: Record<string, unknown>) => {
+    const res = await http(url, 'POST', '/api/graphql', { headers: root, json: { query: SEARCH_QUERY, variables: { input } } });
+    answers[key] = answered(res.body, key);
+  };
+  for (const query of ['*', 'structuredProperties.up.tier:gold', 'structuredProperties.up.score:>50', 'up.d0011']) {
+    await search(`graphql scroll ${query}`, { types: ['DATASET'], query, count: 5 });
   }
-  const fields = await http(url, 'POST', '/api/graphql', { headers: root, json: { query: SEARCH_QUERY, variables: { input: { types: ['SCHEMA_FIELD'], query: 'up.note:shared', count: 3 } } } });
-  answers['graphql fields'] = stripVolatile(fields.body);
-  const removed = await http(url, 'POST', '/api/graphql', { headers: root, json: { query: SEARCH_QUERY, variables: { input: { types: ['DATASET'], query: '*', count: 5, orFilters: [{ and: [{ field: 'removed', values: ['true'] }] }] } } } });
-  answers['graphql soft-deleted'] = stripVolatile(removed.body);
-  const facets = await http(url, 'POST', '/api/graphql', { headers: root, json: { query: FACETS_QUERY, variables: { input: { types: ['DATASET'], query: '*', facets: ['up.tier', 'up.score', '_entityType'] } } } });
-  answers['graphql facets'] = stripVolatile(facets.body);
-  const rest = await http(url, 'GET', `${V3}/entity/dataset`, { headers: root, query: { query: 'up.tier:silver', count: '5' } });
+  await search('graphql fields', { types: ['SCHEMA_FIELD'], query: 'structuredProperties.up.note:shared', count: 3 });
+  await search('graphql soft-deleted', { types: ['DATASET'], query: '*', count: 5, orFilters: [{ and: [{ field: 'removed', values: ['true'] }] }] });
+  const facets = await http(url, 'POST', '/api/graphql', {
+    headers: root,
+    json: { query: FACETS_QUERY, variables: { input: { types: ['DATASET'], query: '*', facets: ['structuredProperties.up.tier', 'structuredProperties.up.score', '_entityType'] } } },
+  });
+  answers['graphql facets'] = answered(facets.body, 'facets');
+  const rest = await http(url, 'GET', `${V3}/entity/dataset`, { headers: root, query: { query: 'structuredProperties.up_tier:silver', count: '5' } });
+  if (rest.status !== 200) throw new Error(`REST search failed: ${rest.status} ${rest.text.slice(0, 300)}`);
   answers['rest search'] = { status: rest.status, body: stripVolatile(rest.body) };
   return answers;
 }
