@@ -14,6 +14,7 @@ import type { Logger } from './logger.js';
 import { installAuthentication } from './rest/authentication.js';
 import { installExplainHeader } from './rest/explainHeader.js';
 import { installIndexStatusHeader } from './rest/indexStatusHeader.js';
+import { datahubReadRoutes } from './rest/datahubReadRoutes.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { errorSender, sendNoEndpoint } from './rest/errors.js';
 import { installInputLimits } from './rest/inputLimits.js';
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const prefix of REST_PREFIXES) {
     for (const version of ['v2', 'v3'] as const) {
       await app.register(entityRoutes, { prefix: `${prefix}/${version}`, services, version, writeWaitForIndex: config.writeWaitForIndex });
+      await app.register(datahubReadRoutes, { prefix: `${prefix}/${version}`, services, version });
     }
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
