@@ -27,9 +27,14 @@ import { SWAGGER_UI_PAGE } from './web/swaggerUi.js';
 import { openDatabase, type Database } from './store/database.js';
 import { entitiesIndexedBefore } from './store/changeLog.js';
 import { entityPageReader } from './store/aspects.js';
-import { databaseHealth } from './store/health.js';
+import { databaseHealth, missingMigrations } from './store/health.js';
 import { registryEpochReader } from './store/propertyRegistry.js';
-import type { ComponentHealth } from './rest/systemRoutes.js';
+import type { ComponentHealth, Readiness } from './rest/systemRoutes.js';
+import { startMetricsServer, type MetricsServer } from './rest/metricsRoutes.js';
+import { trackConnections, type ConnectionDrain } from './connectionDrain.js';
+import { metricsScrape } from './metricsScrape.js';
+import { listMigrations } from './store/migrate.js';
+import { startTracing } from './telemetry/tracing.js';
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -40,6 +45,12 @@ export interface RunningServer {
   readonly search: SearchConnection;
   /** Null when search is disabled. */
   readonly indexer: SearchIndexer | null;
+  /** The metrics port's /metrics, when METRICS_PORT is set. */
+  readonly metricsUrl: string | undefined;
+  /**
+   * Stops taking connections, finishes every request in flight (connectionDrain.ts),
+   * then stops background work and the engines.
+   */
   close(): Promise<void>;
 }
 
@@ -48,6 +59,9 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
   setUrnNamespace(config.urnNamespace);
   // Before anything in DATA_DIR is touched: a second server on it must change nothing.
   const lock = early?.lock ?? (await lockDataDir(config.dataDir));
+  // Before the app is built: whether spans are made is decided once, there.
+  const tracer = config.tracing ? startTracing({ ...config.tracing, serviceVersion: packageVersion() }) : null;
+  if (config.tracing) log.info({ endpoint: config.tracing.tracesUrl }, 'exporting traces over OTLP/HTTP');
   // The database and the search engine start side by side (each may be a child process).
   const [opened, connected] = await Promise.allSettled([
     openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedBinDir: config.embeddedPostgresBinDir, poolSize: config.databasePoolSize, log, embedded: early?.postgres }),
@@ -56,6 +70,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
   if (opened.status === 'rejected' || connected.status === 'rejected') {
     if (opened.status === 'fulfilled') await opened.value.close();
     if (connected.status === 'fulfilled') await connected.value.stop();
+    await tracer?.stop();
     await lock.release();
     throw opened.status === 'rejected' ? opened.reason : (connected as PromiseRejectedResult).reason;
   }
@@ -97,6 +112,19 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
     });
   }
   let app: FastifyInstance | undefined;
+  let shuttingDown = false;
+  const shippedMigrations = listMigrations().map((m) => m.name);
+  const ready = async (): Promise<Readiness> => {
+    if (shuttingDown) return { ready: false, reason: 'shutting down' };
+    let missing: string[];
+    try {
+      missing = await missingMigrations(database.read, shippedMigrations);
+    } catch (err) {
+      return { ready: false, reason: `the database does not answer: ${(err as Error).message.slice(0, 200)}` };
+    }
+    if (missing.length > 0) return { ready: false, reason: `migrations not applied: ${missing.join(', ')}` };
+    return shuttingDown ? { ready: false, reason: 'shutting down' } : { ready: true };
+  };
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
       // At once, not one after another: a busy server answers each in its own turn of the event loop.
@@ -111,13 +139,19 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
       return { database: { ok: false, kind: database.kind, error: (err as Error).message.slice(0, 200) } };
     }
   };
+  const metrics = metricsScrape({ database, engine, log });
+  let drain: ConnectionDrain;
+  let metricsServer: MetricsServer | undefined;
   try {
-    app = await buildApp({ config, log, services, version: packageVersion(), health: { health } });
+    app = await buildApp({ config, log, services, version: packageVersion(), health: { health, ready }, metrics });
+    drain = trackConnections(app.server);
     await app.listen({ port: config.port, host: config.host });
+    if (config.metricsPort !== undefined) metricsServer = await startMetricsServer(config.host, config.metricsPort, metrics, log);
   } catch (err) {
     await app?.close().catch(() => undefined);
     await search.stop();
     await database.close();
+    await tracer?.stop();
     await lock.release();
     throw err;
   }
@@ -138,6 +172,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
       adminToken,
       database: database.kind,
       search: search.mode,
+      ...(metricsServer ? { metrics: metricsServer.url } : {}),
     },
     'propgraph listening',
   );
@@ -152,14 +187,23 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
     worker,
     search,
     indexer,
+    metricsUrl: metricsServer?.url,
     close: () => {
-      // Stop taking requests and let in-flight ones finish, then stop background work, then close storage.
+      // Not ready any more; no new connections; every request in flight answered; then
+      // background work stops, then the engines. The indexer runs until the last request
+      // is answered, so writes waiting for the index still see it.
       closing ??= (async () => {
+        shuttingDown = true;
+        const started = performance.now();
+        drain.start();
         await server.close();
+        log.info({ ms: Math.round(performance.now() - started) }, 'requests drained; stopping background work and the engines');
+        await metricsServer?.close();
         await worker.stop();
         await indexer?.stop();
         await search.stop();
         await database.close();
+        await tracer?.stop();
         await lock.release();
       })();
       return closing;

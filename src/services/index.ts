@@ -18,6 +18,7 @@ import {
   AuthorizedTokenService,
   AuthorizedValueService,
 } from './authorizedServices.js';
+import { AuditTrail } from './audit.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
@@ -56,6 +57,7 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps): Services {
   const entities = new DefaultEntityService(deps);
+  const audit = new AuditTrail(deps.log);
   return {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
@@ -64,7 +66,7 @@ export function createServices(deps: ServiceDeps): Services {
     tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
     tokens: new AuthorizedTokenService(new DefaultTokenService(deps)),
     search: new AuthorizedSearchService(
-      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
+      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, audit }),
     ),
   };
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { hashToken, newTokenSecret, parseScope, parseTokenDescription, parseTokenName, sameHash, type TokenScope } from '../domain/accessToken.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
+import { AuditTrail } from './audit.js';
 import { findToken, findTokenByHash, hasActiveAdminToken, insertToken, listTokens, revokeToken, touchToken, upsertNamedToken, type StoredToken } from '../store/accessTokens.js';
 import type { Db } from '../store/database.js';
 import type { Caller } from './caller.js';
@@ -81,9 +82,21 @@ export interface TokenService {
 export class DefaultTokenService implements TokenService {
   private readonly cache = new Map<string, { token: StoredToken; at: number }>();
 
-  constructor(private readonly deps: { db: Db; log: Logger }) {}
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: { db: Db; log: Logger }) {
+    this.audit = new AuditTrail(deps.log);
+  }
 
   async create(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
+    return this.audit.around(
+      { action: 'token.create', actor: caller.actor, target: `token name ${String(input.name)}` },
+      () => this.createToken(caller, input),
+      (created) => ({ tokenId: created.metadata.id, scope: created.metadata.scope }),
+    );
+  }
+
+  private async createToken(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
     const name = parseTokenName(input.name);
     const scope = parseScope(input.scope);
     if (input.expiresAt !== undefined && input.expiresAt !== null) {
@@ -100,7 +113,6 @@ export class DefaultTokenService implements TokenService {
       createdBy: caller.actor,
       expiresOn: input.expiresAt ? new Date(input.expiresAt) : null,
     });
-    this.deps.log.info({ tokenId: stored.id, name, scope }, 'access token created');
     return { token: secret, metadata: metadataOf(stored) };
   }
 
@@ -108,13 +120,14 @@ export class DefaultTokenService implements TokenService {
     return (await listTokens(this.deps.db)).map(metadataOf);
   }
 
-  async revoke(_caller: Caller, id: string): Promise<boolean> {
-    const token = await findToken(this.deps.db, id);
-    if (!token) throw new NotFoundError(`Access token ${id} does not exist`);
-    const revoked = await revokeToken(this.deps.db, id);
-    this.cache.delete(token.tokenHash);
-    if (revoked) this.deps.log.info({ tokenId: id }, 'access token revoked');
-    return true;
+  async revoke(caller: Caller, id: string): Promise<boolean> {
+    return this.audit.around({ action: 'token.revoke', actor: caller.actor, target: `token ${id}` }, async () => {
+      const token = await findToken(this.deps.db, id);
+      if (!token) throw new NotFoundError(`Access token ${id} does not exist`);
+      await revokeToken(this.deps.db, id);
+      this.cache.delete(token.tokenHash);
+      return true;
+    });
   }
 
   async authenticate(secret: string): Promise<AuthResult> {

@@ -6,6 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import type { DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -33,6 +34,8 @@ export interface TestServerOptions {
    * prefix of this server's own, dropped on stop), or a given one.
    */
   search?: boolean | { url: string; key: string };
+  /** Where the server's log lines go (JSON, or pretty with LOG_FORMAT=pretty), for suites that read them; LOG_LEVEL applies. */
+  logDestination?: DestinationStream;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -63,7 +66,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     env.DATABASE_URL = await createTestDatabase(serverUrl, `propgraph_${process.pid}_${++counter}`);
   }
   const config = loadConfig(env);
-  const server = await startServer(config, createLogger(config.logLevel));
+  const server = await startServer(config, createLogger(config.logLevel, options.logDestination ? config.logFormat : 'json', options.logDestination));
   return {
     ...server,
     dataDir,
