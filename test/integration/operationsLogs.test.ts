@@ -12,7 +12,7 @@ import { waitFor } from '../support/waitFor.js';
 const V3 = '/openapi/v3';
 const ROOT_TOKEN = 'logs-suite-root-token-0123456789abcdef';
 const AUTH = { authorization: `Bearer ${ROOT_TOKEN}` };
-const ROOT_ACTOR = 'urn:li:corpuser:__propgraph_root';
+const ROOT_ACTOR = 'urn:li:corpuser:root';
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
 
 interface Line {
@@ -137,7 +137,7 @@ describe('audit lines', () => {
   });
 
   test('a target quoted from input is cut at 200 characters, so a line stays small', async () => {
-    const long = ds(`logs.long_${'n'.repeat(5000)}`);
+    const long = ds(`logs.long_${'n'.repeat(3000)}`);
     const before = auditLines().length;
     await http(server.url, 'DELETE', `${V3}/entity/dataset/${enc(long)}`, { headers: AUTH });
     const [line] = auditLines().slice(before);
@@ -166,7 +166,7 @@ describe('pretty format', () => {
       const text = printed.join('').slice(before);
       const lineWith = text.split('\n').filter((l) => l.includes('/health/live'));
       expect(lineWith).toHaveLength(1);
-      expect(lineWith[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/health\/live 200 [\d.]+ ms urn:li:corpuser:\S+$/);
+      expect(lineWith[0]).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: GET \/health\/live 200 [\d.]+ ms urn:li:corpuser:\S+$/);
       expect(text).not.toMatch(/access:|reqId/);
     } finally {
       await pretty.stop();

@@ -17,13 +17,27 @@ const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},P
 let receiver: OtlpReceiver;
 let server: TestServer;
 
-/** The span tree under `root`, one line per span, indented by depth. */
+const durationMs = (span: ReceivedSpan) => Number(span.endNanos - span.startNanos) / 1e6;
+
+/** The span tree under `root`, one line per span, indented by depth; runs of childless siblings of one name (task polls) on one line. */
 function tree(spans: readonly ReceivedSpan[], root: ReceivedSpan, depth = 0): string[] {
-  const ms = Number(root.endNanos - root.startNanos) / 1e6;
-  const lines = [`${'  '.repeat(depth)}${root.name} (${ms.toFixed(1)} ms)`];
+  const lines = [`${'  '.repeat(depth)}${root.name} (${durationMs(root).toFixed(1)} ms)`];
   const children = spans.filter((s) => s.parentSpanId === root.spanId).sort((a, b) => (a.startNanos < b.startNanos ? -1 : 1));
-  for (const child of children) lines.push(...tree(spans, child, depth + 1));
+  for (let i = 0; i < children.length; ) {
+    const child = children[i]!;
+    let run = 1;
+    while (children[i + run]?.name === child.name && !spans.some((s) => s.parentSpanId === children[i + run - 1]!.spanId)) run++;
+    if (run > 1) {
+      const total = children.slice(i, i + run).reduce((sum, s) => sum + durationMs(s), 0);
+      lines.push(`${'  '.repeat(depth + 1)}${child.name} ×${run} (${total.toFixed(1)} ms in all)`);
+    } else lines.push(...tree(spans, child, depth + 1));
+    i += run;
+  }
   return lines;
+}
+
+function writeTraceSpans(request: ReceivedSpan): ReceivedSpan[] {
+  return receiver.spans.filter((s) => s.traceId === request.traceId);
 }
 
 function ancestors(spans: readonly ReceivedSpan[], span: ReceivedSpan): ReceivedSpan[] {
@@ -68,9 +82,14 @@ suite('traces over OTLP/HTTP', () => {
     expect(receiver.contentTypes.every((t) => t.startsWith('application/json'))).toBe(true);
 
     // The statement that applied the write, under the request's span.
-    const statement = await waitFor('the write statement span', 30_000, async () =>
-      receiver.spans.find((s) => s.traceId === request.traceId && s.name === 'pg write' && String(s.attributes['db.query.text']).includes('INSERT INTO change_log')),
+    const statement = await waitFor(`the write statement span in\n${tree(receiver.spans, request).join('\n')}`, 30_000, async () =>
+      receiver.spans.find((s) => s.traceId === request.traceId && s.name === 'pg write'),
     );
+    expect(statement.attributes['db.query.text']).toMatch(/^\s*WITH /);
+    // The statements through Prisma carry their SQL too; the wait for the index is part of the write's trace.
+    expect(writeTraceSpans(request).filter((s) => s.name === 'prisma $queryRaw').every((s) => /SELECT|INSERT|UPDATE/.test(String(s.attributes['db.query.text'])))).toBe(true);
+    const wait = writeTraceSpans(request).find((s) => s.name === 'search.index wait');
+    expect(wait?.attributes['propgraph.index_status']).toBe('indexed');
     expect(ancestors(receiver.spans, statement).map((s) => s.spanId)).toContain(request.spanId);
     expect(statement.attributes['db.system']).toBe('postgresql');
 
