@@ -122,7 +122,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
         schema: { type: 'string' },
         examples: { scrape: { summary: 'A few lines', value: '# TYPE propgraph_http_requests_total counter\npropgraph_http_requests_total{method="GET",route="/openapi/v3/entity/:entityName",status="200"} 12\n' } },
       },
-      401: ERRORS.unauthorized,
+      ...commonErrors('read', 'metrics'),
     },
   },
   'GET /openapi/v3/jobs': {
