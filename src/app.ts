@@ -46,7 +46,7 @@ export interface AppDeps {
   readonly version: string;
 }
 
-/** URL prefixes under which the REST API is served (SPEC 4). */
+/** URL prefixes under which the REST API is served (docs/contract.md §4). */
 export const REST_PREFIXES = ['/openapi', '/gms/openapi'];
 
 const HEADERS_TIMEOUT_MS = 10_000;

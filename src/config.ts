@@ -1,5 +1,5 @@
 /**
- * The service's configuration (SPEC 11), read once at start-up. Nothing else reads
+ * The service's configuration (docs/contract.md §11), read once at start-up. Nothing else reads
  * process.env: everything below receives a Config.
  */
 import path from 'node:path';
@@ -50,7 +50,7 @@ export interface Config {
   readonly requestTimeoutMs: number;
   readonly corsOrigins: readonly string[];
   readonly rateLimitPerMinute: number;
-  /** system-update at start-up (SPEC 5). */
+  /** system-update at start-up (docs/contract.md §5). */
   readonly reindexOnStart: boolean;
   readonly backgroundWorkers: boolean;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
@@ -208,7 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** Where command-line tools find a running server (SPEC 9): PROPGRAPH_SERVER and PROPGRAPH_TOKEN. */
+/** Where command-line tools find a running server (docs/contract.md §9): PROPGRAPH_SERVER and PROPGRAPH_TOKEN. */
 export interface ClientEnv {
   readonly server: string | undefined;
   readonly token: string | undefined;

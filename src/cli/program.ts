@@ -1,4 +1,4 @@
-/** The command tree (seed 4.11): each action delegates to one module in commands/. */
+/** The command tree (docs/contract.md §9): each action delegates to one module in commands/. */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { CommandContext } from './context.js';

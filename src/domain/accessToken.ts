@@ -1,5 +1,5 @@
 /**
- * Access tokens (SPEC 10): 256-bit random secrets, stored only as a SHA-256 hash; a
+ * Access tokens (docs/contract.md §10): 256-bit random secrets, stored only as a SHA-256 hash; a
  * scope of read, write or admin, each allowing what the one before allows.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

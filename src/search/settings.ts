@@ -5,7 +5,7 @@
  */
 import type { Settings } from 'meilisearch';
 
-/** Facet values per field Meilisearch returns: the cap on maxAggValues (SPEC 6). */
+/** Facet values per field Meilisearch returns: the cap on maxAggValues (docs/contract.md §6). */
 export const MAX_FACET_VALUES = 1000;
 
 /** Hits a keyword search ranks and pages through (Meilisearch's pagination.maxTotalHits). */

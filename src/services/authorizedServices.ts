@@ -1,5 +1,5 @@
 /**
- * Authorization as a wrapper around each service (STYLE.md, Backstage's Authorized*
+ * Authorization as a wrapper around each service (docs/style.md, Backstage's Authorized*
  * services): `AuthorizedXService` implements `XService` by checking the caller's scope
  * against the method's rule in policies.ts, then calling the wrapped service. Handlers
  * and resolvers hold no permission logic; a method missing here or in the policy does

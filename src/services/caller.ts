@@ -17,4 +17,12 @@ export const SYSTEM_CALLER: Caller = { actor: 'urn:li:corpuser:__propgraph_syste
 export interface WriteOptions {
   /** Return at commit, without waiting for the search index (REST `async=true`). */
   readonly async?: boolean;
+  /**
+   * The write brings its entity into being when it does not exist, as DataHub's
+   * ingestion does for a Rest.li proposal: the key aspect (derived from the URN) is
+   * written in the same transaction, so aspects that never create entities
+   * (structuredProperties) can be the first thing said about one. Unset, such a write
+   * to a missing entity is refused with 404, as REST v3 answers.
+   */
+  readonly createsEntity?: boolean;
 }

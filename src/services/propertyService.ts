@@ -4,6 +4,7 @@
  * propertyDefinition aspect write through the same pipeline REST uses, so the rules
  * are the same on every interface.
  */
+import { ENTITY } from '../domain/registry/entityTypes.js';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { AllowedValue, Cardinality, PropertyDefinition } from '../domain/propertyDefinition.js';
@@ -109,10 +110,10 @@ export interface PropertyService {
   create(caller: Caller, input: CreatePropertyInput, options?: WriteOptions): Promise<string>;
   /**
    * Replaces the whole definition (what is absent is removed). The write path checks
-   * compatibility: a breaking change needs a greater version (SPEC 2).
+   * compatibility: a breaking change needs a greater version (docs/contract.md §2).
    */
   replace(caller: Caller, input: ReplacePropertyInput, options?: WriteOptions): Promise<string>;
-  /** Soft delete (SPEC 5): the status aspect's removed flag; the definition and values stay. */
+  /** Soft delete (docs/contract.md §5): the status aspect's removed flag; the definition and values stay. */
   softDelete(caller: Caller, urn: string, options?: WriteOptions): Promise<string>;
   /** Undoes a soft delete. */
   restore(caller: Caller, urn: string, options?: WriteOptions): Promise<string>;
@@ -234,7 +235,7 @@ export class DefaultPropertyService implements PropertyService {
 
   async delete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<boolean> {
     const parsed = parseUrn(urn);
-    if (parsed.entityType.name !== 'structuredProperty') throw new ValidationError(`${urn} is not a structured property urn`, 'urn');
+    if (parsed.entityType !== ENTITY.structuredProperty) throw new ValidationError(`${urn} is not a structured property urn`, 'urn');
     await this.deps.entities.deleteEntity(caller, urn, options);
     return true;
   }
@@ -242,7 +243,7 @@ export class DefaultPropertyService implements PropertyService {
 
 function propertyUrn(value: string): Urn {
   const urn = parseUrn(value);
-  if (urn.entityType.name !== 'structuredProperty') throw new ValidationError(`${value} is not a structured property urn`, 'urn');
+  if (urn.entityType !== ENTITY.structuredProperty) throw new ValidationError(`${value} is not a structured property urn`, 'urn');
   return urn;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Access tokens (SPEC 10): issue (the secret is returned once), list, revoke, and
+ * Access tokens (docs/contract.md §10): issue (the secret is returned once), list, revoke, and
  * authenticate a presented secret. A bootstrap admin token comes from ROOT_TOKEN or,
  * when no admin token exists yet, is generated (the caller writes it to a file).
  */

@@ -1,5 +1,5 @@
 /**
- * `propgraph tokens create|list|revoke` (SPEC 10): access token management, admin
+ * `propgraph tokens create|list|revoke` (docs/contract.md §10): access token management, admin
  * scope on the server. The secret of a new token is printed once, on its own line, so
  * scripts can capture it; it cannot be shown again.
  */

@@ -164,6 +164,7 @@ export type DataTypeEntity = Entity & {
 
 export type DataTypeInfo = {
   __typename?: 'DataTypeInfo';
+  description?: Maybe<Scalars['String']['output']>;
   displayName?: Maybe<Scalars['String']['output']>;
   qualifiedName: Scalars['String']['output'];
   type: StdDataType;
@@ -194,25 +195,64 @@ export type Entity = {
 };
 
 export type EntityType =
+  | 'ACCESS_TOKEN'
+  | 'APPLICATION'
+  | 'ASSERTION'
+  | 'BUSINESS_ATTRIBUTE'
   | 'CHART'
   | 'CONTAINER'
   | 'CORP_GROUP'
   | 'CORP_USER'
+  | 'CUSTOM_OWNERSHIP_TYPE'
   | 'DASHBOARD'
+  | 'DATAHUB_CONNECTION'
+  | 'DATAHUB_PERSONA'
+  | 'DATAHUB_POLICY'
+  | 'DATAHUB_RETENTION'
+  | 'DATAHUB_ROLE'
+  | 'DATAHUB_SECRET'
+  | 'DATAHUB_STEP_STATE'
+  | 'DATAHUB_UPGRADE'
+  | 'DATAHUB_VIEW'
   | 'DATASET'
+  | 'DATA_CONTRACT'
   | 'DATA_FLOW'
   | 'DATA_JOB'
   | 'DATA_PLATFORM'
+  | 'DATA_PLATFORM_INSTANCE'
+  | 'DATA_PROCESS'
+  | 'DATA_PROCESS_INSTANCE'
   | 'DATA_PRODUCT'
   | 'DATA_TYPE'
+  | 'DOCUMENT'
   | 'DOMAIN'
   | 'ENTITY_TYPE'
+  | 'ER_MODEL_RELATIONSHIP'
+  | 'EXECUTION_REQUEST'
+  | 'FORM'
+  | 'GLOBAL_SETTINGS'
+  | 'GLOSSARY_NODE'
   | 'GLOSSARY_TERM'
+  | 'INCIDENT'
+  | 'INGESTION_SOURCE'
+  | 'INVITE_TOKEN'
+  | 'MLFEATURE'
+  | 'MLFEATURE_TABLE'
   | 'MLMODEL'
+  | 'MLMODEL_DEPLOYMENT'
+  | 'MLMODEL_GROUP'
+  | 'MLPRIMARY_KEY'
+  | 'NOTEBOOK'
+  | 'PLATFORM_RESOURCE'
+  | 'POST'
+  | 'QUERY'
+  | 'ROLE'
   | 'SCHEMA_FIELD'
   | 'STRUCTURED_PROPERTY'
   | 'TAG'
-  | 'TEST';
+  | 'TELEMETRY'
+  | 'TEST'
+  | 'VERSION_SET';
 
 export type EntityTypeEntity = Entity & {
   __typename?: 'EntityTypeEntity';
@@ -1240,6 +1280,7 @@ export type DataTypeEntityResolvers<ContextType = GraphQLContext, ParentType ext
 }>;
 
 export type DataTypeInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataTypeInfo'] = ResolversParentTypes['DataTypeInfo']> = ResolversObject<{
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   displayName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   qualifiedName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['StdDataType'], ParentType, ContextType>;

@@ -1,4 +1,4 @@
-/** The body of `POST /openapi/v3/tokens` (SPEC 10). */
+/** The body of `POST /openapi/v3/tokens` (docs/contract.md §10). */
 import * as z from 'zod';
 import { SCOPES } from '../../domain/accessToken.js';
 import { LIMITS } from '../../domain/limits.js';
