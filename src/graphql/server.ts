@@ -81,7 +81,12 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       indexStatus: request.indexStatus,
     }),
   });
-  const handler: typeof apolloHandler = tracing() ? function (request, reply) { return inOperationSpan(() => apolloHandler.call(this, request, reply)); } : apolloHandler;
+  // While tracing, each request runs inside its operation's span (named once its document is resolved).
+  const handler: typeof apolloHandler = tracing()
+    ? function (request, reply) {
+        return inOperationSpan(() => apolloHandler.call(this, request, reply));
+      }
+    : apolloHandler;
   const checkDocumentFirst = documentGate();
   for (const url of GRAPHQL_PATHS) {
     app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, preHandler: checkDocumentFirst, bodyLimit: GRAPHQL_BODY_LIMIT });
