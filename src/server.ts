@@ -37,7 +37,7 @@ export interface RunningServer extends Omit<Runtime, 'adminToken' | 'health' | '
 /** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
 export async function startServer(config: Config, log: Logger, early?: EarlyStart): Promise<RunningServer> {
   // Before the app is built: whether spans are made is decided once, there.
-  const tracer = config.tracing ? startTracing({ ...config.tracing, serviceVersion: packageVersion() }) : null;
+  const tracer = config.tracing ? await startTracing({ ...config.tracing, serviceVersion: packageVersion() }) : null;
   if (config.tracing) log.info({ endpoint: config.tracing.tracesUrl }, 'exporting traces over OTLP/HTTP');
   let runtime: Runtime;
   try {

@@ -22,11 +22,6 @@ import {
   type SpanContext,
   type Tracer,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 export { SpanKind, type Link, type Span, type SpanContext };
 
@@ -64,7 +59,15 @@ export function activeSpan(): Span | undefined {
   return tracer === null ? undefined : trace.getActiveSpan();
 }
 
-export function startTracing(options: TracingOptions): RunningTracing {
+/** The SDK and the exporter are loaded only here: a server that does not trace never loads them (they take a while to load). */
+export async function startTracing(options: TracingOptions): Promise<RunningTracing> {
+  const [{ AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { OTLPTraceExporter }, { Resource }, { BasicTracerProvider, BatchSpanProcessor }] = await Promise.all([
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-base'),
+  ]);
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
