@@ -9,6 +9,15 @@ export type AccessTokenScope =
   | 'READ'
   | 'WRITE';
 
+/** What a token is for, and who it acts as. */
+export type AccessTokenType =
+  /** Issued by an admin for a job or service; acts as urn:li:corpuser:<name>. */
+  | 'MACHINE'
+  /** Issued by a person signed in through OpenID Connect, for their own use; acts as them, never above their scope. */
+  | 'PERSONAL'
+  /** Issued when a person signs in (the console, propgraph login); acts as them. */
+  | 'SESSION';
+
 export type AggregateAcrossEntitiesInput = {
   /** Fields to count; absent or empty: the default facets (_entityType, platform, and properties shown in search filters). */
   facets?: Array<string | null | undefined> | null | undefined;
@@ -523,7 +532,14 @@ export type SearchFacetsQuery = { aggregateAcrossEntities: { facets: Array<{ fie
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { scope: AccessTokenScope, corpUser: { urn: string, username: string }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean } } };
+export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean } } };
+
+export type EndSessionMutationVariables = Exact<{
+  tokenId: string;
+}>;
+
+
+export type EndSessionMutation = { revokeAccessToken: boolean };
 
 export type TestListQueryVariables = Exact<{
   input: ListTestsInput;
@@ -1390,6 +1406,8 @@ export const MeDocument = new TypedDocumentString(`
       username
     }
     scope
+    tokenId
+    tokenType
     platformPrivileges {
       manageStructuredProperties
       deleteStructuredProperties
@@ -1397,10 +1415,16 @@ export const MeDocument = new TypedDocumentString(`
       manageTests
       pushTestResults
       manageTokens
+      managePersonalTokens
     }
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const EndSessionDocument = new TypedDocumentString(`
+    mutation EndSession($tokenId: String!) {
+  revokeAccessToken(tokenId: $tokenId)
+}
+    `) as unknown as TypedDocumentString<EndSessionMutation, EndSessionMutationVariables>;
 export const TestListDocument = new TypedDocumentString(`
     query TestList($input: ListTestsInput!) {
   listTests(input: $input) {

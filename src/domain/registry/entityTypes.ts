@@ -259,7 +259,7 @@ export function aspectNamed(type: EntityTypeInfo, name: string): string {
 
 /** The aspects the index reads for an entity of `type` (besides `status`), in the registry's text order. */
 export function indexedAspects(type: EntityTypeInfo): AspectInfo[] {
-  return ALL_ASPECTS.filter((a) => (a.text !== undefined || a.indexed === true) && type.aspects.includes(a.name));
+  return ALL_ASPECTS.filter((a) => (a.text !== undefined || a.facts !== undefined) && type.aspects.includes(a.name));
 }
 
 /** The environments ("fabric types") a dataset URN's origin may name. */
