@@ -130,7 +130,7 @@ describe('audit lines', () => {
     await ok(http(server.url, 'DELETE', `${V3}/tokens/${id}`, { headers: AUTH }));
     expect(auditLines().slice(before).map(({ action, target, outcome, detail }) => ({ action, target, outcome, detail }))).toEqual([
       { action: 'aspect.delete', target: urn, outcome: 'done', detail: { aspect: 'datasetProperties', existed: true } },
-      { action: 'token.create', target: 'token name logs-ci', outcome: 'done', detail: { tokenId: id, scope: 'read' } },
+      { action: 'token.create', target: 'token name logs-ci', outcome: 'done', detail: { tokenId: id, scope: 'read', type: 'machine' } },
       { action: 'token.revoke', target: `token ${id}`, outcome: 'done', detail: undefined },
     ]);
     expect(raw.join('\n')).not.toContain((created.body as { accessToken: string }).accessToken);
