@@ -2,8 +2,9 @@
  * GraphQL operations in /metrics (latency, count, errors, by operation name and type)
  * and, while tracing is on, as spans: one per operation, under the request's HTTP
  * span, and one per root field's resolver (a query's or mutation's top-level fields,
- * where the work is; the fields under them are plain reads of what those resolved, and
- * their statements and engine calls still appear, under the root field's span).
+ * where the work is). The fields under them mostly read what those resolved; the
+ * statements they do make (batched reads) appear under the operation's span. A span
+ * per nested field would be thousands for one page of search results.
  *
  * Operation names come from the client's document, so the label is bounded: a name is
  * cut at 64 characters and, past 500 distinct names, counted as `(other)`.
