@@ -22,6 +22,7 @@ import type { Db } from '../store/database.js';
 import { enqueueSingletonJob } from '../store/jobs.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
+import type { AuditTrail } from './audit.js';
 import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
 import { REINDEX } from './jobs/kinds.js';
@@ -88,6 +89,8 @@ export interface SearchDeps {
    * whether another process changed it; 0 asks on every search.
    */
   readonly registryRecheckMs: number;
+  /** Where a rebuild asked for is recorded. */
+  readonly audit: AuditTrail;
 }
 
 const DEFAULT_AGG_VALUES = 20;
@@ -225,10 +228,16 @@ export class DefaultSearchService implements SearchService {
     return { scrollId: page.nextScrollId, total: page.total, entities: page.entities.map((e) => views.get(e.urn)).filter((v): v is EntityView => v !== undefined) };
   }
 
-  async requestRebuild(_caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }> {
-    if (!this.deps.engine) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
-    const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, REINDEX, { reason }));
-    return { jobId: String(id), created };
+  async requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }> {
+    return this.deps.audit.around(
+      { action: 'index.rebuild', actor: caller.actor, target: 'search indexes', detail: { reason } },
+      async () => {
+        if (!this.deps.engine) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
+        const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, REINDEX, { reason }));
+        return { jobId: String(id), created };
+      },
+      (queued) => ({ jobId: queued.jobId, created: queued.created }),
+    );
   }
 
   private request(
