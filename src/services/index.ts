@@ -20,6 +20,7 @@ import {
   AuthorizedValueService,
 } from './authorizedServices.js';
 import { DefaultBackupService, type BackupService } from './backupService.js';
+import { AuditTrail } from './audit.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
@@ -69,6 +70,7 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const entities = new DefaultEntityService(deps);
   const tokens = new DefaultTokenService(deps);
+  const audit = new AuditTrail(deps.log);
   return {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
@@ -78,7 +80,7 @@ export function createServices(deps: ServiceDeps): Services {
     tokens: new AuthorizedTokenService(tokens),
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(
-      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
+      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, audit }),
     ),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
   };

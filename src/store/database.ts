@@ -16,6 +16,7 @@ import type { BackupHeader, BackupManifest } from '../domain/backupFormat.js';
 import { beginDump } from './backup/dump.js';
 import { applyMigrations, type SqlRunner } from './migrate.js';
 import { isConnectionError } from './connectionErrors.js';
+import { observeStatement, rawQueryText } from './statementTelemetry.js';
 
 export type Db = PrismaClient;
 /** The client inside an interactive transaction. */
@@ -35,6 +36,8 @@ export interface Database {
   readonly statement: DriverStatement;
   /** Starts a consistent snapshot for a backup (store/backup/dump.ts). */
   readonly openSnapshot: SnapshotOpener;
+  /** The connection pool's state now, for /metrics. */
+  poolState(): PoolState;
   close(): Promise<void>;
 }
 
@@ -45,6 +48,14 @@ export interface Snapshot {
 }
 
 export type SnapshotOpener = (appVersion: string) => Promise<Snapshot>;
+
+export interface PoolState {
+  /** Connections open. */
+  readonly total: number;
+  readonly idle: number;
+  /** Queries waiting for a connection. */
+  readonly waiting: number;
+}
 
 /**
  * A read straight on the pg driver, for the few paths run on every search where
@@ -126,22 +137,24 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
     await pool.end();
     throw err;
   }
-  const read: DriverRead = async (statement, params) => {
-    try {
-      return (await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] })).rows;
-    } catch (err) {
-      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-      throw err;
-    }
-  };
-  const statement: DriverStatement = async (text, values) => {
-    try {
-      return (await pool.query(text, values as unknown[])).rows;
-    } catch (err) {
-      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-      throw err;
-    }
-  };
+  const read: DriverRead = (statement, params) =>
+    observeStatement('driver', statement.name, statement.text, async () => {
+      try {
+        return (await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] })).rows;
+      } catch (err) {
+        if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+        throw err;
+      }
+    });
+  const statement: DriverStatement = (text, values) =>
+    observeStatement('driver', 'write', text, async () => {
+      try {
+        return (await pool.query(text, values as unknown[])).rows;
+      } catch (err) {
+        if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+        throw err;
+      }
+    });
   const openSnapshot: SnapshotOpener = async (appVersion) => {
     const client = await pool.connect();
     try {
@@ -173,6 +186,7 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
     read,
     statement,
     openSnapshot,
+    poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
@@ -184,18 +198,22 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
  * Every query, not only those in a transaction (see transaction.ts), fails with
  * UnavailableError while PostgreSQL is unreachable (restarting, shutting down, the
  * network gone), so reads answer 503 rather than 500 during an outage. The pool
- * replaces broken connections by itself; nothing else is needed to recover.
+ * replaces broken connections by itself; nothing else is needed to recover. Each
+ * query is timed (and traced) here too (statementTelemetry.ts).
  */
 function unavailableWhenUnreachable(prisma: PrismaClient): PrismaClient {
   const extended = prisma.$extends({
     query: {
-      async $allOperations({ args, query }) {
-        try {
-          return await query(args);
-        } catch (err) {
-          if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-          throw err;
-        }
+      $allOperations({ model, operation, args, query }) {
+        const name = model ? `${model}.${operation}` : operation;
+        return observeStatement('prisma', name, model ? undefined : rawQueryText(args), async () => {
+          try {
+            return await query(args);
+          } catch (err) {
+            if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+            throw err;
+          }
+        });
       },
     },
   });

@@ -83,8 +83,8 @@ const ASPECTS: readonly AspectInfo[] = [
   aspect('container', 'com.linkedin.container.Container', { facts: [{ field: 'container', path: ['container'] }] }),
   aspect('structuredProperties', 'com.linkedin.structured.StructuredProperties', {
     rules: 'structuredProperties',
-    // One entry per property, whoever set it: the attribution source in a path names the setter.
-    patchKeys: { properties: { keys: [['propertyUrn'], ['attribution', 'source']], unique: 1 } },
+    // One entry per property and attribution source, as DataHub's template keys them.
+    patchKeys: { properties: { keys: [['propertyUrn'], ['attribution', 'source']] } },
     empty: { properties: [] },
   }),
   aspect('propertyDefinition', 'com.linkedin.structured.StructuredPropertyDefinition', {
