@@ -34,8 +34,6 @@ export interface ResponseDoc {
   readonly description: string;
   /** Absent: the response has no body. */
   readonly schema?: JsonSchema;
-  /** The body's media type; `application/json` when absent. */
-  readonly contentType?: string;
   readonly examples?: Examples;
   readonly headers?: Readonly<Record<string, { readonly description: string; readonly schema: JsonSchema }>>;
   /** The body's media type; `application/json` when absent. */
