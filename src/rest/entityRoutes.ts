@@ -3,7 +3,7 @@
  * per version by shapes.ts, calling the same services as the GraphQL resolvers.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AlreadyExistsError, ASPECT_EXISTS } from '../domain/errors.js';
+import { AspectExistsError, ASPECT_EXISTS } from '../domain/errors.js';
 import { parsePatchDocument } from '../domain/jsonPatch.js';
 import { entityTypeNamed } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
@@ -31,8 +31,8 @@ export interface EntityRouteOptions {
  */
 function explainCreateOnly(what: string, createOnlyIs: string) {
   return (err: unknown): never => {
-    if (err instanceof AlreadyExistsError && err.message === ASPECT_EXISTS) {
-      throw new AlreadyExistsError(`${ASPECT_EXISTS} ${what}; createIfNotExists=true (${createOnlyIs}) only creates, so send createIfNotExists=false to replace it.`);
+    if (err instanceof AspectExistsError) {
+      throw new AspectExistsError(`${ASPECT_EXISTS} ${what}; createIfNotExists=true (${createOnlyIs}) only creates, so send createIfNotExists=false to replace it.`);
     }
     throw err;
   };

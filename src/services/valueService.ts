@@ -4,7 +4,7 @@
  * new structuredProperties aspect from what readers currently see and write it through
  * the same pipeline as REST, so validation is identical.
  */
-import { ValidationError } from '../domain/errors.js';
+import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { PropertyValueAssignment, StructuredPropertiesAspect } from '../domain/structuredProperties.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService } from './entityService.js';
@@ -44,7 +44,7 @@ export class DefaultValueService implements ValueService {
     }));
     const named = new Set<string>();
     for (const a of assignments) {
-      if (named.has(a.propertyUrn)) throw new ValidationError(`Property ${a.propertyUrn} is listed more than once`, 'structuredPropertyUrn');
+      if (named.has(a.propertyUrn)) throw new ValidationError(`Property ${a.propertyUrn} is listed more than once`, 'structuredPropertyUrn', { propertyUrn: a.propertyUrn });
       named.add(a.propertyUrn);
     }
     const result = await this.deps.entities.updateAspect(
@@ -83,7 +83,7 @@ export class DefaultValueService implements ValueService {
 
   async get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined> {
     const view = await this.deps.entities.getEntity(caller, assetUrn, { aspects: ['structuredProperties'] }).catch((err) => {
-      if ((err as { code?: string }).code === 'NOT_FOUND') return undefined;
+      if (err instanceof NotFoundError) return undefined;
       throw err;
     });
     if (!view) return undefined;

@@ -6,13 +6,7 @@
 import { UnavailableError } from '../domain/errors.js';
 import { isConnectionError } from './connectionErrors.js';
 import type { Db, Tx } from './database.js';
-
-const RETRYABLE = /deadlock detected|could not serialize access|40P01|40001/;
-
-/** Whether PostgreSQL aborted the work for a deadlock or serialization failure: running it again is the cure. */
-export function isRetryableConflict(err: unknown): boolean {
-  return err instanceof Error && RETRYABLE.test(err.message);
-}
+import { isRetryableConflict } from './statementRefusal.js';
 
 type CommitHook = (db: Db) => void;
 

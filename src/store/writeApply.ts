@@ -16,11 +16,14 @@
 import { changesSomething, type EntityWriteDecision, type RegistryChange } from '../domain/writes/writeDecision.js';
 import { Prisma } from './generated/prisma/client.js';
 import { noteRegistryChange } from './propertyRegistry.js';
-import { isRetryableConflict } from './transaction.js';
+import { isRetryableConflict, isUniqueViolation } from './statementRefusal.js';
 import { TurnTaker } from '../time.js';
 import type { WriteState, WriteTarget } from './writeLoad.js';
 
 const EMPTY = Prisma.empty;
+
+/** The registry's unique index on search_field: a definition claiming a field another holds violates it. */
+const SEARCH_FIELD_KEY = 'structured_property_search_field_key';
 
 /** Thrown on the locked path when the statement was refused: the transaction is to be run again. */
 export class WriteConflict extends Error {
@@ -48,7 +51,7 @@ export async function applyWrites(target: WriteTarget, all: readonly EntityWrite
   } catch (err) {
     // A definition claiming the same search field committed while this statement ran; or,
     // on its own, the statement deadlocked with another batch bumping the same entities.
-    if (!isSearchFieldTaken(err) && !(target.kind === 'optimistic' && isRetryableConflict(err))) throw err;
+    if (!isUniqueViolation(err, SEARCH_FIELD_KEY) && !(target.kind === 'optimistic' && isRetryableConflict(err))) throw err;
     rows = [];
   }
   const ok = rows.some((r) => r.id === null);
@@ -60,12 +63,6 @@ export async function applyWrites(target: WriteTarget, all: readonly EntityWrite
   return new Map(rows.filter((r) => r.id !== null).map((r) => [r.urn!, r.id!]));
 }
 
-/** A unique violation (23505) of the registry's search_field index, as the driver (`code`) or Prisma's adapter (`meta`) reports it. */
-function isSearchFieldTaken(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const text = `${err.message} ${(err as { code?: unknown }).code ?? ''} ${JSON.stringify((err as { meta?: unknown }).meta ?? null)}`;
-  return text.includes('23505') && text.includes('structured_property_search_field_key');
-}
 
 /**
  * JSON of a long array an element at a time, in turns (src/time.ts): one JSON.stringify

@@ -1,4 +1,4 @@
-import { AlreadyExistsError, ASPECT_EXISTS } from '../../domain/errors.js';
+import { AspectExistsError, ASPECT_EXISTS } from '../../domain/errors.js';
 import type { AccessTokenDuration, MutationResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';
 import { atInputPaths, checkUpsertInput } from './valueInput.js';
@@ -18,8 +18,8 @@ const DURATIONS: Record<AccessTokenDuration, number | null> = {
 export const Mutation: MutationResolvers = {
   createStructuredProperty: async (_root, { input }, ctx) => {
     const urn = await ctx.services.properties.create(ctx.caller, input).catch((err: unknown) => {
-      if (err instanceof AlreadyExistsError && err.message === ASPECT_EXISTS) {
-        throw new AlreadyExistsError(`${ASPECT_EXISTS} The structured property exists: change it with updateStructuredProperty (or delete it first).`);
+      if (err instanceof AspectExistsError) {
+        throw new AspectExistsError(`${ASPECT_EXISTS} The structured property exists: change it with updateStructuredProperty (or delete it first).`);
       }
       throw err;
     });
