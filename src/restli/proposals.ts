@@ -13,6 +13,7 @@ import { keyAspectOf, parseUrn } from '../domain/urn.js';
 import { handlerFor } from '../services/aspects/handlers.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
 import { patchRequest, type EntityService } from '../services/entityService.js';
+import type { WriteReceipt } from '../services/writeReceipt.js';
 import { aspectNamed } from './aspectClasses.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
@@ -92,8 +93,8 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   }
 }
 
-/** Applies one proposal through the entity service (its authorization included). */
-export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<void> {
+/** Applies one proposal through the entity service (its authorization included); returns the write's receipt. */
+export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<WriteReceipt> {
   const input = { value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) };
   switch (p.changeType) {
     case 'UPSERT':
@@ -108,15 +109,12 @@ export async function applyProposal(entities: EntityService, caller: Caller, p: 
         p.changeType === 'PATCH'
           ? { ...patchRequest(p.aspect, p.patch!), ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) }
           : { aspect: p.aspect, ...input, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) };
-      await entities.writeAspects(caller, p.urn, [...key, request], options);
-      return;
+      return (await entities.writeAspects(caller, p.urn, [...key, request], options)).receipt;
     }
     case 'CREATE_ENTITY':
-      await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true });
-      return;
+      return (await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true })).receipt;
     case 'DELETE':
-      await entities.deleteAspect(caller, p.urn, p.aspect, { entityType: p.entityType, ...options });
-      return;
+      return entities.deleteAspect(caller, p.urn, p.aspect, { entityType: p.entityType, ...options });
   }
 }
 

@@ -7,7 +7,6 @@
 import type { DeleteDecision, EntityToDelete } from '../domain/writes/entityDelete.js';
 import type { Tx } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
-import { noteRegistryChange } from './propertyRegistry.js';
 
 /**
  * Locks the entity (and, when asked, a dataset's schema fields, after it: writers to a
@@ -66,6 +65,5 @@ export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]>
       RETURNING id
     )
     SELECT id FROM logged ORDER BY id`;
-  if (d.registry.length > 0) noteRegistryChange({ kind: 'locked', tx });
   return rows.map((r) => r.id);
 }

@@ -3,9 +3,7 @@
  * kept in step with their propertyDefinition and status aspects by the write path, in
  * the same statement as the aspect (writeApply.ts, deletes.ts).
  */
-import type { Db, DriverRead, Queryable } from './database.js';
-import { afterCommit } from './transaction.js';
-import type { WriteTarget } from './writeLoad.js';
+import type { DriverRead, Queryable } from './database.js';
 
 export interface RegisteredProperty {
   readonly urn: string;
@@ -76,29 +74,6 @@ export async function listProperties(db: Queryable, afterUrn: string | null, lim
     WHERE ${afterUrn}::text IS NULL OR sp.urn > ${afterUrn}
     ORDER BY sp.urn LIMIT ${limit}`;
   return rows.map(toRegistered);
-}
-
-/** Registry changes committed through each client of this process (see localRegistryChanges). */
-const localChanges = new WeakMap<Db, number>();
-
-/**
- * How many registry changes this process has committed through `db`. A search that
- * trusts its cached registry for a while (SearchService) compares this number, so a
- * change made here is seen by the very next search here; changes made by other
- * processes are seen through registryEpoch.
- */
-export function localRegistryChanges(db: Db): number {
-  return localChanges.get(db) ?? 0;
-}
-
-/**
- * Counts a registry change a write made: at once when it ran on its own (it has
- * committed), after commit when it ran in a transaction; before the write answers either way.
- */
-export function noteRegistryChange(target: WriteTarget): void {
-  const count = (db: Db) => localChanges.set(db, localRegistryChanges(db) + 1);
-  if (target.kind === 'optimistic') count(target.db);
-  else afterCommit(target.tx, count);
 }
 
 /** Reads the registry's change counter (bumped by a trigger on every change to it). */

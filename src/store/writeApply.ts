@@ -15,7 +15,6 @@
  */
 import { changesSomething, type EntityWriteDecision, type RegistryChange } from '../domain/writes/writeDecision.js';
 import { Prisma } from './generated/prisma/client.js';
-import { noteRegistryChange } from './propertyRegistry.js';
 import { isRetryableConflict, isUniqueViolation } from './statementRefusal.js';
 import { TurnTaker } from '../time.js';
 import type { WriteState, WriteTarget } from './writeLoad.js';
@@ -40,7 +39,6 @@ export class WriteConflict extends Error {
 export async function applyWrites(target: WriteTarget, all: readonly EntityWriteDecision[], state: WriteState): Promise<Map<string, bigint> | null> {
   const decisions = all.filter(changesSomething);
   if (decisions.length === 0) return new Map();
-  const registry = decisions.flatMap((d) => d.registry);
   const statement = await writeStatement(target, decisions, state);
   let rows: Array<{ id: bigint | null; urn: string | null }>;
   try {
@@ -59,7 +57,6 @@ export async function applyWrites(target: WriteTarget, all: readonly EntityWrite
     if (target.kind === 'locked') throw new WriteConflict();
     return null;
   }
-  if (registry.length > 0) noteRegistryChange(target);
   return new Map(rows.filter((r) => r.id !== null).map((r) => [r.urn!, r.id!]));
 }
 
