@@ -8,7 +8,7 @@
  */
 import { checkAspectSize } from '../domain/aspectSize.js';
 import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
-import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
+import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { LIMITS } from '../domain/limits.js';
@@ -19,8 +19,7 @@ import { laterReplaces, mergeBatchEntries, patchesInOrder, type BatchEntry } fro
 import { TurnTaker } from '../time.js';
 import { entitiesWithAspectContaining, entityExists, latestAspectsOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
 import { entitiesPendingUpTo } from '../store/changeLog.js';
-import type { Db, DriverStatement } from '../store/database.js';
-import { isConnectionError } from '../store/connectionErrors.js';
+import type { Db } from '../store/database.js';
 import type { Logger } from '../logger.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor } from './aspects/handlers.js';
@@ -95,8 +94,6 @@ export interface EntityReference {
 
 export interface EntityDeps {
   readonly db: Db;
-  /** The write path's applying statement runs on the driver (store/writeApply.ts). */
-  readonly statement: DriverStatement;
   /** Pages of entities with named aspects in one read (search pages, batch reads). */
   readonly readEntityPage: EntityPageReader;
   readonly log: Logger;
@@ -359,13 +356,8 @@ export class DefaultEntityService implements EntityService {
     return { result: outcome!.results, receipt: await this.receiptOf(outcome!.changeIds, options) };
   }
 
-  private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
-    try {
-      return await writeEntities(this.deps, entities, actor, options);
-    } catch (err) {
-      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-      throw err;
-    }
+  private writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+    return writeEntities(this.deps, entities, actor, options);
   }
 
   /** Waits for the index unless asked not to; the receipt says whether the changes were indexed (SPEC 12). */

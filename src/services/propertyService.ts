@@ -134,7 +134,7 @@ export class DefaultPropertyService implements PropertyService {
 
   async getMany(urns: readonly string[]): Promise<Map<string, PropertyState>> {
     const found = await findProperties(this.deps.db, urns);
-    return new Map([...found].map(([urn, r]) => [urn, { urn, definition: r.definition as PropertyDefinition, removed: r.removed }]));
+    return new Map([...found].map(([urn, r]) => [urn, { urn, definition: r.definition as unknown as PropertyDefinition, removed: r.removed }]));
   }
 
   async audit(urn: string): Promise<AuditStamps | undefined> {

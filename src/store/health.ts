@@ -1,10 +1,10 @@
 /**
- * What /health reports of the database, read in one statement on the driver: that it
- * answers, the jobs by status, the changes not yet indexed. One round trip rather than
- * four, so that a server busy with a large batch answers /health after one turn of its
- * event loop instead of queueing four times behind the batch's work.
+ * What /health reports of the database, read in one statement: that it answers, the
+ * jobs by status, the changes not yet indexed. One round trip rather than four, so
+ * that a server busy with a large batch answers /health after one turn of its event
+ * loop instead of queueing four times behind the batch's work.
  */
-import type { DriverRead } from './database.js';
+import type { Queryable } from './database.js';
 import type { JobStatus } from './jobs.js';
 
 export interface DatabaseHealth {
@@ -15,11 +15,12 @@ export interface DatabaseHealth {
 
 const HEALTH = {
   name: 'health_state',
-  text: `SELECT (SELECT count(*) FROM change_log WHERE indexed_on IS NULL)::text AS pending,
+  text: `SELECT (SELECT count(*) FROM change_log WHERE indexed_on IS NULL) AS pending,
     coalesce((SELECT json_object_agg(status, n) FROM (SELECT status, count(*) AS n FROM job GROUP BY status) s), '{}') AS jobs`,
+  values: [],
 };
 
-export async function databaseHealth(read: DriverRead): Promise<DatabaseHealth> {
-  const row = (await read(HEALTH, []))[0] as { pending: string; jobs: Partial<Record<JobStatus, number>> };
+export async function databaseHealth(db: Queryable): Promise<DatabaseHealth> {
+  const row = (await db.query<{ pending: bigint; jobs: Partial<Record<JobStatus, number>> }>(HEALTH))[0]!;
   return { pending: Number(row.pending), jobs: { pending: 0, running: 0, done: 0, failed: 0, ...row.jobs } };
 }

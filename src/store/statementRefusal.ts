@@ -11,19 +11,9 @@ export interface StatementRefusal {
   readonly constraint: string | undefined;
 }
 
-/** Prisma's raw-query error (P2010) carries the driver's fields in meta.driverAdapterError.cause. */
-interface PrismaRawQueryError {
-  readonly meta?: { readonly driverAdapterError?: { readonly cause?: { readonly originalCode?: unknown; readonly constraint?: { readonly index?: unknown } } } };
-}
-
-/** The refusal an error reports, on the driver itself or through Prisma's adapter; undefined for any other error. */
+/** The refusal the driver reports (pg's DatabaseError); undefined for any other error. */
 export function refusalOf(err: unknown): StatementRefusal | undefined {
   if (err instanceof pg.DatabaseError && typeof err.code === 'string') return { sqlState: err.code, constraint: err.constraint };
-  const cause = (err as PrismaRawQueryError | null)?.meta?.driverAdapterError?.cause;
-  if (typeof cause?.originalCode === 'string') {
-    const index = cause.constraint?.index;
-    return { sqlState: cause.originalCode, constraint: typeof index === 'string' ? index : undefined };
-  }
   return undefined;
 }
 

@@ -17,7 +17,7 @@ export interface StoreDatabase {
   readonly database: Database;
   /** What the write path runs on, as the server passes it, with its own count of registry changes. */
   readonly store: WritePath;
-  /** A plain connection pool, outside Prisma. */
+  /** A plain connection pool of its own, for arranging races and reading what was stored. */
   readonly pool: pg.Pool;
   query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   close(): Promise<void>;
@@ -28,9 +28,9 @@ export async function openStoreDatabase(name: string): Promise<StoreDatabase> {
   const database = await openDatabase({ databaseUrl, dataDir: tmpdir(), log: createLogger('silent'), poolSize: 8 });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   return {
-    db: database.prisma,
+    db: database.db,
     database,
-    store: { db: database.prisma, statement: database.statement, registryChanges: new LocalRegistryChanges() },
+    store: { db: database.db, registryChanges: new LocalRegistryChanges() },
     pool,
     query: async (text, params = []) => (await pool.query(text, params)).rows,
     close: async () => {

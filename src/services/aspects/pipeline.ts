@@ -74,7 +74,7 @@ export async function writeEntities(path: WritePath, entities: readonly EntityWr
     await turns.turn();
   }
   for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-    const done = await attemptWrites({ kind: 'optimistic', db: path.db, statement: path.statement }, entities, ruled, actor, options);
+    const done = await attemptWrites({ kind: 'optimistic', db: path.db }, entities, ruled, actor, options);
     if (done) return committed(path, done);
   }
   for (let attempt = 1; ; attempt++) {
