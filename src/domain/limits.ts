@@ -1,5 +1,7 @@
+import { ValidationError } from './errors.js';
+
 /**
- * Bounds on what one request may store (SPEC 10, issues #5 and #14). Errors name the
+ * Bounds on what one request may store (docs/contract.md §10, issues #5 and #14). Errors name the
  * limit. The batch and aspect sizes also bound what one request costs the server's one
  * event loop (parsing, validating, serialising), and so how long it can delay others.
  */
@@ -15,8 +17,29 @@ export const LIMITS = {
   batchEntities: 1000,
   /**
    * Characters of one aspect's JSON: 512 KiB, a schema of about 2,000 to 3,000 fields.
-   * Eight clients reading an aspect of this size at once keep /health within 0.5 s on a
-   * loaded 2-core machine; at 1 MiB they did not.
+   * Eight clients reading an aspect of this size at once keep /health responsive on a
+   * loaded 2-core machine; at twice the size they did not (BENCHMARKS.md, "Figures that
+   * explained code choices").
    */
   aspectJsonLength: 512 * 1024,
 } as const;
+
+/** A batch (of entities to write or read) within LIMITS.batchEntities, on every interface that takes one. */
+export function requireBatchSize(size: number, field = 'body'): void {
+  if (size > LIMITS.batchEntities) {
+    throw new ValidationError(`${field} holds ${size} entities; a batch may hold at most ${LIMITS.batchEntities}; split it`, field);
+  }
+}
+
+/**
+ * Page sizes, on every interface that pages (searches, listings, jobs, tokens): a
+ * `count` is a whole number >= 0 (0 asks for totals or facets alone); larger than
+ * `maxCount` is capped silently, as DataHub does; absent, the listing's own default.
+ */
+export const PAGE_LIMITS = { maxCount: 1000, searchCount: 10, jobsCount: 20, tokensCount: 100 } as const;
+
+export function pageSize(count: number | null | undefined, fallback: number, field = 'count'): number {
+  if (count === null || count === undefined) return fallback;
+  if (!Number.isInteger(count) || count < 0) throw new ValidationError(`${field} must be a whole number >= 0, got ${count}`, field);
+  return Math.min(count, PAGE_LIMITS.maxCount);
+}

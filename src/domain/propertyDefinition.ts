@@ -1,8 +1,9 @@
 /**
- * Structured property definitions (SPEC 2): parsing an untrusted definition into its
+ * Structured property definitions (docs/contract.md §2): parsing an untrusted definition into its
  * canonical stored form, and the rules every definition must satisfy.
  */
-import type { EntityTypeInfo } from './entityTypes.js';
+import { DATA_TYPES, valueType as registryValueType } from './registry/valueTypes.js';
+import type { EntityTypeInfo } from './registry/entityTypes.js';
 import { quoteInput, type PathSegment } from './inputLimits.js';
 import { propertyDefinitionShape, VERSION_PATTERN, type PropertyDefinitionShape } from './shapes/propertyDefinition.js';
 import { shapeOf, throwProblems, type Problem } from './shapes/shape.js';
@@ -91,8 +92,9 @@ export function resolveDefinition(shape: PropertyDefinitionShape, options: Defin
   let allowedUrnTypes: string[] | undefined;
   let typeQualifier: { allowedTypes: string[] } | undefined;
   if (shape.typeQualifier) {
-    if (valueType.ok && valueType.value !== 'urn') {
-      problems.push({ path: ['typeQualifier'], reason: `applies only to urn-typed properties (valueType ${dataTypeUrn('urn')}); remove it or change the valueType` });
+    if (valueType.ok && !registryValueType(valueType.value).namesEntities) {
+      const namingTypes = DATA_TYPES.filter((t) => registryValueType(t).namesEntities).map(dataTypeUrn).join(' or ');
+      problems.push({ path: ['typeQualifier'], reason: `applies only to urn-typed properties (valueType ${namingTypes}); remove it or change the valueType` });
     }
     const types = entityTypeList(shape.typeQualifier.allowedTypes ?? [], ['typeQualifier', 'allowedTypes'], bareNames, problems);
     allowedUrnTypes = types.map((t) => t.name);
@@ -167,7 +169,7 @@ export function effectiveDefinition(urn: string, def: PropertyDefinition): Effec
 
 /**
  * The name of a property's field in the REST query syntax and in search documents
- * (SPEC 6): dots become underscores, so two live properties that differ only by `.`
+ * (docs/contract.md §6): dots become underscores, so two live properties that differ only by `.`
  * vs `_` would collide and the second is rejected.
  */
 export function searchFieldName(qualifiedName: string): string {

@@ -1,5 +1,5 @@
 /**
- * Metadata test definitions (SPEC 7): parsing the untrusted JSON text of a test into
+ * Metadata test definitions (docs/contract.md §7): parsing the untrusted JSON text of a test into
  * a typed predicate tree, with errors that name the offending part by its path in
  * the definition (`rules.or[1].operator`).
  *
@@ -11,7 +11,7 @@
  * `params: {values | value}` and a single `value` for `values`, `negate: true` for
  * `not`, and `match` for `conditions`.
  */
-import { findEntityType, type EntityTypeInfo } from './entityTypes.js';
+import { ENTITY, findEntityType, type EntityTypeInfo } from './registry/entityTypes.js';
 import { ValidationError } from './errors.js';
 import type * as z from 'zod';
 import { findInputViolation, formatPath } from './inputLimits.js';
@@ -95,7 +95,7 @@ export function parseTestDefinitionJson(json: string): TestDefinition {
   } catch (err) {
     throw new ValidationError(`Invalid test definition: not valid JSON (${(err as Error).message})`, 'definition.json');
   }
-  // The JSON text is decoded here, so SPEC 12's input limits apply to what it decodes to.
+  // The JSON text is decoded here, so the input limits of docs/contract.md §12 apply to what it decodes to.
   const violation = findInputViolation(raw);
   if (violation) fail(formatPath(violation.path), violation.reason);
   return parseTestDefinition(raw);
@@ -247,7 +247,7 @@ class PredicateParser {
     if (property.startsWith(STRUCTURED_PROPERTY_PREFIX)) {
       const urn = property.slice('structuredProperties.'.length);
       const parsed = tryParseUrn(urn);
-      if (!parsed.ok || parsed.urn.entityType.name !== 'structuredProperty') {
+      if (!parsed.ok || parsed.urn.entityType !== ENTITY.structuredProperty) {
         fail(at, `structuredProperties.<property urn> needs a structured property urn; ${JSON.stringify(urn)} is not one${parsed.ok ? '' : ` (${parsed.reason})`}`);
       }
       return { kind: 'structuredProperty', propertyUrn: urn };

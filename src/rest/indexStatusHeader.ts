@@ -1,5 +1,5 @@
 /**
- * `X-Index-Status` (SPEC 12): every request that wrote answers with `indexed` when its
+ * `X-Index-Status` (docs/contract.md §12): every request that wrote answers with `indexed` when its
  * changes were in the search index before it answered, `pending` when it answered
  * first. Requests that wrote nothing carry no header. Each route (and each GraphQL
  * resolver, through its context) adds the receipts its service calls returned to the

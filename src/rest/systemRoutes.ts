@@ -41,13 +41,13 @@ export async function jobRoutes(app: FastifyInstance, options: { services: Servi
   app.get('/jobs', async (request) => {
     const q = request.query as Query;
     const status = stringParam(q, 'status');
-    return { jobs: await jobs.list(request.caller, { ...(status ? { status } : {}), limit: intParam(q, 'count', 100, 1, 1000) }) };
+    return { jobs: await jobs.list(request.caller, { ...(status ? { status } : {}), count: intParam(q, 'count') }) };
   });
   app.get('/jobs/:id', async (request) => jobs.get(request.caller, (request.params as { id: string }).id));
 }
 
 /**
- * system-update (SPEC 5): queues a rebuild of the search indexes from the database
+ * system-update (docs/contract.md §5): queues a rebuild of the search indexes from the database
  * and answers 202 with the job to follow at GET /v3/jobs/{id}. A rebuild already
  * queued or running is returned instead of a second one.
  */

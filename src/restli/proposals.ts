@@ -5,16 +5,14 @@
  * JSON text; it is decoded here, held to the same input limits as every other
  * interface's JSON, and then judged by the aspect's own rules in the services.
  */
-import type { EntityTypeInfo } from '../domain/entityTypes.js';
+import { aspectNamed, requireKnownAspect, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { relocated, ServiceError, ValidationError } from '../domain/errors.js';
 import { checkInputLimits, quoteInput } from '../domain/inputLimits.js';
 import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
-import { keyAspectOf, parseUrn } from '../domain/urn.js';
-import { handlerFor } from '../services/aspects/handlers.js';
+import { parseUrn } from '../domain/urn.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
-import { patchRequest, type EntityService } from '../services/entityService.js';
+import type { EntityService } from '../services/entityService.js';
 import type { WriteReceipt } from '../services/writeReceipt.js';
-import { aspectNamed } from './aspectClasses.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
 const JSON_TYPE = 'application/json';
@@ -58,7 +56,7 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   }
   const aspect = aspectNamed(entityType, raw.aspectName);
   try {
-    handlerFor(entityType, aspect);
+    requireKnownAspect(entityType, aspect);
   } catch (err) {
     if (err instanceof ValidationError) throw relocated(err, `${at}.aspectName`, `${at}.aspectName: ${err.message}`);
     throw err;
@@ -96,21 +94,14 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
 /** Applies one proposal through the entity service (its authorization included); returns the write's receipt. */
 export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<WriteReceipt> {
   const input = { value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) };
+  // A proposal brings its entity into being, as DataHub's ingestion does (the service's createsEntity).
+  const proposalOptions = { ...options, entityType: p.entityType, createsEntity: true };
   switch (p.changeType) {
     case 'UPSERT':
     case 'CREATE':
-    case 'PATCH': {
-      // A proposal brings its entity into being, as DataHub's ingestion does: the key
-      // aspect (derived from the urn, never stored) is written in the same transaction,
-      // so aspects that do not create entities (structuredProperties) can be the first
-      // thing a client sends about one.
-      const key = p.aspect === p.entityType.keyAspect ? [] : [{ aspect: p.entityType.keyAspect, value: keyAspectOf(parseUrn(p.urn)) }];
-      const request =
-        p.changeType === 'PATCH'
-          ? { ...patchRequest(p.aspect, p.patch!), ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) }
-          : { aspect: p.aspect, ...input, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) };
-      return (await entities.writeAspects(caller, p.urn, [...key, request], options)).receipt;
-    }
+      return (await entities.setAspect(caller, p.urn, p.aspect, input, { ...proposalOptions, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) })).receipt;
+    case 'PATCH':
+      return (await entities.patchAspect(caller, p.urn, p.aspect, p.patch!, { ...proposalOptions, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) })).receipt;
     case 'CREATE_ENTITY':
       return (await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true })).receipt;
     case 'DELETE':

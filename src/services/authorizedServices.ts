@@ -1,5 +1,5 @@
 /**
- * Authorization as a wrapper around each service (STYLE.md, Backstage's Authorized*
+ * Authorization as a wrapper around each service (docs/style.md, Backstage's Authorized*
  * services): `AuthorizedXService` implements `XService` by checking the caller's scope
  * against the method's rule in policies.ts, then calling the wrapped service. Handlers
  * and resolvers hold no permission logic; a method missing here or in the policy does
@@ -116,9 +116,9 @@ export class AuthorizedTokenService extends Authorized<TokenService> implements 
   constructor(inner: TokenService) {
     super(inner, 'tokens');
   }
-  create: TokenService['create'] = (caller, ...rest) => this.allowed(caller, 'create', tokenPolicy.create).create(caller, ...rest);
-  list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list).list(caller);
-  revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke).revoke(caller, ...rest);
+  create: TokenService['create'] = (caller, input) => this.allowed(caller, 'create', tokenPolicy.create(caller, input)).create(caller, input);
+  list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list(caller)).list(caller);
+  revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke(caller)).revoke(caller, ...rest);
   authenticate: TokenService['authenticate'] = (...args) => this.inner.authenticate(...args);
   ensureRootToken: TokenService['ensureRootToken'] = (...args) => this.inner.ensureRootToken(...args);
 }

@@ -6,14 +6,14 @@
  * request's entities in one guarded statement), then, unless async, wait for the
  * search index.
  */
-import { checkAspectSize } from '../domain/aspectSize.js';
-import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
+import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
+import { findAspect } from '../domain/registry/aspects.js';
 import { textViolation } from '../domain/inputLimits.js';
-import { LIMITS } from '../domain/limits.js';
+import { requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
-import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
+import { keyAspectOf, parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
 import { laterReplaces, mergeBatchEntries, patchesInOrder, type BatchEntry } from '../domain/writes/batchEntries.js';
 import { TurnTaker } from '../time.js';
@@ -24,6 +24,7 @@ import type { Logger } from '../logger.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor } from './aspects/handlers.js';
 import { existingUrns, readEntityViews } from './entityReads.js';
+import type { AspectValue, EntityView } from './entityView.js';
 import {
   deleteEntityAndAspects,
   deleteOneAspect,
@@ -38,16 +39,7 @@ import type { IndexWaiter } from './indexWaiter.js';
 import type { LocalRegistryChanges } from './localRegistryChanges.js';
 import { bothWrites, NOTHING_WRITTEN, type WriteReceipt, type Written } from './writeReceipt.js';
 
-export interface AspectValue {
-  readonly value: unknown;
-  readonly systemMetadata: Record<string, unknown> | null;
-}
-
-export interface EntityView {
-  readonly urn: string;
-  readonly entityType: EntityTypeInfo;
-  readonly aspects: ReadonlyMap<string, AspectValue>;
-}
+export type { AspectValue, EntityView } from './entityView.js';
 
 export interface AspectInput {
   readonly value: unknown;
@@ -57,6 +49,12 @@ export interface AspectInput {
 
 export interface SetAspectOptions extends WriteOptions {
   readonly createOnly?: boolean;
+}
+
+export interface PatchAspectOptions extends WriteOptions {
+  readonly entityType?: EntityTypeInfo;
+  /** Stored with the patched aspect, as a set stores it. */
+  readonly systemMetadata?: Record<string, unknown>;
 }
 
 export interface BatchItem {
@@ -132,7 +130,7 @@ export interface EntityService {
   /** Writes (replaces) one aspect. */
   setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<Written<AspectResult>>;
   /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
-  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<Written<AspectResult>>;
+  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: PatchAspectOptions): Promise<Written<AspectResult>>;
   /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
   updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<Written<AspectResult>>;
   /** Writes several aspects of one entity together: all of them or none. */
@@ -228,9 +226,10 @@ export class DefaultEntityService implements EntityService {
     return onlyResult(await this.write(caller, urn, [request], options));
   }
 
-  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<Written<AspectResult>> {
+  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: PatchAspectOptions = {}): Promise<Written<AspectResult>> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    return onlyResult(await this.write(caller, urn, [patchRequest(aspect, patch)], options));
+    const request = { ...patchRequest(aspect, patch), ...(options.systemMetadata ? { systemMetadata: options.systemMetadata } : {}) };
+    return onlyResult(await this.write(caller, urn, [request], options));
   }
 
   async updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options: WriteOptions = {}): Promise<Written<AspectResult>> {
@@ -259,7 +258,7 @@ export class DefaultEntityService implements EntityService {
   }
 
   async batchGet(_caller: Caller, entityType: EntityTypeInfo, items: readonly { urn: string; aspects: readonly string[] }[]): Promise<EntityView[]> {
-    if (items.length > LIMITS.batchEntities) throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities; split it`, 'body');
+    requireBatchSize(items.length);
     const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), aspects: item.aspects }));
     const everything = parsed.some((p) => p.aspects.length === 0);
     const views = await this.readEntities(parsed.map((p) => p.urn), everything ? undefined : [...new Set(parsed.flatMap((p) => p.aspects))]);
@@ -297,9 +296,7 @@ export class DefaultEntityService implements EntityService {
     requestOf: (aspect: string, input: T) => AspectWriteRequest,
     options: BatchOptions,
   ): Promise<Written<BatchWritten[]>> {
-    if (items.length > LIMITS.batchEntities) {
-      throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
-    }
+    requireBatchSize(items.length);
     const parsed = new Map<string, Urn>();
     const entries: BatchEntry<T>[] = [];
     const turns = new TurnTaker();
@@ -352,15 +349,19 @@ export class DefaultEntityService implements EntityService {
   }
 
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<Written<AspectResult[]>> {
-    const [outcome] = await this.writeMany([{ urn, requests }], caller.actor, {});
-    return { result: outcome!.results, receipt: await this.receiptOf(outcome!.changeIds, options) };
+    const keyAspect = urn.entityType.keyAspect;
+    const withKey =
+      options.createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
+    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller.actor, {});
+    const results = withKey === requests ? outcome!.results : outcome!.results.slice(1);
+    return { result: results, receipt: await this.receiptOf(outcome!.changeIds, options) };
   }
 
   private writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
     return writeEntities(this.deps, entities, actor, options);
   }
 
-  /** Waits for the index unless asked not to; the receipt says whether the changes were indexed (SPEC 12). */
+  /** Waits for the index unless asked not to; the receipt says whether the changes were indexed (docs/contract.md §12). */
   private async receiptOf(changeIds: readonly bigint[], options: WriteOptions): Promise<WriteReceipt> {
     if (changeIds.length === 0) return { indexStatus: 'indexed', lastChange: 0n };
     const indexStatus = options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds);
@@ -374,12 +375,10 @@ function onlyResult(written: Written<AspectResult[]>): Written<AspectResult> {
 }
 
 /** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */
-export function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
-  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch), current ?? emptyAspect(aspect)) };
-}
-
-function emptyAspect(aspect: string): unknown {
-  return aspect === 'structuredProperties' ? { properties: [] } : {};
+function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
+  const info = findAspect(aspect);
+  const start = info?.empty ?? {};
+  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, info?.patchKeys), current ?? structuredClone(start)) };
 }
 
 export function encodeScrollId(lastUrn: string): string {
@@ -388,7 +387,7 @@ export function encodeScrollId(lastUrn: string): string {
 
 export function decodeScrollId(scrollId: string): string {
   const urn = Buffer.from(scrollId, 'base64url').toString('utf8');
-  // What it decodes to is input too (SPEC 12): U+0000 would reach the database.
+  // What it decodes to is input too (docs/contract.md §12): U+0000 would reach the database.
   if (!urn.startsWith('urn:li:') || textViolation(urn)) {
     throw new ValidationError('scrollId is not a valid cursor; pass the scrollId of the previous page unchanged', 'scrollId');
   }

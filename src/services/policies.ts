@@ -1,12 +1,12 @@
 /**
- * Who may do what (SPEC 10, issue #5): `read` for queries and GETs, `write` for
+ * Who may do what (docs/contract.md §10, issue #5): `read` for queries and GETs, `write` for
  * definitions and values, `admin` for tokens, metadata-test management, hard deletes
  * (of an entity or a definition, whatever the route) and system updates. One rule per
  * service method, applied by the wrappers in authorizedServices.ts and read by
  * privileges.ts, so what clients are shown is what the services accept.
  */
 import { tryParseUrn } from '../domain/urn.js';
-import type { Scope } from './caller.js';
+import { isPerson, type Scope } from './caller.js';
 import type { EntityService } from './entityService.js';
 import type { JobService } from './jobs/jobService.js';
 import type { PropertyService } from './propertyService.js';
@@ -30,24 +30,21 @@ export type Policy<S> = { readonly [K in MethodKeys<S>]: Rule<S[K]> };
 /** Writing to a metadata test (any of its aspects) is test management: admin. */
 function aspectWriteScope(urn: string): Scope {
   const parsed = tryParseUrn(urn);
-  return parsed.ok && parsed.urn.entityType.name === 'test' ? 'admin' : 'write';
+  return parsed.ok && parsed.urn.entityType.adminWrites ? 'admin' : 'write';
 }
-
-/** Aspects whose removal removes a definition, by entity type. */
-const DEFINITION_ASPECTS: ReadonlyMap<string, string> = new Map([['structuredProperty', 'propertyDefinition'], ['test', 'testInfo']]);
 
 /**
  * Deleting an aspect edits the entity (write), unless it ends in a removal: deleting
  * the key aspect hard-deletes the entity (a dataset with its fields), and deleting a
  * property's propertyDefinition drops it from the registry and queues the removal of
- * its values. Those need admin on every route, as deleting the entity does (SPEC 5, 12).
+ * its values. Those need admin on every route, as deleting the entity does (docs/contract.md §5, §12).
  * An unparseable urn is refused by the service itself.
  */
 function aspectDeleteScope(urn: string, aspect: string): Scope {
   const parsed = tryParseUrn(urn);
   if (!parsed.ok) return 'write';
   const type = parsed.urn.entityType;
-  return aspect === type.keyAspect || DEFINITION_ASPECTS.get(type.name) === aspect ? 'admin' : aspectWriteScope(urn);
+  return aspect === type.keyAspect || type.definitionAspect === aspect ? 'admin' : aspectWriteScope(urn);
 }
 
 export const entityPolicy = {
@@ -61,8 +58,8 @@ export const entityPolicy = {
   patchAspect: (_caller, urn) => aspectWriteScope(urn),
   updateAspect: (_caller, urn) => aspectWriteScope(urn),
   writeAspects: (_caller, urn) => aspectWriteScope(urn),
-  batchUpsert: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
-  batchPatch: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
+  batchUpsert: (_caller, entityType) => (entityType.adminWrites ? 'admin' : 'write'),
+  batchPatch: (_caller, entityType) => (entityType.adminWrites ? 'admin' : 'write'),
   batchGet: 'read',
   traceWrites: 'read',
   deleteEntity: 'admin',
@@ -110,10 +107,15 @@ export const testPolicy = {
   batchEvaluate: (_caller, input) => (input.push ? 'write' : 'read'),
 } as const satisfies Policy<TestService>;
 
+/**
+ * Tokens are admin business, except that a signed-in person (issue #30) manages their
+ * own: issues personal tokens (up to their own scope, checked by the service), lists
+ * and revokes theirs. An admin person may still issue machine tokens.
+ */
 export const tokenPolicy = {
-  create: 'admin',
-  list: 'admin',
-  revoke: 'admin',
+  create: (caller, input) => (isPerson(caller) && String(input.type ?? 'personal').toLowerCase() !== 'machine' ? 'read' : 'admin'),
+  list: (caller) => (isPerson(caller) ? 'read' : 'admin'),
+  revoke: (caller) => (isPerson(caller) ? 'read' : 'admin'),
   authenticate: 'unchecked',
   ensureRootToken: 'unchecked',
 } as const satisfies Policy<TokenService>;

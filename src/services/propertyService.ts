@@ -4,6 +4,7 @@
  * propertyDefinition aspect write through the same pipeline REST uses, so the rules
  * are the same on every interface.
  */
+import { ENTITY } from '../domain/registry/entityTypes.js';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { AllowedValue, Cardinality, PropertyDefinition } from '../domain/propertyDefinition.js';
@@ -110,10 +111,10 @@ export interface PropertyService {
   create(caller: Caller, input: CreatePropertyInput, options?: WriteOptions): Promise<Written<string>>;
   /**
    * Replaces the whole definition (what is absent is removed). The write path checks
-   * compatibility: a breaking change needs a greater version (SPEC 2).
+   * compatibility: a breaking change needs a greater version (docs/contract.md §2).
    */
   replace(caller: Caller, input: ReplacePropertyInput, options?: WriteOptions): Promise<Written<string>>;
-  /** Soft delete (SPEC 5): the status aspect's removed flag; the definition and values stay. */
+  /** Soft delete (docs/contract.md §5): the status aspect's removed flag; the definition and values stay. */
   softDelete(caller: Caller, urn: string, options?: WriteOptions): Promise<Written<string>>;
   /** Undoes a soft delete. */
   restore(caller: Caller, urn: string, options?: WriteOptions): Promise<Written<string>>;
@@ -235,14 +236,14 @@ export class DefaultPropertyService implements PropertyService {
 
   async delete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<Written<boolean>> {
     const parsed = parseUrn(urn);
-    if (parsed.entityType.name !== 'structuredProperty') throw new ValidationError(`${urn} is not a structured property urn`, 'urn');
+    if (parsed.entityType !== ENTITY.structuredProperty) throw new ValidationError(`${urn} is not a structured property urn`, 'urn');
     return { result: true, receipt: await this.deps.entities.deleteEntity(caller, urn, options) };
   }
 }
 
 function propertyUrn(value: string): Urn {
   const urn = parseUrn(value);
-  if (urn.entityType.name !== 'structuredProperty') throw new ValidationError(`${value} is not a structured property urn`, 'urn');
+  if (urn.entityType !== ENTITY.structuredProperty) throw new ValidationError(`${value} is not a structured property urn`, 'urn');
   return urn;
 }
 

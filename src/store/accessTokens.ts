@@ -3,17 +3,23 @@ import type { Db } from './database.js';
 import type { AccessTokenModel } from './generated/prisma/models.js';
 import { raw, sql } from './sql.js';
 
-/** A row of access_token, as schema.prisma describes it. */
+/**
+ * A row of access_token, as schema.prisma describes it. `kind` is machine, personal or
+ * session (store/ keeps the text; services/ gives it meaning); `owner` is the person a
+ * personal or session token belongs to.
+ */
 export type StoredToken = Readonly<AccessTokenModel>;
 
 const COLUMNS = raw(
-  'id, name, description, scope, token_hash AS "tokenHash", created_on AS "createdOn", created_by AS "createdBy", expires_on AS "expiresOn", revoked_on AS "revokedOn", last_used_on AS "lastUsedOn"',
+  'id, name, description, scope, token_hash AS "tokenHash", created_on AS "createdOn", created_by AS "createdBy", expires_on AS "expiresOn", revoked_on AS "revokedOn", last_used_on AS "lastUsedOn", kind, owner',
 );
 
-export async function insertToken(db: Db, t: { id: string; name: string; description: string | null; scope: string; tokenHash: string; createdBy: string; expiresOn: Date | null }): Promise<StoredToken> {
+export type NewStoredToken = Pick<StoredToken, 'id' | 'name' | 'description' | 'scope' | 'tokenHash' | 'createdBy' | 'expiresOn' | 'kind' | 'owner'>;
+
+export async function insertToken(db: Db, t: NewStoredToken): Promise<StoredToken> {
   const rows = await db.query<StoredToken>(sql`
-    INSERT INTO access_token (id, name, description, scope, token_hash, created_by, expires_on)
-    VALUES (${t.id}, ${t.name}, ${t.description}, ${t.scope}, ${t.tokenHash}, ${t.createdBy}, ${t.expiresOn})
+    INSERT INTO access_token (id, name, description, scope, token_hash, created_by, expires_on, kind, owner)
+    VALUES (${t.id}, ${t.name}, ${t.description}, ${t.scope}, ${t.tokenHash}, ${t.createdBy}, ${t.expiresOn}, ${t.kind}, ${t.owner})
     RETURNING ${COLUMNS}`);
   return rows[0]!;
 }
@@ -28,6 +34,23 @@ export async function findToken(db: Db, id: string): Promise<StoredToken | undef
 
 export async function listTokens(db: Db): Promise<StoredToken[]> {
   return db.query<StoredToken>(sql`SELECT ${COLUMNS} FROM access_token ORDER BY created_on, id`);
+}
+
+export async function listTokensOwnedBy(db: Db, owner: string): Promise<StoredToken[]> {
+  return db.query<StoredToken>(sql`SELECT ${COLUMNS} FROM access_token WHERE owner = ${owner} ORDER BY created_on, id`);
+}
+
+/**
+ * Lowers the scope of a person's live tokens that exceed `scope` to it (their groups
+ * gave them less at their latest sign-in); the ids of the tokens changed.
+ */
+export async function capOwnedTokens(db: Db, owner: string, scope: string, above: readonly string[]): Promise<string[]> {
+  if (above.length === 0) return [];
+  const rows = await db.query<Pick<StoredToken, 'id'>>(sql`
+    UPDATE access_token SET scope = ${scope}
+    WHERE owner = ${owner} AND revoked_on IS NULL AND scope = ANY(${above}::text[])
+    RETURNING id`);
+  return rows.map((r) => r.id);
 }
 
 /** Marks a token revoked; false when it does not exist or was already revoked. */

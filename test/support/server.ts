@@ -35,7 +35,8 @@ export interface TestServerOptions {
   search?: boolean | { url: string; key: string };
 }
 
-export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+/** The configuration a test server or runtime starts with: a fresh DATA_DIR and database, logs silenced. */
+export async function testConfig(options: TestServerOptions = {}): Promise<Config> {
   const dataDir = tempDir('propgraph-test-');
   const env: Record<string, string> = {
     PORT: '0',
@@ -62,18 +63,30 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     if (!serverUrl) throw new Error('no PostgreSQL server for tests');
     env.DATABASE_URL = await createTestDatabase(serverUrl, `propgraph_${process.pid}_${++counter}`);
   }
-  const config = loadConfig(env);
+  return loadConfig(env);
+}
+
+/** The database a test server or runtime uses, for reading it directly: DATABASE_URL, or its embedded cluster's socket. */
+export const databaseUrlOf = (config: Config): string =>
+  config.databaseUrl ?? `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(config.dataDir, 'postgres'))}`;
+
+/** Leaves the shared Meilisearch as it was and removes the data directory. */
+export async function cleanUpAfter(config: Config, search: RunningServer['search'], usedSearch: boolean): Promise<void> {
+  if (usedSearch) await search.engine?.dropAllIndexes().catch(() => undefined);
+  rmSync(config.dataDir, { recursive: true, force: true });
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const config = await testConfig(options);
   const server = await startServer(config, createLogger(config.logLevel));
   return {
     ...server,
-    dataDir,
-    databaseUrl: config.databaseUrl ?? `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`,
+    dataDir: config.dataDir,
+    databaseUrl: databaseUrlOf(config),
     config,
     stop: async () => {
       await server.close();
-      // Suites share one Meilisearch: leave it as it was.
-      if (options.search) await server.search.engine?.dropAllIndexes().catch(() => undefined);
-      rmSync(dataDir, { recursive: true, force: true });
+      await cleanUpAfter(config, server.search, Boolean(options.search));
     },
   };
 }

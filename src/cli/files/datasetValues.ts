@@ -1,5 +1,5 @@
 /**
- * Types a dataset file's values by their properties' definitions (SPEC 3: the
+ * Types a dataset file's values by their properties' definitions (docs/contract.md §3: the
  * definition decides, never the value's shape) and checks them with the same rules
  * the server applies, so that a file with a bad value fails before any write.
  */
@@ -23,7 +23,7 @@ export type KnownProperties = ReadonlyMap<string, KnownProperty | undefined>;
  */
 export function typedAspect(
   assignments: readonly Assignment[],
-  targetType: 'dataset' | 'schemaField',
+  targetType: string,
   known: KnownProperties,
   problems: FileProblems,
   entry: EntryRef,

@@ -1,14 +1,13 @@
 /**
- * The bodies of the entity routes (SPEC 4). v2 and v3 differ by wrapping only, so both
+ * The bodies of the entity routes (docs/contract.md §4). v2 and v3 differ by wrapping only, so both
  * are derived here from one envelope: v3 takes `{"value": <aspect>}` where v2 takes
  * the aspect itself, and a v3 batch entity holds its envelopes beside `urn` where v2
  * nests them under `aspects`. Each aspect's own shape is checked by its handler
  * (domain/shapes/), whatever interface wrote it.
  */
 import * as z from 'zod';
-import { LIMITS } from '../../domain/limits.js';
 import { urnText } from '../../domain/shapes/common.js';
-import type { ApiVersion } from '../shapes.js';
+import type { ApiVersion } from '../apiVersion.js';
 
 export const aspectShape = z.record(z.string(), z.unknown()).meta({
   id: 'Aspect',
@@ -49,8 +48,8 @@ export const entityV2Shape = z
   .meta({ id: 'EntityV2', description: 'A v2 entity: its URN and its aspects under `aspects`.' });
 
 const BATCH: Record<ApiVersion, z.ZodType<Array<{ urn: string } & Record<string, unknown>>>> = {
-  v3: z.array(entityV3Shape, listOfEntities('[{"urn": "<urn>", "status": {"value": {"removed": false}}}]')).max(LIMITS.batchEntities),
-  v2: z.array(entityV2Shape, listOfEntities('[{"urn": "<urn>", "aspects": {"status": {"value": {"removed": false}}}}]')).max(LIMITS.batchEntities),
+  v3: z.array(entityV3Shape, listOfEntities('[{"urn": "<urn>", "status": {"value": {"removed": false}}}]')),
+  v2: z.array(entityV2Shape, listOfEntities('[{"urn": "<urn>", "aspects": {"status": {"value": {"removed": false}}}}]')),
 };
 
 /** The body of a batch write in the given version. */

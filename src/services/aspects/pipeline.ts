@@ -177,14 +177,14 @@ export async function deleteOneAspect(path: WritePath, urn: Urn, aspect: string)
   return committed(
     path,
     await inTransaction(path.db, async (tx) => {
-      const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { withSchemaFields: false });
+      const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, {});
       return entity ? appliedDeletes(tx, decideAspectDelete(entity, aspect)) : { outcome: [], registryChanged: false };
     }),
   );
 }
 
 async function deleteEntityIn(tx: Tx, urn: Urn): Promise<{ outcome: bigint[]; registryChanged: boolean }> {
-  const found = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { withSchemaFields: urn.entityType.name === 'dataset' });
+  const found = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { childType: urn.entityType.childType });
   return appliedDeletes(tx, decideEntityDelete(found));
 }
 

@@ -1,12 +1,12 @@
 /**
- * system-update's search step (SPEC 5, seed 3): rebuilds every index from the
+ * system-update's search step (docs/contract.md §5): rebuilds every index from the
  * database. Each type's documents go into a scratch index that then replaces the live
  * one in a single swap, so searches keep working throughout and fields no document
  * uses any more (hard-deleted properties, old generations) disappear from the index.
  * Whatever the indexer wrote to the old indexes while the rebuild ran is replayed
  * afterwards from the change log, so no change made during the rebuild is lost.
  */
-import { searchableEntityTypes } from '../../domain/entityTypes.js';
+import { searchableEntityTypes } from '../../domain/registry/entityTypes.js';
 import type { Logger } from '../../logger.js';
 import type { SearchDocument } from '../../search/documents.js';
 import type { SearchEngine } from '../../search/engine.js';
