@@ -21,6 +21,7 @@ import { entitiesWithAspectContaining, entityExists, latestAspectsOfMany, listLi
 import { entitiesPendingUpTo } from '../store/changeLog.js';
 import type { Db } from '../store/database.js';
 import type { Logger } from '../logger.js';
+import { AuditTrail, auditedAspectWrite, failure } from './audit.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor } from './aspects/handlers.js';
 import { existingUrns, readEntityViews } from './entityReads.js';
@@ -173,7 +174,11 @@ export interface EntityService {
 }
 
 export class DefaultEntityService implements EntityService {
-  constructor(private readonly deps: EntityDeps) {}
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: EntityDeps) {
+    this.audit = new AuditTrail(deps.log);
+  }
 
   async getEntity(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo; aspects?: readonly string[] } = {}): Promise<EntityView> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
@@ -309,14 +314,21 @@ export class DefaultEntityService implements EntityService {
     }
     const merged = mergeBatchEntries(entries, combine);
     const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: [...aspects].map(([aspect, input]) => requestOf(aspect, input)) }));
-    const outcomes = await this.writeMany(entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
+    const outcomes = await this.writeMany(entities, caller, { createEntityOnly: options.createEntityOnly ?? false });
     const receipt = await this.receiptOf(outcomes.flatMap((o) => o.changeIds), options);
     return { result: merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results })), receipt };
   }
 
-  async deleteEntity(_caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<WriteReceipt> {
-    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    return this.receiptOf(await deleteEntityAndAspects(this.deps, urn), options);
+  async deleteEntity(caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<WriteReceipt> {
+    const changeIds = await this.audit.around(
+      { action: 'entity.hardDelete', actor: caller.actor, target: urnValue },
+      () => {
+        const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+        return deleteEntityAndAspects(this.deps, urn);
+      },
+      (ids) => ({ existed: ids.length > 0 }),
+    );
+    return this.receiptOf(changeIds, options);
   }
 
   async references(_caller: Caller, urnValue: string): Promise<EntityReference[]> {
@@ -334,31 +346,66 @@ export class DefaultEntityService implements EntityService {
     const urn = parseUrn(urnValue);
     const found = await this.references(caller, urnValue);
     const rules = new Map(referenceRulesFor(urn.entityType.name).map((r) => [r.aspect, r]));
+    let removed = 0;
     let receipt = NOTHING_WRITTEN;
-    for (const ref of found) {
-      const rule = rules.get(ref.aspect)!;
-      const written = await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
-      receipt = bothWrites(receipt, written.receipt);
+    try {
+      for (const ref of found) {
+        const rule = rules.get(ref.aspect)!;
+        const written = await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+        receipt = bothWrites(receipt, written.receipt);
+        removed++;
+      }
+    } catch (err) {
+      this.audit.record({ action: 'references.remove', actor: caller.actor, target: urn.value, ...failure(err, { found: found.length, removed }) });
+      throw err;
     }
+    this.audit.record({ action: 'references.remove', actor: caller.actor, target: urn.value, outcome: 'done', detail: { removed } });
     return { result: found, receipt };
   }
 
-  async deleteAspect(_caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<WriteReceipt> {
+  async deleteAspect(caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<WriteReceipt> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    return this.receiptOf(await deleteOneAspect(this.deps, urn, aspect), options);
+    // Removing a structured property's status brings the property back (REST's restore).
+    const action = aspect === 'status' && urn.entityType.name === 'structuredProperty' ? 'entity.restore' : 'aspect.delete';
+    const changeIds = await this.audit.around(
+      { action, actor: caller.actor, target: urn.value, detail: { aspect } },
+      () => deleteOneAspect(this.deps, urn, aspect),
+      (ids) => ({ existed: ids.length > 0 }),
+    );
+    return this.receiptOf(changeIds, options);
   }
 
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<Written<AspectResult[]>> {
     const keyAspect = urn.entityType.keyAspect;
     const withKey =
       options.createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
-    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller.actor, {});
+    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller, {});
     const results = withKey === requests ? outcome!.results : outcome!.results.slice(1);
     return { result: results, receipt: await this.receiptOf(outcome!.changeIds, options) };
   }
 
-  private writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
-    return writeEntities(this.deps, entities, actor, options);
+  /** Writes through the one write path; definitions and soft deletes among the writes are audited, done or refused. */
+  private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+    let outcomes: WriteOutcome[];
+    try {
+      outcomes = await writeEntities(this.deps, entities, caller.actor, options);
+    } catch (err) {
+      for (const { urn, requests } of entities) {
+        for (const request of requests) {
+          const action = auditedAspectWrite(request.aspect, 'value' in request ? request.value : undefined, urn.entityType.name);
+          if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, ...failure(err) });
+        }
+      }
+      throw err;
+    }
+    for (let i = 0; i < entities.length; i++) {
+      const urn = entities[i]!.urn;
+      for (const result of outcomes[i]!.results) {
+        const action = auditedAspectWrite(result.aspect, result.value, urn.entityType.name);
+        if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, outcome: 'done' });
+      }
+    }
+    return outcomes;
   }
 
   /** Waits for the index unless asked not to; the receipt says whether the changes were indexed (docs/contract.md §12). */

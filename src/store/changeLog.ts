@@ -8,7 +8,7 @@ import type { Queryable } from './database.js';
 import type { ChangeLogModel, EntityModel } from './generated/prisma/models.js';
 import { sql } from './sql.js';
 
-export type PendingChange = Pick<ChangeLogModel, 'id' | 'urn' | 'entityType'>;
+export type PendingChange = Pick<ChangeLogModel, 'id' | 'urn' | 'entityType' | 'traceParent'>;
 
 /**
  * The oldest pending changes, at most `limit`, leaving out `exclude` (changes already
@@ -17,7 +17,7 @@ export type PendingChange = Pick<ChangeLogModel, 'id' | 'urn' | 'entityType'>;
  */
 export async function pendingChanges(db: Queryable, limit: number, exclude: readonly bigint[] = []): Promise<PendingChange[]> {
   return db.query<PendingChange>(sql`
-    SELECT id, urn, entity_type AS "entityType" FROM change_log
+    SELECT id, urn, entity_type AS "entityType", trace_parent AS "traceParent" FROM change_log
     WHERE indexed_on IS NULL AND NOT (id = ANY(${exclude.map(String)}::bigint[]))
     ORDER BY id LIMIT ${limit}`);
 }

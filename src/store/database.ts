@@ -19,7 +19,17 @@ export interface Database {
   readonly kind: 'embedded' | 'external';
   /** Plain SQL text on the same pool (the migrations; checks and dumps in tests). */
   readonly sql: SqlRunner;
+  /** The connection pool's state now, for /metrics. */
+  poolState(): PoolState;
   close(): Promise<void>;
+}
+
+export interface PoolState {
+  /** Connections open. */
+  readonly total: number;
+  readonly idle: number;
+  /** Queries waiting for a connection. */
+  readonly waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -84,5 +94,11 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
     await pool.end();
     throw err;
   }
-  return { db: new PooledDb(pool), kind, sql, close: () => pool.end() };
+  return {
+    db: new PooledDb(pool),
+    kind,
+    sql,
+    poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => pool.end(),
+  };
 }

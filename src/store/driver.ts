@@ -2,13 +2,15 @@
  * Every statement of the service runs here, on the pg driver: one pool, statements
  * prepared once per connection under a name derived from their text, transactions on
  * one pooled client (BEGIN, COMMIT or ROLLBACK), and a lost connection turned into
- * UnavailableError (503) at this one place. Row types are the callers': the generated
- * Prisma model types (import type only) where a row is a table's columns.
+ * UnavailableError (503) at this one place; each statement timed and traced
+ * (statementTelemetry.ts). Row types are the callers': the generated Prisma model
+ * types (import type only) where a row is a table's columns.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { databaseUnreachable, isSessionEnded } from './connectionErrors.js';
 import type { Statement } from './sql.js';
+import { observeStatement } from './statementTelemetry.js';
 
 /** What a read or a statement runs on: the pool, or the transaction it is part of. */
 export interface Queryable {
@@ -126,12 +128,16 @@ class TransactionConnection implements Tx {
   constructor(private readonly connection: Connection) {}
 
   async query<R>(statement: Statement): Promise<R[]> {
-    return (await this.connection.run(statement)).rows as R[];
+    return (await observed(this.connection, statement)).rows as R[];
   }
 
   async execute(statement: Statement): Promise<number> {
-    return (await this.connection.run(statement)).rowCount ?? 0;
+    return (await observed(this.connection, statement)).rowCount ?? 0;
   }
+}
+
+function observed(connection: Connection, statement: Statement): Promise<pg.QueryResult> {
+  return observeStatement(statement, () => connection.run(statement));
 }
 
 const BEGIN: Statement = { text: 'BEGIN', values: [], name: null };
@@ -144,25 +150,25 @@ export class PooledDb implements Db {
   constructor(private readonly pool: pg.Pool) {}
 
   async query<R>(statement: Statement): Promise<R[]> {
-    return (await this.onConnection((c) => c.run(statement))).rows as R[];
+    return (await observeStatement(statement, () => this.onConnection((c) => c.run(statement)))).rows as R[];
   }
 
   async execute(statement: Statement): Promise<number> {
-    return (await this.onConnection((c) => c.run(statement))).rowCount ?? 0;
+    return (await observeStatement(statement, () => this.onConnection((c) => c.run(statement)))).rowCount ?? 0;
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.onConnection(async (connection) => {
-      await connection.run(BEGIN);
+      await observed(connection, BEGIN);
       let result: T;
       try {
         result = await work(new TransactionConnection(connection));
       } catch (err) {
         // A broken connection has lost the transaction with it; PostgreSQL rolls it back.
-        if (!connection.broken) await connection.run(ROLLBACK);
+        if (!connection.broken) await observed(connection, ROLLBACK);
         throw err;
       }
-      await connection.run(COMMIT);
+      await observed(connection, COMMIT);
       return result;
     });
   }

@@ -24,3 +24,18 @@ export async function databaseHealth(db: Queryable): Promise<DatabaseHealth> {
   const row = (await db.query<{ pending: bigint; jobs: Partial<Record<JobStatus, number>> }>(HEALTH))[0]!;
   return { pending: Number(row.pending), jobs: { pending: 0, running: 0, done: 0, failed: 0, ...row.jobs } };
 }
+
+const APPLIED_MIGRATIONS = {
+  name: 'applied_migrations',
+  text: `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  values: [],
+};
+
+/**
+ * Which of the migrations this build ships are not applied to the database; the query
+ * failing means the database does not answer (the caller is not ready either way).
+ */
+export async function missingMigrations(db: Queryable, expected: readonly string[]): Promise<string[]> {
+  const applied = new Set((await db.query<{ migration_name: string }>(APPLIED_MIGRATIONS)).map((r) => r.migration_name));
+  return expected.filter((name) => !applied.has(name));
+}

@@ -16,6 +16,8 @@ export interface Statement {
    * prepared, for statements whose text varies with what they write.
    */
   readonly name?: string | null;
+  /** The statement's label in metrics and traces, when neither its name nor its leading keyword says enough (statementTelemetry.ts). */
+  readonly operation?: string;
 }
 
 /** A piece of SQL: literal parts between parameters (one more part than parameters). */
@@ -32,9 +34,9 @@ export class Sql implements Statement {
     return this.renderedText;
   }
 
-  /** This statement, not prepared (its text varies, so a name would never be reused). */
-  unprepared(): Statement {
-    return { text: this.text, values: this.values, name: null };
+  /** This statement, not prepared (its text varies, so a name would never be reused), labelled `operation`. */
+  unprepared(operation: string): Statement {
+    return { text: this.text, values: this.values, name: null, operation };
   }
 }
 

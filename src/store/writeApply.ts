@@ -16,6 +16,7 @@
 import { changesSomething, type EntityWriteDecision, type RegistryChange } from '../domain/writes/writeDecision.js';
 import { EMPTY, join, sql, type Sql } from './sql.js';
 import { isRetryableConflict, isUniqueViolation } from './statementRefusal.js';
+import { activeTraceparent } from '../telemetry/tracing.js';
 import { TurnTaker } from '../time.js';
 import { queryableOf, type WriteState, type WriteTarget } from './writeLoad.js';
 
@@ -38,7 +39,7 @@ export async function applyWrites(target: WriteTarget, all: readonly EntityWrite
   const decisions = all.filter(changesSomething);
   if (decisions.length === 0) return new Map();
   // Not prepared: its text varies with what it writes, so a prepared statement would never be reused.
-  const statement = (await writeStatement(target, decisions, state)).unprepared();
+  const statement = (await writeStatement(target, decisions, state)).unprepared('write');
   let rows: Array<{ id: bigint | null; urn: string | null }>;
   try {
     rows = await queryableOf(target).query<{ id: bigint | null; urn: string | null }>(statement);
@@ -123,8 +124,8 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
         SET metadata = EXCLUDED.metadata, system_metadata = EXCLUDED.system_metadata,
             created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by
     )${values}${registryChanges(registry)}${jobsAdded}, logged AS (
-      INSERT INTO change_log (urn, entity_type, aspect, change_type)
-      SELECT urn, min(entity_type), string_agg(aspect, ',' ORDER BY ord), 'UPSERT' FROM log_input GROUP BY urn ORDER BY min(ord)
+      INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
+      SELECT urn, min(entity_type), string_agg(aspect, ',' ORDER BY ord), 'UPSERT', ${activeTraceparent()}::text FROM log_input GROUP BY urn ORDER BY min(ord)
       RETURNING id, urn
     )
     SELECT id, urn FROM logged
