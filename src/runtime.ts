@@ -70,7 +70,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   }
   const database = opened.value;
   const search = connected.value;
-  const db = database.prisma;
+  const db = database.db;
   const engine = search.engine;
   let services: Services | undefined;
   const requestRebuild = (reason: string) => {
@@ -79,7 +79,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       (err) => log.warn({ err: (err as Error).message, reason }, 'could not request a search index rebuild'),
     );
   };
-  const readEntityPage = entityPageReader(database.read);
+  const readEntityPage = entityPageReader(db);
   const indexer = engine
     ? new SearchIndexer({
         db,
@@ -99,7 +99,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, statement: database.statement, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT });
   if (engine) {
@@ -121,7 +121,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
       // At once, not one after another: a busy server answers each in its own turn of the event loop.
-      const [state, searchState] = await Promise.all([databaseHealth(database.read), searchHealth(search, indexer, readiness)]);
+      const [state, searchState] = await Promise.all([databaseHealth(db), searchHealth(search, indexer, readiness)]);
       return {
         database: { ok: true, kind: database.kind },
         search: searchState,

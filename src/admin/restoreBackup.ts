@@ -86,14 +86,14 @@ async function rebuildSearch(terminal: Terminal, config: Config, url: string, ki
     const search = reachable ? await connectSearch(config, log.child({}, { level: 'fatal' })) : undefined;
     try {
       if (!search?.engine) {
-        const { id } = await database.prisma.$transaction((tx) => enqueueSingletonJob(tx, SEARCH_INDEX_BUILD, { reason: 'restore', format: INDEX_FORMAT }));
+        const { id } = await database.db.transaction((tx) => enqueueSingletonJob(tx, SEARCH_INDEX_BUILD, { reason: 'restore', format: INDEX_FORMAT }));
         printLine(terminal.stdout, `Search index: the rebuild is queued as job ${id}; the next server to start on this database runs it (progress at GET /openapi/v3/jobs/${id}).`);
         return;
       }
       const progress = new ProgressLine(terminal);
       const started = Date.now();
       let indexed = 0;
-      await rebuildIndexes({ db: database.prisma, readEntityPage: entityPageReader(database.read), engine: search.engine, log }, async (p) => {
+      await rebuildIndexes({ db: database.db, readEntityPage: entityPageReader(database.db), engine: search.engine, log }, async (p) => {
         indexed = p.done;
         progress.show(`Rebuilding the search index: ${p.done}/${p.total} entities`);
       });

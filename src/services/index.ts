@@ -4,7 +4,7 @@
  * (REST, GraphQL) receive is each one inside its Authorized* wrapper
  * (authorizedServices.ts).
  */
-import type { Db, DriverStatement, SnapshotOpener } from '../store/database.js';
+import type { Db, SnapshotOpener } from '../store/database.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
@@ -23,6 +23,7 @@ import { DefaultBackupService, type BackupService } from './backupService.js';
 import { AuditTrail } from './audit.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
+import { LocalRegistryChanges } from './localRegistryChanges.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
 import { DefaultPropertyService, type PropertyService } from './propertyService.js';
 import { DefaultSearchService, type SearchService } from './searchService.js';
@@ -46,8 +47,6 @@ export interface Services {
 
 export interface ServiceDeps {
   readonly db: Db;
-  /** Statements on the driver (the write path's applying statement). */
-  readonly statement: DriverStatement;
   /** Reads the property registry's change counter (searches check their cached registry with it). */
   readonly registryEpoch: RegistryEpochReader;
   /** Reads a page of entities with named aspects in one statement (EntityService.readEntities). */
@@ -68,7 +67,8 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const entities = new DefaultEntityService(deps);
+  const registryChanges = new LocalRegistryChanges();
+  const entities = new DefaultEntityService({ ...deps, registryChanges });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
   return {
@@ -80,7 +80,7 @@ export function createServices(deps: ServiceDeps): Services {
     tokens: new AuthorizedTokenService(tokens),
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(
-      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, audit }),
+      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit }),
     ),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
   };

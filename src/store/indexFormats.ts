@@ -7,29 +7,27 @@
  * that hands the indexer back and forth leaves no format's index behind.
  */
 import type { Queryable } from './database.js';
+import type { SearchIndexFormatModel } from './generated/prisma/models.js';
+import { sql } from './sql.js';
 
-export interface FormatState {
-  /** Null until a build from the database has completed. */
-  readonly builtOn: Date | null;
-  readonly marksSeenUntil: Date;
-}
+export type FormatState = Pick<SearchIndexFormatModel, 'builtOn' | 'marksSeenUntil'>;
 
 export async function formatState(db: Queryable, format: string): Promise<FormatState | null> {
-  const rows = await db.$queryRaw<{ built_on: Date | null; marks_seen_until: Date }[]>`
-    SELECT built_on, marks_seen_until FROM search_index_format WHERE format = ${format}`;
-  return rows[0] ? { builtOn: rows[0].built_on, marksSeenUntil: rows[0].marks_seen_until } : null;
+  const rows = await db.query<FormatState>(sql`
+    SELECT built_on AS "builtOn", marks_seen_until AS "marksSeenUntil" FROM search_index_format WHERE format = ${format}`);
+  return rows[0] ?? null;
 }
 
 /** Records a format, not built, if unknown. */
 export async function registerFormat(db: Queryable, format: string): Promise<void> {
-  await db.$executeRaw`INSERT INTO search_index_format (format) VALUES (${format}) ON CONFLICT (format) DO NOTHING`;
+  await db.execute(sql`INSERT INTO search_index_format (format) VALUES (${format}) ON CONFLICT (format) DO NOTHING`);
 }
 
 /** The format's indexes lost their content (created anew): searches say so until a build completes. */
 export async function formatUnbuilt(db: Queryable, format: string): Promise<void> {
-  await db.$executeRaw`
+  await db.execute(sql`
     INSERT INTO search_index_format (format) VALUES (${format})
-    ON CONFLICT (format) DO UPDATE SET built_on = NULL`;
+    ON CONFLICT (format) DO UPDATE SET built_on = NULL`);
 }
 
 /**
@@ -38,27 +36,27 @@ export async function formatUnbuilt(db: Queryable, format: string): Promise<void
  * format's indexer, and are re-read when this format takes the indexer again.
  */
 export async function formatBuilt(db: Queryable, format: string, started: Date): Promise<void> {
-  await db.$executeRaw`
+  await db.execute(sql`
     INSERT INTO search_index_format (format, built_on, marks_seen_until) VALUES (${format}, now(), ${started})
-    ON CONFLICT (format) DO UPDATE SET built_on = now(), marks_seen_until = LEAST(search_index_format.marks_seen_until, ${started})`;
+    ON CONFLICT (format) DO UPDATE SET built_on = now(), marks_seen_until = LEAST(search_index_format.marks_seen_until, ${started})`);
 }
 
 /** Marks changes indexed into `format`'s indexes, and notes that they reflect marks up to now. */
 export async function markIndexedFor(db: Queryable, ids: readonly bigint[], format: string): Promise<void> {
   if (ids.length === 0) return;
-  await db.$executeRaw`
+  await db.execute(sql`
     WITH marked AS (UPDATE change_log SET indexed_on = now() WHERE id = ANY(${ids.map(String)}::bigint[]) RETURNING 1)
     UPDATE search_index_format SET marks_seen_until = GREATEST(marks_seen_until, now())
-     WHERE format = ${format} AND EXISTS (SELECT 1 FROM marked)`;
+     WHERE format = ${format} AND EXISTS (SELECT 1 FROM marked)`);
 }
 
 /** Sends the changes marked at or after `since` through the indexer again; returns how many. */
 export async function catchUp(db: Queryable, since: Date): Promise<number> {
-  return db.$executeRaw`UPDATE change_log SET indexed_on = NULL WHERE indexed_on >= ${since}`;
+  return db.execute(sql`UPDATE change_log SET indexed_on = NULL WHERE indexed_on >= ${since}`);
 }
 
 /** Whether the database holds any entity (a format's first build has something to do). */
 export async function anyEntity(db: Queryable): Promise<boolean> {
-  const rows = await db.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM entity LIMIT 1`;
+  const rows = await db.query<{ one: number }>(sql`SELECT 1 AS one FROM entity LIMIT 1`);
   return rows.length > 0;
 }
