@@ -18,7 +18,8 @@ import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
 import { NO_WAIT } from './services/indexWaiter.js';
-import { REINDEX } from './services/jobs/kinds.js';
+import { bulkEditHandler } from './services/jobs/bulkEditValues.js';
+import { BULK_EDIT_VALUES, REINDEX } from './services/jobs/kinds.js';
 import { JobWorker } from './services/jobs/worker.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
 import { SearchIndexer } from './services/searchIndex/indexer.js';
@@ -67,6 +68,8 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const db = database.prisma;
   const engine = search.engine;
   let services: Services | undefined;
+  // Built after the services, which tell it about queued work.
+  let worker: JobWorker | undefined;
   const requestRebuild = (reason: string) => {
     services?.search.requestRebuild(SYSTEM_CALLER, reason).then(
       ({ jobId, created }) => log.info({ jobId, created, reason }, 'search index rebuild requested'),
@@ -89,9 +92,10 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
+  worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
+  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, statement: database.statement, historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge() }));
   if (engine) {
     worker.register(REINDEX, async (ctx) => {
       const outcome = await rebuildIndexes({ db, readEntityPage, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);

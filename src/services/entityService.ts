@@ -38,6 +38,9 @@ import {
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
 import { noteIndexStatus } from './indexStatus.js';
+import { addImpacts, NO_IMPACT, type ValueImpact } from '../domain/valueImpact.js';
+import { heldValueImpact } from '../store/heldValueImpact.js';
+import { propertyImpact } from '../store/propertyImpact.js';
 import type { IndexWaiter } from './indexWaiter.js';
 
 export type { AspectValue, EntityView } from './entityView.js';
@@ -99,6 +102,8 @@ export interface EntityDeps {
   readonly readEntityPage: EntityPageReader;
   readonly log: Logger;
   readonly indexWaiter: IndexWaiter;
+  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
+  readonly historyVersionsKept?: number;
 }
 
 /** Resolves a REST `{entityName}` path segment (case-insensitive). */
@@ -171,6 +176,14 @@ export interface EntityService {
   removeReferences(caller: Caller, urnValue: string, options?: WriteOptions): Promise<EntityReference[]>;
   /** Deletes one aspect; idempotent. */
   deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
+  /**
+   * What writing the aspect would drop of the values entities hold (a definition that
+   * starts a new version drops its property's values), deciding everything and writing
+   * nothing; a write the rules refuse throws as the write would (REST dryRun=true).
+   */
+  previewWrite(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<ValueImpact>;
+  /** What hard-deleting the entity would remove of the values entities hold: a property's values everywhere, an entity's own (REST dryRun=true). */
+  previewDelete(caller: Caller, urnValue: string, options?: { entityType?: EntityTypeInfo }): Promise<ValueImpact>;
 }
 
 export class DefaultEntityService implements EntityService {
@@ -313,7 +326,7 @@ export class DefaultEntityService implements EntityService {
     }
     const merged = mergeBatchEntries(entries, combine);
     const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: [...aspects].map(([aspect, input]) => requestOf(aspect, input)) }));
-    const outcomes = await this.writeMany(entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
+    const outcomes = await this.writeMany(entities, caller, { createEntityOnly: options.createEntityOnly ?? false });
     await this.afterCommit(outcomes.flatMap((o) => o.changeIds), options);
     return merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results }));
   }
@@ -352,19 +365,38 @@ export class DefaultEntityService implements EntityService {
     await this.afterCommit(changeIds, options);
   }
 
+  async previewWrite(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<ValueImpact> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    const request: AspectWriteRequest = {
+      aspect,
+      value: input.value,
+      ...(options.createOnly ? { createOnly: true } : {}),
+      ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+    };
+    const [outcome] = await this.writeMany([{ urn, requests: [request] }], caller, { dryRun: true });
+    let impact = NO_IMPACT;
+    for (const property of outcome!.valuesDropped) impact = addImpacts(impact, await propertyImpact(this.deps.db, property));
+    return impact;
+  }
+
+  async previewDelete(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo } = {}): Promise<ValueImpact> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    return urn.entityType.definitionAspect ? propertyImpact(this.deps.db, urn.value) : heldValueImpact(this.deps.db, urn.value);
+  }
+
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<AspectResult[]> {
     const keyAspect = urn.entityType.keyAspect;
     const withKey =
       options.createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
-    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller.actor, {});
+    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller, {});
     const results = withKey === requests ? outcome!.results : outcome!.results.slice(1);
     await this.afterCommit(outcome!.changeIds, options);
     return results;
   }
 
-  private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+  private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean; dryRun?: boolean }): Promise<WriteOutcome[]> {
     try {
-      return await writeEntities(this.deps, entities, actor, options);
+      return await writeEntities(this.deps, entities, caller.actor, { ...options, via: caller.via, historyVersionsKept: this.deps.historyVersionsKept });
     } catch (err) {
       if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
       throw err;

@@ -16,6 +16,8 @@ export interface Job {
   readonly total: number | null;
   readonly done: number;
   readonly lastError: string | null;
+  /** What the job did, for jobs that report it (a bulk edit's counts and refusals); null otherwise. */
+  readonly result: Record<string, unknown> | null;
   readonly createdOn: Date;
   readonly finishedOn: Date | null;
 }
@@ -29,6 +31,7 @@ interface Row {
   total: number | null;
   done: number;
   last_error: string | null;
+  result: Record<string, unknown> | null;
   created_on: Date;
   finished_on: Date | null;
 }
@@ -43,6 +46,7 @@ function toJob(r: Row): Job {
     total: r.total,
     done: r.done,
     lastError: r.last_error,
+    result: r.result,
     createdOn: r.created_on,
     finishedOn: r.finished_on,
   };
@@ -67,7 +71,7 @@ export async function claimJob(db: Queryable, worker: string, leaseSeconds: numb
       FOR UPDATE SKIP LOCKED
       LIMIT 1
     )
-    RETURNING id, kind, payload, status, attempts, total, done, last_error, created_on, finished_on`;
+    RETURNING id, kind, payload, status, attempts, total, done, last_error, result, created_on, finished_on`;
   return rows[0] ? toJob(rows[0]) : undefined;
 }
 
@@ -78,6 +82,13 @@ export async function heartbeat(db: Queryable, id: bigint, worker: string, lease
                    total = COALESCE(${progress.total ?? null}::int, total),
                    done = COALESCE(${progress.done ?? null}::int, done)
     WHERE id = ${id} AND locked_by = ${worker} AND status = 'running'`;
+  return n > 0;
+}
+
+/** Records what the job did so far (its lease must be held): a resumed job reads it back. */
+export async function saveJobResult(db: Queryable, id: bigint, worker: string, result: Record<string, unknown>): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE job SET result = ${JSON.stringify(result)}::jsonb WHERE id = ${id} AND locked_by = ${worker} AND status = 'running'`;
   return n > 0;
 }
 
@@ -98,7 +109,7 @@ export async function failJob(db: Queryable, id: bigint, worker: string, error: 
 
 export async function getJob(db: Queryable, id: bigint): Promise<Job | undefined> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT id, kind, payload, status, attempts, total, done, last_error, created_on, finished_on FROM job WHERE id = ${id}`;
+    SELECT id, kind, payload, status, attempts, total, done, last_error, result, created_on, finished_on FROM job WHERE id = ${id}`;
   return rows[0] ? toJob(rows[0]) : undefined;
 }
 
@@ -112,7 +123,7 @@ export interface JobFilter {
 
 export async function listJobs(db: Queryable, options: JobFilter): Promise<Job[]> {
   const rows = await db.$queryRaw<Row[]>`
-    SELECT id, kind, payload, status, attempts, total, done, last_error, created_on, finished_on FROM job
+    SELECT id, kind, payload, status, attempts, total, done, last_error, result, created_on, finished_on FROM job
     WHERE (${options.status ?? null}::text IS NULL OR status = ${options.status ?? null})
       AND (${options.kind ?? null}::text IS NULL OR kind = ${options.kind ?? null})
       AND (${options.propertyUrn ?? null}::text IS NULL OR payload->>'propertyUrn' = ${options.propertyUrn ?? null})

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
-import { claimJob, completeJob, failJob, heartbeat, type Job } from '../../store/jobs.js';
+import { claimJob, completeJob, failJob, heartbeat, saveJobResult, type Job } from '../../store/jobs.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import { cleanupBatch, propertyGone, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
@@ -30,6 +30,8 @@ export interface JobContext {
   progress(p: { total?: number; done?: number }): Promise<void>;
   /** Whether the worker is stopping: long jobs return early and resume later. */
   readonly stopping: () => boolean;
+  /** Records what the job did so far (read back from `job.result` when it resumes); throws when the lease was lost. */
+  saveResult(result: Record<string, unknown>): Promise<void>;
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<'done' | 'yield'>;
@@ -116,6 +118,9 @@ export class JobWorker {
         stopping: () => !this.running || leaseLost,
         progress: async (p) => {
           if (leaseLost || !(await renew(p))) throw new LeaseLostError(`lease on job ${job.id} lost`);
+        },
+        saveResult: async (result) => {
+          if (leaseLost || !(await saveJobResult(db, job.id, this.id, result))) throw new LeaseLostError(`lease on job ${job.id} lost`);
         },
       });
       if (leaseLost) throw new LeaseLostError(`lease on job ${job.id} lost`);
