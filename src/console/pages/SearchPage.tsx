@@ -35,7 +35,10 @@ function useUnusableProperties(params: URLSearchParams): { checked: boolean; unu
     let stopped = false;
     void Promise.all(
       names.map(async (name) => {
-        const found = (await request(PropertyStatusDocument, { urn: `urn:li:structuredProperty:${name}` }).catch(() => null))?.structuredProperty;
+        // A lookup that fails (the server away) decides nothing: the search itself will say what is wrong.
+        const answer = await request(PropertyStatusDocument, { urn: `urn:li:structuredProperty:${name}` }).catch(() => undefined);
+        if (answer === undefined) return null;
+        const found = answer.structuredProperty;
         if (!found) return { name, why: 'does not exist (it may have been deleted)' };
         return found.status?.removed ? { name, why: 'is soft deleted' } : null;
       }),
