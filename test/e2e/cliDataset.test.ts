@@ -121,8 +121,8 @@ describe('dataset upsert with the example dataset file', () => {
     const next = await cli(['dataset', 'upsert', '-f', file]);
     expect(next.code).toBe(0);
     expect((await propertiesOf('dataset', SEED_DATASET_URN)).properties).toEqual([
-      { propertyUrn: 'urn:li:structuredProperty:io.acryl.privacy.retentionTime', values: [{ double: 30 }, { double: 90 }] },
       { propertyUrn: 'urn:li:structuredProperty:io.acryl.dataManagement.replicationSLA', values: [{ double: 60 }] },
+      { propertyUrn: 'urn:li:structuredProperty:io.acryl.privacy.retentionTime', values: [{ double: 30 }, { double: 90 }] },
     ]);
     expect((await propertiesOf('schemaField', fieldUrn(SEED_DATASET_URN, 'ip'))).properties).toHaveLength(1);
   });
