@@ -41,12 +41,14 @@ function union(a: readonly TypedValue[], b: readonly TypedValue[]): TypedValue[]
 /**
  * The entity's new structuredProperties after the edit, from what readers see now
  * (undefined: none), or NO_CHANGE when the edit changes nothing there. Other
- * properties' entries are kept as they are.
+ * properties' entries are kept as they are; the property's own entries (one per
+ * attribution source) become one, where the first stood, as a GraphQL upsert does.
  */
 export function editedValues(current: unknown, edit: ValueEdit): unknown {
-  const entries: PropertyValueAssignment[] = ((current as StructuredPropertiesAspect | undefined)?.properties ?? []).map((p) => ({ ...p }));
-  const at = entries.findIndex((e) => e.propertyUrn === edit.propertyUrn);
-  const existing = at >= 0 ? entries[at]!.values : [];
+  const all: PropertyValueAssignment[] = ((current as StructuredPropertiesAspect | undefined)?.properties ?? []).map((p) => ({ ...p }));
+  const at = all.findIndex((e) => e.propertyUrn === edit.propertyUrn);
+  const existing = valuesOf(current, edit.propertyUrn);
+  const entries = all.filter((e, i) => e.propertyUrn !== edit.propertyUrn || i === at);
   let next: TypedValue[] | null;
   if (edit.operation === 'set') next = [...edit.values];
   else if (edit.operation === 'add') next = union(existing, edit.values);
@@ -54,16 +56,21 @@ export function editedValues(current: unknown, edit: ValueEdit): unknown {
   if (next !== null && next.length === 0) next = null;
   if (next === null) {
     if (at < 0) return NO_CHANGE;
-    entries.splice(at, 1);
-    return { properties: entries };
+    return { properties: entries.filter((e) => e.propertyUrn !== edit.propertyUrn) };
   }
-  if (at >= 0 && existing.length === next.length && existing.every((v, i) => sameValue(v, next![i]!))) return NO_CHANGE;
-  if (at >= 0) entries[at] = { ...entries[at]!, values: next };
+  const kept = entries.findIndex((e) => e.propertyUrn === edit.propertyUrn);
+  const single = entries.length === all.length;
+  if (at >= 0 && single && existing.length === next.length && existing.every((v, i) => sameValue(v, next![i]!))) return NO_CHANGE;
+  if (kept >= 0) entries[kept] = { ...entries[kept]!, values: next };
   else entries.push({ propertyUrn: edit.propertyUrn, values: next });
   return { properties: entries };
 }
 
-/** The values the entity holds of the property, from its structuredProperties (empty: none). */
+/** The values the entity holds of the property (of all its entries, each once), from its structuredProperties (empty: none). */
 export function valuesOf(aspect: unknown, propertyUrn: string): readonly TypedValue[] {
-  return (aspect as StructuredPropertiesAspect | undefined)?.properties?.find((p) => p.propertyUrn === propertyUrn)?.values ?? [];
+  const out: TypedValue[] = [];
+  for (const p of (aspect as StructuredPropertiesAspect | undefined)?.properties ?? []) {
+    if (p.propertyUrn === propertyUrn) out.push(...p.values.filter((v) => !out.some((w) => sameValue(v, w))));
+  }
+  return out;
 }

@@ -42,12 +42,16 @@ export interface HistoryEntry {
   readonly changes: readonly ValueChange[];
 }
 
+/** Each property's values: those of all its entries (one per attribution source), each once. */
 function valuesByProperty(metadata: unknown): Map<string, readonly TypedValue[]> {
   const properties = (metadata as Partial<StructuredPropertiesAspect> | null | undefined)?.properties;
-  const out = new Map<string, readonly TypedValue[]>();
+  const out = new Map<string, TypedValue[]>();
   if (!Array.isArray(properties)) return out;
   for (const p of properties) {
-    if (p && typeof p.propertyUrn === 'string' && Array.isArray(p.values)) out.set(p.propertyUrn, p.values);
+    if (!p || typeof p.propertyUrn !== 'string' || !Array.isArray(p.values)) continue;
+    const held = out.get(p.propertyUrn);
+    if (held) held.push(...p.values.filter((v) => !held.some((w) => sameValue(v, w))));
+    else out.set(p.propertyUrn, [...p.values]);
   }
   return out;
 }

@@ -21,6 +21,7 @@ import {
   AuthorizedValueService,
 } from './authorizedServices.js';
 import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
+import { AuditTrail } from './audit.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import { DefaultHistoryService, type HistoryService } from './historyService.js';
 import type { IndexWaiter } from './indexWaiter.js';
@@ -74,7 +75,8 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const entities = new DefaultEntityService(deps);
   const tokens = new DefaultTokenService(deps);
-  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 });
+  const audit = new AuditTrail(deps.log);
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, audit });
   return {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),

@@ -117,11 +117,12 @@ function mergeOperations(aspect: StructuredPropertiesAspect): PatchOperation[] {
 
 /** What an entity's structuredProperties become when the file's are merged into the current ones. */
 function merged(current: unknown, named: StructuredPropertiesAspect): StructuredPropertiesAspect {
-  const entries = [...((current as StructuredPropertiesAspect | undefined)?.properties ?? [])];
+  let entries = [...((current as StructuredPropertiesAspect | undefined)?.properties ?? [])];
   for (const p of named.properties) {
+    // The property's entries (one per attribution source) become the file's one, where the first stood: what the patch does.
     const at = entries.findIndex((e) => e.propertyUrn === p.propertyUrn);
-    if (at >= 0) entries[at] = p;
-    else entries.push(p);
+    entries = entries.filter((e) => e.propertyUrn !== p.propertyUrn);
+    entries.splice(at < 0 ? entries.length : at, 0, p);
   }
   return { properties: entries };
 }

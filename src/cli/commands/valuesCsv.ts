@@ -142,13 +142,12 @@ function readRows(columns: readonly Column[], records: ReturnType<typeof parseCs
 
 /** The entity's structuredProperties after the row: its cells set or removed, the rest kept. */
 function afterRow(current: unknown, row: RowEdit): StructuredPropertiesAspect {
-  const entries = [...((current as StructuredPropertiesAspect | undefined)?.properties ?? [])];
+  let entries = [...((current as StructuredPropertiesAspect | undefined)?.properties ?? [])];
   for (const [propertyUrn, values] of row.cells) {
+    // All the property's entries (one per attribution source) go; its new values stand where the first stood.
     const at = entries.findIndex((e) => e.propertyUrn === propertyUrn);
-    if (values === null) {
-      if (at >= 0) entries.splice(at, 1);
-    } else if (at >= 0) entries[at] = { ...entries[at]!, values };
-    else entries.push({ propertyUrn, values });
+    entries = entries.filter((e) => e.propertyUrn !== propertyUrn);
+    if (values !== null) entries.splice(at < 0 ? entries.length : at, 0, { propertyUrn, values });
   }
   return { properties: entries };
 }
