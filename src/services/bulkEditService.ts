@@ -64,7 +64,7 @@ export interface BulkEditService {
   edit(caller: Caller, input: BulkEditInput): Promise<BulkEditAnswer>;
 }
 
-export interface BulkEditDeps extends WriteStore {
+export interface BulkEditServiceDeps extends WriteStore {
   readonly search: SearchService;
   readonly historyVersionsKept?: number;
   /** Tells the job worker there is work (else it finds it at its next poll). */
@@ -72,7 +72,7 @@ export interface BulkEditDeps extends WriteStore {
 }
 
 export class DefaultBulkEditService implements BulkEditService {
-  constructor(private readonly deps: BulkEditDeps & { readonly db: Db }) {}
+  constructor(private readonly deps: BulkEditServiceDeps & { readonly db: Db }) {}
 
   async edit(caller: Caller, input: BulkEditInput): Promise<BulkEditAnswer> {
     const propertyUrn = propertyUrnOf(input.property);
