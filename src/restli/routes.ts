@@ -91,7 +91,7 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
     const aspect = aspectNamed(type, asked);
     // Version 0 is the latest; 1..n the earlier ones, oldest first, as DataHub numbers them.
     const found = await options.services.history.aspectVersion(request.caller, urn, aspect, version, type);
-    return { urn: found.urn, aspect: { [recordClassOf(type, aspect)]: found.value }, version };
+    return { aspect: { [recordClassOf(type, aspect)]: found.value }, version };
   });
 
   app.post('/aspects', async (request) => {

@@ -82,12 +82,12 @@ export const RESTLI_ROUTE_DOCS: Record<string, RouteDoc> = {
     },
     responses: {
       200: {
-        description: '`{"urn": ..., "aspect": {<record class>: <aspect>}, "version": N}`.',
-        schema: { type: 'object', properties: { urn: { type: 'string' }, aspect: { type: 'object', additionalProperties: true }, version: { type: 'integer' } } },
+        description: '`{"aspect": {<record class>: <aspect>}, "version": N}`.',
+        schema: { type: 'object', properties: { aspect: { type: 'object', additionalProperties: true }, version: { type: 'integer' } } },
         examples: {
-          values: { summary: 'Structured property values', value: { urn: DATASET_URN, aspect: { 'com.linkedin.structured.StructuredProperties': STRUCTURED_PROPERTIES }, version: 0 } },
-          earlier: { summary: 'The first version written', value: { urn: DATASET_URN, aspect: { 'com.linkedin.structured.StructuredProperties': STRUCTURED_PROPERTIES }, version: 1 } },
-          key: { summary: 'A key aspect', value: { urn: DATASET_URN, aspect: { 'com.linkedin.metadata.key.DatasetKey': DATASET_KEY }, version: 0 } },
+          values: { summary: 'Structured property values', value: { aspect: { 'com.linkedin.structured.StructuredProperties': STRUCTURED_PROPERTIES }, version: 0 } },
+          earlier: { summary: 'The first version written', value: { aspect: { 'com.linkedin.structured.StructuredProperties': STRUCTURED_PROPERTIES }, version: 1 } },
+          key: { summary: 'A key aspect', value: { aspect: { 'com.linkedin.metadata.key.DatasetKey': DATASET_KEY }, version: 0 } },
         },
       },
       400: ERRORS.validation({
