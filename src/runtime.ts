@@ -21,6 +21,7 @@ import { NO_WAIT } from './services/indexWaiter.js';
 import { bulkEditHandler } from './services/jobs/bulkEditValues.js';
 import { BULK_EDIT_VALUES, REINDEX } from './services/jobs/kinds.js';
 import { JobWorker } from './services/jobs/worker.js';
+import { LocalRegistryChanges } from './services/localRegistryChanges.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
 import { SearchIndexer } from './services/searchIndex/indexer.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
@@ -65,7 +66,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   }
   const database = opened.value;
   const search = connected.value;
-  const db = database.prisma;
+  const db = database.db;
   const engine = search.engine;
   let services: Services | undefined;
   // Built after the services, which tell it about queued work.
@@ -76,7 +77,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       (err) => log.warn({ err: (err as Error).message, reason }, 'could not request a search index rebuild'),
     );
   };
-  const readEntityPage = entityPageReader(database.read);
+  const readEntityPage = entityPageReader(db);
   const indexer = engine
     ? new SearchIndexer({
         db,
@@ -92,10 +93,11 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  services = createServices({ db, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
-  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, statement: database.statement, historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge() }));
+  // A bulk edit writes values only, never the property registry: its count of registry changes stays at zero.
+  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge() }));
   if (engine) {
     worker.register(REINDEX, async (ctx) => {
       const outcome = await rebuildIndexes({ db, readEntityPage, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
@@ -106,7 +108,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
       // At once, not one after another: a busy server answers each in its own turn of the event loop.
-      const [state, searchState] = await Promise.all([databaseHealth(database.read), searchHealth(search, indexer)]);
+      const [state, searchState] = await Promise.all([databaseHealth(db), searchHealth(search, indexer)]);
       return {
         database: { ok: true, kind: database.kind },
         search: searchState,

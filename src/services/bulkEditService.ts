@@ -19,11 +19,11 @@ import type { Db } from '../store/database.js';
 import { enqueueJob } from '../store/jobs.js';
 import { findProperty } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
-import type { WriteStore } from '../store/writeLoad.js';
 import type { Caller } from './caller.js';
 import { propertyUrnOf } from './historyService.js';
 import { applyValueEdit, type BulkEditPayload, type EntityEdit } from './jobs/bulkEditValues.js';
 import type { SearchService } from './searchService.js';
+import type { WritePath } from './aspects/pipeline.js';
 
 export interface BulkEditInput {
   /** A REST query (docs/search.md) selecting the entities; `*` for all of the types. */
@@ -64,7 +64,7 @@ export interface BulkEditService {
   edit(caller: Caller, input: BulkEditInput): Promise<BulkEditAnswer>;
 }
 
-export interface BulkEditServiceDeps extends WriteStore {
+export interface BulkEditServiceDeps extends WritePath {
   readonly search: SearchService;
   readonly historyVersionsKept?: number;
   /** Tells the job worker there is work (else it finds it at its next poll). */
@@ -79,7 +79,7 @@ export class DefaultBulkEditService implements BulkEditService {
     const property = await findProperty(this.deps.db, propertyUrn);
     if (!property) throw new NotFoundError(`Structured property ${propertyUrn} does not exist`);
     if (property.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'property');
-    const definition = effectiveDefinition(propertyUrn, property.definition as PropertyDefinition);
+    const definition = effectiveDefinition(propertyUrn, property.definition as unknown as PropertyDefinition);
     const operation = parseBulkOperation(input.operation);
     const edit: ValueEdit = { propertyUrn, operation, values: canonicalValues(definition, operation, input.values ?? []) };
     checkValueEdit(edit);

@@ -4,7 +4,7 @@
  * (REST, GraphQL) receive is each one inside its Authorized* wrapper
  * (authorizedServices.ts).
  */
-import type { Db, DriverStatement } from '../store/database.js';
+import type { Db } from '../store/database.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
@@ -20,11 +20,12 @@ import {
   AuthorizedTokenService,
   AuthorizedValueService,
 } from './authorizedServices.js';
-import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
 import { AuditTrail } from './audit.js';
+import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import { DefaultHistoryService, type HistoryService } from './historyService.js';
 import type { IndexWaiter } from './indexWaiter.js';
+import { LocalRegistryChanges } from './localRegistryChanges.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
 import { DefaultPropertyService, type PropertyService } from './propertyService.js';
 import { DefaultSearchService, type SearchService } from './searchService.js';
@@ -51,8 +52,6 @@ export interface Services {
 
 export interface ServiceDeps {
   readonly db: Db;
-  /** Statements on the driver (the write path's applying statement). */
-  readonly statement: DriverStatement;
   /** Reads the property registry's change counter (searches check their cached registry with it). */
   readonly registryEpoch: RegistryEpochReader;
   /** Reads a page of entities with named aspects in one statement (EntityService.readEntities). */
@@ -73,17 +72,18 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const entities = new DefaultEntityService(deps);
+  const registryChanges = new LocalRegistryChanges();
+  const entities = new DefaultEntityService({ ...deps, registryChanges });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
-  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, audit });
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
   return {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
     values: new AuthorizedValueService(new DefaultValueService({ entities })),
     history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
     bulkEdits: new AuthorizedBulkEditService(
-      new DefaultBulkEditService({ db: deps.db, statement: deps.statement, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
+      new DefaultBulkEditService({ db: deps.db, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
     ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),

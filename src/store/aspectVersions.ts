@@ -6,8 +6,8 @@
  * the version written before it, for the history of an entity or of a property.
  */
 import type { HistoryCursor } from '../domain/valueHistory.js';
-import { Prisma } from './generated/prisma/client.js';
 import type { Queryable } from './database.js';
+import { EMPTY, raw, sql } from './sql.js';
 
 export interface AspectVersion {
   readonly version: number;
@@ -20,9 +20,9 @@ export interface AspectVersion {
 
 /** One stored version of an aspect; undefined when there is no such version. */
 export async function aspectVersion(db: Queryable, urn: string, aspect: string, version: number): Promise<AspectVersion | undefined> {
-  const rows = await db.$queryRaw<Array<{ metadata: unknown; system_metadata: Record<string, unknown> | null; created_on: Date; created_by: string; created_via: string | null }>>`
+  const rows = await db.query<{ metadata: unknown; system_metadata: Record<string, unknown> | null; created_on: Date; created_by: string; created_via: string | null }>(sql`
     SELECT metadata, system_metadata, created_on, created_by, created_via FROM aspect
-    WHERE urn = ${urn} AND aspect = ${aspect} AND version = ${BigInt(version)}`;
+    WHERE urn = ${urn} AND aspect = ${aspect} AND version = ${BigInt(version)}`);
   const r = rows[0];
   return r ? { version, metadata: r.metadata, systemMetadata: r.system_metadata, createdOn: r.created_on, createdBy: r.created_by, createdVia: r.created_via } : undefined;
 }
@@ -66,19 +66,17 @@ export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Prom
   if (q.urn === undefined && q.propertyUrn === undefined) throw new Error('valuesVersions needs an entity or a property');
   const entities =
     q.urn !== undefined
-      ? Prisma.sql`a.urn = ${q.urn}`
-      : Prisma.sql`a.urn IN (SELECT DISTINCT h.urn FROM aspect h WHERE h.aspect = 'structuredProperties'
+      ? sql`a.urn = ${q.urn}`
+      : sql`a.urn IN (SELECT DISTINCT h.urn FROM aspect h WHERE h.aspect = 'structuredProperties'
           AND h.metadata->'properties' @> ${JSON.stringify([{ propertyUrn: q.propertyUrn }])}::jsonb)`;
   const key = (column: string) =>
     q.propertyUrn !== undefined
-      ? Prisma.sql`jsonb_path_query_first(${Prisma.raw(column)}, '$.properties[*] ? (@.propertyUrn == $p).values', jsonb_build_object('p', ${q.propertyUrn}::text))`
-      : Prisma.sql`(${Prisma.raw(column)})->'properties'`;
+      ? sql`jsonb_path_query_first(${raw(column)}, '$.properties[*] ? (@.propertyUrn == $p).values', jsonb_build_object('p', ${q.propertyUrn}::text))`
+      : sql`(${raw(column)})->'properties'`;
   const after = q.after
-    ? Prisma.sql`AND (created_on, urn, revision) < (${new Date(q.after.time)}::timestamptz, ${q.after.urn}::text, ${BigInt(q.after.revision)}::bigint)`
-    : Prisma.empty;
-  const rows = await db.$queryRaw<
-    Array<{ urn: string; version: bigint; revision: bigint; metadata: unknown; previous: unknown | null; previous_revision: bigint | null; created_on: Date; created_by: string; created_via: string | null }>
-  >`
+    ? sql`AND (created_on, urn, revision) < (${new Date(q.after.time)}::timestamptz, ${q.after.urn}::text, ${BigInt(q.after.revision)}::bigint)`
+    : EMPTY;
+  const rows = await db.query<{ urn: string; version: bigint; revision: bigint; metadata: unknown; previous: unknown | null; previous_revision: bigint | null; created_on: Date; created_by: string; created_via: string | null }>(sql`
     WITH v AS (
       SELECT a.urn, a.version, a.metadata, a.created_on, a.created_by, a.created_via,
              CASE WHEN a.version = 0 THEN MAX(a.version) OVER (PARTITION BY a.urn) + 1 ELSE a.version END AS revision
@@ -90,7 +88,7 @@ export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Prom
     SELECT urn, version, revision, metadata, previous, previous_revision, created_on, created_by, created_via FROM d
     WHERE ${key('metadata')} IS DISTINCT FROM ${key('previous')} ${after}
     ORDER BY created_on DESC, urn DESC, revision DESC
-    LIMIT ${q.limit}`;
+    LIMIT ${q.limit}`);
   return rows.map((r) => ({
     urn: r.urn,
     version: Number(r.version),

@@ -15,8 +15,7 @@ import { editedValues, valuesOf, type ValueEdit } from '../../domain/bulkEdit.js
 import { ServiceError, UnavailableError } from '../../domain/errors.js';
 import type { TypedValue } from '../../domain/typedValue.js';
 import { parseUrn } from '../../domain/urn.js';
-import type { WriteStore } from '../../store/writeLoad.js';
-import { writeEntities, type EntityWrite } from '../aspects/pipeline.js';
+import { writeEntities, type EntityWrite, type WritePath } from '../aspects/pipeline.js';
 import type { JobContext, JobHandler } from './worker.js';
 
 /** Entities written per statement. */
@@ -42,7 +41,7 @@ export interface BulkEditOutcome {
   readonly refused: Array<{ urn: string; reason: string }>;
 }
 
-export interface BulkEditDeps extends WriteStore {
+export interface BulkEditDeps extends WritePath {
   readonly historyVersionsKept?: number;
   /** Called with the change ids a chunk wrote (the indexer is nudged). */
   readonly onChanges?: (ids: bigint[]) => void;
