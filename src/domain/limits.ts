@@ -15,6 +15,8 @@ export const LIMITS = {
   entityTypesPerDefinition: 100,
   propertiesPerEntity: 1000,
   batchEntities: 1000,
+  /** Entities one bulk edit may select (a search's hits, or URNs named): larger selections are split by their query. */
+  bulkEditEntities: 10_000,
   /**
    * Characters of one aspect's JSON: 512 KiB, a schema of about 2,000 to 3,000 fields.
    * Eight clients reading an aspect of this size at once keep /health responsive on a
