@@ -102,7 +102,7 @@ const RAW_TARGET = { p50: 1, p99: 5 };
  * The search rows. `profileArgs(name)` gives node flags for the bare proxy and each
  * gateway process (`bare`, `apollo`, `hive`), for CPU profiles of each.
  */
-export async function searchFigures({ server, dataDir, databaseUrl, iterations, token, profileArgs = () => [] }) {
+export async function searchFigures({ server, dataDir, databaseUrl, iterations, token, profileArgs = () => [], gateways: kinds = GATEWAYS }) {
   const bareNodeArgs = profileArgs('bare');
   const gatewayNodeArgs = (kind) => profileArgs(kind);
   const meiliUrl = server.meiliUrl;
@@ -121,14 +121,14 @@ export async function searchFigures({ server, dataDir, databaseUrl, iterations, 
     const res = await rawRequest(url, method, body, { authorization: `Bearer ${token}` });
     if (res.json?.errors) throw new Error(JSON.stringify(res.json.errors));
   };
-  const supergraphSdl = await composeSupergraph(graphqlUrl, token);
+  const supergraphSdl = kinds.length > 0 ? await composeSupergraph(graphqlUrl, token) : undefined;
   const gateways = {};
-  for (const kind of GATEWAYS) gateways[kind] = await startGateway(kind, { supergraphSdl, subgraphUrl: graphqlUrl, token }, gatewayNodeArgs(kind));
+  for (const kind of kinds) gateways[kind] = await startGateway(kind, { supergraphSdl, subgraphUrl: graphqlUrl, token }, gatewayNodeArgs(kind));
   const direct = (body) => service('POST', graphqlUrl, body);
   const queries = [
     { label: 'GraphQL `scrollAcrossEntities`, range filter', method: 'POST', url: graphqlUrl, body: SCROLL, floorTarget: 0.2, rawTarget: RAW_TARGET },
     { label: 'GraphQL `aggregateAcrossEntities`, 2 facets', method: 'POST', url: graphqlUrl, body: AGGREGATE, floorTarget: 0.2, rawTarget: RAW_TARGET },
-    ...GATEWAYS.flatMap((kind) => [
+    ...kinds.flatMap((kind) => [
       { label: `the scroll through ${GATEWAY_NAMES[kind]}`, method: 'POST', url: gateways[kind].url, body: SCROLL, explainAt: graphqlUrl, gateway: kind },
       { label: `the aggregate through ${GATEWAY_NAMES[kind]}`, method: 'POST', url: gateways[kind].url, body: AGGREGATE, explainAt: graphqlUrl, gateway: kind },
     ]),
