@@ -64,7 +64,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   }
   const database = opened.value;
   const search = connected.value;
-  const db = database.prisma;
+  const db = database.db;
   const engine = search.engine;
   let services: Services | undefined;
   const requestRebuild = (reason: string) => {
@@ -73,7 +73,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       (err) => log.warn({ err: (err as Error).message, reason }, 'could not request a search index rebuild'),
     );
   };
-  const readEntityPage = entityPageReader(database.read);
+  const readEntityPage = entityPageReader(db);
   const indexer = engine
     ? new SearchIndexer({
         db,
@@ -89,7 +89,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  services = createServices({ db, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {
@@ -102,7 +102,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
       // At once, not one after another: a busy server answers each in its own turn of the event loop.
-      const [state, searchState] = await Promise.all([databaseHealth(database.read), searchHealth(search, indexer)]);
+      const [state, searchState] = await Promise.all([databaseHealth(db), searchHealth(search, indexer)]);
       return {
         database: { ok: true, kind: database.kind },
         search: searchState,

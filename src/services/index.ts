@@ -4,7 +4,7 @@
  * (REST, GraphQL) receive is each one inside its Authorized* wrapper
  * (authorizedServices.ts).
  */
-import type { Db, DriverStatement } from '../store/database.js';
+import type { Db } from '../store/database.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
@@ -21,6 +21,7 @@ import {
 import { AuditTrail } from './audit.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
+import { LocalRegistryChanges } from './localRegistryChanges.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
 import { DefaultPropertyService, type PropertyService } from './propertyService.js';
 import { DefaultSearchService, type SearchService } from './searchService.js';
@@ -43,8 +44,6 @@ export interface Services {
 
 export interface ServiceDeps {
   readonly db: Db;
-  /** Statements on the driver (the write path's applying statement). */
-  readonly statement: DriverStatement;
   /** Reads the property registry's change counter (searches check their cached registry with it). */
   readonly registryEpoch: RegistryEpochReader;
   /** Reads a page of entities with named aspects in one statement (EntityService.readEntities). */
@@ -61,7 +60,8 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const entities = new DefaultEntityService(deps);
+  const registryChanges = new LocalRegistryChanges();
+  const entities = new DefaultEntityService({ ...deps, registryChanges });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
   return {
@@ -72,7 +72,7 @@ export function createServices(deps: ServiceDeps): Services {
     tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
     tokens: new AuthorizedTokenService(tokens),
     search: new AuthorizedSearchService(
-      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, audit }),
+      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit }),
     ),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
   };

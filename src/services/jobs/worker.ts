@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
-import { claimJob, completeJob, failJob, heartbeat, type Job } from '../../store/jobs.js';
+import { claimJob, completeJob, failJob, heartbeat, releaseJob, type Job } from '../../store/jobs.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
 import { jobRuns } from '../../telemetry/metrics.js';
 import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
@@ -130,7 +130,7 @@ export class JobWorker {
         this.ended(job, 'done');
       } else {
         // Stopping mid-job: hand it back without counting an attempt against it.
-        await db.$executeRaw`UPDATE job SET status = 'pending', locked_by = NULL, locked_until = NULL, attempts = attempts - 1 WHERE id = ${job.id} AND locked_by = ${this.id}`;
+        await releaseJob(db, job.id, this.id);
         this.ended(job, 'yielded');
       }
     } catch (err) {
