@@ -10,7 +10,10 @@
 // section "Scale" of BENCHMARKS.md and the chart docs/benchmarks-scale.svg.
 //
 // Options: --sizes 10000,100000,1000000, --iterations <timed searches per query> (300),
-// --batch <entities per request> (1000), --in-flight <requests at once> (2).
+// --batch <entities per request> (1000), --in-flight <requests at once> (2), --profile
+// <dir> (the server under `node --cpu-prof`, a sample a millisecond; each phase's CPU is
+// summarised in the section, the figures stay the run's own: the profiler slows the
+// server a little).
 import { readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,7 +22,9 @@ import { PROPS, propertyUrn } from './outsideData.mjs';
 import { searchFigures, startBareProxy } from './outsideSearch.mjs';
 import { bulkLoad, bytesUnder, countSearchable, cpuBetween, cpuOfTree, healthDuring, memoryOfTree, printMemory, sleep, startAsUser, tempDataDir } from './outsideServer.mjs';
 import { scaleChart } from './scaleChart.mjs';
-import { machineLimits, scaleReport } from './scaleReport.mjs';
+import { machineLimits, profileSection, scaleReport } from './scaleReport.mjs';
+
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** How long the server is left alone before its memory is read a second time. */
 const IDLE_MS = 30_000;
@@ -61,12 +66,14 @@ async function atSize(ctx, size, from, opts, load) {
   while ((searchable = await countSearchable(api)) < size) await sleep(250);
   const searchableS = (performance.now() - t) / 1000;
   const cpu = cpuBetween(cpuBefore, cpuOfTree(server.child.pid));
+  ctx.windows.push({ name: `bulk load ${from}..${size}`, per: size - from, unit: 'dataset', interval: [Math.round(t * 1000 + ctx.clockOffsetUs), monotonicUs()] });
   const bulk = { from, size, writtenS, searchableS, perSecond: (size - from) / searchableS, cpuSeconds: Object.fromEntries([...cpu].map(([k, ms]) => [k, ms / 1000])), load: load.phase() };
   console.log(`written in ${round(writtenS)} s, all ${searchable} searchable after ${round(searchableS)} s: ${round(bulk.perSecond)} datasets/s; CPU s ${[...cpu].map(([k, ms]) => `${k} ${round(ms / 1000)}`).join(', ')}`);
 
   console.log(`== ${size}: searches`);
   const search = await searchFigures({ server, dataDir: ctx.dataDir, databaseUrl: ctx.databaseUrl, iterations: opts.iterations, token: ctx.token, gateways: [] });
   const searchLoad = load.phase();
+  for (const q of search.rows) ctx.windows.push({ name: `${q.label} at ${size}`, per: q.service.intervals.length, unit: 'request', intervals: q.service.intervals });
 
   const memory = memoryOfTree(server.child.pid);
   printMemory(memory);
@@ -82,9 +89,16 @@ async function atSize(ctx, size, from, opts, load) {
 /** Stop and start again on the same data, as `npm start` does; the time until /health says ok. */
 async function restart(ctx) {
   await ctx.server.stop();
-  ctx.server = await startAsUser(ctx.env, { viaNpm: true });
+  const again = await startAsUser(ctx.env, { viaNpm: true });
+  if (ctx.nodeArgs.length === 0) {
+    ctx.server = again;
+  } else {
+    // Profiled: once more under the profiler, for the hard delete.
+    await again.stop();
+    ctx.server = await startAsUser(ctx.env, { nodeArgs: ctx.nodeArgs });
+  }
   ctx.api = await serverApi(ctx.server, ctx.token);
-  return ctx.server.readyMs;
+  return again.readyMs;
 }
 
 /** The hard delete of a property every dataset holds, /health sampled until the cleanup is done and the index caught up. */
@@ -94,6 +108,7 @@ async function hardDelete(ctx, urn) {
   const out = {};
   try {
     const t = performance.now();
+    const startedUs = monotonicUs();
     out.health = await healthDuring(api, async () => {
       await api.del(`/openapi/v3/entity/structuredProperty/${encodeURIComponent(urn)}`);
       out.deleteMs = performance.now() - t;
@@ -113,6 +128,7 @@ async function hardDelete(ctx, urn) {
       }
       out.indexedS = (performance.now() - t) / 1000;
     }, { url: `${floor.url}/?route=0`, token });
+    ctx.windows.push({ name: 'hard delete until the index caught up', per: out.total, unit: 'dataset cleaned', interval: [startedUs, monotonicUs()] });
   } finally {
     await floor.stop();
   }
@@ -128,18 +144,22 @@ export async function run(argv) {
       iterations: { type: 'string', default: '300' },
       batch: { type: 'string', default: '1000' },
       'in-flight': { type: 'string', default: '2' },
+      profile: { type: 'string' },
     },
   });
-  const opts = { sizes: values.sizes.split(',').map(Number).sort((a, b) => a - b), iterations: Number(values.iterations), batch: Number(values.batch), inFlight: Number(values['in-flight']) };
+  const opts = { sizes: values.sizes.split(',').map(Number).sort((a, b) => a - b), iterations: Number(values.iterations), batch: Number(values.batch), inFlight: Number(values['in-flight']), profile: values.profile && path.resolve(values.profile) };
   const started = new Date();
   console.log(`scale benchmark: ${opts.sizes.join(', ')} datasets\n${machine()}`);
   const dataDir = tempDataDir('scale');
   const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000' };
   const load = loadSampler();
-  const ctx = { dataDir, env, databaseUrl: `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}` };
+  const nodeArgs = opts.profile ? ['--cpu-prof', '--cpu-prof-interval=1000', `--cpu-prof-dir=${opts.profile}`] : [];
+  // performance.now() on the monotonic clock of V8's profiles, in microseconds.
+  const clockOffsetUs = monotonicUs() - performance.now() * 1000;
+  const ctx = { dataDir, env, nodeArgs, clockOffsetUs, windows: [], databaseUrl: `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}` };
   const results = { sizes: [] };
   try {
-    ctx.server = await startAsUser(env);
+    ctx.server = await startAsUser(env, { nodeArgs });
     ctx.token = readFileSync(path.join(dataDir, 'root-token'), 'utf8').trim();
     ctx.masterKey = readFileSync(path.join(dataDir, 'meili', 'master-key'), 'utf8').trim();
     ctx.api = await serverApi(ctx.server, ctx.token);
@@ -172,7 +192,7 @@ export async function run(argv) {
   results.limits = machineLimits(results);
   const chartPath = path.join(ROOT, 'docs', 'benchmarks-scale.svg');
   writeFileSync(chartPath, scaleChart(results.sizes));
-  const body = scaleReport(results, opts, started);
+  const body = scaleReport(results, opts, started) + (opts.profile ? profileSection(opts.profile, ctx.windows) : '');
   console.log(body);
   writeSection('Scale: a million datasets on the embedded default', body);
 }

@@ -1,8 +1,11 @@
 // The section the scale benchmark writes into BENCHMARKS.md: issue 32's targets at the
 // largest size with met / not met, the figures at every size, and where one machine stops
 // being enough, with the arithmetic.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { machine, round } from './support.mjs';
 import { startFlags } from './outsideServer.mjs';
+import { summarize } from './profileSummary.mjs';
 
 const met = (ok) => (ok ? 'met' : '**not met**');
 const MiB = 2 ** 20;
@@ -116,4 +119,28 @@ ${rows.join('\n')}
 |---|---|---|---|---|---|---|---|
 ${perSize.join('\n')}
 ${limitsText(results)}`;
+}
+
+/**
+ * Where the server's CPU went in each phase, from its CPU profiles (one per server
+ * process the run started): per dataset loaded, per search, per dataset cleaned.
+ */
+export function profileSection(dir, windows) {
+  const profiles = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f)).sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
+  const parts = [];
+  for (const w of windows) {
+    const intervals = w.intervals ?? [w.interval];
+    // The phase is in the profile whose samples cover it; summarize counts nothing from the others.
+    const p = profiles.map((file) => summarize(file, intervals)).find((x) => x.busyMs > 0 || x.idleMs > 0);
+    if (!p) continue;
+    const scale = intervals.length / w.per;
+    parts.push(`**${w.name}**: the server's CPU ${round(p.busyMs * scale, 3)} ms per ${w.unit} (idle ${round(p.idleMs * scale, 3)}). By kind: ${p.categories.slice(0, 8).map((c) => `${c.name} ${round(c.ms * scale, 3)}`).join(', ')}. Heaviest, self: ${p.self.slice(0, 8).map((f) => `\`${f.name}\` ${round(f.ms * scale, 3)}`).join('; ')}. propgraph inclusive: ${p.inclusive.slice(0, 6).map((f) => `\`${f.name}\` ${round(f.ms * scale, 3)}`).join('; ')}.`);
+  }
+  return `
+### Where the time goes (the same run under \`--profile\`)
+
+The server under \`node --cpu-prof --cpu-prof-interval=1000\`, cut to each phase (the client and V8 read the same monotonic clock).
+
+${parts.join('\n\n')}
+`;
 }
