@@ -27,7 +27,7 @@ export const LIMITS = {
 /** A batch (of entities to write or read) within LIMITS.batchEntities, on every interface that takes one. */
 export function requireBatchSize(size: number, field = 'body'): void {
   if (size > LIMITS.batchEntities) {
-    throw new ValidationError(`${field} holds ${size} entities; a batch may hold at most ${LIMITS.batchEntities}; split it`, field);
+    throw new ValidationError(`${field} holds ${size} entities, more than the limit of ${LIMITS.batchEntities} entities in one batch; split it`, field);
   }
 }
 
