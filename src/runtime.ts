@@ -18,8 +18,10 @@ import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
 import { NO_WAIT } from './services/indexWaiter.js';
-import { REINDEX, SEARCH_INDEX_BUILD } from './services/jobs/kinds.js';
+import { bulkEditHandler } from './services/jobs/bulkEditValues.js';
+import { BULK_EDIT_VALUES, REINDEX, SEARCH_INDEX_BUILD } from './services/jobs/kinds.js';
 import { JobWorker, type JobHandler } from './services/jobs/worker.js';
+import { LocalRegistryChanges } from './services/localRegistryChanges.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
 import { SearchIndexer } from './services/searchIndex/indexer.js';
 import { IndexReadiness } from './services/searchIndex/readiness.js';
@@ -73,6 +75,8 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const db = database.db;
   const engine = search.engine;
   let services: Services | undefined;
+  // Built after the services, which tell it about queued work.
+  let worker: JobWorker | undefined;
   const requestRebuild = (reason: string) => {
     services?.search.requestRebuild(SYSTEM_CALLER, reason).then(
       ({ jobId, created }) => log.info({ jobId, created, reason }, 'search index rebuild requested'),
@@ -99,9 +103,11 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT });
+  worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT });
+  // A bulk edit writes values only, never the property registry: its count of registry changes stays at zero.
+  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge() }));
   if (engine) {
     const rebuild: JobHandler = async (ctx) => {
       const outcome = await rebuildIndexes({ db, readEntityPage, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);

@@ -8,3 +8,5 @@ export const REINDEX = 'reindex';
  * during a rolling upgrade no version rebuilds another's indexes.
  */
 export const SEARCH_INDEX_BUILD = 'search-index-build';
+/** A bulk edit of one property's values on the entities a search selected (issue #27). */
+export const BULK_EDIT_VALUES = 'bulk-edit-values';

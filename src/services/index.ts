@@ -11,7 +11,9 @@ import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
   AuthorizedBackupService,
+  AuthorizedBulkEditService,
   AuthorizedEntityService,
+  AuthorizedHistoryService,
   AuthorizedJobService,
   AuthorizedPropertyService,
   AuthorizedSearchService,
@@ -21,7 +23,9 @@ import {
 } from './authorizedServices.js';
 import { DefaultBackupService, type BackupService } from './backupService.js';
 import { AuditTrail } from './audit.js';
+import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
+import { DefaultHistoryService, type HistoryService } from './historyService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { LocalRegistryChanges } from './localRegistryChanges.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
@@ -36,6 +40,10 @@ export interface Services {
   readonly entities: EntityService;
   readonly properties: PropertyService;
   readonly values: ValueService;
+  /** Aspect versions and the history of values (who changed which value when). */
+  readonly history: HistoryService;
+  /** Bulk edits of values on the entities a search selects (jobs). */
+  readonly bulkEdits: BulkEditService;
   readonly jobs: JobService;
   readonly tests: TestService;
   readonly tokens: TokenService;
@@ -62,6 +70,10 @@ export interface ServiceDeps {
   readonly openSnapshot: SnapshotOpener;
   /** This build's version, recorded in backups. */
   readonly appVersion: string;
+  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
+  readonly historyVersionsKept?: number;
+  /** Tells the job worker that work was queued (it would otherwise find it at its next poll). */
+  readonly onJobQueued?: () => void;
   /** Sign-in through an OpenID provider (OIDC_ISSUER); absent: off. */
   readonly signIn?: Omit<SignInDeps, 'tokens' | 'log'>;
 }
@@ -71,17 +83,20 @@ export function createServices(deps: ServiceDeps): Services {
   const entities = new DefaultEntityService({ ...deps, registryChanges });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
   return {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
     values: new AuthorizedValueService(new DefaultValueService({ entities })),
+    history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
+    bulkEdits: new AuthorizedBulkEditService(
+      new DefaultBulkEditService({ db: deps.db, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
+    ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
     tokens: new AuthorizedTokenService(tokens),
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
-    search: new AuthorizedSearchService(
-      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit }),
-    ),
+    search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
   };
 }
