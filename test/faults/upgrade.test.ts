@@ -7,7 +7,8 @@
  * job runs. The current build then starts on the same data, and
  *
  * - logs the upgrade with both versions and the migrations it applied;
- * - reads everything back identically over REST v3, GraphQL and Rest.li;
+ * - reads everything back identically over REST v3, GraphQL and Rest.li, and keeps every
+ *   earlier version of each aspect as stored (the release has no read of them);
  * - builds its search index in the background (its index format is new) and then
  *   answers searches as the release did;
  * - finishes the interrupted cleanup job, leaving no value of the property anywhere;
@@ -24,7 +25,7 @@ import { drainQueue } from '../support/load.js';
 import { buildRelease, type ReleaseBuild } from '../support/previousRelease.js';
 import { storedJobs, traces, withClient } from '../support/storedValues.js';
 import { contentChecksum } from '../support/tableCounts.js';
-import { readEverything, ROOT_TOKEN, searchEverything, writeEveryKind } from '../support/upgradeCatalog.js';
+import { readEverything, ROOT_TOKEN, searchEverything, storedHistory, writeEveryKind } from '../support/upgradeCatalog.js';
 import { waitFor } from '../support/waitFor.js';
 import { releasesBefore } from '../../src/domain/releases.js';
 import { APP_VERSION } from '../../src/version.js';
@@ -84,7 +85,10 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
       if (res.status !== 200) throw new Error(res.text);
     });
     await indexCaughtUp(old.url, 300_000);
-    const before = await readEverything(old.url);
+    // The release reads no earlier version over its API: history is compared as stored.
+    const before = await readEverything(old.url, { versionReads: false });
+    const history = await storedHistory(deployment.databaseUrl);
+    expect(history.length).toBeGreaterThan(0);
     const searched = await searchEverything(old.url);
     report(`release ${version} wrote and indexed the catalogue in ${Date.now() - suiteStarted} ms`);
 
@@ -117,7 +121,8 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     expect(early.body.search.index.state).toBe('rebuilding');
     expect(early.headers.get('x-search-index')).toBe('rebuilding');
     // Reads do not wait for the index: identical at once.
-    expect(await readEverything(current.url)).toEqual(before);
+    expect(await readEverything(current.url, { versionReads: false })).toEqual(before);
+    expect(await storedHistory(deployment.databaseUrl)).toEqual(history);
 
     // The new index format is built in the background, with progress in the jobs API.
     const build = await waitFor('the search index build to finish', 300_000, async () => {
@@ -138,7 +143,8 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     expect(health.body.search.index.state).toBe('ready');
     expect(health.headers.get('x-search-index')).toBeNull();
     expect(await searchEverything(current.url)).toEqual(searched);
-    expect(await readEverything(current.url)).toEqual(before);
+    expect(await readEverything(current.url, { versionReads: false })).toEqual(before);
+    expect(await storedHistory(deployment.databaseUrl)).toEqual(history);
     report(`index built (${build.total} entities), cleanup finished, all read back ${Date.now() - upgradeStarted} ms after the start`);
 
     // The release's tokens.

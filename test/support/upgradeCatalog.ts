@@ -9,9 +9,14 @@
  * soft-deleted), datasets with values written twice (the first kept as history), values
  * on schema fields, a soft-deleted dataset, metadata tests with their results pushed,
  * and access tokens (read, write, and a revoked one).
+ *
+ * Earlier versions of an aspect are read over REST v3 (`?version=N`) where the server
+ * has that read; propgraph 0.1.0 has not (it answers the latest whatever the version
+ * asked), so across an upgrade from it the history is compared as stored (storedHistory).
  */
 import { datasetUrn, propertyUrn, V3 } from './catalog.js';
 import { enc, http, type HttpResponse } from './http.js';
+import { withClient } from './storedValues.js';
 
 export const ROOT_TOKEN = 'upgrade-suite-root-token-0123456789';
 export const DATASETS = 120;
@@ -128,8 +133,12 @@ function stripVolatile(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value, (key, v) => (VOLATILE.has(key) ? undefined : v)));
 }
 
-/** Everything a client reads of the catalogue, keyed by what was asked, over the three interfaces. */
-export async function readEverything(url: string): Promise<Record<string, unknown>> {
+/**
+ * Everything a client reads of the catalogue, keyed by what was asked, over the three
+ * interfaces. `versionReads`: ask for an earlier version of each dataset's values too
+ * (a read propgraph 0.1.0 does not have).
+ */
+export async function readEverything(url: string, options: { versionReads: boolean } = { versionReads: true }): Promise<Record<string, unknown>> {
   const read: Record<string, unknown> = {};
   const get = async (key: string, path: string, query: Record<string, string> = {}) => {
     const res = await http(url, 'GET', path, { headers: root, query });
@@ -145,7 +154,7 @@ export async function readEverything(url: string): Promise<Record<string, unknow
   }
   for (const i of [0, 1, 2, 3, 5, 11, 40, DATASETS - 2, DATASETS - 1]) {
     await get(`rest dataset ${i}`, `${V3}/entity/dataset/${enc(datasetOf(i))}`);
-    await get(`rest dataset ${i} history`, `${V3}/entity/dataset/${enc(datasetOf(i))}/structuredProperties`, { version: '1' });
+    if (options.versionReads) await get(`rest dataset ${i} history`, `${V3}/entity/dataset/${enc(datasetOf(i))}/structuredProperties`, { version: '1' });
     await get(`restli dataset ${i}`, `/entitiesV2/${enc(datasetOf(i))}`);
     await gql(`graphql dataset ${i}`, DATASET_QUERY, { urn: datasetOf(i) });
   }
@@ -187,4 +196,27 @@ export async function searchEverything(url: string): Promise<Record<string, unkn
   if (rest.status !== 200) throw new Error(`REST search failed: ${rest.status} ${rest.text.slice(0, 300)}`);
   answers['rest search'] = { status: rest.status, body: stripVolatile(rest.body) };
   return answers;
+}
+
+/**
+ * Every earlier version of the catalogue's aspects as the database stores them (the
+ * write path numbers them as DataHub does, 1 the oldest, in every release): what an
+ * upgrade keeps of history, compared where the older release has no read of it.
+ */
+export async function storedHistory(databaseUrl: string): Promise<unknown[]> {
+  const urns = [
+    ...Array.from({ length: DATASETS }, (_, i) => datasetOf(i)),
+    ...Array.from({ length: FIELD_DATASETS }, (_, i) => [fieldOf(i, 0), fieldOf(i, 1)]).flat(),
+    ...PROPERTIES.map((name) => propertyUrn(name)),
+    ...TESTS.map((id) => `urn:li:test:${id}`),
+  ];
+  return withClient(databaseUrl, async (c) =>
+    (
+      await c.query(
+        `SELECT urn, aspect, version::int AS version, metadata, created_on, created_by FROM aspect
+          WHERE version > 0 AND urn = ANY($1::text[]) ORDER BY urn, aspect, version`,
+        [urns],
+      )
+    ).rows,
+  );
 }
