@@ -19,6 +19,7 @@ import { errorSender, sendNoEndpoint } from './rest/errors.js';
 import { installInputLimits } from './rest/inputLimits.js';
 import { parsesPlainly, stringifyRest } from './rest/json.js';
 import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
+import { installResponseWriteTimeout } from './rest/responseWriteTimeout.js';
 import { recordRoutes } from './rest/routeTable.js';
 import { restliRoutes } from './restli/routes.js';
 import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     else request.log.debug(line, 'request');
   });
   discardRefusedBodies(app, Math.min(REFUSED_BODY_GRACE_MS, config.requestTimeoutMs));
+  installResponseWriteTimeout(app, config.responseWriteTimeoutMs);
   recordRoutes(app);
   app.setReplySerializer((payload) => stringifyRest(payload));
   app.setErrorHandler(sendError);

@@ -48,6 +48,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** How long a client may take to send a whole request, headers and body (408 beyond). */
   readonly requestTimeoutMs: number;
+  /** How long an answer may wait for its client to take any of it before the connection is closed. */
+  readonly responseWriteTimeoutMs: number;
   readonly corsOrigins: readonly string[];
   readonly rateLimitPerMinute: number;
   /** system-update at start-up (SPEC 5). */
@@ -149,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleGraphqlUrl: consoleGraphqlUrl(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100),
+    responseWriteTimeoutMs: int(env, 'RESPONSE_WRITE_TIMEOUT_MS', 30_000, 100),
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
     reindexOnStart:

@@ -37,8 +37,20 @@ export function lastChangeOfTrace(traceId: string): bigint {
       'traceId',
     );
   }
-  return BigInt(`0x${traceId.slice(16)}`);
+  const lastChange = BigInt(`0x${traceId.slice(16)}`);
+  // Change ids are PostgreSQL bigints: a larger one was never written here, and would not fit in the query.
+  if (lastChange > MAX_CHANGE_ID) {
+    throw new ValidationError(
+      `traceId ${quoteInput(traceId)} is not a trace id of this server: its last 16 hex digits must be at most 7fffffffffffffff (a change id); ` +
+        'send the 32 hex digits after "00-" in the traceparent header of the write\'s answer',
+      'traceId',
+    );
+  }
+  return lastChange;
 }
+
+/** The largest change id: a signed 64-bit integer. */
+const MAX_CHANGE_ID = 2n ** 63n - 1n;
 
 /**
  * The status of one traced aspect. A write propgraph answered was committed, so the

@@ -1,13 +1,14 @@
 /**
- * `_entities` (federation) resolves a list of representations, usually passed as a
- * variable, so the document alone does not show its work: 3,000 representations are one
- * field in it. Once the operation and its variables are known, this plugin bounds the
- * representations of a request and counts the fields selected on each representation
- * against the same field limit as every other query.
+ * What the document alone does not show, checked once the operation and its variables
+ * are known. `_entities` (federation) resolves a list of representations, usually passed
+ * as a variable: 3,000 representations are one field in the document. This plugin
+ * bounds the representations of a request and counts the fields selected on each
+ * representation against the same field limit as every other query. Counts given as
+ * variables are summed into the results budget here too (limits.ts).
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import { DEFAULT_QUERY_LIMITS, measureSelection, type QueryLimits } from './limits.js';
+import { DEFAULT_QUERY_LIMITS, limitExceeded, measureSelection, type QueryLimits } from './limits.js';
 
 type Fragments = (name: string) => FragmentDefinitionNode | undefined;
 
@@ -69,7 +70,10 @@ export function entitiesLimitPlugin(limits: QueryLimits = DEFAULT_QUERY_LIMITS):
         async didResolveOperation({ operation, document, request }) {
           if (!operation) return;
           const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-          const problem = entitiesWorkProblem(operation, (n) => fragments.get(n), request.variables ?? {}, limits);
+          const variables = request.variables ?? {};
+          const problem =
+            limitExceeded(measureSelection(operation.selectionSet, (n) => fragments.get(n), limits, variables), limits) ??
+            entitiesWorkProblem(operation, (n) => fragments.get(n), variables, limits);
           if (problem) throw new GraphQLError(problem, { nodes: [operation], extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
         },
       };

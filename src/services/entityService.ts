@@ -11,7 +11,7 @@ import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { textViolation } from '../domain/inputLimits.js';
-import { LIMITS } from '../domain/limits.js';
+import { checkRequestedResults, LIMITS } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
@@ -264,6 +264,8 @@ export class DefaultEntityService implements EntityService {
 
   async batchGet(_caller: Caller, entityType: EntityTypeInfo, items: readonly { urn: string; aspects: readonly string[] }[]): Promise<EntityView[]> {
     if (items.length > LIMITS.batchEntities) throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities; split it`, 'body');
+    // An item naming no aspect reads every aspect its type has, the key aspect included.
+    checkRequestedResults(items.reduce((n, item) => n + (item.aspects.length || entityType.aspects.length + 1), 0), 'This batchGet', 'body');
     const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), aspects: item.aspects }));
     const everything = parsed.some((p) => p.aspects.length === 0);
     const views = await this.readEntities(parsed.map((p) => p.urn), everything ? undefined : [...new Set(parsed.flatMap((p) => p.aspects))]);
@@ -277,6 +279,11 @@ export class DefaultEntityService implements EntityService {
 
   async traceWrites(_caller: Caller, traceId: string, asked: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, AspectTrace>>> {
     const upTo = lastChangeOfTrace(traceId);
+    // Bounded as a batch is: the answer holds one status per entity and aspect asked about.
+    if (asked.size > LIMITS.batchEntities) {
+      throw new ValidationError(`A write trace may ask about at most ${LIMITS.batchEntities} entities, as a batch holds; this one names ${asked.size}. Split it`, 'body');
+    }
+    checkRequestedResults([...asked.values()].reduce((n, aspects) => n + aspects.length, 0), 'This write trace', 'body');
     const urns = [...asked.keys()].map((u) => parseUrn(u));
     const existing = await this.existing(urns);
     const [stored, pending] = await Promise.all([
@@ -304,6 +311,7 @@ export class DefaultEntityService implements EntityService {
     if (items.length > LIMITS.batchEntities) {
       throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
     }
+    checkRequestedResults(items.reduce((n, item) => n + item.aspects.size, 0), 'This batch', 'body');
     const parsed = new Map<string, Urn>();
     const entries: BatchEntry<T>[] = [];
     const turns = new TurnTaker();
