@@ -16,6 +16,7 @@ import { installExplainHeader } from './rest/explainHeader.js';
 import { installIndexStatusHeader } from './rest/indexStatusHeader.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { errorSender, sendNoEndpoint } from './rest/errors.js';
+import { checkJsonTextNesting } from './domain/textNesting.js';
 import { installInputLimits } from './rest/inputLimits.js';
 import { parsesPlainly, stringifyRest } from './rest/json.js';
 import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
@@ -116,6 +117,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     noteBodyLength(request, text.length);
     // The input limits' walk runs next, in the same turn otherwise (rest/bodyTurns.ts).
     const next: typeof done = hasLargeBody(request) ? (err, parsed) => setImmediate(() => done(err, parsed)) : done;
+    // Deep nesting is refused before JSON.parse builds it (domain/textNesting.ts).
+    try {
+      checkJsonTextNesting(text, 'request body');
+    } catch (err) {
+      return next(err as Error, undefined);
+    }
     if (!parsesPlainly(text)) return parseJson(request, text, next);
     let parsed: unknown;
     try {

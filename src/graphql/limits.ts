@@ -30,6 +30,8 @@ export interface QueryLimits {
   readonly maxRepresentations: number;
   /** Results (summed `count` arguments) one operation may ask for: the budget every interface shares. */
   readonly maxResults: number;
+  /** Braces, brackets and parentheses open at once in the document's text, checked before it is parsed. */
+  readonly maxNesting: number;
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
@@ -41,6 +43,8 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   maxFragmentSpreads: 50,
   maxRepresentations: 1000,
   maxResults: LIMITS.requestedResults,
+  // Selections within maxDepth, each literal within the 64 levels of the input limits, with room to spare.
+  maxNesting: 128,
 };
 
 export type Variables = Readonly<Record<string, unknown>>;

@@ -8,6 +8,7 @@
 import type { EntityTypeInfo } from '../domain/entityTypes.js';
 import { relocated, ServiceError, ValidationError } from '../domain/errors.js';
 import { checkInputLimits, quoteInput } from '../domain/inputLimits.js';
+import { checkJsonTextNesting } from '../domain/textNesting.js';
 import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
 import { keyAspectOf, parseUrn } from '../domain/urn.js';
 import { handlerFor } from '../services/aspects/handlers.js';
@@ -34,11 +35,13 @@ export interface Proposal {
 function decodeJsonText(text: string, where: string, what: string): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError(`${where} is not valid JSON (${(err as Error).message}); send ${what} as JSON text`, where);
-  }
-  try {
+    // Deep nesting is refused before JSON.parse builds it, as on a REST body.
+    checkJsonTextNesting(text, where);
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new ValidationError(`${where} is not valid JSON (${(err as Error).message}); send ${what} as JSON text`, where);
+    }
     checkInputLimits(value, where);
   } catch (err) {
     // The limits name the path inside the aspect (`name`); say it is inside this text.
