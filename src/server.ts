@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { setUrnNamespace } from './domain/typeUrns.js';
-import { searchableEntityTypes } from './domain/entityTypes.js';
+import { searchableEntityTypes } from './domain/registry/entityTypes.js';
 import type { Logger } from './logger.js';
 import { lockDataDir } from './embedded/dataDirLock.js';
 import type { EarlyStart } from './embedded/earlyStart.js';

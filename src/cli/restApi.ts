@@ -1,4 +1,5 @@
 /** The REST v3 calls the commands make, typed (SPEC 4 shapes). */
+import { ENTITY } from '../domain/registry/entityTypes.js';
 import { ApiError } from './errors.js';
 import type { HttpClient } from './httpClient.js';
 import type { PropertyDefinition } from '../domain/propertyDefinition.js';
@@ -37,7 +38,7 @@ export class RestApi {
   }
 
   async getPropertyState(urn: string): Promise<PropertyState | undefined> {
-    const entity = await this.getEntity('structuredProperty', urn, ['propertyDefinition', 'status']);
+    const entity = await this.getEntity(ENTITY.structuredProperty.name, urn, ['propertyDefinition', 'status']);
     const definition = entity && aspectValue<PropertyDefinition>(entity, 'propertyDefinition');
     if (!entity || !definition) return undefined;
     return { definition, removed: aspectValue<{ removed?: boolean }>(entity, 'status')?.removed === true };

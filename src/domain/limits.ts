@@ -1,10 +1,10 @@
+import { ValidationError } from './errors.js';
+
 /**
  * Bounds on what one request may store (SPEC 10, issues #5 and #14). Errors name the
  * limit. The batch and aspect sizes also bound what one request costs the server's one
  * event loop (parsing, validating, serialising), and so how long it can delay others.
  */
-import { ValidationError } from './errors.js';
-
 export const LIMITS = {
   valuesPerProperty: 1000,
   stringValueLength: 10_000,
@@ -21,8 +21,6 @@ export const LIMITS = {
    * loaded 2-core machine; at 1 MiB they did not.
    */
   aspectJsonLength: 512 * 1024,
-  /** Results one list or search page returns at most; larger counts are capped to it. */
-  pageSize: 1000,
   /**
    * Results one request may ask for, on every interface (issue #29): the summed `count`
    * of a GraphQL operation's search and list fields (aliases and repeated fragments
@@ -40,4 +38,24 @@ export function checkRequestedResults(asked: number, what: string, field: string
     `${what} asks for ${asked} results, more than the limit of ${LIMITS.requestedResults} per request; split it into several requests`,
     field,
   );
+}
+
+/** A batch (of entities to write or read) within LIMITS.batchEntities, on every interface that takes one. */
+export function requireBatchSize(size: number, field = 'body'): void {
+  if (size > LIMITS.batchEntities) {
+    throw new ValidationError(`${field} holds ${size} entities; a batch may hold at most ${LIMITS.batchEntities}; split it`, field);
+  }
+}
+
+/**
+ * Page sizes, on every interface that pages (searches, listings, jobs, tokens): a
+ * `count` is a whole number >= 0 (0 asks for totals or facets alone); larger than
+ * `maxCount` is capped silently, as DataHub does; absent, the listing's own default.
+ */
+export const PAGE_LIMITS = { maxCount: 1000, searchCount: 10, jobsCount: 20, tokensCount: 100 } as const;
+
+export function pageSize(count: number | null | undefined, fallback: number, field = 'count'): number {
+  if (count === null || count === undefined) return fallback;
+  if (!Number.isInteger(count) || count < 0) throw new ValidationError(`${field} must be a whole number >= 0, got ${count}`, field);
+  return Math.min(count, PAGE_LIMITS.maxCount);
 }

@@ -2,7 +2,8 @@
  * Structured property definitions (SPEC 2): parsing an untrusted definition into its
  * canonical stored form, and the rules every definition must satisfy.
  */
-import type { EntityTypeInfo } from './entityTypes.js';
+import { DATA_TYPES, valueType as registryValueType } from './registry/valueTypes.js';
+import type { EntityTypeInfo } from './registry/entityTypes.js';
 import { quoteInput, type PathSegment } from './inputLimits.js';
 import { propertyDefinitionShape, VERSION_PATTERN, type PropertyDefinitionShape } from './shapes/propertyDefinition.js';
 import { shapeOf, throwProblems, type Problem } from './shapes/shape.js';
@@ -91,8 +92,9 @@ export function resolveDefinition(shape: PropertyDefinitionShape, options: Defin
   let allowedUrnTypes: string[] | undefined;
   let typeQualifier: { allowedTypes: string[] } | undefined;
   if (shape.typeQualifier) {
-    if (valueType.ok && valueType.value !== 'urn') {
-      problems.push({ path: ['typeQualifier'], reason: `applies only to urn-typed properties (valueType ${dataTypeUrn('urn')}); remove it or change the valueType` });
+    if (valueType.ok && !registryValueType(valueType.value).namesEntities) {
+      const namingTypes = DATA_TYPES.filter((t) => registryValueType(t).namesEntities).map(dataTypeUrn).join(' or ');
+      problems.push({ path: ['typeQualifier'], reason: `applies only to urn-typed properties (valueType ${namingTypes}); remove it or change the valueType` });
     }
     const types = entityTypeList(shape.typeQualifier.allowedTypes ?? [], ['typeQualifier', 'allowedTypes'], bareNames, problems);
     allowedUrnTypes = types.map((t) => t.name);

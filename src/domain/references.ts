@@ -5,6 +5,7 @@
  * entity types it points at, how to find aspects naming a urn (JSON containment
  * patterns, so the store can look them up), and how to take the urn out of one.
  */
+import { ENTITY } from './registry/entityTypes.js';
 import { requireObject } from './writes/plainAspectRules.js';
 
 export interface ReferenceRule {
@@ -59,7 +60,7 @@ export const REFERENCE_RULES: readonly ReferenceRule[] = [
   {
     aspect: 'ownership',
     relationship: 'OwnedBy',
-    targets: ['corpuser', 'corpGroup'],
+    targets: [ENTITY.corpuser.name, ENTITY.corpGroup.name],
     patterns: (urn) => [{ owners: [{ owner: urn }] }],
     remove: (v, urn) => {
       const value = requireObject(v, 'ownership');

@@ -2,9 +2,10 @@
  * What the search index knows of an entity besides its property values: the key
  * fields of searchFields.ts, taken from its URN and the latest aspects that hold a
  * display name or a description. Pure: the indexer reads the aspects named by
- * SEARCH_ASPECTS and hands them here.
+ * searchAspects() and hands them here.
  */
-import { findEntityType, type EntityTypeInfo } from './entityTypes.js';
+import { ALL_ASPECTS } from './registry/aspects.js';
+import { ENTITY, findEntityType, indexedAspects, type EntityTypeInfo } from './registry/entityTypes.js';
 import type { KeyField } from './searchFields.js';
 import { tryParseDataType, tryParseEntityType } from './typeUrns.js';
 import { keyAspectOf, tryParseUrn, type Urn } from './urn.js';
@@ -12,30 +13,9 @@ import { keyAspectOf, tryParseUrn, type Urn } from './urn.js';
 /** Key fields, and the description (searched by keyword, never filtered). */
 export type SearchFacts = Partial<Record<KeyField | 'description', string | readonly string[] | boolean>>;
 
-/** Per aspect, the fields holding a display name and a description. */
-const TEXT_ASPECTS: Readonly<Record<string, { readonly displayName?: readonly string[]; readonly description?: readonly string[] }>> = {
-  datasetProperties: { displayName: ['name'], description: ['description'] },
-  editableDatasetProperties: { description: ['description'] },
-  chartInfo: { displayName: ['title'], description: ['description'] },
-  dashboardInfo: { displayName: ['title'], description: ['description'] },
-  dataFlowInfo: { displayName: ['name'], description: ['description'] },
-  dataJobInfo: { displayName: ['name'], description: ['description'] },
-  containerProperties: { displayName: ['name'], description: ['description'] },
-  domainProperties: { displayName: ['name'], description: ['description'] },
-  glossaryTermInfo: { displayName: ['name'], description: ['definition'] },
-  tagProperties: { displayName: ['name'], description: ['description'] },
-  corpUserInfo: { displayName: ['displayName', 'fullName'] },
-  corpGroupInfo: { displayName: ['displayName'], description: ['description'] },
-  mlModelProperties: { displayName: ['name'], description: ['description'] },
-  dataProductProperties: { displayName: ['name'], description: ['description'] },
-  schemafieldInfo: { displayName: ['name'] },
-  propertyDefinition: { displayName: ['displayName'], description: ['description'] },
-};
-
 /** The aspects (besides `status`) the index reads for an entity of `type`. */
 export function searchAspects(type: EntityTypeInfo): string[] {
-  const own = type.aspects.filter((a) => a in TEXT_ASPECTS);
-  return type.name === 'structuredProperty' ? [...own, 'structuredPropertySettings'] : own;
+  return indexedAspects(type).map((a) => a.name);
 }
 
 function text(value: unknown): string | undefined {
@@ -49,9 +29,9 @@ function record(value: unknown): Record<string, unknown> {
 /** Editable aspects come after the ingested ones: a description edited by a person wins. */
 function firstText(aspects: ReadonlyMap<string, unknown>, which: 'displayName' | 'description'): string | undefined {
   let found: string | undefined;
-  for (const [name, fields] of Object.entries(TEXT_ASPECTS)) {
+  for (const { name, text: fields } of ALL_ASPECTS) {
     const aspect = aspects.get(name);
-    if (aspect === undefined) continue;
+    if (aspect === undefined || fields === undefined) continue;
     for (const field of fields[which] ?? []) {
       const value = text(record(aspect)[field]);
       if (value !== undefined) found = value;
@@ -90,7 +70,7 @@ export function searchFacts(urn: Urn, removed: boolean, aspects: ReadonlyMap<str
   const description = firstText(aspects, 'description');
   if (description !== undefined) facts.description = description;
   const definition = record(aspects.get('propertyDefinition'));
-  if (urn.entityType.name === 'structuredProperty' && text(definition.qualifiedName)) {
+  if (urn.entityType === ENTITY.structuredProperty && text(definition.qualifiedName)) {
     facts.qualifiedName = definition.qualifiedName as string;
     const valueType = tryParseDataType(definition.valueType);
     if (valueType) facts.valueType = valueType;

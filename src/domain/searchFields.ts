@@ -10,7 +10,7 @@
  * against the registry; this module reads the name and, for key fields, puts the
  * values callers write into the form the index holds (`hive` is a platform URN).
  */
-import { entityTypeByGraphql, findEntityType } from './entityTypes.js';
+import { entityTypeByGraphql, findEntityType } from './registry/entityTypes.js';
 import { ValidationError } from './errors.js';
 import { searchFieldName, VERSION_PATTERN } from './propertyDefinition.js';
 import { DATA_TYPES, dataTypeUrn, entityTypeUrn, tryParseDataType, tryParseEntityType, type DataType } from './typeUrns.js';
@@ -104,6 +104,11 @@ export type SearchField =
       readonly searchField: string;
       readonly versioned?: { readonly version: string; readonly valueType: DataType };
     };
+
+/** Whether `name` is a key field or one of its aliases (anything else names a property). */
+export function isKeyFieldName(name: string): boolean {
+  return Object.hasOwn(KEY_FIELDS, KEY_FIELD_ALIASES[name] ?? name);
+}
 
 export function keyFieldInfo(name: KeyField): KeyFieldInfo {
   return KEY_FIELDS[name];

@@ -3,6 +3,7 @@
  * aspect's shape, and every rule a value assignment must satisfy. Pure: the caller
  * supplies the definitions and the entity's current values.
  */
+import { ENTITY } from './registry/entityTypes.js';
 import { SoftDeletedError, ValidationError } from './errors.js';
 import { quoteInput } from './inputLimits.js';
 import { LIMITS } from './limits.js';
@@ -45,7 +46,7 @@ export function structuredPropertiesProblems(input: unknown): { aspect?: AspectS
   const problems: Problem[] = [];
   shaped.value.properties.forEach(({ propertyUrn }, i) => {
     const parsed = tryParseUrn(propertyUrn);
-    if (!parsed.ok || parsed.urn.entityType.name !== 'structuredProperty') {
+    if (!parsed.ok || parsed.urn.entityType !== ENTITY.structuredProperty) {
       problems.push({ path: ['properties', i, 'propertyUrn'], reason: `${quoteInput(propertyUrn)} is not a structured property urn; write urn:li:structuredProperty:<qualified name>` });
     } else if (seen.has(propertyUrn)) {
       problems.push({ path: ['properties', i, 'propertyUrn'], reason: `lists ${propertyUrn} more than once; give each property once, with all its values` });

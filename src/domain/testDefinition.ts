@@ -11,7 +11,7 @@
  * `params: {values | value}` and a single `value` for `values`, `negate: true` for
  * `not`, and `match` for `conditions`.
  */
-import { findEntityType, type EntityTypeInfo } from './entityTypes.js';
+import { ENTITY, findEntityType, type EntityTypeInfo } from './registry/entityTypes.js';
 import { ValidationError } from './errors.js';
 import type * as z from 'zod';
 import { findInputViolation, formatPath } from './inputLimits.js';
@@ -251,7 +251,7 @@ class PredicateParser {
     if (property.startsWith(STRUCTURED_PROPERTY_PREFIX)) {
       const urn = property.slice('structuredProperties.'.length);
       const parsed = tryParseUrn(urn);
-      if (!parsed.ok || parsed.urn.entityType.name !== 'structuredProperty') {
+      if (!parsed.ok || parsed.urn.entityType !== ENTITY.structuredProperty) {
         fail(at, `structuredProperties.<property urn> needs a structured property urn; ${JSON.stringify(urn)} is not one${parsed.ok ? '' : ` (${parsed.reason})`}`);
       }
       return { kind: 'structuredProperty', propertyUrn: urn };

@@ -6,7 +6,8 @@
  * error. Stored and returned values are always in the canonical namespace.
  */
 import { closestWord } from './closestWord.js';
-import { ENTITY_TYPES, findEntityType, type EntityTypeInfo } from './entityTypes.js';
+import { ENTITY_TYPES, findEntityType, type EntityTypeInfo } from './registry/entityTypes.js';
+import { DATA_TYPES, valueType, type DataType, type StdDataType } from './registry/valueTypes.js';
 import { ValidationError } from './errors.js';
 import { quoteInput } from './inputLimits.js';
 
@@ -29,8 +30,7 @@ export function urnNamespace(): UrnNamespace {
   return namespace;
 }
 
-export const DATA_TYPES = ['string', 'rich_text', 'number', 'date', 'urn'] as const;
-export type DataType = (typeof DATA_TYPES)[number];
+export { DATA_TYPES, type DataType };
 
 const DATA_TYPE_PREFIX = 'urn:li:dataType:';
 const ENTITY_TYPE_PREFIX = 'urn:li:entityType:';
@@ -125,8 +125,8 @@ export function parseEntityTypeUrn(value: unknown, field = 'entityTypes'): Entit
 }
 
 /** GraphQL's StdDataType enum value for a data type. */
-export function stdDataType(type: DataType): 'STRING' | 'RICH_TEXT' | 'NUMBER' | 'DATE' | 'URN' {
-  return type.toUpperCase() as 'STRING' | 'RICH_TEXT' | 'NUMBER' | 'DATE' | 'URN';
+export function stdDataType(type: DataType): StdDataType {
+  return valueType(type).std;
 }
 
 /** A type URN in any accepted form, written in the canonical namespace; text that is not one is returned unchanged. */

@@ -4,9 +4,7 @@
  * decides the type; the value's own shape is only checked against it.
  */
 import { INPUT_LIMITS } from './inputLimits.js';
-import { LIMITS } from './limits.js';
-import type { DataType } from './typeUrns.js';
-import { tryParseUrn } from './urn.js';
+import { valueType, type DataType, type ValueRules } from './registry/valueTypes.js';
 
 export type TypedValue = { string: string } | { double: number };
 
@@ -50,22 +48,6 @@ export function valueAsString(v: TypedValue): string {
   return isDoubleValue(v) ? formatDouble(v.double) : v.string;
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Why a text is not a calendar date in the form YYYY-MM-DD, or undefined when it is one. */
-function dateProblem(s: string): string | undefined {
-  const m = DATE.exec(s);
-  if (!m) return 'should be a date in the form YYYY-MM-DD';
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12) return `is not a date: there is no month ${m[2]}`;
-  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
-  const lastDay = new Date(0);
-  lastDay.setUTCFullYear(y, mo, 0);
-  const days = lastDay.getUTCDate();
-  if (d < 1 || d > days) return `is not a date: ${m[1]}-${m[2]} has ${days} days`;
-  return undefined;
-}
-
 function parseNumber(x: unknown): number | undefined {
   if (typeof x === 'number' && Number.isFinite(x)) return x;
   if (typeof x === 'string' && x.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(x.trim())) {
@@ -75,10 +57,7 @@ function parseNumber(x: unknown): number | undefined {
   return undefined;
 }
 
-export interface ValueRules {
-  /** For urn values: the entity type names the URN may have (typeQualifier.allowedTypes). */
-  allowedEntityTypes?: readonly string[];
-}
+export type { ValueRules };
 
 export type CoerceResult = { ok: true; value: TypedValue } | { ok: false; reason: string };
 
@@ -95,24 +74,15 @@ export function coerceTypedValue(input: unknown, type: DataType, rules: ValueRul
     return { ok: false, reason: 'a value must have exactly one key, "string" or "double"' };
   }
   const raw = (input as Record<string, unknown>)[keys[0]!];
-  if (type === 'number') {
+  const info = valueType(type);
+  if (info.stored === 'double') {
     const n = parseNumber(raw);
-    return n === undefined ? { ok: false, reason: 'should be a number' } : { ok: true, value: { double: n } };
+    return n === undefined ? { ok: false, reason: `should be a ${info.noun}` } : { ok: true, value: { double: n } };
   }
-  if (keys[0] !== 'string' || typeof raw !== 'string') return { ok: false, reason: `should be a ${type === 'rich_text' ? 'rich_text string' : type}` };
-  const max = type === 'rich_text' ? LIMITS.richTextValueLength : LIMITS.stringValueLength;
-  if (raw.length > max) return { ok: false, reason: `is longer than the limit of ${max} characters` };
-  const notADate = type === 'date' ? dateProblem(raw) : undefined;
-  if (notADate) return { ok: false, reason: notADate };
-  if (type === 'urn') {
-    const parsed = tryParseUrn(raw);
-    if (!parsed.ok) return { ok: false, reason: `should be a valid urn (${parsed.reason})` };
-    const allowed = rules.allowedEntityTypes;
-    if (allowed && allowed.length > 0 && !allowed.includes(parsed.urn.entityType.name)) {
-      return { ok: false, reason: `should be an urn of type ${allowed.join(' or ')}` };
-    }
-  }
-  return { ok: true, value: { string: raw } };
+  if (keys[0] !== 'string' || typeof raw !== 'string') return { ok: false, reason: `should be a ${info.noun}` };
+  if (raw.length > info.maxLength) return { ok: false, reason: `is longer than the limit of ${info.maxLength} characters` };
+  const problem = info.problem?.(raw, rules);
+  return problem ? { ok: false, reason: problem } : { ok: true, value: { string: raw } };
 }
 
 export function sameValue(a: TypedValue, b: TypedValue): boolean {

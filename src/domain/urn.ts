@@ -4,7 +4,7 @@
  * strict: balanced parentheses, non-empty parts, a known entity type, and parts of
  * the kind the entity type's key expects.
  */
-import { findEntityType, FABRIC_TYPES, type EntityTypeInfo, type KeyPart } from './entityTypes.js';
+import { ENTITY, FABRIC_TYPES, findEntityType, parentTypeOf, type EntityTypeInfo, type KeyPart } from './registry/entityTypes.js';
 import { InvalidUrnError } from './errors.js';
 
 export const MAX_URN_LENGTH = 2000;
@@ -60,18 +60,18 @@ function checkPart(kind: KeyPart, part: string): string | undefined {
     case 'origin':
       return FABRIC_TYPES.has(part) ? undefined : `unknown origin ${part}`;
     case 'platformUrn':
-      return expectUrnOf(part, 'dataPlatform');
+      return expectUrnOf(part, ENTITY.dataPlatform);
     case 'datasetUrn':
-      return expectUrnOf(part, 'dataset');
+      return expectUrnOf(part, ENTITY.dataset);
     case 'dataFlowUrn':
-      return expectUrnOf(part, 'dataFlow');
+      return expectUrnOf(part, ENTITY.dataFlow);
   }
 }
 
-function expectUrnOf(part: string, typeName: string): string | undefined {
+function expectUrnOf(part: string, type: EntityTypeInfo): string | undefined {
   const inner = tryParseUrn(part);
   if (!inner.ok) return `bad nested urn ${part}: ${inner.reason}`;
-  return inner.urn.entityType.name === typeName ? undefined : `expected a ${typeName} urn, got ${part}`;
+  return inner.urn.entityType === type ? undefined : `expected a ${type.name} urn, got ${part}`;
 }
 
 export function tryParseUrn(value: string): UrnResult {
@@ -112,7 +112,7 @@ export function tryParseUrn(value: string): UrnResult {
     const problem = checkPart(entityType.keyParts[i]!, parts[i]!);
     if (problem) return { ok: false, reason: problem };
   }
-  if (entityType.name === 'structuredProperty' && /\s/.test(id)) return { ok: false, reason: 'Urn ID cannot have spaces' };
+  if (entityType.idWithoutSpaces && /\s/.test(id)) return { ok: false, reason: 'Urn ID cannot have spaces' };
   return { ok: true, urn: { value, entityType, id, parts } };
 }
 
@@ -151,5 +151,5 @@ export function schemaFieldUrn(datasetUrnValue: string, fieldPath: string): stri
 
 /** For a schemaField URN, the URN of the dataset it belongs to; otherwise undefined. */
 export function parentUrnOf(urn: Urn): string | undefined {
-  return urn.entityType.name === 'schemaField' ? urn.parts[0] : undefined;
+  return parentTypeOf(urn.entityType) ? urn.parts[0] : undefined;
 }

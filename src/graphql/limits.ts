@@ -14,7 +14,7 @@
  * counts literals, the operation plugin (entitiesLimit.ts) counts again with variables.
  */
 import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
-import { LIMITS } from '../domain/limits.js';
+import { LIMITS, PAGE_LIMITS } from '../domain/limits.js';
 
 export interface QueryLimits {
   /** Lexical tokens in a document (graphql-js `maxTokens`); parsing stops beyond. */
@@ -74,7 +74,7 @@ export function requestedResults(field: FieldNode, variables?: Variables): numbe
     }
   }
   // Every list and search caps its page; a larger count asks for no more than that.
-  return Math.min(Math.max(asked, 0), LIMITS.pageSize);
+  return Math.min(Math.max(asked, 0), PAGE_LIMITS.maxCount);
 }
 
 /** What a selection set holds, fragments expanded. */

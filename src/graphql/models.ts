@@ -3,7 +3,7 @@
  * from which field resolvers load or derive the rest, so a query pays only for the
  * fields it selects.
  */
-import type { EntityTypeInfo } from '../domain/entityTypes.js';
+import type { EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import type { AllowedValue, PropertyDefinition } from '../domain/propertyDefinition.js';
 import type { PropertyValueAssignment } from '../domain/structuredProperties.js';
 import type { TypedValue } from '../domain/typedValue.js';

@@ -87,7 +87,7 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     const type = entityTypeNamed(params(request).entityName);
     const page = await services.search.searchEntities(request.caller, type, {
       query: stringParam(q, 'query'),
-      count: intParam(q, 'count', 10, 1, 1000),
+      count: intParam(q, 'count'),
       scrollId: stringParam(q, 'scrollId') || undefined,
       sort: stringParam(q, 'sort') || undefined,
       sortOrder: stringParam(q, 'sortOrder') || undefined,

@@ -22,14 +22,12 @@ export function optionalBoolParam(query: Query, name: string): boolean | undefin
   return single(query, name) === undefined ? undefined : boolParam(query, name, false);
 }
 
-export function intParam(query: Query, name: string, fallback: number, min: number, max: number): number {
+/** An integer parameter, `undefined` when absent; its bounds are the service's to judge. */
+export function intParam(query: Query, name: string): number | undefined {
   const v = single(query, name);
-  if (v === undefined || v === '') return fallback;
-  if (!/^-?\d+$/.test(v)) throw new ValidationError(`Query parameter ${name} must be an integer, got ${quoteInput(v)}`, name);
-  const n = Number(v);
-  if (n < min) throw new ValidationError(`Query parameter ${name} must be at least ${min}`, name);
-  // Larger page sizes are capped silently, as DataHub does.
-  return Math.min(n, max);
+  if (v === undefined || v === '') return undefined;
+  if (!/^-?\d{1,15}$/.test(v)) throw new ValidationError(`Query parameter ${name} must be an integer, got ${quoteInput(v)}`, name);
+  return Number(v);
 }
 
 export function stringParam(query: Query, name: string): string | undefined {

@@ -41,7 +41,7 @@ export async function jobRoutes(app: FastifyInstance, options: { services: Servi
   app.get('/jobs', async (request) => {
     const q = request.query as Query;
     const status = stringParam(q, 'status');
-    return { jobs: await jobs.list(request.caller, { ...(status ? { status } : {}), limit: intParam(q, 'count', 100, 1, 1000) }) };
+    return { jobs: await jobs.list(request.caller, { ...(status ? { status } : {}), count: intParam(q, 'count') }) };
   });
   app.get('/jobs/:id', async (request) => jobs.get(request.caller, (request.params as { id: string }).id));
 }

@@ -5,7 +5,7 @@
  * JSON text; it is decoded here, held to the same input limits as every other
  * interface's JSON, and then judged by the aspect's own rules in the services.
  */
-import type { EntityTypeInfo } from '../domain/entityTypes.js';
+import { aspectNamed, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { relocated, ServiceError, ValidationError } from '../domain/errors.js';
 import { checkInputLimits, quoteInput } from '../domain/inputLimits.js';
 import { checkJsonTextNesting } from '../domain/textNesting.js';
@@ -14,7 +14,6 @@ import { keyAspectOf, parseUrn } from '../domain/urn.js';
 import { handlerFor } from '../services/aspects/handlers.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
 import { patchRequest, type EntityService } from '../services/entityService.js';
-import { aspectNamed } from './aspectClasses.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
 const JSON_TYPE = 'application/json';

@@ -6,7 +6,7 @@
  * REST v3 and GraphQL use too; only the shapes are DataHub's.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
+import { aspectClassOf, aspectNamed, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { quoteInput } from '../domain/inputLimits.js';
 import { parseShape } from '../domain/shapes/shape.js';
@@ -15,7 +15,6 @@ import type { WriteOptions } from '../services/caller.js';
 import type { AspectValue } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
 import { stringParam, type Query } from '../rest/params.js';
-import { aspectClassOf, aspectNamed } from './aspectClasses.js';
 import { deleteEntityShape, deleteReferencesShape, ingestProposalBatchShape, ingestProposalShape } from './bodies.js';
 import { applyProposal, inBatch, parseProposal } from './proposals.js';
 import { serverConfig } from './serverConfig.js';
@@ -44,6 +43,13 @@ function entityTypeOfUrn(urn: string): EntityTypeInfo {
   }
   // A urn without a type is reported by the urn parser, with the reason.
   return type ?? parseUrn(urn).entityType;
+}
+
+/** The record class Rest.li wraps an aspect in; an aspect the registry has no class for cannot be answered here. */
+function recordClassOf(type: EntityTypeInfo, aspect: string): string {
+  const known = aspectClassOf(type, aspect);
+  if (known) return known;
+  throw new NotFoundError(`Aspect ${aspect} has no DataHub record class known to this server, so Rest.li cannot answer it; read it through /openapi/v3`);
 }
 
 /** `List(a,b)` (Rest.li's list syntax, as the client sends it unencoded), or `a,b`. */
@@ -86,7 +92,7 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
     if (version !== '0') throw new ValidationError(`Query parameter version must be 0 (the latest), got ${quoteInput(version)}`, 'version');
     const aspect = aspectNamed(type, asked);
     const found = await entities.getAspect(request.caller, urn, aspect, type);
-    return { aspect: { [aspectClassOf(type, aspect)]: found.value }, version: 0 };
+    return { aspect: { [recordClassOf(type, aspect)]: found.value }, version: 0 };
   });
 
   app.post('/aspects', async (request) => {

@@ -4,7 +4,7 @@
  * keys, cursors), runs them in one multi-search, and merges the answers of the
  * indexes of several types into one page or one set of facet counts.
  */
-import { searchableEntityTypes } from '../domain/entityTypes.js';
+import { searchableEntityTypes } from '../domain/registry/entityTypes.js';
 import { UnavailableError, ValidationError } from '../domain/errors.js';
 import { formatDouble } from '../domain/typedValue.js';
 import { compileFilter, targetOf, type FieldTarget } from './compileFilter.js';

@@ -8,7 +8,8 @@ import type { HeldValue } from '../domain/writes/writeState.js';
 import { existingEntities, latestAspectsOfMany, type EntityPageReader } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { valuesOfEntities } from '../store/propertyValues.js';
-import { handlerFor, isKnownAspect } from './aspects/handlers.js';
+import { isKnownAspect } from '../domain/registry/entityTypes.js';
+import { handlerFor } from './aspects/handlers.js';
 import type { AspectValue, EntityView } from './entityService.js';
 
 /** The URNs among `urns` whose entity exists. */

@@ -7,11 +7,11 @@
  * search index.
  */
 import { checkAspectSize } from '../domain/aspectSize.js';
-import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
+import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { textViolation } from '../domain/inputLimits.js';
-import { checkRequestedResults, LIMITS } from '../domain/limits.js';
+import { checkRequestedResults, requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
@@ -263,7 +263,7 @@ export class DefaultEntityService implements EntityService {
   }
 
   async batchGet(_caller: Caller, entityType: EntityTypeInfo, items: readonly { urn: string; aspects: readonly string[] }[]): Promise<EntityView[]> {
-    if (items.length > LIMITS.batchEntities) throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities; split it`, 'body');
+    requireBatchSize(items.length);
     // An item naming no aspect reads every aspect its type has, the key aspect included.
     checkRequestedResults(items.reduce((n, item) => n + (item.aspects.length || entityType.aspects.length + 1), 0), 'This batchGet', 'body');
     const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), aspects: item.aspects }));
@@ -280,9 +280,7 @@ export class DefaultEntityService implements EntityService {
   async traceWrites(_caller: Caller, traceId: string, asked: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, AspectTrace>>> {
     const upTo = lastChangeOfTrace(traceId);
     // Bounded as a batch is: the answer holds one status per entity and aspect asked about.
-    if (asked.size > LIMITS.batchEntities) {
-      throw new ValidationError(`A write trace may ask about at most ${LIMITS.batchEntities} entities, as a batch holds; this one names ${asked.size}. Split it`, 'body');
-    }
+    requireBatchSize(asked.size);
     checkRequestedResults([...asked.values()].reduce((n, aspects) => n + aspects.length, 0), 'This write trace', 'body');
     const urns = [...asked.keys()].map((u) => parseUrn(u));
     const existing = await this.existing(urns);
@@ -308,9 +306,7 @@ export class DefaultEntityService implements EntityService {
     requestOf: (aspect: string, input: T) => AspectWriteRequest,
     options: BatchOptions,
   ): Promise<BatchWritten[]> {
-    if (items.length > LIMITS.batchEntities) {
-      throw new ValidationError(`a batch may hold at most ${LIMITS.batchEntities} entities`, 'body');
-    }
+    requireBatchSize(items.length);
     checkRequestedResults(items.reduce((n, item) => n + item.aspects.size, 0), 'This batch', 'body');
     const parsed = new Map<string, Urn>();
     const entries: BatchEntry<T>[] = [];

@@ -30,11 +30,8 @@ export type Policy<S> = { readonly [K in MethodKeys<S>]: Rule<S[K]> };
 /** Writing to a metadata test (any of its aspects) is test management: admin. */
 function aspectWriteScope(urn: string): Scope {
   const parsed = tryParseUrn(urn);
-  return parsed.ok && parsed.urn.entityType.name === 'test' ? 'admin' : 'write';
+  return parsed.ok && parsed.urn.entityType.adminWrites ? 'admin' : 'write';
 }
-
-/** Aspects whose removal removes a definition, by entity type. */
-const DEFINITION_ASPECTS: ReadonlyMap<string, string> = new Map([['structuredProperty', 'propertyDefinition'], ['test', 'testInfo']]);
 
 /**
  * Deleting an aspect edits the entity (write), unless it ends in a removal: deleting
@@ -47,7 +44,7 @@ function aspectDeleteScope(urn: string, aspect: string): Scope {
   const parsed = tryParseUrn(urn);
   if (!parsed.ok) return 'write';
   const type = parsed.urn.entityType;
-  return aspect === type.keyAspect || DEFINITION_ASPECTS.get(type.name) === aspect ? 'admin' : aspectWriteScope(urn);
+  return aspect === type.keyAspect || type.definitionAspect === aspect ? 'admin' : aspectWriteScope(urn);
 }
 
 export const entityPolicy = {
@@ -61,8 +58,8 @@ export const entityPolicy = {
   patchAspect: (_caller, urn) => aspectWriteScope(urn),
   updateAspect: (_caller, urn) => aspectWriteScope(urn),
   writeAspects: (_caller, urn) => aspectWriteScope(urn),
-  batchUpsert: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
-  batchPatch: (_caller, entityType) => (entityType.name === 'test' ? 'admin' : 'write'),
+  batchUpsert: (_caller, entityType) => (entityType.adminWrites ? 'admin' : 'write'),
+  batchPatch: (_caller, entityType) => (entityType.adminWrites ? 'admin' : 'write'),
   batchGet: 'read',
   traceWrites: 'read',
   deleteEntity: 'admin',

@@ -4,6 +4,7 @@
  * propertyDefinition aspect write through the same pipeline REST uses, so the rules
  * are the same on every interface.
  */
+import { ENTITY } from '../domain/registry/entityTypes.js';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { AllowedValue, Cardinality, PropertyDefinition } from '../domain/propertyDefinition.js';
@@ -234,7 +235,7 @@ export class DefaultPropertyService implements PropertyService {
 
   async delete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<boolean> {
     const parsed = parseUrn(urn);
-    if (parsed.entityType.name !== 'structuredProperty') throw new ValidationError(`${urn} is not a structured property urn`, 'urn');
+    if (parsed.entityType !== ENTITY.structuredProperty) throw new ValidationError(`${urn} is not a structured property urn`, 'urn');
     await this.deps.entities.deleteEntity(caller, urn, options);
     return true;
   }
@@ -242,7 +243,7 @@ export class DefaultPropertyService implements PropertyService {
 
 function propertyUrn(value: string): Urn {
   const urn = parseUrn(value);
-  if (urn.entityType.name !== 'structuredProperty') throw new ValidationError(`${value} is not a structured property urn`, 'urn');
+  if (urn.entityType !== ENTITY.structuredProperty) throw new ValidationError(`${value} is not a structured property urn`, 'urn');
   return urn;
 }
 

@@ -6,6 +6,7 @@
  * existing one; a soft-deleted property is refused; a `_versioned` name whose version
  * is no longer current matches nothing.
  */
+import { findValueType } from '../domain/registry/valueTypes.js';
 import { ValidationError } from '../domain/errors.js';
 import { closestName, keyFieldInfo, parseSearchField, PROPERTY_FIELD_PREFIX, type SearchField } from '../domain/searchFields.js';
 import { fieldsOf, mapLeaves, NONE, type FilterNode } from '../domain/searchFilter.js';
@@ -47,7 +48,7 @@ export async function resolveFields(registry: SearchRegistry, filter: FilterNode
       stale.add(name);
       continue;
     }
-    fields.set(name, { kind: 'property', generation: property.generation, numeric: property.valueType === 'number' });
+    fields.set(name, { kind: 'property', generation: property.generation, numeric: findValueType(property.valueType)?.numeric === true });
     properties.set(name, property);
   }
   const resolved = mapLeaves(filter, (leaf) => {

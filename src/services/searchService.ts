@@ -5,7 +5,8 @@
  * against the property registry (searchFields.ts); the search module runs the search.
  * Hits are URNs; what is shown of them is read from the database.
  */
-import { defaultSearchTypes, entityTypeByGraphql, findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
+import { PAGE_LIMITS, pageSize } from '../domain/limits.js';
+import { ENTITY, defaultSearchTypes, entityTypeByGraphql, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { UnavailableError, ValidationError } from '../domain/errors.js';
 import { quoteInput } from '../domain/inputLimits.js';
 import { parseLuceneQuery } from '../domain/luceneQuery.js';
@@ -67,7 +68,8 @@ export interface AggregateResult {
 
 export interface EntitySearchOptions {
   readonly query?: string | undefined;
-  readonly count: number;
+  /** Page size; absent: the search default (domain/limits.ts pageSize). */
+  readonly count?: number | undefined;
   readonly scrollId?: string | undefined;
   readonly sort?: string | undefined;
   readonly sortOrder?: string | undefined;
@@ -88,8 +90,6 @@ export interface SearchDeps {
   readonly registryRecheckMs: number;
 }
 
-const DEFAULT_COUNT = 10;
-const MAX_COUNT = 1000;
 const DEFAULT_AGG_VALUES = 20;
 
 interface ParsedQuery {
@@ -129,7 +129,7 @@ export class DefaultSearchService implements SearchService {
 
   async scroll(_caller: Caller, input: ScrollInput): Promise<ScrollResult> {
     const types = typesOf(input.types);
-    const count = countOf(input.count);
+    const count = pageSize(input.count, PAGE_LIMITS.searchCount);
     const query = parseQuery(input.query, input.orFilters);
     const page = await this.registry.withCurrentRegistry(
       async (used) => this.request(types, query, (await resolveFields(this.registry, query.filter, [], used)), input.includeSoftDeleted),
@@ -173,6 +173,7 @@ export class DefaultSearchService implements SearchService {
     const text = options.query?.trim() ?? '';
     if (options.sort !== undefined) sortableField(options.sort, 'sort');
     const order = directionOf(options.sortOrder);
+    const count = pageSize(options.count, PAGE_LIMITS.searchCount);
     if (!entityType.searchable || !this.searcherOrNull) {
       if (text !== '' && text !== '*') {
         if (entityType.searchable) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
@@ -180,7 +181,7 @@ export class DefaultSearchService implements SearchService {
       }
       if (order !== 'asc') throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, 'sortOrder');
       return this.deps.entities.listEntities(caller, entityType, {
-        count: options.count,
+        count,
         ...(options.scrollId ? { scrollId: options.scrollId } : {}),
         ...(options.aspects ? { aspects: options.aspects } : {}),
       });
@@ -188,7 +189,7 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(text, null);
     const page = await this.registry.withCurrentRegistry(
       async (used) => this.request([entityType], query, await resolveFields(this.registry, query.filter, [], used), false),
-      (request) => this.searcher().page(request, { count: options.count, scrollId: options.scrollId ?? null, order }),
+      (request) => this.searcher().page(request, { count, scrollId: options.scrollId ?? null, order }),
     );
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
@@ -229,7 +230,7 @@ export class DefaultSearchService implements SearchService {
   private async defaultFacets(): Promise<string[]> {
     const shown: FilterNode = { kind: 'equals', field: 'showInSearchFilters', values: ['true'] };
     const page = await this.searcher().page(
-      { types: ['structuredProperty'], keywords: null, filter: shown, fields: new Map([['showInSearchFilters', { kind: 'key', name: 'showInSearchFilters' }]]), includeRemoved: false },
+      { types: [ENTITY.structuredProperty.name], keywords: null, filter: shown, fields: new Map([['showInSearchFilters', { kind: 'key', name: 'showInSearchFilters' }]]), includeRemoved: false },
       { count: MAX_FACET_VALUES, scrollId: null, order: 'asc' },
     );
     return [...DEFAULT_KEY_FACETS, ...page.hits.map((h) => `${PROPERTY_FIELD_PREFIX}${parseUrn(h.urn).parts[0]}`)];
@@ -256,12 +257,6 @@ function typesOf(names: readonly string[]): EntityTypeInfo[] {
     out.set(type.name, type);
   }
   return [...out.values()];
-}
-
-function countOf(count: number | null | undefined): number {
-  if (count === null || count === undefined) return DEFAULT_COUNT;
-  if (!Number.isInteger(count) || count < 0) throw new ValidationError('count must be a whole number >= 0', 'count');
-  return Math.min(count, MAX_COUNT);
 }
 
 /** Only the URN orders results, on every interface. */

@@ -3,7 +3,7 @@
  * names, with their parsed definitions. Parsed definitions are cached by their JSON
  * text, which is all a parse depends on.
  */
-import { findEntityType, type EntityTypeInfo } from '../domain/entityTypes.js';
+import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { ValidationError } from '../domain/errors.js';
 import { parseTestDefinitionJson, type TestDefinition } from '../domain/testDefinition.js';
 import type { TestInfo } from '../domain/testInfo.js';

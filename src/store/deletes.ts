@@ -10,19 +10,20 @@ import { Prisma } from './generated/prisma/client.js';
 import { noteRegistryChange } from './propertyRegistry.js';
 
 /**
- * Locks the entity (and, when asked, a dataset's schema fields, after it: writers to a
- * field share-lock its dataset first) and reads the aspects each has. Fields come
- * first; empty when the entity does not exist.
+ * Locks the entity (and, when its type has children, such as a dataset's schema fields,
+ * those after it: writers to a child share-lock its parent first) and reads the aspects
+ * each has. Children come first; empty when the entity does not exist.
  */
-export async function lockForDelete(tx: Tx, entity: { urn: string; entityType: string }, options: { withSchemaFields: boolean }): Promise<EntityToDelete[]> {
+export async function lockForDelete(tx: Tx, entity: { urn: string; entityType: string }, options: { childType?: string }): Promise<EntityToDelete[]> {
   const found = await tx.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ${entity.urn} FOR UPDATE`;
   if (found.length === 0) return [];
-  const prefix = `urn:li:schemaField:(${entity.urn},`;
-  const fields = options.withSchemaFields
+  const childType = options.childType;
+  const prefix = `urn:li:${childType}:(${entity.urn},`;
+  const fields = childType
     ? await tx.$queryRaw<{ urn: string }[]>`
-        SELECT urn FROM entity WHERE entity_type = 'schemaField' AND left(urn, ${prefix.length}) = ${prefix} ORDER BY urn FOR UPDATE`
+        SELECT urn FROM entity WHERE entity_type = ${childType} AND left(urn, ${prefix.length}) = ${prefix} ORDER BY urn FOR UPDATE`
     : [];
-  const all = [...fields.map((f) => ({ urn: f.urn, entityType: 'schemaField' })), entity];
+  const all = [...fields.map((f) => ({ urn: f.urn, entityType: childType! })), entity];
   const aspects = await tx.$queryRaw<{ urn: string; aspect: string }[]>`
     SELECT urn, aspect FROM aspect WHERE urn = ANY(${all.map((e) => e.urn)}::text[]) AND version = 0`;
   return all.map((e) => ({ ...e, aspects: aspects.filter((a) => a.urn === e.urn).map((a) => a.aspect) }));

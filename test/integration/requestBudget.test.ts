@@ -7,7 +7,7 @@
  * a 400. Refusals name the limit and change nothing.
  */
 import { connect } from 'node:net';
-import { findEntityType } from '../../src/domain/entityTypes.js';
+import { findEntityType } from '../../src/domain/registry/entityTypes.js';
 import { LIMITS } from '../../src/domain/limits.js';
 import { databaseChecksum } from '../support/dbChecksum.js';
 import { http } from '../support/http.js';
@@ -44,7 +44,7 @@ describe('item 1: the write trace is bounded as a batch is', () => {
 
   test.each(['/openapi', '/gms/openapi'])('%s: more entities than a batch may hold is a 400 naming the limit', async (prefix) => {
     const body = Object.fromEntries(Array.from({ length: LIMITS.batchEntities + 1 }, (_, i) => [datasetUrn(i), ['status']]));
-    await refused(trace(prefix, body), new RegExp(`at most ${LIMITS.batchEntities} entities`));
+    await refused(trace(prefix, body), new RegExp(`a batch may hold at most ${LIMITS.batchEntities}`));
   });
 
   test.each(['/openapi', '/gms/openapi'])('%s: more entity-aspect pairs than the results budget is a 400 naming the limit', async (prefix) => {

@@ -6,7 +6,7 @@ import {
   findEntityType,
   defaultSearchTypes,
   searchableEntityTypes,
-} from '../../src/domain/entityTypes.js';
+} from '../../src/domain/registry/entityTypes.js';
 
 const SPEC_TABLE: ReadonlyArray<[string, string]> = [
   ['dataset', 'DATASET'],

@@ -1,5 +1,5 @@
 /** Data-type and entity-type URNs (SPEC 1): canonical `svc.`, aliases accepted, the rest rejected. */
-import { findEntityType } from '../../src/domain/entityTypes.js';
+import { findEntityType } from '../../src/domain/registry/entityTypes.js';
 import { ValidationError } from '../../src/domain/errors.js';
 import { inCanonicalNamespace } from '../../src/domain/propertyDefinition.js';
 import {

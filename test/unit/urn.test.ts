@@ -1,6 +1,6 @@
 /** URN parsing (SPEC 1): strict, balanced, known types, typed key parts. */
 import { InvalidUrnError } from '../../src/domain/errors.js';
-import { findEntityType } from '../../src/domain/entityTypes.js';
+import { findEntityType } from '../../src/domain/registry/entityTypes.js';
 import {
   MAX_URN_LENGTH,
   datasetUrn,

@@ -4,6 +4,7 @@
  * each listed field that has a `structured_properties` key (SPEC 3); entities and
  * fields the file does not mention are left alone.
  */
+import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { LIMITS } from '../../domain/limits.js';
 import type { StructuredPropertiesAspect } from '../../domain/structuredProperties.js';
 import { scalarOf } from '../../domain/typedValue.js';
@@ -59,7 +60,7 @@ async function prepareWrites(api: RestApi, file: string, entries: readonly Datas
 
   let checked = 0;
   const stored = await mapLimited(entries, READ_CONCURRENCY, async (e) => {
-    const entity = e.fields.length > 0 ? await api.getEntity('dataset', e.urn, ['schemaMetadata']) : undefined;
+    const entity = e.fields.length > 0 ? await api.getEntity(ENTITY.dataset.name, e.urn, ['schemaMetadata']) : undefined;
     progress.step(++checked, 'checked');
     return entity ? aspectValue<SchemaMetadata>(entity, 'schemaMetadata') : undefined;
   });
@@ -70,13 +71,13 @@ async function prepareWrites(api: RestApi, file: string, entries: readonly Datas
     const schema = schemaWithFields(stored[i], e);
     if (schema) datasetAspects.schemaMetadata = schema;
     if (e.assignments) {
-      const aspect = typedAspect(e.assignments, 'dataset', known, problems, e.entry);
+      const aspect = typedAspect(e.assignments, ENTITY.dataset.name, known, problems, e.entry);
       if (aspect) datasetAspects.structuredProperties = aspect;
     }
     const fieldAspects: DatasetWrite['fieldAspects'] = [];
     for (const f of e.fields) {
       if (!f.assignments) continue;
-      const aspect = typedAspect(f.assignments, 'schemaField', known, problems, e.entry);
+      const aspect = typedAspect(f.assignments, ENTITY.schemaField.name, known, problems, e.entry);
       if (aspect) fieldAspects.push({ urn: f.urn, aspects: { structuredProperties: aspect } });
     }
     return { source: e, datasetAspects, fieldAspects };
@@ -107,7 +108,7 @@ export async function upsertDatasets(ctx: CommandContext, options: { file: strin
   progress.step(0);
   if (options.atomic) {
     try {
-      await api.batchUpsert('dataset', writes.map((w) => ({ urn: w.source.urn, aspects: w.datasetAspects })));
+      await api.batchUpsert(ENTITY.dataset.name, writes.map((w) => ({ urn: w.source.urn, aspects: w.datasetAspects })));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       progress.clear();
@@ -118,7 +119,7 @@ export async function upsertDatasets(ctx: CommandContext, options: { file: strin
     for (const w of writes) {
       const where = `${options.file}:${w.source.line}: ${describeEntry(w.source.entry)}`;
       try {
-        await api.batchUpsert('dataset', [{ urn: w.source.urn, aspects: w.datasetAspects }]);
+        await api.batchUpsert(ENTITY.dataset.name, [{ urn: w.source.urn, aspects: w.datasetAspects }]);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         progress.failedWith(`${where}: not written: ${err.message}`);
@@ -126,7 +127,7 @@ export async function upsertDatasets(ctx: CommandContext, options: { file: strin
       }
       try {
         // In batches the server accepts: a wide dataset can have more fields than one batch holds.
-        for (let i = 0; i < w.fieldAspects.length; i += LIMITS.batchEntities) await api.batchUpsert('schemaField', w.fieldAspects.slice(i, i + LIMITS.batchEntities));
+        for (let i = 0; i < w.fieldAspects.length; i += LIMITS.batchEntities) await api.batchUpsert(ENTITY.schemaField.name, w.fieldAspects.slice(i, i + LIMITS.batchEntities));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         progress.failedWith(`${where}: the dataset was written but its fields were not: ${err.message}`);
@@ -153,11 +154,11 @@ function propertiesAsFileMap(aspect: StructuredPropertiesAspect | undefined): Re
 
 export async function getDataset(ctx: CommandContext, input: string): Promise<ExitCode> {
   const parsed = tryParseUrn(input);
-  if (!parsed.ok || parsed.urn.entityType.name !== 'dataset') {
+  if (!parsed.ok || parsed.urn.entityType !== ENTITY.dataset) {
     throw new CliError(`'${input}' is not a dataset urn${parsed.ok ? '' : ` (${parsed.reason})`}; expected urn:li:dataset:(urn:li:dataPlatform:<platform>,<name>,<env>)`, EXIT.usage);
   }
   const api = ctx.api();
-  const entity = await api.getEntity('dataset', input);
+  const entity = await api.getEntity(ENTITY.dataset.name, input);
   if (!entity) throw new CliError(`Dataset ${input} does not exist`);
   const [platformUrn, name, origin] = parsed.urn.parts as [string, string, string];
   const out: Record<string, unknown> = {
@@ -176,7 +177,7 @@ export async function getDataset(ctx: CommandContext, input: string): Promise<Ex
   if (paths.length > 0) {
     const fields = await mapLimited(paths, READ_CONCURRENCY, async (fieldPath) => {
       const urn = schemaFieldUrn(input, fieldPath);
-      const field = await api.getEntity('schemaField', urn, ['structuredProperties']);
+      const field = await api.getEntity(ENTITY.schemaField.name, urn, ['structuredProperties']);
       const props = propertiesAsFileMap(field && aspectValue<StructuredPropertiesAspect>(field, 'structuredProperties'));
       return { id: fieldPath, urn, ...(props ? { structured_properties: props } : {}) };
     });
@@ -190,7 +191,7 @@ export async function listDatasets(ctx: CommandContext): Promise<ExitCode> {
   const api = ctx.api();
   let scrollId: string | undefined;
   do {
-    const page = await api.listEntities('dataset', { count: 1000, aspects: ['status'], ...(scrollId ? { scrollId } : {}) });
+    const page = await api.listEntities(ENTITY.dataset.name, { count: 1000, aspects: ['status'], ...(scrollId ? { scrollId } : {}) });
     for (const entity of page.entities) printLine(ctx.terminal.stdout, entity.urn);
     scrollId = page.scrollId ?? undefined;
   } while (scrollId);

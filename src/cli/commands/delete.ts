@@ -3,6 +3,7 @@
  * writes `status.removed = true` and is reversible; hard delete removes the entity
  * (for a structured property, a server job then removes its values) and asks first.
  */
+import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { tryParseUrn } from '../../domain/urn.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
@@ -23,14 +24,14 @@ export async function deleteEntity(ctx: CommandContext, options: { urn: string; 
   }
   if (!options.force) {
     const consequence =
-      entityType === 'structuredProperty' ? ' and remove its values from every entity that holds them' : ' with all its aspects';
+      entityType === ENTITY.structuredProperty.name ? ' and remove its values from every entity that holds them' : ' with all its aspects';
     const ok = await confirm(ctx.terminal, `This will permanently delete ${options.urn}${consequence}. This cannot be undone. Continue?`);
     if (!ok) throw new CliError(`Aborted; ${options.urn} was not deleted. Pass --force to skip this question.`);
   }
   await api.deleteEntity(entityType, options.urn);
   printLine(
     ctx.terminal.stdout,
-    entityType === 'structuredProperty'
+    entityType === ENTITY.structuredProperty.name
       ? `Hard deleted ${options.urn}. Its values are being removed from entities by a background job.`
       : `Hard deleted ${options.urn}.`,
   );

@@ -4,6 +4,7 @@
  * Every write replaces what the catalogue names with the same content, so loading twice
  * changes nothing. Progress is a bar on a terminal and plain lines otherwise.
  */
+import { ENTITY } from '../../domain/registry/entityTypes.js';
 import type { CommandContext } from '../context.js';
 import { demoCatalogue, type DemoEntity } from '../demo/catalogue.js';
 import { ApiError, CliError, EXIT, type ExitCode } from '../errors.js';
@@ -56,9 +57,9 @@ export async function loadDemo(ctx: CommandContext): Promise<ExitCode> {
   const api = ctx.api();
   const out = ctx.terminal.stdout;
   const stages: ReadonlyArray<{ entityType: string; label: string; entities: DemoEntity[] }> = [
-    { entityType: 'structuredProperty', label: 'structured properties', entities: catalogue.properties },
-    { entityType: 'dataset', label: 'datasets', entities: catalogue.datasets },
-    { entityType: 'schemaField', label: 'schema fields with values', entities: catalogue.fields },
+    { entityType: ENTITY.structuredProperty.name, label: 'structured properties', entities: catalogue.properties },
+    { entityType: ENTITY.dataset.name, label: 'datasets', entities: catalogue.datasets },
+    { entityType: ENTITY.schemaField.name, label: 'schema fields with values', entities: catalogue.fields },
     { entityType: 'test', label: 'metadata tests', entities: catalogue.tests },
   ];
   const total = stages.reduce((n, s) => n + s.entities.length, 0);

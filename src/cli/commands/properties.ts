@@ -1,4 +1,5 @@
 /** `propgraph properties upsert|get|list` (seed 4.11, SPEC 9). */
+import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { checkCompatibility } from '../../domain/compatibility.js';
 import { ServiceError } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/limits.js';
@@ -73,7 +74,7 @@ export async function upsertProperties(ctx: CommandContext, options: UpsertOptio
   progress.step(0);
   if (options.atomic) {
     try {
-      await api.batchUpsert('structuredProperty', entries.map((e) => ({ urn: e.urn, aspects: { propertyDefinition: e.definition } })));
+      await api.batchUpsert(ENTITY.structuredProperty.name, entries.map((e) => ({ urn: e.urn, aspects: { propertyDefinition: e.definition } })));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       progress.clear();
@@ -83,7 +84,7 @@ export async function upsertProperties(ctx: CommandContext, options: UpsertOptio
   } else {
     for (const e of entries) {
       try {
-        await api.upsertAspect('structuredProperty', e.urn, 'propertyDefinition', e.definition);
+        await api.upsertAspect(ENTITY.structuredProperty.name, e.urn, 'propertyDefinition', e.definition);
         progress.succeeded(written(existing, e.urn));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
@@ -99,7 +100,7 @@ export async function upsertProperties(ctx: CommandContext, options: UpsertOptio
 export function propertyUrnOf(input: string): string {
   const urn = input.startsWith('urn:') ? input : `${URN_PREFIX}${input}`;
   const parsed = tryParseUrn(urn);
-  if (!parsed.ok || parsed.urn.entityType.name !== 'structuredProperty') {
+  if (!parsed.ok || parsed.urn.entityType !== ENTITY.structuredProperty) {
     throw new CliError(`'${input}' is not a structured property urn or qualified name${parsed.ok ? '' : ` (${parsed.reason})`}`, EXIT.usage);
   }
   return urn;
@@ -122,7 +123,7 @@ async function allDefinitions(ctx: CommandContext): Promise<Array<{ urn: string;
     const found: Array<{ urn: string; definition: PropertyDefinition; removed: boolean }> = [];
     let scrollId: string | undefined;
     do {
-      const page = await api.listEntities('structuredProperty', { count: 1000, aspects: ['propertyDefinition', 'status'], ...(query ? { query } : {}), ...(scrollId ? { scrollId } : {}) });
+      const page = await api.listEntities(ENTITY.structuredProperty.name, { count: 1000, aspects: ['propertyDefinition', 'status'], ...(query ? { query } : {}), ...(scrollId ? { scrollId } : {}) });
       for (const entity of page.entities) {
         const definition = aspectValue<PropertyDefinition>(entity, 'propertyDefinition');
         if (definition) found.push({ urn: entity.urn, definition, removed: aspectValue<{ removed?: boolean }>(entity, 'status')?.removed === true });

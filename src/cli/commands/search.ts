@@ -3,7 +3,8 @@
  * one page of hits and the facets asked for, through GraphQL's scrollAcrossEntities and
  * aggregateAcrossEntities (the same search the console and DataHub's clients use).
  */
-import { ENTITY_TYPES, entityTypeByGraphql, findEntityType } from '../../domain/entityTypes.js';
+import { isKeyFieldName, PROPERTY_FIELD_PREFIX } from '../../domain/searchFields.js';
+import { ENTITY_TYPES, entityTypeByGraphql, findEntityType } from '../../domain/registry/entityTypes.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
 import { CliFacetsDocument, CliSearchDocument, type AndFilterInput, type CliSearchQuery, type EntityType } from '../generated/graphql.js';
@@ -18,18 +19,13 @@ export interface SearchOptions {
   readonly json?: boolean;
 }
 
-const PROPERTY_FIELD = 'structuredProperties.';
-/** Search fields that are not structured properties (docs/search.md, "Field names"); anything else names a property. */
-const KEY_FIELDS = new Set([
-  'urn', 'name', 'platform', 'origin', 'removed', '_entityType', 'entityType', 'qualifiedName', 'displayName',
-  'valueType', 'entityTypes', 'cardinality', 'showInSearchFilters', 'fieldPath', 'parent',
-]);
+
 const DEFAULT_COUNT = 20;
 const MAX_COUNT = 1000;
 
 /** `acme.governance.tier` is the property's search field; key fields and spelled-out property fields stay as written. */
 export function searchField(name: string): string {
-  return KEY_FIELDS.has(name) || name.startsWith(PROPERTY_FIELD) ? name : `${PROPERTY_FIELD}${name}`;
+  return isKeyFieldName(name) || name.startsWith(PROPERTY_FIELD_PREFIX) ? name : `${PROPERTY_FIELD_PREFIX}${name}`;
 }
 
 function entityTypeOf(input: string): EntityType {

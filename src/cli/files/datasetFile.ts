@@ -6,7 +6,7 @@
  * datasetValues.ts types them by their properties' definitions.
  */
 import { closestWord } from '../../domain/closestWord.js';
-import { FABRIC_TYPES } from '../../domain/entityTypes.js';
+import { ENTITY, FABRIC_TYPES } from '../../domain/registry/entityTypes.js';
 import type { PathSegment } from '../../domain/inputLimits.js';
 import { shapeOf } from '../../domain/shapes/shape.js';
 import { datasetUrn, schemaFieldUrn, tryParseUrn } from '../../domain/urn.js';
@@ -105,7 +105,7 @@ function datasetIdentity(report: EntryReport, e: DatasetEntryShape): { urn: stri
   if (e.urn != null) {
     const parsed = tryParseUrn(e.urn);
     if (!parsed.ok) return report.fail(['urn'], `'${e.urn}' is not a valid urn: ${parsed.reason}`);
-    if (parsed.urn.entityType.name !== 'dataset') return report.fail(['urn'], `'${e.urn}' is not a dataset urn`);
+    if (parsed.urn.entityType !== ENTITY.dataset) return report.fail(['urn'], `'${e.urn}' is not a dataset urn`);
     const [platformUrn, name, urnOrigin] = parsed.urn.parts as [string, string, string];
     if (e.id != null && e.id !== name) return report.fail(['id'], `'${e.id}' does not match the urn's name '${name}'`);
     if (e.platform != null && (e.platform.startsWith(PLATFORM_PREFIX) ? e.platform : `${PLATFORM_PREFIX}${e.platform}`) !== platformUrn) {
@@ -134,7 +134,7 @@ function readFields(report: EntryReport, fields: ReadonlyArray<FieldShape | unde
     if (field.urn != null) {
       const parsed = tryParseUrn(field.urn);
       if (!parsed.ok) return report.fail([...at, 'urn'], `'${field.urn}' is not a valid urn: ${parsed.reason}`);
-      if (parsed.urn.entityType.name !== 'schemaField') return report.fail([...at, 'urn'], `'${field.urn}' is not a schemaField urn`);
+      if (parsed.urn.entityType !== ENTITY.schemaField) return report.fail([...at, 'urn'], `'${field.urn}' is not a schemaField urn`);
       const [parent, path] = parsed.urn.parts as [string, string];
       if (datasetUrnValue && parent !== datasetUrnValue) return report.fail([...at, 'urn'], `belongs to ${parent}, not to this dataset ${datasetUrnValue}`);
       if (field.id != null && field.id !== path) return report.fail([...at, 'id'], `'${field.id}' does not match the urn's field path '${path}'`);

@@ -23,7 +23,7 @@ export type KnownProperties = ReadonlyMap<string, KnownProperty | undefined>;
  */
 export function typedAspect(
   assignments: readonly Assignment[],
-  targetType: 'dataset' | 'schemaField',
+  targetType: string,
   known: KnownProperties,
   problems: FileProblems,
   entry: EntryRef,

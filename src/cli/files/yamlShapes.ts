@@ -4,6 +4,7 @@
  * domain's own schemas and rules (domain/shapes/, domain/propertyDefinition.ts,
  * domain/structuredProperties.ts), which the files' readers call.
  */
+import { DATA_TYPES } from '../../domain/registry/valueTypes.js';
 import * as z from 'zod';
 import { describeYaml } from './fileProblems.js';
 
@@ -33,7 +34,7 @@ export const propertyEntryShape = z.strictObject({
   id: optionalScalar,
   urn: optionalScalar,
   qualified_name: optionalScalar,
-  type: scalar('a data type: string, rich_text, number, date or urn'),
+  type: scalar(`a data type: ${DATA_TYPES.slice(0, -1).join(', ')} or ${DATA_TYPES[DATA_TYPES.length - 1]}`),
   cardinality: optionalScalar,
   version: optionalScalar,
   display_name: optionalScalar,

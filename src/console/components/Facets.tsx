@@ -2,6 +2,7 @@
  * The search sidebar's facets: checkboxes with counts for entity types, platforms,
  * allowed values and texts; a range for numbers and dates; has a value / has none.
  */
+import { valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { DefinitionFragment, SearchFacetsQuery } from '../generated/graphql';
 import { counted, entityTypeLabel, facetValueText, isRanged, propertyLabel } from '../lib/properties';
@@ -90,7 +91,7 @@ function RangeFilter({ definition: d, params, onChange, values }: { definition: 
     setMin(params.get(`min:${name}`) ?? '');
     setMax(params.get(`max:${name}`) ?? '');
   }, [params, name]);
-  const type = d.valueType.info.type === 'DATE' ? 'date' : 'number';
+  const type = valueTypeOfStd(d.valueType.info.type)?.scale ?? 'number';
   const id = `range-${slug(name)}`;
   const apply = (event: FormEvent) => {
     event.preventDefault();

@@ -4,7 +4,8 @@
  * value or several, as the cardinality says.
  */
 import { useState, type FormEvent } from 'react';
-import { tryParseUrn } from '../../domain/urn.js';
+import { valueTypeOfStd } from '../../domain/registry/valueTypes.js';
+import { coerceTypedValue } from '../../domain/typedValue.js';
 import type { PropertySummaryFragment, PropertyValueInput } from '../generated/graphql';
 import { allowedDescription, propertyLabel, valueText } from '../lib/properties';
 
@@ -16,25 +17,21 @@ interface Props {
   onCancel(): void;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The typed inputs for the values, or the first problem with them. */
+/**
+ * The typed inputs for the values, or the first problem with them, checked by the
+ * server's own value rules (src/domain/typedValue.ts) before anything is sent.
+ */
 export function valueInputs(property: PropertySummaryFragment, texts: readonly string[]): { values: PropertyValueInput[] } | { problem: string } {
-  const type = property.definition.valueType.info.type;
+  const type = valueTypeOfStd(property.definition.valueType.info.type);
   const values: PropertyValueInput[] = [];
   for (const raw of texts.map((t) => t.trim()).filter((t) => t !== '')) {
-    if (type === 'NUMBER') {
-      const n = Number(raw);
-      if (!Number.isFinite(n)) return { problem: `${raw} is not a number` };
-      values.push({ numberValue: n });
-    } else {
-      if (type === 'DATE' && (!DATE.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`)))) return { problem: `${raw} is not a date (YYYY-MM-DD)` };
-      if (type === 'URN') {
-        const urn = tryParseUrn(raw);
-        if (!urn.ok) return { problem: `${raw} is not a valid urn: ${urn.reason}` };
-      }
+    if (!type) {
       values.push({ stringValue: raw });
+      continue;
     }
+    const checked = coerceTypedValue(type.stored === 'double' ? { double: raw } : { string: raw }, type.id);
+    if (!checked.ok) return { problem: `${raw} ${checked.reason}` };
+    values.push('double' in checked.value ? { numberValue: checked.value.double } : { stringValue: checked.value.string });
   }
   if (values.length === 0) return { problem: 'Enter a value, or use Remove to clear the property' };
   if (property.definition.cardinality !== 'MULTIPLE' && values.length > 1) return { problem: 'This property holds one value' };
@@ -93,22 +90,22 @@ export function ValueEditor({ property, current, busy, onSave, onCancel }: Props
       </>
     );
   } else {
-    const type = d.valueType.info.type;
-    const inputType = type === 'NUMBER' ? 'number' : type === 'DATE' ? 'date' : 'text';
+    const editor = valueTypeOfStd(d.valueType.info.type)?.editor ?? 'text';
+    const inputType = editor === 'number' || editor === 'date' ? editor : 'text';
     inputs = (
       <fieldset>
         <legend>{multiple ? `Values of ${label}` : `Value of ${label}`}</legend>
         {texts.map((t, i) => (
           <div key={i} className="value-input">
-            <label htmlFor={`${base}-${i}`}>{multiple ? `Value ${i + 1}` : type === 'URN' ? 'Entity URN' : 'Value'}</label>
-            {type === 'RICH_TEXT' ? (
+            <label htmlFor={`${base}-${i}`}>{multiple ? `Value ${i + 1}` : editor === 'urn' ? 'Entity URN' : 'Value'}</label>
+            {editor === 'markdown' ? (
               <textarea id={`${base}-${i}`} rows={3} value={t} onChange={(e) => setTexts((all) => all.map((x, j) => (j === i ? e.target.value : x)))} {...problemProps} />
             ) : (
               <input
                 id={`${base}-${i}`}
                 type={inputType}
                 step="any"
-                placeholder={type === 'URN' ? 'urn:li:…' : undefined}
+                placeholder={editor === 'urn' ? 'urn:li:…' : undefined}
                 value={t}
                 onChange={(e) => setTexts((all) => all.map((x, j) => (j === i ? e.target.value : x)))}
                 {...problemProps}

@@ -3,6 +3,8 @@
  * (src/domain/propertyDefinition.ts) before anything is sent, and turned into the
  * GraphQL inputs.
  */
+import { ENTITY } from '../../domain/registry/entityTypes.js';
+import { VALUE_TYPES, valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { ServiceError } from '../../domain/errors.js';
 import { parsePropertyDefinition } from '../../domain/propertyDefinition.js';
 import { tryParseUrn } from '../../domain/urn.js';
@@ -44,7 +46,7 @@ export const EMPTY_FORM: FormState = {
   description: '',
   valueType: 'string',
   cardinality: 'SINGLE',
-  entityTypes: ['dataset'],
+  entityTypes: [ENTITY.dataset.name],
   allowed: [],
   allowedTypes: [],
   immutable: false,
@@ -52,14 +54,13 @@ export const EMPTY_FORM: FormState = {
   version: '',
 };
 
-const DATA_TYPE_IDS: Record<string, string> = { STRING: 'string', RICH_TEXT: 'rich_text', NUMBER: 'number', DATE: 'date', URN: 'urn' };
 
 export function formOf(d: DefinitionFragment, showInSearchFilters: boolean): FormState {
   return {
     qualifiedName: d.qualifiedName,
     displayName: d.displayName ?? '',
     description: d.description ?? '',
-    valueType: DATA_TYPE_IDS[d.valueType.info.type] ?? 'string',
+    valueType: valueTypeOfStd(d.valueType.info.type)?.id ?? VALUE_TYPES[0].id,
     cardinality: d.cardinality ?? 'SINGLE',
     entityTypes: d.entityTypes.map((t) => entityTypeName(t.info.type)),
     allowed: (d.allowedValues ?? []).map((a) => newRow(valueText(a.value), a.description ?? '')),

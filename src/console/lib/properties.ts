@@ -3,34 +3,22 @@
  * for, search field names. Entity types and type URNs come from the server's own
  * domain tables, so the console names them exactly as the API does.
  */
-import { ENTITY_TYPES, entityTypeByGraphql } from '../../domain/entityTypes.js';
+import { ENTITY_TYPES, entityTypeByGraphql, holdsValues } from '../../domain/registry/entityTypes.js';
+import { VALUE_TYPES as REGISTRY_VALUE_TYPES, valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import type { DefinitionFragment, EntityType, ValueFragment } from '../generated/graphql';
 
 export type StdType = DefinitionFragment['valueType']['info']['type'];
 
 /** Entity types that can hold structured property values. */
-export const ASSET_TYPES = ENTITY_TYPES.filter((t) => t.aspects.includes('structuredProperties'));
+export const ASSET_TYPES = ENTITY_TYPES.filter(holdsValues);
 
-export const VALUE_TYPES: ReadonlyArray<{ readonly id: string; readonly label: string }> = [
-  { id: 'string', label: 'Text' },
-  { id: 'rich_text', label: 'Rich text' },
-  { id: 'number', label: 'Number' },
-  { id: 'date', label: 'Date' },
-  { id: 'urn', label: 'Entity (URN)' },
-];
+export const VALUE_TYPES: ReadonlyArray<{ readonly id: string; readonly label: string }> = REGISTRY_VALUE_TYPES;
 
-const STD_LABELS: Record<string, string> = { STRING: 'Text', RICH_TEXT: 'Rich text', NUMBER: 'Number', DATE: 'Date', URN: 'Entity (URN)', OTHER: 'Other' };
+export const typeLabel = (t: StdType): string => valueTypeOfStd(t)?.label ?? (t === 'OTHER' ? 'Other' : t);
 
-export const typeLabel = (t: StdType): string => STD_LABELS[t] ?? t;
-
-const ENTITY_LABELS: Record<string, string> = { corpuser: 'User', corpGroup: 'Group', mlModel: 'ML model' };
-
-/** `dataset` → `Dataset`, `schemaField` → `Schema field`. */
+/** `DATASET` → `Dataset`, `SCHEMA_FIELD` → `Schema field`. */
 export function entityTypeLabel(graphql: string): string {
-  const name = entityTypeByGraphql(graphql)?.name ?? graphql.toLowerCase();
-  if (ENTITY_LABELS[name]) return ENTITY_LABELS[name];
-  const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return entityTypeByGraphql(graphql)?.label ?? graphql;
 }
 
 export const entityTypeName = (graphql: string): string => entityTypeByGraphql(graphql)?.name ?? graphql.toLowerCase();
@@ -54,12 +42,12 @@ export function allowedDescription(d: DefinitionFragment, value: string): string
 
 /** Numbers in facets come as decimal strings ("60.0"); shown as numbers. */
 export function facetValueText(d: DefinitionFragment | null, value: string): string {
-  return d?.valueType.info.type === 'NUMBER' && value !== '' && !Number.isNaN(Number(value)) ? String(Number(value)) : value;
+  return d !== null && valueTypeOfStd(d.valueType.info.type)?.numeric === true && value !== '' && !Number.isNaN(Number(value)) ? String(Number(value)) : value;
 }
 
 export const holderTypes = (d: DefinitionFragment): EntityType[] => d.entityTypes.map((t) => t.info.type);
 
-export const isRanged = (d: DefinitionFragment): boolean => !d.allowedValues?.length && (d.valueType.info.type === 'NUMBER' || d.valueType.info.type === 'DATE');
+export const isRanged = (d: DefinitionFragment): boolean => !d.allowedValues?.length && valueTypeOfStd(d.valueType.info.type)?.scale !== undefined;
 
 /** yyyyMMddhhmmss of now (UTC), for a new version. */
 export function versionNow(): string {

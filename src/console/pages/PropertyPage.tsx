@@ -3,6 +3,7 @@
  * spread, its history; edit, soft delete, restore and hard delete (with the cleanup
  * job's progress), as the token's scope allows.
  */
+import { valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { useState } from 'react';
 import { CleanupProgress } from '../components/CleanupProgress';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
@@ -232,7 +233,7 @@ function Usage({ definition: d }: { definition: DefinitionFragment }) {
   if (!holders.data || !distribution.data) return <Loading what="the values" />;
   const total = holders.data.scrollAcrossEntities?.total ?? 0;
   const counts = (distribution.data.aggregateAcrossEntities?.facets?.[0]?.aggregations ?? []).map((a) => ({ value: a.value, count: a.count }));
-  const type = d.valueType.info.type;
+  const scale = valueTypeOfStd(d.valueType.info.type)?.scale;
   let buckets: Bucket[];
   let kind: 'bars' | 'histogram' = 'bars';
   if (d.allowedValues?.length) {
@@ -241,10 +242,10 @@ function Usage({ definition: d }: { definition: DefinitionFragment }) {
       const count = counts.find((c) => facetValueText(d, c.value) === facetValueText(d, value))?.count ?? 0;
       return { label: value, count, description: a.description };
     });
-  } else if (type === 'NUMBER') {
+  } else if (scale === 'number') {
     buckets = numberHistogram(counts);
     kind = 'histogram';
-  } else if (type === 'DATE') {
+  } else if (scale === 'date') {
     buckets = dateHistogram(counts);
     kind = 'histogram';
   } else {

@@ -6,6 +6,7 @@
  * deleting a property's status restores it.
  */
 import { CLEANUP_PROPERTY_VALUES } from '../jobKinds.js';
+import { findEntityType, ruleKindOf } from '../registry/entityTypes.js';
 import type { JobRequest } from './writeDecision.js';
 
 /** An entity a delete found (locked), with the aspects it has. */
@@ -32,9 +33,15 @@ function definitionGone(urn: string): Pick<DeleteDecision, 'registry' | 'jobs'> 
   return { registry: [{ urn, change: 'delete' }], jobs: [{ kind: CLEANUP_PROPERTY_VALUES, payload: { propertyUrn: urn } }] };
 }
 
-/** Deletes the entities found: an entity and, for a dataset, its schema fields (fields first). */
+/** What deleting `aspect` of an entity of `entityType` also does, by the rules that govern the aspect. */
+function ruleKind(entityType: string, aspect: string): string | undefined {
+  const type = findEntityType(entityType);
+  return type ? ruleKindOf(type, aspect) : undefined;
+}
+
+/** Deletes the entities found: an entity and its children, such as a dataset's schema fields (children first). */
 export function decideEntityDelete(found: readonly EntityToDelete[]): DeleteDecision {
-  const definitions = found.filter((e) => e.entityType === 'structuredProperty' && e.aspects.includes('propertyDefinition')).map((e) => definitionGone(e.urn));
+  const definitions = found.filter((e) => e.aspects.some((a) => ruleKind(e.entityType, a) === 'propertyDefinition')).map((e) => definitionGone(e.urn));
   return {
     entities: found.map((e) => ({ urn: e.urn, entityType: e.entityType })),
     aspects: [],
@@ -48,10 +55,14 @@ export function decideEntityDelete(found: readonly EntityToDelete[]): DeleteDeci
 export function decideAspectDelete(entity: EntityToDelete, aspect: string): DeleteDecision {
   if (!entity.aspects.includes(aspect)) return NOTHING_TO_DELETE;
   const base = { ...NOTHING_TO_DELETE, aspects: [{ urn: entity.urn, entityType: entity.entityType, aspect }] };
-  if (aspect === 'structuredProperties') return { ...base, valueRowsOf: [entity.urn] };
-  if (entity.entityType === 'structuredProperty') {
-    if (aspect === 'propertyDefinition') return { ...base, ...definitionGone(entity.urn) };
-    if (aspect === 'status') return { ...base, registry: [{ urn: entity.urn, change: 'restore' }] };
+  switch (ruleKind(entity.entityType, aspect)) {
+    case 'structuredProperties':
+      return { ...base, valueRowsOf: [entity.urn] };
+    case 'propertyDefinition':
+      return { ...base, ...definitionGone(entity.urn) };
+    case 'propertyStatus':
+      return { ...base, registry: [{ urn: entity.urn, change: 'restore' }] };
+    default:
+      return base;
   }
-  return base;
 }

@@ -164,6 +164,7 @@ export type DataTypeEntity = Entity & {
 
 export type DataTypeInfo = {
   __typename?: 'DataTypeInfo';
+  description?: Maybe<Scalars['String']['output']>;
   displayName?: Maybe<Scalars['String']['output']>;
   qualifiedName: Scalars['String']['output'];
   type: StdDataType;
@@ -1240,6 +1241,7 @@ export type DataTypeEntityResolvers<ContextType = GraphQLContext, ParentType ext
 }>;
 
 export type DataTypeInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataTypeInfo'] = ResolversParentTypes['DataTypeInfo']> = ResolversObject<{
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   displayName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   qualifiedName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['StdDataType'], ParentType, ContextType>;

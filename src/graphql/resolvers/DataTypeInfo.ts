@@ -1,10 +1,10 @@
-import { stdDataType, urnNamespace } from '../../domain/typeUrns.js';
+import { valueType } from '../../domain/registry/valueTypes.js';
+import { urnNamespace } from '../../domain/typeUrns.js';
 import type { DataTypeInfoResolvers } from '../generated/resolvers-types.js';
 
-const DISPLAY: Record<string, string> = { string: 'String', rich_text: 'Rich Text', number: 'Number', date: 'Date', urn: 'Urn' };
-
 export const DataTypeInfo: DataTypeInfoResolvers = {
-  type: (m) => stdDataType(m.type),
+  type: (m) => valueType(m.type).std,
   qualifiedName: (m) => `${urnNamespace()}.${m.type}`,
-  displayName: (m) => DISPLAY[m.type] ?? m.type,
+  displayName: (m) => valueType(m.type).displayName,
+  description: (m) => valueType(m.type).description,
 };

@@ -1,5 +1,6 @@
+import { PAGE_LIMITS, pageSize } from '../../domain/limits.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
-import { tryParseUrn } from '../../domain/urn.js';
+import { ENTITY } from '../../domain/registry/entityTypes.js';
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';
 import { facetMetadata, orFiltersOf, timed, typesOf } from './searchInput.js';
@@ -7,12 +8,12 @@ import { facetMetadata, orFiltersOf, timed, typesOf } from './searchInput.js';
 export const Query: QueryResolvers = {
   dataset: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);
-    if (model.entityType.name !== 'dataset') return null;
+    if (model.entityType !== ENTITY.dataset) return null;
     return (await ctx.loaders.exists.load(urn)) ? model : null;
   },
   structuredProperty: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);
-    if (model.entityType.name !== 'structuredProperty') return null;
+    if (model.entityType !== ENTITY.structuredProperty) return null;
     return (await ctx.loaders.property.load(urn)) ? model : null;
   },
   scrollAcrossEntities: async (_root, { input }, ctx) => {
@@ -52,7 +53,7 @@ export const Query: QueryResolvers = {
   },
   test: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);
-    if (model.entityType.name !== 'test') return null;
+    if (model.entityType !== ENTITY.test) return null;
     return (await ctx.loaders.test.load(urn)) ? model : null;
   },
   listTests: async (_root, { input }, ctx) => {
@@ -67,7 +68,7 @@ export const Query: QueryResolvers = {
   listAccessTokens: async (_root, { input }, ctx) => {
     const all = await ctx.services.tokens.list(ctx.caller);
     const start = Math.max(0, input?.start ?? 0);
-    const count = Math.min(1000, Math.max(0, input?.count ?? 100));
+    const count = pageSize(input?.count, PAGE_LIMITS.tokensCount);
     const tokens = all.slice(start, start + count);
     return { start, count: tokens.length, total: all.length, tokens };
   },
@@ -85,21 +86,14 @@ export const Query: QueryResolvers = {
       ...(input?.status ? { status: input.status.toLowerCase() } : {}),
       ...(input?.kind ? { kind: input.kind } : {}),
       ...(input?.propertyUrn ? { propertyUrn: input.propertyUrn } : {}),
-      limit: countOf(input?.count, 20, 1000),
+      count: input?.count ?? null,
     });
     return { count: jobs.length, jobs };
   },
   entity: async (_root, { urn }, ctx) => {
-    const parsed = tryParseUrn(urn);
-    // Data types and entity types are built in: they exist without being stored.
-    if (parsed.ok && (parsed.urn.entityType.name === 'dataType' || parsed.urn.entityType.name === 'entityType')) return entityModel(urn);
     const model = entityModel(urn);
+    // Data types and entity types are built in: they exist without being stored.
+    if (model.entityType.builtIn) return model;
     return (await ctx.loaders.exists.load(urn)) ? model : null;
   },
 };
-
-function countOf(count: number | null | undefined, fallback: number, max: number): number {
-  if (count === null || count === undefined) return fallback;
-  if (!Number.isInteger(count) || count < 1) throw new ValidationError('count must be a whole number >= 1', 'count');
-  return Math.min(count, max);
-}

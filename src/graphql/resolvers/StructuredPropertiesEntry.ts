@@ -1,3 +1,4 @@
+import { valueType } from '../../domain/registry/valueTypes.js';
 import { parseDataTypeUrn } from '../../domain/typeUrns.js';
 import { isDoubleValue } from '../../domain/typedValue.js';
 import type { StructuredPropertiesEntryResolvers } from '../generated/resolvers-types.js';
@@ -7,10 +8,10 @@ export const StructuredPropertiesEntry: StructuredPropertiesEntryResolvers = {
   structuredProperty: (m) => entityModel(m.propertyUrn),
   values: (m) => [...m.values],
   associatedUrn: (m) => m.associatedUrn,
-  // Only urn-typed properties name entities (SPEC 8).
+  // Only properties of a type whose values name entities (urn) have value entities.
   valueEntities: async (m, _args, ctx) => {
     const state = await ctx.loaders.property.load(m.propertyUrn);
-    if (!state || parseDataTypeUrn(state.definition.valueType) !== 'urn') return null;
+    if (!state || !valueType(parseDataTypeUrn(state.definition.valueType)).namesEntities) return null;
     return m.values.filter((v) => !isDoubleValue(v)).map((v) => entityModel((v as { string: string }).string));
   },
 };

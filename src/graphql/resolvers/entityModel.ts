@@ -12,17 +12,6 @@ export function entityTypeOf(model: EntityModel): EntityType {
 }
 
 /** GraphQL object type for an entity, by its entity type. */
-const OBJECT_TYPES: Record<string, string> = {
-  dataset: 'Dataset',
-  schemaField: 'SchemaFieldEntity',
-  structuredProperty: 'StructuredPropertyEntity',
-  test: 'Test',
-  dataType: 'DataTypeEntity',
-  entityType: 'EntityTypeEntity',
-  dataPlatform: 'DataPlatform',
-  corpuser: 'CorpUser',
-};
-
 export function objectTypeOf(model: EntityModel): string {
-  return OBJECT_TYPES[model.entityType.name] ?? 'GenericEntity';
+  return model.entityType.graphqlObject;
 }

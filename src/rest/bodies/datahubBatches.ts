@@ -5,7 +5,6 @@
  * single-aspect PATCH route.
  */
 import * as z from 'zod';
-import { LIMITS } from '../../domain/limits.js';
 import { urnText } from '../../domain/shapes/common.js';
 import { aspectEnvelopeShape } from './entities.js';
 
@@ -21,8 +20,7 @@ export const entityPatchBatchShape = z
       .catchall(aspectEnvelopeShape)
       .meta({ id: 'EntityPatchV3', description: 'A v3 entity patch: its URN and, per aspect name, an envelope whose `value` is a patch document (`{"patch": [...]}`, optionally with `arrayPrimaryKeys`).' }),
     list('[{"urn": "<urn>", "datasetProperties": {"value": {"patch": [{"op": "add", "path": "/description", "value": "d"}]}}}]'),
-  )
-  .max(LIMITS.batchEntities);
+  );
 
 /** `[{urn, <aspect>: {}}]`: the aspects named are read; none named reads them all. */
 export const batchGetShape = z
@@ -32,8 +30,7 @@ export const batchGetShape = z
       .catchall(z.record(z.string(), z.unknown(), { error: 'must be an object ({} names the aspect to read)' }))
       .meta({ id: 'BatchGetItemV3', description: 'An entity to read: its URN and, per aspect to read, `{}`. No aspect named: all of them.' }),
     list('[{"urn": "<urn>", "datasetProperties": {}}]'),
-  )
-  .max(LIMITS.batchEntities);
+  );
 
 /** `{<urn>: [<aspect>, ...]}`: the entities and aspects a write trace asks about. */
 export const traceRequestShape = z

@@ -6,7 +6,6 @@
  * (domain/shapes/), whatever interface wrote it.
  */
 import * as z from 'zod';
-import { LIMITS } from '../../domain/limits.js';
 import { urnText } from '../../domain/shapes/common.js';
 import type { ApiVersion } from '../shapes.js';
 
@@ -49,8 +48,8 @@ export const entityV2Shape = z
   .meta({ id: 'EntityV2', description: 'A v2 entity: its URN and its aspects under `aspects`.' });
 
 const BATCH: Record<ApiVersion, z.ZodType<Array<{ urn: string } & Record<string, unknown>>>> = {
-  v3: z.array(entityV3Shape, listOfEntities('[{"urn": "<urn>", "status": {"value": {"removed": false}}}]')).max(LIMITS.batchEntities),
-  v2: z.array(entityV2Shape, listOfEntities('[{"urn": "<urn>", "aspects": {"status": {"value": {"removed": false}}}}]')).max(LIMITS.batchEntities),
+  v3: z.array(entityV3Shape, listOfEntities('[{"urn": "<urn>", "status": {"value": {"removed": false}}}]')),
+  v2: z.array(entityV2Shape, listOfEntities('[{"urn": "<urn>", "aspects": {"status": {"value": {"removed": false}}}}]')),
 };
 
 /** The body of a batch write in the given version. */

@@ -5,7 +5,7 @@
  * The response-only schemas below are written in zod too, for one source.
  */
 import * as z from 'zod';
-import { ENTITY_TYPES } from '../../domain/entityTypes.js';
+import { ENTITY_TYPES } from '../../domain/registry/entityTypes.js';
 import { SCOPES } from '../../domain/accessToken.js';
 import '../../domain/shapes/propertyDefinition.js';
 import '../../domain/shapes/status.js';

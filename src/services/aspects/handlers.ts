@@ -1,9 +1,11 @@
 /**
- * The one table of aspect rules: which rules (domain/writes/) govern an aspect of an
- * entity type. A handler declares the state a write relies on and decides, purely;
- * the write path (pipeline.ts) is the same for every aspect.
+ * The rules (domain/writes/) of each kind the registry names: a handler declares the
+ * state a write relies on and decides, purely; the write path (pipeline.ts) is the same
+ * for every aspect. Which kind governs an aspect of an entity type is the registry's
+ * fact (domain/registry/); this module only maps kinds to their rules.
  */
-import type { EntityTypeInfo } from '../../domain/entityTypes.js';
+import { isKnownAspect, ruleKindOf, type EntityTypeInfo } from '../../domain/registry/entityTypes.js';
+import type { RuleKind } from '../../domain/registry/aspects.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { AspectRules } from '../../domain/writes/aspectRules.js';
 import { keyAspectRules, objectAspectRules, testInfoRules, testResultsRules } from '../../domain/writes/plainAspectRules.js';
@@ -11,9 +13,14 @@ import { propertyDefinitionRules } from '../../domain/writes/propertyDefinitionR
 import { propertyStatusRules, statusRules } from '../../domain/writes/statusRules.js';
 import { structuredPropertiesRules } from '../../domain/writes/structuredPropertiesRules.js';
 
-export function isKnownAspect(entityType: EntityTypeInfo, aspect: string): boolean {
-  return aspect === entityType.keyAspect || entityType.aspects.includes(aspect);
-}
+const RULES: Readonly<Record<Exclude<RuleKind, 'object'>, AspectRules>> = {
+  structuredProperties: structuredPropertiesRules,
+  propertyDefinition: propertyDefinitionRules,
+  propertyStatus: propertyStatusRules,
+  status: statusRules,
+  testInfo: testInfoRules,
+  testResults: testResultsRules,
+};
 
 export function handlerFor(entityType: EntityTypeInfo, aspect: string): AspectRules {
   if (!isKnownAspect(entityType, aspect)) {
@@ -22,14 +29,7 @@ export function handlerFor(entityType: EntityTypeInfo, aspect: string): AspectRu
       'aspect',
     );
   }
-  if (aspect === entityType.keyAspect) return keyAspectRules(aspect);
-  if (aspect === 'structuredProperties') return structuredPropertiesRules;
-  if (entityType.name === 'structuredProperty') {
-    if (aspect === 'propertyDefinition') return propertyDefinitionRules;
-    if (aspect === 'status') return propertyStatusRules;
-  }
-  if (entityType.name === 'test' && aspect === 'testInfo') return testInfoRules;
-  if (aspect === 'testResults') return testResultsRules;
-  if (aspect === 'status') return statusRules;
-  return objectAspectRules(aspect);
+  const kind = ruleKindOf(entityType, aspect);
+  if (kind === 'key') return keyAspectRules(aspect);
+  return kind === 'object' ? objectAspectRules(aspect) : RULES[kind];
 }

@@ -151,7 +151,7 @@ function propertiesStillNeeded(entities: readonly EntityWrite[], resolved: reado
 
 /** Hard-deletes an entity with all its aspects (a dataset with its schema fields); a missing entity is not an error. */
 export async function deleteEntityAndAspects(tx: Tx, urn: Urn): Promise<bigint[]> {
-  const found = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { withSchemaFields: urn.entityType.name === 'dataset' });
+  const found = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { childType: urn.entityType.childType });
   return applyDeletes(tx, decideEntityDelete(found));
 }
 
@@ -159,6 +159,6 @@ export async function deleteEntityAndAspects(tx: Tx, urn: Urn): Promise<bigint[]
 export async function deleteOneAspect(tx: Tx, urn: Urn, aspect: string): Promise<bigint[]> {
   handlerFor(urn.entityType, aspect);
   if (aspect === urn.entityType.keyAspect) return deleteEntityAndAspects(tx, urn);
-  const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { withSchemaFields: false });
+  const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, {});
   return entity ? applyDeletes(tx, decideAspectDelete(entity, aspect)) : [];
 }

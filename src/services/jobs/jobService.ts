@@ -1,4 +1,5 @@
 /** Job status for operators: what is pending, running, done, and how far each got. */
+import { PAGE_LIMITS, pageSize } from '../../domain/limits.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import type { Db } from '../../store/database.js';
 import type { Caller } from '../caller.js';
@@ -33,7 +34,8 @@ const STATUSES = new Set(['pending', 'running', 'done', 'failed']);
 
 export interface JobService {
   /** Jobs matching the filters, at most `limit`. */
-  list(caller: Caller, options: { status?: string; kind?: string; propertyUrn?: string; limit: number }): Promise<JobView[]>;
+  /** The newest jobs first; `count` as every listing pages (domain/limits.ts pageSize). */
+  list(caller: Caller, options: { status?: string; kind?: string; propertyUrn?: string; count?: number | null }): Promise<JobView[]>;
   /** One job; 404 when there is none. */
   get(caller: Caller, id: string): Promise<JobView>;
 }
@@ -41,7 +43,7 @@ export interface JobService {
 export class DefaultJobService implements JobService {
   constructor(private readonly deps: { db: Db }) {}
 
-  async list(_caller: Caller, options: { status?: string; kind?: string; propertyUrn?: string; limit: number }): Promise<JobView[]> {
+  async list(_caller: Caller, options: { status?: string; kind?: string; propertyUrn?: string; count?: number | null }): Promise<JobView[]> {
     if (options.status !== undefined && !STATUSES.has(options.status)) {
       throw new ValidationError('status must be one of pending, running, done, failed', 'status');
     }
@@ -49,7 +51,7 @@ export class DefaultJobService implements JobService {
       ...(options.status ? { status: options.status as JobStatus } : {}),
       ...(options.kind ? { kind: options.kind } : {}),
       ...(options.propertyUrn ? { propertyUrn: options.propertyUrn } : {}),
-      limit: options.limit,
+      limit: pageSize(options.count, PAGE_LIMITS.jobsCount),
     };
     return (await listJobs(this.deps.db, filter)).map(view);
   }

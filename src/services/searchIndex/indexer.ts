@@ -18,7 +18,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { findEntityType, searchableEntityTypes } from '../../domain/entityTypes.js';
+import { findEntityType, searchableEntityTypes } from '../../domain/registry/entityTypes.js';
 import type { Logger } from '../../logger.js';
 import { documentId, type SearchDocument } from '../../search/documents.js';
 import { SearchRequestError, type DocumentWrites, type SearchEngine } from '../../search/engine.js';

@@ -6,7 +6,7 @@
  * Whatever the indexer wrote to the old indexes while the rebuild ran is replayed
  * afterwards from the change log, so no change made during the rebuild is lost.
  */
-import { searchableEntityTypes } from '../../domain/entityTypes.js';
+import { searchableEntityTypes } from '../../domain/registry/entityTypes.js';
 import type { Logger } from '../../logger.js';
 import type { SearchDocument } from '../../search/documents.js';
 import type { SearchEngine } from '../../search/engine.js';

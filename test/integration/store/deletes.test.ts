@@ -24,10 +24,10 @@ const value = (name: string, v: string) => ({ propertyUrn: P(name), values: [{ s
     values: await count('SELECT count(*) AS n FROM property_value WHERE entity_urn = ANY($1)', [urns]),
   });
   const deleteEntity = (urn: string, entityType: string) =>
-    inTransaction(s.db, async (tx) => applyDeletes(tx, decideEntityDelete(await lockForDelete(tx, { urn, entityType }, { withSchemaFields: entityType === 'dataset' }))));
+    inTransaction(s.db, async (tx) => applyDeletes(tx, decideEntityDelete(await lockForDelete(tx, { urn, entityType }, { childType: entityType === 'dataset' ? 'schemaField' : undefined }))));
   const deleteAspect = (urn: string, entityType: string, aspect: string) =>
     inTransaction(s.db, async (tx) => {
-      const [entity] = await lockForDelete(tx, { urn, entityType }, { withSchemaFields: false });
+      const [entity] = await lockForDelete(tx, { urn, entityType }, {});
       return entity ? applyDeletes(tx, decideAspectDelete(entity, aspect)) : [];
     });
 
@@ -67,7 +67,7 @@ const value = (name: string, v: string) => ({ propertyUrn: P(name), values: [{ s
     await arrange(s.store, [{ urn: d, aspects: { status: { removed: false } } }]);
     await arrange(s.store, [{ urn: fieldOf(d, 'a'), aspects: { status: { removed: false } } }]);
     await inTransaction(s.db, async (tx) => {
-      const found = await lockForDelete(tx, { urn: d, entityType: 'dataset' }, { withSchemaFields: true });
+      const found = await lockForDelete(tx, { urn: d, entityType: 'dataset' }, { childType: 'schemaField' });
       expect(found).toEqual([{ urn: fieldOf(d, 'a'), entityType: 'schemaField', aspects: ['status'] }, { urn: d, entityType: 'dataset', aspects: ['status'] }]);
       for (const urn of [d, fieldOf(d, 'a')]) await expect(s.query('SELECT urn FROM entity WHERE urn = $1 FOR SHARE NOWAIT', [urn])).rejects.toThrow(/could not obtain lock/);
     });

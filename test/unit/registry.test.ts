@@ -1,0 +1,120 @@
+/**
+ * The registry (src/domain/registry/) is the one home of the facts about types: these
+ * tests hold its rows to each other and to schema.graphql, so that adding a value type
+ * or an entity type is a row there plus its enum value in the schema, and nothing else.
+ */
+import { readFileSync } from 'node:fs';
+import { buildASTSchema, isEnumType, isObjectType, parse } from 'graphql';
+import { ALL_ASPECTS, findAspect } from '../../src/domain/registry/aspects.js';
+import {
+  aspectClassOf,
+  ENTITY,
+  ENTITY_TYPES,
+  holdsValues,
+  indexedAspects,
+  isKnownAspect,
+  parentTypeOf,
+  ruleKindOf,
+} from '../../src/domain/registry/entityTypes.js';
+import { DATA_TYPES, VALUE_TYPES, valueTypeOfStd } from '../../src/domain/registry/valueTypes.js';
+import { coerceTypedValue } from '../../src/domain/typedValue.js';
+
+const schema = buildASTSchema(parse(readFileSync('schema.graphql', 'utf8')), { assumeValidSDL: true });
+
+function enumValues(name: string): string[] {
+  const type = schema.getType(name);
+  if (!isEnumType(type)) throw new Error(`${name} is not an enum of schema.graphql`);
+  return type.getValues().map((v) => v.name);
+}
+
+describe('value types', () => {
+  test("the schema's StdDataType enum holds every value type's std value, and OTHER", () => {
+    expect(enumValues('StdDataType').sort()).toEqual([...VALUE_TYPES.map((t) => t.std), 'OTHER'].sort());
+  });
+
+  test.each(VALUE_TYPES.map((t) => [t.id, t] as const))('%s is found by its std value and checks its own values', (_id, type) => {
+    expect(valueTypeOfStd(type.std)).toBe(type);
+    const sample = type.stored === 'double' ? { double: 1 } : { string: type.scale === 'date' ? '2024-02-29' : type.namesEntities ? 'urn:li:corpuser:jdoe' : 'text' };
+    expect(coerceTypedValue(sample, type.id)).toEqual({ ok: true, value: sample });
+  });
+
+  test('a value stored as a string refuses a double, and one stored as a double refuses text', () => {
+    for (const type of VALUE_TYPES) {
+      const wrong = type.stored === 'double' ? { string: 'not a number' } : { double: 1 };
+      expect(coerceTypedValue(wrong, type.id)).toMatchObject({ ok: false, reason: `should be a ${type.noun}` });
+    }
+  });
+
+  test('the value type names are the ids, in the table order', () => {
+    expect(DATA_TYPES).toEqual(VALUE_TYPES.map((t) => t.id));
+  });
+});
+
+describe('entity types', () => {
+  test("the schema's EntityType enum holds exactly the registry's GraphQL values", () => {
+    expect(enumValues('EntityType').sort()).toEqual(ENTITY_TYPES.map((t) => t.graphql).sort());
+  });
+
+  test.each(ENTITY_TYPES.map((t) => [t.name, t] as const))('%s: its GraphQL object type exists and implements Entity', (_name, type) => {
+    const object = schema.getType(type.graphqlObject);
+    expect(isObjectType(object) && object.getInterfaces().some((i) => i.name === 'Entity')).toBe(true);
+  });
+
+  test.each(ENTITY_TYPES.map((t) => [t.name, t] as const))('%s: every aspect it names is in the aspect table, with a record class', (_name, type) => {
+    for (const aspect of type.aspects) expect(findAspect(aspect)).toBeDefined();
+    for (const aspect of [type.keyAspect, ...type.aspects]) expect(aspectClassOf(type, aspect)).toMatch(/^com\.linkedin\.[a-z.]+\.[A-Z]\w+$/);
+  });
+
+  test.each(ENTITY_TYPES.map((t) => [t.name, t] as const))('%s: its rule overrides and definition aspect are aspects it has', (_name, type) => {
+    for (const aspect of Object.keys(type.ruleOverrides)) expect(type.aspects).toContain(aspect);
+    if (type.definitionAspect) expect(type.aspects).toContain(type.definitionAspect);
+  });
+
+  test('a child type names an entity type whose first key part is a URN of its parent', () => {
+    const parents = ENTITY_TYPES.filter((t) => t.childType);
+    expect(parents.map((t) => t.name)).toEqual(['dataset']);
+    for (const parent of parents) {
+      const child = ENTITY_TYPES.find((t) => t.name === parent.childType)!;
+      expect(parentTypeOf(child)).toBe(parent);
+      expect(child.keyParts[0]).toBe('datasetUrn');
+    }
+  });
+
+  test('the roles code refers to are rows of the table', () => {
+    for (const type of Object.values(ENTITY)) expect(ENTITY_TYPES).toContain(type);
+  });
+
+  test("a property's status is governed by the property status rules, every other status by the plain ones", () => {
+    expect(ruleKindOf(ENTITY.structuredProperty, 'status')).toBe('propertyStatus');
+    expect(ruleKindOf(ENTITY.dataset, 'status')).toBe('status');
+    expect(ruleKindOf(ENTITY.dataset, ENTITY.dataset.keyAspect)).toBe('key');
+  });
+
+  test('only metadata tests need admin to write, and only built-in types exist without being stored', () => {
+    expect(ENTITY_TYPES.filter((t) => t.adminWrites).map((t) => t.name)).toEqual(['test']);
+    expect(ENTITY_TYPES.filter((t) => t.builtIn).map((t) => t.name)).toEqual(['dataType', 'entityType']);
+  });
+
+  test('values are held by the asset types, not by definitions or built-in types', () => {
+    expect(holdsValues(ENTITY.dataset)).toBe(true);
+    expect(holdsValues(ENTITY.schemaField)).toBe(true);
+    expect(holdsValues(ENTITY.structuredProperty)).toBe(false);
+    expect(holdsValues(ENTITY.dataType)).toBe(false);
+  });
+
+  test("the index reads a dataset's text aspects in the table's order, so an edited description wins", () => {
+    const names = indexedAspects(ENTITY.dataset).map((a) => a.name);
+    expect(names).toEqual(['datasetProperties', 'editableDatasetProperties']);
+    expect(indexedAspects(ENTITY.structuredProperty).map((a) => a.name)).toEqual(['propertyDefinition', 'structuredPropertySettings']);
+  });
+
+  test('an aspect the type does not have is not known to it', () => {
+    expect(isKnownAspect(ENTITY.dataset, 'testInfo')).toBe(false);
+    expect(isKnownAspect(ENTITY.dataset, ENTITY.dataset.keyAspect)).toBe(true);
+  });
+});
+
+test('every aspect of the table is carried by some entity type', () => {
+  const carried = new Set(ENTITY_TYPES.flatMap((t) => t.aspects));
+  expect(ALL_ASPECTS.filter((a) => !carried.has(a.name)).map((a) => a.name)).toEqual([]);
+});
