@@ -13,7 +13,7 @@ import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
 import { keyAspectOf, parseUrn } from '../domain/urn.js';
 import { handlerFor } from '../services/aspects/handlers.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
-import { patchRequest, type EntityService } from '../services/entityService.js';
+import { patchRequest, type EntityCall, type EntityService } from '../services/entityService.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
 const JSON_TYPE = 'application/json';
@@ -91,6 +91,18 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   } catch (err) {
     if (err instanceof ValidationError) throw relocated(err, `${where}.value`, `${where}.value: ${err.message}`);
     throw err;
+  }
+}
+
+/** The entity service call a proposal makes, for authorizing a batch before its first write. */
+export function callOf(p: Proposal): EntityCall {
+  switch (p.changeType) {
+    case 'CREATE_ENTITY':
+      return { method: 'batchUpsert', entityType: p.entityType };
+    case 'DELETE':
+      return { method: 'deleteAspect', urn: p.urn, aspect: p.aspect };
+    default:
+      return { method: 'writeAspects', urn: p.urn };
   }
 }
 

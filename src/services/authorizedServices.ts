@@ -58,6 +58,12 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   removeReferences: EntityService['removeReferences'] = (caller, ...rest) => this.allowed(caller, 'removeReferences', E.removeReferences).removeReferences(caller, ...rest);
   deleteAspect: EntityService['deleteAspect'] = (caller, urn, aspect, ...rest) =>
     this.allowed(caller, 'deleteAspect', E.deleteAspect(caller, urn, aspect)).deleteAspect(caller, urn, aspect, ...rest);
+  /** The rule of the method asked about, as that method's own wrapper applies it. */
+  authorize: EntityService['authorize'] = async (caller, call) => {
+    const need =
+      call.method === 'writeAspects' ? E.writeAspects(caller, call.urn) : call.method === 'batchUpsert' ? E.batchUpsert(caller, call.entityType) : E.deleteAspect(caller, call.urn, call.aspect);
+    return this.allowed(caller, call.method, need).authorize(caller, call);
+  };
 }
 
 const P = propertyPolicy;

@@ -173,7 +173,19 @@ export interface EntityService {
   removeReferences(caller: Caller, urnValue: string, options?: WriteOptions): Promise<EntityReference[]>;
   /** Deletes one aspect; idempotent. */
   deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
+  /**
+   * Whether the caller may make a call, without making it: a batch of calls (Rest.li's
+   * proposal batch) is authorized whole before its first write. The authorization
+   * wrapper answers; the service itself allows everything.
+   */
+  authorize(caller: Caller, call: EntityCall): Promise<void>;
 }
+
+/** A write call of this service, as authorize() is asked about it. */
+export type EntityCall =
+  | { readonly method: 'writeAspects'; readonly urn: string }
+  | { readonly method: 'batchUpsert'; readonly entityType: EntityTypeInfo }
+  | { readonly method: 'deleteAspect'; readonly urn: string; readonly aspect: string };
 
 export class DefaultEntityService implements EntityService {
   constructor(private readonly deps: EntityDeps) {}
@@ -358,6 +370,8 @@ export class DefaultEntityService implements EntityService {
     const changeIds = await inTransaction(this.deps.db, (tx) => deleteOneAspect(tx, urn, aspect));
     await this.afterCommit(changeIds, options);
   }
+
+  async authorize(_caller: Caller, _call: EntityCall): Promise<void> {}
 
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<AspectResult[]> {
     const [outcome] = await this.writeMany([{ urn, requests }], caller.actor, {});

@@ -67,6 +67,8 @@ export const entityPolicy = {
   // Each removal is an edit of the referring entity's aspect, as a REST write of it is.
   removeReferences: 'write',
   deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
+  // Asks about another method's rule (authorizedServices.ts applies that rule).
+  authorize: 'unchecked',
 } as const satisfies Policy<EntityService>;
 
 export const propertyPolicy = {

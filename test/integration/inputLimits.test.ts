@@ -166,12 +166,13 @@ describe('nesting is bounded before anything parses it (issue #29, item 7)', () 
     const block = '"""';
     const query = `# ${'{'.repeat(500)}\n{ entity(urn: "${'{['.repeat(500)}") { urn } e: entity(urn: ${block}${'(\\"""'.repeat(200)}${block}) { urn } }`;
     const quoted = await http(url, 'POST', '/api/graphql', { json: { query } });
+    // Past the gate: the resolvers answer (that these are not urns).
     expect(quoted.status).toBe(200);
-    expect(quoted.body.errors).toBeUndefined();
+    expect(quoted.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['BAD_USER_INPUT', 'BAD_USER_INPUT']);
   });
 
   test('GraphQL variables sent in a GET query string are held to the same limit before they are parsed', async () => {
-    const variables = `{"urn": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const variables = `{"urn": ${'['.repeat(1000)}${']'.repeat(1000)}}`;
     const res = await http(url, 'GET', '/api/graphql', { query: { query: 'query q($urn: String!) { entity(urn: $urn) { urn } }', variables }, headers: { 'apollo-require-preflight': 'true' } });
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^variable \$urn(\[0\]){63} is nested deeper than the limit of 64 levels/), extensions: { code: 'BAD_USER_INPUT' } });
