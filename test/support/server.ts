@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
 import { tempDir } from './tempDir.js';
@@ -33,6 +33,8 @@ export interface TestServerOptions {
    * prefix of this server's own, dropped on stop), or a given one.
    */
   search?: boolean | { url: string; key: string };
+  /** The server's logger (default: pino at LOG_LEVEL, to standard output); test/support/logLines.ts makes one that keeps its lines. */
+  log?: Logger;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -63,7 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     env.DATABASE_URL = await createTestDatabase(serverUrl, `propgraph_${process.pid}_${++counter}`);
   }
   const config = loadConfig(env);
-  const server = await startServer(config, createLogger(config.logLevel));
+  const server = await startServer(config, options.log ?? createLogger(config.logLevel));
   return {
     ...server,
     dataDir,
