@@ -3,7 +3,6 @@
  * and /gms/openapi), the evaluate route, health and, from the GraphQL module, the
  * subgraph. Everything here is wiring; behaviour lives in services/.
  */
-import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -141,11 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    // Per token (hashed, never the secret itself), else per client address.
-    keyGenerator: (request) => {
-      const header = request.headers.authorization;
-      return header ? `t:${createHash('sha256').update(header).digest('hex')}` : `ip:${request.ip}`;
-    },
+    // Per principal: the token authentication resolved (this runs after it), however its header was spelled; else per client address.
+    keyGenerator: (request) => (request.caller?.tokenId ? `token:${request.caller.tokenId}` : `ip:${request.ip}`),
     allowList: (request) => request.url === '/health',
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
@@ -159,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens: services.tokens,
     publicPaths: (path) => path === '/health' || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)),
     graphqlPaths: GRAPHQL_PATHS,
+    failuresPerMinute: config.authFailuresPerMinute,
   });
 
   installIndexStatusHeader(app);

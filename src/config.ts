@@ -52,6 +52,8 @@ export interface Config {
   readonly responseWriteTimeoutMs: number;
   readonly corsOrigins: readonly string[];
   readonly rateLimitPerMinute: number;
+  /** Failed authentications one client address may make per minute before it is answered 429. */
+  readonly authFailuresPerMinute: number;
   /** system-update at start-up (SPEC 5). */
   readonly reindexOnStart: boolean;
   readonly backgroundWorkers: boolean;
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseWriteTimeoutMs: int(env, 'RESPONSE_WRITE_TIMEOUT_MS', 30_000, 100),
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
+    authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 600, 1),
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),

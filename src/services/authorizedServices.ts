@@ -126,6 +126,7 @@ export class AuthorizedTokenService extends Authorized<TokenService> implements 
   list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list).list(caller);
   revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke).revoke(caller, ...rest);
   authenticate: TokenService['authenticate'] = (...args) => this.inner.authenticate(...args);
+  verifiedBefore: TokenService['verifiedBefore'] = (...args) => this.inner.verifiedBefore(...args);
   ensureRootToken: TokenService['ensureRootToken'] = (...args) => this.inner.ensureRootToken(...args);
 }
 

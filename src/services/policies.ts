@@ -114,6 +114,7 @@ export const tokenPolicy = {
   list: 'admin',
   revoke: 'admin',
   authenticate: 'unchecked',
+  verifiedBefore: 'unchecked',
   ensureRootToken: 'unchecked',
 } as const satisfies Policy<TokenService>;
 
