@@ -13,6 +13,7 @@ import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
 import { keyAspectOf, parseUrn } from '../domain/urn.js';
 import { handlerFor } from '../services/aspects/handlers.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
+import type { AspectWriteRequest } from '../services/aspects/pipeline.js';
 import { patchRequest, type EntityCall, type EntityService } from '../services/entityService.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
@@ -94,6 +95,21 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   }
 }
 
+/**
+ * The aspects an UPSERT, CREATE or PATCH writes. A proposal brings its entity into
+ * being, as DataHub's ingestion does: the key aspect (derived from the urn, never
+ * stored) is written in the same transaction, so aspects that do not create entities
+ * (structuredProperties) can be the first thing a client sends about one.
+ */
+function writeRequestsOf(p: Proposal): AspectWriteRequest[] {
+  const key = p.aspect === p.entityType.keyAspect ? [] : [{ aspect: p.entityType.keyAspect, value: keyAspectOf(parseUrn(p.urn)) }];
+  const request =
+    p.changeType === 'PATCH'
+      ? { ...patchRequest(p.aspect, p.patch!), ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) }
+      : { aspect: p.aspect, value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}), ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) };
+  return [...key, request];
+}
+
 /** The entity service call a proposal makes, for authorizing a batch before its first write. */
 export function callOf(p: Proposal): EntityCall {
   switch (p.changeType) {
@@ -102,7 +118,7 @@ export function callOf(p: Proposal): EntityCall {
     case 'DELETE':
       return { method: 'deleteAspect', urn: p.urn, aspect: p.aspect };
     default:
-      return { method: 'writeAspects', urn: p.urn };
+      return { method: 'writeAspects', urn: p.urn, requests: writeRequestsOf(p) };
   }
 }
 
@@ -112,19 +128,9 @@ export async function applyProposal(entities: EntityService, caller: Caller, p: 
   switch (p.changeType) {
     case 'UPSERT':
     case 'CREATE':
-    case 'PATCH': {
-      // A proposal brings its entity into being, as DataHub's ingestion does: the key
-      // aspect (derived from the urn, never stored) is written in the same transaction,
-      // so aspects that do not create entities (structuredProperties) can be the first
-      // thing a client sends about one.
-      const key = p.aspect === p.entityType.keyAspect ? [] : [{ aspect: p.entityType.keyAspect, value: keyAspectOf(parseUrn(p.urn)) }];
-      const request =
-        p.changeType === 'PATCH'
-          ? { ...patchRequest(p.aspect, p.patch!), ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) }
-          : { aspect: p.aspect, ...input, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) };
-      await entities.writeAspects(caller, p.urn, [...key, request], options);
+    case 'PATCH':
+      await entities.writeAspects(caller, p.urn, writeRequestsOf(p), options);
       return;
-    }
     case 'CREATE_ENTITY':
       await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true });
       return;

@@ -8,7 +8,8 @@
  */
 import { checkAspectSize } from '../domain/aspectSize.js';
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
-import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
+import { scopeAllows } from '../domain/accessToken.js';
+import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { checkRequestedResults, requireBatchSize } from '../domain/limits.js';
@@ -32,11 +33,13 @@ import {
   writeEntities,
   NO_CHANGE,
   type EntityWrite,
+  type EntityWriteOptions,
   type WriteOutcome,
   type AspectResult,
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
 import { noteIndexStatus } from './indexStatus.js';
+import { destructiveWritePolicy } from './policies.js';
 import type { IndexWaiter } from './indexWaiter.js';
 
 export interface AspectValue {
@@ -181,9 +184,15 @@ export interface EntityService {
   authorize(caller: Caller, call: EntityCall): Promise<void>;
 }
 
-/** A write call of this service, as authorize() is asked about it. */
+/** Whether a caller's writes may drop stored values (policies.ts), as the write path is told. */
+function valueDropsOf(caller: Caller): EntityWriteOptions['valueDrops'] {
+  const needs = destructiveWritePolicy.dropValues;
+  return scopeAllows(caller.scope, needs) ? 'allowed' : { refusedUnless: needs };
+}
+
+/** A write call of this service, as authorize() is asked about it (with its requests, for what only the decision shows). */
 export type EntityCall =
-  | { readonly method: 'writeAspects'; readonly urn: string }
+  | { readonly method: 'writeAspects'; readonly urn: string; readonly requests?: readonly AspectWriteRequest[] }
   | { readonly method: 'batchUpsert'; readonly entityType: EntityTypeInfo }
   | { readonly method: 'deleteAspect'; readonly urn: string; readonly aspect: string };
 
@@ -332,7 +341,7 @@ export class DefaultEntityService implements EntityService {
     }
     const merged = mergeBatchEntries(entries, combine);
     const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: [...aspects].map(([aspect, input]) => requestOf(aspect, input)) }));
-    const outcomes = await this.writeMany(entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
+    const outcomes = await this.writeMany(entities, caller, { createEntityOnly: options.createEntityOnly ?? false });
     await this.afterCommit(outcomes.flatMap((o) => o.changeIds), options);
     return merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results }));
   }
@@ -371,17 +380,27 @@ export class DefaultEntityService implements EntityService {
     await this.afterCommit(changeIds, options);
   }
 
-  async authorize(_caller: Caller, _call: EntityCall): Promise<void> {}
+  /**
+   * The scope of the call is the wrapper's to check; what only the write's decision
+   * shows is checked here: a definition that would drop stored values, decided without
+   * writing, for a caller who may not drop them. Other errors are left to the call.
+   */
+  async authorize(caller: Caller, call: EntityCall): Promise<void> {
+    if (call.method !== 'writeAspects' || !call.requests?.some((r) => r.aspect === 'propertyDefinition') || valueDropsOf(caller) === 'allowed') return;
+    await this.writeMany([{ urn: parseUrn(call.urn), requests: call.requests }], caller, { dryRun: true }).catch((err: unknown) => {
+      if (err instanceof ForbiddenError) throw err;
+    });
+  }
 
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<AspectResult[]> {
-    const [outcome] = await this.writeMany([{ urn, requests }], caller.actor, {});
+    const [outcome] = await this.writeMany([{ urn, requests }], caller, {});
     await this.afterCommit(outcome!.changeIds, options);
     return outcome!.results;
   }
 
-  private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+  private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean; dryRun?: boolean }): Promise<WriteOutcome[]> {
     try {
-      return await writeEntities(this.deps, entities, actor, options);
+      return await writeEntities(this.deps, entities, caller.actor, { ...options, valueDrops: valueDropsOf(caller) });
     } catch (err) {
       if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
       throw err;

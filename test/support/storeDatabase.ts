@@ -45,6 +45,7 @@ export async function arrange(store: WriteStore, writes: Array<{ urn: string; as
     store,
     writes.map((w) => ({ urn: parseUrn(w.urn), requests: Object.entries(w.aspects).map(([aspect, value]) => ({ aspect, value })) })),
     'urn:li:corpuser:arranger',
+    { valueDrops: 'allowed' },
   );
 }
 

@@ -9,7 +9,10 @@
  * entities' locks. Hard deletes (an entity with its aspects, or one aspect) are decided
  * the same way, inside the caller's transaction.
  */
-import { UnavailableError } from '../../domain/errors.js';
+import { ForbiddenError, UnavailableError } from '../../domain/errors.js';
+import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/propertyDefinitionRules.js';
+import { propertyImpact } from '../../store/propertyImpact.js';
+import type { Scope } from '../caller.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
 import { decideAspectDelete, decideEntityDelete } from '../../domain/writes/entityDelete.js';
 import {
@@ -28,7 +31,7 @@ import type { Tx } from '../../store/database.js';
 import { applyDeletes, lockForDelete } from '../../store/deletes.js';
 import { inTransaction } from '../../store/transaction.js';
 import { applyWrites, WriteConflict } from '../../store/writeApply.js';
-import { loadPropertyRecords, loadWriteState, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
+import { loadPropertyRecords, loadWriteState, queryableOf, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
 import { TurnTaker } from '../../time.js';
 import { handlerFor } from './handlers.js';
 
@@ -43,6 +46,14 @@ export interface WriteOutcome {
 export interface EntityWriteOptions {
   /** Refuse when the entity already exists (REST createEntityIfNotExists=true). */
   readonly createEntityOnly?: boolean;
+  /**
+   * Whether the writer may drop stored values (a new version of a property that has
+   * some); when not, such a write is refused naming what it would drop. The scope this
+   * needs is services/policies.ts's.
+   */
+  readonly valueDrops: 'allowed' | { readonly refusedUnless: Scope };
+  /** Decide and check everything, then write nothing (a batch authorized before its first write). */
+  readonly dryRun?: boolean;
 }
 
 export interface EntityWrite {
@@ -59,7 +70,7 @@ const LOCKED_ATTEMPTS = 4;
  * Writes aspects of many entities (distinct URNs). Any rule broken anywhere throws
  * before anything is written.
  */
-export async function writeEntities(store: WriteStore, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions = {}): Promise<WriteOutcome[]> {
+export async function writeEntities(store: WriteStore, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<WriteOutcome[]> {
   const ruled: RuledRequest[][] = [];
   const turns = new TurnTaker();
   for (const e of entities) {
@@ -109,9 +120,21 @@ async function attemptWrites(
     decisions.push(decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now }));
     await turns.turn();
   }
+  if (options.valueDrops !== 'allowed') await refuseValueDrops(target, decisions, state, options.valueDrops.refusedUnless);
+  if (options.dryRun) return decisions.map((d) => ({ results: [...d.results], changeIds: [] }));
   const ids = await applyWrites(target, decisions, state);
   if (!ids) return null;
   return decisions.map((d) => ({ results: [...d.results], changeIds: ids.has(d.urn) ? [ids.get(d.urn)!] : [] }));
+}
+
+/** Throws a ForbiddenError naming what the first write that drops stored values would drop; one that finds none stored goes on. */
+async function refuseValueDrops(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState, needs: Scope): Promise<void> {
+  for (const decision of decisions) {
+    for (const urn of propertiesWhoseValuesDrop(decision, (p) => state.properties.has(p))) {
+      const impact = await propertyImpact(queryableOf(target), urn);
+      if (impact.values > 0) throw new ForbiddenError(valueDropRefusal(urn, impact, needs));
+    }
+  }
 }
 
 /** What the aspects' rules declare they rely on, for the whole batch. */
