@@ -14,7 +14,7 @@ import type { Db } from '../../store/database.js';
 import { claimJob, completeJob, failJob, heartbeat, type Job } from '../../store/jobs.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
 import { SYSTEM_CALLER } from '../caller.js';
-import { cleanupBatch, remainingStaleValues } from './cleanupPropertyValues.js';
+import { cleanupBatch, propertyGone, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
 import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
 
 const LEASE_SECONDS = 15;
@@ -150,6 +150,7 @@ export class JobWorker {
       const batch = await cleanupBatch(db, propertyUrn, SYSTEM_CALLER.actor, this.options.batchSize ?? 200);
       if (batch.removed === 0 && batch.changeIds.length === 0) {
         if ((await remainingStaleValues(db, propertyUrn)) === 0) {
+          if ((await propertyGone(db, propertyUrn)) && (await this.scrubHistory(ctx, propertyUrn)) === 'yield') return 'yield';
           await ctx.progress({ total, done: total });
           return 'done';
         }
@@ -158,6 +159,18 @@ export class JobWorker {
       done += batch.removed;
       if (batch.changeIds.length > 0) this.options.onChanges?.(batch.changeIds);
       await ctx.progress({ total, done: Math.min(done, total) });
+    }
+  }
+
+  /** The older versions of a gone property's holders, page by page (a page is idempotent, so a restart simply goes on). */
+  private async scrubHistory(ctx: JobContext, propertyUrn: string): Promise<'done' | 'yield'> {
+    let from = '';
+    for (;;) {
+      if (ctx.stopping()) return 'yield';
+      const page = await scrubHistoryBatch(this.options.db, propertyUrn, ctx.job.createdOn, from, this.options.batchSize ?? 200);
+      if (page.rewritten === 0) return 'done';
+      from = page.nextUrn;
+      await ctx.progress({});
     }
   }
 }
