@@ -154,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     enabled: config.authEnabled,
     tokens: services.tokens,
     publicPaths: (path) => path === '/health' || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)),
+    identifiedOnPublicPaths: (path) => path === '/health',
     graphqlPaths: GRAPHQL_PATHS,
     failuresPerMinute: config.authFailuresPerMinute,
   });

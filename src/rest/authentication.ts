@@ -19,6 +19,8 @@ export interface AuthenticationOptions {
   readonly tokens: TokenService;
   /** Paths (without query) served without a token, e.g. /health. */
   readonly publicPaths: (path: string) => boolean;
+  /** Public paths that answer more to a caller with a valid token (/health): a token sent there is checked, a bad one ignored. */
+  readonly identifiedOnPublicPaths: (path: string) => boolean;
   /** Paths whose errors must be GraphQL-shaped. */
   readonly graphqlPaths: readonly string[];
   /** Failed authentications one client address may make per minute. */
@@ -52,10 +54,17 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
       request.caller = LOCAL_CALLER;
       return;
     }
-    if (options.publicPaths(path) || request.method === 'OPTIONS') return;
     const header = request.headers.authorization;
     const secret = bearerToken(header);
     const wait = failures.retryAfterMs(request.ip);
+    if (options.publicPaths(path) || request.method === 'OPTIONS') {
+      // Served to anyone; a token sent along is the caller when it is good, and otherwise counts as a failure but refuses nothing.
+      if (!secret || !options.identifiedOnPublicPaths(path) || (wait > 0 && !options.tokens.verifiedBefore(secret))) return;
+      const result = await options.tokens.authenticate(secret);
+      if (result.ok) request.caller = result.caller;
+      else failures.fail(request.ip);
+      return;
+    }
     if (wait > 0 && !(secret && options.tokens.verifiedBefore(secret))) return throttled(reply, path, options, wait);
     const refuse = (message: string) => {
       failures.fail(request.ip);

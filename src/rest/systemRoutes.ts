@@ -27,12 +27,19 @@ function sharedHealth(source: HealthSource): () => Promise<Record<string, Compon
   };
 }
 
+/**
+ * GET /health: 200 `ok` or 503 `degraded` for anyone (a load balancer's probe needs no
+ * token); the components (database, search and its indexer, jobs, the change log) only
+ * for a caller with a valid token (issue #29: job counts and indexer state are nobody
+ * else's business).
+ */
 export async function healthRoutes(app: FastifyInstance, options: { health: HealthSource }): Promise<void> {
   const health = sharedHealth(options.health);
-  app.get('/health', async (_request, reply) => {
+  app.get('/health', async (request, reply) => {
     const components = await health();
     const ok = Object.values(components).every((c) => c.ok);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', ...components });
+    const status = ok ? 'ok' : 'degraded';
+    return reply.code(ok ? 200 : 503).send(request.caller ? { status, ...components } : { status });
   });
 }
 
