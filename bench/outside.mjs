@@ -17,7 +17,7 @@
 // stand" of BENCHMARKS.md (not with --profile or --only).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -226,7 +226,11 @@ async function scenario(db, opts, externalPg) {
     // and only the first of them would write a generated one into its DATA_DIR.
     env.ROOT_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
   } else {
-    databaseUrl = `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`;
+    // The cluster's password, put where the server looks for it before its first start (DATA_DIR/postgres-password).
+    const password = randomBytes(24).toString('base64url');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(path.join(dataDir, 'postgres-password'), `${password}\n`, { mode: 0o600 });
+    databaseUrl = `postgresql://postgres:${password}@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`;
   }
   const out = { db };
   console.log(`\n== ${db} PostgreSQL: start-up`);

@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
+import { embeddedDatabaseUrl } from '../../src/embedded/postgresAuth.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
 import { tempDir } from './tempDir.js';
@@ -35,6 +36,8 @@ export interface TestServerOptions {
   search?: boolean | { url: string; key: string };
   /** The server's logger (default: pino at LOG_LEVEL, to standard output); test/support/logLines.ts makes one that keeps its lines. */
   log?: Logger;
+  /** Leave DATA_DIR on stop (to start another server on it). */
+  keepDataDir?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -65,17 +68,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     env.DATABASE_URL = await createTestDatabase(serverUrl, `propgraph_${process.pid}_${++counter}`);
   }
   const config = loadConfig(env);
+  if (config.dataDir !== dataDir) rmSync(dataDir, { recursive: true, force: true });
   const server = await startServer(config, options.log ?? createLogger(config.logLevel));
   return {
     ...server,
-    dataDir,
-    databaseUrl: config.databaseUrl ?? `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`,
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl ?? embeddedDatabaseUrl(config.dataDir),
     config,
     stop: async () => {
       await server.close();
       // Suites share one Meilisearch: leave it as it was.
       if (options.search) await server.search.engine?.dropAllIndexes().catch(() => undefined);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepDataDir) rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
 }
