@@ -63,8 +63,17 @@ const MAX_CHANGE_ID = 2n ** 63n - 1n;
 export function aspectTraceOf(facts: { readonly exists: boolean; readonly searchPending: boolean; readonly searchEnabled: boolean }): AspectTrace {
   const primary: TraceWriteStatus = facts.exists ? 'ACTIVE_STATE' : 'UNKNOWN';
   const search: TraceWriteStatus = !facts.searchEnabled ? 'NO_OP' : facts.searchPending ? 'PENDING' : primary;
-  return { success: true, primaryStorage: { writeStatus: primary }, searchStorage: { writeStatus: search } };
+  // A handful of distinct answers, shared: a trace of 10,000 aspects builds no 30,000 objects.
+  const key = `${primary} ${search}`;
+  let trace = TRACES.get(key);
+  if (!trace) {
+    trace = Object.freeze({ success: true, primaryStorage: Object.freeze({ writeStatus: primary }), searchStorage: Object.freeze({ writeStatus: search }) });
+    TRACES.set(key, trace);
+  }
+  return trace;
 }
+
+const TRACES = new Map<string, AspectTrace>();
 
 /** What `onlyIncludeErrors=true` keeps (DataHub's default): failed writes only. */
 export const isTraceError = (trace: AspectTrace): boolean =>

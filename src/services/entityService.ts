@@ -18,7 +18,7 @@ import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.j
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
 import { laterReplaces, mergeBatchEntries, patchesInOrder, type BatchEntry } from '../domain/writes/batchEntries.js';
 import { TurnTaker } from '../time.js';
-import { entitiesWithAspectContaining, entityExists, latestAspectsOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
+import { entitiesWithAspectContaining, entityExists, latestAspectNamesOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
 import { entitiesPendingUpTo } from '../store/changeLog.js';
 import type { Db, DriverStatement } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
@@ -303,15 +303,15 @@ export class DefaultEntityService implements EntityService {
     // Bounded as a batch is: the answer holds one status per entity and aspect asked about.
     requireBatchSize(asked.size);
     checkRequestedResults([...asked.values()].reduce((n, aspects) => n + aspects.length, 0), 'This write trace', 'body');
-    const urns = [...asked.keys()].map((u) => parseUrn(u));
-    const existing = await this.existing(urns);
-    const [stored, pending] = await Promise.all([
-      latestAspectsOfMany(this.deps.db, urns.map((u) => u.value)),
+    const entries = [...asked].map(([text, aspects]) => ({ text, urn: parseUrn(text), aspects }));
+    const urns = entries.map((e) => e.urn);
+    const [existing, stored, pending] = await Promise.all([
+      this.existing(urns),
+      latestAspectNamesOfMany(this.deps.db, urns.map((u) => u.value)),
       entitiesPendingUpTo(this.deps.db, urns.map((u) => u.value), upTo),
     ]);
     const out = new Map<string, Map<string, AspectTrace>>();
-    for (const [text, aspects] of asked) {
-      const urn = parseUrn(text);
+    for (const { text, urn, aspects } of entries) {
       const own = stored.get(urn.value);
       const exists = (aspect: string) => existing.has(urn.value) && (aspect === urn.entityType.keyAspect || own?.has(aspect) === true);
       out.set(text, new Map(aspects.map((aspect) => [aspect, aspectTraceOf({ exists: exists(aspect), searchPending: pending.has(urn.value), searchEnabled: this.deps.indexWaiter.indexing })])));
