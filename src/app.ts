@@ -22,6 +22,7 @@ import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.j
 import { installResponseWriteTimeout } from './rest/responseWriteTimeout.js';
 import { recordRoutes } from './rest/routeTable.js';
 import { restliRoutes } from './restli/routes.js';
+import { SIGN_IN_PATHS, signInRoutes } from './rest/signInRoutes.js';
 import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
 import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
@@ -42,7 +43,7 @@ export interface AppDeps {
   readonly version: string;
 }
 
-/** URL prefixes under which the REST API is served (SPEC 4). */
+/** URL prefixes under which the REST API is served (docs/contract.md §4). */
 export const REST_PREFIXES = ['/openapi', '/gms/openapi'];
 
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -149,11 +150,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       message: `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
     }),
   });
-  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) });
+  // Sign-in is browser and CLI plumbing (docs/security.md), not part of the REST API.
+  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) });
+  const signingIn = services.signIn !== null;
   installAuthentication(app, {
     enabled: config.authEnabled,
     tokens: services.tokens,
-    publicPaths: (path) => path === '/health' || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)),
+    publicPaths: (path) => path === '/health' || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)) || (signingIn && SIGN_IN_PATHS.includes(path)),
     identifiedOnPublicPaths: (path) => path === '/health',
     graphqlPaths: GRAPHQL_PATHS,
     failuresPerMinute: config.authFailuresPerMinute,
@@ -181,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiDocsRoutes);
   await app.register(swaggerUiRoutes);
   if (config.graphiqlEnabled) await app.register(graphiqlRoutes);
-  if (config.consoleEnabled) await app.register(consoleRoutes, { graphqlUrl: config.consoleGraphqlUrl });
+  if (services.signIn) await app.register(signInRoutes, { signIn: services.signIn, redirectUrl: config.oidc?.redirectUrl, consoleEnabled: config.consoleEnabled });
+  if (config.consoleEnabled) await app.register(consoleRoutes, { graphqlUrl: config.consoleGraphqlUrl, signInProvider: services.signIn?.providerName ?? null });
   return app;
 }

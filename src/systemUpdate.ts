@@ -1,5 +1,5 @@
 /**
- * `npm run system-update` (SPEC 5): rebuilds the search indexes from the database,
+ * `npm run system-update` (docs/contract.md §5): rebuilds the search indexes from the database,
  * with progress on the terminal. When a server answers (PROPGRAPH_SERVER, `--server`,
  * or this configuration's HOST:PORT) it runs the rebuild as that server's job exactly
  * as `propgraph system-update` does (cli/rebuildJob.ts); only when none answers does it

@@ -57,8 +57,8 @@ export class WakeableSleep {
  * search) before going on. Everything else then waits one slice, not the whole batch
  * (BENCHMARKS.md, "/health while 10,000 entities are written"). Slices of several loops
  * (two batches, the indexer) run in the same pass of the event loop, one after the
- * other, so a slice is short: 2 ms gave /health p99 33-49 ms where 5 ms gave 35-49 ms
- * with longer stalls (the passes over 15 ms took 0.5-0.7 s of 5 s against 0.8-1.2 s).
+ * other, so a slice is short: a shorter budget gave /health a lower tail and fewer long
+ * stalls (BENCHMARKS.md, "Figures that explained code choices").
  */
 export class TurnTaker {
   private since = performance.now();

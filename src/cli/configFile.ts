@@ -1,5 +1,5 @@
 /**
- * Where the CLI finds its server and token (SPEC 9): a JSON file in the home
+ * Where the CLI finds its server and token (docs/contract.md §9): a JSON file in the home
  * directory written by `propgraph init` (mode 0600, it holds a secret), overridden
  * by PROPGRAPH_SERVER and PROPGRAPH_TOKEN.
  */

@@ -1,5 +1,5 @@
 /**
- * The CLI's read form of a definition (seed 2.1, SPEC 9): snake_case keys in a
+ * The CLI's read form of a definition (docs/contract.md §9): snake_case keys in a
  * fixed order, full type URNs, allowed values as strings (numbers with a decimal
  * part, `30.0`).
  */
@@ -23,7 +23,7 @@ export function snakeCaseDefinition(urn: string, definition: PropertyDefinition)
       ...(a.description !== undefined ? { description: a.description } : {}),
     }));
   }
-  // Settable from the file, so shown when set, after the keys the seed lists.
+  // Settable from the file, so shown when set, after the keys docs/contract.md §9 lists.
   if (definition.immutable) out.immutable = true;
   if (definition.typeQualifier) out.type_qualifier = { allowed_types: definition.typeQualifier.allowedTypes };
   return out;

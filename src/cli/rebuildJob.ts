@@ -1,5 +1,5 @@
 /**
- * The search-index rebuild as a client runs it (SPEC 5): asks the server for its
+ * The search-index rebuild as a client runs it (docs/contract.md §5): asks the server for its
  * reindex job and follows the job to its end. The one implementation behind both
  * `propgraph system-update` and `npm run system-update`; they differ only in how they
  * show progress.

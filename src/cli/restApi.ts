@@ -1,4 +1,4 @@
-/** The REST v3 calls the commands make, typed (SPEC 4 shapes). */
+/** The REST v3 calls the commands make, typed (docs/contract.md §4 shapes). */
 import { ENTITY } from '../domain/registry/entityTypes.js';
 import { ApiError } from './errors.js';
 import type { HttpClient } from './httpClient.js';

@@ -1,5 +1,5 @@
 /**
- * Access tokens (SPEC 10): 256-bit random secrets, stored only as a SHA-256 hash; a
+ * Access tokens (docs/contract.md §10): 256-bit random secrets, stored only as a SHA-256 hash; a
  * scope of read, write or admin, each allowing what the one before allows.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -8,6 +8,34 @@ import { LIMITS } from './limits.js';
 
 export const SCOPES = ['read', 'write', 'admin'] as const;
 export type TokenScope = (typeof SCOPES)[number];
+
+/**
+ * What a token is for: `machine` tokens are issued by an admin and act as
+ * `urn:li:corpuser:<name>`; `personal` tokens are issued by a signed-in person for their
+ * own scripts and act as them; `session` tokens are issued at sign-in (the console,
+ * `propgraph login`) and act as them too.
+ */
+export const TOKEN_KINDS = ['machine', 'personal', 'session'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+/** The kinds a client may ask for; sessions come only from signing in. */
+export type IssuableTokenKind = Exclude<TokenKind, 'session'>;
+
+export function parseIssuableKind(value: unknown, field = 'type'): IssuableTokenKind | undefined {
+  if (value === undefined || value === null) return undefined;
+  const kind = typeof value === 'string' ? value.toLowerCase() : value;
+  if (kind === 'machine' || kind === 'personal') return kind;
+  throw new ValidationError(`${field} must be personal or machine (session tokens are issued only by signing in)`, field);
+}
+
+export function parseKind(value: string): TokenKind {
+  return (TOKEN_KINDS as readonly string[]).includes(value) ? (value as TokenKind) : 'machine';
+}
+
+/** The scopes greater than `scope`. */
+export function scopesAbove(scope: TokenScope): TokenScope[] {
+  return SCOPES.slice(SCOPES.indexOf(scope) + 1);
+}
 
 const TOKEN_PREFIX = 'pgt_';
 

@@ -1,5 +1,5 @@
 /**
- * The backwards-compatibility check for definition updates (SPEC 2). A breaking change
+ * The backwards-compatibility check for definition updates (docs/contract.md §2). A breaking change
  * is allowed only together with a `version` strictly greater than the stored one.
  */
 import { IncompatibleChangeError, ValidationError } from './errors.js';

@@ -1,7 +1,7 @@
 /**
  * The service's error vocabulary. Every failure a caller can cause is one of these,
  * with a stable code and, where it helps, the field at fault. REST and GraphQL each
- * map them to their wire form in one place (rest/errorHandler.ts, graphql/errors.ts).
+ * map them to their wire form in one place (rest/errors.ts, graphql/errors.ts).
  */
 export type ErrorCode =
   | 'VALIDATION_FAILED'

@@ -1,5 +1,5 @@
 /**
- * The input limits every interface applies to what it decodes (SPEC 12): JSON
+ * The input limits every interface applies to what it decodes (docs/contract.md §12): JSON
  * nesting deeper than 64 levels, U+0000 and lone UTF-16 surrogates anywhere in a
  * string or a key are refused with the path at fault, before anything is stored.
  * PostgreSQL can store neither character, Meilisearch and JSON.stringify fail on

@@ -1,7 +1,7 @@
 import { ValidationError } from './errors.js';
 
 /**
- * Bounds on what one request may store (SPEC 10, issues #5 and #14). Errors name the
+ * Bounds on what one request may store (docs/contract.md §10, issues #5 and #14). Errors name the
  * limit. The batch and aspect sizes also bound what one request costs the server's one
  * event loop (parsing, validating, serialising), and so how long it can delay others.
  */
@@ -17,8 +17,9 @@ export const LIMITS = {
   batchEntities: 1000,
   /**
    * Characters of one aspect's JSON: 512 KiB, a schema of about 2,000 to 3,000 fields.
-   * Eight clients reading an aspect of this size at once keep /health within 0.5 s on a
-   * loaded 2-core machine; at 1 MiB they did not.
+   * Eight clients reading an aspect of this size at once keep /health responsive on a
+   * loaded 2-core machine; at twice the size they did not (BENCHMARKS.md, "Figures that
+   * explained code choices").
    */
   aspectJsonLength: 512 * 1024,
   /**

@@ -1,5 +1,5 @@
 /**
- * The REST query string (SPEC 6): a subset of Lucene's query_string syntax, parsed by
+ * The REST query string (docs/contract.md §6): a subset of Lucene's query_string syntax, parsed by
  * recursive descent into a FilterNode.
  *
  *   query   := orExpr | (empty)
@@ -12,7 +12,7 @@
  *   v       := "quoted \"text\"" | word (backslash escapes any character)
  *
  * A primary may also be a bare word or a quoted phrase without a field: a keyword
- * (SPEC 12), searched in names, descriptions and URNs; keywords side by side form one
+ * (docs/contract.md §12), searched in names, descriptions and URNs; keywords side by side form one
  * keyword search. Keywords are upper case, as in Lucene. Anything outside this grammar
  * (two field clauses without AND/OR between them, wildcards inside words) is a
  * ValidationError naming the 1-based position where parsing stopped.

@@ -1,5 +1,5 @@
 /**
- * Structured property definitions (SPEC 2): parsing an untrusted definition into its
+ * Structured property definitions (docs/contract.md §2): parsing an untrusted definition into its
  * canonical stored form, and the rules every definition must satisfy.
  */
 import { DATA_TYPES, valueType as registryValueType } from './registry/valueTypes.js';
@@ -169,7 +169,7 @@ export function effectiveDefinition(urn: string, def: PropertyDefinition): Effec
 
 /**
  * The name of a property's field in the REST query syntax and in search documents
- * (SPEC 6): dots become underscores, so two live properties that differ only by `.`
+ * (docs/contract.md §6): dots become underscores, so two live properties that differ only by `.`
  * vs `_` would collide and the second is rejected.
  */
 export function searchFieldName(qualifiedName: string): string {

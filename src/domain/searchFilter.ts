@@ -1,5 +1,5 @@
 /**
- * The one filter tree behind every search (SPEC 6). GraphQL `orFilters` and the REST
+ * The one filter tree behind every search (docs/contract.md §6). GraphQL `orFilters` and the REST
  * query string (luceneQuery.ts) both become a FilterNode; the search module compiles
  * it for the engine. Field names stay as the caller wrote them (searchFields.ts
  * interprets them) and values stay strings until the field's type is known.
@@ -26,7 +26,7 @@ export type FilterNode =
   | { readonly kind: 'compare'; readonly field: string; readonly op: ComparisonOp; readonly value: string }
   | { readonly kind: 'range'; readonly field: string; readonly lower?: RangeBound; readonly upper?: RangeBound }
   | { readonly kind: 'text'; readonly field: string; readonly op: TextOp; readonly value: string }
-  /** Words (or a quoted phrase) to find in names, display names, descriptions and URNs (SPEC 12). */
+  /** Words (or a quoted phrase) to find in names, display names, descriptions and URNs (docs/contract.md §12). */
   | { readonly kind: 'keyword'; readonly text: string };
 
 export const ALL: FilterNode = { kind: 'all' };

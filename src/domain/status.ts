@@ -1,4 +1,4 @@
-/** The `status` aspect (SPEC 5), parsed from its shape. */
+/** The `status` aspect (docs/contract.md §5), parsed from its shape. */
 import { parseShape } from './shapes/shape.js';
 import { statusShape } from './shapes/status.js';
 

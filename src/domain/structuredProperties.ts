@@ -1,5 +1,5 @@
 /**
- * Values of structured properties on an entity (SPEC 3): the `structuredProperties`
+ * Values of structured properties on an entity (docs/contract.md §3): the `structuredProperties`
  * aspect's shape, and every rule a value assignment must satisfy. Pure: the caller
  * supplies the definitions and the entity's current values.
  */

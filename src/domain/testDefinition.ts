@@ -1,5 +1,5 @@
 /**
- * Metadata test definitions (SPEC 7): parsing the untrusted JSON text of a test into
+ * Metadata test definitions (docs/contract.md §7): parsing the untrusted JSON text of a test into
  * a typed predicate tree, with errors that name the offending part by its path in
  * the definition (`rules.or[1].operator`).
  *
@@ -99,7 +99,7 @@ export function parseTestDefinitionJson(json: string): TestDefinition {
   } catch (err) {
     throw new ValidationError(`Invalid test definition: not valid JSON (${(err as Error).message})`, 'definition.json');
   }
-  // The JSON text is decoded here, so SPEC 12's input limits apply to what it decodes to.
+  // The JSON text is decoded here, so the input limits of docs/contract.md §12 apply to what it decodes to.
   const violation = findInputViolation(raw);
   if (violation) fail(formatPath(violation.path), violation.reason);
   return parseTestDefinition(raw);

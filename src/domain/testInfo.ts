@@ -1,5 +1,5 @@
 /**
- * The `testInfo` aspect of a test entity (SPEC 7): name, category, description and
+ * The `testInfo` aspect of a test entity (docs/contract.md §7): name, category, description and
  * the definition's JSON text. Checked on every write, definition included, so a
  * stored test always parses; stored exactly as given (no defaults added).
  */

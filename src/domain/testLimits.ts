@@ -1,5 +1,5 @@
 /**
- * Bounds on metadata test definitions and on their evaluation (SPEC 7). Regular
+ * Bounds on metadata test definitions and on their evaluation (docs/contract.md §7). Regular
  * expressions are the one part of a rule whose cost depends on the pattern, so they
  * carry both a size cap and a time cap (boundedRegex.ts); every operator's cost also
  * depends on the entity, so evaluation spends from a work budget (testWork.ts).

@@ -1,5 +1,5 @@
 /**
- * The `testResults` aspect of an asset (SPEC 7, DataHub's TestResults):
+ * The `testResults` aspect of an asset (docs/contract.md §7, DataHub's TestResults):
  * `{"passing": [{"test": urn, "type": "SUCCESS"}], "failing": [{"test": urn, "type": "FAILURE"}]}`.
  */
 import { quoteInput } from './inputLimits.js';

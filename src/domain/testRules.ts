@@ -1,5 +1,5 @@
 /**
- * The metadata test rule engine (SPEC 7): evaluates a parsed definition over one
+ * The metadata test rule engine (docs/contract.md §7): evaluates a parsed definition over one
  * entity as readers see it. Property paths resolve to lists of strings; every
  * operator asks whether any resolved value relates to any given value, as DataHub's
  * operators do. Pure: the caller resolves the entity and supplies the regex matcher

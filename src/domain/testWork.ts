@@ -1,5 +1,5 @@
 /**
- * A work budget for metadata test evaluation (SPEC 7). A rule's cost depends on the
+ * A work budget for metadata test evaluation (docs/contract.md §7). A rule's cost depends on the
  * entity as much as on the test: 500 `contains_str` predicates over a dataset with
  * 20,000 fields are 10^8 string searches. Every operator, not only regex, spends work
  * units before it runs (about one per value compared, plus one per 64 characters

@@ -1,5 +1,5 @@
 /**
- * Data-type and entity-type URNs (SPEC 1). The canonical namespace is `svc` unless the
+ * Data-type and entity-type URNs (docs/contract.md §1). The canonical namespace is `svc` unless the
  * server is set up with URN_NAMESPACE=datahub (DataHub's own clients check for
  * `urn:li:dataType:datahub.<type>` when they read a definition back); on input both
  * namespaces and the bare short form are accepted, and anything else is a validation

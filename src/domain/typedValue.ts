@@ -1,5 +1,5 @@
 /**
- * Typed value objects (SPEC 3): `{"double": n}` for number properties and
+ * Typed value objects (docs/contract.md §3): `{"double": n}` for number properties and
  * `{"string": s}` for string, rich_text, date and urn properties. The definition
  * decides the type; the value's own shape is only checked against it.
  */

@@ -1,5 +1,5 @@
 /**
- * URN parsing (SPEC 1): `urn:li:<entityType>:<id>`, where the id is either a plain
+ * URN parsing (docs/contract.md §1): `urn:li:<entityType>:<id>`, where the id is either a plain
  * string or a parenthesised tuple whose parts may themselves be URNs. Parsing is
  * strict: balanced parentheses, non-empty parts, a known entity type, and parts of
  * the kind the entity type's key expects.

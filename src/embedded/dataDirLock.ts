@@ -1,5 +1,5 @@
 /**
- * One server per data directory (ARCHITECTURE, Storage). Before anything in DATA_DIR
+ * One server per data directory (docs/architecture.md, Storage). Before anything in DATA_DIR
  * is touched, the server takes an exclusive lock on it; a second server on the same
  * directory is refused at once, told the PID that holds it, and changes nothing (in
  * particular it never stops the first server's PostgreSQL or Meilisearch).

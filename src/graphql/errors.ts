@@ -1,5 +1,5 @@
 /**
- * The one place where errors become GraphQL errors (SPEC 8): a ServiceError keeps its
+ * The one place where errors become GraphQL errors (docs/contract.md §8): a ServiceError keeps its
  * message (the same text REST returns) and gets an `extensions.code`; anything else
  * becomes a generic internal error, never with a stack trace. Unexpected errors are
  * logged here too, in one line per request however many there are (issue #29: a

@@ -1,5 +1,5 @@
 /**
- * SPEC 12's input limits on what a GraphQL request decodes to: the variables (whether
+ * The input limits of docs/contract.md §12 on what a GraphQL request decodes to: the variables (whether
  * they came in a POST body or a GET query string) and the literals written inline in
  * the document. Refused as BAD_USER_INPUT naming the variable or argument path,
  * before anything runs. The rules are domain/inputLimits.ts.

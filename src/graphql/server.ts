@@ -24,7 +24,7 @@ export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql'];
 
 /**
  * Copies what resolvers put in `context.extensions` into the response's `extensions`,
- * and, when the request wrote, whether its writes were indexed (SPEC 12).
+ * and, when the request wrote, whether its writes were indexed (docs/contract.md §12).
  */
 const responseExtensionsPlugin: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
@@ -55,7 +55,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     // Token-bounded parsing: a document of junk tokens is refused in time linear in the bound.
     // The other document limits are checked before Apollo sees the request (documentGate).
     parseOptions: { maxTokens: DEFAULT_QUERY_LIMITS.maxTokens },
-    // Literal values' nesting and characters (SPEC 12), linear in the document.
+    // Literal values' nesting and characters (docs/contract.md §12), linear in the document.
     validationRules: [literalLimitsRule],
     formatError: createErrorFormatter(),
     // Inline traces (ftv1) would expose resolver timings to any caller; off until a router needs them.

@@ -1,6 +1,6 @@
 /**
  * The one authentication hook in front of REST, GraphQL and the evaluate route
- * (SPEC 10): `Authorization: Bearer <token>` is checked on every route except the
+ * (docs/contract.md §10): `Authorization: Bearer <token>` is checked on every route except the
  * public ones, and the caller it establishes reaches every service call, where the
  * authorization wrappers check its scope. A missing or bad token is 401 (on the
  * GraphQL routes as a GraphQL error with code UNAUTHENTICATED). Failed authentications

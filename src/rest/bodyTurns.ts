@@ -2,8 +2,9 @@
  * Turns of the event loop for large request bodies. A 1,000-entity batch is parsed,
  * walked for the input limits and validated before any of its work awaits the
  * database; run back to back, those steps held every other request (a /health probe,
- * a small search) for 10-25 ms at a time. A large body's request instead lets the event
- * loop run once between them. Small bodies, nearly every request, take no extra turn.
+ * a small search) for a long turn each time (BENCHMARKS.md, "Figures that explained
+ * code choices"). A large body's request instead lets the event loop run once between
+ * them. Small bodies, nearly every request, take no extra turn.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 

@@ -1,5 +1,5 @@
 /**
- * The generic entity routes of REST v2 and v3 (SPEC 4): one set of handlers, shaped
+ * The generic entity routes of REST v2 and v3 (docs/contract.md §4): one set of handlers, shaped
  * per version by shapes.ts, calling the same services as the GraphQL resolvers.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -81,7 +81,7 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     });
   }
 
-  // Search (SPEC 4, seed 4.8) for searchable types; a database listing for the others.
+  // Search (docs/contract.md §4) for searchable types; a database listing for the others.
   app.get('/entity/:entityName', async (request) => {
     const q = query(request);
     const type = entityTypeNamed(params(request).entityName);

@@ -1,5 +1,5 @@
 /**
- * The one place where errors become HTTP responses (SPEC 4, 12): every body is
+ * The one place where errors become HTTP responses (docs/contract.md §4, §12): every body is
  * `{"error": <kind>, "message": <detail>}`, Fastify's own errors included, never with
  * a stack trace or SQL, and never quoting more than a bounded amount of input. On the
  * GraphQL paths the same errors are GraphQL-shaped (`{"errors": [...]}`).

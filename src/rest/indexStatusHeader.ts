@@ -1,5 +1,5 @@
 /**
- * `X-Index-Status` (SPEC 12): every request that wrote answers with `indexed` when its
+ * `X-Index-Status` (docs/contract.md §12): every request that wrote answers with `indexed` when its
  * changes were in the search index before it answered, `pending` when it answered
  * first. Requests that wrote nothing carry no header. The handler (REST or GraphQL)
  * runs inside the request's report (services/indexStatus.ts).

@@ -1,5 +1,5 @@
 /**
- * SPEC 12's input limits on every decoded part of an HTTP request, before any route
+ * The input limits of docs/contract.md §12 on every decoded part of an HTTP request, before any route
  * runs: the JSON body (REST and GraphQL alike), the query string and the path
  * parameters. The rules are domain/inputLimits.ts; this only applies them.
  */

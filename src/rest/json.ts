@@ -1,9 +1,9 @@
 /**
  * JSON for REST responses. Doubles in typed value objects are written with a decimal
- * part (`30.0`, not `30`, SPEC 4) so that clients that compare types see a double, and
+ * part (`30.0`, not `30`, docs/contract.md §4) so that clients that compare types see a double, and
  * BigInts become strings. JSON.stringify runs natively, without a replacer: a replacer
- * is called for every key and made a 2 MB aspect cost tens of milliseconds of event loop
- * per response. The integers under `double` keys get their `.0` afterwards.
+ * is called for every key, which made a large aspect hold the event loop per response
+ * (BENCHMARKS.md, "Figures that explained code choices"). The integers under `double` keys get their `.0` afterwards.
  */
 
 /**
@@ -32,8 +32,8 @@ export function stringifyRest(value: unknown): string {
 /**
  * Whether a request body can be parsed with JSON.parse alone. Fastify's parser
  * (secure-json-parse) refuses `__proto__` and `constructor` keys by running two regular
- * expressions over the whole text after parsing it: 10-12 ms of one turn for a
- * 1,000-entity batch. Such a key is spelled out in the text either literally or with
+ * expressions over the whole text after parsing it, a long turn for a 1,000-entity
+ * batch (BENCHMARKS.md, "Figures that explained code choices"). Such a key is spelled out in the text either literally or with
  * `\u` escapes, so a text holding neither word and no `\u` escape cannot carry one; any
  * other text (and one starting with a byte-order mark) takes Fastify's parser.
  */

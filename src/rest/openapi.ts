@@ -5,7 +5,7 @@
  *
  * The schemas never go into a route's options: Fastify would then validate input with
  * ajv and serialise output with fast-json-stringify, changing the error messages of
- * SPEC 4 and losing `30.0` (the zod parsers and rest/json.ts do both). @fastify/swagger's
+ * docs/contract.md §4 and losing `30.0` (the zod parsers and rest/json.ts do both). @fastify/swagger's
  * `transform` hands each route's documentation to the generator instead, and `transformObject` adds the examples
  * afterwards, because the generator's schema conversion rewrites example values that
  * contain a `properties` key (every structuredProperties example does).
@@ -19,7 +19,7 @@ import { openapiPath, ROUTE_DOCS, routeDocKey } from './schemas/routeDocs.js';
 /** Where the document is served; public, like the pages that read it. */
 export const API_DOCS_PATHS = ['/openapi/v3/api-docs', '/openapi/v2/api-docs'];
 
-/** The prefix under which every REST route is served a second time (SPEC 4). */
+/** The prefix under which every REST route is served a second time (docs/contract.md §4). */
 const ALIAS_PREFIX = '/gms';
 
 export interface OpenApiOptions {

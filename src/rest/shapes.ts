@@ -1,5 +1,5 @@
 /**
- * The two REST generations' shapes (SPEC 4, seed 9), as data: v3 wraps request
+ * The two REST generations' shapes (docs/contract.md §4), as data: v3 wraps request
  * aspects in `{value}` and returns `{urn, <aspect>: {value}}`; v2 takes raw aspects
  * and nests responses under `aspects`. Routes are written once against this table.
  */
@@ -10,8 +10,9 @@ import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
 import type { AspectInput, AspectValue, BatchPatchItem, EntityView } from '../services/entityService.js';
 import { batchGetShape, entityPatchBatchShape } from './bodies/datahubBatches.js';
 import { aspectEnvelopeShape, batchShape, type AspectEnvelope } from './bodies/entities.js';
+import type { ApiVersion } from './apiVersion.js';
 
-export type ApiVersion = 'v2' | 'v3';
+export type { ApiVersion } from './apiVersion.js';
 
 /** What a v3 envelope carries into the services. */
 function aspectInput(env: AspectEnvelope): AspectInput {

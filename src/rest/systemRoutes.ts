@@ -54,7 +54,7 @@ export async function jobRoutes(app: FastifyInstance, options: { services: Servi
 }
 
 /**
- * system-update (SPEC 5): queues a rebuild of the search indexes from the database
+ * system-update (docs/contract.md §5): queues a rebuild of the search indexes from the database
  * and answers 202 with the job to follow at GET /v3/jobs/{id}. A rebuild already
  * queued or running is returned instead of a second one.
  */

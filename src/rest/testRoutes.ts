@@ -1,5 +1,5 @@
 /**
- * The metadata test endpoint (seed 4.1, SPEC 7): `POST /gms/test?action=evaluate`
+ * The metadata test endpoint (docs/contract.md §7): `POST /gms/test?action=evaluate`
  * (also `/test`) with `{urn, push?, testUrns?}` (`tests` accepted as an alias), and
  * `action=batchEvaluate` with `{urns, push?, testUrns?}`. Responses are wrapped in
  * `{"value": ...}` as DataHub's Rest.li actions are.

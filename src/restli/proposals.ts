@@ -5,16 +5,14 @@
  * JSON text; it is decoded here, held to the same input limits as every other
  * interface's JSON, and then judged by the aspect's own rules in the services.
  */
-import { aspectNamed, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
+import { aspectNamed, requireKnownAspect, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { relocated, ServiceError, ValidationError } from '../domain/errors.js';
 import { checkInputLimits, quoteInput } from '../domain/inputLimits.js';
 import { checkJsonTextNesting } from '../domain/textNesting.js';
 import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
-import { keyAspectOf, parseUrn } from '../domain/urn.js';
-import { handlerFor } from '../services/aspects/handlers.js';
+import { parseUrn } from '../domain/urn.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
-import type { AspectWriteRequest } from '../services/aspects/pipeline.js';
-import { patchRequest, type EntityCall, type EntityService } from '../services/entityService.js';
+import type { EntityCall, EntityService } from '../services/entityService.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
 const JSON_TYPE = 'application/json';
@@ -60,7 +58,7 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   }
   const aspect = aspectNamed(entityType, raw.aspectName);
   try {
-    handlerFor(entityType, aspect);
+    requireKnownAspect(entityType, aspect);
   } catch (err) {
     if (err instanceof ValidationError) throw relocated(err, `${at}.aspectName`, `${at}.aspectName: ${err.message}`);
     throw err;
@@ -95,21 +93,6 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   }
 }
 
-/**
- * The aspects an UPSERT, CREATE or PATCH writes. A proposal brings its entity into
- * being, as DataHub's ingestion does: the key aspect (derived from the urn, never
- * stored) is written in the same transaction, so aspects that do not create entities
- * (structuredProperties) can be the first thing a client sends about one.
- */
-function writeRequestsOf(p: Proposal): AspectWriteRequest[] {
-  const key = p.aspect === p.entityType.keyAspect ? [] : [{ aspect: p.entityType.keyAspect, value: keyAspectOf(parseUrn(p.urn)) }];
-  const request =
-    p.changeType === 'PATCH'
-      ? { ...patchRequest(p.aspect, p.patch!), ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) }
-      : { aspect: p.aspect, value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}), ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) };
-  return [...key, request];
-}
-
 /** The entity service call a proposal makes, for authorizing a batch before its first write. */
 export function callOf(p: Proposal): EntityCall {
   switch (p.changeType) {
@@ -117,19 +100,25 @@ export function callOf(p: Proposal): EntityCall {
       return { method: 'batchUpsert', entityType: p.entityType };
     case 'DELETE':
       return { method: 'deleteAspect', urn: p.urn, aspect: p.aspect };
+    case 'PATCH':
+      return { method: 'patchAspect', urn: p.urn, aspect: p.aspect, patch: p.patch! };
     default:
-      return { method: 'writeAspects', urn: p.urn, requests: writeRequestsOf(p) };
+      return { method: 'setAspect', urn: p.urn, aspect: p.aspect, input: { value: p.value } };
   }
 }
 
 /** Applies one proposal through the entity service (its authorization included). */
 export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<void> {
   const input = { value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) };
+  // A proposal brings its entity into being, as DataHub's ingestion does (the service's createsEntity).
+  const proposalOptions = { ...options, entityType: p.entityType, createsEntity: true };
   switch (p.changeType) {
     case 'UPSERT':
     case 'CREATE':
+      await entities.setAspect(caller, p.urn, p.aspect, input, { ...proposalOptions, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) });
+      return;
     case 'PATCH':
-      await entities.writeAspects(caller, p.urn, writeRequestsOf(p), options);
+      await entities.patchAspect(caller, p.urn, p.aspect, p.patch!, { ...proposalOptions, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) });
       return;
     case 'CREATE_ENTITY':
       await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true });

@@ -24,7 +24,7 @@ import { INDEX_SETTINGS, indexUid } from './settings.js';
 
 export class SearchUnavailableError extends Error {}
 
-/** Task polls: 5 ms at first (most of our tasks take tens of ms), doubling to 50 ms. */
+/** Task polls: 5 ms at first (most of our tasks are short), doubling to 50 ms. */
 const TASK_POLL_BACKOFF = { baseMs: 5, maxMs: 50 };
 
 export class SearchRequestError extends Error {

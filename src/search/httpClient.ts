@@ -1,8 +1,8 @@
 /**
  * The HTTP transport for the Meilisearch client: node:http with keep-alive instead of
- * fetch. Measured on Node 20 against Meilisearch 1.21: every search whose response
- * is more than a few hits took a constant ~44 ms through fetch (a TCP delayed-ACK
- * stall) and ~1-2 ms through node:http. The client calls this with the URL and the
+ * fetch: through fetch, every search whose response is more than a few hits paid a
+ * constant TCP delayed-ACK stall that node:http does not (BENCHMARKS.md, "Figures that
+ * explained code choices"). The client calls this with the URL and the
  * RequestInit it would give fetch and expects the parsed body back; API errors are
  * thrown as MeilisearchApiError (the client wraps them, see engine.ts).
  */
@@ -79,8 +79,8 @@ export function nodeHttpClient(input: string | URL | Request, init: RequestInit 
 /**
  * POSTs a JSON body and returns the parsed answer, for the search hot path. The
  * client's own path builds a Request, Headers and an AbortController per call; a CPU
- * profile of the search benchmark put that at about half of propgraph's overhead
- * over a direct request. Errors take the client's shapes (MeilisearchApiError for an
+ * profile of the search benchmark put that at a large share of propgraph's overhead
+ * over a direct request (BENCHMARKS.md, "Figures that explained code choices"). Errors take the client's shapes (MeilisearchApiError for an
  * API answer, MeilisearchRequestError otherwise) so engine.ts maps them the same way.
  */
 export function postJson(url: string, apiKey: string | undefined, body: unknown, timeoutMs: number): Promise<unknown> {

@@ -1,5 +1,5 @@
 /**
- * Authorization as a wrapper around each service (STYLE.md, Backstage's Authorized*
+ * Authorization as a wrapper around each service (docs/style.md, Backstage's Authorized*
  * services): `AuthorizedXService` implements `XService` by checking the caller's scope
  * against the method's rule in policies.ts, then calling the wrapped service. Handlers
  * and resolvers hold no permission logic; a method missing here or in the policy does
@@ -61,7 +61,13 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   /** The rule of the method asked about, as that method's own wrapper applies it. */
   authorize: EntityService['authorize'] = async (caller, call) => {
     const need =
-      call.method === 'writeAspects' ? E.writeAspects(caller, call.urn) : call.method === 'batchUpsert' ? E.batchUpsert(caller, call.entityType) : E.deleteAspect(caller, call.urn, call.aspect);
+      call.method === 'setAspect'
+        ? E.setAspect(caller, call.urn)
+        : call.method === 'patchAspect'
+          ? E.patchAspect(caller, call.urn)
+          : call.method === 'batchUpsert'
+            ? E.batchUpsert(caller, call.entityType)
+            : E.deleteAspect(caller, call.urn, call.aspect);
     return this.allowed(caller, call.method, need).authorize(caller, call);
   };
 }
@@ -122,9 +128,9 @@ export class AuthorizedTokenService extends Authorized<TokenService> implements 
   constructor(inner: TokenService) {
     super(inner, 'tokens');
   }
-  create: TokenService['create'] = (caller, ...rest) => this.allowed(caller, 'create', tokenPolicy.create).create(caller, ...rest);
-  list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list).list(caller);
-  revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke).revoke(caller, ...rest);
+  create: TokenService['create'] = (caller, input) => this.allowed(caller, 'create', tokenPolicy.create(caller, input)).create(caller, input);
+  list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list(caller)).list(caller);
+  revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke(caller)).revoke(caller, ...rest);
   authenticate: TokenService['authenticate'] = (...args) => this.inner.authenticate(...args);
   verifiedBefore: TokenService['verifiedBefore'] = (...args) => this.inner.verifiedBefore(...args);
   ensureRootToken: TokenService['ensureRootToken'] = (...args) => this.inner.ensureRootToken(...args);

@@ -10,7 +10,7 @@ import type { Db } from '../store/database.js';
 import { valuesOfEntities } from '../store/propertyValues.js';
 import { isKnownAspect } from '../domain/registry/entityTypes.js';
 import { handlerFor } from './aspects/handlers.js';
-import type { AspectValue, EntityView } from './entityService.js';
+import type { AspectValue, EntityView } from './entityView.js';
 
 /** The URNs among `urns` whose entity exists. */
 export async function existingUrns(db: Db, urns: readonly Urn[]): Promise<Set<string>> {

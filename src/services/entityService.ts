@@ -6,15 +6,15 @@
  * request's entities in one guarded statement), then, unless async, wait for the
  * search index.
  */
-import { checkAspectSize } from '../domain/aspectSize.js';
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { scopeAllows } from '../domain/accessToken.js';
 import { ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
+import { findAspect } from '../domain/registry/aspects.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { checkRequestedResults, requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
-import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
+import { keyAspectOf, parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
 import { laterReplaces, mergeBatchEntries, patchesInOrder, type BatchEntry } from '../domain/writes/batchEntries.js';
 import { TurnTaker } from '../time.js';
@@ -27,6 +27,7 @@ import type { Logger } from '../logger.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor } from './aspects/handlers.js';
 import { existingUrns, readEntityViews } from './entityReads.js';
+import type { AspectValue, EntityView } from './entityView.js';
 import {
   deleteEntityAndAspects,
   deleteOneAspect,
@@ -42,16 +43,7 @@ import { noteIndexStatus } from './indexStatus.js';
 import { destructiveWritePolicy } from './policies.js';
 import type { IndexWaiter } from './indexWaiter.js';
 
-export interface AspectValue {
-  readonly value: unknown;
-  readonly systemMetadata: Record<string, unknown> | null;
-}
-
-export interface EntityView {
-  readonly urn: string;
-  readonly entityType: EntityTypeInfo;
-  readonly aspects: ReadonlyMap<string, AspectValue>;
-}
+export type { AspectValue, EntityView } from './entityView.js';
 
 export interface AspectInput {
   readonly value: unknown;
@@ -61,6 +53,12 @@ export interface AspectInput {
 
 export interface SetAspectOptions extends WriteOptions {
   readonly createOnly?: boolean;
+}
+
+export interface PatchAspectOptions extends WriteOptions {
+  readonly entityType?: EntityTypeInfo;
+  /** Stored with the patched aspect, as a set stores it. */
+  readonly systemMetadata?: Record<string, unknown>;
 }
 
 export interface BatchItem {
@@ -136,7 +134,7 @@ export interface EntityService {
   /** Writes (replaces) one aspect. */
   setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<AspectResult>;
   /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
-  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<AspectResult>;
+  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: PatchAspectOptions): Promise<AspectResult>;
   /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
   updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<AspectResult>;
   /** Writes several aspects of one entity together: all of them or none. */
@@ -190,9 +188,10 @@ function valueDropsOf(caller: Caller): EntityWriteOptions['valueDrops'] {
   return scopeAllows(caller.scope, needs) ? 'allowed' : { refusedUnless: needs };
 }
 
-/** A write call of this service, as authorize() is asked about it (with its requests, for what only the decision shows). */
+/** A write call of this service, as authorize() is asked about it (with what it writes, for what only the decision shows). */
 export type EntityCall =
-  | { readonly method: 'writeAspects'; readonly urn: string; readonly requests?: readonly AspectWriteRequest[] }
+  | { readonly method: 'setAspect'; readonly urn: string; readonly aspect: string; readonly input: AspectInput }
+  | { readonly method: 'patchAspect'; readonly urn: string; readonly aspect: string; readonly patch: PatchDocument }
   | { readonly method: 'batchUpsert'; readonly entityType: EntityTypeInfo }
   | { readonly method: 'deleteAspect'; readonly urn: string; readonly aspect: string };
 
@@ -251,9 +250,10 @@ export class DefaultEntityService implements EntityService {
     return result!;
   }
 
-  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
+  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: PatchAspectOptions = {}): Promise<AspectResult> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const [result] = await this.write(caller, urn, [patchRequest(aspect, patch)], options);
+    const request = { ...patchRequest(aspect, patch), ...(options.systemMetadata ? { systemMetadata: options.systemMetadata } : {}) };
+    const [result] = await this.write(caller, urn, [request], options);
     return result!;
   }
 
@@ -386,16 +386,21 @@ export class DefaultEntityService implements EntityService {
    * writing, for a caller who may not drop them. Other errors are left to the call.
    */
   async authorize(caller: Caller, call: EntityCall): Promise<void> {
-    if (call.method !== 'writeAspects' || !call.requests?.some((r) => r.aspect === 'propertyDefinition') || valueDropsOf(caller) === 'allowed') return;
-    await this.writeMany([{ urn: parseUrn(call.urn), requests: call.requests }], caller, { dryRun: true }).catch((err: unknown) => {
+    if ((call.method !== 'setAspect' && call.method !== 'patchAspect') || call.aspect !== 'propertyDefinition' || valueDropsOf(caller) === 'allowed') return;
+    const request: AspectWriteRequest = call.method === 'setAspect' ? { aspect: call.aspect, value: call.input.value } : patchRequest(call.aspect, call.patch);
+    await this.writeMany([{ urn: parseUrn(call.urn), requests: [request] }], caller, { dryRun: true }).catch((err: unknown) => {
       if (err instanceof ForbiddenError) throw err;
     });
   }
 
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<AspectResult[]> {
-    const [outcome] = await this.writeMany([{ urn, requests }], caller, {});
+    const keyAspect = urn.entityType.keyAspect;
+    const withKey =
+      options.createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
+    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller, {});
+    const results = withKey === requests ? outcome!.results : outcome!.results.slice(1);
     await this.afterCommit(outcome!.changeIds, options);
-    return outcome!.results;
+    return results;
   }
 
   private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean; dryRun?: boolean }): Promise<WriteOutcome[]> {
@@ -407,7 +412,7 @@ export class DefaultEntityService implements EntityService {
     }
   }
 
-  /** Waits for the index unless asked not to, and notes whether the changes were indexed (SPEC 12). */
+  /** Waits for the index unless asked not to, and notes whether the changes were indexed (docs/contract.md §12). */
   private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
     if (changeIds.length === 0) noteIndexStatus('indexed');
     else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds), changeIds);
@@ -415,12 +420,10 @@ export class DefaultEntityService implements EntityService {
 }
 
 /** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */
-export function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
-  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch), current ?? emptyAspect(aspect)) };
-}
-
-function emptyAspect(aspect: string): unknown {
-  return aspect === 'structuredProperties' ? { properties: [] } : {};
+function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
+  const info = findAspect(aspect);
+  const start = info?.empty ?? {};
+  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, info?.patchKeys), current ?? structuredClone(start)) };
 }
 
 export function encodeScrollId(lastUrn: string): string {
@@ -429,7 +432,7 @@ export function encodeScrollId(lastUrn: string): string {
 
 export function decodeScrollId(scrollId: string): string {
   const urn = Buffer.from(scrollId, 'base64url').toString('utf8');
-  // What it decodes to is input too (SPEC 12): U+0000 would reach the database.
+  // What it decodes to is input too (docs/contract.md §12): U+0000 would reach the database.
   if (!urn.startsWith('urn:li:') || textViolation(urn)) {
     throw new ValidationError('scrollId is not a valid cursor; pass the scrollId of the previous page unchanged', 'scrollId');
   }

@@ -1,5 +1,5 @@
 /**
- * Read-your-writes made explicit (SPEC 12): whether the writes of one request were in
+ * Read-your-writes made explicit (docs/contract.md §12): whether the writes of one request were in
  * the search index when it answered. A write that waited and saw its changes indexed
  * notes `indexed`; one that returned before that (the INDEX_WAIT_MS bound ran out, the
  * indexer is failing, or the caller asked not to wait) notes `pending`. The edge opens

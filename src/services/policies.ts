@@ -1,12 +1,12 @@
 /**
- * Who may do what (SPEC 10, issue #5): `read` for queries and GETs, `write` for
+ * Who may do what (docs/contract.md §10, issue #5): `read` for queries and GETs, `write` for
  * definitions and values, `admin` for tokens, metadata-test management, hard deletes
  * (of an entity or a definition, whatever the route) and system updates. One rule per
  * service method, applied by the wrappers in authorizedServices.ts and read by
  * privileges.ts, so what clients are shown is what the services accept.
  */
 import { tryParseUrn } from '../domain/urn.js';
-import type { Scope } from './caller.js';
+import { isPerson, type Scope } from './caller.js';
 import type { EntityService } from './entityService.js';
 import type { JobService } from './jobs/jobService.js';
 import type { PropertyService } from './propertyService.js';
@@ -37,7 +37,7 @@ function aspectWriteScope(urn: string): Scope {
  * Deleting an aspect edits the entity (write), unless it ends in a removal: deleting
  * the key aspect hard-deletes the entity (a dataset with its fields), and deleting a
  * property's propertyDefinition drops it from the registry and queues the removal of
- * its values. Those need admin on every route, as deleting the entity does (SPEC 5, 12).
+ * its values. Those need admin on every route, as deleting the entity does (docs/contract.md §5, §12).
  * An unparseable urn is refused by the service itself.
  */
 function aspectDeleteScope(urn: string, aspect: string): Scope {
@@ -119,10 +119,15 @@ export const testPolicy = {
   batchEvaluate: (_caller, input) => (input.push ? 'write' : 'read'),
 } as const satisfies Policy<TestService>;
 
+/**
+ * Tokens are admin business, except that a signed-in person (issue #30) manages their
+ * own: issues personal tokens (up to their own scope, checked by the service), lists
+ * and revokes theirs. An admin person may still issue machine tokens.
+ */
 export const tokenPolicy = {
-  create: 'admin',
-  list: 'admin',
-  revoke: 'admin',
+  create: (caller, input) => (isPerson(caller) && String(input.type ?? 'personal').toLowerCase() !== 'machine' ? 'read' : 'admin'),
+  list: (caller) => (isPerson(caller) ? 'read' : 'admin'),
+  revoke: (caller) => (isPerson(caller) ? 'read' : 'admin'),
   authenticate: 'unchecked',
   verifiedBefore: 'unchecked',
   ensureRootToken: 'unchecked',

@@ -110,10 +110,10 @@ export interface PropertyService {
   create(caller: Caller, input: CreatePropertyInput, options?: WriteOptions): Promise<string>;
   /**
    * Replaces the whole definition (what is absent is removed). The write path checks
-   * compatibility: a breaking change needs a greater version (SPEC 2).
+   * compatibility: a breaking change needs a greater version (docs/contract.md §2).
    */
   replace(caller: Caller, input: ReplacePropertyInput, options?: WriteOptions): Promise<string>;
-  /** Soft delete (SPEC 5): the status aspect's removed flag; the definition and values stay. */
+  /** Soft delete (docs/contract.md §5): the status aspect's removed flag; the definition and values stay. */
   softDelete(caller: Caller, urn: string, options?: WriteOptions): Promise<string>;
   /** Undoes a soft delete. */
   restore(caller: Caller, urn: string, options?: WriteOptions): Promise<string>;

@@ -1,5 +1,5 @@
 /**
- * Facets as a person reads them (SPEC 12): each carries a display name (a property's
+ * Facets as a person reads them (docs/contract.md §12): each carries a display name (a property's
  * `displayName`, else its qualified name; a key field's label), a property facet names
  * its definition, and an allowed value carries its description. Key-field values are
  * shown in the form callers write (entity types as `DATASET`, data types as URNs).

@@ -1,5 +1,5 @@
 /**
- * Resolves the field names of a search against the property registry (SPEC 6, 12):
+ * Resolves the field names of a search against the property registry (docs/contract.md §6, §12):
  * key fields stand for themselves (their values put into the form the index holds);
  * `structuredProperties.<name>` stands for the current generation of a live property.
  * A name that is no property (never was, or hard deleted) is a 400 naming the closest

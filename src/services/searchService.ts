@@ -1,5 +1,5 @@
 /**
- * Search and aggregation (SPEC 6, 12): the use cases behind GraphQL's
+ * Search and aggregation (docs/contract.md §6, §12): the use cases behind GraphQL's
  * scrollAcrossEntities / aggregateAcrossEntities and REST's GET /v3/entity/{entityName}.
  * Queries and filters become keywords and one FilterNode; field names are resolved
  * against the property registry (searchFields.ts); the search module runs the search.

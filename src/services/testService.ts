@@ -1,5 +1,5 @@
 /**
- * Metadata tests (SPEC 7): create, read, update, delete and list tests, validate a
+ * Metadata tests (docs/contract.md §7): create, read, update, delete and list tests, validate a
  * definition, and evaluate tests on entities. GraphQL resolvers and the REST evaluate
  * route call these; tests are stored as `testInfo` aspects and results as the
  * evaluated entity's `testResults` aspect, both through the one aspect pipeline.

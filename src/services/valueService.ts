@@ -1,5 +1,5 @@
 /**
- * Values on an asset as GraphQL sets them (SPEC 3): upsert merges (named properties
+ * Values on an asset as GraphQL sets them (docs/contract.md §3): upsert merges (named properties
  * are set or replaced, others kept) and remove drops the named ones. Both compute the
  * new structuredProperties aspect from what readers currently see and write it through
  * the same pipeline as REST, so validation is identical.

@@ -45,7 +45,7 @@ export type DriverRead = (statement: { readonly name: string; readonly text: str
  * A statement straight on the pg driver, unnamed because its text varies with what it
  * writes: the write path's applying statement (store/writeApply.ts). Through Prisma's
  * raw-query layer, preparing that statement for a 1,000-entity batch held the event
- * loop for 10-20 ms (BENCHMARKS.md, "/health while 10,000 entities are written"). Errors
+ * loop for a long turn (BENCHMARKS.md, "Figures that explained code choices"). Errors
  * are the driver's own (`code` is PostgreSQL's SQLSTATE); a lost connection fails as
  * UnavailableError.
  */

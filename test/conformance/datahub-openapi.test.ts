@@ -1,7 +1,10 @@
 /**
- * Replays DataHub's public OpenAPI smoke tests for structured properties
- * (../shared/conformance/datahub-openapi) with the rules of DataHub's own runner,
- * as ../shared/conformance/README.md describes, on the embedded and an external PostgreSQL.
+ * Replays DataHub's public OpenAPI smoke tests for structured properties with the
+ * rules of DataHub's own runner, on the embedded and an external PostgreSQL. The
+ * recorded suites are an external test input, not part of the repository: they are
+ * read from CONFORMANCE_DIR, by default ../shared/conformance beside the checkout
+ * (its datahub-openapi folder; its README describes the runner's rules), and the suite
+ * says so and skips when they are absent (docs/architecture.md, Tests).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -170,7 +170,7 @@ describe('a server that cannot be reached or refuses the token', () => {
 
   describe('a bad token', () => {
     // The server's auth layer does not exist yet (AUTH_ENABLED is off in tests and any
-    // token passes), so this stub stands in for it: it answers 401 the way SPEC 4 says
+    // token passes), so this stub stands in for it: it answers 401 the way docs/contract.md §4 says
     // and records the headers the CLI sent.
     let stub: Server;
     let stubUrl: string;

@@ -58,7 +58,7 @@ afterAll(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-describe('dataset upsert with the seed dataset file', () => {
+describe('dataset upsert with the example dataset file', () => {
   let result: CliResult;
   beforeAll(async () => {
     expect(await exists(SEED_DATASET_URN)).toBe(false);

@@ -10,7 +10,7 @@ import { SEED_PROPERTIES_YAML, SEED_PROPERTY_URNS } from './seedExamples.js';
 
 let server: TestServer;
 let home: string;
-/** The seed's form of the address: `https://<host>/gms`. */
+/** DataHub's form of the address: `https://<host>/gms` (docs/contract.md §9). */
 let gms: string;
 
 beforeAll(async () => {
@@ -33,7 +33,7 @@ async function definitionOf(urn: string): Promise<Record<string, any> | undefine
   return res.status === 200 ? res.body.propertyDefinition.value : undefined;
 }
 
-describe('properties upsert with the seed definition file', () => {
+describe('properties upsert with the example definition file', () => {
   let result: CliResult;
   beforeAll(async () => {
     result = await cli(['properties', 'upsert', '-f', yamlFile('seed-props.yaml', SEED_PROPERTIES_YAML)]);
@@ -282,7 +282,7 @@ describe('properties upsert: YAML errors name the file, entry, field and reason,
     expect(missing.stderr).toContain(`Cannot read ${home}/nope.yaml: no such file`);
   });
 
-  it('input limits (SPEC 12): U+0000, a lone surrogate and deep nesting are refused with their line, as over REST', async () => {
+  it('input limits (docs/contract.md §12): U+0000, a lone surrogate and deep nesting are refused with their line, as over REST', async () => {
     const stderr = await rejected('limits.yaml', `- id: ok.limits\n  type: string\n  entity_types: [dataset]\n  description: "a\\0b"\n`);
     expect(stderr).toContain('limits.yaml:4: entry 1: description: contains the character U+0000 (at character 2), which cannot be stored; remove it');
     const surrogate = await rejected('surrogate.yaml', `- id: ok.limits\n  type: string\n  entity_types: [dataset]\n  display_name: "x\\ud800"\n`);

@@ -2,12 +2,11 @@
  * Runs the built `propgraph` CLI as a subprocess, the way a user does: node
  * dist/cli/main.js with its own HOME and environment.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { ensureBuilt } from '../support/build.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,6 +1,6 @@
 /**
- * The definition and dataset files written as the seed shows them (2.1 and 2.2
- * tables: the snake_case keys, short type and entity type names, plain scalar
+ * The definition and dataset files written as DataHub's documentation shows them
+ * (docs/contract.md §9: the snake_case keys, short type and entity type names, plain scalar
  * allowed values, `structured_properties` maps of qualified name to scalar or list).
  */
 export const SEED_PROPERTIES_YAML = `- id: io.acryl.privacy.retentionTime

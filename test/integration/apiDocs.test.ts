@@ -1,7 +1,7 @@
 /**
  * The API documentation (issue #8): the OpenAPI document validates, covers every
  * registered route (compared with the route table Fastify announces), documents the
- * SPEC 4 errors, and its examples work against the server; the documentation pages are
+ * docs/contract.md §4 errors, and its examples work against the server; the documentation pages are
  * public and load nothing from elsewhere; the GraphQL explorer can be switched off.
  * Browser behaviour is in test/e2e/apiDocsBrowser.test.ts.
  */
@@ -87,7 +87,7 @@ describe('the OpenAPI document', () => {
     expect(operations(doc).map(({ path, method }) => `${method.toUpperCase()} ${path}`).filter((key) => !served.has(key))).toEqual([]);
   });
 
-  test('documents each route fully: id, summary, description, a success answer, the SPEC 4 errors', () => {
+  test('documents each route fully: id, summary, description, a success answer, the docs/contract.md §4 errors', () => {
     const ids = new Set<string>();
     for (const { path, method, op } of operations(doc)) {
       const where = `${method.toUpperCase()} ${path}`;
@@ -260,7 +260,7 @@ describe('the documentation pages', () => {
 });
 
 describe('documentation does not change behaviour', () => {
-  test('input is still parsed by the routes (SPEC 4 messages) and doubles still have a decimal part', async () => {
+  test('input is still parsed by the routes (docs/contract.md §4 messages) and doubles still have a decimal part', async () => {
     const notAList = await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: { urn: 'x' }, headers: auth });
     expect(notAList.status).toBe(400);
     expect(notAList.body).toEqual({

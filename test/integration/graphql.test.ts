@@ -1,11 +1,11 @@
 /**
- * The GraphQL interface (seed 4.9, SPEC 8): every structured property mutation and
+ * The GraphQL interface (docs/contract.md §8): every structured property mutation and
  * query through HTTP, including each rejection, with the same rules and messages as
  * REST because both call the same services.
  */
 import { enc, http } from '../support/http.js';
 import { graphql } from '../support/graphql.js';
-import { createDatasets, datasetUrnOf, defineProperty, getProperties, softDelete, V3 } from '../support/fixtures.js';
+import { createDatasets, datasetUrnOf, getProperties, softDelete, V3 } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;

@@ -1,5 +1,5 @@
 /**
- * Search over GraphQL (seed 4.9-4.10, SPEC 6): scrollAcrossEntities and
+ * Search over GraphQL (docs/contract.md §6): scrollAcrossEntities and
  * aggregateAcrossEntities as DataHub clients send them, against a real Meilisearch:
  * GREATER_THAN, EXISTS, EQUAL, hits and facets checked together, cursors, the
  * response's extensions, and a filter on a soft-deleted property refused.

@@ -1,5 +1,5 @@
 /**
- * Metadata tests over GraphQL (SPEC 7, 8): create, read, list, update, validate and
+ * Metadata tests over GraphQL (docs/contract.md §7, §8): create, read, list, update, validate and
  * delete tests, Dataset.testResults after an evaluation with push, and Test as a
  * federation entity.
  */

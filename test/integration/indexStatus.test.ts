@@ -1,5 +1,5 @@
 /**
- * Read-your-writes is explicit (SPEC 12): with WRITE_WAIT_FOR_INDEX=true a write says
+ * Read-your-writes is explicit (docs/contract.md §12): with WRITE_WAIT_FOR_INDEX=true a write says
  * whether its changes were in the search index when it answered: `X-Index-Status:
  * indexed`, or `pending` when it answered first (the INDEX_WAIT_MS bound ran out, or
  * async=true); GraphQL mutations say it in `extensions.indexStatus` as well. Reads
@@ -12,7 +12,7 @@ import { searchAvailableForTests, startTestServer, type TestServer } from '../su
 
 const CREATE = `mutation c($input: CreateStructuredPropertyInput!) { createStructuredProperty(input: $input) { urn } }`;
 
-(searchAvailableForTests() ? describe : describe.skip)('X-Index-Status (SPEC 12)', () => {
+(searchAvailableForTests() ? describe : describe.skip)('X-Index-Status (docs/contract.md §12)', () => {
   let waiting: TestServer;
   let impatient: TestServer;
 

@@ -1,5 +1,5 @@
 /**
- * SPEC 12's input limits over REST (issue 14, items 2, 3, 4 and 10): JSON nested deeper
+ * The input limits of docs/contract.md §12 over REST (issue 14, items 2, 3, 4 and 10): JSON nested deeper
  * than 64 levels, U+0000 and lone UTF-16 surrogates anywhere in a string or a key,
  * inputs that decode to such text, and errors in one bounded shape. Every refusal is
  * a 400 naming the path, and nothing is stored. GraphQL's side is in graphql.test.ts,

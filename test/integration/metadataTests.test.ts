@@ -1,5 +1,5 @@
 /**
- * Metadata tests over HTTP (SPEC 7, seed 4.1): tests written as REST v3 `testInfo`
+ * Metadata tests over HTTP (docs/contract.md §7): tests written as REST v3 `testInfo`
  * aspects, evaluated with `POST /gms/test?action=evaluate`, results read back as the
  * entity's `testResults` aspect; and the TestService calls GraphQL resolvers make.
  */

@@ -1,6 +1,6 @@
 /**
- * Structured property definitions over REST v2 and v3 (seed 2.1, 3, 4.2, 4.3, 4.6,
- * 4.7, 7; SPEC 2, 4, 5), on the embedded and an external PostgreSQL.
+ * Structured property definitions over REST v2 and v3 (docs/contract.md §2, §4,
+ * §5), on the embedded and an external PostgreSQL.
  */
 import { enc, http } from '../support/http.js';
 import { backends, createDatasets, datasetUrnOf, defineProperty, getProperties, propertyUrn, setProperties, softDelete, V3, waitForJobs } from '../support/fixtures.js';
@@ -96,7 +96,7 @@ describe.each(backends())('definitions over REST on %s', (backend) => {
   });
 
   test.each([
-    ['qualifiedName is missing', (qn: string) => ({ valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), /qualifiedName is required/],
+    ['qualifiedName is missing', (_qn: string) => ({ valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), /qualifiedName is required/],
     ['valueType is missing', (qn: string) => ({ qualifiedName: qn, entityTypes: ['urn:li:entityType:svc.dataset'] }), /valueType is required/],
     ['entityTypes is empty', (qn: string) => ({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: [] }), /^entityTypes must have at least one entry$/],
     ['the qualifiedName differs from the urn id', (_qn: string) => ({ qualifiedName: 'other.name', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), /must equal the urn id/],

@@ -1,5 +1,5 @@
 /**
- * Generic entity routes and bad input over REST (SPEC 1, 4): batch create, entity and
+ * Generic entity routes and bad input over REST (docs/contract.md §1, §4): batch create, entity and
  * aspect reads, deletes, error bodies and codes; every rejected request leaves the
  * stored state unchanged. On the embedded and an external PostgreSQL.
  */

@@ -1,5 +1,5 @@
 /**
- * Structured property values over REST v2 and v3 (seed 2.2, 2.3, 4.4, 4.5, 7; SPEC 3):
+ * Structured property values over REST v2 and v3 (docs/contract.md §3):
  * replace, JSON patch with arrayPrimaryKeys, every validation rule, schema fields,
  * and concurrent writers, on the embedded and an external PostgreSQL.
  */
@@ -145,7 +145,7 @@ describe.each(backends())('values over REST on %s', (backend) => {
     expect(await props(d)).toEqual([{ propertyUrn: frozen, values: [{ string: 'v1' }] }]);
   });
 
-  describe('PATCH with arrayPrimaryKeys (seed 4.5)', () => {
+  describe('PATCH with arrayPrimaryKeys (docs/contract.md §3)', () => {
     const patch = (version: string, d: string, ops: unknown[], contentType = 'application/json-patch+json') =>
       http(url, 'PATCH', `${version}/entity/dataset/${enc(d)}/structuredProperties`, { json: { patch: ops, ...keyed }, contentType });
 

@@ -1,6 +1,6 @@
 /**
- * Search and aggregation against a real Meilisearch (seed 4.8-4.10, SPEC 6): the
- * seed's examples over REST and through the search service the GraphQL resolvers
+ * Search and aggregation against a real Meilisearch (docs/contract.md §6): the
+ * contract's examples over REST and through the search service the GraphQL resolvers
  * call, with hits and facets checked together.
  */
 import { SYSTEM_CALLER } from '../../src/services/caller.js';
@@ -23,7 +23,7 @@ function facet(result: AggregateResult, field: string) {
   return result.facets.find((f) => f.field === field)?.aggregations;
 }
 
-(searchAvailableForTests() ? describe : describe.skip)('search and aggregation (seed 4.8-4.10)', () => {
+(searchAvailableForTests() ? describe : describe.skip)('search and aggregation (docs/contract.md §6)', () => {
   let server: TestServer;
   let base: string;
   const search = () => server.services.search;
@@ -142,7 +142,7 @@ function facet(result: AggregateResult, field: string) {
     expect(byName.body.entities.map((e: { urn: string }) => e.urn).sort()).toEqual([A, C].sort());
   });
 
-  test('a filter on a property that does not exist is 400 naming the closest existing one (SPEC 12); an unknown field is 400', async () => {
+  test('a filter on a property that does not exist is 400 naming the closest existing one (docs/contract.md §12); an unknown field is 400', async () => {
     for (const q of [`${RETENTION_FIELD.slice(0, -2)}:1`, `NOT ${RETENTION_FIELD.slice(0, -2)}:1`]) {
       const res = await searchRest(base, q);
       expect(res.status).toBe(400);

@@ -1,5 +1,5 @@
 /**
- * Faults (SPEC 6: "an index failure never fails or loses a committed write"): with
+ * Faults (docs/contract.md §6: "an index failure never fails or loses a committed write"): with
  * Meilisearch stopped, writes still succeed (at commit, without waiting), search
  * answers 503, and once Meilisearch is back every write is searchable within 30 s.
  */

@@ -1,5 +1,5 @@
 /**
- * Hidden values never reach search (SPEC 5, 6): after a soft delete, a hard delete (and
+ * Hidden values never reach search (docs/contract.md §5, §6): after a soft delete, a hard delete (and
  * re-creation under the same name) or a breaking version change, no filter and no
  * facet returns the old values, from the moment the change commits, before the cleanup
  * job has rewritten a single document. Filters and facets on a soft-deleted property
@@ -95,7 +95,7 @@ let oldAttr: string;
       await hardDelete(base, 'structuredProperty', propertyUrn(H));
     });
 
-    test('right after the delete, before any cleanup: the name is no property any more (400, SPEC 12), so nothing sees the values', async () => {
+    test('right after the delete, before any cleanup: the name is no property any more (400, docs/contract.md §12), so nothing sees the values', async () => {
       expect(await rawHolders(oldAttr)).toEqual([D1, D2].sort());
       for (const q of [`${FIELD}:5`, `_exists_:${FIELD}`, `${FIELD}:[* TO *]`]) {
         const res = await searchRest(base, q);

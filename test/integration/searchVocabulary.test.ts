@@ -1,5 +1,5 @@
 /**
- * The search vocabulary of SPEC 12 and issue 15, through HTTP as a user touches it:
+ * The search vocabulary of docs/contract.md §12 and issue 15, through HTTP as a user touches it:
  * keyword search (REST and GraphQL, typo tolerant, ranked, combined with filters),
  * definitions and schema fields as searchable entities, forgiving key fields
  * (`platform:hive`, `name` by word), facets with display names and allowed-value
@@ -23,7 +23,7 @@ const ORDERS = datasetUrn('sales.orders', 'snowflake');
 const VISITS = datasetUrn('web.visits');
 const FIELD = `urn:li:schemaField:(${CLICKS},customer_id)`;
 
-(searchAvailableForTests() ? describe : describe.skip)('search vocabulary (SPEC 12)', () => {
+(searchAvailableForTests() ? describe : describe.skip)('search vocabulary (docs/contract.md §12)', () => {
   let server: TestServer;
   let base: string;
   const urns = (res: { status?: number; text?: string; body: { entities: Array<{ urn: string }> } }) => {

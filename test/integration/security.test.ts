@@ -1,5 +1,5 @@
 /**
- * Security settings around the API (issue #5, SPEC 10): the bootstrap root token,
+ * Security settings around the API (issue #5, docs/contract.md §10): the bootstrap root token,
  * rate limiting per token with Retry-After, security headers, CORS closed by default
  * and open only to configured origins, and errors without internals.
  */

@@ -1,5 +1,5 @@
 /**
- * system-update (SPEC 5): rebuilds every search index from the database as a job,
+ * system-update (docs/contract.md §5): rebuilds every search index from the database as a job,
  * with progress; an index that lost documents (or kept fields of deleted properties)
  * comes back exactly as the database says, and searches keep working meanwhile.
  */

@@ -1,5 +1,5 @@
 /**
- * Generators of input that breaks SPEC 12's limits, for the fuzz suite: a lone
+ * Generators of input that breaks the limits of docs/contract.md §12, for the fuzz suite: a lone
  * surrogate or U+0000 put into any string or key of an otherwise plausible body, and
  * JSON nested past 64 levels put in place of any string.
  */

@@ -26,7 +26,7 @@ export async function http<T = any>(
   } else if (options.contentType) headers['content-type'] = options.contentType;
   const res = await fetch(url, { method: method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
-  // A write the server answered before the search index caught up (SPEC 12): on a loaded
+  // A write the server answered before the search index caught up (docs/contract.md §12): on a loaded
   // machine INDEX_WAIT_MS can run out. Suites read their writes back, so they wait here.
   if (res.headers.get('x-index-status') === 'pending' && options.query?.async !== 'true') await indexCaughtUp(baseUrl, undefined, headers.authorization);
   let parsed: unknown = undefined;

@@ -5,7 +5,6 @@
  * started (as a deployment with DATABASE_URL does).
  */
 import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { embeddedDatabaseUrl } from '../../src/embedded/postgresAuth.js';
@@ -40,7 +39,8 @@ export interface TestServerOptions {
   keepDataDir?: boolean;
 }
 
-export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+/** The configuration a test server or runtime starts with: a fresh DATA_DIR and database, logs silenced. */
+export async function testConfig(options: TestServerOptions = {}): Promise<Config> {
   const dataDir = tempDir('propgraph-test-');
   const env: Record<string, string> = {
     PORT: '0',
@@ -68,18 +68,31 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     env.DATABASE_URL = await createTestDatabase(serverUrl, `propgraph_${process.pid}_${++counter}`);
   }
   const config = loadConfig(env);
+  // A DATA_DIR given by the suite replaces the fresh one.
   if (config.dataDir !== dataDir) rmSync(dataDir, { recursive: true, force: true });
+  return config;
+}
+
+/** The database a test server or runtime uses, for reading it directly: DATABASE_URL, or its embedded cluster's socket (with the password the server keeps in DATA_DIR, once it has started). */
+export const databaseUrlOf = (config: Config): string => config.databaseUrl ?? embeddedDatabaseUrl(config.dataDir);
+
+/** Leaves the shared Meilisearch as it was and removes the data directory (unless it is to be kept). */
+export async function cleanUpAfter(config: Config, search: RunningServer['search'], usedSearch: boolean, keepDataDir = false): Promise<void> {
+  if (usedSearch) await search.engine?.dropAllIndexes().catch(() => undefined);
+  if (!keepDataDir) rmSync(config.dataDir, { recursive: true, force: true });
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const config = await testConfig(options);
   const server = await startServer(config, options.log ?? createLogger(config.logLevel));
   return {
     ...server,
     dataDir: config.dataDir,
-    databaseUrl: config.databaseUrl ?? embeddedDatabaseUrl(config.dataDir),
+    databaseUrl: databaseUrlOf(config),
     config,
     stop: async () => {
       await server.close();
-      // Suites share one Meilisearch: leave it as it was.
-      if (options.search) await server.search.engine?.dropAllIndexes().catch(() => undefined);
-      if (!options.keepDataDir) rmSync(config.dataDir, { recursive: true, force: true });
+      await cleanUpAfter(config, server.search, Boolean(options.search), options.keepDataDir);
     },
   };
 }

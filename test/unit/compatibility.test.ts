@@ -1,4 +1,4 @@
-/** Backwards compatibility of definition updates (SPEC 2): breaking changes need a greater version. */
+/** Backwards compatibility of definition updates (docs/contract.md §2): breaking changes need a greater version. */
 import { breakingChanges, checkCompatibility } from '../../src/domain/compatibility.js';
 import { IncompatibleChangeError, ValidationError } from '../../src/domain/errors.js';
 import type { PropertyDefinition } from '../../src/domain/propertyDefinition.js';

@@ -1,4 +1,4 @@
-/** Configuration (SPEC 11): URN_NAMESPACE picks the namespace of stored and returned type URNs. */
+/** Configuration (docs/contract.md §11): URN_NAMESPACE picks the namespace of stored and returned type URNs. */
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('URN_NAMESPACE', () => {

@@ -1,4 +1,4 @@
-/** The input limits of SPEC 12: nesting depth, U+0000 and lone surrogates, with the path at fault. */
+/** The input limits of docs/contract.md §12: nesting depth, U+0000 and lone surrogates, with the path at fault. */
 import { ValidationError } from '../../src/domain/errors.js';
 import { checkInputLimits, findInputViolation, formatPath, INPUT_LIMITS, nestingDepth, quoteInput, textViolation } from '../../src/domain/inputLimits.js';
 import { thrown } from './thrown.js';

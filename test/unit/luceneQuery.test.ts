@@ -1,4 +1,4 @@
-/** The REST query grammar (SPEC 6): a Lucene query_string subset, parsed into one FilterNode. */
+/** The REST query grammar (docs/contract.md §6): a Lucene query_string subset, parsed into one FilterNode. */
 import fc from 'fast-check';
 import { ValidationError } from '../../src/domain/errors.js';
 import { parseLuceneQuery } from '../../src/domain/luceneQuery.js';
@@ -32,7 +32,7 @@ describe('parseLuceneQuery', () => {
     expect(parseLuceneQuery('name:"a b \\"c\\" \\\\d"')).toEqual({ kind: 'equals', field: 'name', values: ['a b "c" \\d'] });
   });
 
-  test('comparisons >, >=, <, <= (the seed range example)', () => {
+  test('comparisons >, >=, <, <= (the range example of docs/contract.md §6)', () => {
     expect(parseLuceneQuery(`${F}:>45`)).toEqual({ kind: 'compare', field: F, op: 'gt', value: '45' });
     expect(parseLuceneQuery(`${F}:>=45.5`)).toEqual({ kind: 'compare', field: F, op: 'gte', value: '45.5' });
     expect(parseLuceneQuery(`${F}:<-1`)).toEqual({ kind: 'compare', field: F, op: 'lt', value: '-1' });
@@ -55,7 +55,7 @@ describe('parseLuceneQuery', () => {
     expect(parseLuceneQuery(`${F}:*`)).toEqual({ kind: 'exists', field: F });
   });
 
-  test('versioned field names parse like any other field (seed 4.10)', () => {
+  test('versioned field names parse like any other field (docs/contract.md §6)', () => {
     const versioned = 'structuredProperties._versioned.io_acryl_privacy_retentionTime02.20240614080000.string';
     expect(parseLuceneQuery(`${versioned}:foo`)).toEqual({ kind: 'equals', field: versioned, values: ['foo'] });
   });
@@ -81,7 +81,7 @@ describe('parseLuceneQuery', () => {
     expect(parseLuceneQuery('urn:urn\\:li\\:dataset\\:\\(x\\)')).toEqual({ kind: 'equals', field: 'urn', values: ['urn:li:dataset:(x)'] });
   });
 
-  test('a bare word or quoted phrase is a keyword; words side by side are one keyword search (SPEC 12)', () => {
+  test('a bare word or quoted phrase is a keyword; words side by side are one keyword search (docs/contract.md §12)', () => {
     expect(parseLuceneQuery('clicks')).toEqual({ kind: 'keyword', text: 'clicks' });
     expect(parseLuceneQuery('daily clicks')).toEqual({ kind: 'keyword', text: 'daily clicks' });
     expect(parseLuceneQuery('"daily clicks"')).toEqual({ kind: 'keyword', text: '"daily clicks"' });

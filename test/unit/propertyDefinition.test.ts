@@ -1,4 +1,4 @@
-/** Structured property definitions (SPEC 2): required fields, canonical form, allowed values, version. */
+/** Structured property definitions (docs/contract.md §2): required fields, canonical form, allowed values, version. */
 import { ValidationError } from '../../src/domain/errors.js';
 import { LIMITS } from '../../src/domain/limits.js';
 import {

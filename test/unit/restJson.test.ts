@@ -1,4 +1,4 @@
-/** REST response JSON (SPEC 4): doubles keep a decimal part, BigInts become strings. */
+/** REST response JSON (docs/contract.md §4): doubles keep a decimal part, BigInts become strings. */
 import { parsesPlainly, stringifyRest } from '../../src/rest/json.js';
 
 test('an integer double is written with .0, at any depth', () => {

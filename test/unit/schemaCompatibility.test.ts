@@ -1,5 +1,5 @@
 /**
- * The public GraphQL schema stays backwards compatible with the last release (STYLE.md,
+ * The public GraphQL schema stays backwards compatible with the last release (docs/style.md,
  * graphql-js's findBreakingChanges): schema.graphql is compared with
  * test/fixtures/schema.released.graphql, the schema as last released, and any change
  * that breaks an existing client fails `npm test`. Offline: @graphql-inspector/core

@@ -1,4 +1,4 @@
-/** GraphQL orFilters (SPEC 6) become the same filter tree as REST queries; constants fold away. */
+/** GraphQL orFilters (docs/contract.md §6) become the same filter tree as REST queries; constants fold away. */
 import { ValidationError } from '../../src/domain/errors.js';
 import { fieldsOf, filterFromOrFilters, mapLeaves, NONE, simplify, type FilterNode } from '../../src/domain/searchFilter.js';
 import { closestName, keyFieldInfo, parseSearchField } from '../../src/domain/searchFields.js';
@@ -18,7 +18,7 @@ describe('filterFromOrFilters', () => {
     expect(filterFromOrFilters([{ and: [{ field: P, condition: 'IN', values: ['30.0'] }] }])).toEqual({ kind: 'equals', field: P, values: ['30.0'] });
   });
 
-  test('the seed conditions GREATER_THAN, EXISTS and EQUAL', () => {
+  test('the conditions DataHub documents: GREATER_THAN, EXISTS and EQUAL', () => {
     expect(filterFromOrFilters([{ and: [{ field: P, condition: 'GREATER_THAN', values: ['45.0'] }] }])).toEqual({ kind: 'compare', field: P, op: 'gt', value: '45.0' });
     expect(filterFromOrFilters([{ and: [{ field: P, condition: 'EXISTS' }] }])).toEqual({ kind: 'exists', field: P });
   });
@@ -100,7 +100,24 @@ describe('parseSearchField', () => {
     expect(parseSearchField('entityType')).toEqual({ kind: 'key', name: '_entityType' });
   });
 
-  test('key field values are put into the form the index holds (SPEC 12: platform:hive)', () => {
+  test("DataHub's SDK field names: the .keyword form, env for origin, and the fields of assets' common aspects", () => {
+    expect(parseSearchField('platform.keyword')).toEqual({ kind: 'key', name: 'platform' });
+    expect(parseSearchField('origin.keyword')).toEqual({ kind: 'key', name: 'origin' });
+    expect(parseSearchField('env')).toEqual({ kind: 'key', name: 'origin' });
+    expect(parseSearchField('_entityType.keyword')).toEqual({ kind: 'key', name: '_entityType' });
+    for (const name of ['typeNames', 'domains', 'container', 'owners', 'tags', 'glossaryTerms', 'customProperties', 'failingTests', 'passingTests', 'isHidden', 'showInColumnsTable', 'showInAssetSummary']) {
+      expect(parseSearchField(name)).toEqual({ kind: 'key', name });
+    }
+  });
+
+  test('a bare tag, owner, domain or term is its URN', () => {
+    expect(keyFieldInfo('tags').normalize!('pii')).toBe('urn:li:tag:pii');
+    expect(keyFieldInfo('owners').normalize!('jdoe')).toBe('urn:li:corpuser:jdoe');
+    expect(keyFieldInfo('owners').normalize!('urn:li:corpGroup:team')).toBe('urn:li:corpGroup:team');
+    expect(keyFieldInfo('failingTests').normalize!('owner-set')).toBe('urn:li:test:owner-set');
+  });
+
+  test('key field values are put into the form the index holds (docs/contract.md §12: platform:hive)', () => {
     expect(keyFieldInfo('platform').normalize!('hive')).toBe('urn:li:dataPlatform:hive');
     expect(keyFieldInfo('platform').normalize!('urn:li:dataPlatform:hive')).toBe('urn:li:dataPlatform:hive');
     expect(keyFieldInfo('valueType').normalize!('urn:li:dataType:datahub.number')).toBe('number');

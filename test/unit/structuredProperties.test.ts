@@ -1,4 +1,4 @@
-/** Values of structured properties on an entity (SPEC 3, 5): shape and assignment rules. */
+/** Values of structured properties on an entity (docs/contract.md §3, §5): shape and assignment rules. */
 import { SoftDeletedError, ValidationError } from '../../src/domain/errors.js';
 import { LIMITS } from '../../src/domain/limits.js';
 import type { EffectiveDefinition } from '../../src/domain/propertyDefinition.js';

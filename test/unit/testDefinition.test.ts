@@ -1,4 +1,4 @@
-/** SPEC 7: the metadata test definition grammar, its legacy spellings and its error messages. */
+/** docs/contract.md §7: the metadata test definition grammar, its legacy spellings and its error messages. */
 import { ValidationError } from '../../src/domain/errors.js';
 import { parseTestDefinition, parseTestDefinitionJson, type Predicate } from '../../src/domain/testDefinition.js';
 import { parseTestInfo } from '../../src/domain/testInfo.js';

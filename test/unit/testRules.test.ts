@@ -1,4 +1,4 @@
-/** SPEC 7: property path resolution, every operator both ways, logic, scope, and the regex bound. */
+/** docs/contract.md §7: property path resolution, every operator both ways, logic, scope, and the regex bound. */
 import { createBoundedMatcher, RegexBoundExceeded } from '../../src/domain/boundedRegex.js';
 import { parseTestDefinition, type LeafPredicate, type Predicate } from '../../src/domain/testDefinition.js';
 import { evaluatePredicate, evaluateTest, resolveProperty, type EntityDocument } from '../../src/domain/testRules.js';

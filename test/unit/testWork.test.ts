@@ -1,5 +1,5 @@
 /**
- * SPEC 7, issue #14: every operator spends from a work budget before it runs; a test
+ * docs/contract.md §7, issue #14: every operator spends from a work budget before it runs; a test
  * that runs out fails (it could not be shown to pass), and a request's budget caps the
  * work of all its tests on all its entities.
  */

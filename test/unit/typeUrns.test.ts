@@ -1,4 +1,4 @@
-/** Data-type and entity-type URNs (SPEC 1): canonical `svc.`, aliases accepted, the rest rejected. */
+/** Data-type and entity-type URNs (docs/contract.md §1): canonical `svc.`, aliases accepted, the rest rejected. */
 import { findEntityType } from '../../src/domain/registry/entityTypes.js';
 import { ValidationError } from '../../src/domain/errors.js';
 import { inCanonicalNamespace } from '../../src/domain/propertyDefinition.js';

@@ -1,4 +1,4 @@
-/** Typed value objects (SPEC 3): the definition's type decides; the value is coerced or refused. */
+/** Typed value objects (docs/contract.md §3): the definition's type decides; the value is coerced or refused. */
 import { LIMITS } from '../../src/domain/limits.js';
 import {
   coerceTypedValue,

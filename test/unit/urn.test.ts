@@ -1,4 +1,4 @@
-/** URN parsing (SPEC 1): strict, balanced, known types, typed key parts. */
+/** URN parsing (docs/contract.md §1): strict, balanced, known types, typed key parts. */
 import { InvalidUrnError } from '../../src/domain/errors.js';
 import { findEntityType } from '../../src/domain/registry/entityTypes.js';
 import {

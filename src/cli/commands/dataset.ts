@@ -1,7 +1,7 @@
 /**
- * `propgraph dataset upsert|get` (seed 4.11, SPEC 9). Upsert creates the dataset
+ * `propgraph dataset upsert|get` (docs/contract.md §9). Upsert creates the dataset
  * when missing and REPLACES the structuredProperties aspect of the dataset and of
- * each listed field that has a `structured_properties` key (SPEC 3); entities and
+ * each listed field that has a `structured_properties` key (docs/contract.md §3); entities and
  * fields the file does not mention are left alone.
  */
 import { ENTITY } from '../../domain/registry/entityTypes.js';
@@ -17,7 +17,7 @@ import { typedAspect, type KnownProperty } from '../files/datasetValues.js';
 import { describeEntry, FileProblems } from '../files/fileProblems.js';
 import { loadYamlFile } from '../files/yamlFile.js';
 import { RunProgress } from '../progress.js';
-import { aspectValue, type EntityBody, type RestApi } from '../restApi.js';
+import { aspectValue, type RestApi } from '../restApi.js';
 import { printLine } from '../terminal.js';
 
 const READ_CONCURRENCY = 8;

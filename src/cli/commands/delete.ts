@@ -1,5 +1,5 @@
 /**
- * `propgraph delete --urn <urn> [--hard [--force]]` (seed 3, 4.11). Soft delete
+ * `propgraph delete --urn <urn> [--hard [--force]]` (docs/contract.md §5, §9). Soft delete
  * writes `status.removed = true` and is reversible; hard delete removes the entity
  * (for a structured property, a server job then removes its values) and asks first.
  */

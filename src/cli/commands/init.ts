@@ -1,6 +1,6 @@
 /**
  * `propgraph init [--server URL] [--token T | --token - | --token-file F] [--no-check]`
- * (seed 4.11, SPEC 9): asks for what is missing when on a terminal, checks that the
+ * (docs/contract.md §9): asks for what is missing when on a terminal, checks that the
  * server answers and accepts the token, then writes the config file (mode 0600). A
  * configuration that cannot work is refused at once rather than at the first command.
  * The token can come from a file or from stdin, so that it never sits in the command

@@ -1,4 +1,4 @@
-/** `propgraph properties upsert|get|list` (seed 4.11, SPEC 9). */
+/** `propgraph properties upsert|get|list` (docs/contract.md §9). */
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { checkCompatibility } from '../../domain/compatibility.js';
 import { ServiceError } from '../../domain/errors.js';

@@ -1,6 +1,6 @@
 /**
  * `propgraph system-update`: asks the server to rebuild its search indexes from the
- * database (SPEC 5) and follows the job until it ends (cli/rebuildJob.ts), with a
+ * database (docs/contract.md §5) and follows the job until it ends (cli/rebuildJob.ts), with a
  * progress bar on a terminal.
  */
 import type { CommandContext } from '../context.js';

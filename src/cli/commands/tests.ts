@@ -1,5 +1,5 @@
 /**
- * `propgraph tests upsert|get|list|evaluate` (seed 4.1, SPEC 7): metadata tests written
+ * `propgraph tests upsert|get|list|evaluate` (docs/contract.md §7): metadata tests written
  * from a YAML file and read through GraphQL; `evaluate` runs the tests that apply to one
  * entity and prints which pass and which fail.
  */

@@ -1,5 +1,5 @@
 /**
- * The dataset file (seed 2.2, SPEC 9): a list of datasets, each with `id`,
+ * The dataset file (docs/contract.md §9): a list of datasets, each with `id`,
  * `platform`, `env` (default PROD) or an `urn`, dataset-level
  * `structured_properties`, and `schema.fields[]` (by `id` or `urn`) with their own
  * `structured_properties`. The file's shape is yamlShapes.ts; values stay text until

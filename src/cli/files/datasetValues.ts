@@ -1,5 +1,5 @@
 /**
- * Types a dataset file's values by their properties' definitions (SPEC 3: the
+ * Types a dataset file's values by their properties' definitions (docs/contract.md §3: the
  * definition decides, never the value's shape) and checks them with the same rules
  * the server applies, so that a file with a bad value fails before any write.
  */

@@ -63,7 +63,7 @@ export class FileProblems {
 
 /**
  * The entries of a file: a list of mappings (a single mapping counts as a one-entry
- * list). The file's input limits (SPEC 12) are checked first; entries that are not
+ * list). The file's input limits (docs/contract.md §12) are checked first; entries that are not
  * mappings are reported and skipped.
  */
 export function fileEntries(file: YamlFile, problems: FileProblems, what: string): Array<{ index: number; path: PathSegment[]; value: Record<string, unknown> }> {

@@ -1,5 +1,5 @@
 /**
- * The structured property definition file (seed 2.1): a list of entries with
+ * The structured property definition file (docs/contract.md §2): a list of entries with
  * snake_case keys, turned into REST `propertyDefinition` aspects. The file's shape is
  * yamlShapes.ts; each entry then goes through the domain's own definition schema and
  * rules (the server's), with short type names allowed, and every problem is told at
@@ -94,7 +94,7 @@ function definitionBody(entry: PropertyEntryShape, qualifiedName: string): Recor
     version: entry.version,
     immutable: entry.immutable == null ? undefined : /^true$/i.test(entry.immutable),
     typeQualifier: entry.type_qualifier ? { allowedTypes: entry.type_qualifier.allowed_types ?? [] } : undefined,
-    // The definition's type decides what the text is (SPEC 3): `30` is a number for a number property.
+    // The definition's type decides what the text is (docs/contract.md §3): `30` is a number for a number property.
     allowedValues: entry.allowed_values?.map((a) => ({ value: { string: a.value }, description: a.description })),
   };
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== null));

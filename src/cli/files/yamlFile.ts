@@ -38,7 +38,7 @@ class Converter {
 
   value(node: unknown, depth = 0): unknown {
     if (++this.nodes > MAX_NODES) throw new CliError(`YAML expands to more than ${MAX_NODES} nodes (through aliases)`, EXIT.usage);
-    // Past SPEC 12's limit the rest is not needed: one more level is enough for the check to name the path.
+    // Past the nesting limit (docs/contract.md §12) the rest is not needed: one more level is enough for the check to name the path.
     if (depth > INPUT_LIMITS.nestingDepth) return [];
     if (isAlias(node)) return this.value(node.resolve(this.doc), depth);
     if (isMap(node)) {

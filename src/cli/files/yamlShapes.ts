@@ -1,5 +1,5 @@
 /**
- * The shapes of the CLI's files (seed 2.1, 2.2): which keys an entry has and whether
+ * The shapes of the CLI's files (docs/contract.md §2, §3): which keys an entry has and whether
  * each holds a value, a list or a mapping. What the values mean is checked by the
  * domain's own schemas and rules (domain/shapes/, domain/propertyDefinition.ts,
  * domain/structuredProperties.ts), which the files' readers call.

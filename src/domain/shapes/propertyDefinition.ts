@@ -1,5 +1,5 @@
 /**
- * The `propertyDefinition` aspect's shape (SPEC 2, DataHub's StructuredPropertyDefinition):
+ * The `propertyDefinition` aspect's shape (docs/contract.md §2, DataHub's StructuredPropertyDefinition):
  * fields, types and bounds. What the values mean (type URNs, allowed values typed like
  * the property, the qualified name matching the URN) is checked by
  * domain/propertyDefinition.ts on the shaped value.
@@ -68,6 +68,6 @@ export const propertyDefinitionShape = z
     lastModified: auditStampShape.nullish(),
     filterStatus: z.string().max(100).nullish().describe("DataHub's filter status of the property; stored and returned as given."),
   })
-  .meta({ id: 'PropertyDefinition', description: 'The `propertyDefinition` aspect of a `structuredProperty` entity (SPEC 2).' });
+  .meta({ id: 'PropertyDefinition', description: 'The `propertyDefinition` aspect of a `structuredProperty` entity (docs/contract.md §2).' });
 
 export type PropertyDefinitionShape = z.output<typeof propertyDefinitionShape>;

@@ -1,4 +1,4 @@
-/** The `status` aspect's shape: `{removed: boolean}`; on a structured property the soft delete switch (SPEC 5). */
+/** The `status` aspect's shape: `{removed: boolean}`; on a structured property the soft delete switch (docs/contract.md §5). */
 import * as z from 'zod';
 
 export const statusShape = z

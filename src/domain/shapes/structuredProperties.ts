@@ -1,5 +1,5 @@
 /**
- * The `structuredProperties` aspect's shape (SPEC 3). Whether each value fits its
+ * The `structuredProperties` aspect's shape (docs/contract.md §3). Whether each value fits its
  * property is decided against the definition by domain/structuredProperties.ts.
  */
 import * as z from 'zod';
@@ -32,5 +32,5 @@ export const structuredPropertiesShape = z
   })
   .meta({
     id: 'StructuredProperties',
-    description: 'The `structuredProperties` aspect of an entity (SPEC 3). POST replaces the whole aspect; PATCH with `arrayPrimaryKeys` addresses one entry by property URN.',
+    description: 'The `structuredProperties` aspect of an entity (docs/contract.md §3). POST replaces the whole aspect; PATCH with `arrayPrimaryKeys` addresses one entry by property URN.',
   });

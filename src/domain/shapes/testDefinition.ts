@@ -1,5 +1,5 @@
 /**
- * The keys of each object of a metadata test definition (SPEC 7): the definition,
+ * The keys of each object of a metadata test definition (docs/contract.md §7): the definition,
  * its "on" and "actions", a leaf predicate and its legacy "params". The grammar itself
  * (predicates nest, legacy spellings, operators, property paths) is parsed by
  * domain/testDefinition.ts.

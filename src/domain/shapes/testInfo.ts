@@ -1,5 +1,5 @@
 /**
- * The `testInfo` aspect's shape (SPEC 7). The definition's JSON text is parsed by
+ * The `testInfo` aspect's shape (docs/contract.md §7). The definition's JSON text is parsed by
  * domain/testDefinition.ts, whose grammar errors name their path inside it.
  */
 import * as z from 'zod';
@@ -35,4 +35,4 @@ export const testInfoShape = z
     source: keptObject.optional(),
     schedule: keptObject.optional(),
   })
-  .meta({ id: 'TestInfo', description: 'The `testInfo` aspect of a `test` entity (SPEC 7, docs/metadata-tests.md). Stored exactly as given.' });
+  .meta({ id: 'TestInfo', description: 'The `testInfo` aspect of a `test` entity (docs/contract.md §7, docs/metadata-tests.md). Stored exactly as given.' });

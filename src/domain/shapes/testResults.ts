@@ -1,4 +1,4 @@
-/** The `testResults` aspect's shape (SPEC 7, DataHub's TestResults). */
+/** The `testResults` aspect's shape (docs/contract.md §7, DataHub's TestResults). */
 import * as z from 'zod';
 import { auditStampShape, urnText } from './common.js';
 

@@ -1,5 +1,5 @@
 /**
- * Deletes as data (SPEC 5): what a hard delete of an entity, or of one of its aspects,
+ * Deletes as data (docs/contract.md §5): what a hard delete of an entity, or of one of its aspects,
  * removes beside the rows themselves. A dataset's schema fields go with it; an
  * entity's value rows go with it or with its structuredProperties aspect; a property's
  * definition takes its registry row, and a job then removes its values everywhere;

@@ -1,6 +1,6 @@
 /**
  * Aspects stored as given after a shape check: any object (datasetProperties,
- * schemaMetadata, ...), testInfo and testResults (SPEC 7); and key aspects, derived
+ * schemaMetadata, ...), testInfo and testResults (docs/contract.md §7); and key aspects, derived
  * from the URN and never stored.
  */
 import { ValidationError } from '../errors.js';

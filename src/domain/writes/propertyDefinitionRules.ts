@@ -1,5 +1,5 @@
 /**
- * The propertyDefinition aspect (SPEC 2): parsed and canonicalised, checked for
+ * The propertyDefinition aspect (docs/contract.md §2): parsed and canonicalised, checked for
  * backwards compatibility against the stored definition, refused while the property
  * is soft deleted or when its search field name is taken. The registry row follows in
  * the same statement: a new version (or a new property) draws a new generation, which

@@ -1,6 +1,6 @@
 /**
  * The status aspect `{removed: boolean}`. On a structured property it is the soft
- * delete switch (SPEC 5): the registry's `removed` flag follows it in the same
+ * delete switch (docs/contract.md §5): the registry's `removed` flag follows it in the same
  * statement.
  */
 import { NotFoundError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * The structuredProperties aspect (SPEC 3): every write is validated against the
+ * The structuredProperties aspect (docs/contract.md §3): every write is validated against the
  * definitions of the properties it names and replaces the entity's value rows.
  *
  * Values of a soft-deleted property are hidden but kept: soft delete is reversible, so

@@ -1,5 +1,5 @@
 /**
- * The cleanup job's decision for one entity (SPEC 2, 5): drop a property's values
+ * The cleanup job's decision for one entity (docs/contract.md §2, §5): drop a property's values
  * written under a generation that is no longer current (any, when the property is
  * gone), from the value rows and from the stored aspect. Readers stopped seeing them
  * when the change committed; this only reclaims them.

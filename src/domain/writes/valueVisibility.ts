@@ -1,5 +1,5 @@
 /**
- * Which property values readers see (SPEC 2, 3, 5): only values whose property exists,
+ * Which property values readers see (docs/contract.md §2, §3, §5): only values whose property exists,
  * is not soft deleted, and whose generation (definition version) is current.
  */
 import type { PropertyValueAssignment, StructuredPropertiesAspect } from '../structuredProperties.js';

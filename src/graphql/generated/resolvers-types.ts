@@ -49,14 +49,26 @@ export type AccessTokenMetadata = {
   id: Scalars['String']['output'];
   lastUsedAt?: Maybe<Scalars['Long']['output']>;
   name: Scalars['String']['output'];
+  /** The person a PERSONAL or SESSION token belongs to and acts as; null for MACHINE tokens. */
+  ownerUrn?: Maybe<Scalars['String']['output']>;
   revoked: Scalars['Boolean']['output'];
   scope: AccessTokenScope;
+  type: AccessTokenType;
 };
 
 export type AccessTokenScope =
   | 'ADMIN'
   | 'READ'
   | 'WRITE';
+
+/** What a token is for, and who it acts as. */
+export type AccessTokenType =
+  /** Issued by an admin for a job or service; acts as urn:li:corpuser:<name>. */
+  | 'MACHINE'
+  /** Issued by a person signed in through OpenID Connect, for their own use; acts as them, never above their scope. */
+  | 'PERSONAL'
+  /** Issued when a person signs in (the console, propgraph login); acts as them. */
+  | 'SESSION';
 
 export type AggregateAcrossEntitiesInput = {
   /** Fields to count; absent or empty: the default facets (_entityType, platform, and properties shown in search filters). */
@@ -105,6 +117,8 @@ export type AuthenticatedUser = {
   scope: AccessTokenScope;
   /** That token's id; null while authentication is off. */
   tokenId?: Maybe<Scalars['String']['output']>;
+  /** That token's type (SESSION after signing in through OpenID Connect); null while authentication is off. */
+  tokenType?: Maybe<AccessTokenType>;
 };
 
 export type CorpUser = Entity & {
@@ -120,6 +134,8 @@ export type CreateAccessTokenInput = {
   duration?: InputMaybe<AccessTokenDuration>;
   name: Scalars['String']['input'];
   scope: AccessTokenScope;
+  /** PERSONAL or MACHINE; absent: PERSONAL for a signed-in person, MACHINE otherwise. SESSION tokens come only from signing in. */
+  type?: InputMaybe<AccessTokenType>;
 };
 
 export type CreateStructuredPropertyInput = {
@@ -195,25 +211,64 @@ export type Entity = {
 };
 
 export type EntityType =
+  | 'ACCESS_TOKEN'
+  | 'APPLICATION'
+  | 'ASSERTION'
+  | 'BUSINESS_ATTRIBUTE'
   | 'CHART'
   | 'CONTAINER'
   | 'CORP_GROUP'
   | 'CORP_USER'
+  | 'CUSTOM_OWNERSHIP_TYPE'
   | 'DASHBOARD'
+  | 'DATAHUB_CONNECTION'
+  | 'DATAHUB_PERSONA'
+  | 'DATAHUB_POLICY'
+  | 'DATAHUB_RETENTION'
+  | 'DATAHUB_ROLE'
+  | 'DATAHUB_SECRET'
+  | 'DATAHUB_STEP_STATE'
+  | 'DATAHUB_UPGRADE'
+  | 'DATAHUB_VIEW'
   | 'DATASET'
+  | 'DATA_CONTRACT'
   | 'DATA_FLOW'
   | 'DATA_JOB'
   | 'DATA_PLATFORM'
+  | 'DATA_PLATFORM_INSTANCE'
+  | 'DATA_PROCESS'
+  | 'DATA_PROCESS_INSTANCE'
   | 'DATA_PRODUCT'
   | 'DATA_TYPE'
+  | 'DOCUMENT'
   | 'DOMAIN'
   | 'ENTITY_TYPE'
+  | 'ER_MODEL_RELATIONSHIP'
+  | 'EXECUTION_REQUEST'
+  | 'FORM'
+  | 'GLOBAL_SETTINGS'
+  | 'GLOSSARY_NODE'
   | 'GLOSSARY_TERM'
+  | 'INCIDENT'
+  | 'INGESTION_SOURCE'
+  | 'INVITE_TOKEN'
+  | 'MLFEATURE'
+  | 'MLFEATURE_TABLE'
   | 'MLMODEL'
+  | 'MLMODEL_DEPLOYMENT'
+  | 'MLMODEL_GROUP'
+  | 'MLPRIMARY_KEY'
+  | 'NOTEBOOK'
+  | 'PLATFORM_RESOURCE'
+  | 'POST'
+  | 'QUERY'
+  | 'ROLE'
   | 'SCHEMA_FIELD'
   | 'STRUCTURED_PROPERTY'
   | 'TAG'
-  | 'TEST';
+  | 'TELEMETRY'
+  | 'TEST'
+  | 'VERSION_SET';
 
 export type EntityTypeEntity = Entity & {
   __typename?: 'EntityTypeEntity';
@@ -375,7 +430,7 @@ export type ListTestsResult = {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Issues an access token (admin scope). The secret is in the answer and never again. */
+  /** Issues an access token: a machine token (admin scope), or a signed-in person's personal token (up to their own scope). The secret is in the answer and never again. */
   createAccessToken?: Maybe<AccessToken>;
   createStructuredProperty: StructuredPropertyEntity;
   /** Creates a metadata test; returns its urn. */
@@ -390,6 +445,7 @@ export type Mutation = {
   replaceStructuredPropertyDefinition: StructuredPropertyEntity;
   /** Undoes a soft delete: the property and its values are visible again at once. */
   restoreStructuredProperty: StructuredPropertyEntity;
+  /** Revokes a token at once: any token for an admin; a signed-in person's own for them. */
   revokeAccessToken: Scalars['Boolean']['output'];
   /** Soft delete: the property and its values are hidden (reads, filters, facets) and its definition frozen until restored; nothing is removed. */
   softDeleteStructuredProperty: StructuredPropertyEntity;
@@ -483,11 +539,13 @@ export type PlatformPrivileges = {
   deleteStructuredProperties: Scalars['Boolean']['output'];
   /** Set and remove structured property values on entities. */
   editStructuredPropertyValues: Scalars['Boolean']['output'];
+  /** Issue, list and revoke your own personal tokens (people signed in through OpenID Connect). */
+  managePersonalTokens: Scalars['Boolean']['output'];
   /** Create, edit, soft delete and restore structured properties. */
   manageStructuredProperties: Scalars['Boolean']['output'];
   /** Create, edit and delete metadata tests. */
   manageTests: Scalars['Boolean']['output'];
-  /** Issue, list and revoke access tokens. */
+  /** Issue machine tokens; list and revoke every token. */
   manageTokens: Scalars['Boolean']['output'];
   /** Evaluate metadata tests and store their results on the entity. */
   pushTestResults: Scalars['Boolean']['output'];
@@ -514,7 +572,7 @@ export type Query = {
   entity?: Maybe<Entity>;
   /** A background job by id (e.g. the value cleanup a hard delete started); null when it does not exist. */
   job?: Maybe<Job>;
-  /** Access tokens (admin scope); never their secrets. */
+  /** Access tokens, never their secrets: every token for an admin; for a person signed in through OpenID Connect, their own. */
   listAccessTokens: ListAccessTokenResult;
   /** Background jobs, newest first; filter by property to follow the cleanup of its values. */
   listJobs: ListJobsResult;
@@ -1010,6 +1068,7 @@ export type ResolversTypes = ResolversObject<{
   AccessTokenMetadata: ResolverTypeWrapper<TokenMetadata>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   AccessTokenScope: AccessTokenScope;
+  AccessTokenType: AccessTokenType;
   AggregateAcrossEntitiesInput: AggregateAcrossEntitiesInput;
   AggregateResults: ResolverTypeWrapper<Omit<AggregateResults, 'facets'> & { facets?: Maybe<Array<ResolversTypes['FacetMetadata']>> }>;
   AggregationMetadata: ResolverTypeWrapper<AggregationMetadata>;
@@ -1193,8 +1252,10 @@ export type AccessTokenMetadataResolvers<ContextType = GraphQLContext, ParentTyp
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   lastUsedAt?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ownerUrn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   revoked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   scope?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['AccessTokenType'], ParentType, ContextType>;
 }>;
 
 export type AggregateResultsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AggregateResults'] = ResolversParentTypes['AggregateResults']> = ResolversObject<{
@@ -1217,6 +1278,7 @@ export type AuthenticatedUserResolvers<ContextType = GraphQLContext, ParentType 
   platformPrivileges?: Resolver<ResolversTypes['PlatformPrivileges'], ParentType, ContextType>;
   scope?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
   tokenId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tokenType?: Resolver<Maybe<ResolversTypes['AccessTokenType']>, ParentType, ContextType>;
 }>;
 
 export type CorpUserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CorpUser'] = ResolversParentTypes['CorpUser']> = ResolversObject<{
@@ -1361,6 +1423,7 @@ export type NumberValueResolvers<ContextType = GraphQLContext, ParentType extend
 export type PlatformPrivilegesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlatformPrivileges'] = ResolversParentTypes['PlatformPrivileges']> = ResolversObject<{
   deleteStructuredProperties?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   editStructuredPropertyValues?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  managePersonalTokens?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manageStructuredProperties?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manageTests?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manageTokens?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;

@@ -1,5 +1,5 @@
 import { PAGE_LIMITS, pageSize } from '../../domain/limits.js';
-import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { NotFoundError } from '../../domain/errors.js';
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';

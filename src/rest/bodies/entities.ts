@@ -1,5 +1,5 @@
 /**
- * The bodies of the entity routes (SPEC 4). v2 and v3 differ by wrapping only, so both
+ * The bodies of the entity routes (docs/contract.md §4). v2 and v3 differ by wrapping only, so both
  * are derived here from one envelope: v3 takes `{"value": <aspect>}` where v2 takes
  * the aspect itself, and a v3 batch entity holds its envelopes beside `urn` where v2
  * nests them under `aspects`. Each aspect's own shape is checked by its handler
@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { urnText } from '../../domain/shapes/common.js';
-import type { ApiVersion } from '../shapes.js';
+import type { ApiVersion } from '../apiVersion.js';
 
 export const aspectShape = z.record(z.string(), z.unknown()).meta({
   id: 'Aspect',

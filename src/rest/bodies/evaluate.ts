@@ -1,4 +1,4 @@
-/** The bodies of `POST /gms/test?action=evaluate|batchEvaluate` (SPEC 7). */
+/** The bodies of `POST /gms/test?action=evaluate|batchEvaluate` (docs/contract.md §7). */
 import * as z from 'zod';
 import { urnText } from '../../domain/shapes/common.js';
 import { TEST_LIMITS } from '../../domain/testLimits.js';

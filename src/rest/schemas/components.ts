@@ -28,7 +28,7 @@ z.strictObject({
       'The kind: `Validation Error`, `Invalid urn!: <urn>`, `Unauthorized`, `Forbidden`, `Not Found`, `Precondition Error`, `Payload Too Large`, `URI Too Long`, `Unsupported Media Type`, `Too Many Requests`, `Internal server error occurred`, or `No endpoint <METHOD> <path>.` for an unknown route.',
     ),
   message: z.string().describe('What went wrong and how to fix it, naming the field at fault; user input is quoted up to 200 characters.'),
-}).meta({ id: 'ErrorResponse', description: 'Every error answer (SPEC 4, 12), the framework\'s own included. Never carries a stack trace or SQL.' });
+}).meta({ id: 'ErrorResponse', description: 'Every error answer (docs/contract.md §4, §12), the framework\'s own included. Never carries a stack trace or SQL.' });
 
 z.strictObject({
   scrollId: z.string().optional(),
@@ -59,6 +59,8 @@ z.object({
   expiresAt: z.int().nullable(),
   revoked: z.boolean(),
   lastUsedAt: z.int().nullable(),
+  type: z.enum(['machine', 'personal', 'session']).describe('`machine` (acts as `urn:li:corpuser:<name>`), `personal` or `session` (act as their owner, a signed-in person).'),
+  owner: z.string().nullable().describe('The person a personal or session token belongs to; null for machine tokens.'),
 }).meta({ id: 'AccessToken', description: 'What the server keeps about a token (never the secret).' });
 
 z.object({ passing: z.array(testResultShape), failing: z.array(testResultShape) }).meta({

@@ -1,5 +1,5 @@
 /**
- * Documentation of the generic entity routes of REST v2 and v3 (SPEC 4,
+ * Documentation of the generic entity routes of REST v2 and v3 (docs/contract.md §4,
  * rest/entityRoutes.ts), written once and shaped per version like the routes are.
  */
 import type { ApiVersion } from '../shapes.js';
@@ -154,7 +154,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
       operationId: id('writeAspect'),
       summary: 'Write one aspect',
       description:
-        `Writes the aspect and echoes it as stored. \`createIfNotExists\` defaults to **true**, which makes the write create-only (400 if the aspect exists); pass \`createIfNotExists=false\` to create or update. A \`structuredProperties\` write replaces the whole aspect. \`propertyDefinition\` and \`structuredProperties\` writes are fully validated (SPEC 2, 3); writing \`status\` with \`removed: true\` on a structured property soft deletes it.${
+        `Writes the aspect and echoes it as stored. \`createIfNotExists\` defaults to **true**, which makes the write create-only (400 if the aspect exists); pass \`createIfNotExists=false\` to create or update. A \`structuredProperties\` write replaces the whole aspect. \`propertyDefinition\` and \`structuredProperties\` writes are fully validated (docs/contract.md §2, §3); writing \`status\` with \`removed: true\` on a structured property soft deletes it.${
           v3 ? ' The body is an envelope `{"value": {...}}`; `headers.If-Version-Match` makes the write conditional (412).' : ' The body is the aspect itself.'
         }` + scopeNote('write') + ' (admin for `test` entities)',
       tags,

@@ -1,6 +1,6 @@
 /**
  * The shape of one route's documentation, and builders for the parts most routes
- * share (the standard error answers of SPEC 4). These are documentation only: no
+ * share (the standard error answers of docs/contract.md §4). These are documentation only: no
  * route is validated or serialised with them (see rest/openapi.ts).
  */
 
@@ -61,7 +61,7 @@ function errorResponse(description: string, examples: Examples, headers?: Respon
 
 const one = (summary: string, value: unknown): Examples => ({ error: { summary, value } });
 
-/** The error answers a route can give, by status (SPEC 4). */
+/** The error answers a route can give, by status (docs/contract.md §4). */
 export const ERRORS = {
   validation: (examples: Examples): ResponseDoc =>
     errorResponse('`Validation Error` (the message says what is wrong), or `Invalid urn!: <urn>` when the URN the request addresses does not parse.', examples),

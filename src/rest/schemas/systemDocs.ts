@@ -109,7 +109,9 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /openapi/v3/tokens': {
     operationId: 'createAccessToken',
     summary: 'Issue an access token',
-    description: 'Creates a token and answers its secret **once**; the server keeps only a hash. Scopes: `read` (queries), `write` (definitions and values), `admin` (tokens, tests, hard deletes).' + scopeNote('admin'),
+    description:
+      'Creates a token and answers its secret **once**; the server keeps only a hash. Scopes: `read` (queries), `write` (definitions and values), `admin` (tokens, tests, hard deletes). A person signed in through OpenID Connect may issue `personal` tokens for themselves (up to their own scope) whatever their scope; machine tokens need admin.' +
+      scopeNote('admin'),
     tags: ['Access tokens'],
     body: {
       description: 'The token to issue.',
@@ -117,6 +119,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
       examples: {
         loader: { summary: 'A write token for a loader, expiring', value: { name: 'loader', scope: 'write', description: 'nightly load', expiresAt: 1893456000000 } },
         reader: { summary: 'A read-only token', value: { name: 'dashboard', scope: 'read' } },
+        personal: { summary: 'A signed-in person\'s own token for a script', value: { name: 'my notebook', scope: 'write', type: 'personal', expiresAt: 1893456000000 } },
       },
     },
     responses: {
@@ -133,7 +136,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /openapi/v3/tokens': {
     operationId: 'listAccessTokens',
     summary: 'List access tokens',
-    description: 'Every token with its state; never a secret.' + scopeNote('admin'),
+    description: 'Every token with its state (a signed-in person without admin: their own); never a secret.' + scopeNote('admin'),
     tags: ['Access tokens'],
     responses: {
       200: {
@@ -147,7 +150,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /openapi/v3/tokens/{id}': {
     operationId: 'revokeAccessToken',
     summary: 'Revoke an access token',
-    description: 'The token stops working at once on this server and within two seconds on other replicas.' + scopeNote('admin'),
+    description: 'The token stops working at once on this server and within two seconds on other replicas. A signed-in person may revoke their own tokens without admin.' + scopeNote('admin'),
     tags: ['Access tokens'],
     path: { id: { description: 'The token id (from the list, not the secret).', schema: { type: 'string' }, example: TOKEN_METADATA.id } },
     responses: {

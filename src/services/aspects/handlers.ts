@@ -4,9 +4,8 @@
  * for every aspect. Which kind governs an aspect of an entity type is the registry's
  * fact (domain/registry/); this module only maps kinds to their rules.
  */
-import { isKnownAspect, ruleKindOf, type EntityTypeInfo } from '../../domain/registry/entityTypes.js';
+import { requireKnownAspect, ruleKindOf, type EntityTypeInfo } from '../../domain/registry/entityTypes.js';
 import type { RuleKind } from '../../domain/registry/aspects.js';
-import { ValidationError } from '../../domain/errors.js';
 import type { AspectRules } from '../../domain/writes/aspectRules.js';
 import { keyAspectRules, objectAspectRules, testInfoRules, testResultsRules } from '../../domain/writes/plainAspectRules.js';
 import { propertyDefinitionRules } from '../../domain/writes/propertyDefinitionRules.js';
@@ -23,12 +22,7 @@ const RULES: Readonly<Record<Exclude<RuleKind, 'object'>, AspectRules>> = {
 };
 
 export function handlerFor(entityType: EntityTypeInfo, aspect: string): AspectRules {
-  if (!isKnownAspect(entityType, aspect)) {
-    throw new ValidationError(
-      `Unknown aspect ${aspect} for entity type ${entityType.name}; known aspects: ${[entityType.keyAspect, ...entityType.aspects].join(', ')}`,
-      'aspect',
-    );
-  }
+  requireKnownAspect(entityType, aspect);
   const kind = ruleKindOf(entityType, aspect);
   if (kind === 'key') return keyAspectRules(aspect);
   return kind === 'object' ? objectAspectRules(aspect) : RULES[kind];

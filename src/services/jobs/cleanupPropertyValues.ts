@@ -1,5 +1,5 @@
 /**
- * The cleanup job behind hard delete and breaking version changes (SPEC 2, 5): it
+ * The cleanup job behind hard delete and breaking version changes (docs/contract.md §2, §5): it
  * removes, entity by entity and in batches, the values of a property that were
  * written under another generation than the property's current one (all of them
  * when the property is gone). Readers stopped seeing those values when the change

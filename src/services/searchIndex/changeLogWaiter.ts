@@ -1,5 +1,5 @@
 /**
- * Read-your-writes (SPEC 6): after its commit, a write waits until the change log says
+ * Read-your-writes (docs/contract.md §6): after its commit, a write waits until the change log says
  * its changes are indexed, for at most `timeoutMs`. It nudges the local indexer so the
  * wait is one batch, not a poll interval, and it never fails: the write is committed
  * whatever the index does; it says whether the changes were indexed in time. While the indexer is failing (Meilisearch down) writes do

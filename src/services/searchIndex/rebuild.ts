@@ -1,5 +1,5 @@
 /**
- * system-update's search step (SPEC 5, seed 3): rebuilds every index from the
+ * system-update's search step (docs/contract.md §5): rebuilds every index from the
  * database. Each type's documents go into a scratch index that then replaces the live
  * one in a single swap, so searches keep working throughout and fields no document
  * uses any more (hard-deleted properties, old generations) disappear from the index.

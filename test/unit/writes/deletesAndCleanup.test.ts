@@ -1,4 +1,4 @@
-/** Hard deletes as data (SPEC 5) and the cleanup job's decision (SPEC 2, 5). */
+/** Hard deletes as data (docs/contract.md §5) and the cleanup job's decision (docs/contract.md §2, §5). */
 import { CLEANUP_PROPERTY_VALUES } from '../../../src/domain/jobKinds.js';
 import { decideAspectDelete, decideEntityDelete, NOTHING_TO_DELETE } from '../../../src/domain/writes/entityDelete.js';
 import { decideValueCleanup, withoutPropertyInVersion } from '../../../src/domain/writes/valueCleanup.js';

@@ -1,5 +1,5 @@
 /**
- * The entity-level write rules (SPEC 3, 4): existence and creation, createOnly,
+ * The entity-level write rules (docs/contract.md §3, §4): existence and creation, createOnly,
  * createEntityOnly and If-Version-Match, new values computed from what readers see,
  * identical rewrites, system metadata, and everything a write does as one decision.
  */

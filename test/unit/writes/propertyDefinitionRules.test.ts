@@ -1,5 +1,5 @@
 /**
- * Writing a propertyDefinition (SPEC 2, 5, 6): compatibility, versions and generations,
+ * Writing a propertyDefinition (docs/contract.md §2, §5, §6): compatibility, versions and generations,
  * the cleanup job, soft delete and the search-field collision, all as data.
  */
 import { IncompatibleChangeError, SoftDeletedError, ValidationError } from '../../../src/domain/errors.js';

@@ -1,4 +1,4 @@
-/** Status (SPEC 5 soft delete), key aspects, testInfo/testResults and other aspects stored as given (SPEC 4, 7). */
+/** Status (docs/contract.md §5 soft delete), key aspects, testInfo/testResults and other aspects stored as given (docs/contract.md §4, §7). */
 import { NotFoundError, ValidationError } from '../../../src/domain/errors.js';
 import { parseUrn } from '../../../src/domain/urn.js';
 import { keyAspectRules, objectAspectRules, testResultsRules } from '../../../src/domain/writes/plainAspectRules.js';

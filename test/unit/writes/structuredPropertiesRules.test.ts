@@ -1,5 +1,5 @@
 /**
- * Writing the structuredProperties aspect (SPEC 3, 5): validated against the definitions
+ * Writing the structuredProperties aspect (docs/contract.md §3, §5): validated against the definitions
  * of the properties it names, value rows under each property's current generation,
  * soft-deleted values kept but hidden, stale values dropped.
  */
@@ -47,7 +47,7 @@ describe('validation against the definitions named', () => {
   });
 });
 
-describe('soft delete (SPEC 5)', () => {
+describe('soft delete (docs/contract.md §5)', () => {
   const SOFT = record('soft', { removed: true });
 
   test('writing a value of a soft-deleted property is refused', () => {
@@ -72,7 +72,7 @@ describe('soft delete (SPEC 5)', () => {
   });
 });
 
-describe('hidden values (SPEC 2, 5)', () => {
+describe('hidden values (docs/contract.md §2, §5)', () => {
   test('values of a hard-deleted property are dropped from the stored aspect and the rows', () => {
     const state = aspectState({ stored: { properties: [entry('gone', [{ string: 'x' }])] }, values: [held('gone', [{ string: 'x' }], undefined)], registry: registryOf([TIER]) });
     const d = decideStructuredProperties({ properties: [entry('tier', [{ string: 'gold' }])] }, state);
@@ -100,7 +100,7 @@ describe('hidden values (SPEC 2, 5)', () => {
   });
 });
 
-describe('immutable properties (SPEC 3)', () => {
+describe('immutable properties (docs/contract.md §3)', () => {
   const FIXED = record('fixed', { definition: { immutable: true } });
   const state = aspectState({ stored: { properties: [entry('fixed', [{ string: 'a' }])] }, values: [held('fixed', [{ string: 'a' }], FIXED)], registry: registryOf([FIXED]) });
 

@@ -1,0 +1,187 @@
+/**
+ * The running parts of one propgraph process, without HTTP: the database (migrated),
+ * the search engine, the services, the job worker and the search indexer. The server
+ * (server.ts) puts its HTTP app in front of a runtime; the service tests use one as it
+ * is, in process, on a real PostgreSQL and Meilisearch.
+ */
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config.js';
+import { searchableEntityTypes } from './domain/registry/entityTypes.js';
+import { setUrnNamespace } from './domain/typeUrns.js';
+import { lockDataDir, type DataDirLock } from './embedded/dataDirLock.js';
+import type { EarlyStart } from './embedded/earlyStart.js';
+import { OpenIdProvider } from './identity/openIdProvider.js';
+import type { Logger } from './logger.js';
+import type { ComponentHealth } from './rest/systemRoutes.js';
+import { connectSearch, type SearchConnection } from './search/connect.js';
+import { SYSTEM_CALLER } from './services/caller.js';
+import { createServices, type Services } from './services/index.js';
+import { NO_WAIT } from './services/indexWaiter.js';
+import { REINDEX } from './services/jobs/kinds.js';
+import { JobWorker } from './services/jobs/worker.js';
+import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
+import { SearchIndexer } from './services/searchIndex/indexer.js';
+import { rebuildIndexes } from './services/searchIndex/rebuild.js';
+import { entityPageReader } from './store/aspects.js';
+import { entitiesIndexedBefore } from './store/changeLog.js';
+import { openDatabase, type Database } from './store/database.js';
+import { databaseHealth } from './store/health.js';
+import { registryEpochReader } from './store/propertyRegistry.js';
+
+export interface Runtime {
+  readonly database: Database;
+  readonly services: Services;
+  readonly worker: JobWorker;
+  readonly search: SearchConnection;
+  /** Null when search is disabled. */
+  readonly indexer: SearchIndexer | null;
+  /** Where the admin token is, for the start-up summary. */
+  readonly adminToken: string;
+  /** The state of the database, the search engine, the jobs and the change log (GET /health). */
+  health(): Promise<Record<string, ComponentHealth>>;
+  /** Starts the job worker and the indexer (unless the configuration keeps them off), and a rebuild when configured. */
+  startBackgroundWork(): void;
+  /** Stops background work, then closes storage and releases DATA_DIR. */
+  close(): Promise<void>;
+}
+
+/** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
+export async function startRuntime(config: Config, log: Logger, early?: EarlyStart): Promise<Runtime> {
+  setUrnNamespace(config.urnNamespace);
+  // Before anything in DATA_DIR is touched: a second server on it must change nothing.
+  const lock = early?.lock ?? (await lockDataDir(config.dataDir));
+  // The database and the search engine start side by side (each may be a child process).
+  const [opened, connected] = await Promise.allSettled([
+    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedBinDir: config.embeddedPostgresBinDir, poolSize: config.databasePoolSize, log, embedded: early?.postgres }),
+    connectSearch(config, log, early?.meilisearch),
+  ]);
+  if (opened.status === 'rejected' || connected.status === 'rejected') {
+    if (opened.status === 'fulfilled') await opened.value.close();
+    if (connected.status === 'fulfilled') await connected.value.stop();
+    await lock.release();
+    throw opened.status === 'rejected' ? opened.reason : (connected as PromiseRejectedResult).reason;
+  }
+  const database = opened.value;
+  const search = connected.value;
+  const db = database.prisma;
+  const engine = search.engine;
+  let services: Services | undefined;
+  const requestRebuild = (reason: string) => {
+    services?.search.requestRebuild(SYSTEM_CALLER, reason).then(
+      ({ jobId, created }) => log.info({ jobId, created, reason }, 'search index rebuild requested'),
+      (err) => log.warn({ err: (err as Error).message, reason }, 'could not request a search index rebuild'),
+    );
+  };
+  const readEntityPage = entityPageReader(database.read);
+  const indexer = engine
+    ? new SearchIndexer({
+        db,
+        readEntityPage,
+        engine,
+        log,
+        batchSize: config.searchIndexBatchSize,
+        // An index created now on a database that already holds entities indexed before
+        // (Meilisearch data lost, search newly enabled, a type newly searchable) must be rebuilt.
+        onIndexesCreated: async (types) => {
+          if (await entitiesIndexedBefore(db, types).catch(() => false)) requestRebuild('new empty index');
+        },
+      })
+    : null;
+  const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
+  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  const adminToken = await bootstrapAuthentication(config, log, services);
+  const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
+  if (engine) {
+    worker.register(REINDEX, async (ctx) => {
+      const outcome = await rebuildIndexes({ db, readEntityPage, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
+      indexer?.nudge();
+      return outcome === 'done' ? 'done' : 'yield';
+    });
+  }
+  const health = async (): Promise<Record<string, ComponentHealth>> => {
+    try {
+      // At once, not one after another: a busy server answers each in its own turn of the event loop.
+      const [state, searchState] = await Promise.all([databaseHealth(database.read), searchHealth(search, indexer)]);
+      return {
+        database: { ok: true, kind: database.kind },
+        search: searchState,
+        jobs: { ok: true, ...state.jobs },
+        changeLog: { ok: true, pending: state.pending },
+      };
+    } catch (err) {
+      return { database: { ok: false, kind: database.kind, error: (err as Error).message.slice(0, 200) } };
+    }
+  };
+  return {
+    database,
+    services,
+    worker,
+    search,
+    indexer,
+    adminToken,
+    health,
+    startBackgroundWork: () => {
+      if (config.backgroundWorkers) {
+        worker.start();
+        indexer?.start();
+      }
+      if (config.reindexOnStart && engine) requestRebuild('SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX and ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE are set');
+    },
+    close: () => stopAll(worker, indexer, search, database, lock),
+  };
+}
+
+async function stopAll(worker: JobWorker, indexer: SearchIndexer | null, search: SearchConnection, database: Database, lock: DataDirLock): Promise<void> {
+  await worker.stop();
+  await indexer?.stop();
+  await search.stop();
+  await database.close();
+  await lock.release();
+}
+
+/**
+ * The bootstrap admin token (docs/contract.md §10): ROOT_TOKEN when given; otherwise, when no admin
+ * token exists yet, a generated one written to <DATA_DIR>/root-token (mode 0600) and
+ * announced without the secret. Authentication switched off is announced loudly.
+ * Returns where the admin token is, for the start-up summary.
+ */
+async function bootstrapAuthentication(config: Config, log: Logger, services: Services): Promise<string> {
+  const generated = await services.tokens.ensureRootToken(config.rootToken);
+  const file = path.join(config.dataDir, 'root-token');
+  if (generated) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    log.info({ file }, 'generated a root admin token; it is in this file (readable by its owner only)');
+  }
+  if (!config.authEnabled) {
+    log.warn('AUTHENTICATION IS DISABLED (AUTH_ENABLED=false): every request acts as admin. For local experiments only.');
+    return 'none needed (AUTH_ENABLED=false)';
+  }
+  if (config.rootToken) return 'ROOT_TOKEN';
+  return existsSync(file) ? file : 'an admin token created earlier (see docs/security.md)';
+}
+
+/** Sign-in through the configured OpenID provider (asked for nothing until first used); nothing when OIDC_ISSUER is unset. */
+function signInDeps(config: Config, log: Logger): { signIn?: NonNullable<Parameters<typeof createServices>[0]['signIn']> } {
+  const oidc = config.oidc;
+  if (!oidc) return {};
+  const provider = new OpenIdProvider({ issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, scopes: oidc.scopes, groupsClaim: oidc.groupsClaim, log });
+  log.info({ issuer: oidc.issuer, clientId: oidc.clientId, client: oidc.clientSecret ? 'confidential' : 'public' }, 'sign-in through OpenID Connect is on');
+  return {
+    signIn: {
+      provider,
+      rules: { userClaim: oidc.userClaim, groupsClaim: oidc.groupsClaim, groupScopes: oidc.groupScopes },
+      providerName: oidc.providerName,
+      sessionHours: oidc.sessionHours,
+      cliSessionDays: oidc.cliSessionDays,
+    },
+  };
+}
+
+async function searchHealth(search: SearchConnection, indexer: SearchIndexer | null): Promise<ComponentHealth> {
+  if (!search.engine || !indexer) return { ok: true, mode: search.mode, enabled: false, reason: search.reason ?? null };
+  const reachable = await search.engine.healthy();
+  return { ok: reachable, mode: search.mode, enabled: true, reachable, types: searchableEntityTypes().length, indexer: indexer.state };
+}

@@ -1,0 +1,155 @@
+/**
+ * The Authorized* wrappers as one table: for every method a caller can reach, the
+ * scope it needs (docs/security.md's scope table), checked against each scope. A
+ * caller below the scope gets ForbiddenError and the wrapped service is never called;
+ * a caller at or above it reaches the wrapped service with the same arguments. The
+ * wrapped services here only record the calls: what they do is tested in test/services.
+ */
+import { SCOPES, type TokenScope } from '../../src/domain/accessToken.js';
+import { ForbiddenError } from '../../src/domain/errors.js';
+import { ENTITY } from '../../src/domain/registry/entityTypes.js';
+import {
+  AuthorizedEntityService,
+  AuthorizedJobService,
+  AuthorizedPropertyService,
+  AuthorizedSearchService,
+  AuthorizedTestService,
+  AuthorizedTokenService,
+  AuthorizedValueService,
+} from '../../src/services/authorizedServices.js';
+import type { Caller } from '../../src/services/caller.js';
+
+const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
+const PROPERTY = 'urn:li:structuredProperty:io.x';
+const TEST = 'urn:li:test:t1';
+
+type Wrapper = new (inner: never) => object;
+
+/** [service wrapper, method, arguments after the caller, scope needed]. */
+const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[], TokenScope]> = [
+  ['entities', AuthorizedEntityService, 'getEntity', [DATASET], 'read'],
+  ['entities', AuthorizedEntityService, 'getAspect', [DATASET, 'status'], 'read'],
+  ['entities', AuthorizedEntityService, 'listEntities', [ENTITY.dataset, { count: 1 }], 'read'],
+  ['entities', AuthorizedEntityService, 'batchGet', [ENTITY.dataset, []], 'read'],
+  ['entities', AuthorizedEntityService, 'traceWrites', ['00', new Map()], 'read'],
+  ['entities', AuthorizedEntityService, 'references', [DATASET], 'read'],
+  ['entities', AuthorizedEntityService, 'setAspect', [DATASET, 'status', { value: {} }], 'write'],
+  ['entities', AuthorizedEntityService, 'setAspect', [TEST, 'testInfo', { value: {} }], 'admin'],
+  ['entities', AuthorizedEntityService, 'patchAspect', [DATASET, 'status', { patch: [] }], 'write'],
+  ['entities', AuthorizedEntityService, 'patchAspect', [TEST, 'status', { patch: [] }], 'admin'],
+  ['entities', AuthorizedEntityService, 'updateAspect', [DATASET, 'status', () => ({})], 'write'],
+  ['entities', AuthorizedEntityService, 'writeAspects', [DATASET, []], 'write'],
+  ['entities', AuthorizedEntityService, 'writeAspects', [TEST, []], 'admin'],
+  ['entities', AuthorizedEntityService, 'batchUpsert', [ENTITY.dataset, []], 'write'],
+  ['entities', AuthorizedEntityService, 'batchUpsert', [ENTITY.test, []], 'admin'],
+  ['entities', AuthorizedEntityService, 'batchPatch', [ENTITY.dataset, []], 'write'],
+  ['entities', AuthorizedEntityService, 'batchPatch', [ENTITY.test, []], 'admin'],
+  ['entities', AuthorizedEntityService, 'removeReferences', [DATASET], 'write'],
+  ['entities', AuthorizedEntityService, 'deleteEntity', [DATASET], 'admin'],
+  ['entities', AuthorizedEntityService, 'deleteAspect', [DATASET, 'status'], 'write'],
+  ['entities', AuthorizedEntityService, 'deleteAspect', [DATASET, 'datasetKey'], 'admin'],
+  ['entities', AuthorizedEntityService, 'deleteAspect', [PROPERTY, 'propertyDefinition'], 'admin'],
+  ['entities', AuthorizedEntityService, 'deleteAspect', [PROPERTY, 'status'], 'write'],
+  ['entities', AuthorizedEntityService, 'deleteAspect', [TEST, 'testInfo'], 'admin'],
+  ['properties', AuthorizedPropertyService, 'get', [PROPERTY], 'read'],
+  ['properties', AuthorizedPropertyService, 'history', [PROPERTY], 'read'],
+  ['properties', AuthorizedPropertyService, 'create', [{}], 'write'],
+  ['properties', AuthorizedPropertyService, 'replace', [{}], 'write'],
+  ['properties', AuthorizedPropertyService, 'update', [{}], 'write'],
+  ['properties', AuthorizedPropertyService, 'softDelete', [PROPERTY], 'write'],
+  ['properties', AuthorizedPropertyService, 'restore', [PROPERTY], 'write'],
+  ['properties', AuthorizedPropertyService, 'delete', [PROPERTY], 'admin'],
+  ['values', AuthorizedValueService, 'get', [DATASET], 'read'],
+  ['values', AuthorizedValueService, 'upsert', [DATASET, []], 'write'],
+  ['values', AuthorizedValueService, 'remove', [DATASET, []], 'write'],
+  ['jobs', AuthorizedJobService, 'list', [{}], 'read'],
+  ['jobs', AuthorizedJobService, 'get', ['1'], 'read'],
+  ['tests', AuthorizedTestService, 'getTest', [TEST], 'read'],
+  ['tests', AuthorizedTestService, 'getTests', [[TEST]], 'read'],
+  ['tests', AuthorizedTestService, 'listTests', [{}], 'read'],
+  ['tests', AuthorizedTestService, 'getTestResults', [DATASET], 'read'],
+  ['tests', AuthorizedTestService, 'evaluate', [{ urn: DATASET, push: false }], 'read'],
+  ['tests', AuthorizedTestService, 'evaluate', [{ urn: DATASET, push: true }], 'write'],
+  ['tests', AuthorizedTestService, 'batchEvaluate', [{ urns: [DATASET], push: false }], 'read'],
+  ['tests', AuthorizedTestService, 'batchEvaluate', [{ urns: [DATASET], push: true }], 'write'],
+  ['tests', AuthorizedTestService, 'createTest', [{}], 'admin'],
+  ['tests', AuthorizedTestService, 'updateTest', [TEST, {}], 'admin'],
+  ['tests', AuthorizedTestService, 'deleteTest', [TEST], 'admin'],
+  ['tokens', AuthorizedTokenService, 'create', [{}], 'admin'],
+  ['tokens', AuthorizedTokenService, 'list', [], 'admin'],
+  ['tokens', AuthorizedTokenService, 'revoke', ['id'], 'admin'],
+  ['search', AuthorizedSearchService, 'scroll', [{}], 'read'],
+  ['search', AuthorizedSearchService, 'aggregate', [{}], 'read'],
+  ['search', AuthorizedSearchService, 'searchEntities', [ENTITY.dataset, {}], 'read'],
+  ['search', AuthorizedSearchService, 'requestRebuild', ['why'], 'admin'],
+];
+
+/** A wrapped service that records each call: `calls` holds [method, args]. */
+function recorder(): { inner: Record<string, unknown>; calls: Array<[string, unknown[]]> } {
+  const calls: Array<[string, unknown[]]> = [];
+  const inner = new Proxy({} as Record<string, unknown>, {
+    get: (_target, name) => (name === 'then' ? undefined : (...args: unknown[]) => {
+      calls.push([String(name), args]);
+      return 'inner result';
+    }),
+  });
+  return { inner, calls };
+}
+
+const callerWith = (scope: TokenScope): Caller => ({ actor: `urn:li:corpuser:${scope}`, scope });
+
+describe.each(TABLE.map(([service, wrapper, method, args, need]) => [`${service}.${method}(${args.map((a) => (typeof a === 'string' ? a : typeof a)).join(', ')}) needs ${need}`, wrapper, method, args, need] as const))(
+  '%s',
+  (_title, Wrapper, method, args, need) => {
+    test.each(SCOPES.map((s) => [s] as const))('a %s caller', (scope) => {
+      const { inner, calls } = recorder();
+      const service = new Wrapper(inner as never) as Record<string, (...a: unknown[]) => unknown>;
+      const caller = callerWith(scope);
+      const allowed = SCOPES.indexOf(scope) >= SCOPES.indexOf(need);
+      if (allowed) {
+        expect(service[method]!(caller, ...args)).toBe('inner result');
+        expect(calls).toEqual([[method, [caller, ...args]]]);
+      } else {
+        expect(() => service[method]!(caller, ...args)).toThrow(ForbiddenError);
+        expect(calls).toEqual([]);
+      }
+    });
+  },
+);
+
+test('a wrapper refuses a call without a caller: it never defaults to a scope', () => {
+  const { inner, calls } = recorder();
+  const service = new AuthorizedEntityService(inner as never);
+  expect(() => service.getEntity(undefined as never, DATASET)).toThrow(/without a caller/);
+  expect(calls).toEqual([]);
+});
+
+test('every method of every wrapper is in the table, or is a helper that takes no caller', () => {
+  const wrappers: ReadonlyArray<[string, Wrapper]> = [
+    ['entities', AuthorizedEntityService],
+    ['properties', AuthorizedPropertyService],
+    ['values', AuthorizedValueService],
+    ['jobs', AuthorizedJobService],
+    ['tests', AuthorizedTestService],
+    ['tokens', AuthorizedTokenService],
+    ['search', AuthorizedSearchService],
+  ];
+  const inTable = new Set(TABLE.map(([service, , method]) => `${service}.${method}`));
+  for (const [name, Wrapper] of wrappers) {
+    const service = new Wrapper(recorder().inner as never) as Record<string, unknown>;
+    const methods = Object.keys(service).filter((k) => typeof service[k] === 'function').map((m) => `${name}.${m}`);
+    expect(methods.filter((m) => !inTable.has(m) && !UNCHECKED.has(m))).toEqual([]);
+  }
+});
+
+/** Helpers that take no caller and only read, reachable only from already-authorized requests (services/policies.ts). */
+const UNCHECKED = new Set([
+  'entities.exists',
+  'entities.existing',
+  'entities.readEntities',
+  'properties.getMany',
+  'properties.audit',
+  'tests.validateTest',
+  'tokens.authenticate',
+  'tokens.ensureRootToken',
+]);
