@@ -59,7 +59,7 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   deleteAspect: EntityService['deleteAspect'] = (caller, urn, aspect, ...rest) =>
     this.allowed(caller, 'deleteAspect', E.deleteAspect(caller, urn, aspect)).deleteAspect(caller, urn, aspect, ...rest);
   /** The rule of the method asked about, as that method's own wrapper applies it. */
-  authorize: EntityService['authorize'] = async (caller, call) => {
+  authorize: EntityService['authorize'] = (caller, call) => {
     const need =
       call.method === 'setAspect'
         ? E.setAspect(caller, call.urn)

@@ -40,7 +40,7 @@ import {
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
 import { noteIndexStatus } from './indexStatus.js';
-import { destructiveWritePolicy } from './policies.js';
+import { destructiveWritePolicy } from './writePolicy.js';
 import type { IndexWaiter } from './indexWaiter.js';
 
 export type { AspectValue, EntityView } from './entityView.js';

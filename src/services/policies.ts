@@ -71,15 +71,8 @@ export const entityPolicy = {
   authorize: 'unchecked',
 } as const satisfies Policy<EntityService>;
 
-/**
- * Scopes of what the write path finds only once it decides a write, whatever method
- * made it: a definition change that drops stored values (a new version of a property
- * that has values) is as destructive as a hard delete, so it needs admin (issue #29).
- * The write path refuses it for other callers, naming what it would drop.
- */
-export const destructiveWritePolicy = {
-  dropValues: 'admin',
-} as const satisfies Record<string, Scope>;
+// What the write path finds only once it decides a write has its rule beside it (writePolicy.ts).
+export { destructiveWritePolicy } from './writePolicy.js';
 
 export const propertyPolicy = {
   get: 'read',
