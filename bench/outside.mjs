@@ -20,7 +20,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -279,6 +279,7 @@ async function scenario(db, opts, externalPg) {
       console.log(`== ${db}: /health while four clients send issue #29's worst requests for ${opts.seconds} s`);
       const floor = await startBareProxy({ meiliUrl: meili.url, masterKey: meili.key, token, routes: [{ requests: [] }] });
       let clients;
+      const loadBefore = loadavg()[0];
       try {
         out.attack = await healthDuring(api, async () => {
           clients = await runAttacks(attacks(server.url, token, opts.n), opts.seconds);
@@ -287,6 +288,8 @@ async function scenario(db, opts, externalPg) {
         await floor.stop();
       }
       out.attack.clients = clients;
+      // What else the machine was running meanwhile: its 1-minute load average before and after.
+      out.attack.load = [loadBefore, loadavg()[0]];
       const f = out.attack.floor;
       for (const c of clients) console.log(`${c.name}: ${c.requests} requests (${Object.entries(c.statuses).map(([s, k]) => `${k} x ${s}`).join(', ')}), ${round(c.bytes / 1e6)} MB answered`);
       console.log(`/health p50 ${round(out.attack.p50, 2)} ms, p99 ${round(out.attack.p99, 2)} ms, max ${round(out.attack.max, 2)} ms (${out.attack.samples} samples); a bare Node server meanwhile p50 ${round(f.p50, 2)} ms, p99 ${round(f.p99, 2)} ms, max ${round(f.max, 2)} ms`);
@@ -335,7 +338,7 @@ function attackReport(results, opts) {
   const rows = [];
   for (const r of results) {
     const a = r.attack;
-    rows.push(`| **${r.db} PostgreSQL**: \`/health\` (with the token: every component) while the four clients below run | p50 ${round(a.p50, 1)} ms, p99 ${round(a.p99, 1)} ms, max ${round(a.max, 1)} ms (${a.samples} samples); floor, a bare Node server asked at the same moments: p50 ${round(a.floor.p50, 1)} ms, p99 ${round(a.floor.p99, 1)} ms, max ${round(a.floor.max, 1)} ms | p99 < 100 ms | ${met(a.p99 < 100)} |`);
+    rows.push(`| **${r.db} PostgreSQL**: \`/health\` (with the token: every component) while the four clients below run (load average ${round(a.load[0], 1)} before, ${round(a.load[1], 1)} after, on ${cpus().length} cores) | p50 ${round(a.p50, 1)} ms, p99 ${round(a.p99, 1)} ms, max ${round(a.max, 1)} ms (${a.samples} samples); floor, a bare Node server asked at the same moments: p50 ${round(a.floor.p50, 1)} ms, p99 ${round(a.floor.p99, 1)} ms, max ${round(a.floor.max, 1)} ms | p99 < 100 ms | ${met(a.p99 < 100)} |`);
     for (const c of a.clients) rows.push(`| ${c.name} | ${c.requests} requests in ${opts.seconds} s (${Object.entries(c.statuses).map(([s, k]) => `${k} x ${s}`).join(', ')}), ${round(c.bytes / 1e6, 1)} MB answered | | |`);
   }
   return `

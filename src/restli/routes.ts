@@ -108,9 +108,11 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
     // Every proposal is checked, and authorized, before the first is applied, so a bad or forbidden one writes nothing.
     const proposals = body.proposals.map((p, i) => parseProposal(p, `proposals[${i}]`));
     for (const [i, p] of proposals.entries()) {
-      await entities.authorize(request.caller, callOf(p)).catch((err: unknown) => {
+      try {
+        await entities.authorize(request.caller, callOf(p));
+      } catch (err) {
         throw inBatch(err, i, p);
-      });
+      }
     }
     for (const [i, p] of proposals.entries()) {
       await applyProposal(entities, request.caller, p, writeOptions(body.async)).catch((err: unknown) => {
