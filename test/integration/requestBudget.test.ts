@@ -173,4 +173,45 @@ describe('item 1: a client that does not read its answer', () => {
     expect(answer.length - headEnd - 4).toBeLessThan(declared);
     expect((await http(server.url, 'GET', '/openapi/v3/entity/dataset?count=1', { headers: auth })).status).toBe(200);
   }, 120_000);
+
+  test('a client that reads slowly, a little at a time, keeps its connection and gets the whole answer', async () => {
+    const { hostname, port } = new URL(server.url);
+    const answer = await new Promise<Buffer>((resolve, reject) => {
+      const socket = connect({ host: hostname, port: Number(port) });
+      const chunks: Buffer[] = [];
+      let declared = Number.POSITIVE_INFINITY;
+      let received = 0;
+      const limit = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`the whole answer did not arrive: ${received} of ${declared} bytes`));
+      }, 90_000);
+      // Reads for 20 ms, then nothing for 400 ms, again and again: slower than the kernel's buffers fill, but never idle for the write timeout (1 s).
+      const pace = setInterval(() => {
+        socket.resume();
+        setTimeout(() => socket.pause(), 20);
+      }, 420);
+      socket.on('connect', () => {
+        socket.write(`GET /openapi/v3/entity/dataset?count=100&aspects=datasetProperties HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${ROOT}\r\nConnection: close\r\n\r\n`);
+      });
+      socket.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        received += chunk.length;
+        if (declared === Number.POSITIVE_INFINITY) {
+          const head = Buffer.concat(chunks).toString('latin1');
+          const length = /content-length: (\d+)/i.exec(head)?.[1];
+          if (length) declared = Number(length) + head.indexOf('\r\n\r\n') + 4;
+        }
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(limit);
+        clearInterval(pace);
+        resolve(Buffer.concat(chunks));
+      });
+    });
+    const headEnd = answer.indexOf('\r\n\r\n');
+    const declared = Number(/content-length: (\d+)/i.exec(answer.subarray(0, headEnd).toString('latin1'))?.[1]);
+    expect(declared).toBeGreaterThan(19_000_000);
+    expect(answer.length - headEnd - 4).toBe(declared);
+  }, 120_000);
 });
