@@ -24,6 +24,7 @@ import type { Db, DriverStatement } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Logger } from '../logger.js';
+import { AuditTrail, auditedAspectWrite, failure } from './audit.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor } from './aspects/handlers.js';
 import { existingUrns, readEntityViews } from './entityReads.js';
@@ -196,7 +197,11 @@ export type EntityCall =
   | { readonly method: 'deleteAspect'; readonly urn: string; readonly aspect: string };
 
 export class DefaultEntityService implements EntityService {
-  constructor(private readonly deps: EntityDeps) {}
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: EntityDeps) {
+    this.audit = new AuditTrail(deps.log);
+  }
 
   async getEntity(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo; aspects?: readonly string[] } = {}): Promise<EntityView> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
@@ -346,9 +351,15 @@ export class DefaultEntityService implements EntityService {
     return merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results }));
   }
 
-  async deleteEntity(_caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
-    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const changeIds = await inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
+  async deleteEntity(caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
+    const changeIds = await this.audit.around(
+      { action: 'entity.hardDelete', actor: caller.actor, target: urnValue },
+      () => {
+        const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+        return inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
+      },
+      (ids) => ({ existed: ids.length > 0 }),
+    );
     await this.afterCommit(changeIds, options);
   }
 
@@ -367,16 +378,30 @@ export class DefaultEntityService implements EntityService {
     const urn = parseUrn(urnValue);
     const found = await this.references(caller, urnValue);
     const rules = new Map(referenceRulesFor(urn.entityType.name).map((r) => [r.aspect, r]));
-    for (const ref of found) {
-      const rule = rules.get(ref.aspect)!;
-      await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+    let removed = 0;
+    try {
+      for (const ref of found) {
+        const rule = rules.get(ref.aspect)!;
+        await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+        removed++;
+      }
+    } catch (err) {
+      this.audit.record({ action: 'references.remove', actor: caller.actor, target: urn.value, ...failure(err, { found: found.length, removed }) });
+      throw err;
     }
+    this.audit.record({ action: 'references.remove', actor: caller.actor, target: urn.value, outcome: 'done', detail: { removed } });
     return found;
   }
 
-  async deleteAspect(_caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
+  async deleteAspect(caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const changeIds = await inTransaction(this.deps.db, (tx) => deleteOneAspect(tx, urn, aspect));
+    // Removing a structured property's status brings the property back (REST's restore).
+    const action = aspect === 'status' && urn.entityType.name === 'structuredProperty' ? 'entity.restore' : 'aspect.delete';
+    const changeIds = await this.audit.around(
+      { action, actor: caller.actor, target: urn.value, detail: { aspect } },
+      () => inTransaction(this.deps.db, (tx) => deleteOneAspect(tx, urn, aspect)),
+      (ids) => ({ existed: ids.length > 0 }),
+    );
     await this.afterCommit(changeIds, options);
   }
 
@@ -403,13 +428,35 @@ export class DefaultEntityService implements EntityService {
     return results;
   }
 
+  /**
+   * Writes through the one write path; definitions and soft deletes among the writes are
+   * audited, done or refused. A dry run (authorizing a batch) writes nothing and audits
+   * only a refusal of the caller: other errors are the real write's to report.
+   */
   private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean; dryRun?: boolean }): Promise<WriteOutcome[]> {
+    let outcomes: WriteOutcome[];
     try {
-      return await writeEntities(this.deps, entities, caller.actor, { ...options, valueDrops: valueDropsOf(caller) });
+      outcomes = await writeEntities(this.deps, entities, caller.actor, { ...options, valueDrops: valueDropsOf(caller) });
     } catch (err) {
-      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-      throw err;
+      const thrown = isConnectionError(err) ? new UnavailableError('The database is not reachable right now; retry later') : err;
+      if (options.dryRun && !(thrown instanceof ForbiddenError)) throw thrown;
+      for (const { urn, requests } of entities) {
+        for (const request of requests) {
+          const action = auditedAspectWrite(request.aspect, 'value' in request ? request.value : undefined, urn.entityType.name);
+          if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, ...failure(thrown) });
+        }
+      }
+      throw thrown;
     }
+    if (options.dryRun) return outcomes;
+    for (let i = 0; i < entities.length; i++) {
+      const urn = entities[i]!.urn;
+      for (const result of outcomes[i]!.results) {
+        const action = auditedAspectWrite(result.aspect, result.value, urn.entityType.name);
+        if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, outcome: 'done' });
+      }
+    }
+    return outcomes;
   }
 
   /** Waits for the index unless asked not to, and notes whether the changes were indexed (docs/contract.md §12). */

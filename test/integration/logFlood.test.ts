@@ -7,20 +7,20 @@
  * server's logger writes them.
  */
 import { http } from '../support/http.js';
-import { keptLogger, linesDuring, type LogLine } from '../support/logLines.js';
+import { keptLines, linesDuring, type LogLine } from '../support/logLines.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const ROOT = 'log-root-secret';
 const auth = { authorization: `Bearer ${ROOT}` };
 const D = 'urn:li:dataset:(urn:li:dataPlatform:hive,logs.orders,PROD)';
-const kept = keptLogger('info');
+const kept = keptLines();
 let server: TestServer;
 
 const entities = (representations: unknown[]) =>
   http(server.url, 'POST', '/api/graphql', { headers: auth, json: { query: 'query q($r: [_Any!]!) { _entities(representations: $r) { ... on Dataset { urn } } }', variables: { r: representations } } });
 
 beforeAll(async () => {
-  server = await startTestServer({ log: kept.log, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, LOG_LEVEL: 'info' } });
+  server = await startTestServer({ logDestination: kept.destination, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, LOG_LEVEL: 'info', LOG_FORMAT: 'json' } });
   expect((await http(server.url, 'POST', '/openapi/v3/entity/dataset', { headers: auth, json: [{ urn: D, datasetProperties: { value: { description: `${'a'.repeat(40)}!` } } }] })).status).toBe(200);
 }, 120_000);
 afterAll(async () => {

@@ -1,6 +1,5 @@
-/** A pino logger whose lines a test can count: each line it writes, parsed, in order. */
-import { pino } from 'pino';
-import type { Logger } from '../../src/logger.js';
+/** A log destination whose lines a test can count: each line the server's logger writes, parsed, in order. */
+import type { DestinationStream } from 'pino';
 
 export interface LogLine {
   readonly level: number;
@@ -8,14 +7,14 @@ export interface LogLine {
   readonly [key: string]: unknown;
 }
 
-export function keptLogger(level = 'info'): { log: Logger; lines: LogLine[] } {
+export function keptLines(): { destination: DestinationStream; lines: LogLine[] } {
   const lines: LogLine[] = [];
   const destination = {
     write(text: string): void {
       for (const line of text.split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as LogLine);
     },
   };
-  return { log: pino({ level }, destination), lines };
+  return { destination, lines };
 }
 
 /** The lines `run` made the logger write. */

@@ -5,8 +5,9 @@
  * started (as a deployment with DATABASE_URL does).
  */
 import { rmSync } from 'node:fs';
+import type { DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createLogger, type Logger } from '../../src/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { embeddedDatabaseUrl } from '../../src/embedded/postgresAuth.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
@@ -33,8 +34,8 @@ export interface TestServerOptions {
    * prefix of this server's own, dropped on stop), or a given one.
    */
   search?: boolean | { url: string; key: string };
-  /** The server's logger (default: pino at LOG_LEVEL, to standard output); test/support/logLines.ts makes one that keeps its lines. */
-  log?: Logger;
+  /** Where the server's log lines go (JSON, or pretty with LOG_FORMAT=pretty), for suites that read them; LOG_LEVEL applies. */
+  logDestination?: DestinationStream;
   /** Leave DATA_DIR on stop (to start another server on it). */
   keepDataDir?: boolean;
 }
@@ -84,7 +85,7 @@ export async function cleanUpAfter(config: Config, search: RunningServer['search
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const config = await testConfig(options);
-  const server = await startServer(config, options.log ?? createLogger(config.logLevel));
+  const server = await startServer(config, createLogger(config.logLevel, options.logDestination ? config.logFormat : 'json', options.logDestination));
   return {
     ...server,
     dataDir: config.dataDir,
