@@ -58,6 +58,11 @@ export interface Config {
   /** system-update at start-up (docs/contract.md §5). */
   readonly reindexOnStart: boolean;
   readonly backgroundWorkers: boolean;
+  /**
+   * HISTORY_VERSIONS_KEPT: earlier versions kept per aspect (the newest ones), 0 for all
+   * of them (the default: history is kept for good unless an operator limits it).
+   */
+  readonly historyVersionsKept: number;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
   readonly urnNamespace: UrnNamespace;
   /** METRICS_PORT: a second port (on HOST) serving /metrics without a token; unset: /metrics only on PORT, with a token. */
@@ -272,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
+    historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
     metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
     tracing: tracingConfig(env),

@@ -32,7 +32,7 @@ const responseExtensionsPlugin: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ response, contextValue }) {
-        const indexStatus = contextValue.indexStatus?.status;
+        const indexStatus = contextValue.receipts.receipt.indexStatus;
         if (indexStatus) contextValue.extensions.indexStatus = indexStatus;
         if (response.body.kind !== 'single' || Object.keys(contextValue.extensions).length === 0) return;
         response.body.singleResult.extensions = { ...response.body.singleResult.extensions, ...contextValue.extensions };
@@ -78,7 +78,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       services: options.services,
       loaders: createLoaders(options.services, request.caller),
       extensions: {},
-      indexStatus: request.indexStatus,
+      receipts: request.receipts,
     }),
   });
   // While tracing, each request runs inside its operation's span (named once its document is resolved).

@@ -13,6 +13,7 @@ import { bearerToken } from '../domain/accessToken.js';
 import type { TokenService } from '../services/tokenService.js';
 import { AuthFailureThrottle } from './authFailures.js';
 import { LOCAL_CALLER } from './caller.js';
+import { CLIENT_HEADER, interfaceOf } from './writeInterface.js';
 
 export interface AuthenticationOptions {
   readonly enabled: boolean;
@@ -50,8 +51,9 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
   app.decorateRequest('caller', null as never);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
+    const via = interfaceOf(path, request.headers[CLIENT_HEADER], options.graphqlPaths);
     if (!options.enabled) {
-      request.caller = LOCAL_CALLER;
+      request.caller = { ...LOCAL_CALLER, via };
       return;
     }
     const header = request.headers.authorization;
@@ -61,7 +63,7 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
       // Served to anyone; a token sent along is the caller when it is good, and otherwise counts as a failure but refuses nothing.
       if (!secret || !options.identifiedOnPublicPaths(path) || (wait > 0 && !options.tokens.verifiedBefore(secret))) return;
       const result = await options.tokens.authenticate(secret);
-      if (result.ok) request.caller = result.caller;
+      if (result.ok) request.caller = { ...result.caller, via };
       else failures.fail(request.ip);
       return;
     }
@@ -74,6 +76,6 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     if (!secret) return refuse('Invalid Authorization header: expected Bearer <token>');
     const result = await options.tokens.authenticate(secret);
     if (!result.ok) return refuse(result.reason);
-    request.caller = result.caller;
+    request.caller = { ...result.caller, via };
   });
 }

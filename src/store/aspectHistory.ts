@@ -7,6 +7,7 @@
  * the latest version.
  */
 import type { Queryable } from './database.js';
+import { sql } from './sql.js';
 
 export interface HistoryRow {
   readonly urn: string;
@@ -20,11 +21,11 @@ const naming = (propertyUrn: string) => JSON.stringify([{ propertyUrn }]);
 /** Older versions of these entities' structuredProperties that name the property. */
 export async function historyOfEntitiesNaming(db: Queryable, urns: readonly string[], propertyUrn: string): Promise<HistoryRow[]> {
   if (urns.length === 0) return [];
-  return db.$queryRaw<HistoryRow[]>`
+  return db.query<HistoryRow>(sql`
     SELECT urn, version, metadata FROM aspect
-    WHERE urn = ANY(${urns as string[]}::text[]) AND aspect = 'structuredProperties' AND version > 0
+    WHERE urn = ANY(${urns}::text[]) AND aspect = 'structuredProperties' AND version > 0
       AND metadata->'properties' @> ${naming(propertyUrn)}::jsonb
-    ORDER BY urn, version`;
+    ORDER BY urn, version`);
 }
 
 /**
@@ -33,19 +34,19 @@ export async function historyOfEntitiesNaming(db: Queryable, urns: readonly stri
  * match, so the next page starts at the last urn of this one).
  */
 export async function historyNaming(db: Queryable, propertyUrn: string, writtenBy: Date, fromUrn: string, limit: number): Promise<HistoryRow[]> {
-  return db.$queryRaw<HistoryRow[]>`
+  return db.query<HistoryRow>(sql`
     SELECT urn, version, metadata FROM aspect
     WHERE aspect = 'structuredProperties' AND version > 0 AND urn >= ${fromUrn} AND created_on <= ${writtenBy}
       AND metadata->'properties' @> ${naming(propertyUrn)}::jsonb
-    ORDER BY urn, version LIMIT ${limit}`;
+    ORDER BY urn, version LIMIT ${limit}`);
 }
 
 /** Writes the rows' new metadata over their versions. */
 export async function rewriteHistory(db: Queryable, rows: readonly HistoryRow[]): Promise<void> {
   if (rows.length === 0) return;
   const input = JSON.stringify(rows.map((r) => ({ urn: r.urn, version: String(r.version), metadata: r.metadata })));
-  await db.$executeRaw`
+  await db.execute(sql`
     UPDATE aspect a SET metadata = r.metadata
     FROM jsonb_to_recordset(${input}::jsonb) AS r(urn text, version bigint, metadata jsonb)
-    WHERE a.urn = r.urn AND a.aspect = 'structuredProperties' AND a.version = r.version`;
+    WHERE a.urn = r.urn AND a.aspect = 'structuredProperties' AND a.version = r.version`);
 }

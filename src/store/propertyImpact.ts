@@ -7,6 +7,7 @@
  * when it is restored, so a change that drops them drops something.
  */
 import type { Queryable } from './database.js';
+import { sql } from './sql.js';
 
 export interface PropertyImpact {
   /** Entities holding visible values of the property. */
@@ -18,12 +19,12 @@ export interface PropertyImpact {
 }
 
 export async function propertyImpact(db: Queryable, propertyUrn: string): Promise<PropertyImpact> {
-  const rows = await db.$queryRaw<{ entity_type: string; entities: number; values: number }[]>`
+  const rows = await db.query<{ entity_type: string; entities: number; values: number }>(sql`
     SELECT pv.entity_type, count(*)::int AS entities,
            sum(CASE WHEN jsonb_typeof(pv."values") = 'array' THEN jsonb_array_length(pv."values") ELSE 1 END)::int AS values
     FROM property_value pv JOIN structured_property sp ON sp.urn = pv.property_urn AND sp.generation = pv.generation
     WHERE pv.property_urn = ${propertyUrn}
-    GROUP BY pv.entity_type ORDER BY pv.entity_type`;
+    GROUP BY pv.entity_type ORDER BY pv.entity_type`);
   return {
     entities: rows.reduce((n, r) => n + r.entities, 0),
     values: rows.reduce((n, r) => n + r.values, 0),

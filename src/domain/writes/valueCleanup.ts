@@ -39,6 +39,7 @@ export function decideValueCleanup(target: { readonly urn: string; readonly enti
     urn: target.urn,
     entityType: target.entityType,
     createdBy: context.actor,
+    createdVia: context.via ?? null,
     creates: null,
     writes,
     valueRows: entity.values.filter((v) => v !== stale).map((v) => ({ propertyUrn: v.propertyUrn, generation: v.generation, values: v.values })),

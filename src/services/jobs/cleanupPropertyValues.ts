@@ -51,7 +51,7 @@ export async function cleanupBatch(db: Db, propertyUrn: string, actor: string, l
     const decisions: EntityWriteDecision[] = [];
     for (const h of holders) {
       const entity = state.entities.get(h.entityUrn)!;
-      const decision = entity.existence === 'missing' ? null : decideValueCleanup({ urn: h.entityUrn, entityType: h.entityType }, entity, propertyUrn, { actor, now });
+      const decision = entity.existence === 'missing' ? null : decideValueCleanup({ urn: h.entityUrn, entityType: h.entityType }, entity, propertyUrn, { actor, now, via: 'system' });
       if (decision) decisions.push(decision);
     }
     const ids = await applyWrites(target, decisions, state);

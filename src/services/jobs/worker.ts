@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
-import { claimJob, completeJob, failJob, heartbeat, type Job } from '../../store/jobs.js';
+import { claimJob, completeJob, failJob, heartbeat, releaseJob, saveJobResult, type Job } from '../../store/jobs.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
 import { jobRuns } from '../../telemetry/metrics.js';
 import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
@@ -33,6 +33,8 @@ export interface JobContext {
   progress(p: { total?: number; done?: number }): Promise<void>;
   /** Whether the worker is stopping: long jobs return early and resume later. */
   readonly stopping: () => boolean;
+  /** Records what the job did so far (read back from `job.result` when it resumes); throws when the lease was lost. */
+  saveResult(result: Record<string, unknown>): Promise<void>;
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<'done' | 'yield'>;
@@ -123,6 +125,9 @@ export class JobWorker {
         progress: async (p) => {
           if (leaseLost || !(await renew(p))) throw new LeaseLostError(`lease on job ${job.id} lost`);
         },
+        saveResult: async (result) => {
+          if (leaseLost || !(await saveJobResult(db, job.id, this.id, result))) throw new LeaseLostError(`lease on job ${job.id} lost`);
+        },
       });
       if (leaseLost) throw new LeaseLostError(`lease on job ${job.id} lost`);
       if (outcome === 'done') {
@@ -130,7 +135,7 @@ export class JobWorker {
         this.ended(job, 'done');
       } else {
         // Stopping mid-job: hand it back without counting an attempt against it.
-        await db.$executeRaw`UPDATE job SET status = 'pending', locked_by = NULL, locked_until = NULL, attempts = attempts - 1 WHERE id = ${job.id} AND locked_by = ${this.id}`;
+        await releaseJob(db, job.id, this.id);
         this.ended(job, 'yielded');
       }
     } catch (err) {
