@@ -11,20 +11,24 @@
 // <timed searches per query> (300), --writes <writes per round> (5000), --rounds (3),
 // --concurrency (32), --profile <dir> (a V8 CPU profile of the server, summarised per
 // search path into the section "Where the time goes"; the load runs as usual), --only
-// health|search|writes (start-up, bulk load and that part only, then the memory),
+// health|search|writes|attack (start-up, bulk load and that part only, then the memory;
+// attack: /health while four clients send issue #29's worst requests for --seconds (30),
+// written to the section "Under attack" of BENCHMARKS.md),
 // --node-args "<flags>" (V8 or Node flags for the server, to try them: the start-up
 // timing still runs the server as `npm start` does). Writes the section "Where users
 // stand" of BENCHMARKS.md (not with --profile or --only).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { machine, request, round, testServers, writeSection } from './support.mjs';
 import { PROPS, propertyUrn } from './outsideData.mjs';
-import { bulkLoad, countSearchable, healthDuring, memoryOfTree, printMemory, sleep, startAsUser, startFlags, tempDataDir, timeStartup } from './outsideServer.mjs';
+import { bulkLoad, countSearchable, embeddedDatabaseUrl, healthDuring, memoryOfTree, printMemory, sleep, startAsUser, startFlags, tempDataDir, timeStartup } from './outsideServer.mjs';
 import { profileArgsFor, profileReport, profilesIn } from './outsideProfile.mjs';
+import { attacks, runAttacks } from './outsideAttack.mjs';
 import { searchFigures, startBareProxy } from './outsideSearch.mjs';
 import { writeFigures } from './outsideWrites.mjs';
 
@@ -44,7 +48,7 @@ async function scenario(db, opts, externalPg) {
     // and only the first of them would write a generated one into its DATA_DIR.
     env.ROOT_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
   } else {
-    databaseUrl = `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`;
+    databaseUrl = embeddedDatabaseUrl(dataDir);
   }
   const out = { db };
   console.log(`\n== ${db} PostgreSQL: start-up`);
@@ -86,6 +90,25 @@ async function scenario(db, opts, externalPg) {
       const f = out.health.floor;
       console.log(`batch took ${round(out.health.workMs)} ms; /health p50 ${round(out.health.p50, 2)} ms, p99 ${round(out.health.p99, 2)} ms, max ${round(out.health.max, 2)} ms (${out.health.samples} samples); a bare Node server meanwhile p50 ${round(f.p50, 2)} ms, p99 ${round(f.p99, 2)} ms, max ${round(f.max, 2)} ms`);
     }
+    if (part('attack')) {
+      console.log(`== ${db}: /health while four clients send issue #29's worst requests for ${opts.seconds} s`);
+      const floor = await startBareProxy({ meiliUrl: meili.url, masterKey: meili.key, token, routes: [{ requests: [] }] });
+      let clients;
+      const loadBefore = loadavg()[0];
+      try {
+        out.attack = await healthDuring(api, async () => {
+          clients = await runAttacks(attacks(server.url, token, opts.n), opts.seconds);
+        }, { url: `${floor.url}/?route=0`, token }, true);
+      } finally {
+        await floor.stop();
+      }
+      out.attack.clients = clients;
+      // What else the machine was running meanwhile: its 1-minute load average before and after.
+      out.attack.load = [loadBefore, loadavg()[0]];
+      const f = out.attack.floor;
+      for (const c of clients) console.log(`${c.name}: ${c.requests} requests (${Object.entries(c.statuses).map(([s, k]) => `${k} x ${s}`).join(', ')}), ${round(c.bytes / 1e6)} MB answered`);
+      console.log(`/health p50 ${round(out.attack.p50, 2)} ms, p99 ${round(out.attack.p99, 2)} ms, max ${round(out.attack.max, 2)} ms (${out.attack.samples} samples); /health/live p50 ${round(out.attack.live.p50, 2)} ms, p99 ${round(out.attack.live.p99, 2)} ms; a bare Node server meanwhile p50 ${round(f.p50, 2)} ms, p99 ${round(f.p99, 2)} ms, max ${round(f.max, 2)} ms`);
+    }
     if (part('search')) {
       console.log(`== ${db}: searches`);
       out.search = await searchFigures({ server, dataDir, databaseUrl, iterations: opts.iterations, token, profileArgs: profileArgsFor(opts, db) });
@@ -125,6 +148,24 @@ async function scenario(db, opts, externalPg) {
 }
 
 const met = (ok) => (ok ? 'met' : '**not met**');
+
+function attackReport(results, opts) {
+  const rows = [];
+  for (const r of results) {
+    const a = r.attack;
+    rows.push(`| **${r.db} PostgreSQL**: \`/health\` (with the token: every component) while the four clients below run (load average ${round(a.load[0], 1)} before, ${round(a.load[1], 1)} after, on ${cpus().length} cores) | p50 ${round(a.p50, 1)} ms, p99 ${round(a.p99, 1)} ms, max ${round(a.max, 1)} ms (${a.samples} samples); floor, a bare Node server asked at the same moments: p50 ${round(a.floor.p50, 1)} ms, p99 ${round(a.floor.p99, 1)} ms, max ${round(a.floor.max, 1)} ms | p99 < 100 ms | ${met(a.p99 < 100)} |`);
+    rows.push(`| \`/health/live\` asked at the same moments (it checks nothing: the event loop's own delay) | p50 ${round(a.live.p50, 1)} ms, p99 ${round(a.live.p99, 1)} ms, max ${round(a.live.max, 1)} ms | | |`);
+    for (const c of a.clients) rows.push(`| ${c.name} | ${c.requests} requests in ${opts.seconds} s (${Object.entries(c.statuses).map(([s, k]) => `${k} x ${s}`).join(', ')}), ${round(c.bytes / 1e6, 1)} MB answered | | |`);
+  }
+  return `
+Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --only attack --seconds ${opts.seconds}\`
+Machine: ${machine()}. Server: \`node ${startFlags().join(' ')} dist/main.js\` (as \`npm start\` runs it), authentication on, \`RATE_LIMIT_PER_MINUTE=100000000\`, everything else default (so \`AUTH_FAILURES_PER_MINUTE=600\`, \`RESPONSE_WRITE_TIMEOUT_MS=30000\`); ${opts.n} datasets loaded first. Four clients in the benchmark's process each send one of issue #29's worst requests at the limits in a closed loop for ${opts.seconds} s: a write trace of 1,000 entities x 10 aspects with every status (onlyIncludeErrors=false), \`_entities\` with 1,000 representations of \`Query\`, ten aliases of \`scrollAcrossEntities(count: 1000)\` (10,000 hits, the results budget), and a new bad token on every request (all from 127.0.0.1). Meanwhile \`/health\` is asked back to back (10 ms apart) with the admin token, and so is a bare Node server in its own process, at the same moments: its tail is what the machine's load alone does to any answer.
+
+| Figure | Measured | Target | |
+|---|---|---|---|
+${rows.join('\n')}
+`;
+}
 /** How long the server is left alone before its memory is read a second time. */
 const IDLE_MS = 30_000;
 
@@ -186,10 +227,11 @@ export async function run(argv) {
       profile: { type: 'string' },
       only: { type: 'string' },
       'node-args': { type: 'string', default: '' },
+      seconds: { type: 'string', default: '30' },
     },
   });
-  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean) };
-  if (opts.only !== undefined && !['health', 'search', 'writes'].includes(opts.only)) throw new Error(`--only: health, search or writes, not "${opts.only}"`);
+  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean), seconds: Number(values.seconds) };
+  if (opts.only !== undefined && !['health', 'search', 'writes', 'attack'].includes(opts.only)) throw new Error(`--only: health, search, writes or attack, not "${opts.only}"`);
   const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
   console.log(`outside-in benchmark: ${opts.n} datasets\n${machine()}`);
   let externalPg;
@@ -216,6 +258,11 @@ export async function run(argv) {
     console.log(body);
     if (opts.only === undefined) writeSection(`Where the time goes, ${opts.n.toLocaleString('en-US')} datasets`, body);
     return;
+  }
+  if (opts.only === 'attack') {
+    const body = attackReport(results, opts);
+    console.log(body);
+    writeSection("Under attack: issue #29's worst requests", body);
   }
   if (opts.only !== undefined) return;
   const body = report(results, opts);

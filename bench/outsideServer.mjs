@@ -3,7 +3,8 @@
 // flags, the memory and CPU time of its process tree read from /proc, batches loaded
 // over REST, and /health sampled beside a bare Node server while work runs.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { percentile, rawRequest, request, ROOT, round } from './support.mjs';
@@ -222,7 +223,7 @@ export async function countSearchable(api) {
 }
 
 /** /health latency sampled back to back while `work` runs. */
-export async function healthDuring(api, work, floor) {
+export async function healthDuring(api, work, floor, alsoLive = false) {
   let done = false;
   const sample = async (ask) => {
     const samples = [];
@@ -237,12 +238,29 @@ export async function healthDuring(api, work, floor) {
   };
   // The floor: a bare Node server answering at once, asked the same way at the same time.
   // Its tail is what the machine's load alone does to any process's answer.
-  const samplers = Promise.all([sample(() => api.get('/health')), sample(() => rawRequest(floor.url, 'GET', undefined, { authorization: `Bearer ${floor.token}` }))]);
+  // With alsoLive, /health/live too: it checks nothing, so its delay is the event loop's own.
+  const samplers = Promise.all([
+    sample(() => api.get('/health')),
+    sample(() => rawRequest(floor.url, 'GET', undefined, { authorization: `Bearer ${floor.token}` })),
+    ...(alsoLive ? [sample(() => api.get('/health/live'))] : []),
+  ]);
   const t = performance.now();
   await work();
   const workMs = performance.now() - t;
   done = true;
-  const [health, bare] = await samplers;
-  return { workMs, ...health, floor: bare };
+  const [health, bare, live] = await samplers;
+  return { workMs, ...health, floor: bare, ...(live ? { live } : {}) };
 }
 
+
+/**
+ * The embedded PostgreSQL's URL under `dataDir`, with its password: written where the
+ * server looks for it before its first start (DATA_DIR/postgres-password), since the
+ * embedded cluster takes no connection without one.
+ */
+export function embeddedDatabaseUrl(dataDir) {
+  const password = randomBytes(24).toString('base64url');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path.join(dataDir, 'postgres-password'), `${password}\n`, { mode: 0o600 });
+  return `postgresql://postgres:${password}@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`;
+}

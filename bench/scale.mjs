@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { machine, percentile, request, ROOT, round, writeSection } from './support.mjs';
 import { PROPS, propertyUrn } from './outsideData.mjs';
 import { searchFigures, startBareProxy } from './outsideSearch.mjs';
-import { bulkLoad, bytesUnder, countSearchable, cpuBetween, cpuOfTree, healthDuring, memoryOfTree, printMemory, sleep, startAsUser, tempDataDir } from './outsideServer.mjs';
+import { bulkLoad, bytesUnder, countSearchable, cpuBetween, cpuOfTree, embeddedDatabaseUrl, healthDuring, memoryOfTree, printMemory, sleep, startAsUser, tempDataDir } from './outsideServer.mjs';
 import { scaleChart } from './scaleChart.mjs';
 import { machineLimits, profileSection, scaleReport } from './scaleReport.mjs';
 
@@ -156,7 +156,7 @@ export async function run(argv) {
   const nodeArgs = opts.profile ? ['--cpu-prof', '--cpu-prof-interval=1000', `--cpu-prof-dir=${opts.profile}`] : [];
   // performance.now() on the monotonic clock of V8's profiles, in microseconds.
   const clockOffsetUs = monotonicUs() - performance.now() * 1000;
-  const ctx = { dataDir, env, nodeArgs, clockOffsetUs, windows: [], databaseUrl: `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}` };
+  const ctx = { dataDir, env, nodeArgs, clockOffsetUs, windows: [], databaseUrl: embeddedDatabaseUrl(dataDir) };
   const results = { sizes: [] };
   try {
     ctx.server = await startAsUser(env, { nodeArgs });
