@@ -19,6 +19,7 @@ import path from 'node:path';
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
 import { runCli } from '../e2e/cliRunner.js';
+import { embeddedDatabaseUrl } from '../../src/embedded/postgresAuth.js';
 import { faultDeployment, type FaultDeployment } from '../support/faultServer.js';
 import { enc, http, indexCaughtUp } from '../support/http.js';
 import { drainQueue, runClients } from '../support/load.js';
@@ -166,7 +167,8 @@ async function searchAnswers(url: string, headers: Record<string, string> = {}):
     const embeddedDir = tempDir('propgraph-bk-embedded-');
     const intoEmbedded = await runCli(['restore', '--from', file], { home, env: { DATA_DIR: embeddedDir } });
     expect(intoEmbedded.code).toBe(0);
-    const embeddedUrl = `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(embeddedDir, 'postgres'))}`;
+    // The restore made the cluster, and its password in the directory.
+    const embeddedUrl = embeddedDatabaseUrl(embeddedDir);
     // Read with the cluster started again by a server, then stopped.
     const check = await startBuiltServer({ DATA_DIR: embeddedDir, MEILI_EMBEDDED: 'false' });
     expect(await contentChecksum(embeddedUrl)).toBe(sourceSum);

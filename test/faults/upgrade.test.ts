@@ -116,7 +116,7 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     expect(await withClient(deployment.databaseUrl, async (c) => (await c.query('SELECT version, previous_version FROM propgraph_version ORDER BY id')).rows)).toEqual([{ version: APP_VERSION, previous_version: version }]);
 
     // It serves at once, saying that its search index is being built.
-    const early = await http(current.url, 'GET', '/health');
+    const early = await http(current.url, 'GET', '/health', { headers: root });
     expect(early.status).toBe(200);
     expect(early.body.search.index.state).toBe('rebuilding');
     expect(early.headers.get('x-search-index')).toBe('rebuilding');
@@ -139,7 +139,7 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     expect(finished).toMatchObject({ status: 'done', total: HELD, done: HELD, lastError: null });
     expect(await traces(deployment.databaseUrl, propertyUrn('up.held'))).toEqual({ valueRows: 0, aspects: 0 });
     await indexCaughtUp(current.url, 300_000);
-    const health = await http(current.url, 'GET', '/health');
+    const health = await http(current.url, 'GET', '/health', { headers: root });
     expect(health.body.search.index.state).toBe('ready');
     expect(health.headers.get('x-search-index')).toBeNull();
     expect(await searchEverything(current.url)).toEqual(searched);
