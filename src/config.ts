@@ -54,6 +54,8 @@ export interface Config {
   /** system-update at start-up (docs/contract.md §5). */
   readonly reindexOnStart: boolean;
   readonly backgroundWorkers: boolean;
+  /** TEST_EVALUATION: keep metadata test results current (the change-log consumer, docs/metadata-tests.md). */
+  readonly testEvaluation: boolean;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
   readonly urnNamespace: UrnNamespace;
   /** Sign-in through an OpenID Connect provider; undefined (off) unless OIDC_ISSUER is set. */
@@ -230,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
+    testEvaluation: bool(env, 'TEST_EVALUATION', true),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
     oidc: oidcConfig(env, authEnabled),
   };

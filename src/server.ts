@@ -57,6 +57,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
     worker: runtime.worker,
     search: runtime.search,
     indexer: runtime.indexer,
+    testEvaluator: runtime.testEvaluator,
     close: () => {
       // Stop taking requests and let in-flight ones finish, then stop background work, then close storage.
       closing ??= (async () => {

@@ -177,3 +177,29 @@ export function evaluateTest(def: TestDefinition, doc: EntityDocument, match: Re
     throw err;
   }
 }
+
+/** A test ready to run: its URN and parsed definition. */
+export interface RunnableDefinition {
+  readonly urn: string;
+  readonly definition: TestDefinition;
+}
+
+export interface TestRun {
+  /** The URNs of the tests that passed and of those that failed; tests out of scope are in neither. */
+  readonly passing: string[];
+  readonly failing: string[];
+  /** The tests that failed because a regex or the work budget ran out. */
+  readonly exceeded: Array<{ readonly test: string; readonly bound: EvaluationBoundExceeded }>;
+}
+
+/** Runs tests on one entity, each with its own work meter from `budget`. */
+export function runTests(tests: readonly RunnableDefinition[], doc: EntityDocument, match: RegexMatcher, budget: { evaluation(): Spend }): TestRun {
+  const run: TestRun = { passing: [], failing: [], exceeded: [] };
+  for (const test of tests) {
+    const { outcome, boundExceeded } = evaluateTest(test.definition, doc, match, budget.evaluation());
+    if (boundExceeded) run.exceeded.push({ test: test.urn, bound: boundExceeded });
+    if (outcome === 'SUCCESS') run.passing.push(test.urn);
+    else if (outcome === 'FAILURE') run.failing.push(test.urn);
+  }
+  return run;
+}

@@ -1,6 +1,7 @@
 /** docs/contract.md §7: property path resolution, every operator both ways, logic, scope, and the regex bound. */
 import { createBoundedMatcher, RegexBoundExceeded } from '../../src/domain/boundedRegex.js';
 import { parseTestDefinition, type LeafPredicate, type Predicate } from '../../src/domain/testDefinition.js';
+import { explainTest } from '../../src/domain/testExplanation.js';
 import { evaluatePredicate, evaluateTest, resolveProperty, type EntityDocument } from '../../src/domain/testRules.js';
 
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
@@ -192,5 +193,45 @@ describe('the regex bound', () => {
     const bounded = createBoundedMatcher({ maxInputLength: 10 });
     expect(() => bounded(/^a*$/, ['a', 'a'.repeat(11)])).toThrow(/longer than 10 characters/);
     expect(bounded(/^a*$/, ['b', 'a'.repeat(10)])).toBe(true);
+  });
+});
+
+describe('explaining an outcome', () => {
+  const definition = (raw: unknown) => parseTestDefinition(raw as Record<string, unknown>);
+
+  test('a failing test shows each predicate, whether it held and what the entity has at its path', () => {
+    const def = definition({
+      on: { types: ['dataset'], conditions: [leaf('datasetKey.origin', 'equals', ['PROD'])] },
+      rules: [leaf('datasetProperties.description', 'contains_str', ['Orders']), leaf('globalTags.tags.tag', 'contains_any', ['urn:li:tag:certified'])],
+    });
+    const explained = explainTest(def, doc, match);
+    expect(explained.outcome).toBe('FAILURE');
+    expect(explained.conditions?.holds).toBe(true);
+    expect(explained.rules).toEqual({
+      kind: 'and',
+      holds: false,
+      children: [
+        { kind: 'leaf', holds: true, property: 'datasetProperties.description', operator: 'contains_str', values: ['Orders'], actual: ['Orders placed by customers'] },
+        { kind: 'leaf', holds: false, property: 'globalTags.tags.tag', operator: 'contains_any', values: ['urn:li:tag:certified'], actual: ['urn:li:tag:pii', 'urn:li:tag:gold'] },
+      ],
+    });
+  });
+
+  test('the outcome is the one evaluateTest gives, out of scope included', () => {
+    const defs = [
+      { on: { types: ['chart'] }, rules: [] },
+      { on: { types: ['dataset'], conditions: [leaf('datasetKey.origin', 'equals', ['DEV'])] }, rules: [] },
+      { on: { types: ['dataset'] }, rules: { or: [leaf('urn', 'starts_with', ['urn:li:chart']), { not: leaf('status.removed', 'is_true') }] } },
+    ].map(definition);
+    for (const def of defs) expect(explainTest(def, doc, match).outcome).toBe(evaluateTest(def, doc, match).outcome);
+  });
+
+  test('a regex that exceeds its bound is shown as undecided, and the test fails', () => {
+    const def = definition({ on: { types: ['dataset'] }, rules: [leaf('datasetProperties.description', 'regex_match', ['(a+)+$'])] });
+    const slow = { ...doc, aspects: new Map([['datasetProperties', { description: `${'a'.repeat(40)}!` }]]) };
+    const explained = explainTest(def, slow, createBoundedMatcher({ matchTimeoutMs: 20 }));
+    expect(explained.outcome).toBe('FAILURE');
+    expect(explained.boundExceeded).toMatch(/bound stopped/);
+    expect(explained.rules?.children?.[0]?.holds).toBeNull();
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * Metadata-test results written through the one write path (aspects/pipeline.ts). Each
+ * entity's results are computed inside its write, from the aspects its tests read as
+ * the write loads them: the guarded statement then stores results of exactly the state
+ * it relies on, and a write that lost a race with another is decided again from the new
+ * state. So any number of evaluators (the change-log consumer, jobs on other replicas,
+ * an evaluate with push) can write results side by side, and none leaves results of an
+ * older state behind.
+ *
+ * A write happens only when an outcome changes (resultsToStore); an unchanged entity
+ * costs its share of one load.
+ */
+import { createBoundedMatcher, RegexBoundExceeded } from '../../domain/boundedRegex.js';
+import { resultsToStore, type ResultStamp, type TestResults } from '../../domain/testResults.js';
+import { runTests, type EntityDocument, type TestRun } from '../../domain/testRules.js';
+import { createWorkBudget } from '../../domain/testWork.js';
+import type { Urn } from '../../domain/urn.js';
+import type { EntityReading } from '../../domain/writes/entityWrite.js';
+import type { Logger } from '../../logger.js';
+import { NO_CHANGE, writeEntities, type AspectWriteRequest, type EntityWrite, type WriteStore } from '../aspects/pipeline.js';
+import { RESULTS_ASPECT, TestSet } from './testSet.js';
+
+/** What one evaluation replaces: the results of every test ('all'), or of the tests named. */
+export type Evaluated = ReadonlySet<string> | 'all';
+
+/** Bounds on the rules of one evaluation: a regex time budget and a work budget. */
+export interface EvaluationBounds {
+  readonly match: ReturnType<typeof createBoundedMatcher>;
+  readonly work: { evaluation(): ReturnType<ReturnType<typeof createWorkBudget>['evaluation']> };
+}
+
+/** Fresh bounds for one entity of a background run (a request shares one set across its entities instead). */
+export function entityBounds(): EvaluationBounds {
+  return { match: createBoundedMatcher(), work: createWorkBudget() };
+}
+
+/**
+ * The write request of one entity's results, or null when its type holds none.
+ * `onRun` sees each evaluation (the last one counts: a write decided again runs again).
+ */
+export function resultsRequest(
+  urn: Urn,
+  tests: TestSet,
+  evaluated: Evaluated,
+  stamp: ResultStamp,
+  bounds: () => EvaluationBounds,
+  onRun: (run: TestRun) => void,
+): AspectWriteRequest | null {
+  if (!TestSet.holdsResults(urn.entityType)) return null;
+  const applicable = tests.targets(urn.entityType) ? tests.tests : [];
+  return {
+    aspect: RESULTS_ASPECT,
+    reads: tests.readsOf(urn.entityType),
+    compute: (current: unknown, entity: EntityReading) => {
+      const doc: EntityDocument = { urn: urn.value, entityType: urn.entityType.name, aspects: entity.aspects };
+      const b = bounds();
+      const run = runTests(applicable, doc, b.match, b.work);
+      onRun(run);
+      return resultsToStore(current as TestResults | undefined, run, evaluated, stamp) ?? NO_CHANGE;
+    },
+  };
+}
+
+export interface StoredEvaluation {
+  /** Entities whose results changed. */
+  readonly written: number;
+  /** Change-log ids of those writes (the indexer takes them from there). */
+  readonly changeIds: bigint[];
+}
+
+/**
+ * Evaluates `tests` on the entities and stores what changed, as `actor`, in one batch
+ * through the write path; entities deleted meanwhile are left out.
+ */
+export async function storeEvaluations(
+  store: WriteStore,
+  log: Logger,
+  urns: readonly Urn[],
+  tests: TestSet,
+  evaluated: Evaluated,
+  actor: string,
+): Promise<StoredEvaluation> {
+  const stamp = { time: Date.now(), actor };
+  const writes: EntityWrite[] = [];
+  for (const urn of urns) {
+    const request = resultsRequest(urn, tests, evaluated, stamp, entityBounds, (run) => logExceeded(log, urn.value, run));
+    if (request) writes.push({ urn, requests: [request] });
+  }
+  if (writes.length === 0) return { written: 0, changeIds: [] };
+  const outcomes = await writeEntities(store, writes, actor, { skipMissing: true });
+  const changeIds = outcomes.flatMap((o) => o.changeIds);
+  return { written: changeIds.length, changeIds };
+}
+
+/** A test that ran out of a bound fails; the server says which and why. */
+export function logExceeded(log: Logger, urn: string, run: TestRun): void {
+  for (const { test, bound } of run.exceeded) {
+    log.warn(
+      { test, urn, ...(bound instanceof RegexBoundExceeded ? { pattern: bound.pattern } : {}), reason: bound.reason },
+      bound instanceof RegexBoundExceeded ? 'metadata test failed: a regex exceeded its bound' : 'metadata test failed: it exceeded its work budget',
+    );
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Reads of the relational index of test results (table test_result, kept by triggers
+ * on the aspect table: one row per test, outcome and entity, for the latest
+ * testResults of every entity) and the daily snapshots of the compliance trend.
+ */
+import type { Queryable } from './database.js';
+
+export type Outcome = 'SUCCESS' | 'FAILURE';
+
+export interface ResultCounts {
+  readonly passing: number;
+  readonly failing: number;
+}
+
+/** Passing and failing entities per test, for the tests named (absent: none held). */
+export async function countResults(db: Queryable, testUrns: readonly string[]): Promise<Map<string, ResultCounts>> {
+  const out = new Map<string, ResultCounts>();
+  if (testUrns.length === 0) return out;
+  const rows = await db.$queryRaw<{ test_urn: string; outcome: string; n: bigint }[]>`
+    SELECT test_urn, outcome, count(*) AS n FROM test_result WHERE test_urn = ANY(${testUrns as string[]}::text[]) GROUP BY test_urn, outcome`;
+  for (const r of rows) {
+    const prev = out.get(r.test_urn) ?? { passing: 0, failing: 0 };
+    out.set(r.test_urn, r.outcome === 'SUCCESS' ? { ...prev, passing: Number(r.n) } : { ...prev, failing: Number(r.n) });
+  }
+  return out;
+}
+
+/** How many entities of each type exist. */
+export async function countEntitiesByType(db: Queryable, entityTypes: readonly string[]): Promise<Map<string, number>> {
+  if (entityTypes.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ entity_type: string; n: bigint }[]>`
+    SELECT entity_type, count(*) AS n FROM entity WHERE entity_type = ANY(${entityTypes as string[]}::text[]) GROUP BY entity_type`;
+  return new Map(rows.map((r) => [r.entity_type, Number(r.n)]));
+}
+
+/** Entities holding a result of any of the tests (of any test when null), in URN order after `afterUrn`. */
+export async function holdersOf(db: Queryable, testUrns: readonly string[] | null, afterUrn: string | null, limit: number): Promise<string[]> {
+  if (testUrns?.length === 0) return [];
+  const after = afterUrn ?? '';
+  const rows = testUrns
+    ? await db.$queryRaw<{ entity_urn: string }[]>`
+        SELECT DISTINCT entity_urn FROM test_result WHERE test_urn = ANY(${testUrns as string[]}::text[]) AND entity_urn > ${after}
+        ORDER BY entity_urn LIMIT ${limit}`
+    : await db.$queryRaw<{ entity_urn: string }[]>`
+        SELECT DISTINCT entity_urn FROM test_result WHERE entity_urn > ${after} ORDER BY entity_urn LIMIT ${limit}`;
+  return rows.map((r) => r.entity_urn);
+}
+
+/** How many entities hold a result of any of the tests (of any test when null). */
+export async function countHolders(db: Queryable, testUrns: readonly string[] | null): Promise<number> {
+  if (testUrns?.length === 0) return 0;
+  const rows = testUrns
+    ? await db.$queryRaw<{ n: bigint }[]>`SELECT count(DISTINCT entity_urn) AS n FROM test_result WHERE test_urn = ANY(${testUrns as string[]}::text[])`
+    : await db.$queryRaw<{ n: bigint }[]>`SELECT count(DISTINCT entity_urn) AS n FROM test_result`;
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Those of `urns` that hold any test result. */
+export async function entitiesWithResults(db: Queryable, urns: readonly string[]): Promise<Set<string>> {
+  if (urns.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ entity_urn: string }[]>`
+    SELECT DISTINCT entity_urn FROM test_result WHERE entity_urn = ANY(${urns as string[]}::text[])`;
+  return new Set(rows.map((r) => r.entity_urn));
+}
+
+/** Entities with one outcome of one test, in URN order after `afterUrn`. */
+export async function entitiesWithOutcome(db: Queryable, testUrn: string, outcome: Outcome, afterUrn: string | null, limit: number): Promise<string[]> {
+  const rows = await db.$queryRaw<{ entity_urn: string }[]>`
+    SELECT entity_urn FROM test_result
+    WHERE test_urn = ${testUrn} AND outcome = ${outcome} AND (${afterUrn}::text IS NULL OR entity_urn > ${afterUrn})
+    ORDER BY entity_urn LIMIT ${limit}`;
+  return rows.map((r) => r.entity_urn);
+}
+
+export interface DailyCounts extends ResultCounts {
+  readonly testUrn: string;
+  /** The day (UTC), `YYYY-MM-DD`. */
+  readonly day: string;
+  readonly notApplicable: number;
+}
+
+/** Records today's (UTC) counts of each test, replacing what today held. */
+export async function saveTodaysCounts(db: Queryable, counts: ReadonlyArray<Omit<DailyCounts, 'day'>>): Promise<void> {
+  if (counts.length === 0) return;
+  const rows = counts.map((c) => ({ test_urn: c.testUrn, passing: c.passing, failing: c.failing, not_applicable: c.notApplicable }));
+  await db.$executeRaw`
+    INSERT INTO test_result_daily (test_urn, day, passing, failing, not_applicable)
+    SELECT test_urn, (now() AT TIME ZONE 'UTC')::date, passing, failing, not_applicable
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(test_urn text, passing int, failing int, not_applicable int)
+    ON CONFLICT (test_urn, day) DO UPDATE SET passing = EXCLUDED.passing, failing = EXCLUDED.failing,
+      not_applicable = EXCLUDED.not_applicable, updated_on = now()`;
+}
+
+/** The daily counts of the tests from `days` days ago (UTC) to today, oldest first. */
+export async function dailyCounts(db: Queryable, testUrns: readonly string[], days: number): Promise<DailyCounts[]> {
+  if (testUrns.length === 0) return [];
+  const rows = await db.$queryRaw<{ test_urn: string; day: string; passing: number; failing: number; not_applicable: number }[]>`
+    SELECT test_urn, to_char(day, 'YYYY-MM-DD') AS day, passing, failing, not_applicable FROM test_result_daily
+    WHERE test_urn = ANY(${testUrns as string[]}::text[]) AND day > (now() AT TIME ZONE 'UTC')::date - ${days}::int
+    ORDER BY day, test_urn`;
+  return rows.map((r) => ({ testUrn: r.test_urn, day: r.day, passing: r.passing, failing: r.failing, notApplicable: r.not_applicable }));
+}
+
+/** Forgets the trend of tests that are gone. */
+export async function dropDailyCounts(db: Queryable, testUrns: readonly string[]): Promise<void> {
+  if (testUrns.length === 0) return;
+  await db.$executeRaw`DELETE FROM test_result_daily WHERE test_urn = ANY(${testUrns as string[]}::text[])`;
+}
