@@ -9,9 +9,10 @@
 import { scopeAllows } from '../domain/accessToken.js';
 import { ForbiddenError } from '../domain/errors.js';
 import type { Caller, Scope } from './caller.js';
+import type { ComplianceService } from './complianceService.js';
 import type { EntityService } from './entityService.js';
 import type { JobService } from './jobs/jobService.js';
-import { entityPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import { compliancePolicy, entityPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
@@ -134,4 +135,15 @@ export class AuthorizedSearchService extends Authorized<SearchService> implement
   aggregate: SearchService['aggregate'] = (caller, ...rest) => this.allowed(caller, 'aggregate', searchPolicy.aggregate).aggregate(caller, ...rest);
   searchEntities: SearchService['searchEntities'] = (caller, ...rest) => this.allowed(caller, 'searchEntities', searchPolicy.searchEntities).searchEntities(caller, ...rest);
   requestRebuild: SearchService['requestRebuild'] = (caller, ...rest) => this.allowed(caller, 'requestRebuild', searchPolicy.requestRebuild).requestRebuild(caller, ...rest);
+}
+
+const C = compliancePolicy;
+export class AuthorizedComplianceService extends Authorized<ComplianceService> implements ComplianceService {
+  constructor(inner: ComplianceService) {
+    super(inner, 'compliance');
+  }
+  report: ComplianceService['report'] = (caller, ...rest) => this.allowed(caller, 'report', C.report).report(caller, ...rest);
+  failing: ComplianceService['failing'] = (caller, ...rest) => this.allowed(caller, 'failing', C.failing).failing(caller, ...rest);
+  explain: ComplianceService['explain'] = (caller, ...rest) => this.allowed(caller, 'explain', C.explain).explain(caller, ...rest);
+  run: ComplianceService['run'] = (caller, ...rest) => this.allowed(caller, 'run', C.run).run(caller, ...rest);
 }

@@ -10,6 +10,7 @@ import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
+  AuthorizedComplianceService,
   AuthorizedEntityService,
   AuthorizedJobService,
   AuthorizedPropertyService,
@@ -18,6 +19,7 @@ import {
   AuthorizedTokenService,
   AuthorizedValueService,
 } from './authorizedServices.js';
+import { DefaultComplianceService, type ComplianceService } from './complianceService.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
@@ -34,6 +36,8 @@ export interface Services {
   readonly values: ValueService;
   readonly jobs: JobService;
   readonly tests: TestService;
+  /** The compliance view of metadata tests and runs on demand. */
+  readonly compliance: ComplianceService;
   readonly tokens: TokenService;
   readonly search: SearchService;
   /** People signing in through OpenID Connect; null when no provider is configured. */
@@ -62,16 +66,17 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const entities = new DefaultEntityService(deps);
   const tokens = new DefaultTokenService(deps);
+  const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities });
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 });
   return {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
     values: new AuthorizedValueService(new DefaultValueService({ entities })),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
-    tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
+    tests: new AuthorizedTestService(tests),
+    compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search })),
     tokens: new AuthorizedTokenService(tokens),
-    search: new AuthorizedSearchService(
-      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
-    ),
+    search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
   };
 }

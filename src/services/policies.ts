@@ -7,6 +7,7 @@
  */
 import { tryParseUrn } from '../domain/urn.js';
 import { isPerson, type Scope } from './caller.js';
+import type { ComplianceService } from './complianceService.js';
 import type { EntityService } from './entityService.js';
 import type { JobService } from './jobs/jobService.js';
 import type { PropertyService } from './propertyService.js';
@@ -126,3 +127,11 @@ export const searchPolicy = {
   searchEntities: 'read',
   requestRebuild: 'admin',
 } as const satisfies Policy<SearchService>;
+
+/** Reading the compliance view is reading; a run writes results, as an evaluate with push does. */
+export const compliancePolicy = {
+  report: 'read',
+  failing: 'read',
+  explain: 'read',
+  run: 'write',
+} as const satisfies Policy<ComplianceService>;

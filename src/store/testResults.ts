@@ -106,3 +106,20 @@ export async function dropDailyCounts(db: Queryable, testUrns: readonly string[]
   if (testUrns.length === 0) return;
   await db.$executeRaw`DELETE FROM test_result_daily WHERE test_urn = ANY(${testUrns as string[]}::text[])`;
 }
+
+/**
+ * Removes the results of tests that are gone from the earlier versions of every
+ * testResults aspect (the latest is rewritten through the write path): a hard-deleted
+ * test leaves no result behind. Returns how many versions changed.
+ */
+export async function dropFromHistory(db: Queryable, testUrns: readonly string[]): Promise<number> {
+  if (testUrns.length === 0) return 0;
+  const tests = testUrns as string[];
+  return db.$executeRaw`
+    UPDATE aspect SET metadata = jsonb_set(jsonb_set(metadata,
+        '{passing}', (SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements(coalesce(metadata->'passing', '[]'::jsonb)) r WHERE NOT (r->>'test' = ANY(${tests}::text[])))),
+        '{failing}', (SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements(coalesce(metadata->'failing', '[]'::jsonb)) r WHERE NOT (r->>'test' = ANY(${tests}::text[]))))
+    WHERE aspect = 'testResults' AND version > 0
+      AND EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(metadata->'passing', '[]'::jsonb) || coalesce(metadata->'failing', '[]'::jsonb)) r
+                  WHERE r->>'test' = ANY(${tests}::text[]))`;
+}

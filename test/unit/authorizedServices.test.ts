@@ -9,6 +9,7 @@ import { SCOPES, type TokenScope } from '../../src/domain/accessToken.js';
 import { ForbiddenError } from '../../src/domain/errors.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import {
+  AuthorizedComplianceService,
   AuthorizedEntityService,
   AuthorizedJobService,
   AuthorizedPropertyService,
@@ -82,6 +83,10 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
   ['search', AuthorizedSearchService, 'aggregate', [{}], 'read'],
   ['search', AuthorizedSearchService, 'searchEntities', [ENTITY.dataset, {}], 'read'],
   ['search', AuthorizedSearchService, 'requestRebuild', ['why'], 'admin'],
+  ['compliance', AuthorizedComplianceService, 'report', [{}], 'read'],
+  ['compliance', AuthorizedComplianceService, 'failing', [{ urn: TEST }], 'read'],
+  ['compliance', AuthorizedComplianceService, 'explain', [{ test: TEST, entity: DATASET }], 'read'],
+  ['compliance', AuthorizedComplianceService, 'run', [{}], 'write'],
 ];
 
 /** A wrapped service that records each call: `calls` holds [method, args]. */
@@ -133,6 +138,7 @@ test('every method of every wrapper is in the table, or is a helper that takes n
     ['tests', AuthorizedTestService],
     ['tokens', AuthorizedTokenService],
     ['search', AuthorizedSearchService],
+    ['compliance', AuthorizedComplianceService],
   ];
   const inTable = new Set(TABLE.map(([service, , method]) => `${service}.${method}`));
   for (const [name, Wrapper] of wrappers) {

@@ -19,7 +19,7 @@ import type { Logger } from '../../logger.js';
 import { listEntityUrns } from '../../store/aspects.js';
 import type { Db } from '../../store/database.js';
 import { saveJobCursor } from '../../store/testJobs.js';
-import { countEntitiesByType, countHolders, holdersOf } from '../../store/testResults.js';
+import { countEntitiesByType, countHolders, dropDailyCounts, dropFromHistory, holdersOf } from '../../store/testResults.js';
 import type { WriteStore } from '../aspects/pipeline.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import type { JobContext } from '../jobs/worker.js';
@@ -84,6 +84,7 @@ export async function runEvaluationJob(deps: EvaluationJobDeps, ctx: JobContext)
     const tests = new TestSet(await deps.catalog.active(request.tests ?? undefined));
     const page = await nextPage(deps, request, cursor);
     if (!page) {
+      await forgetDeletedTests(deps, request);
       await ctx.progress({ total: cursor.done, done: cursor.done });
       return 'done';
     }
@@ -97,6 +98,20 @@ export async function runEvaluationJob(deps: EvaluationJobDeps, ctx: JobContext)
     await ctx.progress({ total: cursor.total, done: cursor.done });
     await saveJobCursor(deps.db, ctx.job.id, cursor);
   }
+}
+
+/**
+ * Once the latest results no longer name them, tests that were hard deleted are taken
+ * out of the earlier versions of every testResults and out of the trend.
+ */
+async function forgetDeletedTests(deps: EvaluationJobDeps, request: EvaluationRequest): Promise<void> {
+  if (!request.tests) return;
+  const existing = await deps.catalog.read(request.tests);
+  const gone = request.tests.filter((t) => !existing.has(t));
+  if (gone.length === 0) return;
+  const versions = await dropFromHistory(deps.db, gone);
+  await dropDailyCounts(deps.db, gone);
+  deps.log.info({ tests: gone, versions }, 'metadata tests deleted: their results are gone from every version');
 }
 
 /** The phases and the number of entities to go through (an estimate where holders overlap the types). */

@@ -25,6 +25,7 @@ import { tryParseUrn, type Urn } from '../../domain/urn.js';
 import type { Logger } from '../../logger.js';
 import { changesAfter, consumerPosition, restartConsumer, savePosition, startConsumer, touchConsumer, type ConsumedChange, type LogPosition } from '../../store/changeLogConsumer.js';
 import type { Db } from '../../store/database.js';
+import { anyEntityOfType } from '../../store/aspects.js';
 import { acquireLease, releaseLease } from '../../store/leases.js';
 import { enqueueJob } from '../../store/jobs.js';
 import { enqueueChangedTests } from '../../store/testJobs.js';
@@ -170,16 +171,17 @@ export class TestEvaluator {
     if (recorded && !recorded.stale) return recorded;
     // Away so long that the log may have been pruned past the position (evaluation off, or down): start over.
     if (recorded && (await changesAfter(db, recorded, 1)).length === 0) return recorded;
-    const tests = await this.liveTests();
     const started = await inTransaction(db, async (tx) => {
       const position = recorded ? await restartConsumer(tx, EVALUATOR_CONSUMER) : await startConsumer(tx, EVALUATOR_CONSUMER);
-      if (position && tests.tests.length > 0) await enqueueJob(tx, EVALUATE_TESTS, { trigger: 'start', tests: null });
-      return position;
+      // Asked after the position is taken: a test committed below the horizon is seen here, one above it in the log.
+      const queued = position !== null && (await anyEntityOfType(tx, ENTITY.test.name));
+      if (queued) await enqueueJob(tx, EVALUATE_TESTS, { trigger: 'start', tests: null });
+      return position && { position, queued };
     });
-    if (started && tests.tests.length > 0) {
-      log.info({ tests: tests.tests.length }, recorded ? 'test evaluator: away too long to trust the log; a full evaluation is queued' : 'test evaluator: first start on this database; a full evaluation is queued');
+    if (started?.queued) {
+      log.info(recorded ? 'test evaluator: away too long to trust the log; a full evaluation is queued' : 'test evaluator: first start on this database; a full evaluation is queued');
     }
-    return started ?? (await consumerPosition(db, EVALUATOR_CONSUMER))!;
+    return started?.position ?? (await consumerPosition(db, EVALUATOR_CONSUMER))!;
   }
 
   /** Handles the next batch of changes; returns how many there were. */
@@ -194,7 +196,7 @@ export class TestEvaluator {
     const toRun = new Set([...tests, ...live.naming(properties)]);
     if (toRun.size > 0) {
       await inTransaction(db, (tx) =>
-        enqueueChangedTests(tx, [...toRun], this.options.changedTestDelaySeconds ?? 1, this.options.changedTestMaxDelaySeconds ?? 10),
+        enqueueChangedTests(tx, [...toRun], this.options.changedTestDelaySeconds ?? 2, this.options.changedTestMaxDelaySeconds ?? 10),
       );
       this.countsChanged = true;
       log.info({ tests: [...toRun] }, 'test evaluator: tests changed; their evaluation is queued');
