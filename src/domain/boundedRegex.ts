@@ -13,7 +13,12 @@ import { TEST_LIMITS } from './testLimits.js';
 import { EvaluationBoundExceeded } from './testWork.js';
 
 export class RegexBoundExceeded extends EvaluationBoundExceeded {
-  constructor(readonly pattern: string, reason: string) {
+  constructor(
+    readonly pattern: string,
+    reason: string,
+    /** The match ran out of its own time (rather than not running at all). */
+    readonly timedOut = false,
+  ) {
     super(reason);
     this.message = `regex ${pattern} ${reason}`;
     this.name = 'RegexBoundExceeded';
@@ -68,7 +73,7 @@ export function createBoundedMatcher(bounds: Partial<RegexBounds> = {}): RegexMa
     } catch (err) {
       if (!isTimeout(err)) throw err;
       timedOut = true;
-      throw new RegexBoundExceeded(re.source, `timed out after ${timeout} ms`);
+      throw new RegexBoundExceeded(re.source, `timed out after ${timeout} ms`, true);
     } finally {
       sandbox.re = undefined;
       sandbox.inputs = undefined;

@@ -6,7 +6,7 @@
  * and the work meter (testWork.ts); a path is resolved once per entity, however many
  * predicates name it.
  */
-import type { RegexMatcher } from './boundedRegex.js';
+import { RegexBoundExceeded, type RegexMatcher } from './boundedRegex.js';
 import { parseDecimal, type LeafPredicate, type Predicate, type PropertyPath, type TestDefinition } from './testDefinition.js';
 import { EvaluationBoundExceeded, searchUnits, UNMETERED, type Spend } from './testWork.js';
 import { valueAsString, type TypedValue } from './typedValue.js';
@@ -169,12 +169,17 @@ export function evaluatePredicate(p: Predicate, doc: EntityDocument, match: Rege
  */
 export function evaluateTest(def: TestDefinition, doc: EntityDocument, match: RegexMatcher, spend: Spend = UNMETERED): TestEvaluation {
   if (!def.on.types.includes(doc.entityType)) return { outcome: 'OUT_OF_SCOPE' };
-  try {
-    if (def.on.conditions && !evaluatePredicate(def.on.conditions, doc, match, spend)) return { outcome: 'OUT_OF_SCOPE' };
-    return { outcome: evaluatePredicate(def.rules, doc, match, spend) ? 'SUCCESS' : 'FAILURE' };
-  } catch (err) {
-    if (err instanceof EvaluationBoundExceeded) return { outcome: 'FAILURE', boundExceeded: err };
-    throw err;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (def.on.conditions && !evaluatePredicate(def.on.conditions, doc, match, spend)) return { outcome: 'OUT_OF_SCOPE' };
+      return { outcome: evaluatePredicate(def.rules, doc, match, spend) ? 'SUCCESS' : 'FAILURE' };
+    } catch (err) {
+      // A match that ran out of its time once may have been paused (garbage collection, a
+      // busy machine): it gets one more try, within the same budgets, before the test fails.
+      if (err instanceof RegexBoundExceeded && err.timedOut && attempt === 1) continue;
+      if (err instanceof EvaluationBoundExceeded) return { outcome: 'FAILURE', boundExceeded: err };
+      throw err;
+    }
   }
 }
 

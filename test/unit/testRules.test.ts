@@ -177,6 +177,21 @@ describe('the regex bound', () => {
     expect(result.boundExceeded?.reason).toMatch(/timed out after 20 ms/);
   });
 
+  test('a match that timed out once (a paused machine) is tried once more before the test fails', () => {
+    const def = parseTestDefinition({ on: { types: ['dataset'] }, rules: [leaf('datasetProperties.name', 'regex_match', ['fct_.*'])] });
+    let calls = 0;
+    const pausedOnce = (re: RegExp, inputs: readonly string[]) => {
+      if (++calls === 1) throw new RegexBoundExceeded(re.source, 'timed out after 100 ms', true);
+      return match(re, inputs);
+    };
+    expect(evaluateTest(def, doc, pausedOnce)).toEqual({ outcome: 'SUCCESS' });
+    expect(calls).toBe(2);
+    const alwaysSlow = (re: RegExp) => {
+      throw new RegexBoundExceeded(re.source, 'timed out after 100 ms', true);
+    };
+    expect(evaluateTest(def, doc, alwaysSlow).outcome).toBe('FAILURE');
+  });
+
   test('once the budget is spent, further matches are not run', () => {
     const bounded = createBoundedMatcher({ matchTimeoutMs: 20, budgetMs: 20 });
     expect(() => evaluatePredicate(rule(evil), pathological, bounded)).toThrow(RegexBoundExceeded);
