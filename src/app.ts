@@ -25,6 +25,7 @@ import { SIGN_IN_PATHS, signInRoutes } from './rest/signInRoutes.js';
 import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
 import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
+import { complianceRoutes } from './rest/complianceRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
 import { installTraceHeader } from './rest/traceHeader.js';
 import { traceRoutes } from './rest/traceRoutes.js';
@@ -167,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(complianceRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(traceRoutes, { prefix: `${prefix}/v1`, services });
   }
   // DataHub's Rest.li dialect, at the root and under /gms as DataHub's clients address GMS.

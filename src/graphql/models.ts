@@ -8,6 +8,8 @@ import type { AllowedValue, PropertyDefinition } from '../domain/propertyDefinit
 import type { PropertyValueAssignment } from '../domain/structuredProperties.js';
 import type { TypedValue } from '../domain/typedValue.js';
 import type { DataType } from '../domain/typeUrns.js';
+import type { PredicateOutcome, TestExplanation } from '../domain/testExplanation.js';
+import type { TestCompliance } from '../services/complianceService.js';
 
 /** Any entity: its urn and type; GraphQL's concrete type follows from the entity type. */
 export interface EntityModel {
@@ -50,6 +52,7 @@ export interface SearchResultModel {
 export interface TestResultModel {
   readonly test: string;
   readonly type: 'SUCCESS' | 'FAILURE';
+  readonly lastComputed?: { readonly time: number; readonly actor: string };
 }
 
 export interface TestResultsModel {
@@ -93,3 +96,8 @@ export interface DefinitionRevisionModel {
   readonly definition: DefinitionModel;
   readonly written: AuditStampModel;
 }
+
+/** One test's compliance counts and trend (services/complianceService.ts). */
+export type TestComplianceModel = TestCompliance;
+export type TestExplanationModel = TestExplanation;
+export type PredicateOutcomeModel = PredicateOutcome;

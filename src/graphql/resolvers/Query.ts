@@ -90,6 +90,8 @@ export const Query: QueryResolvers = {
     });
     return { count: jobs.length, jobs };
   },
+  testReport: (_root, { input }, ctx) => ctx.services.compliance.report(ctx.caller, { urn: input?.urn ?? null, days: input?.days ?? null }),
+  explainTest: (_root, { input }, ctx) => ctx.services.compliance.explain(ctx.caller, { test: input.test, entity: input.urn }),
   entity: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);
     // Data types and entity types are built in: they exist without being stored.

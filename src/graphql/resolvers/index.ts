@@ -27,6 +27,7 @@ import { StructuredPropertyDefinition } from './StructuredPropertyDefinition.js'
 import { StructuredPropertyDefinitionRevision } from './StructuredPropertyDefinitionRevision.js';
 import { StructuredPropertyEntity } from './StructuredPropertyEntity.js';
 import { Test } from './Test.js';
+import { TestCompliance } from './TestCompliance.js';
 import { TestResult } from './TestResult.js';
 import { TypeQualifier } from './TypeQualifier.js';
 
@@ -54,6 +55,7 @@ export const resolvers: Resolvers = {
   EntityTypeEntity,
   EntityTypeInfo,
   Test,
+  TestCompliance,
   TestResult,
   AccessTokenMetadata,
   AuthenticatedUser,
