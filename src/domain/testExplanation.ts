@@ -80,3 +80,34 @@ export function explainTest(def: TestDefinition, doc: EntityDocument, match: Reg
   if (rules.holds === null) return { outcome: 'FAILURE', ...scope, rules, boundExceeded: 'a bound stopped the evaluation of the rules' };
   return { outcome: rules.holds ? 'SUCCESS' : 'FAILURE', ...scope, rules };
 }
+
+/** A comparison that made a test fail, and what it should have given. */
+export interface FailedComparison extends PredicateOutcome {
+  /** True: the comparison should hold and does not; false: it should not hold (under a not) and does. */
+  readonly expected: boolean;
+}
+
+/**
+ * The comparisons that decided a failure: those of an `and` that did not hold, every
+ * one of an `or` (none held), and, under a `not`, those that held. A comparison a bound
+ * stopped (holds null) counts too. Empty unless the rules failed.
+ */
+export function failedComparisons(explanation: TestExplanation): FailedComparison[] {
+  const out: FailedComparison[] = [];
+  const walk = (p: PredicateOutcome, expected: boolean): void => {
+    if (p.holds === expected) return;
+    if (p.kind === 'leaf') {
+      out.push({ ...p, expected });
+      return;
+    }
+    if (p.kind === 'not') {
+      walk(p.children![0]!, !expected);
+      return;
+    }
+    // An and that should hold (an or that should not) fails by its children that are off; the other two by all of them.
+    const each = (p.kind === 'and') === expected;
+    for (const c of p.children ?? []) if (!each || c.holds !== expected) walk(c, expected);
+  };
+  if (explanation.outcome === 'FAILURE' && explanation.rules) walk(explanation.rules, true);
+  return out;
+}

@@ -8,8 +8,8 @@ import type { AllowedValue, PropertyDefinition } from '../domain/propertyDefinit
 import type { PropertyValueAssignment } from '../domain/structuredProperties.js';
 import type { TypedValue } from '../domain/typedValue.js';
 import type { DataType } from '../domain/typeUrns.js';
-import type { PredicateOutcome, TestExplanation } from '../domain/testExplanation.js';
-import type { TestCompliance } from '../services/complianceService.js';
+import type { PredicateOutcome } from '../domain/testExplanation.js';
+import type { ExplainedOutcome, TestCompliance } from '../services/complianceService.js';
 
 /** Any entity: its urn and type; GraphQL's concrete type follows from the entity type. */
 export interface EntityModel {
@@ -99,5 +99,5 @@ export interface DefinitionRevisionModel {
 
 /** One test's compliance counts and trend (services/complianceService.ts). */
 export type TestComplianceModel = TestCompliance;
-export type TestExplanationModel = TestExplanation;
+export type TestExplanationModel = ExplainedOutcome;
 export type PredicateOutcomeModel = PredicateOutcome;

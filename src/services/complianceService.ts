@@ -11,7 +11,7 @@
 import { createBoundedMatcher } from '../domain/boundedRegex.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { pageSize } from '../domain/limits.js';
-import { explainTest, type TestExplanation } from '../domain/testExplanation.js';
+import { explainTest, failedComparisons, type FailedComparison, type TestExplanation } from '../domain/testExplanation.js';
 import { createWorkBudget } from '../domain/testWork.js';
 import { parseUrn, parseUrnOfType, tryParseUrn } from '../domain/urn.js';
 import type { Logger } from '../logger.js';
@@ -85,6 +85,11 @@ export interface ExplainInput {
   readonly entity: string;
 }
 
+export interface ExplainedOutcome extends TestExplanation {
+  /** The comparisons that made the test fail (empty unless it fails by its rules). */
+  readonly failedRules: FailedComparison[];
+}
+
 export interface TestRunInput {
   /** The tests to run; absent: every live test. */
   readonly testUrns?: readonly string[] | null;
@@ -100,7 +105,7 @@ export interface ComplianceService {
   /** A page of the entities failing a test. */
   failing(caller: Caller, input: FailingInput): Promise<FailingPage>;
   /** Why a test gives its outcome on an entity: each rule, whether it held and the values it saw. */
-  explain(caller: Caller, input: ExplainInput): Promise<TestExplanation>;
+  explain(caller: Caller, input: ExplainInput): Promise<ExplainedOutcome>;
   /** Queues a run of tests over entities, as a job (follow it in the jobs API); returns its id. */
   run(caller: Caller, input: TestRunInput): Promise<{ jobId: string }>;
 }
@@ -174,7 +179,7 @@ export class DefaultComplianceService implements ComplianceService {
     };
   }
 
-  async explain(caller: Caller, input: ExplainInput): Promise<TestExplanation> {
+  async explain(caller: Caller, input: ExplainInput): Promise<ExplainedOutcome> {
     const testUrn = parseUrnOfType(input.test, TEST_TYPE).value;
     const entity = parseUrn(input.entity);
     const [test] = await this.catalog.active([testUrn]);
@@ -182,7 +187,8 @@ export class DefaultComplianceService implements ComplianceService {
     const view = await this.deps.entities.getEntity(caller, entity.value);
     const aspects = new Map<string, unknown>();
     for (const [name, value] of view.aspects) aspects.set(name, value.value);
-    return explainTest(test.definition, { urn: view.urn, entityType: view.entityType.name, aspects }, createBoundedMatcher(), createWorkBudget().evaluation());
+    const explanation = explainTest(test.definition, { urn: view.urn, entityType: view.entityType.name, aspects }, createBoundedMatcher(), createWorkBudget().evaluation());
+    return { ...explanation, failedRules: failedComparisons(explanation) };
   }
 
   async run(caller: Caller, input: TestRunInput): Promise<{ jobId: string }> {

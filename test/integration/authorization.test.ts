@@ -122,6 +122,10 @@ const OPERATIONS: Operation[] = [
   { name: 'GraphQL aggregateAcrossEntities', need: 'read', act: (h) => gql(h, '{ aggregateAcrossEntities(input: {query: "*", facets: ["structuredProperties.io.matrix.size"]}) { facets { field } } }') },
   { name: 'POST evaluate', need: 'read', arrangeSubject: newDataset, act: rest('POST', () => '/gms/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d } })) },
   { name: 'POST evaluate with push', need: 'write', arrangeSubject: newDataset, act: rest('POST', () => '/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d, push: true } })) },
+  { name: 'GET tests report', need: 'read', act: rest('GET', () => `${V3}/tests/report`) },
+  { name: 'POST tests run', need: 'write', act: rest('POST', () => `${V3}/tests/run`, () => ({ json: {} })) },
+  { name: 'GraphQL testReport', need: 'read', act: (h) => gql(h, '{ testReport { tests { passing } } }') },
+  { name: 'GraphQL runTests', need: 'write', act: (h) => gql(h, 'mutation { runTests { id } }') },
   { name: 'POST batch create', need: 'write', act: rest('POST', () => `${V3}/entity/dataset`, () => ({ json: [{ urn: dataset(next()), status: { value: { removed: false } } }] })) },
   {
     name: 'POST batch create, one urn in several items (DataHub client)',
@@ -211,7 +215,8 @@ const OPERATIONS: Operation[] = [
 ];
 
 beforeAll(async () => {
-  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000' } });
+  // Refusals change nothing: checked on a database that no background test evaluation writes to.
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', TEST_EVALUATION: 'false' } });
   url = server.url;
   await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, {
     json: { value: { qualifiedName: 'io.matrix.size', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.schemaField'] } },

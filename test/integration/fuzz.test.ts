@@ -63,7 +63,8 @@ beforeAll(async () => {
   await ensureCliBuilt();
   // With search, so query strings reach the search engine too.
   // A short request timeout, so that stalled bodies are cut off within a test.
-  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', REQUEST_TIMEOUT_MS: '2000' } });
+  // Refusals change nothing: checked on a database that no background test evaluation writes to.
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', REQUEST_TIMEOUT_MS: '2000', TEST_EVALUATION: 'false' } });
   const def = (qn: string, extra: Record<string, unknown>) => ({ value: { qualifiedName: qn, entityTypes: ['urn:li:entityType:svc.dataset'], ...extra } });
   await arrange('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, def('io.fuzz.retention', { valueType: 'urn:li:dataType:svc.number', allowedValues: [{ value: { double: 30 } }, { value: { double: 60 } }] }));
   await arrange('POST', `${V3}/entity/structuredProperty/${enc(S)}/propertyDefinition`, def('io.fuzz.owner', { valueType: 'urn:li:dataType:svc.string' }));

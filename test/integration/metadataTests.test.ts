@@ -72,9 +72,13 @@ function ids(list: Array<{ test: string }>): string[] {
 
 const backends: Backend[] = postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded'];
 
+/** What push stamps on each result it stores: when, and who evaluated. */
+const STAMP = { time: expect.any(Number), actor: expect.stringMatching(/^urn:li:corpuser:/) };
+
 describe.each(backends)('metadata tests on %s', (backend) => {
   beforeAll(async () => {
-    server = await startTestServer({ backend });
+    // The evaluate endpoint alone: the continuous evaluator would store results without push (test/services/testEvaluation.test.ts).
+    server = await startTestServer({ backend, env: { TEST_EVALUATION: 'false' } });
   });
 
   afterAll(async () => {
@@ -311,13 +315,18 @@ describe.each(backends)('metadata tests on %s', (backend) => {
       expect((await results()).status).toBe(404);
     });
 
-    test('push true stores the results as the testResults aspect, readable over REST', async () => {
+    test('push true stores the results as the testResults aspect, readable over REST, each stamped with when and by whom', async () => {
       const res = await ok(evaluate({ urn: D, testUrns: some, push: true }));
       const read = await ok(results());
-      expect(read.body).toEqual({ urn: D, testResults: { value: res.body.value } });
-      expect(read.body.testResults.value).toEqual({
-        passing: [{ test: testUrn('push-pass'), type: 'SUCCESS' }],
-        failing: [{ test: testUrn('push-fail'), type: 'FAILURE' }],
+      expect(res.body.value).toEqual({ passing: [{ test: testUrn('push-pass'), type: 'SUCCESS' }], failing: [{ test: testUrn('push-fail'), type: 'FAILURE' }] });
+      expect(read.body).toEqual({
+        urn: D,
+        testResults: {
+          value: {
+            passing: [{ test: testUrn('push-pass'), type: 'SUCCESS', lastComputed: STAMP }],
+            failing: [{ test: testUrn('push-fail'), type: 'FAILURE', lastComputed: STAMP }],
+          },
+        },
       });
     });
 
@@ -335,12 +344,14 @@ describe.each(backends)('metadata tests on %s', (backend) => {
           json: { value: { name: 'fct_push', description: 'now described' } },
         }),
       );
+      const before = (await ok(results())).body.testResults.value;
       await ok(evaluate({ urn: D, testUrns: [testUrn('push-fail')], push: true }));
       const read = await ok(results());
       expect(read.body.testResults.value).toEqual({
         passing: [
-          { test: testUrn('push-fail'), type: 'SUCCESS' },
-          { test: testUrn('push-pass'), type: 'SUCCESS' },
+          { test: testUrn('push-fail'), type: 'SUCCESS', lastComputed: STAMP },
+          // Not evaluated: kept as it was, its time included.
+          before.passing[0],
         ],
         failing: [],
       });
@@ -546,7 +557,7 @@ describe.each(backends)('metadata tests on %s', (backend) => {
       expect(await tests.getTestResults(caller, D)).toBeNull();
       const results = await tests.evaluate(caller, { urn: D, push: true, testUrns: [urn] });
       expect(results).toEqual({ passing: [{ test: urn, type: 'SUCCESS' }], failing: [] });
-      expect(await tests.getTestResults(caller, D)).toEqual(results);
+      expect(await tests.getTestResults(caller, D)).toEqual({ passing: [{ test: urn, type: 'SUCCESS', lastComputed: { time: expect.any(Number), actor: caller.actor } }], failing: [] });
     });
   });
 });

@@ -1,7 +1,7 @@
 /** docs/contract.md §7: property path resolution, every operator both ways, logic, scope, and the regex bound. */
 import { createBoundedMatcher, RegexBoundExceeded } from '../../src/domain/boundedRegex.js';
 import { parseTestDefinition, type LeafPredicate, type Predicate } from '../../src/domain/testDefinition.js';
-import { explainTest } from '../../src/domain/testExplanation.js';
+import { explainTest, failedComparisons } from '../../src/domain/testExplanation.js';
 import { evaluatePredicate, evaluateTest, resolveProperty, type EntityDocument } from '../../src/domain/testRules.js';
 
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
@@ -248,5 +248,29 @@ describe('explaining an outcome', () => {
     expect(explained.outcome).toBe('FAILURE');
     expect(explained.boundExceeded).toMatch(/bound stopped/);
     expect(explained.rules?.children?.[0]?.holds).toBeNull();
+  });
+});
+
+describe('the comparisons that made a test fail', () => {
+  const failed = (rules: unknown) =>
+    failedComparisons(explainTest(parseTestDefinition({ on: { types: ['dataset'] }, rules }), doc, match)).map((c) => `${c.expected ? '' : 'not '}${c.property} ${c.operator}`);
+
+  test('the comparisons of an and that did not hold', () => {
+    expect(failed([leaf('urn', 'exists'), leaf('datasetProperties.externalUrl', 'exists'), leaf('globalTags.tags.tag', 'contains_any', ['urn:li:tag:x'])])).toEqual([
+      'datasetProperties.externalUrl exists',
+      'globalTags.tags.tag contains_any',
+    ]);
+  });
+
+  test('every comparison of an or (none held)', () => {
+    expect(failed({ or: [leaf('datasetProperties.externalUrl', 'exists'), leaf('urn', 'starts_with', ['urn:li:chart'])] })).toEqual(['datasetProperties.externalUrl exists', 'urn starts_with']);
+  });
+
+  test('under a not, the comparisons that held', () => {
+    expect(failed({ not: { or: [leaf('status.removed', 'is_true'), leaf('globalTags.tags.tag', 'contains_any', ['urn:li:tag:pii'])] } })).toEqual(['not globalTags.tags.tag contains_any']);
+  });
+
+  test('a passing test has none', () => {
+    expect(failed([leaf('urn', 'exists')])).toEqual([]);
   });
 });

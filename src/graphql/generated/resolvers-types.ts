@@ -342,6 +342,19 @@ export type FacetMetadata = {
   field: Scalars['String']['output'];
 };
 
+export type FailedRule = {
+  __typename?: 'FailedRule';
+  /** What the entity has at the property path (the first 20 values, each cut at 200 characters). */
+  actual: Array<Scalars['String']['output']>;
+  /** True: the comparison should hold and does not; false: it should not hold (it is under a not) and does. */
+  expected: Scalars['Boolean']['output'];
+  /** Null when a bound stopped it before it ran. */
+  holds?: Maybe<Scalars['Boolean']['output']>;
+  operator: Scalars['String']['output'];
+  property: Scalars['String']['output'];
+  values: Array<Scalars['String']['output']>;
+};
+
 export type FailingEntities = {
   __typename?: 'FailingEntities';
   entities: Array<Entity>;
@@ -956,6 +969,8 @@ export type TestExplanation = {
   boundExceeded?: Maybe<Scalars['String']['output']>;
   /** The scope's conditions, when the test has some and the entity's type is targeted. */
   conditions?: Maybe<TestPredicateOutcome>;
+  /** The comparisons that made the test fail: of an and, those that did not hold; of an or, all; under a not, those that held. Empty unless the rules failed. */
+  failedRules: Array<FailedRule>;
   outcome: TestOutcome;
   /** The rules, when the entity is in scope. */
   rules?: Maybe<TestPredicateOutcome>;
@@ -1232,6 +1247,7 @@ export type ResolversTypes = ResolversObject<{
   FabricType: FabricType;
   FacetFilterInput: FacetFilterInput;
   FacetMetadata: ResolverTypeWrapper<Omit<FacetMetadata, 'aggregations' | 'entity'> & { aggregations: Array<ResolversTypes['AggregationMetadata']>, entity?: Maybe<ResolversTypes['Entity']> }>;
+  FailedRule: ResolverTypeWrapper<FailedRule>;
   FailingEntities: ResolverTypeWrapper<Omit<FailingEntities, 'entities'> & { entities: Array<ResolversTypes['Entity']> }>;
   FailingEntitiesInput: FailingEntitiesInput;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -1334,6 +1350,7 @@ export type ResolversParentTypes = ResolversObject<{
   ExtraProperty: ExtraProperty;
   FacetFilterInput: FacetFilterInput;
   FacetMetadata: Omit<FacetMetadata, 'aggregations' | 'entity'> & { aggregations: Array<ResolversParentTypes['AggregationMetadata']>, entity?: Maybe<ResolversParentTypes['Entity']> };
+  FailedRule: FailedRule;
   FailingEntities: Omit<FailingEntities, 'entities'> & { entities: Array<ResolversParentTypes['Entity']> };
   FailingEntitiesInput: FailingEntitiesInput;
   Int: Scalars['Int']['output'];
@@ -1509,6 +1526,15 @@ export type FacetMetadataResolvers<ContextType = GraphQLContext, ParentType exte
   displayName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   entity?: Resolver<Maybe<ResolversTypes['Entity']>, ParentType, ContextType>;
   field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type FailedRuleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FailedRule'] = ResolversParentTypes['FailedRule']> = ResolversObject<{
+  actual?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  expected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  holds?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  operator?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  property?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  values?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
 export type FailingEntitiesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FailingEntities'] = ResolversParentTypes['FailingEntities']> = ResolversObject<{
@@ -1744,6 +1770,7 @@ export type TestDefinitionResolvers<ContextType = GraphQLContext, ParentType ext
 export type TestExplanationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TestExplanation'] = ResolversParentTypes['TestExplanation']> = ResolversObject<{
   boundExceeded?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   conditions?: Resolver<Maybe<ResolversTypes['TestPredicateOutcome']>, ParentType, ContextType>;
+  failedRules?: Resolver<Array<ResolversTypes['FailedRule']>, ParentType, ContextType>;
   outcome?: Resolver<ResolversTypes['TestOutcome'], ParentType, ContextType>;
   rules?: Resolver<Maybe<ResolversTypes['TestPredicateOutcome']>, ParentType, ContextType>;
 }>;
@@ -1812,6 +1839,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   EntityTypeInfo?: EntityTypeInfoResolvers<ContextType>;
   ExtraProperty?: ExtraPropertyResolvers<ContextType>;
   FacetMetadata?: FacetMetadataResolvers<ContextType>;
+  FailedRule?: FailedRuleResolvers<ContextType>;
   FailingEntities?: FailingEntitiesResolvers<ContextType>;
   GenericEntity?: GenericEntityResolvers<ContextType>;
   Job?: JobResolvers<ContextType>;
