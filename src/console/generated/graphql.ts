@@ -192,12 +192,6 @@ export type JobStatus =
   | 'PENDING'
   | 'RUNNING';
 
-export type ListTestsInput = {
-  count?: number | null | undefined;
-  query?: string | null | undefined;
-  start?: number | null | undefined;
-};
-
 export type PropertyCardinality =
   | 'MULTIPLE'
   | 'SINGLE';
@@ -587,13 +581,6 @@ export type EndSessionMutationVariables = Exact<{
 
 
 export type EndSessionMutation = { revokeAccessToken: boolean };
-
-export type TestListQueryVariables = Exact<{
-  input: ListTestsInput;
-}>;
-
-
-export type TestListQuery = { listTests: { total: number, tests: Array<{ urn: string, name: string, category: string, description: string | null }> } | null };
 
 export type TestPageQueryVariables = Exact<{
   urn: string;
@@ -1559,19 +1546,6 @@ export const EndSessionDocument = new TypedDocumentString(`
   revokeAccessToken(tokenId: $tokenId)
 }
     `) as unknown as TypedDocumentString<EndSessionMutation, EndSessionMutationVariables>;
-export const TestListDocument = new TypedDocumentString(`
-    query TestList($input: ListTestsInput!) {
-  listTests(input: $input) {
-    total
-    tests {
-      urn
-      name
-      category
-      description
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<TestListQuery, TestListQueryVariables>;
 export const TestPageDocument = new TypedDocumentString(`
     query TestPage($urn: String!) {
   test(urn: $urn) {
