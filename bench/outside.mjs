@@ -31,7 +31,7 @@ import { writeFigures } from './outsideWrites.mjs';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A data directory the embedded PostgreSQL's user can reach under root. */
-function tempDataDir(tag) {
+export function tempDataDir(tag) {
   const dir = mkdtempSync(path.join(tmpdir(), `propgraph-bench-${tag}-`));
   chmodSync(dir, 0o755);
   return path.join(dir, 'data');
@@ -46,7 +46,7 @@ export function startFlags() {
 }
 
 /** Starts the built server as `npm start` does (through npm when `viaNpm`), resolves once /health says ok. */
-async function startAsUser(env, { viaNpm = false, nodeArgs = [] } = {}) {
+export async function startAsUser(env, { viaNpm = false, nodeArgs = [] } = {}) {
   const started = performance.now();
   const command = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [...startFlags(), ...nodeArgs, path.join(ROOT, 'dist/main.js')]];
   const child = spawn(command[0], command[1], {
@@ -108,7 +108,7 @@ function groupAlive(pgid) {
 }
 
 /** Proportional and resident memory of a process and all its descendants, in MB, by command. */
-function memoryOfTree(rootPid) {
+export function memoryOfTree(rootPid) {
   const children = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -147,7 +147,7 @@ function memoryOfTree(rootPid) {
   return byName;
 }
 
-function printMemory(memory) {
+export function printMemory(memory) {
   for (const [name, m] of memory) console.log(`${name}: PSS ${round(m.pss)} MB (anonymous ${round(m.anon)}, mapped files ${round(m.file)}, shared memory ${round(m.shmem)}), RSS ${round(m.rss)} MB (${m.processes} processes)`);
 }
 
@@ -164,7 +164,7 @@ async function timeStartup(env) {
   }
 }
 
-async function bulkLoad(api, n, prefix, batch = 1000, inFlight = 2, query = '?async=true') {
+export async function bulkLoad(api, n, prefix, batch = 1000, inFlight = 2, query = '?async=true') {
   let next = 0;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
@@ -186,7 +186,7 @@ async function countSearchable(api) {
 }
 
 /** /health latency sampled back to back while `work` runs. */
-async function healthDuring(api, work, floor) {
+export async function healthDuring(api, work, floor) {
   let done = false;
   const sample = async (ask) => {
     const samples = [];

@@ -1,7 +1,7 @@
 /**
- * Reads of the relational index of test results (table test_result, kept by triggers
- * on the aspect table: one row per test, outcome and entity, for the latest
- * testResults of every entity) and the daily snapshots of the compliance trend.
+ * Reads of the relational index of test results (table test_result, kept by statement
+ * triggers on the aspect table: for the latest testResults of every entity, the URNs of
+ * the tests it passes and of those it fails) and the daily snapshots of the trend.
  */
 import type { Queryable } from './database.js';
 
@@ -12,12 +12,15 @@ export interface ResultCounts {
   readonly failing: number;
 }
 
-/** Passing and failing entities per test, for the tests named (absent: none held). */
+/** Passing and failing entities per test, for the tests named (absent: none held). One pass over the index. */
 export async function countResults(db: Queryable, testUrns: readonly string[]): Promise<Map<string, ResultCounts>> {
   const out = new Map<string, ResultCounts>();
   if (testUrns.length === 0) return out;
+  const tests = testUrns as string[];
   const rows = await db.$queryRaw<{ test_urn: string; outcome: string; n: bigint }[]>`
-    SELECT test_urn, outcome, count(*) AS n FROM test_result WHERE test_urn = ANY(${testUrns as string[]}::text[]) GROUP BY test_urn, outcome`;
+    SELECT t AS test_urn, 'SUCCESS' AS outcome, count(*) AS n FROM test_result, unnest(passing) t WHERE t = ANY(${tests}::text[]) GROUP BY t
+    UNION ALL
+    SELECT t, 'FAILURE', count(*) FROM test_result, unnest(failing) t WHERE t = ANY(${tests}::text[]) GROUP BY t`;
   for (const r of rows) {
     const prev = out.get(r.test_urn) ?? { passing: 0, failing: 0 };
     out.set(r.test_urn, r.outcome === 'SUCCESS' ? { ...prev, passing: Number(r.n) } : { ...prev, failing: Number(r.n) });
@@ -39,10 +42,12 @@ export async function holdersOf(db: Queryable, testUrns: readonly string[] | nul
   const after = afterUrn ?? '';
   const rows = testUrns
     ? await db.$queryRaw<{ entity_urn: string }[]>`
-        SELECT DISTINCT entity_urn FROM test_result WHERE test_urn = ANY(${testUrns as string[]}::text[]) AND entity_urn > ${after}
+        SELECT entity_urn FROM test_result
+        WHERE (passing && ${testUrns as string[]}::text[] OR failing && ${testUrns as string[]}::text[]) AND entity_urn > ${after}
         ORDER BY entity_urn LIMIT ${limit}`
     : await db.$queryRaw<{ entity_urn: string }[]>`
-        SELECT DISTINCT entity_urn FROM test_result WHERE entity_urn > ${after} ORDER BY entity_urn LIMIT ${limit}`;
+        SELECT entity_urn FROM test_result WHERE (cardinality(passing) > 0 OR cardinality(failing) > 0) AND entity_urn > ${after}
+        ORDER BY entity_urn LIMIT ${limit}`;
   return rows.map((r) => r.entity_urn);
 }
 
@@ -50,8 +55,9 @@ export async function holdersOf(db: Queryable, testUrns: readonly string[] | nul
 export async function countHolders(db: Queryable, testUrns: readonly string[] | null): Promise<number> {
   if (testUrns?.length === 0) return 0;
   const rows = testUrns
-    ? await db.$queryRaw<{ n: bigint }[]>`SELECT count(DISTINCT entity_urn) AS n FROM test_result WHERE test_urn = ANY(${testUrns as string[]}::text[])`
-    : await db.$queryRaw<{ n: bigint }[]>`SELECT count(DISTINCT entity_urn) AS n FROM test_result`;
+    ? await db.$queryRaw<{ n: bigint }[]>`
+        SELECT count(*) AS n FROM test_result WHERE passing && ${testUrns as string[]}::text[] OR failing && ${testUrns as string[]}::text[]`
+    : await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM test_result WHERE cardinality(passing) > 0 OR cardinality(failing) > 0`;
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -59,16 +65,20 @@ export async function countHolders(db: Queryable, testUrns: readonly string[] | 
 export async function entitiesWithResults(db: Queryable, urns: readonly string[]): Promise<Set<string>> {
   if (urns.length === 0) return new Set();
   const rows = await db.$queryRaw<{ entity_urn: string }[]>`
-    SELECT DISTINCT entity_urn FROM test_result WHERE entity_urn = ANY(${urns as string[]}::text[])`;
+    SELECT entity_urn FROM test_result WHERE entity_urn = ANY(${urns as string[]}::text[]) AND (cardinality(passing) > 0 OR cardinality(failing) > 0)`;
   return new Set(rows.map((r) => r.entity_urn));
 }
 
 /** Entities with one outcome of one test, in URN order after `afterUrn`. */
 export async function entitiesWithOutcome(db: Queryable, testUrn: string, outcome: Outcome, afterUrn: string | null, limit: number): Promise<string[]> {
-  const rows = await db.$queryRaw<{ entity_urn: string }[]>`
-    SELECT entity_urn FROM test_result
-    WHERE test_urn = ${testUrn} AND outcome = ${outcome} AND (${afterUrn}::text IS NULL OR entity_urn > ${afterUrn})
-    ORDER BY entity_urn LIMIT ${limit}`;
+  const after = afterUrn ?? '';
+  const test = [testUrn];
+  const rows =
+    outcome === 'SUCCESS'
+      ? await db.$queryRaw<{ entity_urn: string }[]>`
+          SELECT entity_urn FROM test_result WHERE passing @> ${test}::text[] AND entity_urn > ${after} ORDER BY entity_urn LIMIT ${limit}`
+      : await db.$queryRaw<{ entity_urn: string }[]>`
+          SELECT entity_urn FROM test_result WHERE failing @> ${test}::text[] AND entity_urn > ${after} ORDER BY entity_urn LIMIT ${limit}`;
   return rows.map((r) => r.entity_urn);
 }
 

@@ -23,57 +23,55 @@ CREATE TABLE "change_log_consumer" (
     CONSTRAINT "change_log_consumer_pkey" PRIMARY KEY ("name")
 );
 
--- The latest testResults of every entity, one row per (test, entity): the compliance
--- report's counts, a test's holders when it is deleted. Kept by triggers on the aspect
--- table, so every writer (the evaluator, push, a hand-written aspect, a hard delete)
--- keeps it exact in its own transaction.
+-- The latest testResults of every entity as two lists of test URNs: the compliance
+-- report's counts, a test's holders when it is deleted. Kept by statement triggers on the
+-- aspect table, so every writer (the evaluator, push, a hand-written aspect, a delete,
+-- an entity's delete cascading to its aspects) keeps it exact in its own transaction,
+-- set-based: a batch of results costs one upsert per entity, not a call per row.
 CREATE TABLE "test_result" (
-    "test_urn" TEXT NOT NULL,
-    "outcome" TEXT NOT NULL,
     "entity_urn" TEXT NOT NULL,
+    "passing" TEXT[] NOT NULL,
+    "failing" TEXT[] NOT NULL,
 
-    CONSTRAINT "test_result_pkey" PRIMARY KEY ("test_urn", "outcome", "entity_urn")
+    CONSTRAINT "test_result_pkey" PRIMARY KEY ("entity_urn")
 );
-CREATE INDEX "test_result_entity_urn_idx" ON "test_result"("entity_urn");
-ALTER TABLE "test_result" ADD CONSTRAINT "test_result_entity_urn_fkey" FOREIGN KEY ("entity_urn") REFERENCES "entity"("urn") ON DELETE CASCADE ON UPDATE CASCADE;
+CREATE INDEX "test_result_passing_idx" ON "test_result" USING GIN ("passing");
+CREATE INDEX "test_result_failing_idx" ON "test_result" USING GIN ("failing");
 
-CREATE FUNCTION "index_test_results"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The test URNs of one list of a testResults aspect (passing or failing).
+CREATE FUNCTION "test_urns_of"(p_results JSONB, p_list TEXT) RETURNS TEXT[] LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(array_agg(r->>'test' ORDER BY r->>'test') FILTER (WHERE r->>'test' IS NOT NULL), '{}')
+  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(p_results->p_list) = 'array' THEN p_results->p_list ELSE '[]'::jsonb END) r
+$$;
+
+CREATE FUNCTION "index_written_test_results"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP <> 'INSERT' THEN
-    DELETE FROM "test_result" WHERE "entity_urn" = OLD."urn";
-  END IF;
-  IF TG_OP <> 'DELETE' THEN
-    INSERT INTO "test_result" ("test_urn", "outcome", "entity_urn")
-    SELECT r->>'test', 'SUCCESS', NEW."urn" FROM jsonb_array_elements(CASE WHEN jsonb_typeof(NEW."metadata"->'passing') = 'array' THEN NEW."metadata"->'passing' ELSE '[]'::jsonb END) r
-    WHERE r->>'test' IS NOT NULL
-    UNION
-    SELECT r->>'test', 'FAILURE', NEW."urn" FROM jsonb_array_elements(CASE WHEN jsonb_typeof(NEW."metadata"->'failing') = 'array' THEN NEW."metadata"->'failing' ELSE '[]'::jsonb END) r
-    WHERE r->>'test' IS NOT NULL
-    ON CONFLICT DO NOTHING;
-  END IF;
+  INSERT INTO "test_result" ("entity_urn", "passing", "failing")
+  SELECT w."urn", "test_urns_of"(w."metadata", 'passing'), "test_urns_of"(w."metadata", 'failing')
+  FROM "written" w WHERE w."aspect" = 'testResults' AND w."version" = 0
+  ON CONFLICT ("entity_urn") DO UPDATE SET "passing" = EXCLUDED."passing", "failing" = EXCLUDED."failing";
   RETURN NULL;
 END;
 $$;
 
--- Only the latest version (0) of testResults: the WHEN clauses keep every other write
--- from calling the function at all.
-CREATE TRIGGER "aspect_test_results_written"
-AFTER INSERT OR UPDATE ON "aspect"
-FOR EACH ROW WHEN (NEW."aspect" = 'testResults' AND NEW."version" = 0)
-EXECUTE FUNCTION "index_test_results"();
+CREATE FUNCTION "index_deleted_test_results"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "test_result" t USING "deleted" d WHERE d."aspect" = 'testResults' AND d."version" = 0 AND t."entity_urn" = d."urn";
+  RETURN NULL;
+END;
+$$;
 
-CREATE TRIGGER "aspect_test_results_deleted"
-AFTER DELETE ON "aspect"
-FOR EACH ROW WHEN (OLD."aspect" = 'testResults' AND OLD."version" = 0)
-EXECUTE FUNCTION "index_test_results"();
+-- A trigger with transition tables takes one event each.
+CREATE TRIGGER "aspect_test_results_inserted" AFTER INSERT ON "aspect"
+REFERENCING NEW TABLE AS "written" FOR EACH STATEMENT EXECUTE FUNCTION "index_written_test_results"();
+CREATE TRIGGER "aspect_test_results_updated" AFTER UPDATE ON "aspect"
+REFERENCING NEW TABLE AS "written" FOR EACH STATEMENT EXECUTE FUNCTION "index_written_test_results"();
+CREATE TRIGGER "aspect_test_results_deleted" AFTER DELETE ON "aspect"
+REFERENCING OLD TABLE AS "deleted" FOR EACH STATEMENT EXECUTE FUNCTION "index_deleted_test_results"();
 
-INSERT INTO "test_result" ("test_urn", "outcome", "entity_urn")
-SELECT r->>'test', 'SUCCESS', a."urn" FROM "aspect" a, jsonb_array_elements(CASE WHEN jsonb_typeof(a."metadata"->'passing') = 'array' THEN a."metadata"->'passing' ELSE '[]'::jsonb END) r
-WHERE a."aspect" = 'testResults' AND a."version" = 0 AND r->>'test' IS NOT NULL
-UNION
-SELECT r->>'test', 'FAILURE', a."urn" FROM "aspect" a, jsonb_array_elements(CASE WHEN jsonb_typeof(a."metadata"->'failing') = 'array' THEN a."metadata"->'failing' ELSE '[]'::jsonb END) r
-WHERE a."aspect" = 'testResults' AND a."version" = 0 AND r->>'test' IS NOT NULL
-ON CONFLICT DO NOTHING;
+INSERT INTO "test_result" ("entity_urn", "passing", "failing")
+SELECT a."urn", "test_urns_of"(a."metadata", 'passing'), "test_urns_of"(a."metadata", 'failing')
+FROM "aspect" a WHERE a."aspect" = 'testResults' AND a."version" = 0;
 
 -- The compliance trend: each test's counts, one row per day, written by the evaluator
 -- (at most once a minute while results change) and read by the report.
