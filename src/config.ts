@@ -58,8 +58,21 @@ export interface Config {
   readonly testEvaluation: boolean;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
   readonly urnNamespace: UrnNamespace;
+  /** METRICS_PORT: a second port (on HOST) serving /metrics without a token; unset: /metrics only on PORT, with a token. */
+  readonly metricsPort: number | undefined;
+  /** OpenTelemetry trace export (OTLP/HTTP); undefined, the default, makes no spans at all. */
+  readonly tracing: TracingConfig | undefined;
   /** Sign-in through an OpenID Connect provider; undefined (off) unless OIDC_ISSUER is set. */
   readonly oidc: OidcConfig | undefined;
+}
+
+export interface TracingConfig {
+  /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT with `/v1/traces` appended. */
+  readonly tracesUrl: string;
+  /** OTEL_EXPORTER_OTLP_HEADERS: `key=value` pairs, comma-separated, values percent-encoded. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** OTEL_SERVICE_NAME (propgraph). */
+  readonly serviceName: string;
 }
 
 /** OpenID Connect sign-in for people (docs/operations.md, Sign-in). */
@@ -195,6 +208,29 @@ function oidcConfig(env: NodeJS.ProcessEnv, authEnabled: boolean): OidcConfig | 
   };
 }
 
+/** The OTLP/HTTP exporter's settings, named as every OpenTelemetry SDK names them. */
+function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | undefined {
+  const tracesEndpoint = httpUrl(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const endpoint = httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (!tracesEndpoint && !endpoint) return undefined;
+  const headers: Record<string, string> = {};
+  for (const pair of (str(env, 'OTEL_EXPORTER_OTLP_HEADERS') ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new ConfigError(`OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas, got ${JSON.stringify(pair)}`);
+    try {
+      headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      throw new ConfigError(`OTEL_EXPORTER_OTLP_HEADERS has a badly percent-encoded pair: ${JSON.stringify(pair)}`);
+    }
+  }
+  return {
+    tracesUrl: tracesEndpoint ?? `${endpoint!.replace(/\/+$/, '')}/v1/traces`,
+    headers,
+    serviceName: str(env, 'OTEL_SERVICE_NAME') ?? 'propgraph',
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
@@ -234,6 +270,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
     testEvaluation: bool(env, 'TEST_EVALUATION', true),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
+    metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
+    tracing: tracingConfig(env),
     oidc: oidcConfig(env, authEnabled),
   };
 }

@@ -26,6 +26,7 @@ import { rebuildIndexes } from './services/searchIndex/rebuild.js';
 import { TestCatalog } from './services/testCatalog.js';
 import { runEvaluationJob } from './services/testEvaluation/evaluationJob.js';
 import { TestEvaluator } from './services/testEvaluation/evaluator.js';
+import { LocalRegistryChanges } from './services/localRegistryChanges.js';
 import { entityPageReader } from './store/aspects.js';
 import { entitiesIndexedBefore } from './store/changeLog.js';
 import { openDatabase, type Database } from './store/database.js';
@@ -69,7 +70,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   }
   const database = opened.value;
   const search = connected.value;
-  const db = database.prisma;
+  const db = database.db;
   const engine = search.engine;
   let services: Services | undefined;
   const requestRebuild = (reason: string) => {
@@ -78,7 +79,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       (err) => log.warn({ err: (err as Error).message, reason }, 'could not request a search index rebuild'),
     );
   };
-  const readEntityPage = entityPageReader(database.read);
+  const readEntityPage = entityPageReader(db);
   const indexer = engine
     ? new SearchIndexer({
         db,
@@ -93,10 +94,12 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
         },
       })
     : null;
-  const store = { db, statement: database.statement };
+  // The evaluator writes results through the same write path as the services.
+  const registryChanges = new LocalRegistryChanges();
+  const store = { db, registryChanges };
   const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge() }) : null;
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
-  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  services = createServices({ db, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, registryChanges, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   const searchService = services.search;
@@ -113,7 +116,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
       // At once, not one after another: a busy server answers each in its own turn of the event loop.
-      const [state, searchState] = await Promise.all([databaseHealth(database.read), searchHealth(search, indexer)]);
+      const [state, searchState] = await Promise.all([databaseHealth(db), searchHealth(search, indexer)]);
       return {
         database: { ok: true, kind: database.kind },
         search: searchState,

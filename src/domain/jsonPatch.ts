@@ -32,14 +32,10 @@ export interface PatchDocument {
 /**
  * How an array's elements are identified: one key path per key field (`['attribution',
  * 'source']`; `*` stands for the only member of an object, such as an allowed value's
- * `{"string": ...}`); no key fields for an array of strings, identified by themselves.
- * `unique`: how many leading keys identify an element as stored; an element added under
- * more keys replaces every element that shares those (one entry per property, whoever
- * set it).
+  * `{"string": ...}`); no key fields for an array of strings, identified by themselves.
  */
 export interface KeyedArray {
   readonly keys: readonly (readonly string[])[];
-  readonly unique?: number;
 }
 
 export type KeyedArrays = Readonly<Record<string, KeyedArray>>;
@@ -70,10 +66,7 @@ export function parsePatchDocument(input: unknown): PatchDocument {
 /** The keyed arrays a patch works with: those it names, over the aspect's own. */
 function keyedArraysOf(document: PatchDocument, aspectKeys: KeyedArrays): KeyedArrays {
   const out: Record<string, KeyedArray> = { ...aspectKeys };
-  for (const [field, keys] of Object.entries(document.arrayPrimaryKeys)) {
-    const own = aspectKeys[field];
-    out[field] = { keys: keys.map((k) => k.split(KEY_PATH_SEPARATOR)), ...(own?.unique !== undefined ? { unique: own.unique } : {}) };
-  }
+  for (const [field, keys] of Object.entries(document.arrayPrimaryKeys)) out[field] = { keys: keys.map((k) => k.split(KEY_PATH_SEPARATOR)) };
   return out;
 }
 
@@ -249,11 +242,8 @@ function applyKeyed(array: unknown[], spec: KeyedArray, given: readonly string[]
       if (operation.op === 'replace' && matching.length === 0) fail(`no element with ${describeKeys(spec, given)}`);
       const value = operation.value;
       const elements = !whole && Array.isArray(value) ? value.map((v) => elementOf(v, spec, given, fail)) : [elementOf(value, spec, given, fail)];
-      // Stored identity may be coarser than the path (one entry per property, whoever set it).
-      const unique = spec.unique ?? levels;
-      const replaced = whole && unique < levels ? array.map((e, i) => (matchesKeys(e, spec, given.slice(0, unique)) ? i : -1)).filter((i) => i >= 0) : matching;
-      const at = replaced.length > 0 ? replaced[0]! : array.length;
-      for (const i of [...replaced].reverse()) array.splice(i, 1);
+      const at = matching.length > 0 ? matching[0]! : array.length;
+      for (const i of [...matching].reverse()) array.splice(i, 1);
       array.splice(Math.min(at, array.length), 0, ...elements);
       return;
     }

@@ -109,7 +109,11 @@ export function searchFacts(urn: Urn, removed: boolean, aspects: ReadonlyMap<str
   for (const aspect of indexedAspects(urn.entityType)) {
     for (const spec of aspect.facts ?? []) {
       const value = factOf(spec, aspects.get(aspect.name));
-      if (value !== undefined) facts[spec.field as KeyField] = value;
+      if (value === undefined) continue;
+      // Two aspects may fill one field (a container and the browse path): their values are joined.
+      const field = spec.field as KeyField;
+      const before = facts[field];
+      facts[field] = before === undefined || typeof value === 'boolean' || typeof before === 'boolean' ? value : [...new Set([...[before].flat(), ...[value].flat()])];
     }
   }
   return facts;

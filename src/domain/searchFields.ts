@@ -100,6 +100,8 @@ export const KEY_FIELDS = {
   tags: { kind: 'text', displayName: 'Tag', normalize: urnOf('tag') },
   glossaryTerms: { kind: 'text', displayName: 'Glossary term', normalize: urnOf('glossaryTerm') },
   customProperties: { kind: 'text', displayName: 'Custom property' },
+  /** The containers the entity sits in, from its browse path (DataHub's browsePathV2; F.container matches with CONTAIN). */
+  browsePathV2: { kind: 'text', displayName: 'Browse path', normalize: urnOf('container') },
   // Metadata tests' stored results.
   passingTests: { kind: 'text', displayName: 'Passing tests', normalize: urnOf('test') },
   failingTests: { kind: 'text', displayName: 'Failing tests', normalize: urnOf('test') },

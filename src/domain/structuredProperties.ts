@@ -44,14 +44,17 @@ export function structuredPropertiesProblems(input: unknown): { aspect?: AspectS
   if (!shaped.ok) return { problems: shaped.problems };
   const seen = new Set<string>();
   const problems: Problem[] = [];
-  shaped.value.properties.forEach(({ propertyUrn }, i) => {
+  shaped.value.properties.forEach(({ propertyUrn, attribution }, i) => {
     const parsed = tryParseUrn(propertyUrn);
+    // One entry per property and attribution source, as DataHub keys them: several sources may each set a property.
+    const key = `${propertyUrn}\u241F${attribution?.source ?? ''}`;
     if (!parsed.ok || parsed.urn.entityType !== ENTITY.structuredProperty) {
       problems.push({ path: ['properties', i, 'propertyUrn'], reason: `${quoteInput(propertyUrn)} is not a structured property urn; write urn:li:structuredProperty:<qualified name>` });
-    } else if (seen.has(propertyUrn)) {
-      problems.push({ path: ['properties', i, 'propertyUrn'], reason: `lists ${propertyUrn} more than once; give each property once, with all its values` });
+    } else if (seen.has(key)) {
+      const source = attribution?.source ? ` with attribution source ${attribution.source}` : '';
+      problems.push({ path: ['properties', i, 'propertyUrn'], reason: `lists ${propertyUrn} more than once${source}; give each property once per source, with all its values` });
     }
-    seen.add(propertyUrn);
+    seen.add(key);
   });
   return { aspect: shaped.value, problems };
 }
@@ -81,29 +84,31 @@ export interface AssignmentContext {
 /** Validates one property's values against its definition; returns them in canonical form. */
 export function validateAssignment(propertyUrn: string, values: readonly unknown[], ctx: AssignmentContext): TypedValue[] {
   const state = ctx.definitions.get(propertyUrn);
-  if (!state) throw new ValidationError(`Structured property ${propertyUrn} does not exist`, 'propertyUrn');
-  if (state.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'propertyUrn');
+  if (!state) throw new ValidationError(`Structured property ${propertyUrn} does not exist`, 'propertyUrn', { propertyUrn });
+  if (state.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'propertyUrn', { propertyUrn });
   const def = state.definition;
   if (!def.entityTypes.includes(ctx.targetType)) {
     throw new ValidationError(
       `Property: ${propertyUrn} cannot be applied to entity type ${ctx.targetType}; allowed entity types: [${def.entityTypes.join(', ')}]`,
       'propertyUrn',
+      { propertyUrn },
     );
   }
-  if (values.length === 0) throw new ValidationError(`Property: ${propertyUrn} needs at least one value`, 'values');
+  if (values.length === 0) throw new ValidationError(`Property: ${propertyUrn} needs at least one value`, 'values', { propertyUrn });
   if (values.length > LIMITS.valuesPerProperty) {
-    throw new ValidationError(`Property: ${propertyUrn} has more than the limit of ${LIMITS.valuesPerProperty} values`, 'values');
+    throw new ValidationError(`Property: ${propertyUrn} has more than the limit of ${LIMITS.valuesPerProperty} values`, 'values', { propertyUrn });
   }
   if (def.cardinality === 'SINGLE' && values.length > 1) {
     throw new ValidationError(
       `Property: ${propertyUrn} has cardinality SINGLE, but ${values.length} values were given: ${describeValues(values)}`,
       'values',
+      { propertyUrn },
     );
   }
   const out: TypedValue[] = [];
   for (const raw of values) {
     const coerced = coerceTypedValue(raw, def.valueType, def.allowedUrnTypes ? { allowedEntityTypes: def.allowedUrnTypes } : {});
-    if (!coerced.ok) throw new ValidationError(`Property: ${propertyUrn}, value: ${describeValue(raw)} ${coerced.reason}`, 'values');
+    if (!coerced.ok) throw new ValidationError(`Property: ${propertyUrn}, value: ${describeValue(raw)} ${coerced.reason}`, 'values', { propertyUrn });
     const value = coerced.value;
     if (def.allowedValues && def.allowedValues.length > 0 && !def.allowedValues.some((a) => sameValue(a.value, value))) {
       throw new ValidationError(
@@ -112,13 +117,13 @@ export function validateAssignment(propertyUrn: string, values: readonly unknown
       );
     }
     if (out.some((v) => sameValue(v, value))) {
-      throw new ValidationError(`Property: ${propertyUrn}, value: ${describeValue(value)} is given more than once`, 'values');
+      throw new ValidationError(`Property: ${propertyUrn}, value: ${describeValue(value)} is given more than once`, 'values', { propertyUrn });
     }
     out.push(value);
   }
   const current = ctx.current.get(propertyUrn);
   if (def.immutable && current && !sameValues(current, out)) {
-    throw new ValidationError(`Property: ${propertyUrn} is immutable; its value cannot change once set`, 'values');
+    throw new ValidationError(`Property: ${propertyUrn} is immutable; its value cannot change once set`, 'values', { propertyUrn });
   }
   return out;
 }
@@ -126,9 +131,9 @@ export function validateAssignment(propertyUrn: string, values: readonly unknown
 /** Checks that removing a property's values from an entity is allowed. */
 export function checkRemoval(propertyUrn: string, ctx: AssignmentContext): void {
   const state = ctx.definitions.get(propertyUrn);
-  if (state?.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'propertyUrn');
+  if (state?.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'propertyUrn', { propertyUrn });
   if (state?.definition.immutable && ctx.current.has(propertyUrn)) {
-    throw new ValidationError(`Property: ${propertyUrn} is immutable; its value cannot be removed`, 'propertyUrn');
+    throw new ValidationError(`Property: ${propertyUrn} is immutable; its value cannot be removed`, 'propertyUrn', { propertyUrn });
   }
 }
 

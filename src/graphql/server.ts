@@ -17,7 +17,9 @@ import { entitiesLimitPlugin } from './entitiesLimit.js';
 import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
 import { DEFAULT_QUERY_LIMITS } from './limits.js';
 import { createLoaders } from './loaders.js';
+import { inOperationSpan, operationTelemetryPlugin, traceRootResolvers } from './operationTelemetry.js';
 import { buildSchema } from './schema.js';
+import { tracing } from '../telemetry/tracing.js';
 
 /** DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql'];
@@ -30,7 +32,7 @@ const responseExtensionsPlugin: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ response, contextValue }) {
-        const indexStatus = contextValue.indexStatus?.status;
+        const indexStatus = contextValue.receipts.receipt.indexStatus;
         if (indexStatus) contextValue.extensions.indexStatus = indexStatus;
         if (response.body.kind !== 'single' || Object.keys(contextValue.extensions).length === 0) return;
         response.body.singleResult.extensions = { ...response.body.singleResult.extensions, ...contextValue.extensions };
@@ -47,10 +49,15 @@ export interface GraphQLOptions {
 }
 
 export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions): Promise<ApolloServer<GraphQLContext>> {
+  const schema = buildSchema();
+  if (tracing()) traceRootResolvers(schema);
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: buildSchema(),
+    schema,
     introspection: options.introspection,
     csrfPrevention: true,
+    // The server's own shutdown (main.ts, connectionDrain.ts) drains requests; Apollo's
+    // signal handlers would close Fastify beside it and cut keep-alive connections.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     // Token-bounded parsing: a document of junk tokens is refused in time linear in the bound.
     // The other document limits are checked before Apollo sees the request (documentGate).
@@ -62,18 +69,24 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     // Apollo's landing page loads Apollo Sandbox from a CDN; the explorer at /api/graphiql works offline.
     // Cache hints: nothing here sets them and no cache reads them, but Apollo's default
     // cache-control plugin wraps every field resolver to compute them (BENCHMARKS.md, "Where the time goes").
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), responseExtensionsPlugin, variableLimitsPlugin, entitiesLimitPlugin()],
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), responseExtensionsPlugin, variableLimitsPlugin, entitiesLimitPlugin(), operationTelemetryPlugin()],
   });
   await apollo.start();
-  const handler = fastifyApolloHandler(apollo, {
+  const apolloHandler = fastifyApolloHandler(apollo, {
     context: async (request) => ({
       caller: request.caller,
       services: options.services,
       loaders: createLoaders(options.services, request.caller),
       extensions: {},
-      indexStatus: request.indexStatus,
+      receipts: request.receipts,
     }),
   });
+  // While tracing, each request runs inside its operation's span (named once its document is resolved).
+  const handler: typeof apolloHandler = tracing()
+    ? function (request, reply) {
+        return inOperationSpan(() => apolloHandler.call(this, request, reply));
+      }
+    : apolloHandler;
   const checkDocumentFirst = documentGate();
   for (const url of GRAPHQL_PATHS) {
     app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, preHandler: checkDocumentFirst, bodyLimit: GRAPHQL_BODY_LIMIT });

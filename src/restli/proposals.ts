@@ -12,6 +12,7 @@ import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
 import { parseUrn } from '../domain/urn.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
 import type { EntityService } from '../services/entityService.js';
+import type { WriteReceipt } from '../services/writeReceipt.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
 const JSON_TYPE = 'application/json';
@@ -90,25 +91,21 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   }
 }
 
-/** Applies one proposal through the entity service (its authorization included). */
-export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<void> {
+/** Applies one proposal through the entity service (its authorization included); returns the write's receipt. */
+export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<WriteReceipt> {
   const input = { value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) };
   // A proposal brings its entity into being, as DataHub's ingestion does (the service's createsEntity).
   const proposalOptions = { ...options, entityType: p.entityType, createsEntity: true };
   switch (p.changeType) {
     case 'UPSERT':
     case 'CREATE':
-      await entities.setAspect(caller, p.urn, p.aspect, input, { ...proposalOptions, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) });
-      return;
+      return (await entities.setAspect(caller, p.urn, p.aspect, input, { ...proposalOptions, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) })).receipt;
     case 'PATCH':
-      await entities.patchAspect(caller, p.urn, p.aspect, p.patch!, { ...proposalOptions, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) });
-      return;
+      return (await entities.patchAspect(caller, p.urn, p.aspect, p.patch!, { ...proposalOptions, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) })).receipt;
     case 'CREATE_ENTITY':
-      await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true });
-      return;
+      return (await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true })).receipt;
     case 'DELETE':
-      await entities.deleteAspect(caller, p.urn, p.aspect, { entityType: p.entityType, ...options });
-      return;
+      return entities.deleteAspect(caller, p.urn, p.aspect, { entityType: p.entityType, ...options });
   }
 }
 

@@ -99,16 +99,18 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
     const name = action(request, ['ingestProposal', 'ingestProposalBatch']);
     if (name === 'ingestProposal') {
       const body = parseShape(ingestProposalShape, request.body, 'request body');
-      await applyProposal(entities, request.caller, parseProposal(body.proposal, 'proposal'), writeOptions(body.async));
+      request.receipts.add(await applyProposal(entities, request.caller, parseProposal(body.proposal, 'proposal'), writeOptions(body.async)));
       return SUCCESS;
     }
     const body = parseShape(ingestProposalBatchShape, request.body, 'request body');
     // Every proposal is checked before the first is applied, so a bad one writes nothing.
     const proposals = body.proposals.map((p, i) => parseProposal(p, `proposals[${i}]`));
     for (const [i, p] of proposals.entries()) {
-      await applyProposal(entities, request.caller, p, writeOptions(body.async)).catch((err: unknown) => {
-        throw inBatch(err, i, p);
-      });
+      request.receipts.add(
+        await applyProposal(entities, request.caller, p, writeOptions(body.async)).catch((err: unknown) => {
+          throw inBatch(err, i, p);
+        }),
+      );
     }
     return SUCCESS;
   });
@@ -144,11 +146,14 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
           throw err;
         },
       );
-      await entities.deleteEntity(request.caller, urn, { entityType: type, ...writeOptions(undefined) });
+      request.receipts.add(await entities.deleteEntity(request.caller, urn, { entityType: type, ...writeOptions(undefined) }));
       return { value: { urn, rows, timeseriesRows: 0 } };
     }
     const body = parseShape(deleteReferencesShape, request.body, 'request body');
-    const related = body.dryRun === true ? await entities.references(request.caller, body.urn) : await entities.removeReferences(request.caller, body.urn, writeOptions(undefined));
+    const related =
+      body.dryRun === true
+        ? await entities.references(request.caller, body.urn)
+        : request.receipts.resultOf(await entities.removeReferences(request.caller, body.urn, writeOptions(undefined)));
     return { value: { total: related.length, relatedAspects: related } };
   });
 }

@@ -104,6 +104,8 @@ export class SearchEngine {
   private readonly taskTimeoutMs: number;
   private readonly requestTimeoutMs: number;
   private readonly multiSearchUrl: string;
+  /** Whether CONTAINS filters are on (see enableContainsFilter; the embedded engine starts with them on). */
+  private containsFilterOn = true;
 
   constructor(private readonly options: EngineOptions) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
@@ -138,18 +140,32 @@ export class SearchEngine {
     }
   }
 
+  /** Meilisearch's task queue, engine-wide: tasks waiting and tasks being processed. */
+  async taskQueue(): Promise<{ enqueued: number; processing: number }> {
+    return this.guard(async () => {
+      const [enqueued, processing] = await Promise.all([
+        this.client.tasks.getTasks({ statuses: ['enqueued'], limit: 1 }),
+        this.client.tasks.getTasks({ statuses: ['processing'], limit: 1 }),
+      ]);
+      return { enqueued: enqueued.total, processing: processing.total };
+    });
+  }
+
   /**
    * Turns on the CONTAINS filter operator (an experimental Meilisearch feature) where
    * the key may; false when it may not, and CONTAIN filters will then be refused.
    */
   async enableContainsFilter(): Promise<boolean> {
-    try {
-      const features = await this.client.getExperimentalFeatures();
-      if (features.containsFilter) return true;
-      return (await this.client.updateExperimentalFeatures({ containsFilter: true })).containsFilter === true;
-    } catch {
-      return false;
-    }
+    this.containsFilterOn = await this.client
+      .getExperimentalFeatures()
+      .then(async (features) => features.containsFilter === true || (await this.client.updateExperimentalFeatures({ containsFilter: true })).containsFilter === true)
+      .catch(() => false);
+    return this.containsFilterOn;
+  }
+
+  /** Whether a CONTAINS filter can be sent: false when enableContainsFilter could not turn it on. */
+  get containsFilter(): boolean {
+    return this.containsFilterOn;
   }
 
   /**

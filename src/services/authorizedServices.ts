@@ -134,6 +134,8 @@ export class AuthorizedSearchService extends Authorized<SearchService> implement
   scroll: SearchService['scroll'] = (caller, ...rest) => this.allowed(caller, 'scroll', searchPolicy.scroll).scroll(caller, ...rest);
   aggregate: SearchService['aggregate'] = (caller, ...rest) => this.allowed(caller, 'aggregate', searchPolicy.aggregate).aggregate(caller, ...rest);
   searchEntities: SearchService['searchEntities'] = (caller, ...rest) => this.allowed(caller, 'searchEntities', searchPolicy.searchEntities).searchEntities(caller, ...rest);
+  search: SearchService['search'] = (caller, ...rest) => this.allowed(caller, 'search', searchPolicy.search).search(caller, ...rest);
+  scrollEntities: SearchService['scrollEntities'] = (caller, ...rest) => this.allowed(caller, 'scrollEntities', searchPolicy.scrollEntities).scrollEntities(caller, ...rest);
   requestRebuild: SearchService['requestRebuild'] = (caller, ...rest) => this.allowed(caller, 'requestRebuild', searchPolicy.requestRebuild).requestRebuild(caller, ...rest);
 }
 

@@ -7,7 +7,7 @@
  * search index.
  */
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
-import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
+import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { findAspect } from '../domain/registry/aspects.js';
 import { textViolation } from '../domain/inputLimits.js';
@@ -19,10 +19,9 @@ import { laterReplaces, mergeBatchEntries, patchesInOrder, type BatchEntry } fro
 import { TurnTaker } from '../time.js';
 import { entitiesWithAspectContaining, entityExists, latestAspectsOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
 import { entitiesPendingUpTo } from '../store/changeLog.js';
-import type { Db, DriverStatement } from '../store/database.js';
-import { isConnectionError } from '../store/connectionErrors.js';
-import { inTransaction } from '../store/transaction.js';
+import type { Db } from '../store/database.js';
 import type { Logger } from '../logger.js';
+import { AuditTrail, auditedAspectWrite, failure } from './audit.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor } from './aspects/handlers.js';
 import { existingUrns, readEntityViews } from './entityReads.js';
@@ -37,8 +36,9 @@ import {
   type AspectResult,
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
-import { noteIndexStatus } from './indexStatus.js';
 import type { IndexWaiter } from './indexWaiter.js';
+import type { LocalRegistryChanges } from './localRegistryChanges.js';
+import { bothWrites, NOTHING_WRITTEN, type WriteReceipt, type Written } from './writeReceipt.js';
 
 export type { AspectValue, EntityView } from './entityView.js';
 
@@ -93,12 +93,12 @@ export interface EntityReference {
 
 export interface EntityDeps {
   readonly db: Db;
-  /** The write path's applying statement runs on the driver (store/writeApply.ts). */
-  readonly statement: DriverStatement;
   /** Pages of entities with named aspects in one read (search pages, batch reads). */
   readonly readEntityPage: EntityPageReader;
   readonly log: Logger;
   readonly indexWaiter: IndexWaiter;
+  /** Where the write path counts the registry changes it commits (searches read the count). */
+  readonly registryChanges: LocalRegistryChanges;
 }
 
 /** Resolves a REST `{entityName}` path segment (case-insensitive). */
@@ -129,26 +129,26 @@ export interface EntityService {
    */
   listEntities(caller: Caller, entityType: EntityTypeInfo, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId: string | null; entities: EntityView[] }>;
   /** Writes (replaces) one aspect. */
-  setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<AspectResult>;
+  setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<Written<AspectResult>>;
   /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
-  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: PatchAspectOptions): Promise<AspectResult>;
+  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: PatchAspectOptions): Promise<Written<AspectResult>>;
   /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
-  updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<AspectResult>;
+  updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<Written<AspectResult>>;
   /** Writes several aspects of one entity together: all of them or none. */
-  writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options?: WriteOptions): Promise<AspectResult[]>;
+  writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options?: WriteOptions): Promise<Written<AspectResult[]>>;
   /**
    * Creates or updates several entities of one type. Everything is validated before
    * anything is written, so a bad entry fails the batch without partial writes. One
    * URN may come in several items (DataHub's clients send one per aspect): they are
    * merged in order, and the answer has one entry per entity, in first-appearance order.
    */
-  batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options?: BatchOptions): Promise<BatchWritten[]>;
+  batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options?: BatchOptions): Promise<Written<BatchWritten[]>>;
   /**
    * Patches aspects of several entities of one type (DataHub's entity-level PATCH):
    * each patch applies to what readers see of the aspect (an empty one when absent,
    * which creates it), patches of one aspect in the order sent; all or nothing.
    */
-  batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options?: WriteOptions): Promise<BatchWritten[]>;
+  batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options?: WriteOptions): Promise<Written<BatchWritten[]>>;
   /**
    * Reads the named aspects of several entities of one type (DataHub's batchGet); an
    * item naming no aspect gets all of them. Entities that do not exist are left out.
@@ -161,20 +161,24 @@ export interface EntityService {
    */
   traceWrites(caller: Caller, traceId: string, asked: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, AspectTrace>>>;
   /** Hard-deletes an entity; idempotent. */
-  deleteEntity(caller: Caller, urnValue: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
+  deleteEntity(caller: Caller, urnValue: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<WriteReceipt>;
   /** The aspects of other entities that name this entity (a tag in a dataset's globalTags, ...). */
   references(caller: Caller, urnValue: string): Promise<EntityReference[]>;
   /**
    * Takes this entity out of every aspect that names it, each through the write path
    * as an edit of that aspect; answers what it changed.
    */
-  removeReferences(caller: Caller, urnValue: string, options?: WriteOptions): Promise<EntityReference[]>;
+  removeReferences(caller: Caller, urnValue: string, options?: WriteOptions): Promise<Written<EntityReference[]>>;
   /** Deletes one aspect; idempotent. */
-  deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
+  deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<WriteReceipt>;
 }
 
 export class DefaultEntityService implements EntityService {
-  constructor(private readonly deps: EntityDeps) {}
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: EntityDeps) {
+    this.audit = new AuditTrail(deps.log);
+  }
 
   async getEntity(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo; aspects?: readonly string[] } = {}): Promise<EntityView> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
@@ -215,7 +219,7 @@ export class DefaultEntityService implements EntityService {
     return { scrollId: urns.length > options.count ? encodeScrollId(page[page.length - 1]!) : null, entities };
   }
 
-  async setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
+  async setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<Written<AspectResult>> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const request: AspectWriteRequest = {
       aspect,
@@ -224,27 +228,24 @@ export class DefaultEntityService implements EntityService {
       ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
       ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
     };
-    const [result] = await this.write(caller, urn, [request], options);
-    return result!;
+    return onlyResult(await this.write(caller, urn, [request], options));
   }
 
-  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: PatchAspectOptions = {}): Promise<AspectResult> {
+  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: PatchAspectOptions = {}): Promise<Written<AspectResult>> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const request = { ...patchRequest(aspect, patch), ...(options.systemMetadata ? { systemMetadata: options.systemMetadata } : {}) };
-    const [result] = await this.write(caller, urn, [request], options);
-    return result!;
+    return onlyResult(await this.write(caller, urn, [request], options));
   }
 
-  async updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options: WriteOptions = {}): Promise<AspectResult> {
-    const [result] = await this.write(caller, parseUrn(urnValue), [{ aspect, compute }], options);
-    return result!;
+  async updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options: WriteOptions = {}): Promise<Written<AspectResult>> {
+    return onlyResult(await this.write(caller, parseUrn(urnValue), [{ aspect, compute }], options));
   }
 
-  async writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options: WriteOptions = {}): Promise<AspectResult[]> {
+  async writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options: WriteOptions = {}): Promise<Written<AspectResult[]>> {
     return this.write(caller, parseUrn(urnValue), [...requests], options);
   }
 
-  async batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options: BatchOptions = {}): Promise<BatchWritten[]> {
+  async batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options: BatchOptions = {}): Promise<Written<BatchWritten[]>> {
     return this.writeBatch(caller, entityType, items, laterReplaces, (aspect, input) => ({
       aspect,
       value: input.value,
@@ -254,7 +255,7 @@ export class DefaultEntityService implements EntityService {
     }), options);
   }
 
-  async batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options: WriteOptions = {}): Promise<BatchWritten[]> {
+  async batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options: WriteOptions = {}): Promise<Written<BatchWritten[]>> {
     return this.writeBatch(caller, entityType, items, patchesInOrder, (aspect, input) => ({
       ...patchRequest(aspect, ...input.patches),
       ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
@@ -299,7 +300,7 @@ export class DefaultEntityService implements EntityService {
     combine: (earlier: T, later: T) => T,
     requestOf: (aspect: string, input: T) => AspectWriteRequest,
     options: BatchOptions,
-  ): Promise<BatchWritten[]> {
+  ): Promise<Written<BatchWritten[]>> {
     requireBatchSize(items.length);
     const parsed = new Map<string, Urn>();
     const entries: BatchEntry<T>[] = [];
@@ -313,15 +314,21 @@ export class DefaultEntityService implements EntityService {
     }
     const merged = mergeBatchEntries(entries, combine);
     const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: [...aspects].map(([aspect, input]) => requestOf(aspect, input)) }));
-    const outcomes = await this.writeMany(entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
-    await this.afterCommit(outcomes.flatMap((o) => o.changeIds), options);
-    return merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results }));
+    const outcomes = await this.writeMany(entities, caller, { createEntityOnly: options.createEntityOnly ?? false });
+    const receipt = await this.receiptOf(outcomes.flatMap((o) => o.changeIds), options);
+    return { result: merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results })), receipt };
   }
 
-  async deleteEntity(_caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
-    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const changeIds = await inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
-    await this.afterCommit(changeIds, options);
+  async deleteEntity(caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<WriteReceipt> {
+    const changeIds = await this.audit.around(
+      { action: 'entity.hardDelete', actor: caller.actor, target: urnValue },
+      () => {
+        const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+        return deleteEntityAndAspects(this.deps, urn);
+      },
+      (ids) => ({ existed: ids.length > 0 }),
+    );
+    return this.receiptOf(changeIds, options);
   }
 
   async references(_caller: Caller, urnValue: string): Promise<EntityReference[]> {
@@ -335,47 +342,83 @@ export class DefaultEntityService implements EntityService {
     return found;
   }
 
-  async removeReferences(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<EntityReference[]> {
+  async removeReferences(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<Written<EntityReference[]>> {
     const urn = parseUrn(urnValue);
     const found = await this.references(caller, urnValue);
     const rules = new Map(referenceRulesFor(urn.entityType.name).map((r) => [r.aspect, r]));
-    for (const ref of found) {
-      const rule = rules.get(ref.aspect)!;
-      await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+    let removed = 0;
+    let receipt = NOTHING_WRITTEN;
+    try {
+      for (const ref of found) {
+        const rule = rules.get(ref.aspect)!;
+        const written = await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+        receipt = bothWrites(receipt, written.receipt);
+        removed++;
+      }
+    } catch (err) {
+      this.audit.record({ action: 'references.remove', actor: caller.actor, target: urn.value, ...failure(err, { found: found.length, removed }) });
+      throw err;
     }
-    return found;
+    this.audit.record({ action: 'references.remove', actor: caller.actor, target: urn.value, outcome: 'done', detail: { removed } });
+    return { result: found, receipt };
   }
 
-  async deleteAspect(_caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
+  async deleteAspect(caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<WriteReceipt> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const changeIds = await inTransaction(this.deps.db, (tx) => deleteOneAspect(tx, urn, aspect));
-    await this.afterCommit(changeIds, options);
+    // Removing a structured property's status brings the property back (REST's restore).
+    const action = aspect === 'status' && urn.entityType.name === 'structuredProperty' ? 'entity.restore' : 'aspect.delete';
+    const changeIds = await this.audit.around(
+      { action, actor: caller.actor, target: urn.value, detail: { aspect } },
+      () => deleteOneAspect(this.deps, urn, aspect),
+      (ids) => ({ existed: ids.length > 0 }),
+    );
+    return this.receiptOf(changeIds, options);
   }
 
-  private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<AspectResult[]> {
+  private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<Written<AspectResult[]>> {
     const keyAspect = urn.entityType.keyAspect;
     const withKey =
       options.createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
-    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller.actor, {});
+    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller, {});
     const results = withKey === requests ? outcome!.results : outcome!.results.slice(1);
-    await this.afterCommit(outcome!.changeIds, options);
-    return results;
+    return { result: results, receipt: await this.receiptOf(outcome!.changeIds, options) };
   }
 
-  private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+  /** Writes through the one write path; definitions and soft deletes among the writes are audited, done or refused. */
+  private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+    let outcomes: WriteOutcome[];
     try {
-      return await writeEntities(this.deps, entities, actor, options);
+      outcomes = await writeEntities(this.deps, entities, caller.actor, options);
     } catch (err) {
-      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+      for (const { urn, requests } of entities) {
+        for (const request of requests) {
+          const action = auditedAspectWrite(request.aspect, 'value' in request ? request.value : undefined, urn.entityType.name);
+          if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, ...failure(err) });
+        }
+      }
       throw err;
     }
+    for (let i = 0; i < entities.length; i++) {
+      const urn = entities[i]!.urn;
+      for (const result of outcomes[i]!.results) {
+        const action = auditedAspectWrite(result.aspect, result.value, urn.entityType.name);
+        if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, outcome: 'done' });
+      }
+    }
+    return outcomes;
   }
 
-  /** Waits for the index unless asked not to, and notes whether the changes were indexed (docs/contract.md §12). */
-  private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
-    if (changeIds.length === 0) noteIndexStatus('indexed');
-    else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds), changeIds);
+  /** Waits for the index unless asked not to; the receipt says whether the changes were indexed (docs/contract.md §12). */
+  private async receiptOf(changeIds: readonly bigint[], options: WriteOptions): Promise<WriteReceipt> {
+    if (changeIds.length === 0) return { indexStatus: 'indexed', lastChange: 0n };
+    const indexStatus = options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds);
+    return { indexStatus, lastChange: changeIds.reduce((a, b) => (b > a ? b : a)) };
   }
+}
+
+/** The one aspect result of a single-aspect write. */
+function onlyResult(written: Written<AspectResult[]>): Written<AspectResult> {
+  return { result: written.result[0]!, receipt: written.receipt };
 }
 
 /** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */

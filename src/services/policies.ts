@@ -125,6 +125,8 @@ export const searchPolicy = {
   scroll: 'read',
   aggregate: 'read',
   searchEntities: 'read',
+  scrollEntities: 'read',
+  search: 'read',
   requestRebuild: 'admin',
 } as const satisfies Policy<SearchService>;
 

@@ -12,16 +12,18 @@ import { parseTestDefinitionJson } from '../domain/testDefinition.js';
 import type { TestInfo } from '../domain/testInfo.js';
 import { TEST_LIMITS } from '../domain/testLimits.js';
 import type { TestResults } from '../domain/testResults.js';
-import { evaluateTest, type EntityDocument, type TestRun } from '../domain/testRules.js';
+import { evaluateTest, type EntityDocument, type TestOutcome, type TestRun } from '../domain/testRules.js';
 import { createWorkBudget } from '../domain/testWork.js';
 import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.js';
 import type { Logger } from '../logger.js';
+import { countTestEvaluation, type TestEvaluationOutcome } from '../telemetry/metrics.js';
 import type { Db } from '../store/database.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
 import { TEST_TYPE, TestCatalog, type RunnableTest } from './testCatalog.js';
-import { logExceeded, resultsRequest, type EvaluationBounds, type Evaluated } from './testEvaluation/resultWriter.js';
+import { countRun, logExceeded, resultsRequest, type EvaluationBounds, type Evaluated } from './testEvaluation/resultWriter.js';
 import { TestSet } from './testEvaluation/testSet.js';
+import { bothWrites, NOTHING_WRITTEN, type Written } from './writeReceipt.js';
 
 export interface TestInput {
   readonly name: string;
@@ -96,6 +98,8 @@ interface Bounds {
 }
 const MAX_LIST_COUNT = 1000;
 
+const OUTCOME_LABELS: Record<TestOutcome, TestEvaluationOutcome> = { SUCCESS: 'pass', FAILURE: 'fail', OUT_OF_SCOPE: 'out_of_scope' };
+
 function testInfoOf(input: TestInput): TestInfo {
   if (!input.definition || typeof input.definition.json !== 'string') {
     throw new ValidationError('definition.json is required: the test definition as a JSON string', 'definition.json');
@@ -135,11 +139,11 @@ function documentOf(view: EntityView): EntityDocument {
 
 export interface TestService {
   /** Creates a test; returns its URN. An existing id is refused. */
-  createTest(caller: Caller, input: CreateTestInput, options?: WriteOptions): Promise<string>;
+  createTest(caller: Caller, input: CreateTestInput, options?: WriteOptions): Promise<Written<string>>;
   /** Replaces an existing test's name, category, description and definition; returns its URN. */
-  updateTest(caller: Caller, urnValue: string, input: TestInput, options?: WriteOptions): Promise<string>;
+  updateTest(caller: Caller, urnValue: string, input: TestInput, options?: WriteOptions): Promise<Written<string>>;
   /** Hard-deletes a test; true when there was one to delete. */
-  deleteTest(caller: Caller, urnValue: string, options?: WriteOptions): Promise<boolean>;
+  deleteTest(caller: Caller, urnValue: string, options?: WriteOptions): Promise<Written<boolean>>;
   /** A test by URN; null when there is none. */
   getTest(caller: Caller, urnValue: string): Promise<TestView | null>;
   /** Several tests by URN in one read (federation resolves many at once); absent ones are left out. */
@@ -154,9 +158,9 @@ export interface TestService {
    * Runs the tests in scope for one entity. Tests out of scope are in neither list.
    * With `push`, the results are stored as the entity's testResults aspect.
    */
-  evaluate(caller: Caller, input: EvaluateInput, options?: WriteOptions): Promise<TestResults>;
+  evaluate(caller: Caller, input: EvaluateInput, options?: WriteOptions): Promise<Written<TestResults>>;
   /** evaluate for several entities, with one regex time budget and one work budget for the whole request. */
-  batchEvaluate(caller: Caller, input: BatchEvaluateInput, options?: WriteOptions): Promise<Array<{ urn: string; results: TestResults }>>;
+  batchEvaluate(caller: Caller, input: BatchEvaluateInput, options?: WriteOptions): Promise<Written<Array<{ urn: string; results: TestResults }>>>;
 }
 
 export class DefaultTestService implements TestService {
@@ -166,21 +170,21 @@ export class DefaultTestService implements TestService {
     this.catalog = new TestCatalog(deps);
   }
 
-  async createTest(caller: Caller, input: CreateTestInput, options: WriteOptions = {}): Promise<string> {
+  async createTest(caller: Caller, input: CreateTestInput, options: WriteOptions = {}): Promise<Written<string>> {
     const id = input.id ?? randomUUID();
     const parsed = tryParseUrn(`urn:li:test:${id}`);
     if (!parsed.ok || /\s/.test(id)) {
       throw new ValidationError(`id ${JSON.stringify(id)} cannot be a test id${parsed.ok ? ': ids cannot have spaces' : `: ${parsed.reason}`}`, 'id');
     }
     const urn = parsed.urn.value;
-    await this.deps.entities.setAspect(caller, urn, 'testInfo', { value: testInfoOf(input) }, { ...options, createOnly: true, entityType: TEST_TYPE });
-    return urn;
+    const written = await this.deps.entities.setAspect(caller, urn, 'testInfo', { value: testInfoOf(input) }, { ...options, createOnly: true, entityType: TEST_TYPE });
+    return { result: urn, receipt: written.receipt };
   }
 
-  async updateTest(caller: Caller, urnValue: string, input: TestInput, options: WriteOptions = {}): Promise<string> {
+  async updateTest(caller: Caller, urnValue: string, input: TestInput, options: WriteOptions = {}): Promise<Written<string>> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const info = testInfoOf(input);
-    await this.deps.entities.updateAspect(
+    const written = await this.deps.entities.updateAspect(
       caller,
       urn.value,
       'testInfo',
@@ -190,14 +194,14 @@ export class DefaultTestService implements TestService {
       },
       options,
     );
-    return urn.value;
+    return { result: urn.value, receipt: written.receipt };
   }
 
-  async deleteTest(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<boolean> {
+  async deleteTest(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<Written<boolean>> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const existed = await this.deps.entities.exists(urn.value);
-    await this.deps.entities.deleteEntity(caller, urn.value, { ...options, entityType: TEST_TYPE });
-    return existed;
+    const receipt = await this.deps.entities.deleteEntity(caller, urn.value, { ...options, entityType: TEST_TYPE });
+    return { result: existed, receipt };
   }
 
   async getTest(caller: Caller, urnValue: string): Promise<TestView | null> {
@@ -242,12 +246,12 @@ export class DefaultTestService implements TestService {
     return (view.aspects.get('testResults')?.value as TestResults | undefined) ?? null;
   }
 
-  async evaluate(caller: Caller, input: EvaluateInput, options: WriteOptions = {}): Promise<TestResults> {
-    const [result] = await this.evaluateMany(caller, [input.urn], input, options);
-    return result!.results;
+  async evaluate(caller: Caller, input: EvaluateInput, options: WriteOptions = {}): Promise<Written<TestResults>> {
+    const { result, receipt } = await this.evaluateMany(caller, [input.urn], input, options);
+    return { result: result[0]!.results, receipt };
   }
 
-  async batchEvaluate(caller: Caller, input: BatchEvaluateInput, options: WriteOptions = {}): Promise<Array<{ urn: string; results: TestResults }>> {
+  async batchEvaluate(caller: Caller, input: BatchEvaluateInput, options: WriteOptions = {}): Promise<Written<Array<{ urn: string; results: TestResults }>>> {
     if (input.urns.length === 0) throw new ValidationError('urns must name at least one entity', 'urns');
     if (input.urns.length > TEST_LIMITS.batchEntities) {
       throw new ValidationError(`urns has more than the limit of ${TEST_LIMITS.batchEntities} entities`, 'urns');
@@ -260,7 +264,7 @@ export class DefaultTestService implements TestService {
     urnValues: readonly string[],
     input: { push?: boolean; testUrns?: readonly string[] },
     options: WriteOptions,
-  ): Promise<Array<{ urn: string; results: TestResults }>> {
+  ): Promise<Written<Array<{ urn: string; results: TestResults }>>> {
     const urns: Urn[] = [];
     for (const u of urnValues) {
       const urn = parseUrn(u);
@@ -284,7 +288,7 @@ export class DefaultTestService implements TestService {
         out.push({ urn: urn.value, results: await this.run(tests, documentOf(view), bounds) });
       }
     }
-    return out;
+    return { result: out, receipt: NOTHING_WRITTEN };
   }
 
   /**
@@ -292,21 +296,30 @@ export class DefaultTestService implements TestService {
    * write from what it loads (services/testEvaluation/resultWriter.ts), so what is
    * stored and answered is the outcome of the state the write relied on.
    */
-  private async evaluateAndPush(caller: Caller, urns: readonly Urn[], tests: readonly RunnableTest[], named: boolean, options: WriteOptions): Promise<Array<{ urn: string; results: TestResults }>> {
+  private async evaluateAndPush(
+    caller: Caller,
+    urns: readonly Urn[],
+    tests: readonly RunnableTest[],
+    named: boolean,
+    options: WriteOptions,
+  ): Promise<Written<Array<{ urn: string; results: TestResults }>>> {
     const set = new TestSet(tests);
     const evaluated: Evaluated = named ? new Set(tests.map((t) => t.urn)) : 'all';
     const bounds: EvaluationBounds = { match: createBoundedMatcher(), work: createWorkBudget() };
     const stamp = { time: Date.now(), actor: caller.actor };
     const out: Array<{ urn: string; results: TestResults }> = [];
+    let receipt = NOTHING_WRITTEN;
     for (const urn of urns) {
       let last: TestRun = { passing: [], failing: [], exceeded: [] };
       const request = resultsRequest(urn, set, evaluated, stamp, () => bounds, (run) => (last = run));
       if (!request) throw new ValidationError(`Entities of type ${urn.entityType.name} hold no test results; evaluate without push`, 'push');
-      await this.deps.entities.writeAspects(caller, urn.value, [request], options);
+      const written = await this.deps.entities.writeAspects(caller, urn.value, [request], options);
+      receipt = bothWrites(receipt, written.receipt);
       logExceeded(this.deps.log, urn.value, last);
+      countRun(last, tests.length, 'request');
       out.push({ urn: urn.value, results: resultsOf(last) });
     }
-    return out;
+    return { result: out, receipt };
   }
 
   private async run(tests: readonly RunnableTest[], doc: EntityDocument, bounds: Bounds): Promise<TestResults> {
@@ -324,6 +337,7 @@ export class DefaultTestService implements TestService {
           boundExceeded instanceof RegexBoundExceeded ? 'metadata test failed: a regex exceeded its bound' : 'metadata test failed: it exceeded its work budget',
         );
       }
+      countTestEvaluation(OUTCOME_LABELS[outcome], 'request');
       if (outcome === 'SUCCESS') results.passing.push({ test: test.urn, type: 'SUCCESS' });
       else if (outcome === 'FAILURE') results.failing.push({ test: test.urn, type: 'FAILURE' });
     }

@@ -26,6 +26,7 @@ import {
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { Person } from '../domain/person.js';
 import type { Logger } from '../logger.js';
+import { AuditTrail } from './audit.js';
 import {
   capOwnedTokens,
   findToken,
@@ -133,9 +134,21 @@ export interface TokenService {
 export class DefaultTokenService implements TokenService {
   private readonly cache = new Map<string, { token: StoredToken; at: number }>();
 
-  constructor(private readonly deps: { db: Db; log: Logger }) {}
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: { db: Db; log: Logger }) {
+    this.audit = new AuditTrail(deps.log);
+  }
 
   async create(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
+    return this.audit.around(
+      { action: 'token.create', actor: caller.actor, target: `token name ${String(input.name)}` },
+      () => this.createToken(caller, input),
+      (created) => ({ tokenId: created.metadata.id, scope: created.metadata.scope, type: created.metadata.type }),
+    );
+  }
+
+  private async createToken(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
     const name = parseTokenName(input.name);
     const scope = parseScope(input.scope);
     const kind = kindToCreate(caller, input);
@@ -160,6 +173,14 @@ export class DefaultTokenService implements TokenService {
    * are lowered to it: a person's tokens never act above the person.
    */
   async issueSignInToken(input: SignInTokenInput): Promise<NewToken> {
+    return this.audit.around(
+      { action: 'token.create', actor: input.person.urn, target: `token name ${input.name}`, detail: { kind: 'session' } },
+      () => this.issueSessionToken(input),
+      (created) => ({ tokenId: created.metadata.id, scope: created.metadata.scope }),
+    );
+  }
+
+  private async issueSessionToken(input: SignInTokenInput): Promise<NewToken> {
     const { person } = input;
     const lowered = await capOwnedTokens(this.deps.db, person.urn, person.scope, scopesAbove(person.scope));
     if (lowered.length > 0) {
@@ -180,7 +201,6 @@ export class DefaultTokenService implements TokenService {
   private async insert(t: { name: string; description: string | null; scope: TokenScope; kind: TokenKind; owner: string | null; createdBy: string; expiresOn: Date | null }): Promise<NewToken> {
     const secret = newTokenSecret();
     const stored = await insertToken(this.deps.db, { id: randomUUID(), tokenHash: hashToken(secret), ...t });
-    this.deps.log.info({ tokenId: stored.id, name: t.name, scope: t.scope, kind: t.kind, owner: t.owner, createdBy: t.createdBy }, 'access token created');
     return { token: secret, metadata: metadataOf(stored) };
   }
 
@@ -190,15 +210,16 @@ export class DefaultTokenService implements TokenService {
   }
 
   async revoke(caller: Caller, id: string): Promise<boolean> {
-    const token = await findToken(this.deps.db, id);
-    if (!token) throw new NotFoundError(`Access token ${id} does not exist`);
-    if (!scopeAllows(caller.scope, 'admin') && token.owner !== caller.actor) {
-      throw new ForbiddenError(`Access token ${id} is not yours: a person revokes their own tokens; an admin revokes any`);
-    }
-    const revoked = await revokeToken(this.deps.db, id);
-    this.cache.delete(token.tokenHash);
-    if (revoked) this.deps.log.info({ tokenId: id, by: caller.actor }, 'access token revoked');
-    return true;
+    return this.audit.around({ action: 'token.revoke', actor: caller.actor, target: `token ${id}` }, async () => {
+      const token = await findToken(this.deps.db, id);
+      if (!token) throw new NotFoundError(`Access token ${id} does not exist`);
+      if (!scopeAllows(caller.scope, 'admin') && token.owner !== caller.actor) {
+        throw new ForbiddenError(`Access token ${id} is not yours: a person revokes their own tokens; an admin revokes any`);
+      }
+      await revokeToken(this.deps.db, id);
+      this.cache.delete(token.tokenHash);
+      return true;
+    });
   }
 
   async authenticate(secret: string): Promise<AuthResult> {

@@ -4,6 +4,7 @@
  * another replica goes on where it stopped.
  */
 import { EVALUATE_TESTS } from '../domain/jobKinds.js';
+import { sql } from './sql.js';
 import type { Queryable, Tx } from './database.js';
 
 /**
@@ -13,28 +14,28 @@ import type { Queryable, Tx } from './database.js';
  * first change at the latest. Returns the job's id.
  */
 export async function enqueueChangedTests(tx: Tx, tests: readonly string[], delaySeconds: number, maxDelaySeconds: number): Promise<bigint> {
-  await tx.$queryRaw`SELECT 1 AS one FROM pg_advisory_xact_lock(hashtext(${`job:${EVALUATE_TESTS}:changed`}))`;
-  const waiting = await tx.$queryRaw<{ id: bigint; tests: string[] }[]>`
+  await tx.query(sql`SELECT 1 AS one FROM pg_advisory_xact_lock(hashtext(${`job:${EVALUATE_TESTS}:changed`}))`);
+  const waiting = await tx.query<{ id: bigint; tests: string[] }>(sql`
     SELECT id, ARRAY(SELECT jsonb_array_elements_text(payload->'tests')) AS tests FROM job
     WHERE kind = ${EVALUATE_TESTS} AND status = 'pending' AND payload->>'trigger' = 'changed' AND NOT (payload ? 'cursor')
-    ORDER BY id LIMIT 1 FOR UPDATE`;
+    ORDER BY id LIMIT 1 FOR UPDATE`);
   if (waiting[0]) {
     const merged = [...new Set([...waiting[0].tests, ...tests])].sort();
-    await tx.$executeRaw`
+    await tx.execute(sql`
       UPDATE job SET payload = jsonb_set(payload, '{tests}', ${JSON.stringify(merged)}::jsonb),
                      run_after = LEAST(created_on + make_interval(secs => ${maxDelaySeconds}), now() + make_interval(secs => ${delaySeconds}))
-      WHERE id = ${waiting[0].id}`;
+      WHERE id = ${waiting[0].id}`);
     return waiting[0].id;
   }
   const payload = { trigger: 'changed', tests: [...new Set(tests)].sort() };
-  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+  const rows = await tx.query<{ id: bigint }>(sql`
     INSERT INTO job (kind, payload, run_after) VALUES (${EVALUATE_TESTS}, ${JSON.stringify(payload)}::jsonb, now() + make_interval(secs => ${delaySeconds}))
-    RETURNING id`;
+    RETURNING id`);
   return rows[0]!.id;
 }
 
 /** Records how far a running job got (its payload's `cursor`). */
 export async function saveJobCursor(db: Queryable, id: bigint, cursor: unknown): Promise<void> {
-  await db.$executeRaw`
-    UPDATE job SET payload = payload || jsonb_build_object('cursor', ${JSON.stringify(cursor)}::jsonb) WHERE id = ${id} AND status = 'running'`;
+  await db.execute(sql`
+    UPDATE job SET payload = payload || jsonb_build_object('cursor', ${JSON.stringify(cursor)}::jsonb) WHERE id = ${id} AND status = 'running'`);
 }

@@ -487,7 +487,7 @@ describe.each(backends)('metadata tests on %s', (backend) => {
 
     test('createTest stores a test under the given id, or a generated one, and getTest reads it', async () => {
       const tests = server.services.tests;
-      const urn = await tests.createTest(caller, { id: 'svc-created', name: 'Named', category: 'Quality', description: 'd', definition: { json } });
+      const { result: urn } = await tests.createTest(caller, { id: 'svc-created', name: 'Named', category: 'Quality', description: 'd', definition: { json } });
       expect(urn).toBe(testUrn('svc-created'));
       expect(await tests.getTest(caller, urn)).toEqual({
         urn,
@@ -496,7 +496,7 @@ describe.each(backends)('metadata tests on %s', (backend) => {
         description: 'd',
         definition: { type: 'JSON', json },
       });
-      const generated = await tests.createTest(caller, { name: 'Generated', category: 'Quality', definition: { json } });
+      const { result: generated } = await tests.createTest(caller, { name: 'Generated', category: 'Quality', definition: { json } });
       expect(generated).toMatch(/^urn:li:test:[0-9a-f-]{36}$/);
     });
 
@@ -512,7 +512,7 @@ describe.each(backends)('metadata tests on %s', (backend) => {
 
     test('updateTest replaces the test; a missing test is not found', async () => {
       const tests = server.services.tests;
-      const urn = await tests.createTest(caller, { id: 'svc-update', name: 'Before', category: 'c', description: 'old', definition: { json } });
+      const { result: urn } = await tests.createTest(caller, { id: 'svc-update', name: 'Before', category: 'c', description: 'old', definition: { json } });
       await tests.updateTest(caller, urn, { name: 'After', category: 'c2', definition: { json } });
       expect(await tests.getTest(caller, urn)).toEqual({ urn, name: 'After', category: 'c2', definition: { type: 'JSON', json } });
       await expect(tests.updateTest(caller, testUrn('svc-missing'), { name: 'x', category: 'c', definition: { json } })).rejects.toThrow(/does not exist/);
@@ -521,10 +521,10 @@ describe.each(backends)('metadata tests on %s', (backend) => {
 
     test('deleteTest removes the test and says whether there was one', async () => {
       const tests = server.services.tests;
-      const urn = await tests.createTest(caller, { id: 'svc-delete', name: 'n', category: 'c', definition: { json } });
-      expect(await tests.deleteTest(caller, urn)).toBe(true);
+      const { result: urn } = await tests.createTest(caller, { id: 'svc-delete', name: 'n', category: 'c', definition: { json } });
+      expect((await tests.deleteTest(caller, urn)).result).toBe(true);
       expect(await tests.getTest(caller, urn)).toBeNull();
-      expect(await tests.deleteTest(caller, urn)).toBe(false);
+      expect((await tests.deleteTest(caller, urn)).result).toBe(false);
     });
 
     test('listTests pages and filters by text', async () => {
@@ -553,10 +553,14 @@ describe.each(backends)('metadata tests on %s', (backend) => {
       const tests = server.services.tests;
       const D = ds('mtests.service_push');
       await createDataset(D, { name: 'x' });
-      const urn = await tests.createTest(caller, { id: 'svc-push', name: 'n', category: 'c', definition: { json } });
+      const { result: urn } = await tests.createTest(caller, { id: 'svc-push', name: 'n', category: 'c', definition: { json } });
       expect(await tests.getTestResults(caller, D)).toBeNull();
-      const results = await tests.evaluate(caller, { urn: D, push: true, testUrns: [urn] });
+      const unpushed = await tests.evaluate(caller, { urn: D, testUrns: [urn] });
+      expect(unpushed.receipt.indexStatus).toBeNull();
+      const { result: results, receipt } = await tests.evaluate(caller, { urn: D, push: true, testUrns: [urn] });
       expect(results).toEqual({ passing: [{ test: urn, type: 'SUCCESS' }], failing: [] });
+      expect(receipt.indexStatus).not.toBeNull();
+      expect(receipt.lastChange).toBeGreaterThan(0n);
       expect(await tests.getTestResults(caller, D)).toEqual({ passing: [{ test: urn, type: 'SUCCESS', lastComputed: { time: expect.any(Number), actor: caller.actor } }], failing: [] });
     });
   });

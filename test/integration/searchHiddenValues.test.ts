@@ -90,7 +90,7 @@ let oldAttr: string;
       await defineProperty(base, H, { valueType: 'number' });
       await setValues(base, D1, { [H]: [5] });
       await setValues(base, D2, { [H]: [7] });
-      oldAttr = `sp.g${(await findProperty(server.database.prisma, propertyUrn(H)))!.generation}`;
+      oldAttr = `sp.g${(await findProperty(server.database.db, propertyUrn(H)))!.generation}`;
       expect(urnsOf(await searchRest(base, `${FIELD}:>1`))).toEqual([D1, D2].sort());
       await hardDelete(base, 'structuredProperty', propertyUrn(H));
     });

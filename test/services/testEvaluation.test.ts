@@ -10,6 +10,7 @@
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import type { TestResults } from '../../src/domain/testResults.js';
 import { SYSTEM_CALLER } from '../../src/services/caller.js';
+import { sql } from '../../src/store/sql.js';
 import { datasetUrn, propertyUrn } from '../support/catalog.js';
 import { ADMIN, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { searchAvailableForTests } from '../support/server.js';
@@ -25,7 +26,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
 
 (canRun ? describe : describe.skip)('continuous evaluation', () => {
   let rt: TestRuntime;
-  const db = () => rt.database.prisma;
+  const db = () => rt.database.db;
 
   const write = (urn: string, aspects: Record<string, unknown>) =>
     rt.services.entities.batchUpsert(WRITER, ENTITY.dataset, [{ urn, aspects: new Map(Object.entries(aspects).map(([k, v]) => [k, { value: v }])) }]);
@@ -34,16 +35,16 @@ const described = definition([{ property: 'datasetProperties.description', opera
   const failingIn = async (test: string) =>
     (await rt.services.search.scroll(ADMIN, { types: [], query: '*', count: 100, orFilters: [{ and: [{ field: 'failingTests', values: [test] }] }] })).entities.map((e) => e.urn);
   const evaluateJobs = async () =>
-    db().$queryRaw<{ id: bigint; status: string; total: number | null; done: number; payload: { tests: string[] | null; trigger: string } }[]>`
-      SELECT id, status, total, done, payload FROM job WHERE kind = 'evaluate-tests' ORDER BY id`;
+    db().query<{ id: bigint; status: string; total: number | null; done: number; payload: { tests: string[] | null; trigger: string } }>(sql`
+      SELECT id, status, total, done, payload FROM job WHERE kind = 'evaluate-tests' ORDER BY id`);
   const changesOf = async (urn: string) =>
-    Number((await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM change_log WHERE urn = ${urn} AND aspect = 'testResults'`)[0]!.n);
+    Number((await db().query<{ n: bigint }>(sql`SELECT count(*) AS n FROM change_log WHERE urn = ${urn} AND aspect = 'testResults'`))[0]!.n);
   /** testResults naming the test: the latest versions, or every version (history included). */
   const mentions = async (test: string, versions: 'latest' | 'all' = 'latest') =>
     Number(
       (
-        await db().$queryRaw<{ n: bigint }[]>`
-          SELECT count(*) AS n FROM aspect WHERE aspect = 'testResults' AND (version = 0 OR ${versions === 'all'}) AND metadata::text LIKE ${`%"${test}"%`}`
+        await db().query<{ n: bigint }>(sql`
+          SELECT count(*) AS n FROM aspect WHERE aspect = 'testResults' AND (version = 0 OR ${versions === 'all'}) AND metadata::text LIKE ${`%"${test}"%`}`)
       )[0]!.n,
     );
 
@@ -141,10 +142,10 @@ const described = definition([{ property: 'datasetProperties.description', opera
   test('a hard-deleted test leaves no result behind, in the latest results or the earlier versions', async () => {
     const T = testUrn('named-bulk');
     expect(await mentions(T, 'all')).toBeGreaterThan(0);
-    expect(await rt.services.tests.deleteTest(ADMIN, T)).toBe(true);
+    expect((await rt.services.tests.deleteTest(ADMIN, T)).result).toBe(true);
     await evaluationSettled(rt, { indexed: true });
     expect(await mentions(T, 'all')).toBe(0);
-    const indexed = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM test_result WHERE ${T} = ANY(passing) OR ${T} = ANY(failing)`;
+    const indexed = await db().query<{ n: bigint }>(sql`SELECT count(*) AS n FROM test_result WHERE ${T} = ANY(passing) OR ${T} = ANY(failing)`);
     expect(Number(indexed[0]!.n)).toBe(0);
     expect(await failingIn(T)).toEqual([]);
   });
@@ -164,7 +165,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
   });
 
   test('the evaluator records its position in the log as it goes', async () => {
-    const read = async () => (await db().$queryRaw<{ xid: bigint; id: bigint }[]>`SELECT xid, id FROM change_log_consumer WHERE name = 'test-evaluator'`)[0]!;
+    const read = async () => (await db().query<{ xid: bigint; id: bigint }>(sql`SELECT xid, id FROM change_log_consumer WHERE name = 'test-evaluator'`))[0]!;
     const before = await read();
     await write(datasetUrn('eval.moved'), { datasetProperties: { name: 'moved' } });
     await evaluationSettled(rt);
@@ -177,7 +178,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
     await write(D, { datasetProperties: { name: 'pushed' } });
     await evaluationSettled(rt);
     await rt.services.entities.setAspect(WRITER, D, 'testResults', { value: { passing: [], failing: [] } });
-    const answer = await rt.services.tests.evaluate(WRITER, { urn: D, testUrns: [testUrn('described')], push: true });
+    const answer = (await rt.services.tests.evaluate(WRITER, { urn: D, testUrns: [testUrn('described')], push: true })).result;
     expect(answer).toEqual({ passing: [], failing: [{ test: testUrn('described'), type: 'FAILURE' }] });
     expect((await resultsOf(D))?.failing).toEqual([{ test: testUrn('described'), type: 'FAILURE', lastComputed: { time: expect.any(Number), actor: WRITER.actor } }]);
   });
@@ -197,7 +198,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
     try {
       await evaluationSettled(on);
       expect(await storedOutcomes(on, D)).toEqual({ passing: [], failing: [testUrn('upgraded')] });
-      const jobs = await on.database.prisma.$queryRaw<{ payload: { trigger: string } }[]>`SELECT payload FROM job WHERE kind = 'evaluate-tests'`;
+      const jobs = await on.database.db.query<{ payload: { trigger: string } }>(sql`SELECT payload FROM job WHERE kind = 'evaluate-tests'`);
       expect(jobs.map((j) => j.payload.trigger)).toEqual(['start']);
     } finally {
       await on.stop();

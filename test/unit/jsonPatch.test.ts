@@ -367,7 +367,7 @@ describe('nesting depth', () => {
 });
 
 /** structuredProperties' own keys (the registry's): property URN, then the attribution's source. */
-const PROPERTY_KEYS = { properties: { keys: [['propertyUrn'], ['attribution', 'source']], unique: 1 } };
+const PROPERTY_KEYS = { properties: { keys: [['propertyUrn'], ['attribution', 'source']] } };
 const SEP = '\u241F';
 
 describe("composite keys, as DataHub's newer clients address a property with its attribution", () => {
@@ -387,10 +387,17 @@ describe("composite keys, as DataHub's newer clients address a property with its
     expect(result.properties.map((p) => p.propertyUrn)).toEqual([B]);
   });
 
-  test('a property set from another source replaces the entry in place: one entry per property', () => {
+  test('a property set from another source is a second entry: one entry per property and source, as DataHub keeps them', () => {
     const result = applyPatch(aspect(), sent({ op: 'add', path: `/properties/${A}/s2`, value: attributed(A, 's2', 'z') }), PROPERTY_KEYS);
 
-    expect(result.properties).toEqual([attributed(A, 's2', 'z'), { propertyUrn: B, values: [{ double: 1 }] }]);
+    expect(result.properties).toEqual([...aspect().properties, attributed(A, 's2', 'z')]);
+  });
+
+  test('the same source sets the entry again in place', () => {
+    const once = applyPatch(aspect(), sent({ op: 'add', path: `/properties/${A}/s2`, value: attributed(A, 's2', 'z') }), PROPERTY_KEYS);
+    const twice = applyPatch(once, sent({ op: 'add', path: `/properties/${A}/s2`, value: attributed(A, 's2', 'y') }), PROPERTY_KEYS);
+
+    expect(twice.properties).toEqual([...aspect().properties, attributed(A, 's2', 'y')]);
   });
 
   test('remove at /properties/<urn>/<source> of another source is a no-op', () => {
@@ -405,7 +412,7 @@ describe("composite keys, as DataHub's newer clients address a property with its
 });
 
 describe("group paths, as DataHub's older clients send a plain list", () => {
-  test('remove at /properties/<urn> removes the property whatever its source, then add sets it', () => {
+  test('remove at /properties/<urn> removes the property from every source, then add sets it', () => {
     const ops = plain({ op: 'remove', path: `/properties/${A}` }, { op: 'add', path: `/properties/${A}`, value: { propertyUrn: A, values: [{ string: 'new' }] } });
 
     const result = applyPatch(aspect(), ops, PROPERTY_KEYS);

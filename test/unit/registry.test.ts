@@ -35,7 +35,7 @@ describe('value types', () => {
 
   test.each(VALUE_TYPES.map((t) => [t.id, t] as const))('%s is found by its std value and checks its own values', (_id, type) => {
     expect(valueTypeOfStd(type.std)).toBe(type);
-    const sample = type.stored === 'double' ? { double: 1 } : { string: 'scale' in type && type.scale === 'date' ? '2024-02-29' : type.namesEntities ? 'urn:li:corpuser:jdoe' : 'text' };
+    const sample = type.stored === 'double' ? { double: type.example as number } : { string: String(type.example) };
     expect(coerceTypedValue(sample, type.id)).toEqual({ ok: true, value: sample });
   });
 

@@ -1,5 +1,5 @@
 /** Values of structured properties on an entity (docs/contract.md §3, §5): shape and assignment rules. */
-import { SoftDeletedError, ValidationError } from '../../src/domain/errors.js';
+import { ServiceError, SoftDeletedError, ValidationError } from '../../src/domain/errors.js';
 import { LIMITS } from '../../src/domain/limits.js';
 import type { EffectiveDefinition } from '../../src/domain/propertyDefinition.js';
 import {
@@ -94,13 +94,24 @@ describe('aspect shape', () => {
     );
   });
 
-  test('the same propertyUrn twice in one aspect is refused', () => {
+  test('the same propertyUrn twice from the same source in one aspect is refused', () => {
     const err = validationErrorOf(() =>
       parseStructuredPropertiesAspect({ properties: [{ propertyUrn: PROP, values: [] }, { propertyUrn: PROP, values: [] }] }),
     );
 
-    expect(err.message).toBe(`properties[1].propertyUrn lists ${PROP} more than once; give each property once, with all its values`);
+    expect(err.message).toBe(`properties[1].propertyUrn lists ${PROP} more than once; give each property once per source, with all its values`);
     expect(err.field).toBe('properties[1].propertyUrn');
+  });
+
+  test('the same propertyUrn from two attribution sources is two entries, as DataHub keeps them', () => {
+    const from = (source: string) => ({ time: 1, actor: 'urn:li:corpuser:x', source });
+    const aspect = { properties: [{ propertyUrn: PROP, values: [] }, { propertyUrn: PROP, values: [], attribution: from('urn:li:dataHubAction:sync') }] };
+
+    expect(parseStructuredPropertiesAspect(aspect).properties).toHaveLength(2);
+    const twice = { properties: [...aspect.properties, { propertyUrn: PROP, values: [], attribution: from('urn:li:dataHubAction:sync') }] };
+    expect(validationErrorOf(() => parseStructuredPropertiesAspect(twice)).message).toBe(
+      `properties[2].propertyUrn lists ${PROP} more than once with attribution source urn:li:dataHubAction:sync; give each property once per source, with all its values`,
+    );
   });
 
   test('values that are not a list are refused', () => {
@@ -128,6 +139,25 @@ describe('the property must exist and be active', () => {
 
     expect(err).toBeInstanceOf(SoftDeletedError);
     expect(err.message).toBe(`Cannot apply a soft deleted Structured Property value: ${PROP}`);
+  });
+});
+
+describe('a refusal names the property it is about', () => {
+  test('each refusal of a value carries the property URN as a field, for an interface to place it at its own input path', () => {
+    const refusals: Array<[string, () => unknown]> = [
+      [OTHER, () => validateAssignment(OTHER, [{ string: 'a' }], ctx())],
+      [PROP, () => validateAssignment(PROP, [{ string: 'a' }], ctx(def(), { removed: true }))],
+      [PROP, () => validateAssignment(PROP, [{ string: 'a' }], ctx(def(), { targetType: 'schemaField' }))],
+      [PROP, () => validateAssignment(PROP, [], ctx())],
+      [PROP, () => validateAssignment(PROP, [{ string: 'a' }, { string: 'b' }], ctx())],
+      [PROP, () => validateAssignment(PROP, [{ double: 1 }], ctx())],
+      [PROP, () => checkRemoval(PROP, ctx(def(), { removed: true }))],
+    ];
+    for (const [urn, refuse] of refusals) {
+      const err = thrown(refuse);
+      expect(err).toBeInstanceOf(ServiceError);
+      expect((err as ServiceError).propertyUrn).toBe(urn);
+    }
   });
 });
 

@@ -190,7 +190,7 @@ export type SearchFlags = {
 
 /** How to order search results (DataHub's SearchSortInput). */
 export type SearchSortInput = {
-  /** The first criterion decides; only the field `urn` is supported. */
+  /** The first criterion decides: `urn`, `displayName`, `createdTime` or `lastModified`. */
   sortCriteria?: Array<SortCriterion> | null | undefined;
 };
 

@@ -261,7 +261,7 @@ export type SearchFlags = {
 
 /** How to order search results (DataHub's SearchSortInput). */
 export type SearchSortInput = {
-  /** The first criterion decides; only the field `urn` is supported. */
+  /** The first criterion decides: `urn`, `displayName`, `createdTime` or `lastModified`. */
   sortCriteria?: Array<SortCriterion> | null | undefined;
 };
 
@@ -288,6 +288,7 @@ export type StructuredPropertyInputParams = {
 };
 
 export type StructuredPropertySettingsInput = {
+  hideInAssetSummaryWhenEmpty?: boolean | null | undefined;
   isHidden?: boolean | null | undefined;
   showAsAssetBadge?: boolean | null | undefined;
   showInAssetSummary?: boolean | null | undefined;

@@ -76,15 +76,21 @@ const ASPECTS: readonly AspectInfo[] = [
   aspect('globalTags', `${COMMON}.GlobalTags`, { facts: [{ field: 'tags', path: ['tags', '*', 'tag'] }] }),
   aspect('glossaryTerms', `${COMMON}.GlossaryTerms`, { facts: [{ field: 'glossaryTerms', path: ['terms', '*', 'urn'] }] }),
   aspect('institutionalMemory', `${COMMON}.InstitutionalMemory`),
-  aspect('browsePathsV2', `${COMMON}.BrowsePathsV2`),
+  aspect('browsePathsV2', `${COMMON}.BrowsePathsV2`, { facts: [{ field: 'browsePathV2', path: ['path', '*', 'urn'] }] }),
   aspect('subTypes', `${COMMON}.SubTypes`, { facts: [{ field: 'typeNames', path: ['typeNames', '*'] }] }),
   aspect('dataPlatformInstance', `${COMMON}.DataPlatformInstance`),
   aspect('domains', 'com.linkedin.domain.Domains', { facts: [{ field: 'domains', path: ['domains', '*'] }] }),
-  aspect('container', 'com.linkedin.container.Container', { facts: [{ field: 'container', path: ['container'] }] }),
+  // The direct container, which is also on the browse path (as DataHub derives browsePathsV2 from containers).
+  aspect('container', 'com.linkedin.container.Container', {
+    facts: [
+      { field: 'container', path: ['container'] },
+      { field: 'browsePathV2', path: ['container'] },
+    ],
+  }),
   aspect('structuredProperties', 'com.linkedin.structured.StructuredProperties', {
     rules: 'structuredProperties',
-    // One entry per property, whoever set it: the attribution source in a path names the setter.
-    patchKeys: { properties: { keys: [['propertyUrn'], ['attribution', 'source']], unique: 1 } },
+    // One entry per property and attribution source, as DataHub's template keys them.
+    patchKeys: { properties: { keys: [['propertyUrn'], ['attribution', 'source']] } },
     empty: { properties: [] },
   }),
   aspect('propertyDefinition', 'com.linkedin.structured.StructuredPropertyDefinition', {

@@ -20,7 +20,7 @@ import { listEntityUrns } from '../../store/aspects.js';
 import type { Db } from '../../store/database.js';
 import { saveJobCursor } from '../../store/testJobs.js';
 import { countEntitiesByType, countHolders, dropDailyCounts, dropFromHistory, holdersOf } from '../../store/testResults.js';
-import type { WriteStore } from '../aspects/pipeline.js';
+import type { WritePath } from '../aspects/pipeline.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import type { JobContext } from '../jobs/worker.js';
 import type { SearchService } from '../searchService.js';
@@ -65,7 +65,7 @@ const WRITES_AT_ONCE = 3;
 
 export interface EvaluationJobDeps {
   readonly db: Db;
-  readonly store: WriteStore;
+  readonly store: WritePath;
   readonly catalog: TestCatalog;
   readonly log: Logger;
   /** Null when search is disabled: a run with a query then fails with the reason. */
@@ -99,7 +99,7 @@ export async function runEvaluationJob(deps: EvaluationJobDeps, ctx: JobContext)
     const batches: Urn[][] = [];
     for (let i = 0; i < page.urns.length; i += size) batches.push(page.urns.slice(i, i + size));
     for (let i = 0; i < batches.length; i += WRITES_AT_ONCE) {
-      const stored = await Promise.all(batches.slice(i, i + WRITES_AT_ONCE).map((urns) => storeEvaluations(deps.store, deps.log, urns, tests, evaluated, SYSTEM_CALLER.actor)));
+      const stored = await Promise.all(batches.slice(i, i + WRITES_AT_ONCE).map((urns) => storeEvaluations(deps.store, deps.log, urns, tests, evaluated, SYSTEM_CALLER.actor, request.trigger === 'run' ? 'run' : 'change')));
       const changeIds = stored.flatMap((s) => s.changeIds);
       if (changeIds.length > 0) deps.onChanges?.(changeIds);
     }

@@ -32,7 +32,7 @@ import { enqueueChangedTests } from '../../store/testJobs.js';
 import { entitiesWithResults, saveTodaysCounts } from '../../store/testResults.js';
 import { inTransaction } from '../../store/transaction.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
-import type { WriteStore } from '../aspects/pipeline.js';
+import type { WritePath } from '../aspects/pipeline.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import { EVALUATE_TESTS } from '../jobs/kinds.js';
 import type { TestCatalog } from '../testCatalog.js';
@@ -45,7 +45,7 @@ export const EVALUATOR_CONSUMER = 'test-evaluator';
 
 export interface TestEvaluatorOptions {
   readonly db: Db;
-  readonly store: WriteStore;
+  readonly store: WritePath;
   readonly catalog: TestCatalog;
   readonly log: Logger;
   /** Called with the change ids of results written (the indexer is nudged). */
@@ -218,7 +218,7 @@ export class TestEvaluator {
     const size = this.options.writeBatch ?? 250;
     for (let i = 0; i < due.length; i += size) {
       const chunk = due.slice(i, i + size);
-      const stored = await storeEvaluations(this.options.store, this.options.log, chunk, live, 'all', SYSTEM_CALLER.actor);
+      const stored = await storeEvaluations(this.options.store, this.options.log, chunk, live, 'all', SYSTEM_CALLER.actor, 'change');
       this.evaluated += chunk.length;
       this.written += stored.written;
       if (stored.changeIds.length > 0) {

@@ -17,7 +17,8 @@ import { createWorkBudget } from '../../domain/testWork.js';
 import type { Urn } from '../../domain/urn.js';
 import type { EntityReading } from '../../domain/writes/entityWrite.js';
 import type { Logger } from '../../logger.js';
-import { NO_CHANGE, writeEntities, type AspectWriteRequest, type EntityWrite, type WriteStore } from '../aspects/pipeline.js';
+import { countTestEvaluation, type TestEvaluationTrigger } from '../../telemetry/metrics.js';
+import { NO_CHANGE, writeEntities, type AspectWriteRequest, type EntityWrite, type WritePath } from '../aspects/pipeline.js';
 import { RESULTS_ASPECT, TestSet } from './testSet.js';
 
 /** What one evaluation replaces: the results of every test ('all'), or of the tests named. */
@@ -73,23 +74,37 @@ export interface StoredEvaluation {
  * through the write path; entities deleted meanwhile are left out.
  */
 export async function storeEvaluations(
-  store: WriteStore,
+  path: WritePath,
   log: Logger,
   urns: readonly Urn[],
   tests: TestSet,
   evaluated: Evaluated,
   actor: string,
+  trigger: TestEvaluationTrigger,
 ): Promise<StoredEvaluation> {
   const stamp = { time: Date.now(), actor };
   const writes: EntityWrite[] = [];
+  const runs = new Map<string, TestRun>();
   for (const urn of urns) {
-    const request = resultsRequest(urn, tests, evaluated, stamp, entityBounds, (run) => logExceeded(log, urn.value, run));
+    const request = resultsRequest(urn, tests, evaluated, stamp, entityBounds, (run) => runs.set(urn.value, run));
     if (request) writes.push({ urn, requests: [request] });
   }
   if (writes.length === 0) return { written: 0, changeIds: [] };
-  const outcomes = await writeEntities(store, writes, actor, { skipMissing: true });
+  const outcomes = await writeEntities(path, writes, actor, { skipMissing: true });
+  // The last run of each entity is the one its write stored (a write decided again runs again).
+  for (const [urn, run] of runs) {
+    logExceeded(log, urn, run);
+    countRun(run, tests.tests.length, trigger);
+  }
   const changeIds = outcomes.flatMap((o) => o.changeIds);
   return { written: changeIds.length, changeIds };
+}
+
+/** Counts a run's outcomes in the metrics (the tests out of scope too). */
+export function countRun(run: TestRun, tests: number, trigger: TestEvaluationTrigger): void {
+  countTestEvaluation('pass', trigger, run.passing.length);
+  countTestEvaluation('fail', trigger, run.failing.length);
+  countTestEvaluation('out_of_scope', trigger, tests - run.passing.length - run.failing.length);
 }
 
 /** A test that ran out of a bound fails; the server says which and why. */
