@@ -28,6 +28,7 @@ import { restliRoutes } from './restli/routes.js';
 import { SIGN_IN_PATHS, signInRoutes } from './rest/signInRoutes.js';
 import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
 import { healthRoutes, jobRoutes, PROBE_PATHS, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
+import { historyRoutes } from './rest/historyRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { complianceRoutes } from './rest/complianceRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
@@ -174,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await app.register(datahubReadRoutes, { prefix: `${prefix}/${version}`, services, version });
     }
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(historyRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(complianceRoutes, { prefix: `${prefix}/v3`, services });

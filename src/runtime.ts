@@ -18,15 +18,16 @@ import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
 import { NO_WAIT, type IndexWaiter } from './services/indexWaiter.js';
-import { EVALUATE_TESTS, REINDEX } from './services/jobs/kinds.js';
+import { bulkEditHandler } from './services/jobs/bulkEditValues.js';
+import { BULK_EDIT_VALUES, EVALUATE_TESTS, REINDEX } from './services/jobs/kinds.js';
 import { JobWorker } from './services/jobs/worker.js';
+import { LocalRegistryChanges } from './services/localRegistryChanges.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
 import { SearchIndexer } from './services/searchIndex/indexer.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
 import { TestCatalog } from './services/testCatalog.js';
 import { runEvaluationJob } from './services/testEvaluation/evaluationJob.js';
 import { TestEvaluator } from './services/testEvaluation/evaluator.js';
-import { LocalRegistryChanges } from './services/localRegistryChanges.js';
 import { entityPageReader } from './store/aspects.js';
 import { entitiesIndexedBefore } from './store/changeLog.js';
 import { openDatabase, type Database } from './store/database.js';
@@ -73,6 +74,8 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const db = database.db;
   const engine = search.engine;
   let services: Services | undefined;
+  // Built after the services, which tell it about queued work.
+  let worker: JobWorker | undefined;
   const requestRebuild = (reason: string) => {
     services?.search.requestRebuild(SYSTEM_CALLER, reason).then(
       ({ jobId, created }) => log.info({ jobId, created, reason }, 'search index rebuild requested'),
@@ -94,17 +97,18 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
         },
       })
     : null;
-  // The evaluator writes results through the same write path as the services.
-  const registryChanges = new LocalRegistryChanges();
-  const store = { db, registryChanges };
-  const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge() }) : null;
+  // The evaluator writes test results only, never the property registry: its count of registry changes stays at zero.
+  const resultPath = { db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept };
+  const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge() }) : null;
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
-  services = createServices({ db, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, registryChanges, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  services = createServices({ db, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
+  worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
+  // A bulk edit writes values only, never the property registry: its count of registry changes stays at zero.
+  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge() }));
   const searchService = services.search;
   worker.register(EVALUATE_TESTS, (ctx) =>
-    runEvaluationJob({ db, store, catalog: new TestCatalog({ db, log }), log, search: searchService.enabled ? searchService : null, onChanges: () => indexer?.nudge() }, ctx),
+    runEvaluationJob({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, search: searchService.enabled ? searchService : null, onChanges: () => indexer?.nudge() }, ctx),
   );
   if (engine) {
     worker.register(REINDEX, async (ctx) => {

@@ -42,12 +42,7 @@ export interface RebuildObserver {
  * Follows job `id` until it is done (returns it) or failed (throws a CliError with the
  * job's error). A server away or answering 5xx is waited out for a minute; then it gives up.
  */
-export function followRebuild(http: HttpClient, id: string, observer: RebuildObserver): Promise<JobView> {
-  return followJob(http, id, observer, 'System update');
-}
-
-/** followRebuild for any job; `what` names it in errors ("Test run failed (job 7)"). */
-export async function followJob(http: HttpClient, id: string, observer: RebuildObserver, what: string): Promise<JobView> {
+export async function followRebuild(http: HttpClient, id: string, observer: RebuildObserver, what = 'System update'): Promise<JobView> {
   let failingSince: number | undefined;
   let lastRetryError: string | undefined;
   for (;;) {

@@ -15,6 +15,8 @@ export const LIMITS = {
   entityTypesPerDefinition: 100,
   propertiesPerEntity: 1000,
   batchEntities: 1000,
+  /** Entities one bulk edit may select (a search's hits, or URNs named): larger selections are split by their query. */
+  bulkEditEntities: 10_000,
   /**
    * Characters of one aspect's JSON: 512 KiB, a schema of about 2,000 to 3,000 fields.
    * Eight clients reading an aspect of this size at once keep /health responsive on a
@@ -27,7 +29,7 @@ export const LIMITS = {
 /** A batch (of entities to write or read) within LIMITS.batchEntities, on every interface that takes one. */
 export function requireBatchSize(size: number, field = 'body'): void {
   if (size > LIMITS.batchEntities) {
-    throw new ValidationError(`${field} holds ${size} entities; a batch may hold at most ${LIMITS.batchEntities}; split it`, field);
+    throw new ValidationError(`${field} holds ${size} entities, more than the limit of ${LIMITS.batchEntities} entities in one batch; split it`, field);
   }
 }
 

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken } from '../domain/accessToken.js';
 import type { TokenService } from '../services/tokenService.js';
 import { LOCAL_CALLER } from './caller.js';
+import { CLIENT_HEADER, interfaceOf } from './writeInterface.js';
 
 export interface AuthenticationOptions {
   readonly enabled: boolean;
@@ -31,8 +32,9 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
   app.decorateRequest('caller', null as never);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
+    const via = interfaceOf(path, request.headers[CLIENT_HEADER], options.graphqlPaths);
     if (!options.enabled) {
-      request.caller = LOCAL_CALLER;
+      request.caller = { ...LOCAL_CALLER, via };
       return;
     }
     if (options.publicPaths(path) || request.method === 'OPTIONS') return;
@@ -42,6 +44,6 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     if (!secret) return deny(reply, path, options, 'Invalid Authorization header: expected Bearer <token>');
     const result = await options.tokens.authenticate(secret);
     if (!result.ok) return deny(reply, path, options, result.reason);
-    request.caller = result.caller;
+    request.caller = { ...result.caller, via };
   });
 }

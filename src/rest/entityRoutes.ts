@@ -7,7 +7,7 @@ import { AspectExistsError, ASPECT_EXISTS } from '../domain/errors.js';
 import { parsePatchDocument } from '../domain/jsonPatch.js';
 import { entityTypeNamed } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
-import { boolParam, intParam, listParam, optionalBoolParam, stringParam, type Query } from './params.js';
+import { boolParam, intParam, listParam, optionalBoolParam, stringParam, versionParam, type Query } from './params.js';
 import type { BatchWritten } from '../services/entityService.js';
 import { turnForLargeBody } from './bodyTurns.js';
 import { aspectInputOf, aspectResponse, batchGetItemsOf, batchItemsOf, entityResponse, entityViewResponse, patchItemsOf, type ApiVersion } from './shapes.js';
@@ -112,19 +112,32 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
 
   app.delete('/entity/:entityName/:urn', async (request, reply) => {
     const { entityName, urn } = params(request);
+    // What the delete would remove, and nothing removed (docs/contract.md §13).
+    if (boolParam(query(request), 'dryRun', false)) return { dryRun: true, impact: await entities.previewDelete(request.caller, urn, { entityType: entityTypeNamed(entityName) }) };
     request.receipts.add(await entities.deleteEntity(request.caller, urn, { entityType: entityTypeNamed(entityName), async: writeAsync(query(request)) }));
     return reply.code(200).send();
   });
 
   app.get('/entity/:entityName/:urn/:aspect', async (request) => {
     const { entityName, urn, aspect } = params(request);
-    const value = await entities.getAspect(request.caller, urn, aspect, entityTypeNamed(entityName));
-    return aspectResponse(version, urn, aspect, value, boolParam(query(request), 'systemMetadata', false));
+    const q = query(request);
+    const asked = versionParam(q);
+    // Version 0 is the latest; 1..n the earlier ones, oldest first (docs/contract.md §13).
+    const value =
+      asked === 0
+        ? await entities.getAspect(request.caller, urn, aspect, entityTypeNamed(entityName))
+        : await services.history.aspectVersion(request.caller, urn, aspect, asked, entityTypeNamed(entityName));
+    return aspectResponse(version, urn, aspect, value, boolParam(q, 'systemMetadata', false));
   });
 
   app.post('/entity/:entityName/:urn/:aspect', async (request) => {
     const q = query(request);
     const { entityName, urn, aspect } = params(request);
+    if (boolParam(q, 'dryRun', false)) {
+      const options = { entityType: entityTypeNamed(entityName), createOnly: boolParam(q, 'createIfNotExists', true) };
+      const impact = await entities.previewWrite(request.caller, urn, aspect, aspectInputOf(version, request.body), options).catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default"));
+      return { dryRun: true, impact };
+    }
     const result = request.receipts.resultOf(
       await entities
         .setAspect(request.caller, urn, aspect, aspectInputOf(version, request.body), {

@@ -14,7 +14,7 @@ import { keyAspectOf, parseUrn } from '../domain/urn.js';
 import type { WriteOptions } from '../services/caller.js';
 import type { AspectValue } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
-import { stringParam, type Query } from '../rest/params.js';
+import { stringParam, versionParam, type Query } from '../rest/params.js';
 import { deleteEntityShape, deleteReferencesShape, ingestProposalBatchShape, ingestProposalShape } from './bodies.js';
 import { applyProposal, inBatch, parseProposal } from './proposals.js';
 import { serverConfig } from './serverConfig.js';
@@ -87,12 +87,11 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
     const type = entityTypeOfUrn(urn);
     const asked = stringParam(q, 'aspect');
     if (asked === undefined || asked === '') throw new ValidationError('Query parameter aspect is required: the name of the aspect to read, e.g. aspect=status', 'aspect');
-    const version = stringParam(q, 'version') ?? '0';
-    // Version 0 is the latest; earlier revisions are served by REST v3's history, not here.
-    if (version !== '0') throw new ValidationError(`Query parameter version must be 0 (the latest), got ${quoteInput(version)}`, 'version');
+    const version = versionParam(q);
     const aspect = aspectNamed(type, asked);
-    const found = await entities.getAspect(request.caller, urn, aspect, type);
-    return { aspect: { [recordClassOf(type, aspect)]: found.value }, version: 0 };
+    // Version 0 is the latest; 1..n the earlier ones, oldest first, as DataHub numbers them.
+    const found = await options.services.history.aspectVersion(request.caller, urn, aspect, version, type);
+    return { aspect: { [recordClassOf(type, aspect)]: found.value }, version };
   });
 
   app.post('/aspects', async (request) => {

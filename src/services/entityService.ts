@@ -37,6 +37,9 @@ import {
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
 import type { IndexWaiter } from './indexWaiter.js';
+import { addImpacts, NO_IMPACT, type ValueImpact } from '../domain/valueImpact.js';
+import { heldValueImpact } from '../store/heldValueImpact.js';
+import { propertyImpact } from '../store/propertyImpact.js';
 import type { LocalRegistryChanges } from './localRegistryChanges.js';
 import { bothWrites, NOTHING_WRITTEN, type WriteReceipt, type Written } from './writeReceipt.js';
 
@@ -99,6 +102,8 @@ export interface EntityDeps {
   readonly indexWaiter: IndexWaiter;
   /** Where the write path counts the registry changes it commits (searches read the count). */
   readonly registryChanges: LocalRegistryChanges;
+  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
+  readonly historyVersionsKept?: number;
 }
 
 /** Resolves a REST `{entityName}` path segment (case-insensitive). */
@@ -171,6 +176,14 @@ export interface EntityService {
   removeReferences(caller: Caller, urnValue: string, options?: WriteOptions): Promise<Written<EntityReference[]>>;
   /** Deletes one aspect; idempotent. */
   deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<WriteReceipt>;
+  /**
+   * What writing the aspect would drop of the values entities hold (a definition that
+   * starts a new version drops its property's values), deciding everything and writing
+   * nothing; a write the rules refuse throws as the write would (REST dryRun=true).
+   */
+  previewWrite(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<ValueImpact>;
+  /** What hard-deleting the entity would remove of the values entities hold: a property's values everywhere, an entity's own (REST dryRun=true). */
+  previewDelete(caller: Caller, urnValue: string, options?: { entityType?: EntityTypeInfo }): Promise<ValueImpact>;
 }
 
 export class DefaultEntityService implements EntityService {
@@ -375,6 +388,25 @@ export class DefaultEntityService implements EntityService {
     return this.receiptOf(changeIds, options);
   }
 
+  async previewWrite(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<ValueImpact> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    const request: AspectWriteRequest = {
+      aspect,
+      value: input.value,
+      ...(options.createOnly ? { createOnly: true } : {}),
+      ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+    };
+    const [outcome] = await this.writeMany([{ urn, requests: [request] }], caller, { dryRun: true });
+    let impact = NO_IMPACT;
+    for (const property of outcome!.valuesDropped) impact = addImpacts(impact, await propertyImpact(this.deps.db, property));
+    return impact;
+  }
+
+  async previewDelete(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo } = {}): Promise<ValueImpact> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    return urn.entityType.definitionAspect ? propertyImpact(this.deps.db, urn.value) : heldValueImpact(this.deps.db, urn.value);
+  }
+
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<Written<AspectResult[]>> {
     const keyAspect = urn.entityType.keyAspect;
     const withKey =
@@ -385,11 +417,13 @@ export class DefaultEntityService implements EntityService {
   }
 
   /** Writes through the one write path; definitions and soft deletes among the writes are audited, done or refused. */
-  private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+  private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean; dryRun?: boolean }): Promise<WriteOutcome[]> {
     let outcomes: WriteOutcome[];
     try {
-      outcomes = await writeEntities(this.deps, entities, caller.actor, options);
+      outcomes = await writeEntities(this.deps, entities, caller.actor, { ...options, via: caller.via, historyVersionsKept: this.deps.historyVersionsKept });
     } catch (err) {
+      // A dry run is a question, not an act: nothing to audit.
+      if (options.dryRun) throw err;
       for (const { urn, requests } of entities) {
         for (const request of requests) {
           const action = auditedAspectWrite(request.aspect, 'value' in request ? request.value : undefined, urn.entityType.name);
@@ -398,6 +432,7 @@ export class DefaultEntityService implements EntityService {
       }
       throw err;
     }
+    if (options.dryRun) return outcomes;
     for (let i = 0; i < entities.length; i++) {
       const urn = entities[i]!.urn;
       for (const result of outcomes[i]!.results) {

@@ -10,8 +10,10 @@ import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
+  AuthorizedBulkEditService,
   AuthorizedComplianceService,
   AuthorizedEntityService,
+  AuthorizedHistoryService,
   AuthorizedJobService,
   AuthorizedPropertyService,
   AuthorizedSearchService,
@@ -20,8 +22,10 @@ import {
   AuthorizedValueService,
 } from './authorizedServices.js';
 import { AuditTrail } from './audit.js';
+import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
 import { DefaultComplianceService, type ComplianceService } from './complianceService.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
+import { DefaultHistoryService, type HistoryService } from './historyService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { LocalRegistryChanges } from './localRegistryChanges.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
@@ -36,6 +40,10 @@ export interface Services {
   readonly entities: EntityService;
   readonly properties: PropertyService;
   readonly values: ValueService;
+  /** Aspect versions and the history of values (who changed which value when). */
+  readonly history: HistoryService;
+  /** Bulk edits of values on the entities a search selects (jobs). */
+  readonly bulkEdits: BulkEditService;
   readonly jobs: JobService;
   readonly tests: TestService;
   /** The compliance view of metadata tests and runs on demand. */
@@ -59,14 +67,16 @@ export interface ServiceDeps {
   readonly searchDisabledReason?: string;
   /** How long searches trust their cached property registry (SearchService). */
   readonly searchRegistryRecheckMs?: number;
+  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
+  readonly historyVersionsKept?: number;
+  /** Tells the job worker that work was queued (it would otherwise find it at its next poll). */
+  readonly onJobQueued?: () => void;
   /** Sign-in through an OpenID provider (OIDC_ISSUER); absent: off. */
   readonly signIn?: Omit<SignInDeps, 'tokens' | 'log'>;
-  /** The count of registry changes the process's write path adds to (shared with writers built beside the services); absent: a new one. */
-  readonly registryChanges?: LocalRegistryChanges;
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const registryChanges = deps.registryChanges ?? new LocalRegistryChanges();
+  const registryChanges = new LocalRegistryChanges();
   const entities = new DefaultEntityService({ ...deps, registryChanges });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
@@ -76,6 +86,10 @@ export function createServices(deps: ServiceDeps): Services {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
     values: new AuthorizedValueService(new DefaultValueService({ entities })),
+    history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
+    bulkEdits: new AuthorizedBulkEditService(
+      new DefaultBulkEditService({ db: deps.db, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
+    ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(tests),
     compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search })),

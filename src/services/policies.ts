@@ -7,8 +7,10 @@
  */
 import { tryParseUrn } from '../domain/urn.js';
 import { isPerson, type Scope } from './caller.js';
+import type { BulkEditService } from './bulkEditService.js';
 import type { ComplianceService } from './complianceService.js';
 import type { EntityService } from './entityService.js';
+import type { HistoryService } from './historyService.js';
 import type { JobService } from './jobs/jobService.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
@@ -68,6 +70,9 @@ export const entityPolicy = {
   // Each removal is an edit of the referring entity's aspect, as a REST write of it is.
   removeReferences: 'write',
   deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
+  // Asking what a write would drop needs what the write needs; what a delete would remove is a count anyone who reads may see.
+  previewWrite: (_caller, urn) => aspectWriteScope(urn),
+  previewDelete: 'read',
 } as const satisfies Policy<EntityService>;
 
 export const propertyPolicy = {
@@ -89,6 +94,16 @@ export const valuePolicy = {
   remove: 'write',
   get: 'read',
 } as const satisfies Policy<ValueService>;
+
+export const historyPolicy = {
+  aspectVersion: 'read',
+  valueHistory: 'read',
+} as const satisfies Policy<HistoryService>;
+
+// A bulk edit writes values, entity by entity, as value upserts do.
+export const bulkEditPolicy = {
+  edit: 'write',
+} as const satisfies Policy<BulkEditService>;
 
 export const jobPolicy = {
   list: 'read',

@@ -96,16 +96,17 @@ export interface AuditStamps {
 }
 
 /**
- * When an aspect was first written and last modified, and by whom: history version 1
- * is always the first write (every later write pushes the previous latest to a new
- * version), version 0 the latest.
+ * When an aspect was first written and last modified, and by whom: the lowest history
+ * version is the first write (every later write pushes the previous latest to a new
+ * version; history retention may have deleted the first ones), version 0 the latest.
  */
 export async function aspectAudit(db: Queryable, urn: string, aspect: string): Promise<AuditStamps | undefined> {
   const rows = await db.query<Pick<AspectModel, 'version' | 'createdOn' | 'createdBy'>>(sql`
-    SELECT version, created_on AS "createdOn", created_by AS "createdBy" FROM aspect WHERE urn = ${urn} AND aspect = ${aspect} AND version IN (0, 1)`);
+    SELECT version, created_on AS "createdOn", created_by AS "createdBy" FROM aspect WHERE urn = ${urn} AND aspect = ${aspect}
+      AND version IN (0, (SELECT MIN(version) FROM aspect WHERE urn = ${urn} AND aspect = ${aspect} AND version > 0))`);
   const latest = rows.find((r) => r.version === 0n);
   if (!latest) return undefined;
-  const first = rows.find((r) => r.version === 1n) ?? latest;
+  const first = rows.find((r) => r.version !== 0n) ?? latest;
   return {
     created: { time: first.createdOn.getTime(), actor: first.createdBy },
     lastModified: { time: latest.createdOn.getTime(), actor: latest.createdBy },

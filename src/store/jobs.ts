@@ -18,17 +18,19 @@ export interface Job {
   readonly total: number | null;
   readonly done: number;
   readonly lastError: string | null;
+  /** What the job did, for jobs that report it (a bulk edit's counts and refusals); null otherwise. */
+  readonly result: Record<string, unknown> | null;
   readonly createdOn: Date;
   readonly finishedOn: Date | null;
 }
 
-type Row = Pick<JobModel, 'id' | 'kind' | 'payload' | 'status' | 'attempts' | 'total' | 'done' | 'lastError' | 'createdOn' | 'finishedOn'>;
+type Row = Pick<JobModel, 'id' | 'kind' | 'payload' | 'status' | 'attempts' | 'total' | 'done' | 'lastError' | 'result' | 'createdOn' | 'finishedOn'>;
 
 /** The columns of Row, named as the model names them. */
-const COLUMNS = raw('id, kind, payload, status, attempts, total, done, last_error AS "lastError", created_on AS "createdOn", finished_on AS "finishedOn"');
+const COLUMNS = raw('id, kind, payload, status, attempts, total, done, last_error AS "lastError", result, created_on AS "createdOn", finished_on AS "finishedOn"');
 
 function toJob(r: Row): Job {
-  return { ...r, payload: r.payload as Record<string, unknown>, status: r.status as JobStatus };
+  return { ...r, payload: r.payload as Record<string, unknown>, status: r.status as JobStatus, result: r.result as Record<string, unknown> | null };
 }
 
 /** Enqueues a job in the caller's transaction, so it exists iff the change that needs it commits. */
@@ -61,6 +63,13 @@ export async function heartbeat(db: Queryable, id: bigint, worker: string, lease
                    total = COALESCE(${progress.total ?? null}::int, total),
                    done = COALESCE(${progress.done ?? null}::int, done)
     WHERE id = ${id} AND locked_by = ${worker} AND status = 'running'`);
+  return n > 0;
+}
+
+/** Records what the job did so far (its lease must be held): a resumed job reads it back. */
+export async function saveJobResult(db: Queryable, id: bigint, worker: string, result: Record<string, unknown>): Promise<boolean> {
+  const n = await db.execute(sql`
+    UPDATE job SET result = ${JSON.stringify(result)}::jsonb WHERE id = ${id} AND locked_by = ${worker} AND status = 'running'`);
   return n > 0;
 }
 

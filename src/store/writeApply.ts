@@ -31,15 +31,26 @@ export class WriteConflict extends Error {
 }
 
 /**
+ * How much history each aspect keeps: `versionsKept` earlier versions (the newest ones;
+ * version numbers never change), 0 for all of them. Older ones are deleted when the
+ * aspect is next written.
+ */
+export interface HistoryRetention {
+  readonly versionsKept: number;
+}
+
+const KEEP_ALL: HistoryRetention = { versionsKept: 0 };
+
+/**
  * Applies the decisions (those that change something). Returns the change-log id
  * of each entity logged; null when the optimistic statement was refused (throws
  * WriteConflict on the locked path).
  */
-export async function applyWrites(target: WriteTarget, all: readonly EntityWriteDecision[], state: WriteState): Promise<Map<string, bigint> | null> {
+export async function applyWrites(target: WriteTarget, all: readonly EntityWriteDecision[], state: WriteState, retention: HistoryRetention = KEEP_ALL): Promise<Map<string, bigint> | null> {
   const decisions = all.filter(changesSomething);
   if (decisions.length === 0) return new Map();
   // Not prepared: its text varies with what it writes, so a prepared statement would never be reused.
-  const statement = (await writeStatement(target, decisions, state)).unprepared('write');
+  const statement = (await writeStatement(target, decisions, state, retention)).unprepared('write');
   let rows: Array<{ id: bigint | null; urn: string | null }>;
   try {
     rows = await queryableOf(target).query<{ id: bigint | null; urn: string | null }>(statement);
@@ -71,10 +82,10 @@ async function jsonInTurns(items: readonly unknown[], turns: TurnTaker): Promise
   return `[${parts.join(',')}]`;
 }
 
-async function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Promise<Sql> {
+async function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState, retention: HistoryRetention): Promise<Sql> {
   const turns = new TurnTaker();
   const writes = decisions.flatMap((d) =>
-    d.writes.map((w) => ({ urn: d.urn, entity_type: d.entityType, aspect: w.aspect, metadata: w.metadata, system_metadata: w.systemMetadata, created_by: d.createdBy })),
+    d.writes.map((w) => ({ urn: d.urn, entity_type: d.entityType, aspect: w.aspect, metadata: w.metadata, system_metadata: w.systemMetadata, created_by: d.createdBy, created_via: d.createdVia ?? null })),
   ).map((w, ord) => ({ ord, ...w }));
   const logOnly = decisions.flatMap((d) => (d.creates ? [{ urn: d.urn, entity_type: d.entityType, aspect: d.creates.keyAspect }] : [])).map((l, k) => ({ ord: writes.length + k, ...l }));
   const replaced = decisions.filter((d) => d.valueRows !== null);
@@ -96,6 +107,11 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       SELECT entity_urn, property_urn, entity_type, generation, vals FROM values_input
       ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"
     )`;
+  // The hist CTE adds version max_version + 1; the newest `versionsKept` stay, counting it.
+  const pruned = retention.versionsKept <= 0 ? EMPTY : sql`, pruned AS (
+      DELETE FROM aspect h USING prev p
+      WHERE h.urn = p.urn AND h.aspect = p.aspect AND h.version > 0 AND h.version <= p.max_version + 1 - ${retention.versionsKept}
+    )`;
   const jobsAdded = jobs.length === 0 ? EMPTY : sql`, jobs_added AS (
       INSERT INTO job (kind, payload)
       SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS j(kind text, payload jsonb) WHERE (SELECT ok FROM ok)
@@ -103,7 +119,7 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
   return sql`
     WITH ${writePreconditions(target, decisions, state)} input AS (
       SELECT * FROM jsonb_to_recordset(${await jsonInTurns(writes, turns)}::jsonb)
-        AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text)
+        AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text, created_via text)
       WHERE (SELECT ok FROM ok)
     ), log_input AS (
       SELECT ord, urn, entity_type, aspect FROM input
@@ -111,19 +127,19 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(logOnly)}::jsonb) AS l(ord int, urn text, entity_type text, aspect text)
       WHERE (SELECT ok FROM ok)
     ), prev AS (
-      SELECT a.urn, a.aspect, a.metadata, a.system_metadata, a.created_on, a.created_by,
+      SELECT a.urn, a.aspect, a.metadata, a.system_metadata, a.created_on, a.created_by, a.created_via,
              (SELECT MAX(h.version) FROM aspect h WHERE h.urn = a.urn AND h.aspect = a.aspect) AS max_version
       FROM aspect a JOIN input i ON a.urn = i.urn AND a.aspect = i.aspect AND a.version = 0
     ), hist AS (
-      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
-      SELECT urn, aspect, max_version + 1, metadata, system_metadata, created_on, created_by FROM prev
+      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by, created_via)
+      SELECT urn, aspect, max_version + 1, metadata, system_metadata, created_on, created_by, created_via FROM prev
     ), latest AS (
-      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
-      SELECT urn, aspect, 0, metadata, system_metadata, now(), created_by FROM input
+      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by, created_via)
+      SELECT urn, aspect, 0, metadata, system_metadata, now(), created_by, created_via FROM input
       ON CONFLICT (urn, aspect, version) DO UPDATE
         SET metadata = EXCLUDED.metadata, system_metadata = EXCLUDED.system_metadata,
-            created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by
-    )${values}${registryChanges(registry)}${jobsAdded}, logged AS (
+            created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by, created_via = EXCLUDED.created_via
+    )${pruned}${values}${registryChanges(registry)}${jobsAdded}, logged AS (
       INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
       SELECT urn, min(entity_type), string_agg(aspect, ',' ORDER BY ord), 'UPSERT', ${activeTraceparent()}::text FROM log_input GROUP BY urn ORDER BY min(ord)
       RETURNING id, urn

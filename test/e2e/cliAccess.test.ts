@@ -196,7 +196,7 @@ describe('delete', () => {
     const urn = await defineProperty('del.keep');
     const result = await cli(['delete', '--urn', urn, '--hard'], 'n\n');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`This will permanently delete ${urn} and remove its values from every entity that holds them. This cannot be undone. Continue? [y/N]`);
+    expect(result.stderr).toContain(`This will permanently delete ${urn} and remove its values from every entity that holds them (no values). This cannot be undone. Continue? [y/N]`);
     expect(result.stderr).toContain(`Aborted; ${urn} was not deleted.`);
     expect((await http(server.url, 'GET', `/openapi/v3/entity/structuredProperty/${enc(urn)}`)).status).toBe(200);
     // No answer at all (stdin closed) is a no as well.

@@ -96,7 +96,7 @@ describe.each(backends())('values over REST on %s', (backend) => {
     ['two values for a SINGLE property', () => [{ propertyUrn: tier, values: [{ string: 'gold' }, { string: 'silver' }] }], /cardinality SINGLE, but 2 values were given/],
     ['a property that does not exist', () => [{ propertyUrn: propertyUrn('io.val.nothing'), values: [{ string: 'x' }] }], /does not exist/],
     ['a property not allowed on datasets', () => [{ propertyUrn: flowOnly, values: [{ double: 1 }] }], /cannot be applied to entity type dataset/],
-    ['the same property twice', () => [{ propertyUrn: owner, values: [{ string: 'a' }] }, { propertyUrn: owner, values: [{ string: 'b' }] }], /^properties\[1\]\.propertyUrn lists urn:\S+ more than once; give each property once, with all its values$/],
+    ['the same property twice', () => [{ propertyUrn: owner, values: [{ string: 'a' }] }, { propertyUrn: owner, values: [{ string: 'b' }] }], /^properties\[1\]\.propertyUrn lists urn:\S+ more than once; give each property once per source, with all its values$/],
     ['a value object with two keys', () => [{ propertyUrn: owner, values: [{ string: 'a', double: 1 }] }], /^properties\[0\]\.values\[0\] must have exactly one of "string" or "double"/],
     ['a malformed property urn', () => [{ propertyUrn: 'urn:li:structuredProperty:has space', values: [{ string: 'a' }] }], /not a structured property urn/],
     ['more than 1000 values', () => [{ propertyUrn: retention, values: Array.from({ length: 1001 }, () => ({ double: 30 })) }], /^properties\[0\]\.values has more than the limit of 1000 entries$/],

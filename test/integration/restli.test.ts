@@ -129,10 +129,13 @@ describe('reads', () => {
     expect((await get(`/aspects/${enc(P)}?aspect=status&version=0`)).status).toBe(404);
   });
 
-  test('only version 0 (the latest) is served', async () => {
+  test('a version not stored is 404; a version that is no number is 400 (earlier versions: test/integration/historyAndImpact.test.ts)', async () => {
     const res = await get(`/aspects/${enc(P)}?aspect=propertyDefinition&version=3`);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Query parameter version must be 0 (the latest), got "3"');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe(`Version 3 of aspect propertyDefinition of ${P} does not exist`);
+    const bad = await get(`/aspects/${enc(P)}?aspect=propertyDefinition&version=latest`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^Query parameter version must be a whole number >= 0/);
   });
 
   test('a definition written with datahub type urns reads back in the canonical svc namespace, under its record class', async () => {

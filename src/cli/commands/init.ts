@@ -5,7 +5,7 @@
  * refused at once rather than at the first command.
  */
 import type { CommandContext } from '../context.js';
-import { configPath, normaliseServer, readConfigFile, writeConfigFile, type CliSettings } from '../configFile.js';
+import { configPath, normaliseServer, profileOf, readConfigFile, writeConfigFile, type CliSettings } from '../configFile.js';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
 import { CliWhoAmIDocument } from '../generated/graphql.js';
 import { GraphqlApi } from '../graphqlApi.js';
@@ -64,7 +64,8 @@ export async function init(ctx: CommandContext, options: { server?: string; toke
   const scope = options.check === false ? undefined : await checkServer(settings);
   const file = writeConfigFile(environment, settings);
   const tokenNote = token ? `with an access token${scope ? ` of ${scope} scope` : ''}` : 'no access token';
-  printLine(terminal.stdout, `Wrote ${file} (server ${normalised}, ${tokenNote}, ${scope ? 'checked' : 'not checked'}).`);
+  const profile = profileOf(environment);
+  printLine(terminal.stdout, `Wrote ${file} (${profile ? `profile ${profile}, ` : ''}server ${normalised}, ${tokenNote}, ${scope ? 'checked' : 'not checked'}).`);
   if (environment.env.PROPGRAPH_SERVER || environment.env.PROPGRAPH_TOKEN) {
     printLine(terminal.stderr, `Note: PROPGRAPH_SERVER / PROPGRAPH_TOKEN are set and override ${configPath(environment)}.`);
   }

@@ -8,7 +8,7 @@ import type { CommandContext } from '../context.js';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
 import { CliRunTestsDocument, CliTestReportDocument, type CliTestReportQuery } from '../generated/graphql.js';
 import { RunProgress } from '../progress.js';
-import { followJob } from '../rebuildJob.js';
+import { followRebuild } from '../rebuildJob.js';
 import { printTable } from '../table.js';
 import { printLine } from '../terminal.js';
 import { testUrnOf } from '../files/testFile.js';
@@ -85,7 +85,7 @@ export async function runTests(ctx: CommandContext, options: { test?: string[]; 
   let bar: RunProgress | undefined;
   let done;
   try {
-    done = await followJob(ctx.api().http, job.id, {
+    done = await followRebuild(ctx.api().http, job.id, {
       progress: ({ total, done: so }) => {
         if (total === null) return;
         bar ??= new RunProgress(ctx.terminal, Math.max(total, 2), 'evaluated');

@@ -61,6 +61,8 @@ export interface ResolvedRequest extends RuledRequest {
 
 export interface WriteContext {
   readonly actor: string;
+  /** The interface the write came through, recorded beside the actor. */
+  readonly via?: string | undefined;
   /** The write's time (ms since the epoch), stamped as lastObserved. */
   readonly now: number;
 }
@@ -150,6 +152,7 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
     urn: urn.value,
     entityType: urn.entityType.name,
     createdBy: context.actor,
+    createdVia: context.via ?? null,
     creates: entity.existence === 'created' ? { keyAspect: urn.entityType.keyAspect } : null,
     writes,
     valueRows,

@@ -1,5 +1,6 @@
 import { AspectExistsError, ASPECT_EXISTS } from '../../domain/errors.js';
 import type { AccessTokenDuration, MutationResolvers } from '../generated/resolvers-types.js';
+import { typedValueOfInput } from '../../services/propertyService.js';
 import { entityModel } from './entityModel.js';
 import { atInputPaths, checkUpsertInput } from './valueInput.js';
 
@@ -58,6 +59,16 @@ export const Mutation: MutationResolvers = {
     return { accessToken: created.token, metadata: created.metadata };
   },
   revokeAccessToken: (_root, { tokenId }, ctx) => ctx.services.tokens.revoke(ctx.caller, tokenId),
+  bulkEditStructuredProperties: (_root, { input }, ctx) =>
+    ctx.services.bulkEdits.edit(ctx.caller, {
+      query: input.query ?? null,
+      types: input.types ?? null,
+      urns: input.urns ?? null,
+      property: input.structuredPropertyUrn,
+      operation: input.operation,
+      values: (input.values ?? []).map((v, i) => typedValueOfInput(v, `values[${i}]`)),
+      dryRun: input.dryRun ?? false,
+    }),
   evaluateTests: async (_root, { input }, ctx) =>
     ctx.receipts.resultOf(await ctx.services.tests.evaluate(ctx.caller, { urn: input.urn, push: input.push ?? false, ...(input.testUrns ? { testUrns: input.testUrns } : {}) })),
   runTests: async (_root, { input }, ctx) => {

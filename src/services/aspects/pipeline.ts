@@ -10,7 +10,10 @@
  * the same way, in a transaction holding the locks. A write that changed the property
  * registry is counted (LocalRegistryChanges) once it has committed.
  */
-import { UnavailableError } from '../../domain/errors.js';
+import { IncompatibleChangeError, UnavailableError } from '../../domain/errors.js';
+import { breakingChangeImpact } from '../../domain/valueImpact.js';
+import { propertiesWhoseValuesDrop } from '../../domain/writes/propertyDefinitionRules.js';
+import { propertyImpact } from '../../store/propertyImpact.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
 import { decideAspectDelete, decideEntityDelete, type DeleteDecision } from '../../domain/writes/entityDelete.js';
 import {
@@ -29,7 +32,7 @@ import type { Tx } from '../../store/database.js';
 import { applyDeletes, lockForDelete } from '../../store/deletes.js';
 import { inTransaction } from '../../store/transaction.js';
 import { applyWrites, WriteConflict } from '../../store/writeApply.js';
-import { loadPropertyRecords, loadWriteState, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
+import { loadPropertyRecords, loadWriteState, queryableOf, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
 import { TurnTaker } from '../../time.js';
 import type { LocalRegistryChanges } from '../localRegistryChanges.js';
 import { handlerFor } from './handlers.js';
@@ -45,11 +48,19 @@ export interface WriteOutcome {
   readonly results: AspectResult[];
   /** Change log ids written; the caller may wait for the index to pass them. */
   readonly changeIds: bigint[];
+  /** Properties whose stored values the write drops (a new version of a property that has some). */
+  readonly valuesDropped: readonly string[];
 }
 
 export interface EntityWriteOptions {
   /** Refuse when the entity already exists (REST createEntityIfNotExists=true). */
   readonly createEntityOnly?: boolean;
+  /** The interface the write came through, stored with each aspect version beside the actor. */
+  readonly via?: string | undefined;
+  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
+  readonly historyVersionsKept?: number | undefined;
+  /** Decide and check everything, then write nothing (REST dryRun=true). */
+  readonly dryRun?: boolean;
   /**
    * Leave out entities that do not exist (deleted since the caller listed them) instead
    * of refusing the batch; their outcomes are empty. For writes that describe entities
@@ -123,7 +134,7 @@ async function attemptWrites(
       const done = await attemptWrites(target, present.map((i) => all[i]!), present.map((i) => allRuled[i]!), actor, options);
       if (!done) return null;
       const byUrn = new Map(present.map((i, k) => [all[i]!.urn.value, done.outcome[k]!]));
-      return { outcome: all.map((e) => byUrn.get(e.urn.value) ?? { results: [], changeIds: [] }), registryChanged: done.registryChanged };
+      return { outcome: all.map((e) => byUrn.get(e.urn.value) ?? { results: [], changeIds: [], valuesDropped: [] }), registryChanged: done.registryChanged };
     }
   }
   const entities = all;
@@ -140,15 +151,31 @@ async function attemptWrites(
   const now = Date.now();
   const decisions: EntityWriteDecision[] = [];
   for (const [i, e] of entities.entries()) {
-    decisions.push(decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now }));
+    try {
+      decisions.push(decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now, via: options.via }));
+    } catch (err) {
+      throw await withImpact(target, e.urn, err);
+    }
     await turns.turn();
   }
-  const ids = await applyWrites(target, decisions, state);
+  const dropped = (d: EntityWriteDecision) => propertiesWhoseValuesDrop(d, (p) => state.properties.has(p));
+  if (options.dryRun) return { outcome: decisions.map((d) => ({ results: [...d.results], changeIds: [], valuesDropped: dropped(d) })), registryChanged: false };
+  const ids = await applyWrites(target, decisions, state, { versionsKept: options.historyVersionsKept ?? 0 });
   if (!ids) return null;
   return {
-    outcome: decisions.map((d) => ({ results: [...d.results], changeIds: ids.has(d.urn) ? [ids.get(d.urn)!] : [] })),
+    outcome: decisions.map((d) => ({ results: [...d.results], changeIds: ids.has(d.urn) ? [ids.get(d.urn)!] : [], valuesDropped: dropped(d) })),
     registryChanged: decisions.some((d) => changesSomething(d) && d.registry.length > 0),
   };
+}
+
+/**
+ * A breaking definition change refused for want of a new version says what that
+ * version would drop (docs/contract.md §13): the values the property holds now.
+ */
+async function withImpact(target: WriteTarget, urn: Urn, err: unknown): Promise<unknown> {
+  if (!(err instanceof IncompatibleChangeError)) return err;
+  const impact = await propertyImpact(queryableOf(target), urn.value);
+  return new IncompatibleChangeError(`${err.message} ${breakingChangeImpact(impact)}`);
 }
 
 /** What the aspects' rules declare they rely on, for the whole batch. */

@@ -20,12 +20,11 @@ import { listEntityUrns } from '../../store/aspects.js';
 import type { Db } from '../../store/database.js';
 import { saveJobCursor } from '../../store/testJobs.js';
 import { countEntitiesByType, countHolders, dropDailyCounts, dropFromHistory, holdersOf } from '../../store/testResults.js';
-import type { WritePath } from '../aspects/pipeline.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import type { JobContext } from '../jobs/worker.js';
 import type { SearchService } from '../searchService.js';
 import type { TestCatalog } from '../testCatalog.js';
-import { storeEvaluations, type Evaluated } from './resultWriter.js';
+import { storeEvaluations, type Evaluated, type ResultPath } from './resultWriter.js';
 import { TestSet } from './testSet.js';
 
 /** What an evaluate-tests job is asked to do (its payload). */
@@ -65,7 +64,7 @@ const WRITES_AT_ONCE = 3;
 
 export interface EvaluationJobDeps {
   readonly db: Db;
-  readonly store: WritePath;
+  readonly store: ResultPath;
   readonly catalog: TestCatalog;
   readonly log: Logger;
   /** Null when search is disabled: a run with a query then fails with the reason. */

@@ -32,12 +32,11 @@ import { enqueueChangedTests } from '../../store/testJobs.js';
 import { entitiesWithResults, saveTodaysCounts } from '../../store/testResults.js';
 import { inTransaction } from '../../store/transaction.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
-import type { WritePath } from '../aspects/pipeline.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import { EVALUATE_TESTS } from '../jobs/kinds.js';
 import type { TestCatalog } from '../testCatalog.js';
 import { complianceCounts } from './complianceCounts.js';
-import { storeEvaluations } from './resultWriter.js';
+import { storeEvaluations, type ResultPath } from './resultWriter.js';
 import { RESULTS_ASPECT, TestSet } from './testSet.js';
 
 export const EVALUATOR_LEASE = 'test-evaluator';
@@ -45,7 +44,7 @@ export const EVALUATOR_CONSUMER = 'test-evaluator';
 
 export interface TestEvaluatorOptions {
   readonly db: Db;
-  readonly store: WritePath;
+  readonly store: ResultPath;
   readonly catalog: TestCatalog;
   readonly log: Logger;
   /** Called with the change ids of results written (the indexer is nudged). */

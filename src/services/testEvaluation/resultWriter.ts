@@ -21,6 +21,12 @@ import { countTestEvaluation, type TestEvaluationTrigger } from '../../telemetry
 import { NO_CHANGE, writeEntities, type AspectWriteRequest, type EntityWrite, type WritePath } from '../aspects/pipeline.js';
 import { RESULTS_ASPECT, TestSet } from './testSet.js';
 
+/** The write path results are stored through, with the history retention every aspect write keeps. */
+export interface ResultPath extends WritePath {
+  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
+  readonly historyVersionsKept?: number;
+}
+
 /** What one evaluation replaces: the results of every test ('all'), or of the tests named. */
 export type Evaluated = ReadonlySet<string> | 'all';
 
@@ -74,7 +80,7 @@ export interface StoredEvaluation {
  * through the write path; entities deleted meanwhile are left out.
  */
 export async function storeEvaluations(
-  path: WritePath,
+  path: ResultPath,
   log: Logger,
   urns: readonly Urn[],
   tests: TestSet,
@@ -90,7 +96,7 @@ export async function storeEvaluations(
     if (request) writes.push({ urn, requests: [request] });
   }
   if (writes.length === 0) return { written: 0, changeIds: [] };
-  const outcomes = await writeEntities(path, writes, actor, { skipMissing: true });
+  const outcomes = await writeEntities(path, writes, actor, { skipMissing: true, historyVersionsKept: path.historyVersionsKept });
   // The last run of each entity is the one its write stored (a write decided again runs again).
   for (const [urn, run] of runs) {
     logExceeded(log, urn, run);
