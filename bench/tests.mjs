@@ -17,7 +17,7 @@
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bulkLoad, healthDuring, memoryOfTree, printMemory, startAsUser, startFlags, tempDataDir } from './outside.mjs';
+import { bulkLoad, healthDuring, memoryOfTree, printMemory, startAsUser, startFlags, tempDataDir } from './outsideServer.mjs';
 import { PROPS, datasetUrn, propertyUrn, valuesFor } from './outsideData.mjs';
 import { profilesIn } from './outsideProfile.mjs';
 import { startBareProxy } from './outsideSearch.mjs';
@@ -130,7 +130,7 @@ async function scenario(opts) {
     console.log(`== baseline: bulk load of ${opts.n} datasets over REST batches until searchable`);
     let cpu0 = cpuOfTree(server.child.pid);
     let t = performance.now();
-    await bulkLoad(api, opts.n, 'bench');
+    await bulkLoad(api, { to: opts.n, prefix: 'bench' });
     for (;;) {
       const res = await api.post('/api/graphql', { query: '{ scrollAcrossEntities(input: {types: [DATASET], query: "*", count: 0}) { total } }' });
       if (res.data.scrollAcrossEntities.total >= opts.n) break;

@@ -55,9 +55,10 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .command('init')
     .description('write the server address and access token to ~/.propgraph/config.json (asks for what is missing on a terminal)')
     .option('--server <url>', 'server address, e.g. https://host/gms or http://localhost:8080')
-    .option('--token <token>', 'access token sent as Authorization: Bearer')
+    .option('--token <token>', 'access token sent as Authorization: Bearer; - reads it from stdin (a token given here is visible to other users in ps)')
+    .option('--token-file <path>', 'read the access token from this file (e.g. data/root-token)')
     .option('--no-check', 'write the configuration without checking that the server answers and accepts the token')
-    .action(run((opts: { server?: string; token?: string; check: boolean }) => init(ctx, opts)));
+    .action(run((opts: { server?: string; token?: string; tokenFile?: string; check: boolean }) => init(ctx, opts)));
 
   program
     .command('login')

@@ -8,10 +8,11 @@
 import { aspectNamed, requireKnownAspect, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { relocated, ServiceError, ValidationError } from '../domain/errors.js';
 import { checkInputLimits, quoteInput } from '../domain/inputLimits.js';
+import { checkJsonTextNesting } from '../domain/textNesting.js';
 import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
 import { parseUrn } from '../domain/urn.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
-import type { EntityService } from '../services/entityService.js';
+import type { EntityCall, EntityService } from '../services/entityService.js';
 import type { WriteReceipt } from '../services/writeReceipt.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
@@ -33,11 +34,13 @@ export interface Proposal {
 function decodeJsonText(text: string, where: string, what: string): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError(`${where} is not valid JSON (${(err as Error).message}); send ${what} as JSON text`, where);
-  }
-  try {
+    // Deep nesting is refused before JSON.parse builds it, as on a REST body.
+    checkJsonTextNesting(text, where);
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new ValidationError(`${where} is not valid JSON (${(err as Error).message}); send ${what} as JSON text`, where);
+    }
     checkInputLimits(value, where);
   } catch (err) {
     // The limits name the path inside the aspect (`name`); say it is inside this text.
@@ -88,6 +91,20 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   } catch (err) {
     if (err instanceof ValidationError) throw relocated(err, `${where}.value`, `${where}.value: ${err.message}`);
     throw err;
+  }
+}
+
+/** The entity service call a proposal makes, for authorizing a batch before its first write. */
+export function callOf(p: Proposal): EntityCall {
+  switch (p.changeType) {
+    case 'CREATE_ENTITY':
+      return { method: 'batchUpsert', entityType: p.entityType };
+    case 'DELETE':
+      return { method: 'deleteAspect', urn: p.urn, aspect: p.aspect };
+    case 'PATCH':
+      return { method: 'patchAspect', urn: p.urn, aspect: p.aspect, patch: p.patch! };
+    default:
+      return { method: 'setAspect', urn: p.urn, aspect: p.aspect, input: { value: p.value } };
   }
 }
 

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { aspectClassOf, aspectNamed, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { quoteInput } from '../domain/inputLimits.js';
+import { checkRequestedResults } from '../domain/limits.js';
 import { parseShape } from '../domain/shapes/shape.js';
 import { keyAspectOf, parseUrn } from '../domain/urn.js';
 import type { WriteOptions } from '../services/caller.js';
@@ -16,7 +17,7 @@ import type { AspectValue } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
 import { stringParam, versionParam, type Query } from '../rest/params.js';
 import { deleteEntityShape, deleteReferencesShape, ingestProposalBatchShape, ingestProposalShape } from './bodies.js';
-import { applyProposal, inBatch, parseProposal } from './proposals.js';
+import { applyProposal, callOf, inBatch, parseProposal } from './proposals.js';
 import { serverConfig } from './serverConfig.js';
 
 export interface RestliRouteOptions {
@@ -102,8 +103,16 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
       return SUCCESS;
     }
     const body = parseShape(ingestProposalBatchShape, request.body, 'request body');
-    // Every proposal is checked before the first is applied, so a bad one writes nothing.
+    checkRequestedResults(body.proposals.length, 'This proposal batch', 'proposals');
+    // Every proposal is checked, and authorized, before the first is applied, so a bad or forbidden one writes nothing.
     const proposals = body.proposals.map((p, i) => parseProposal(p, `proposals[${i}]`));
+    for (const [i, p] of proposals.entries()) {
+      try {
+        await entities.authorize(request.caller, callOf(p));
+      } catch (err) {
+        throw inBatch(err, i, p);
+      }
+    }
     for (const [i, p] of proposals.entries()) {
       request.receipts.add(
         await applyProposal(entities, request.caller, p, writeOptions(body.async)).catch((err: unknown) => {

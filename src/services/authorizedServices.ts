@@ -61,6 +61,18 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   removeReferences: EntityService['removeReferences'] = (caller, ...rest) => this.allowed(caller, 'removeReferences', E.removeReferences).removeReferences(caller, ...rest);
   deleteAspect: EntityService['deleteAspect'] = (caller, urn, aspect, ...rest) =>
     this.allowed(caller, 'deleteAspect', E.deleteAspect(caller, urn, aspect)).deleteAspect(caller, urn, aspect, ...rest);
+  /** The rule of the method asked about, as that method's own wrapper applies it. */
+  authorize: EntityService['authorize'] = (caller, call) => {
+    const need =
+      call.method === 'setAspect'
+        ? E.setAspect(caller, call.urn)
+        : call.method === 'patchAspect'
+          ? E.patchAspect(caller, call.urn)
+          : call.method === 'batchUpsert'
+            ? E.batchUpsert(caller, call.entityType)
+            : E.deleteAspect(caller, call.urn, call.aspect);
+    return this.allowed(caller, call.method, need).authorize(caller, call);
+  };
   previewWrite: EntityService['previewWrite'] = (caller, urn, ...rest) => this.allowed(caller, 'previewWrite', E.previewWrite(caller, urn)).previewWrite(caller, urn, ...rest);
   previewDelete: EntityService['previewDelete'] = (caller, ...rest) => this.allowed(caller, 'previewDelete', E.previewDelete).previewDelete(caller, ...rest);
 }
@@ -140,6 +152,7 @@ export class AuthorizedTokenService extends Authorized<TokenService> implements 
   list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list(caller)).list(caller);
   revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke(caller)).revoke(caller, ...rest);
   authenticate: TokenService['authenticate'] = (...args) => this.inner.authenticate(...args);
+  verifiedBefore: TokenService['verifiedBefore'] = (...args) => this.inner.verifiedBefore(...args);
   ensureRootToken: TokenService['ensureRootToken'] = (...args) => this.inner.ensureRootToken(...args);
 }
 

@@ -7,17 +7,18 @@
  * search index.
  */
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
-import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { scopeAllows } from '../domain/accessToken.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { findAspect } from '../domain/registry/aspects.js';
 import { textViolation } from '../domain/inputLimits.js';
-import { requireBatchSize } from '../domain/limits.js';
+import { checkRequestedResults, requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
 import { keyAspectOf, parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
 import { laterReplaces, mergeBatchEntries, patchesInOrder, type BatchEntry } from '../domain/writes/batchEntries.js';
 import { TurnTaker } from '../time.js';
-import { entitiesWithAspectContaining, entityExists, latestAspectsOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
+import { entitiesWithAspectContaining, entityExists, latestAspectNamesOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
 import { entitiesPendingUpTo } from '../store/changeLog.js';
 import type { Db } from '../store/database.js';
 import type { Logger } from '../logger.js';
@@ -32,10 +33,12 @@ import {
   writeEntities,
   NO_CHANGE,
   type EntityWrite,
+  type EntityWriteOptions,
   type WriteOutcome,
   type AspectResult,
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
+import { destructiveWritePolicy } from './writePolicy.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { addImpacts, NO_IMPACT, type ValueImpact } from '../domain/valueImpact.js';
 import { heldValueImpact } from '../store/heldValueImpact.js';
@@ -177,6 +180,12 @@ export interface EntityService {
   /** Deletes one aspect; idempotent. */
   deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<WriteReceipt>;
   /**
+   * Whether the caller may make a call, without making it: a batch of calls (Rest.li's
+   * proposal batch) is authorized whole before its first write. The authorization
+   * wrapper answers; the service itself allows everything.
+   */
+  authorize(caller: Caller, call: EntityCall): Promise<void>;
+  /**
    * What writing the aspect would drop of the values entities hold (a definition that
    * starts a new version drops its property's values), deciding everything and writing
    * nothing; a write the rules refuse throws as the write would (REST dryRun=true).
@@ -185,6 +194,19 @@ export interface EntityService {
   /** What hard-deleting the entity would remove of the values entities hold: a property's values everywhere, an entity's own (REST dryRun=true). */
   previewDelete(caller: Caller, urnValue: string, options?: { entityType?: EntityTypeInfo }): Promise<ValueImpact>;
 }
+
+/** Whether a caller's writes may drop stored values (policies.ts), as the write path is told. */
+function valueDropsOf(caller: Caller): EntityWriteOptions['valueDrops'] {
+  const needs = destructiveWritePolicy.dropValues;
+  return scopeAllows(caller.scope, needs) ? 'allowed' : { refusedUnless: needs };
+}
+
+/** A write call of this service, as authorize() is asked about it (with what it writes, for what only the decision shows). */
+export type EntityCall =
+  | { readonly method: 'setAspect'; readonly urn: string; readonly aspect: string; readonly input: AspectInput }
+  | { readonly method: 'patchAspect'; readonly urn: string; readonly aspect: string; readonly patch: PatchDocument }
+  | { readonly method: 'batchUpsert'; readonly entityType: EntityTypeInfo }
+  | { readonly method: 'deleteAspect'; readonly urn: string; readonly aspect: string };
 
 export class DefaultEntityService implements EntityService {
   private readonly audit: AuditTrail;
@@ -277,6 +299,8 @@ export class DefaultEntityService implements EntityService {
 
   async batchGet(_caller: Caller, entityType: EntityTypeInfo, items: readonly { urn: string; aspects: readonly string[] }[]): Promise<EntityView[]> {
     requireBatchSize(items.length);
+    // An item naming no aspect reads every aspect its type has, the key aspect included.
+    checkRequestedResults(items.reduce((n, item) => n + (item.aspects.length || entityType.aspects.length + 1), 0), 'This batchGet', 'body');
     const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), aspects: item.aspects }));
     const everything = parsed.some((p) => p.aspects.length === 0);
     const views = await this.readEntities(parsed.map((p) => p.urn), everything ? undefined : [...new Set(parsed.flatMap((p) => p.aspects))]);
@@ -290,15 +314,18 @@ export class DefaultEntityService implements EntityService {
 
   async traceWrites(_caller: Caller, traceId: string, asked: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, AspectTrace>>> {
     const upTo = lastChangeOfTrace(traceId);
-    const urns = [...asked.keys()].map((u) => parseUrn(u));
-    const existing = await this.existing(urns);
-    const [stored, pending] = await Promise.all([
-      latestAspectsOfMany(this.deps.db, urns.map((u) => u.value)),
+    // Bounded as a batch is: the answer holds one status per entity and aspect asked about.
+    requireBatchSize(asked.size);
+    checkRequestedResults([...asked.values()].reduce((n, aspects) => n + aspects.length, 0), 'This write trace', 'body');
+    const entries = [...asked].map(([text, aspects]) => ({ text, urn: parseUrn(text), aspects }));
+    const urns = entries.map((e) => e.urn);
+    const [existing, stored, pending] = await Promise.all([
+      this.existing(urns),
+      latestAspectNamesOfMany(this.deps.db, urns.map((u) => u.value)),
       entitiesPendingUpTo(this.deps.db, urns.map((u) => u.value), upTo),
     ]);
     const out = new Map<string, Map<string, AspectTrace>>();
-    for (const [text, aspects] of asked) {
-      const urn = parseUrn(text);
+    for (const { text, urn, aspects } of entries) {
       const own = stored.get(urn.value);
       const exists = (aspect: string) => existing.has(urn.value) && (aspect === urn.entityType.keyAspect || own?.has(aspect) === true);
       out.set(text, new Map(aspects.map((aspect) => [aspect, aspectTraceOf({ exists: exists(aspect), searchPending: pending.has(urn.value), searchEnabled: this.deps.indexWaiter.indexing })])));
@@ -315,6 +342,7 @@ export class DefaultEntityService implements EntityService {
     options: BatchOptions,
   ): Promise<Written<BatchWritten[]>> {
     requireBatchSize(items.length);
+    checkRequestedResults(items.reduce((n, item) => n + item.aspects.size, 0), 'This batch', 'body');
     const parsed = new Map<string, Urn>();
     const entries: BatchEntry<T>[] = [];
     const turns = new TurnTaker();
@@ -388,6 +416,19 @@ export class DefaultEntityService implements EntityService {
     return this.receiptOf(changeIds, options);
   }
 
+  /**
+   * The scope of the call is the wrapper's to check; what only the write's decision
+   * shows is checked here: a definition that would drop stored values, decided without
+   * writing, for a caller who may not drop them. Other errors are left to the call.
+   */
+  async authorize(caller: Caller, call: EntityCall): Promise<void> {
+    if ((call.method !== 'setAspect' && call.method !== 'patchAspect') || call.aspect !== 'propertyDefinition' || valueDropsOf(caller) === 'allowed') return;
+    const request: AspectWriteRequest = call.method === 'setAspect' ? { aspect: call.aspect, value: call.input.value } : patchRequest(call.aspect, call.patch);
+    await this.writeMany([{ urn: parseUrn(call.urn), requests: [request] }], caller, { dryRun: true }).catch((err: unknown) => {
+      if (err instanceof ForbiddenError) throw err;
+    });
+  }
+
   async previewWrite(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<ValueImpact> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const request: AspectWriteRequest = {
@@ -420,10 +461,10 @@ export class DefaultEntityService implements EntityService {
   private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean; dryRun?: boolean }): Promise<WriteOutcome[]> {
     let outcomes: WriteOutcome[];
     try {
-      outcomes = await writeEntities(this.deps, entities, caller.actor, { ...options, via: caller.via, historyVersionsKept: this.deps.historyVersionsKept });
+      outcomes = await writeEntities(this.deps, entities, caller.actor, { ...options, via: caller.via, historyVersionsKept: this.deps.historyVersionsKept, valueDrops: valueDropsOf(caller) });
     } catch (err) {
-      // A dry run is a question, not an act: nothing to audit.
-      if (options.dryRun) throw err;
+      // A dry run is a question, not an act: only a refusal of the caller is audited; other errors are the real write's to report.
+      if (options.dryRun && !(err instanceof ForbiddenError)) throw err;
       for (const { urn, requests } of entities) {
         for (const request of requests) {
           const action = auditedAspectWrite(request.aspect, 'value' in request ? request.value : undefined, urn.entityType.name);

@@ -70,10 +70,15 @@ export const entityPolicy = {
   // Each removal is an edit of the referring entity's aspect, as a REST write of it is.
   removeReferences: 'write',
   deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
+  // Asks about another method's rule (authorizedServices.ts applies that rule).
+  authorize: 'unchecked',
   // Asking what a write would drop needs what the write needs; what a delete would remove is a count anyone who reads may see.
   previewWrite: (_caller, urn) => aspectWriteScope(urn),
   previewDelete: 'read',
 } as const satisfies Policy<EntityService>;
+
+// What the write path finds only once it decides a write has its rule beside it (writePolicy.ts).
+export { destructiveWritePolicy } from './writePolicy.js';
 
 export const propertyPolicy = {
   get: 'read',
@@ -133,6 +138,7 @@ export const tokenPolicy = {
   list: (caller) => (isPerson(caller) ? 'read' : 'admin'),
   revoke: (caller) => (isPerson(caller) ? 'read' : 'admin'),
   authenticate: 'unchecked',
+  verifiedBefore: 'unchecked',
   ensureRootToken: 'unchecked',
 } as const satisfies Policy<TokenService>;
 

@@ -95,6 +95,8 @@ interface Bounds {
   readonly match: RegexMatcher;
   readonly work: ReturnType<typeof createWorkBudget>;
   yielded: number;
+  /** Evaluations that failed their bounds, logged together once the request is done (one line, however many). */
+  readonly exceeded: Array<{ readonly test: string; readonly urn: string; readonly reason: string; readonly pattern?: string }>;
 }
 const MAX_LIST_COUNT = 1000;
 
@@ -276,7 +278,7 @@ export class DefaultTestService implements TestService {
     if (missing) throw new NotFoundError(`Entity ${missing.value} does not exist`);
 
     if (input.push) return this.evaluateAndPush(caller, urns, tests, input.testUrns !== undefined, options);
-    const bounds: Bounds = { match: createBoundedMatcher(), work: createWorkBudget(), yielded: performance.now() };
+    const bounds: Bounds = { match: createBoundedMatcher(), work: createWorkBudget(), yielded: performance.now(), exceeded: [] };
     const out: Array<{ urn: string; results: TestResults }> = [];
     // A few entities at a time: their aspects can be large, and a batch of them all at once would be read and held together.
     for (let i = 0; i < urns.length; i += READ_CHUNK) {
@@ -287,6 +289,10 @@ export class DefaultTestService implements TestService {
         if (!view) throw new NotFoundError(`Entity ${urn.value} does not exist`);
         out.push({ urn: urn.value, results: await this.run(tests, documentOf(view), bounds) });
       }
+    }
+    if (bounds.exceeded.length > 0) {
+      // One line per request, however many entities and tests: a batch must not flood the log.
+      this.deps.log.warn({ exceeded: bounds.exceeded.length, first: bounds.exceeded.slice(0, 5) }, 'metadata tests failed: they exceeded their bounds');
     }
     return { result: out, receipt: NOTHING_WRITTEN };
   }
@@ -308,6 +314,7 @@ export class DefaultTestService implements TestService {
     const bounds: EvaluationBounds = { match: createBoundedMatcher(), work: createWorkBudget() };
     const stamp = { time: Date.now(), actor: caller.actor };
     const out: Array<{ urn: string; results: TestResults }> = [];
+    const runs = new Map<string, TestRun>();
     let receipt = NOTHING_WRITTEN;
     for (const urn of urns) {
       let last: TestRun = { passing: [], failing: [], exceeded: [] };
@@ -315,10 +322,12 @@ export class DefaultTestService implements TestService {
       if (!request) throw new ValidationError(`Entities of type ${urn.entityType.name} hold no test results; evaluate without push`, 'push');
       const written = await this.deps.entities.writeAspects(caller, urn.value, [request], options);
       receipt = bothWrites(receipt, written.receipt);
-      logExceeded(this.deps.log, urn.value, last);
+      runs.set(urn.value, last);
       countRun(last, tests.length, 'request');
       out.push({ urn: urn.value, results: resultsOf(last) });
     }
+    // One line per request, however many entities and tests: a batch must not flood the log.
+    logExceeded(this.deps.log, runs);
     return { result: out, receipt };
   }
 
@@ -332,10 +341,7 @@ export class DefaultTestService implements TestService {
       }
       const { outcome, boundExceeded } = evaluateTest(test.definition, doc, bounds.match, bounds.work.evaluation());
       if (boundExceeded) {
-        this.deps.log.warn(
-          { test: test.urn, urn: doc.urn, ...(boundExceeded instanceof RegexBoundExceeded ? { pattern: boundExceeded.pattern } : {}), reason: boundExceeded.reason },
-          boundExceeded instanceof RegexBoundExceeded ? 'metadata test failed: a regex exceeded its bound' : 'metadata test failed: it exceeded its work budget',
-        );
+        bounds.exceeded.push({ test: test.urn, urn: doc.urn, reason: boundExceeded.reason, ...(boundExceeded instanceof RegexBoundExceeded ? { pattern: boundExceeded.pattern } : {}) });
       }
       countTestEvaluation(OUTCOME_LABELS[outcome], 'request');
       if (outcome === 'SUCCESS') results.passing.push({ test: test.urn, type: 'SUCCESS' });

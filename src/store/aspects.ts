@@ -40,6 +40,19 @@ export async function latestAspectOfMany(db: Queryable, urns: readonly string[],
   return new Map(rows.map((r) => [r.urn, toStored(r)]));
 }
 
+/** The names of the latest aspects of many entities (a write trace needs no more). */
+export async function latestAspectNamesOfMany(db: Queryable, urns: readonly string[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (urns.length === 0) return out;
+  const rows = await db.query<{ urn: string; aspect: string }>(sql`SELECT urn, aspect FROM aspect WHERE urn = ANY(${urns}::text[]) AND version = 0`);
+  for (const r of rows) {
+    const names = out.get(r.urn) ?? new Set<string>();
+    names.add(r.aspect);
+    out.set(r.urn, names);
+  }
+  return out;
+}
+
 /** Latest versions of many entities' aspects (all of them, or those named), by URN then aspect. */
 export async function latestAspectsOfMany(db: Queryable, urns: readonly string[], names?: readonly string[]): Promise<Map<string, Map<string, StoredAspect>>> {
   const out = new Map<string, Map<string, StoredAspect>>();

@@ -241,7 +241,7 @@ const OPERATIONS: Operation[] = [
 
 beforeAll(async () => {
   // Refusals change nothing: checked on a database that no background test evaluation writes to.
-  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', TEST_EVALUATION: 'false' } });
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000', TEST_EVALUATION: 'false' } });
   url = server.url;
   await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, {
     json: { value: { qualifiedName: 'io.matrix.size', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.schemaField'] } },

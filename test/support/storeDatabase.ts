@@ -46,6 +46,7 @@ export async function arrange(store: WritePath, writes: Array<{ urn: string; asp
     store,
     writes.map((w) => ({ urn: parseUrn(w.urn), requests: Object.entries(w.aspects).map(([aspect, value]) => ({ aspect, value })) })),
     'urn:li:corpuser:arranger',
+    { valueDrops: 'allowed' },
   );
 }
 

@@ -10,10 +10,11 @@
  * the same way, in a transaction holding the locks. A write that changed the property
  * registry is counted (LocalRegistryChanges) once it has committed.
  */
-import { IncompatibleChangeError, UnavailableError } from '../../domain/errors.js';
+import { ForbiddenError, IncompatibleChangeError, UnavailableError } from '../../domain/errors.js';
 import { breakingChangeImpact } from '../../domain/valueImpact.js';
-import { propertiesWhoseValuesDrop } from '../../domain/writes/propertyDefinitionRules.js';
+import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/propertyDefinitionRules.js';
 import { propertyImpact } from '../../store/propertyImpact.js';
+import type { Scope } from '../caller.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
 import { decideAspectDelete, decideEntityDelete, type DeleteDecision } from '../../domain/writes/entityDelete.js';
 import {
@@ -55,11 +56,17 @@ export interface WriteOutcome {
 export interface EntityWriteOptions {
   /** Refuse when the entity already exists (REST createEntityIfNotExists=true). */
   readonly createEntityOnly?: boolean;
+  /**
+   * Whether the writer may drop stored values (a new version of a property that has
+   * some); when not, such a write is refused naming what it would drop. The scope this
+   * needs is services/policies.ts's.
+   */
+  readonly valueDrops: 'allowed' | { readonly refusedUnless: Scope };
   /** The interface the write came through, stored with each aspect version beside the actor. */
   readonly via?: string | undefined;
   /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
   readonly historyVersionsKept?: number | undefined;
-  /** Decide and check everything, then write nothing (REST dryRun=true). */
+  /** Decide and check everything, then write nothing (REST dryRun=true; a batch authorized before its first write). */
   readonly dryRun?: boolean;
   /**
    * Leave out entities that do not exist (deleted since the caller listed them) instead
@@ -83,7 +90,7 @@ const LOCKED_ATTEMPTS = 4;
  * Writes aspects of many entities (distinct URNs). Any rule broken anywhere throws
  * before anything is written.
  */
-export async function writeEntities(path: WritePath, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions = {}): Promise<WriteOutcome[]> {
+export async function writeEntities(path: WritePath, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<WriteOutcome[]> {
   const ruled: RuledRequest[][] = [];
   const turns = new TurnTaker();
   for (const e of entities) {
@@ -158,6 +165,7 @@ async function attemptWrites(
     }
     await turns.turn();
   }
+  if (options.valueDrops !== 'allowed') await refuseValueDrops(target, decisions, state, options.valueDrops.refusedUnless);
   const dropped = (d: EntityWriteDecision) => propertiesWhoseValuesDrop(d, (p) => state.properties.has(p));
   if (options.dryRun) return { outcome: decisions.map((d) => ({ results: [...d.results], changeIds: [], valuesDropped: dropped(d) })), registryChanged: false };
   const ids = await applyWrites(target, decisions, state, { versionsKept: options.historyVersionsKept ?? 0 });
@@ -176,6 +184,16 @@ async function withImpact(target: WriteTarget, urn: Urn, err: unknown): Promise<
   if (!(err instanceof IncompatibleChangeError)) return err;
   const impact = await propertyImpact(queryableOf(target), urn.value);
   return new IncompatibleChangeError(`${err.message} ${breakingChangeImpact(impact)}`);
+}
+
+/** Throws a ForbiddenError naming what the first write that drops stored values would drop; one that finds none stored goes on. */
+async function refuseValueDrops(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState, needs: Scope): Promise<void> {
+  for (const decision of decisions) {
+    for (const urn of propertiesWhoseValuesDrop(decision, (p) => state.properties.has(p))) {
+      const impact = await propertyImpact(queryableOf(target), urn);
+      if (impact.values > 0) throw new ForbiddenError(valueDropRefusal(urn, impact, needs));
+    }
+  }
 }
 
 /** What the aspects' rules declare they rely on, for the whole batch. */

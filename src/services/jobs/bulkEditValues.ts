@@ -92,6 +92,8 @@ async function writeChunk(deps: BulkEditDeps, urns: readonly string[], edit: Val
     via: author.via,
     historyVersionsKept: deps.historyVersionsKept,
     dryRun: options.dryRun,
+    // Only structuredProperties aspects are written: no definition, so no property's values are dropped.
+    valueDrops: 'allowed',
   });
   const ids = outcomes.flatMap((o) => o.changeIds);
   if (ids.length > 0) deps.onChanges?.(ids);

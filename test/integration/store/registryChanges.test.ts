@@ -28,27 +28,27 @@ const ACTOR = 'urn:li:corpuser:counter';
 
   test('a definition written is counted once, after it commits', async () => {
     const before = counted();
-    await writeEntities(s.store, [{ urn: P('new'), requests: [{ aspect: 'propertyDefinition', value: definition('count.new') }] }], ACTOR);
+    await writeEntities(s.store, [{ urn: P('new'), requests: [{ aspect: 'propertyDefinition', value: definition('count.new') }] }], ACTOR, { valueDrops: 'allowed' });
     expect(counted()).toBe(before + 1);
   });
 
   test('writes that leave the registry alone are not counted', async () => {
     const before = counted();
-    await writeEntities(s.store, [{ urn: D, requests: [{ aspect: 'structuredProperties', value: { properties: [{ propertyUrn: P('new').value, values: [{ string: 'x' }] }] } }] }], ACTOR);
-    await writeEntities(s.store, [{ urn: D, requests: [{ aspect: 'status', value: { removed: false } }] }], ACTOR);
+    await writeEntities(s.store, [{ urn: D, requests: [{ aspect: 'structuredProperties', value: { properties: [{ propertyUrn: P('new').value, values: [{ string: 'x' }] }] } }] }], ACTOR, { valueDrops: 'allowed' });
+    await writeEntities(s.store, [{ urn: D, requests: [{ aspect: 'status', value: { removed: false } }] }], ACTOR, { valueDrops: 'allowed' });
     expect(counted()).toBe(before);
   });
 
   test('a refused definition is not counted', async () => {
     const before = counted();
-    await expect(writeEntities(s.store, [{ urn: P('bad'), requests: [{ aspect: 'propertyDefinition', value: definition('count.bad', { valueType: 'urn:li:dataType:svc.nothing' }) }] }], ACTOR)).rejects.toBeInstanceOf(ValidationError);
+    await expect(writeEntities(s.store, [{ urn: P('bad'), requests: [{ aspect: 'propertyDefinition', value: definition('count.bad', { valueType: 'urn:li:dataType:svc.nothing' }) }] }], ACTOR, { valueDrops: 'allowed' })).rejects.toBeInstanceOf(ValidationError);
     expect(counted()).toBe(before);
   });
 
   test('soft delete and hard delete of a property are counted; deleting a dataset is not', async () => {
     await arrange(s.store, [{ urn: P('gone').value, aspects: { propertyDefinition: definition('count.gone') } }]);
     const before = counted();
-    await writeEntities(s.store, [{ urn: P('gone'), requests: [{ aspect: 'status', value: { removed: true } }] }], ACTOR);
+    await writeEntities(s.store, [{ urn: P('gone'), requests: [{ aspect: 'status', value: { removed: true } }] }], ACTOR, { valueDrops: 'allowed' });
     expect(counted()).toBe(before + 1);
     await deleteOneAspect(s.store, P('gone'), 'status');
     expect(counted()).toBe(before + 2);
