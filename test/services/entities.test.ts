@@ -9,7 +9,7 @@ import { AlreadyExistsError, InvalidUrnError, NotFoundError, PreconditionError, 
 import { LIMITS } from '../../src/domain/limits.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import { parseUrn } from '../../src/domain/urn.js';
-import { entityTypeNamed, type AspectInput } from '../../src/services/entityService.js';
+import { entityTypeNamed, type AspectInput, type PatchInput } from '../../src/services/entityService.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, fieldUrn, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 
@@ -184,14 +184,14 @@ describe('batches', () => {
     const keyed = { arrayPrimaryKeys: { properties: ['propertyUrn'] } };
     const add = (value: string) => ({ ...keyed, patch: [{ op: 'add' as const, path: `/properties/${owner}`, value: { propertyUrn: owner, values: [{ string: value }] } }] });
     await entities().batchPatch(WRITER, ENTITY.dataset, [
-      { urn: a, aspects: new Map([['status', { patches: [{ patch: [{ op: 'add' as const, path: '/removed', value: false }] }] }], ['structuredProperties', { patches: [add('one'), add('two')] }]]) },
+      { urn: a, aspects: new Map<string, PatchInput>([['status', { patches: [{ patch: [{ op: 'add' as const, path: '/removed', value: false }], arrayPrimaryKeys: {} }] }], ['structuredProperties', { patches: [add('one'), add('two')] }]]) },
     ]);
     expect((await entities().getAspect(READER, a, 'status')).value).toEqual({ removed: false });
     expect(await catalog.valuesOf(a)).toEqual([{ propertyUrn: owner, values: [{ string: 'two' }] }]);
     await rejection(
       entities().batchPatch(WRITER, ENTITY.dataset, [
-        { urn: b, aspects: new Map([['status', { patches: [{ patch: [{ op: 'add' as const, path: '/removed', value: false }] }] }]]) },
-        { urn: a, aspects: new Map([['structuredProperties', { patches: [{ ...keyed, patch: [{ op: 'add' as const, path: `/properties/${owner}`, value: { propertyUrn: owner, values: [] } }] }] }]]) },
+        { urn: b, aspects: new Map<string, PatchInput>([['status', { patches: [{ patch: [{ op: 'add' as const, path: '/removed', value: false }], arrayPrimaryKeys: {} }] }]]) },
+        { urn: a, aspects: new Map<string, PatchInput>([['structuredProperties', { patches: [{ ...keyed, patch: [{ op: 'add' as const, path: `/properties/${owner}`, value: { propertyUrn: owner, values: [] } }] }] }]]) },
       ]),
       ValidationError,
     );
