@@ -103,6 +103,18 @@ export async function rejection<E extends Error>(promise: Promise<unknown>, type
   return outcome.error as E;
 }
 
+/**
+ * Waits until the search index has taken every committed change (the change log is
+ * empty), as a client does after `X-Index-Status: pending`: on a loaded machine a
+ * write's bounded wait for the index can run out before the indexer caught up.
+ */
+export async function indexCaughtUp(runtime: TestRuntime, timeoutMs = 120_000): Promise<void> {
+  await waitFor('the search index to catch up with the change log', timeoutMs, async () => {
+    const health = await runtime.health();
+    return (health.changeLog as { pending?: number } | undefined)?.pending === 0 ? true : undefined;
+  }, 25);
+}
+
 /** Waits until no job is pending or running (bounded) and returns every job, newest first. */
 export function jobsSettled(runtime: TestRuntime, timeoutMs = 60_000): Promise<JobView[]> {
   return waitFor('every job to finish', timeoutMs, async () => {
