@@ -13,6 +13,7 @@ import type { AggregateInput, AndFilter, ScrollInput } from '../../src/services/
 import { entityTypeNamed } from '../../src/services/entityService.js';
 import { REINDEX } from '../../src/services/jobs/kinds.js';
 import { searchAvailableForTests } from '../support/server.js';
+import { withClient } from '../support/storedValues.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, fieldUrn, indexCaughtUp, jobsSettled, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 
@@ -256,6 +257,8 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
   });
 
   describe('hidden values are never seen', () => {
+    /** The internal field of the hard-deleted property's first generation. */
+    let hardDeletedField = '';
     test('a filter or facet on a soft-deleted property is a ValidationError naming it; its holders are still found without its values; a restore makes it work again', async () => {
       const S = 'io.svc.search.soft';
       await catalog.define(S);
@@ -279,7 +282,12 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       await catalog.define(H, { valueType: 'number' });
       await catalog.setValues(C, { [VERSIONED]: ['bar'], [H]: [5] });
       expect(await queryUrns('structuredProperties.io_svc_search_hard:5')).toEqual([C]);
+      const generation = await withClient(runtime.databaseUrl, async (c) => (await c.query('SELECT generation::text AS g FROM structured_property WHERE urn = $1', [propertyUrn(H)])).rows[0].g as string);
+      /** The engine asked directly, by the property's internal field: the stale value is still in the document. */
+      const staleHolders = async () => (await runtime.search.engine!.search([{ type: 'dataset', filter: [`sp.g${generation} EXISTS`], limit: 100 }]))[0]!.hits.map((h) => h.urn);
       await runtime.services.properties.delete(ADMIN, propertyUrn(H));
+      await indexCaughtUp(runtime);
+      expect(await staleHolders()).toEqual([C]);
       expect((await rejection(query('structuredProperties.io_svc_search_hard:5'), ValidationError)).message).toMatch(/Unknown structured property in search field structuredProperties\.io_svc_search_hard/);
       await rejection(facet({ facets: [`structuredProperties.${H}`] }), ValidationError);
       await catalog.define(H);
@@ -287,6 +295,8 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       expect(await facet({ facets: [`structuredProperties.${H}`] })).toEqual([expect.objectContaining({ aggregations: [] })]);
       await catalog.setValues(A, { [RETENTION]: [60], [VERSIONED]: ['foo'], [TIER]: ['gold'], [H]: ['new'] });
       expect(await queryUrns('_exists_:structuredProperties.io_svc_search_hard')).toEqual([A]);
+      expect(await staleHolders()).toEqual([C]);
+      hardDeletedField = `sp.g${generation}`;
     });
 
     test('after a breaking change with a new version, old values match no field and no facet; new ones match the new versioned name', async () => {
@@ -317,6 +327,9 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
     test('once the cleanup jobs ran, results are unchanged', async () => {
       runtime.worker.start();
       expect((await jobsSettled(runtime)).filter((j) => j.status !== 'done')).toEqual([]);
+      await indexCaughtUp(runtime);
+      const stale = await runtime.search.engine!.search([{ type: 'dataset', filter: [`${hardDeletedField} EXISTS`], limit: 100 }]);
+      expect(stale[0]!.hits).toEqual([]);
       expect(await queryUrns('_exists_:structuredProperties.io_svc_search_hard')).toEqual([A]);
       expect(await queryUrns('structuredProperties.io_svc_search_versions:10')).toEqual([]);
     });
