@@ -326,13 +326,13 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
 
     test('once the cleanup jobs ran, results are unchanged', async () => {
       runtime.worker.start();
-      expect((await jobsSettled(runtime)).filter((j) => j.status !== 'done')).toEqual([]);
+      expect((await jobsSettled(runtime, 150_000)).filter((j) => j.status !== 'done')).toEqual([]);
       await indexCaughtUp(runtime);
       const stale = await runtime.search.engine!.search([{ type: 'dataset', filter: [`${hardDeletedField} EXISTS`], limit: 100 }]);
       expect(stale[0]!.hits).toEqual([]);
       expect(await queryUrns('_exists_:structuredProperties.io_svc_search_hard')).toEqual([A]);
       expect(await queryUrns('structuredProperties.io_svc_search_versions:10')).toEqual([]);
-    });
+    }, 180_000);
   });
 
   test('a write is seen by the next search (read-your-writes), and a delete likewise', async () => {
