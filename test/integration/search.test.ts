@@ -4,7 +4,7 @@
  * refusals. What a query matches, and every filter and facet rule, is the search
  * service's, tested in process in test/services/search.test.ts.
  */
-import { createDatasets, datasetUrn, defineProperty, searchRest, setValues } from '../support/catalog.js';
+import { createDatasets, datasetUrn, defineProperty, propertyUrn, searchRest, setValues, softDeleteProperty } from '../support/catalog.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 
 const RETENTION = 'io.acryl.privacy.retentionTime';
@@ -62,4 +62,12 @@ const C = datasetUrn('db.payments', 'snowflake', 'DEV');
     expect(bad.status).toBe(400);
   });
 
+
+  test('a filter on a soft-deleted property is 400 naming it (docs/contract.md §5)', async () => {
+    await defineProperty(base, 'io.acryl.retired', { valueType: 'string' });
+    await softDeleteProperty(base, 'io.acryl.retired');
+    const res = await searchRest(base, 'structuredProperties.io_acryl_retired:x');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Validation Error', message: `Cannot filter on deleted Structured Property [${propertyUrn('io.acryl.retired')}]` });
+  });
 });
