@@ -7,7 +7,7 @@
  * operations are tested at the services (test/services/); here, their GraphQL shapes.
  */
 import { graphql } from '../support/graphql.js';
-import { http } from '../support/http.js';
+import { http, indexCaughtUp } from '../support/http.js';
 import { datasetUrnOf, V3 } from '../support/fixtures.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
@@ -18,14 +18,15 @@ let url: string;
 const admin = { authorization: `Bearer ${ROOT}` };
 
 beforeAll(async () => {
-  server = await startTestServer({ search: searchAvailableForTests(), env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT } });
+  // Writes answer at commit and nobody waits for the index: only the default-facets test searches, and it waits itself.
+  server = await startTestServer({ search: searchAvailableForTests(), env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, WRITE_WAIT_FOR_INDEX: 'false' } });
   url = server.url;
 });
 afterAll(async () => {
   await server.stop();
 });
 
-const gql = (query: string, variables?: Record<string, unknown>, headers: Record<string, string> = admin) => graphql(url, query, variables, '/api/graphql', headers);
+const gql = (query: string, variables?: Record<string, unknown>, headers: Record<string, string> = admin) => graphql(url, query, variables, '/api/graphql', headers, { readYourWrites: false });
 
 let seq = 0;
 const uniqueName = (prefix: string) => `io.console.${prefix}${++seq}`;
@@ -57,7 +58,7 @@ async function createTierProperty(values: string[] = ['gold', 'silver']): Promis
 
 async function datasetWith(name: string, propertyUrn: string, value: string): Promise<string> {
   const urn = datasetUrnOf(name);
-  const created = await http(url, 'POST', `${V3}/entity/dataset`, { json: [{ urn, status: { value: { removed: false } } }], headers: admin });
+  const created = await http(url, 'POST', `${V3}/entity/dataset`, { json: [{ urn, status: { value: { removed: false } } }], headers: admin, readYourWrites: false });
   expect(created.status).toBe(200);
   const res = await gql(UPSERT, { input: { assetUrn: urn, structuredPropertyInputParams: [{ structuredPropertyUrn: propertyUrn, values: [{ stringValue: value }] }] } });
   expect(res.errors).toBeUndefined();
@@ -84,7 +85,7 @@ describe('me', () => {
   const ME = '{ me { corpUser { urn username } scope tokenId platformPrivileges { manageStructuredProperties deleteStructuredProperties editStructuredPropertyValues manageTests pushTestResults manageTokens } } }';
 
   async function tokenOf(scope: string): Promise<{ secret: string; id: string }> {
-    const res = await http(url, 'POST', `${V3}/tokens`, { json: { name: `console-${scope}-${++seq}`, scope }, headers: admin });
+    const res = await http(url, 'POST', `${V3}/tokens`, { json: { name: `console-${scope}-${++seq}`, scope }, headers: admin, readYourWrites: false });
     expect(res.status).toBe(200);
     return { secret: res.body.accessToken, id: res.body.metadata.id };
   }
@@ -106,7 +107,7 @@ describe('me', () => {
   });
 
   test('an expired token is refused with a message saying so', async () => {
-    const res = await http(url, 'POST', `${V3}/tokens`, { json: { name: `console-expiring-${++seq}`, scope: 'read', expiresAt: Date.now() + 1500 }, headers: admin });
+    const res = await http(url, 'POST', `${V3}/tokens`, { json: { name: `console-expiring-${++seq}`, scope: 'read', expiresAt: Date.now() + 1500 }, headers: admin, readYourWrites: false });
     expect(res.status).toBe(200);
     const headers = { authorization: `Bearer ${res.body.accessToken}` };
     expect((await gql(ME, undefined, headers)).status).toBe(200);
@@ -145,6 +146,7 @@ describe('settings', () => {
       input: { id: uniqueName('facet'), displayName: 'Facet me', valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'], settings: { showInSearchFilters: true } },
     });
     expect(created.errors).toBeUndefined();
+    await indexCaughtUp(url);
     const facets = await gql('{ aggregateAcrossEntities(input: {query: "*"}) { facets { field displayName } } }');
     expect(facets.errors).toBeUndefined();
     expect(facets.data.aggregateAcrossEntities.facets).toContainEqual({ field: `structuredProperties.${created.data.createStructuredProperty.urn.split(':').pop()}`, displayName: 'Facet me' });
@@ -280,6 +282,7 @@ describe('Dataset.schemaMetadata', () => {
       query: { createIfNotExists: 'false' },
       json: { value: { schemaName: 'orders', fields: [{ fieldPath: 'id', nativeDataType: 'bigint', description: 'Order id' }, { fieldPath: 'email', nativeDataType: 'varchar' }, { nativeDataType: 'no path' }] } },
       headers: admin,
+      readYourWrites: false,
     });
     expect(schema.status).toBe(200);
     const field = `urn:li:schemaField:(${dataset},email)`;
