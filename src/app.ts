@@ -11,18 +11,23 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Config } from './config.js';
 import { GRAPHQL_PATHS, mountGraphQL } from './graphql/server.js';
 import type { Logger } from './logger.js';
+import type { MetricsSource } from './metricsScrape.js';
 import { installAuthentication } from './rest/authentication.js';
 import { installExplainHeader } from './rest/explainHeader.js';
 import { installIndexStatusHeader } from './rest/indexStatusHeader.js';
+import { datahubReadRoutes } from './rest/datahubReadRoutes.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { errorSender, sendNoEndpoint } from './rest/errors.js';
 import { installInputLimits } from './rest/inputLimits.js';
 import { parsesPlainly, stringifyRest } from './rest/json.js';
 import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
+import { metricsRoutes } from './rest/metricsRoutes.js';
+import { installRequestTelemetry } from './rest/requestTelemetry.js';
 import { recordRoutes } from './rest/routeTable.js';
 import { restliRoutes } from './restli/routes.js';
+import { SIGN_IN_PATHS, signInRoutes } from './rest/signInRoutes.js';
 import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
-import { healthRoutes, jobRoutes, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
+import { healthRoutes, jobRoutes, PROBE_PATHS, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
 import { installTraceHeader } from './rest/traceHeader.js';
@@ -37,6 +42,8 @@ export interface AppDeps {
   readonly log: Logger;
   readonly services: Services;
   readonly health: HealthSource;
+  /** What GET /metrics answers. */
+  readonly metrics: MetricsSource;
   /** Shown in the OpenAPI document. */
   readonly version: string;
 }
@@ -87,16 +94,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     http: { headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs), connectionsCheckingInterval: CONNECTIONS_CHECK_MS },
     // URNs in paths can be long; the default 100 characters per parameter is too short.
     routerOptions: { maxParamLength: 4096, ignoreTrailingSlash: true },
-    // Per-request lines are logged at debug (below): at info they cost more than the request.
+    // Fastify's own request lines are off: requestTelemetry.ts writes one access line per request.
     logController: new LogController({ disableRequestLogging: true }),
+    // While closing, requests still arriving on open connections are served and told
+    // `Connection: close` rather than refused (connectionDrain.ts).
+    return503OnClosing: false,
     // Errors the router raises before any route (a bad percent-encoding, an overlong segment) get our body too.
     frameworkErrors: sendError,
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const line = { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
-    if (reply.statusCode >= 500) request.log.warn(line, 'request failed');
-    else request.log.debug(line, 'request');
-  });
+  installRequestTelemetry(app, deps.log);
   discardRefusedBodies(app, Math.min(REFUSED_BODY_GRACE_MS, config.requestTimeoutMs));
   recordRoutes(app);
   app.setReplySerializer((payload) => stringifyRest(payload));
@@ -137,18 +143,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const header = request.headers.authorization;
       return header ? `t:${createHash('sha256').update(header).digest('hex')}` : `ip:${request.ip}`;
     },
-    allowList: (request) => request.url === '/health',
+    allowList: (request) => request.url === '/health' || PROBE_PATHS.includes(request.url),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: 'Too Many Requests',
       message: `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
     }),
   });
-  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) });
+  // Sign-in is browser and CLI plumbing (docs/security.md), not part of the REST API.
+  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) });
+  const signingIn = services.signIn !== null;
   installAuthentication(app, {
     enabled: config.authEnabled,
     tokens: services.tokens,
-    publicPaths: (path) => path === '/health' || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)),
+    publicPaths: (path) =>
+      path === '/health' || PROBE_PATHS.includes(path) || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)) || (signingIn && SIGN_IN_PATHS.includes(path)),
     graphqlPaths: GRAPHQL_PATHS,
   });
 
@@ -156,10 +165,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installTraceHeader(app);
   installExplainHeader(app);
   await app.register(healthRoutes, { health: deps.health });
+  await app.register(metricsRoutes, { metrics: deps.metrics });
   await app.register(testRoutes, { services, writeWaitForIndex: config.writeWaitForIndex });
   for (const prefix of REST_PREFIXES) {
     for (const version of ['v2', 'v3'] as const) {
       await app.register(entityRoutes, { prefix: `${prefix}/${version}`, services, version, writeWaitForIndex: config.writeWaitForIndex });
+      await app.register(datahubReadRoutes, { prefix: `${prefix}/${version}`, services, version });
     }
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
@@ -174,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiDocsRoutes);
   await app.register(swaggerUiRoutes);
   if (config.graphiqlEnabled) await app.register(graphiqlRoutes);
-  if (config.consoleEnabled) await app.register(consoleRoutes, { graphqlUrl: config.consoleGraphqlUrl });
+  if (services.signIn) await app.register(signInRoutes, { signIn: services.signIn, redirectUrl: config.oidc?.redirectUrl, consoleEnabled: config.consoleEnabled });
+  if (config.consoleEnabled) await app.register(consoleRoutes, { graphqlUrl: config.consoleGraphqlUrl, signInProvider: services.signIn?.providerName ?? null });
   return app;
 }

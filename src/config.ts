@@ -3,6 +3,7 @@
  * process.env: everything below receives a Config.
  */
 import path from 'node:path';
+import { DEFAULT_GROUP_SCOPES, parseGroupScopes, type GroupScope } from './domain/person.js';
 import { URN_NAMESPACES, type UrnNamespace } from './domain/typeUrns.js';
 import type { LogFormat } from './logger.js';
 
@@ -55,6 +56,45 @@ export interface Config {
   readonly backgroundWorkers: boolean;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
   readonly urnNamespace: UrnNamespace;
+  /** METRICS_PORT: a second port (on HOST) serving /metrics without a token; unset: /metrics only on PORT, with a token. */
+  readonly metricsPort: number | undefined;
+  /** OpenTelemetry trace export (OTLP/HTTP); undefined, the default, makes no spans at all. */
+  readonly tracing: TracingConfig | undefined;
+  /** Sign-in through an OpenID Connect provider; undefined (off) unless OIDC_ISSUER is set. */
+  readonly oidc: OidcConfig | undefined;
+}
+
+export interface TracingConfig {
+  /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT with `/v1/traces` appended. */
+  readonly tracesUrl: string;
+  /** OTEL_EXPORTER_OTLP_HEADERS: `key=value` pairs, comma-separated, values percent-encoded. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** OTEL_SERVICE_NAME (propgraph). */
+  readonly serviceName: string;
+}
+
+/** OpenID Connect sign-in for people (docs/operations.md, Sign-in). */
+export interface OidcConfig {
+  /** The provider's issuer URL; its /.well-known/openid-configuration is read on first use. */
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Unset: a public client (PKCE only). */
+  readonly clientSecret: string | undefined;
+  /** Shown on the console's button: "Sign in with <name>". */
+  readonly providerName: string;
+  /** Scopes asked for, space-separated; `openid` is always among them. */
+  readonly scopes: string;
+  /** The claim that names the person (`email`; the subject when absent or unverified). */
+  readonly userClaim: string;
+  /** The claim that lists the person's groups; a dotted path reaches into nested claims. */
+  readonly groupsClaim: string;
+  readonly groupScopes: readonly GroupScope[];
+  /** The callback URL registered at the provider; unset: `<the URL the browser used>/auth/callback`. */
+  readonly redirectUrl: string | undefined;
+  /** Lifetime of a console sign-in. */
+  readonly sessionHours: number;
+  /** Lifetime of the credential `propgraph login` stores. */
+  readonly cliSessionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -118,9 +158,81 @@ function consoleGraphqlUrl(env: NodeJS.ProcessEnv): string {
   throw new ConfigError(`CONSOLE_GRAPHQL_URL must be a path such as /api/graphql or an http(s) URL, got ${JSON.stringify(v)}`);
 }
 
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = str(env, name);
+  if (v === undefined) return undefined;
+  try {
+    const url = new URL(v);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash) return v;
+  } catch {
+    // Reported below.
+  }
+  throw new ConfigError(`${name} must be an http(s) URL without query or fragment, got ${JSON.stringify(v)}`);
+}
+
+const OIDC_SETTINGS = ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_PROVIDER_NAME', 'OIDC_SCOPES', 'OIDC_USER_CLAIM', 'OIDC_GROUPS_CLAIM', 'OIDC_GROUP_SCOPES', 'OIDC_REDIRECT_URL', 'OIDC_SESSION_HOURS', 'OIDC_CLI_SESSION_DAYS'];
+
+function oidcConfig(env: NodeJS.ProcessEnv, authEnabled: boolean): OidcConfig | undefined {
+  const issuer = httpUrl(env, 'OIDC_ISSUER');
+  if (!issuer) {
+    // A sign-in set up but for its issuer (a typo in the name) would otherwise be silently off.
+    const stray = OIDC_SETTINGS.filter((k) => str(env, k) !== undefined);
+    if (stray.length > 0) throw new ConfigError(`${stray.join(', ')} set without OIDC_ISSUER: set OIDC_ISSUER to the provider's issuer URL to turn sign-in on`);
+    return undefined;
+  }
+  const clientId = str(env, 'OIDC_CLIENT_ID');
+  if (!clientId) throw new ConfigError('OIDC_ISSUER is set, so OIDC_CLIENT_ID is required: the client id registered for propgraph at the provider');
+  if (!authEnabled) throw new ConfigError('OIDC_ISSUER needs AUTH_ENABLED=true: with authentication off nobody signs in');
+  let groupScopes: GroupScope[];
+  try {
+    groupScopes = parseGroupScopes(str(env, 'OIDC_GROUP_SCOPES') ?? DEFAULT_GROUP_SCOPES);
+  } catch (err) {
+    throw new ConfigError(`OIDC_GROUP_SCOPES ${(err as Error).message}`);
+  }
+  const scopes = (str(env, 'OIDC_SCOPES') ?? 'openid email profile').split(/[\s,]+/).filter(Boolean);
+  if (!scopes.includes('openid')) scopes.unshift('openid');
+  return {
+    issuer,
+    clientId,
+    clientSecret: str(env, 'OIDC_CLIENT_SECRET'),
+    providerName: str(env, 'OIDC_PROVIDER_NAME') ?? new URL(issuer).host,
+    scopes: scopes.join(' '),
+    userClaim: str(env, 'OIDC_USER_CLAIM') ?? 'email',
+    groupsClaim: str(env, 'OIDC_GROUPS_CLAIM') ?? 'groups',
+    groupScopes,
+    redirectUrl: httpUrl(env, 'OIDC_REDIRECT_URL'),
+    sessionHours: int(env, 'OIDC_SESSION_HOURS', 12, 1),
+    cliSessionDays: int(env, 'OIDC_CLI_SESSION_DAYS', 30, 1),
+  };
+}
+
+/** The OTLP/HTTP exporter's settings, named as every OpenTelemetry SDK names them. */
+function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | undefined {
+  const tracesEndpoint = httpUrl(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const endpoint = httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (!tracesEndpoint && !endpoint) return undefined;
+  const headers: Record<string, string> = {};
+  for (const pair of (str(env, 'OTEL_EXPORTER_OTLP_HEADERS') ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new ConfigError(`OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas, got ${JSON.stringify(pair)}`);
+    try {
+      headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      throw new ConfigError(`OTEL_EXPORTER_OTLP_HEADERS has a badly percent-encoded pair: ${JSON.stringify(pair)}`);
+    }
+  }
+  return {
+    tracesUrl: tracesEndpoint ?? `${endpoint!.replace(/\/+$/, '')}/v1/traces`,
+    headers,
+    serviceName: str(env, 'OTEL_SERVICE_NAME') ?? 'propgraph',
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
+  const authEnabled = bool(env, 'AUTH_ENABLED', true);
   return {
     port: int(env, 'PORT', 8080),
     host: str(env, 'HOST') ?? '127.0.0.1',
@@ -137,7 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     meiliIndexPrefix: indexPrefix(env),
     searchIndexBatchSize: int(env, 'SEARCH_INDEX_BATCH_SIZE', 5000, 1),
     searchRegistryRecheckMs: int(env, 'SEARCH_REGISTRY_RECHECK_MS', 100, 0),
-    authEnabled: bool(env, 'AUTH_ENABLED', true),
+    authEnabled,
     rootToken: str(env, 'ROOT_TOKEN'),
     writeWaitForIndex: bool(env, 'WRITE_WAIT_FOR_INDEX', true),
     indexWaitMs: int(env, 'INDEX_WAIT_MS', 5000),
@@ -155,6 +267,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
+    metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
+    tracing: tracingConfig(env),
+    oidc: oidcConfig(env, authEnabled),
   };
 }
 

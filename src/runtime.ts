@@ -11,6 +11,7 @@ import { searchableEntityTypes } from './domain/registry/entityTypes.js';
 import { setUrnNamespace } from './domain/typeUrns.js';
 import { lockDataDir, type DataDirLock } from './embedded/dataDirLock.js';
 import type { EarlyStart } from './embedded/earlyStart.js';
+import { OpenIdProvider } from './identity/openIdProvider.js';
 import type { Logger } from './logger.js';
 import type { ComponentHealth } from './rest/systemRoutes.js';
 import { connectSearch, type SearchConnection } from './search/connect.js';
@@ -88,7 +89,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}) });
+  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   if (engine) {
@@ -160,6 +161,23 @@ async function bootstrapAuthentication(config: Config, log: Logger, services: Se
   }
   if (config.rootToken) return 'ROOT_TOKEN';
   return existsSync(file) ? file : 'an admin token created earlier (see docs/security.md)';
+}
+
+/** Sign-in through the configured OpenID provider (asked for nothing until first used); nothing when OIDC_ISSUER is unset. */
+function signInDeps(config: Config, log: Logger): { signIn?: NonNullable<Parameters<typeof createServices>[0]['signIn']> } {
+  const oidc = config.oidc;
+  if (!oidc) return {};
+  const provider = new OpenIdProvider({ issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret, scopes: oidc.scopes, groupsClaim: oidc.groupsClaim, log });
+  log.info({ issuer: oidc.issuer, clientId: oidc.clientId, client: oidc.clientSecret ? 'confidential' : 'public' }, 'sign-in through OpenID Connect is on');
+  return {
+    signIn: {
+      provider,
+      rules: { userClaim: oidc.userClaim, groupsClaim: oidc.groupsClaim, groupScopes: oidc.groupScopes },
+      providerName: oidc.providerName,
+      sessionHours: oidc.sessionHours,
+      cliSessionDays: oidc.cliSessionDays,
+    },
+  };
 }
 
 async function searchHealth(search: SearchConnection, indexer: SearchIndexer | null): Promise<ComponentHealth> {

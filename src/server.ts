@@ -1,33 +1,66 @@
 /**
  * A running server: a runtime (runtime.ts: database, search engine, services, the job
- * worker and the search indexer) with the HTTP app in front of it. Used by main.ts and
- * by the tests, which start real servers on free ports.
+ * worker and the search indexer) with the HTTP app in front of it, and what operators
+ * ask of it (docs/operations.md): /metrics, traces when configured, the probes, and a
+ * shutdown that finishes every request before the engines stop. Used by main.ts and by
+ * the tests, which start real servers on free ports.
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { trackConnections, type ConnectionDrain } from './connectionDrain.js';
 import type { EarlyStart } from './embedded/earlyStart.js';
 import type { Logger } from './logger.js';
+import { metricsScrape } from './metricsScrape.js';
+import { startMetricsServer, type MetricsServer } from './rest/metricsRoutes.js';
+import type { Readiness } from './rest/systemRoutes.js';
 import { startRuntime, type Runtime } from './runtime.js';
+import { missingMigrations } from './store/health.js';
+import { listMigrations } from './store/migrate.js';
+import { startTracing } from './telemetry/tracing.js';
 import { GRAPHIQL_PAGE } from './web/graphiql.js';
 import { SWAGGER_UI_PAGE } from './web/swaggerUi.js';
 
 export interface RunningServer extends Omit<Runtime, 'adminToken' | 'health' | 'startBackgroundWork'> {
   readonly app: FastifyInstance;
   readonly url: string;
+  /** The metrics port's /metrics, when METRICS_PORT is set. */
+  readonly metricsUrl: string | undefined;
+  /**
+   * Not ready any more; no new connections; every request in flight answered
+   * (connectionDrain.ts); then background work stops, then the engines.
+   */
+  close(): Promise<void>;
 }
 
 /** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
 export async function startServer(config: Config, log: Logger, early?: EarlyStart): Promise<RunningServer> {
-  const runtime = await startRuntime(config, log, early);
-  let app: FastifyInstance | undefined;
+  // Before the app is built: whether spans are made is decided once, there.
+  const tracer = config.tracing ? await startTracing({ ...config.tracing, serviceVersion: packageVersion() }) : null;
+  if (config.tracing) log.info({ endpoint: config.tracing.tracesUrl }, 'exporting traces over OTLP/HTTP');
+  let runtime: Runtime;
   try {
-    app = await buildApp({ config, log, services: runtime.services, version: packageVersion(), health: { health: runtime.health } });
+    runtime = await startRuntime(config, log, early);
+  } catch (err) {
+    await tracer?.stop();
+    throw err;
+  }
+  let shuttingDown = false;
+  const ready = readiness(runtime, () => shuttingDown);
+  const metrics = metricsScrape({ database: runtime.database, engine: runtime.search.engine, log });
+  let app: FastifyInstance | undefined;
+  let drain: ConnectionDrain;
+  let metricsServer: MetricsServer | undefined;
+  try {
+    app = await buildApp({ config, log, services: runtime.services, version: packageVersion(), health: { health: runtime.health, ready }, metrics });
+    drain = trackConnections(app.server);
     await app.listen({ port: config.port, host: config.host });
+    if (config.metricsPort !== undefined) metricsServer = await startMetricsServer(config.host, config.metricsPort, metrics, log);
   } catch (err) {
     await app?.close().catch(() => undefined);
     await runtime.close();
+    await tracer?.stop();
     throw err;
   }
   runtime.startBackgroundWork();
@@ -43,6 +76,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
       adminToken: runtime.adminToken,
       database: runtime.database.kind,
       search: runtime.search.mode,
+      ...(metricsServer ? { metrics: metricsServer.url } : {}),
     },
     'propgraph listening',
   );
@@ -52,19 +86,42 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
   return {
     app: server,
     url,
+    metricsUrl: metricsServer?.url,
     database: runtime.database,
     services: runtime.services,
     worker: runtime.worker,
     search: runtime.search,
     indexer: runtime.indexer,
     close: () => {
-      // Stop taking requests and let in-flight ones finish, then stop background work, then close storage.
+      // The indexer runs until the last request is answered, so writes waiting for the index still see it.
       closing ??= (async () => {
+        shuttingDown = true;
+        const started = performance.now();
+        drain.start();
         await server.close();
+        log.info({ ms: Math.round(performance.now() - started) }, 'requests drained; stopping background work and the engines');
+        await metricsServer?.close();
         await runtime.close();
+        await tracer?.stop();
       })();
       return closing;
     },
+  };
+}
+
+/** GET /health/ready: the database answers, every migration this build ships is applied, and the server is not shutting down. */
+function readiness(runtime: Runtime, shuttingDown: () => boolean): () => Promise<Readiness> {
+  const shipped = listMigrations().map((m) => m.name);
+  return async () => {
+    if (shuttingDown()) return { ready: false, reason: 'shutting down' };
+    let missing: string[];
+    try {
+      missing = await missingMigrations(runtime.database.read, shipped);
+    } catch (err) {
+      return { ready: false, reason: `the database does not answer: ${(err as Error).message.slice(0, 200)}` };
+    }
+    if (missing.length > 0) return { ready: false, reason: `migrations not applied: ${missing.join(', ')}` };
+    return shuttingDown() ? { ready: false, reason: 'shutting down' } : { ready: true };
   };
 }
 

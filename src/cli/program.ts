@@ -6,6 +6,7 @@ import { upsertDatasets, getDataset, listDatasets } from './commands/dataset.js'
 import { deleteEntity } from './commands/delete.js';
 import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
+import { login } from './commands/login.js';
 import { getProperty, listProperties, upsertProperties } from './commands/properties.js';
 import { restoreEntity } from './commands/restore.js';
 import { search } from './commands/search.js';
@@ -49,6 +50,13 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--token <token>', 'access token sent as Authorization: Bearer')
     .option('--no-check', 'write the configuration without checking that the server answers and accepts the token')
     .action(run((opts: { server?: string; token?: string; check: boolean }) => init(ctx, opts)));
+
+  program
+    .command('login')
+    .description("sign in as yourself through the server's OpenID provider (device code) and store the session in ~/.propgraph/config.json")
+    .option('--server <url>', 'server address (default: PROPGRAPH_SERVER or the configured one)')
+    .option('--name <name>', 'what to call this session in token lists (default: propgraph login on <host name>)')
+    .action(run((opts: { server?: string; name?: string }) => login(ctx, opts)));
 
   const properties = program.command('properties').description('structured property definitions');
   properties
@@ -151,7 +159,7 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--json', 'print the result as JSON')
     .action(run((opts: { urn: string; push?: boolean; test?: string[]; json?: boolean }) => evaluateTests(ctx, opts)));
 
-  const tokens = program.command('tokens').description('access tokens (needs an admin token)');
+  const tokens = program.command('tokens').description('access tokens (an admin manages all; a signed-in person their own)');
   tokens
     .command('create')
     .description('issue a token; prints its secret once')
@@ -159,7 +167,8 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .requiredOption('--scope <scope>', 'read, write or admin')
     .option('--expires-in-days <days>', 'lifetime in days (default: no expiry)')
     .option('--description <text>', 'free text')
-    .action(run((opts: { name: string; scope: string; expiresInDays?: string; description?: string }) => createToken(ctx, opts)));
+    .option('--type <type>', 'personal (yours, after propgraph login) or machine (admin); default: personal when signed in, else machine')
+    .action(run((opts: { name: string; scope: string; expiresInDays?: string; description?: string; type?: string }) => createToken(ctx, opts)));
   tokens
     .command('list')
     .description('list tokens (never their secrets)')

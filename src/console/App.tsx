@@ -5,7 +5,7 @@ import { ErrorMessage, Loading } from './components/Messages';
 import { MeDocument } from './generated/graphql';
 import { messageOf, request } from './lib/api';
 import { navigate, useLocation } from './lib/router';
-import { session, type Me } from './lib/session';
+import { pickUpSignIn, session, takeSignInOutcome, type Me } from './lib/session';
 import { EntityPage } from './pages/EntityPage';
 import { PropertyCatalogue } from './pages/PropertyCatalogue';
 import { PropertyForm } from './pages/PropertyForm';
@@ -19,6 +19,11 @@ export function App() {
   const location = useLocation();
   const [me, setMe] = useState<Me | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [pickingUp, setPickingUp] = useState(takeSignInOutcome);
+
+  useEffect(() => {
+    if (pickingUp) void pickUpSignIn().finally(() => setPickingUp(false));
+  }, [pickingUp]);
 
   useEffect(() => {
     setMe(null);
@@ -38,6 +43,7 @@ export function App() {
     document.title = title ? `${title} · propgraph console` : 'propgraph console';
   });
 
+  if (pickingUp) return <main id="main"><Loading what="your sign-in" /></main>;
   if (!token) return <SignIn />;
   if (error) return <main id="main"><ErrorMessage title="The console could not start.">{error}</ErrorMessage></main>;
   if (!me) return <main id="main"><Loading what="your account" /></main>;

@@ -9,6 +9,34 @@ import { LIMITS } from './limits.js';
 export const SCOPES = ['read', 'write', 'admin'] as const;
 export type TokenScope = (typeof SCOPES)[number];
 
+/**
+ * What a token is for: `machine` tokens are issued by an admin and act as
+ * `urn:li:corpuser:<name>`; `personal` tokens are issued by a signed-in person for their
+ * own scripts and act as them; `session` tokens are issued at sign-in (the console,
+ * `propgraph login`) and act as them too.
+ */
+export const TOKEN_KINDS = ['machine', 'personal', 'session'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+/** The kinds a client may ask for; sessions come only from signing in. */
+export type IssuableTokenKind = Exclude<TokenKind, 'session'>;
+
+export function parseIssuableKind(value: unknown, field = 'type'): IssuableTokenKind | undefined {
+  if (value === undefined || value === null) return undefined;
+  const kind = typeof value === 'string' ? value.toLowerCase() : value;
+  if (kind === 'machine' || kind === 'personal') return kind;
+  throw new ValidationError(`${field} must be personal or machine (session tokens are issued only by signing in)`, field);
+}
+
+export function parseKind(value: string): TokenKind {
+  return (TOKEN_KINDS as readonly string[]).includes(value) ? (value as TokenKind) : 'machine';
+}
+
+/** The scopes greater than `scope`. */
+export function scopesAbove(scope: TokenScope): TokenScope[] {
+  return SCOPES.slice(SCOPES.indexOf(scope) + 1);
+}
+
 const TOKEN_PREFIX = 'pgt_';
 
 export function parseScope(value: unknown, field = 'scope'): TokenScope {

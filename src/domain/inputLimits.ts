@@ -129,6 +129,15 @@ export function quoteInput(text: string, max: number = INPUT_LIMITS.quotedCharac
   return `${JSON.stringify(text.slice(0, max))}… (${text.length - max} more characters)`;
 }
 
+/**
+ * User input as a log line carries it: unquoted (the line's own encoding escapes it)
+ * and cut after INPUT_LIMITS.quotedCharacters, as quoteInput cuts it.
+ */
+export function clipInput(text: string, max: number = INPUT_LIMITS.quotedCharacters): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
 /** Throws a ValidationError naming the path when `value` breaks an input limit. */
 export function checkInputLimits(value: unknown, root: string): void {
   const found = findInputViolation(value);

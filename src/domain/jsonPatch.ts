@@ -1,8 +1,17 @@
 /**
- * JSON Patch (RFC 6902) over an aspect, with DataHub's `arrayPrimaryKeys` extension:
- * an array named in it is addressed by its elements' key (`/properties/<propertyUrn>`)
- * instead of by index. `add` on a keyed element inserts it or replaces it in place;
- * `remove` deletes it (a missing key is a no-op, so retries are harmless).
+ * JSON Patch (RFC 6902) over an aspect, with DataHub's keyed arrays: an array whose
+ * elements are identified by key fields is addressed by those keys instead of by index,
+ * one path segment per key field (`/properties/<propertyUrn>/<attribution source>`). A
+ * path naming fewer keys than the array has addresses the group of elements sharing
+ * them (`/properties/<propertyUrn>`). The keys come from the patch's `arrayPrimaryKeys`
+ * or, for arrays it does not name, from the aspect's own (the registry's patchKeys), as
+ * DataHub's aspect templates do. A key field inside a nested object is written with
+ * DataHub's separator U+241F (`attribution␟source`); an absent key is the empty string.
+ *
+ * `add` on a whole key inserts the element or replaces it in place; on a group it
+ * replaces the group with the value (an element, as older clients send it, or a list of
+ * them). `remove` deletes the element or the group; a missing key is a no-op, so
+ * retries are harmless.
  */
 import { ValidationError } from './errors.js';
 import { INPUT_LIMITS, nestingDepth } from './inputLimits.js';
@@ -16,8 +25,23 @@ export type PatchOperation =
 
 export interface PatchDocument {
   patch: PatchOperation[];
+  /** Per array name, its key fields as the client sent them (`["propertyUrn", "attribution␟source"]`). */
   arrayPrimaryKeys: Record<string, string[]>;
 }
+
+/**
+ * How an array's elements are identified: one key path per key field (`['attribution',
+ * 'source']`; `*` stands for the only member of an object, such as an allowed value's
+  * `{"string": ...}`); no key fields for an array of strings, identified by themselves.
+ */
+export interface KeyedArray {
+  readonly keys: readonly (readonly string[])[];
+}
+
+export type KeyedArrays = Readonly<Record<string, KeyedArray>>;
+
+/** DataHub's separator between the parts of a nested key field. */
+export const KEY_PATH_SEPARATOR = '\u241F';
 
 export { MAX_PATCH_OPERATIONS };
 
@@ -39,6 +63,13 @@ export function parsePatchDocument(input: unknown): PatchDocument {
   };
 }
 
+/** The keyed arrays a patch works with: those it names, over the aspect's own. */
+function keyedArraysOf(document: PatchDocument, aspectKeys: KeyedArrays): KeyedArrays {
+  const out: Record<string, KeyedArray> = { ...aspectKeys };
+  for (const [field, keys] of Object.entries(document.arrayPrimaryKeys)) out[field] = { keys: keys.map((k) => k.split(KEY_PATH_SEPARATOR)) };
+  return out;
+}
+
 function decodeSegment(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }
@@ -51,18 +82,21 @@ function isObject(x: unknown): x is Record<string, unknown> {
 
 /**
  * Applies the patch to a copy of `doc`; the original is never modified, so a failing
- * operation leaves nothing half-applied.
+ * operation leaves nothing half-applied. `aspectKeys`: the aspect's own keyed arrays.
  */
-export function applyPatch<T>(doc: T, document: PatchDocument): T {
+export function applyPatch<T>(doc: T, document: PatchDocument, aspectKeys: KeyedArrays = {}): T {
   let root: unknown = structuredClone(doc);
+  const keyed = keyedArraysOf(document, aspectKeys);
   document.patch.forEach((operation, i) => {
-    root = applyOne(root, operation, document.arrayPrimaryKeys, `patch[${i}]`);
+    root = applyOne(root, operation, keyed, `patch[${i}]`);
   });
   return root as T;
 }
 
-function applyOne(root: unknown, operation: PatchOperation, keys: Record<string, string[]>, field: string): unknown {
-  const fail = (reason: string): never => {
+type Fail = (reason: string) => never;
+
+function applyOne(root: unknown, operation: PatchOperation, keyed: KeyedArrays, field: string): unknown {
+  const fail: Fail = (reason) => {
     throw new ValidationError(`${field} (${operation.op} ${operation.path}): ${reason}`, `${field}.path`);
   };
   if (operation.path === '') {
@@ -77,40 +111,41 @@ function applyOne(root: unknown, operation: PatchOperation, keys: Record<string,
   if (segments.some((seg) => seg === '__proto__' || seg === 'constructor' || seg === 'prototype')) fail('reserved path segment');
   let container: unknown = root;
   let containerName = '';
-  for (let s = 0; s < segments.length - 1; s++) {
-    const next = child(container, segments[s]!, containerName, keys);
+  for (let s = 0; s < segments.length; ) {
+    const spec = Array.isArray(container) ? keyed[containerName] : undefined;
+    if (spec) {
+      const levels = Math.max(1, spec.keys.length);
+      const given = segments.slice(s, s + levels);
+      if (s + given.length === segments.length) {
+        applyKeyed(container as unknown[], spec, given, operation, fail);
+        return root;
+      }
+      const element = (container as unknown[]).find((e) => matchesKeys(e, spec, given));
+      if (element === undefined) fail(`no element with ${describeKeys(spec, given)}`);
+      container = element;
+      containerName = '';
+      s += levels;
+      continue;
+    }
+    // An aspect's keyed array that is absent is an empty one (DataHub's templates start from it).
+    if (isObject(container) && keyed[segments[s]!] && !Object.hasOwn(container, segments[s]!) && s < segments.length - 1) container[segments[s]!] = [];
+    if (s === segments.length - 1) {
+      applyAt(container, segments[s]!, operation, fail);
+      return root;
+    }
+    const next = child(container, segments[s]!);
     if (next === undefined) fail(`path segment ${segments[s]} does not exist`);
     containerName = Array.isArray(container) ? '' : segments[s]!;
     container = next;
+    s++;
   }
-  const last = segments[segments.length - 1]!;
+  return root;
+}
+
+/** An operation on a member of an object or an index of an array (RFC 6902). */
+function applyAt(container: unknown, last: string, operation: PatchOperation, fail: Fail): void {
   if (!container || typeof container !== 'object') fail('parent is not an object or array');
   const target = container as Container;
-  const keyField = Array.isArray(target) ? keys[containerName]?.[0] : undefined;
-
-  if (Array.isArray(target) && keyField) {
-    const index = target.findIndex((e) => isObject(e) && e[keyField] === last);
-    switch (operation.op) {
-      case 'add':
-      case 'replace': {
-        const value = operation.value;
-        if (!isObject(value)) fail(`value must be an object keyed by ${keyField}`);
-        const element = { ...(value as Record<string, unknown>) };
-        if (element[keyField] === undefined) element[keyField] = last;
-        if (element[keyField] !== last) fail(`value.${keyField} must equal the path key ${last}`);
-        if (index >= 0) target[index] = element;
-        else if (operation.op === 'replace') fail(`no element with ${keyField} ${last}`);
-        else target.push(element);
-        return root;
-      }
-      case 'remove':
-        if (index >= 0) target.splice(index, 1);
-        return root;
-      case 'test':
-        if (index < 0 || !deepEqual(target[index], operation.value)) fail('test failed');
-        return root;
-    }
-  }
   if (Array.isArray(target)) {
     const index = last === '-' ? target.length : /^(0|[1-9]\d*)$/.test(last) ? Number(last) : -1;
     if (index < 0) fail(`${last} is not an array index`);
@@ -118,45 +153,113 @@ function applyOne(root: unknown, operation: PatchOperation, keys: Record<string,
       case 'add':
         if (index > target.length) fail('index out of range');
         target.splice(index, 0, operation.value);
-        return root;
+        return;
       case 'replace':
         if (index >= target.length) fail('index out of range');
         target[index] = operation.value;
-        return root;
+        return;
       case 'remove':
         if (index >= target.length) fail('index out of range');
         target.splice(index, 1);
-        return root;
+        return;
       case 'test':
         if (!deepEqual(target[index], operation.value)) fail('test failed');
-        return root;
+        return;
     }
   }
   const obj = target as Record<string, unknown>;
   switch (operation.op) {
     case 'add':
       obj[last] = operation.value;
-      return root;
+      return;
     case 'replace':
       if (!Object.hasOwn(obj, last)) fail(`${last} does not exist`);
       obj[last] = operation.value;
-      return root;
+      return;
     case 'remove':
       if (!Object.hasOwn(obj, last)) fail(`${last} does not exist`);
       delete obj[last];
-      return root;
+      return;
     case 'test':
       if (!deepEqual(obj[last], operation.value)) fail('test failed');
-      return root;
+      return;
   }
 }
 
-function child(container: unknown, segment: string, containerName: string, keys: Record<string, string[]>): unknown {
-  if (Array.isArray(container)) {
-    const keyField = keys[containerName]?.[0];
-    if (keyField) return container.find((e) => isObject(e) && e[keyField] === segment);
-    return /^(0|[1-9]\d*)$/.test(segment) ? container[Number(segment)] : undefined;
+/** The key of an element at one level: its key field's value (the element itself in an array of strings). */
+function keyOf(element: unknown, spec: KeyedArray, level: number): unknown {
+  if (spec.keys.length === 0) return element;
+  let node: unknown = element;
+  for (const part of spec.keys[level]!) {
+    if (!isObject(node)) return undefined;
+    node = part === '*' ? Object.values(node)[0] : node[part];
   }
+  return node;
+}
+
+/** Whether an element's key equals a path segment: an absent key is '', numbers compare as numbers (`30` is `30.0`). */
+function keyEquals(actual: unknown, given: string): boolean {
+  if (actual === undefined || actual === null) return given === '';
+  if (typeof actual === 'number') return given.trim() !== '' && Number(given) === actual;
+  return String(actual) === given;
+}
+
+function matchesKeys(element: unknown, spec: KeyedArray, given: readonly string[]): boolean {
+  return given.every((key, level) => keyEquals(keyOf(element, spec, level), key));
+}
+
+function describeKeys(spec: KeyedArray, given: readonly string[]): string {
+  if (spec.keys.length === 0) return `value ${given[0]}`;
+  return given.map((key, level) => `${spec.keys[level]!.join('.')} ${key}`).join(' and ');
+}
+
+/**
+ * An element as an add stores it: in an array of objects, an object whose top-level
+ * key fields the path names are filled in when absent and must agree when present.
+ */
+function elementOf(value: unknown, spec: KeyedArray, given: readonly string[], fail: Fail): unknown {
+  if (spec.keys.length === 0) return value;
+  if (!isObject(value)) fail(`value must be an object keyed by ${spec.keys.map((k) => k.join('.')).join(' and ')}`);
+  const element = { ...(value as Record<string, unknown>) };
+  given.forEach((key, level) => {
+    const path = spec.keys[level]!;
+    if (path.length !== 1 || path[0] === '*') return;
+    const name = path[0]!;
+    if (element[name] === undefined) element[name] = key;
+    else if (!keyEquals(element[name], key)) fail(`value.${name} must equal the path key ${key}`);
+  });
+  return element;
+}
+
+/** An operation on the element (all keys given) or the group (some) of a keyed array. */
+function applyKeyed(array: unknown[], spec: KeyedArray, given: readonly string[], operation: PatchOperation, fail: Fail): void {
+  const levels = Math.max(1, spec.keys.length);
+  const whole = given.length === levels;
+  const matching = array.map((e, i) => (matchesKeys(e, spec, given) ? i : -1)).filter((i) => i >= 0);
+  switch (operation.op) {
+    case 'add':
+    case 'replace': {
+      if (operation.op === 'replace' && matching.length === 0) fail(`no element with ${describeKeys(spec, given)}`);
+      const value = operation.value;
+      const elements = !whole && Array.isArray(value) ? value.map((v) => elementOf(v, spec, given, fail)) : [elementOf(value, spec, given, fail)];
+      const at = matching.length > 0 ? matching[0]! : array.length;
+      for (const i of [...matching].reverse()) array.splice(i, 1);
+      array.splice(Math.min(at, array.length), 0, ...elements);
+      return;
+    }
+    case 'remove':
+      for (const i of [...matching].reverse()) array.splice(i, 1);
+      return;
+    case 'test': {
+      const found = whole ? array[matching[0] ?? -1] : matching.map((i) => array[i]);
+      if (matching.length === 0 || !deepEqual(found, operation.value)) fail('test failed');
+      return;
+    }
+  }
+}
+
+function child(container: unknown, segment: string): unknown {
+  if (Array.isArray(container)) return /^(0|[1-9]\d*)$/.test(segment) ? container[Number(segment)] : undefined;
   if (isObject(container)) return Object.prototype.hasOwnProperty.call(container, segment) ? container[segment] : undefined;
   return undefined;
 }

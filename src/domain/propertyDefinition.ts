@@ -31,6 +31,7 @@ export interface PropertyDefinition {
   version?: string;
   /** DataHub's fields, kept as given. */
   searchConfiguration?: Record<string, unknown>;
+  allowedPlatforms?: string[];
   created?: { time: number; actor: string };
   lastModified?: { time: number; actor: string };
   filterStatus?: string;
@@ -75,7 +76,7 @@ function entityTypeList(raw: readonly string[], path: PathSegment[], bareNames: 
  * allowed values typed like the property and listed once. Every problem is reported
  * (the CLI lists them all); the definition comes back in canonical form when there
  * are none. Fields DataHub's clients send that propgraph does not interpret
- * (created, lastModified, searchConfiguration, filterStatus) are kept as given.
+ * (created, lastModified, searchConfiguration, filterStatus, allowedPlatforms) are kept as given.
  */
 export function resolveDefinition(shape: PropertyDefinitionShape, options: DefinitionOptions = {}): { definition?: PropertyDefinition; problems: Problem[] } {
   const problems: Problem[] = [];
@@ -115,7 +116,7 @@ export function resolveDefinition(shape: PropertyDefinitionShape, options: Defin
   return { definition: def, problems };
 }
 
-const PASS_THROUGH = ['searchConfiguration', 'created', 'lastModified', 'filterStatus'] as const;
+const PASS_THROUGH = ['searchConfiguration', 'created', 'lastModified', 'filterStatus', 'allowedPlatforms'] as const;
 
 /**
  * A stored definition with its type URNs in the current canonical namespace: one

@@ -4,8 +4,8 @@
  * display name or a description. Pure: the indexer reads the aspects named by
  * searchAspects() and hands them here.
  */
-import { ALL_ASPECTS } from './registry/aspects.js';
-import { ENTITY, findEntityType, indexedAspects, type EntityTypeInfo } from './registry/entityTypes.js';
+import { ALL_ASPECTS, type FactSpec } from './registry/aspects.js';
+import { findEntityType, indexedAspects, type EntityTypeInfo } from './registry/entityTypes.js';
 import type { KeyField } from './searchFields.js';
 import { tryParseDataType, tryParseEntityType } from './typeUrns.js';
 import { keyAspectOf, tryParseUrn, type Urn } from './urn.js';
@@ -53,6 +53,43 @@ function platformOf(urn: Urn): string | undefined {
   return undefined;
 }
 
+/** Every value at `path` (`*` steps into each element of a list). */
+function valuesAt(value: unknown, path: readonly string[]): unknown[] {
+  let found: unknown[] = [value];
+  for (const step of path) {
+    found = found.flatMap((v) => (step === '*' ? (Array.isArray(v) ? v : []) : v !== null && typeof v === 'object' && !Array.isArray(v) ? [(v as Record<string, unknown>)[step]] : []));
+  }
+  return found.filter((v) => v !== undefined && v !== null);
+}
+
+/** What one fact spec of the registry makes of an aspect (absent: undefined), as the spec reads it. */
+function factOf(spec: FactSpec, aspect: unknown): string | string[] | boolean | undefined {
+  const found = aspect === undefined ? [] : valuesAt(aspect, spec.path);
+  switch (spec.as) {
+    case 'boolean':
+      return found[0] === true;
+    case 'nonEmpty':
+      return found.length > 0;
+    case 'cardinality':
+      return aspect === undefined ? undefined : found[0] === 'MULTIPLE' ? 'MULTIPLE' : 'SINGLE';
+    case 'dataType':
+      return found.map((v) => tryParseDataType(v)).find((t) => t !== undefined);
+    case 'entityType':
+      return aspect === undefined ? undefined : found.map((t) => tryParseEntityType(t)?.name ?? findEntityType(String(t))?.name).filter((t): t is string => t !== undefined);
+    case 'keyValue': {
+      const map = record(found[0]);
+      const entries = Object.entries(map).filter(([, v]) => typeof v === 'string').map(([k, v]) => `${k}=${v as string}`);
+      return entries.length > 0 ? entries : undefined;
+    }
+    default: {
+      const texts = found.filter((v): v is string => typeof v === 'string' && v !== '');
+      if (texts.length === 0) return undefined;
+      // A path through a list gives a list; a path to one field gives its text.
+      return spec.path.includes('*') ? texts : texts[0];
+    }
+  }
+}
+
 /** The index's facts about one entity, from its URN, status and the aspects of searchAspects(). */
 export function searchFacts(urn: Urn, removed: boolean, aspects: ReadonlyMap<string, unknown>): SearchFacts {
   const key = keyAspectOf(urn);
@@ -69,15 +106,15 @@ export function searchFacts(urn: Urn, removed: boolean, aspects: ReadonlyMap<str
   if (displayName !== undefined) facts.displayName = displayName;
   const description = firstText(aspects, 'description');
   if (description !== undefined) facts.description = description;
-  const definition = record(aspects.get('propertyDefinition'));
-  if (urn.entityType === ENTITY.structuredProperty && text(definition.qualifiedName)) {
-    facts.qualifiedName = definition.qualifiedName as string;
-    const valueType = tryParseDataType(definition.valueType);
-    if (valueType) facts.valueType = valueType;
-    const entityTypes = Array.isArray(definition.entityTypes) ? definition.entityTypes : [];
-    facts.entityTypes = entityTypes.map((t) => tryParseEntityType(t)?.name ?? findEntityType(String(t))?.name).filter((t): t is string => t !== undefined);
-    facts.cardinality = definition.cardinality === 'MULTIPLE' ? 'MULTIPLE' : 'SINGLE';
-    facts.showInSearchFilters = record(aspects.get('structuredPropertySettings')).showInSearchFilters === true;
+  for (const aspect of indexedAspects(urn.entityType)) {
+    for (const spec of aspect.facts ?? []) {
+      const value = factOf(spec, aspects.get(aspect.name));
+      if (value === undefined) continue;
+      // Two aspects may fill one field (a container and the browse path): their values are joined.
+      const field = spec.field as KeyField;
+      const before = facts[field];
+      facts[field] = before === undefined || typeof value === 'boolean' || typeof before === 'boolean' ? value : [...new Set([...[before].flat(), ...[value].flat()])];
+    }
   }
   return facts;
 }

@@ -30,6 +30,9 @@ export interface KeyFieldInfo {
 
 const PLATFORM_PREFIX = 'urn:li:dataPlatform:';
 
+/** A bare name (`pii`) as the URN of its entity type (`urn:li:tag:pii`); a URN stays as written. */
+const urnOf = (entityType: string) => (v: string) => (v.startsWith('urn:') ? v : `urn:li:${entityType}:${v}`);
+
 function entityTypeName(value: string): string {
   const type = findEntityType(value) ?? entityTypeByGraphql(value) ?? tryParseEntityType(value, true);
   if (!type) throw new ValidationError(`${JSON.stringify(value)} is not an entity type; use a name such as dataset or DATASET`, 'values');
@@ -82,16 +85,41 @@ export const KEY_FIELDS = {
   },
   cardinality: { kind: 'text', displayName: 'Cardinality', normalize: (v) => v.toUpperCase() },
   showInSearchFilters: { kind: 'boolean', displayName: 'Shown in search filters', normalize: booleanText },
+  isHidden: { kind: 'boolean', displayName: 'Hidden', normalize: booleanText },
+  showInAssetSummary: { kind: 'boolean', displayName: 'Shown in asset summary', normalize: booleanText },
+  showInColumnsTable: { kind: 'boolean', displayName: 'Shown in columns table', normalize: booleanText },
+  showAsAssetBadge: { kind: 'boolean', displayName: 'Shown as asset badge', normalize: booleanText },
   // Schema fields.
   fieldPath: { kind: 'text', displayName: 'Field path' },
   parent: { kind: 'text', displayName: 'Dataset' },
+  // Assets' common aspects, under DataHub's field names (what its SDK's filters name).
+  typeNames: { kind: 'text', displayName: 'Sub type' },
+  domains: { kind: 'text', displayName: 'Domain', normalize: urnOf('domain') },
+  container: { kind: 'text', displayName: 'Container', normalize: urnOf('container') },
+  owners: { kind: 'text', displayName: 'Owner', normalize: urnOf('corpuser') },
+  tags: { kind: 'text', displayName: 'Tag', normalize: urnOf('tag') },
+  glossaryTerms: { kind: 'text', displayName: 'Glossary term', normalize: urnOf('glossaryTerm') },
+  customProperties: { kind: 'text', displayName: 'Custom property' },
+  /** The containers the entity sits in, from its browse path (DataHub's browsePathV2; F.container matches with CONTAIN). */
+  browsePathV2: { kind: 'text', displayName: 'Browse path', normalize: urnOf('container') },
+  // Metadata tests' stored results.
+  passingTests: { kind: 'text', displayName: 'Passing tests', normalize: urnOf('test') },
+  failingTests: { kind: 'text', displayName: 'Failing tests', normalize: urnOf('test') },
+  hasPassingTests: { kind: 'boolean', displayName: 'Has passing tests', normalize: booleanText },
+  hasFailingTests: { kind: 'boolean', displayName: 'Has failing tests', normalize: booleanText },
 } satisfies Record<string, KeyFieldInfo>;
 
 export type KeyField = keyof typeof KEY_FIELDS;
-const KEY_FIELD_NAMES = Object.keys(KEY_FIELDS) as KeyField[];
+export const KEY_FIELD_NAMES = Object.keys(KEY_FIELDS) as KeyField[];
 
-/** Aliases callers use for key fields (DataHub writes `entityType` and `_entityType`). */
-const KEY_FIELD_ALIASES: Record<string, KeyField> = { entityType: '_entityType', typeNames: '_entityType' };
+/**
+ * Aliases callers use for key fields: DataHub writes `entityType` and `_entityType`, its
+ * SDK's environment filter `env`, its web app `owners`' older name `owner`.
+ */
+const KEY_FIELD_ALIASES: Record<string, KeyField> = { entityType: '_entityType', env: 'origin', owner: 'owners', tag: 'tags', domain: 'domains' };
+
+/** DataHub's clients name a field's exact-match form `<field>.keyword`; here every key field matches exactly. */
+const KEYWORD_SUFFIX = '.keyword';
 
 export const PROPERTY_FIELD_PREFIX = 'structuredProperties.';
 const VERSIONED = '_versioned.';
@@ -107,7 +135,14 @@ export type SearchField =
 
 /** Whether `name` is a key field or one of its aliases (anything else names a property). */
 export function isKeyFieldName(name: string): boolean {
-  return Object.hasOwn(KEY_FIELDS, KEY_FIELD_ALIASES[name] ?? name);
+  return keyFieldNamed(name) !== undefined;
+}
+
+/** The key field a name stands for (its aliases and `.keyword` form included); undefined for anything else. */
+function keyFieldNamed(name: string): KeyField | undefined {
+  const bare = name.endsWith(KEYWORD_SUFFIX) ? name.slice(0, -KEYWORD_SUFFIX.length) : name;
+  const key = KEY_FIELD_ALIASES[bare] ?? bare;
+  return Object.hasOwn(KEY_FIELDS, key) ? (key as KeyField) : undefined;
 }
 
 export function keyFieldInfo(name: KeyField): KeyFieldInfo {
@@ -115,8 +150,8 @@ export function keyFieldInfo(name: KeyField): KeyFieldInfo {
 }
 
 export function parseSearchField(name: string): SearchField {
-  const key = KEY_FIELD_ALIASES[name] ?? name;
-  if (Object.hasOwn(KEY_FIELDS, key)) return { kind: 'key', name: key as KeyField };
+  const key = keyFieldNamed(name);
+  if (key !== undefined) return { kind: 'key', name: key };
   if (!name.startsWith(PROPERTY_FIELD_PREFIX)) {
     throw new ValidationError(
       `Unknown search field ${name}; fields are ${KEY_FIELD_NAMES.join(', ')} and ${PROPERTY_FIELD_PREFIX}<qualified name>`,

@@ -44,14 +44,17 @@ export function structuredPropertiesProblems(input: unknown): { aspect?: AspectS
   if (!shaped.ok) return { problems: shaped.problems };
   const seen = new Set<string>();
   const problems: Problem[] = [];
-  shaped.value.properties.forEach(({ propertyUrn }, i) => {
+  shaped.value.properties.forEach(({ propertyUrn, attribution }, i) => {
     const parsed = tryParseUrn(propertyUrn);
+    // One entry per property and attribution source, as DataHub keys them: several sources may each set a property.
+    const key = `${propertyUrn}\u241F${attribution?.source ?? ''}`;
     if (!parsed.ok || parsed.urn.entityType !== ENTITY.structuredProperty) {
       problems.push({ path: ['properties', i, 'propertyUrn'], reason: `${quoteInput(propertyUrn)} is not a structured property urn; write urn:li:structuredProperty:<qualified name>` });
-    } else if (seen.has(propertyUrn)) {
-      problems.push({ path: ['properties', i, 'propertyUrn'], reason: `lists ${propertyUrn} more than once; give each property once, with all its values` });
+    } else if (seen.has(key)) {
+      const source = attribution?.source ? ` with attribution source ${attribution.source}` : '';
+      problems.push({ path: ['properties', i, 'propertyUrn'], reason: `lists ${propertyUrn} more than once${source}; give each property once per source, with all its values` });
     }
-    seen.add(propertyUrn);
+    seen.add(key);
   });
   return { aspect: shaped.value, problems };
 }

@@ -29,6 +29,16 @@ export interface StructuredPropertiesEntryModel {
   readonly associatedUrn: string;
   readonly propertyUrn: string;
   readonly values: readonly TypedValue[];
+  /** DataHub's MetadataAttribution as stored (shape-checked on write). */
+  readonly attribution?: unknown;
+}
+
+/** DataHub's MetadataAttribution of a property's values, as the aspect stores it. */
+export interface AttributionModel {
+  readonly time: number;
+  readonly actor: string;
+  readonly source?: string;
+  readonly sourceDetail?: Readonly<Record<string, string>>;
 }
 
 export type AllowedValueModel = AllowedValue;

@@ -17,7 +17,9 @@ import { entitiesLimitPlugin } from './entitiesLimit.js';
 import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
 import { DEFAULT_QUERY_LIMITS } from './limits.js';
 import { createLoaders } from './loaders.js';
+import { inOperationSpan, operationTelemetryPlugin, traceRootResolvers } from './operationTelemetry.js';
 import { buildSchema } from './schema.js';
+import { tracing } from '../telemetry/tracing.js';
 
 /** DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql'];
@@ -47,10 +49,15 @@ export interface GraphQLOptions {
 }
 
 export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions): Promise<ApolloServer<GraphQLContext>> {
+  const schema = buildSchema();
+  if (tracing()) traceRootResolvers(schema);
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: buildSchema(),
+    schema,
     introspection: options.introspection,
     csrfPrevention: true,
+    // The server's own shutdown (main.ts, connectionDrain.ts) drains requests; Apollo's
+    // signal handlers would close Fastify beside it and cut keep-alive connections.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     // Token-bounded parsing: a document of junk tokens is refused in time linear in the bound.
     // The other document limits are checked before Apollo sees the request (documentGate).
@@ -62,10 +69,10 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     // Apollo's landing page loads Apollo Sandbox from a CDN; the explorer at /api/graphiql works offline.
     // Cache hints: nothing here sets them and no cache reads them, but Apollo's default
     // cache-control plugin wraps every field resolver to compute them (BENCHMARKS.md, "Where the time goes").
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), responseExtensionsPlugin, variableLimitsPlugin, entitiesLimitPlugin()],
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), responseExtensionsPlugin, variableLimitsPlugin, entitiesLimitPlugin(), operationTelemetryPlugin()],
   });
   await apollo.start();
-  const handler = fastifyApolloHandler(apollo, {
+  const apolloHandler = fastifyApolloHandler(apollo, {
     context: async (request) => ({
       caller: request.caller,
       services: options.services,
@@ -74,6 +81,12 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       indexStatus: request.indexStatus,
     }),
   });
+  // While tracing, each request runs inside its operation's span (named once its document is resolved).
+  const handler: typeof apolloHandler = tracing()
+    ? function (request, reply) {
+        return inOperationSpan(() => apolloHandler.call(this, request, reply));
+      }
+    : apolloHandler;
   const checkDocumentFirst = documentGate();
   for (const url of GRAPHQL_PATHS) {
     app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, preHandler: checkDocumentFirst, bodyLimit: GRAPHQL_BODY_LIMIT });

@@ -69,7 +69,7 @@ function generatorSchema(doc: RouteDoc): JsonSchema {
     response: Object.fromEntries(
       Object.entries(doc.responses).map(([status, r]) => [
         status,
-        r.schema ? { description: r.description, content: { 'application/json': { schema: r.schema } } } : { description: r.description, type: 'null' },
+        r.schema ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } } : { description: r.description, type: 'null' },
       ]),
     ),
     ...(doc.public ? { security: [] } : {}),
@@ -95,7 +95,7 @@ function withExamples(document: { paths: Record<string, Record<string, Operation
       for (const [status, response] of Object.entries(doc.responses)) {
         const generated = operation.responses[status];
         if (!generated) continue;
-        const media = generated.content?.['application/json'];
+        const media = generated.content?.[response.contentType ?? 'application/json'];
         if (media && response.examples) media.examples = response.examples;
         if (response.headers) generated.headers = response.headers;
       }

@@ -8,7 +8,11 @@ export type ComponentHealth = { ok: boolean } & Record<string, unknown>;
 export interface HealthSource {
   /** Component states for GET /health; `ok: false` anywhere makes the answer 503. */
   health(): Promise<Record<string, ComponentHealth>>;
+  /** Whether the server should get traffic (GET /health/ready), and if not, why. */
+  ready(): Promise<Readiness>;
 }
+
+export type Readiness = { readonly ready: true } | { readonly ready: false; readonly reason: string };
 
 /**
  * The component states, shared by the probes that arrive while a check is running: a
@@ -27,8 +31,23 @@ function sharedHealth(source: HealthSource): () => Promise<Record<string, Compon
   };
 }
 
+/** Probes for orchestrators (docs/operations.md): live while the process runs; ready while it should get traffic. */
+export const PROBE_PATHS = ['/health/live', '/health/ready'];
+
 export async function healthRoutes(app: FastifyInstance, options: { health: HealthSource }): Promise<void> {
   const health = sharedHealth(options.health);
+  let checking: Promise<Readiness> | undefined;
+  const ready = () => {
+    checking ??= options.health.ready().finally(() => {
+      checking = undefined;
+    });
+    return checking;
+  };
+  app.get('/health/live', async () => ({ status: 'live' }));
+  app.get('/health/ready', async (_request, reply) => {
+    const state = await ready();
+    return state.ready ? { status: 'ready' } : reply.code(503).send({ status: 'not ready', reason: state.reason });
+  });
   app.get('/health', async (_request, reply) => {
     const components = await health();
     const ok = Object.values(components).every((c) => c.ok);

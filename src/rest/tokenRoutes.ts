@@ -1,4 +1,4 @@
-/** Access token management over REST v3 (admin scope; the policy in services/ checks it). */
+/** Access token management over REST v3 (admin scope, or a signed-in person's own tokens; the policy in services/ checks it). */
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../domain/errors.js';
 import { parseShape } from '../domain/shapes/shape.js';
@@ -14,6 +14,7 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
       scope: body.scope,
       description: body.description ?? null,
       expiresAt: body.expiresAt ?? null,
+      type: body.type ?? null,
     });
     return { accessToken: created.token, metadata: created.metadata };
   });

@@ -1,7 +1,9 @@
 /**
  * DataHub's API tracing: every answer to a request that wrote carries a W3C
  * `traceparent` whose trace id names the writes (domain/writeTrace.ts), so that the
- * client's ASYNC_WAIT can poll `POST /openapi/v1/trace/write/{traceId}`.
+ * client's ASYNC_WAIT can poll `POST /openapi/v1/trace/write/{traceId}`. That id is
+ * DataHub's, not an OpenTelemetry trace id (the request's trace began before the write):
+ * with tracing on, the request's span carries it as `datahub.write_trace_id`.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +16,9 @@ export function installTraceHeader(app: FastifyInstance): void {
     const report = request.indexStatus;
     if (report?.status) {
       const nowMicros = BigInt(Date.now()) * 1000n;
-      reply.header(TRACEPARENT_HEADER, traceparentOf(traceIdOf(report.lastChange, nowMicros), randomBytes(8).toString('hex')));
+      const traceId = traceIdOf(report.lastChange, nowMicros);
+      reply.header(TRACEPARENT_HEADER, traceparentOf(traceId, randomBytes(8).toString('hex')));
+      request.telemetrySpan?.span.setAttribute('datahub.write_trace_id', traceId);
     }
     return payload;
   });

@@ -138,6 +138,17 @@ export class SearchEngine {
     }
   }
 
+  /** Meilisearch's task queue, engine-wide: tasks waiting and tasks being processed. */
+  async taskQueue(): Promise<{ enqueued: number; processing: number }> {
+    return this.guard(async () => {
+      const [enqueued, processing] = await Promise.all([
+        this.client.tasks.getTasks({ statuses: ['enqueued'], limit: 1 }),
+        this.client.tasks.getTasks({ statuses: ['processing'], limit: 1 }),
+      ]);
+      return { enqueued: enqueued.total, processing: processing.total };
+    });
+  }
+
   /**
    * Turns on the CONTAINS filter operator (an experimental Meilisearch feature) where
    * the key may; false when it may not, and CONTAIN filters will then be refused.

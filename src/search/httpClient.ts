@@ -9,6 +9,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { MeilisearchApiError, MeilisearchRequestError } from 'meilisearch';
+import { searchRequestDuration } from '../telemetry/metrics.js';
+import { inSpan, inTrace, SpanKind } from '../telemetry/tracing.js';
 
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
@@ -39,9 +41,40 @@ function readJsonAnswer(response: http.IncomingMessage, resolve: (v: unknown) =>
   });
 }
 
+/** A request's operation label: its method and path with the index uid and task uid left out (a small fixed set). */
+const operations = new Map<string, { operation: string }>();
+const MAX_OPERATIONS = 200;
+
+function operationOf(method: string, url: URL): { operation: string } {
+  const key = `${method} ${url.pathname}`;
+  let labels = operations.get(key);
+  if (labels === undefined) {
+    labels = { operation: `${method} ${url.pathname.replace(/\/indexes\/[^/]+/, '/indexes/{index}').replace(/\/tasks\/\d+/, '/tasks/{uid}')}` };
+    if (operations.size < MAX_OPERATIONS) operations.set(key, labels);
+  }
+  return labels;
+}
+
+/**
+ * A Meilisearch call, timed into propgraph_search_request_duration_seconds and, while
+ * tracing is on, run in a client span.
+ */
+function observed<T>(method: string, url: URL, send: () => Promise<T>): Promise<T> {
+  const labels = operationOf(method, url);
+  const started = performance.now();
+  const sent = inTrace()
+    ? inSpan(`meilisearch ${labels.operation}`, SpanKind.CLIENT, { 'http.request.method': method, 'server.address': url.host, 'url.path': url.pathname }, () => send())
+    : send();
+  return sent.finally(() => searchRequestDuration.observe(labels, (performance.now() - started) / 1000));
+}
+
 export function nodeHttpClient(input: string | URL | Request, init: RequestInit = {}): Promise<unknown> {
+  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+  return observed(init.method ?? 'GET', url, () => sendRequest(url, init));
+}
+
+function sendRequest(url: URL, init: RequestInit): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     const transport = url.protocol === 'https:' ? https : http;
     const body = init.body === undefined || init.body === null ? undefined : typeof init.body === 'string' ? init.body : undefined;
     if (init.body !== undefined && init.body !== null && body === undefined) {
@@ -84,11 +117,15 @@ export function nodeHttpClient(input: string | URL | Request, init: RequestInit 
  * API answer, MeilisearchRequestError otherwise) so engine.ts maps them the same way.
  */
 export function postJson(url: string, apiKey: string | undefined, body: unknown, timeoutMs: number): Promise<unknown> {
+  const target = new URL(url);
+  return observed('POST', target, () => post(target, url, apiKey, body, timeoutMs));
+}
+
+function post(target: URL, url: string, apiKey: string | undefined, body: unknown, timeoutMs: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-    const target = new URL(url);
     const transport = target.protocol === 'https:' ? https : http;
     const request = transport.request(target, { method: 'POST', headers, agent: agents[target.protocol as 'http:' | 'https:'] }, (response) => {
       readJsonAnswer(response, resolve, reject, (err) => new MeilisearchRequestError(url, err));

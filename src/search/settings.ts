@@ -4,6 +4,8 @@
  * generation never needs a settings change or a reindex.
  */
 import type { Settings } from 'meilisearch';
+import { KEY_FIELD_NAMES } from '../domain/searchFields.js';
+import { keyAttribute } from './documents.js';
 
 /** Facet values per field Meilisearch returns: the cap on maxAggValues (docs/contract.md §6). */
 export const MAX_FACET_VALUES = 1000;
@@ -17,11 +19,8 @@ export const SEARCHABLE_ATTRIBUTES = ['name', 'displayName', 'qualifiedName', 'f
 export const INDEX_SETTINGS: Settings = {
   filterableAttributes: [
     {
-      attributePatterns: [
-        'id', 'urn', '_k', '_type', '_removed', 'name', '_nw', 'platform', 'origin',
-        'qualifiedName', 'displayName', 'valueType', 'entityTypes', 'cardinality', 'showInSearchFilters', 'fieldPath', 'parent',
-        'sp.*',
-      ],
+      // Every key field of domain/searchFields.ts: a new search field is a row there, not a setting here.
+      attributePatterns: [...new Set(['id', '_k', '_nw', ...KEY_FIELD_NAMES.map(keyAttribute), 'sp.*'])],
       features: { facetSearch: false, filter: { equality: true, comparison: true } },
     },
   ],

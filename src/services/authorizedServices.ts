@@ -116,9 +116,9 @@ export class AuthorizedTokenService extends Authorized<TokenService> implements 
   constructor(inner: TokenService) {
     super(inner, 'tokens');
   }
-  create: TokenService['create'] = (caller, ...rest) => this.allowed(caller, 'create', tokenPolicy.create).create(caller, ...rest);
-  list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list).list(caller);
-  revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke).revoke(caller, ...rest);
+  create: TokenService['create'] = (caller, input) => this.allowed(caller, 'create', tokenPolicy.create(caller, input)).create(caller, input);
+  list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list(caller)).list(caller);
+  revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke(caller)).revoke(caller, ...rest);
   authenticate: TokenService['authenticate'] = (...args) => this.inner.authenticate(...args);
   ensureRootToken: TokenService['ensureRootToken'] = (...args) => this.inner.ensureRootToken(...args);
 }
@@ -133,5 +133,7 @@ export class AuthorizedSearchService extends Authorized<SearchService> implement
   scroll: SearchService['scroll'] = (caller, ...rest) => this.allowed(caller, 'scroll', searchPolicy.scroll).scroll(caller, ...rest);
   aggregate: SearchService['aggregate'] = (caller, ...rest) => this.allowed(caller, 'aggregate', searchPolicy.aggregate).aggregate(caller, ...rest);
   searchEntities: SearchService['searchEntities'] = (caller, ...rest) => this.allowed(caller, 'searchEntities', searchPolicy.searchEntities).searchEntities(caller, ...rest);
+  search: SearchService['search'] = (caller, ...rest) => this.allowed(caller, 'search', searchPolicy.search).search(caller, ...rest);
+  scrollEntities: SearchService['scrollEntities'] = (caller, ...rest) => this.allowed(caller, 'scrollEntities', searchPolicy.scrollEntities).scrollEntities(caller, ...rest);
   requestRebuild: SearchService['requestRebuild'] = (caller, ...rest) => this.allowed(caller, 'requestRebuild', searchPolicy.requestRebuild).requestRebuild(caller, ...rest);
 }

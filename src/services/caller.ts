@@ -1,5 +1,5 @@
 /** Who is calling a service, as established by the authentication hook at the edge. */
-import type { TokenScope } from '../domain/accessToken.js';
+import type { TokenKind, TokenScope } from '../domain/accessToken.js';
 
 export type Scope = TokenScope;
 
@@ -9,6 +9,16 @@ export interface Caller {
   readonly scope: Scope;
   /** The access token the caller presented, when authentication is on. */
   readonly tokenId?: string;
+  /** What that token is: a machine's, or a person's (personal, or a sign-in session). */
+  readonly tokenKind?: TokenKind;
+}
+
+/**
+ * Whether the actor is a person who signed in through OpenID Connect (through a sign-in
+ * session or one of their personal tokens): people hold tokens of their own.
+ */
+export function isPerson(caller: Caller): boolean {
+  return caller.tokenKind === 'personal' || caller.tokenKind === 'session';
 }
 
 /** The caller used by background jobs and start-up tasks. */

@@ -9,6 +9,7 @@
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
+import { findAspect } from '../domain/registry/aspects.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
@@ -22,6 +23,7 @@ import type { Db, DriverStatement } from '../store/database.js';
 import { isConnectionError } from '../store/connectionErrors.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Logger } from '../logger.js';
+import { AuditTrail, auditedAspectWrite, failure } from './audit.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { handlerFor } from './aspects/handlers.js';
 import { existingUrns, readEntityViews } from './entityReads.js';
@@ -173,7 +175,11 @@ export interface EntityService {
 }
 
 export class DefaultEntityService implements EntityService {
-  constructor(private readonly deps: EntityDeps) {}
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: EntityDeps) {
+    this.audit = new AuditTrail(deps.log);
+  }
 
   async getEntity(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo; aspects?: readonly string[] } = {}): Promise<EntityView> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
@@ -312,14 +318,20 @@ export class DefaultEntityService implements EntityService {
     }
     const merged = mergeBatchEntries(entries, combine);
     const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: [...aspects].map(([aspect, input]) => requestOf(aspect, input)) }));
-    const outcomes = await this.writeMany(entities, caller.actor, { createEntityOnly: options.createEntityOnly ?? false });
+    const outcomes = await this.writeMany(entities, caller, { createEntityOnly: options.createEntityOnly ?? false });
     await this.afterCommit(outcomes.flatMap((o) => o.changeIds), options);
     return merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results }));
   }
 
-  async deleteEntity(_caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
-    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const changeIds = await inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
+  async deleteEntity(caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
+    const changeIds = await this.audit.around(
+      { action: 'entity.hardDelete', actor: caller.actor, target: urnValue },
+      () => {
+        const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+        return inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
+      },
+      (ids) => ({ existed: ids.length > 0 }),
+    );
     await this.afterCommit(changeIds, options);
   }
 
@@ -338,16 +350,30 @@ export class DefaultEntityService implements EntityService {
     const urn = parseUrn(urnValue);
     const found = await this.references(caller, urnValue);
     const rules = new Map(referenceRulesFor(urn.entityType.name).map((r) => [r.aspect, r]));
-    for (const ref of found) {
-      const rule = rules.get(ref.aspect)!;
-      await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+    let removed = 0;
+    try {
+      for (const ref of found) {
+        const rule = rules.get(ref.aspect)!;
+        await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+        removed++;
+      }
+    } catch (err) {
+      this.audit.record({ action: 'references.remove', actor: caller.actor, target: urn.value, ...failure(err, { found: found.length, removed }) });
+      throw err;
     }
+    this.audit.record({ action: 'references.remove', actor: caller.actor, target: urn.value, outcome: 'done', detail: { removed } });
     return found;
   }
 
-  async deleteAspect(_caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
+  async deleteAspect(caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const changeIds = await inTransaction(this.deps.db, (tx) => deleteOneAspect(tx, urn, aspect));
+    // Removing a structured property's status brings the property back (REST's restore).
+    const action = aspect === 'status' && urn.entityType.name === 'structuredProperty' ? 'entity.restore' : 'aspect.delete';
+    const changeIds = await this.audit.around(
+      { action, actor: caller.actor, target: urn.value, detail: { aspect } },
+      () => inTransaction(this.deps.db, (tx) => deleteOneAspect(tx, urn, aspect)),
+      (ids) => ({ existed: ids.length > 0 }),
+    );
     await this.afterCommit(changeIds, options);
   }
 
@@ -355,19 +381,35 @@ export class DefaultEntityService implements EntityService {
     const keyAspect = urn.entityType.keyAspect;
     const withKey =
       options.createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
-    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller.actor, {});
+    const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller, {});
     const results = withKey === requests ? outcome!.results : outcome!.results.slice(1);
     await this.afterCommit(outcome!.changeIds, options);
     return results;
   }
 
-  private async writeMany(entities: readonly EntityWrite[], actor: string, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+  /** Writes through the one write path; definitions and soft deletes among the writes are audited, done or refused. */
+  private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+    let outcomes: WriteOutcome[];
     try {
-      return await writeEntities(this.deps, entities, actor, options);
+      outcomes = await writeEntities(this.deps, entities, caller.actor, options);
     } catch (err) {
-      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-      throw err;
+      const thrown = isConnectionError(err) ? new UnavailableError('The database is not reachable right now; retry later') : err;
+      for (const { urn, requests } of entities) {
+        for (const request of requests) {
+          const action = auditedAspectWrite(request.aspect, 'value' in request ? request.value : undefined, urn.entityType.name);
+          if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, ...failure(thrown) });
+        }
+      }
+      throw thrown;
     }
+    for (let i = 0; i < entities.length; i++) {
+      const urn = entities[i]!.urn;
+      for (const result of outcomes[i]!.results) {
+        const action = auditedAspectWrite(result.aspect, result.value, urn.entityType.name);
+        if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, outcome: 'done' });
+      }
+    }
+    return outcomes;
   }
 
   /** Waits for the index unless asked not to, and notes whether the changes were indexed (docs/contract.md §12). */
@@ -379,11 +421,9 @@ export class DefaultEntityService implements EntityService {
 
 /** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */
 function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
-  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch), current ?? emptyAspect(aspect)) };
-}
-
-function emptyAspect(aspect: string): unknown {
-  return aspect === 'structuredProperties' ? { properties: [] } : {};
+  const info = findAspect(aspect);
+  const start = info?.empty ?? {};
+  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, info?.patchKeys), current ?? structuredClone(start)) };
 }
 
 export function encodeScrollId(lastUrn: string): string {

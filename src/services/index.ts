@@ -18,12 +18,14 @@ import {
   AuthorizedTokenService,
   AuthorizedValueService,
 } from './authorizedServices.js';
+import { AuditTrail } from './audit.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import type { IndexWaiter } from './indexWaiter.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
 import { DefaultPropertyService, type PropertyService } from './propertyService.js';
 import { DefaultSearchService, type SearchService } from './searchService.js';
 import { DefaultTestService, type TestService } from './testService.js';
+import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
 
@@ -35,6 +37,8 @@ export interface Services {
   readonly tests: TestService;
   readonly tokens: TokenService;
   readonly search: SearchService;
+  /** People signing in through OpenID Connect; null when no provider is configured. */
+  readonly signIn: SignInService | null;
 }
 
 export interface ServiceDeps {
@@ -52,19 +56,24 @@ export interface ServiceDeps {
   readonly searchDisabledReason?: string;
   /** How long searches trust their cached property registry (SearchService). */
   readonly searchRegistryRecheckMs?: number;
+  /** Sign-in through an OpenID provider (OIDC_ISSUER); absent: off. */
+  readonly signIn?: Omit<SignInDeps, 'tokens' | 'log'>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const entities = new DefaultEntityService(deps);
+  const tokens = new DefaultTokenService(deps);
+  const audit = new AuditTrail(deps.log);
   return {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
     values: new AuthorizedValueService(new DefaultValueService({ entities })),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
-    tokens: new AuthorizedTokenService(new DefaultTokenService(deps)),
+    tokens: new AuthorizedTokenService(tokens),
     search: new AuthorizedSearchService(
-      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0 }),
+      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, audit }),
     ),
+    signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
   };
 }

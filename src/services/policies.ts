@@ -6,7 +6,7 @@
  * privileges.ts, so what clients are shown is what the services accept.
  */
 import { tryParseUrn } from '../domain/urn.js';
-import type { Scope } from './caller.js';
+import { isPerson, type Scope } from './caller.js';
 import type { EntityService } from './entityService.js';
 import type { JobService } from './jobs/jobService.js';
 import type { PropertyService } from './propertyService.js';
@@ -107,10 +107,15 @@ export const testPolicy = {
   batchEvaluate: (_caller, input) => (input.push ? 'write' : 'read'),
 } as const satisfies Policy<TestService>;
 
+/**
+ * Tokens are admin business, except that a signed-in person (issue #30) manages their
+ * own: issues personal tokens (up to their own scope, checked by the service), lists
+ * and revokes theirs. An admin person may still issue machine tokens.
+ */
 export const tokenPolicy = {
-  create: 'admin',
-  list: 'admin',
-  revoke: 'admin',
+  create: (caller, input) => (isPerson(caller) && String(input.type ?? 'personal').toLowerCase() !== 'machine' ? 'read' : 'admin'),
+  list: (caller) => (isPerson(caller) ? 'read' : 'admin'),
+  revoke: (caller) => (isPerson(caller) ? 'read' : 'admin'),
   authenticate: 'unchecked',
   ensureRootToken: 'unchecked',
 } as const satisfies Policy<TokenService>;
@@ -119,5 +124,7 @@ export const searchPolicy = {
   scroll: 'read',
   aggregate: 'read',
   searchEntities: 'read',
+  scrollEntities: 'read',
+  search: 'read',
   requestRebuild: 'admin',
 } as const satisfies Policy<SearchService>;

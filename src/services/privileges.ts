@@ -3,7 +3,7 @@
  * (the web console) show exactly the actions the services will accept.
  */
 import { scopeAllows } from '../domain/accessToken.js';
-import type { Caller, Scope } from './caller.js';
+import { isPerson, type Caller, type Scope } from './caller.js';
 import { propertyPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 
 export interface Privileges {
@@ -13,6 +13,7 @@ export interface Privileges {
   readonly manageTests: boolean;
   readonly pushTestResults: boolean;
   readonly manageTokens: boolean;
+  readonly managePersonalTokens: boolean;
 }
 
 const SCOPES: readonly unknown[] = ['read', 'write', 'admin'];
@@ -33,6 +34,8 @@ export function privilegesOf(caller: Caller): Privileges {
     editStructuredPropertyValues: may(valuePolicy.upsert) && may(valuePolicy.remove),
     manageTests: [testPolicy.createTest, testPolicy.updateTest, testPolicy.deleteTest].every(may),
     pushTestResults: may(pushScope),
-    manageTokens: [tokenPolicy.create, tokenPolicy.list, tokenPolicy.revoke].every(may),
+    // Every token: issuing machine tokens is what only this allows.
+    manageTokens: may(tokenPolicy.create(caller, { name: '', scope: 'read', type: 'machine' })),
+    managePersonalTokens: isPerson(caller) && [tokenPolicy.create(caller, { name: '', scope: 'read', type: 'personal' }), tokenPolicy.list(caller), tokenPolicy.revoke(caller)].every(may),
   };
 }

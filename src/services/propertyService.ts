@@ -44,6 +44,7 @@ export interface PropertySettingsInput {
   showInAssetSummary?: boolean | null;
   showAsAssetBadge?: boolean | null;
   showInColumnsTable?: boolean | null;
+  hideInAssetSummaryWhenEmpty?: boolean | null;
 }
 
 export interface ReplacePropertyInput {
@@ -247,7 +248,7 @@ function propertyUrn(value: string): Urn {
   return urn;
 }
 
-const SETTING_FLAGS = ['isHidden', 'showInSearchFilters', 'showInAssetSummary', 'showAsAssetBadge', 'showInColumnsTable'] as const;
+const SETTING_FLAGS = ['isHidden', 'showInSearchFilters', 'showInAssetSummary', 'showAsAssetBadge', 'showInColumnsTable', 'hideInAssetSummaryWhenEmpty'] as const;
 
 /** The structuredPropertySettings write for the flags given (none when no flag is given). */
 function settingsWrite(input: PropertySettingsInput | null | undefined): AspectWriteRequest[] {

@@ -17,11 +17,12 @@ import type { SearchEngine } from '../search/engine.js';
 import type { ScrollOrder, SearchRequest } from '../search/request.js';
 import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
-import { MAX_FACET_VALUES } from '../search/settings.js';
+import { MAX_FACET_VALUES, MAX_RANKED_HITS } from '../search/settings.js';
 import type { Db } from '../store/database.js';
 import { enqueueSingletonJob } from '../store/jobs.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
+import type { AuditTrail } from './audit.js';
 import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
 import { REINDEX } from './jobs/kinds.js';
@@ -88,6 +89,8 @@ export interface SearchDeps {
    * whether another process changed it; 0 asks on every search.
    */
   readonly registryRecheckMs: number;
+  /** Where a rebuild asked for is recorded. */
+  readonly audit: AuditTrail;
 }
 
 const DEFAULT_AGG_VALUES = 20;
@@ -110,6 +113,16 @@ export interface SearchService {
    * search is disabled) are listed from the database, which serves no query beyond `*`.
    */
   searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }>;
+  /**
+   * DataHub's searchAcrossEntities: a page by offset (`start`), in the order a scroll
+   * gives; `start + count` at most MAX_RANKED_HITS (offsets are a ranked page's).
+   */
+  search(caller: Caller, input: ScrollInput & { readonly start?: number | null }): Promise<ScrollResult & { start: number }>;
+  /**
+   * DataHub's OpenAPI scroll: a scroll (one type, several or the default ones) whose hits
+   * come back as entities with the aspects named (all of them when none are).
+   */
+  scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }>;
   /** Queues a rebuild of every index from the database (system-update); one at a time. */
   requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }>;
 }
@@ -196,10 +209,35 @@ export class DefaultSearchService implements SearchService {
     return { scrollId: page.nextScrollId, entities };
   }
 
-  async requestRebuild(_caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }> {
-    if (!this.deps.engine) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
-    const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, REINDEX, { reason }));
-    return { jobId: String(id), created };
+  async search(caller: Caller, input: ScrollInput & { readonly start?: number | null }): Promise<ScrollResult & { start: number }> {
+    const start = input.start ?? 0;
+    if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number >= 0, got ${start}`, 'start');
+    const count = pageSize(input.count, PAGE_LIMITS.searchCount);
+    if (start + count > MAX_RANKED_HITS) {
+      throw new ValidationError(`start + count may be at most ${MAX_RANKED_HITS} (got ${start + count}); page further with scrollAcrossEntities`, 'start');
+    }
+    const page = await this.scroll(caller, { ...input, count: start + count, scrollId: null });
+    const entities = page.entities.slice(start);
+    return { start, count: entities.length, total: page.total, nextScrollId: null, entities };
+  }
+
+  async scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }> {
+    const page = await this.scroll(caller, input);
+    const aspects = input.aspects && input.aspects.length > 0 ? input.aspects : undefined;
+    const views = await this.deps.entities.readEntities(page.entities.map((e) => parseUrn(e.urn)), aspects);
+    return { scrollId: page.nextScrollId, total: page.total, entities: page.entities.map((e) => views.get(e.urn)).filter((v): v is EntityView => v !== undefined) };
+  }
+
+  async requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }> {
+    return this.deps.audit.around(
+      { action: 'index.rebuild', actor: caller.actor, target: 'search indexes', detail: { reason } },
+      async () => {
+        if (!this.deps.engine) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
+        const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, REINDEX, { reason }));
+        return { jobId: String(id), created };
+      },
+      (queued) => ({ jobId: queued.jobId, created: queued.created }),
+    );
   }
 
   private request(

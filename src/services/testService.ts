@@ -12,10 +12,11 @@ import { parseTestDefinitionJson } from '../domain/testDefinition.js';
 import type { TestInfo } from '../domain/testInfo.js';
 import { TEST_LIMITS } from '../domain/testLimits.js';
 import { mergeTestResults, type TestResults } from '../domain/testResults.js';
-import { evaluateTest, type EntityDocument } from '../domain/testRules.js';
+import { evaluateTest, type EntityDocument, type TestOutcome } from '../domain/testRules.js';
 import { createWorkBudget } from '../domain/testWork.js';
 import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.js';
 import type { Logger } from '../logger.js';
+import { countTestEvaluation, type TestEvaluationOutcome } from '../telemetry/metrics.js';
 import type { Db } from '../store/database.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
@@ -93,6 +94,8 @@ interface Bounds {
   yielded: number;
 }
 const MAX_LIST_COUNT = 1000;
+
+const OUTCOME_LABELS: Record<TestOutcome, TestEvaluationOutcome> = { SUCCESS: 'pass', FAILURE: 'fail', OUT_OF_SCOPE: 'out_of_scope' };
 
 function testInfoOf(input: TestInput): TestInfo {
   if (!input.definition || typeof input.definition.json !== 'string') {
@@ -302,6 +305,7 @@ export class DefaultTestService implements TestService {
           boundExceeded instanceof RegexBoundExceeded ? 'metadata test failed: a regex exceeded its bound' : 'metadata test failed: it exceeded its work budget',
         );
       }
+      countTestEvaluation(OUTCOME_LABELS[outcome], 'request');
       if (outcome === 'SUCCESS') results.passing.push({ test: test.urn, type: 'SUCCESS' });
       else if (outcome === 'FAILURE') results.failing.push({ test: test.urn, type: 'FAILURE' });
     }

@@ -2,14 +2,46 @@
  * Access tokens (docs/contract.md §10): issue (the secret is returned once), list, revoke, and
  * authenticate a presented secret. A bootstrap admin token comes from ROOT_TOKEN or,
  * when no admin token exists yet, is generated (the caller writes it to a file).
+ *
+ * People who signed in (issue #30) hold tokens of their own: personal tokens they issue
+ * for their scripts, never above their own scope, and the session tokens signing in
+ * gives them. Both act as the person. A person lists and revokes their own tokens; an
+ * admin sees and revokes every token.
  */
 import { randomUUID } from 'node:crypto';
-import { hashToken, newTokenSecret, parseScope, parseTokenDescription, parseTokenName, sameHash, type TokenScope } from '../domain/accessToken.js';
-import { NotFoundError, ValidationError } from '../domain/errors.js';
+import {
+  hashToken,
+  newTokenSecret,
+  parseIssuableKind,
+  parseKind,
+  parseScope,
+  parseTokenDescription,
+  parseTokenName,
+  sameHash,
+  scopeAllows,
+  scopesAbove,
+  type TokenKind,
+  type TokenScope,
+} from '../domain/accessToken.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
+import type { Person } from '../domain/person.js';
 import type { Logger } from '../logger.js';
-import { findToken, findTokenByHash, hasActiveAdminToken, insertToken, listTokens, revokeToken, touchToken, upsertNamedToken, type StoredToken } from '../store/accessTokens.js';
+import { AuditTrail } from './audit.js';
+import {
+  capOwnedTokens,
+  findToken,
+  findTokenByHash,
+  hasActiveAdminToken,
+  insertToken,
+  listTokens,
+  listTokensOwnedBy,
+  revokeToken,
+  touchToken,
+  upsertNamedToken,
+  type StoredToken,
+} from '../store/accessTokens.js';
 import type { Db } from '../store/database.js';
-import type { Caller } from './caller.js';
+import { isPerson, type Caller } from './caller.js';
 
 export interface TokenMetadata {
   readonly id: string;
@@ -21,6 +53,9 @@ export interface TokenMetadata {
   readonly expiresAt: number | null;
   readonly revoked: boolean;
   readonly lastUsedAt: number | null;
+  readonly type: TokenKind;
+  /** The person a personal or session token belongs to (and acts as); null for machine tokens. */
+  readonly owner: string | null;
 }
 
 export interface NewToken {
@@ -35,6 +70,15 @@ export interface CreateTokenInput {
   readonly description?: string | null;
   /** Expiry in milliseconds since the epoch; null or absent for no expiry. */
   readonly expiresAt?: number | null;
+  /** `personal` or `machine`; absent: personal for a signed-in person, machine otherwise. */
+  readonly type?: string | null;
+}
+
+/** A sign-in's token: the person, what to call it, how long it lives. */
+export interface SignInTokenInput {
+  readonly person: Person;
+  readonly name: string;
+  readonly lifetimeMs: number;
 }
 
 export type AuthResult = { ok: true; caller: Caller } | { ok: false; reason: string };
@@ -54,19 +98,28 @@ function metadataOf(t: StoredToken): TokenMetadata {
     expiresAt: t.expiresOn?.getTime() ?? null,
     revoked: t.revokedOn !== null,
     lastUsedAt: t.lastUsedOn?.getTime() ?? null,
+    type: parseKind(t.kind),
+    owner: t.owner,
   };
 }
 
-export function callerOfToken(t: { name: string; scope: string; id: string }): Caller {
-  return { actor: `urn:li:corpuser:${t.name}`, scope: parseScope(t.scope), tokenId: t.id };
+/** Who a token acts as: its owner (a person), or for a machine token `urn:li:corpuser:<name>`. */
+export function callerOfToken(t: { name: string; scope: string; id: string; kind: string; owner: string | null }): Caller {
+  const kind = parseKind(t.kind);
+  return { actor: t.owner ?? `urn:li:corpuser:${t.name}`, scope: parseScope(t.scope), tokenId: t.id, tokenKind: kind };
+}
+
+/** The kind a create asks for, and whether this caller may have it. */
+export function kindToCreate(caller: Caller, input: Pick<CreateTokenInput, 'type'>): TokenKind {
+  return parseIssuableKind(input.type) ?? (isPerson(caller) ? 'personal' : 'machine');
 }
 
 export interface TokenService {
   /** A new token; its secret is in the answer and nowhere else. */
   create(caller: Caller, input: CreateTokenInput): Promise<NewToken>;
-  /** Every token's metadata, never a secret. */
+  /** Every token's metadata for an admin, a person's own otherwise; never a secret. */
   list(caller: Caller): Promise<TokenMetadata[]>;
-  /** Revokes a token at once on this server; 404 when there is none. */
+  /** Revokes a token at once on this server; 404 when there is none; a person's own only, unless admin. */
   revoke(caller: Caller, id: string): Promise<boolean>;
   /** Checks a presented secret. The lookup is by hash; the final comparison is constant-time. */
   authenticate(secret: string): Promise<AuthResult>;
@@ -81,40 +134,92 @@ export interface TokenService {
 export class DefaultTokenService implements TokenService {
   private readonly cache = new Map<string, { token: StoredToken; at: number }>();
 
-  constructor(private readonly deps: { db: Db; log: Logger }) {}
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: { db: Db; log: Logger }) {
+    this.audit = new AuditTrail(deps.log);
+  }
 
   async create(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
+    return this.audit.around(
+      { action: 'token.create', actor: caller.actor, target: `token name ${String(input.name)}` },
+      () => this.createToken(caller, input),
+      (created) => ({ tokenId: created.metadata.id, scope: created.metadata.scope, type: created.metadata.type }),
+    );
+  }
+
+  private async createToken(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
     const name = parseTokenName(input.name);
     const scope = parseScope(input.scope);
+    const kind = kindToCreate(caller, input);
     if (input.expiresAt !== undefined && input.expiresAt !== null) {
       if (!Number.isFinite(input.expiresAt) || input.expiresAt <= Date.now()) throw new ValidationError('expiresAt must be in the future', 'expiresAt');
     }
     const description = parseTokenDescription(input.description);
-    const secret = newTokenSecret();
-    const stored = await insertToken(this.deps.db, {
-      id: randomUUID(),
-      name,
-      description,
-      scope,
-      tokenHash: hashToken(secret),
-      createdBy: caller.actor,
-      expiresOn: input.expiresAt ? new Date(input.expiresAt) : null,
+    if (kind === 'personal') {
+      if (!isPerson(caller)) {
+        throw new ValidationError(`type personal: a personal token belongs to a person signed in through OpenID Connect, and ${caller.actor} is a machine token; ask for type machine`, 'type');
+      }
+      if (!scopeAllows(caller.scope, scope)) {
+        throw new ForbiddenError(`A personal token cannot have more than its owner's scope: ${caller.actor} has ${caller.scope} scope, and ${scope} was asked for`);
+      }
+    }
+    return this.insert({ name, description, scope, kind, owner: kind === 'personal' ? caller.actor : null, createdBy: caller.actor, expiresOn: input.expiresAt ? new Date(input.expiresAt) : null });
+  }
+
+  /**
+   * The session token a sign-in gives a person (the console's, or the one `propgraph
+   * login` stores). Their personal tokens above the scope their groups now give them
+   * are lowered to it: a person's tokens never act above the person.
+   */
+  async issueSignInToken(input: SignInTokenInput): Promise<NewToken> {
+    return this.audit.around(
+      { action: 'token.create', actor: input.person.urn, target: `token name ${input.name}`, detail: { kind: 'session' } },
+      () => this.issueSessionToken(input),
+      (created) => ({ tokenId: created.metadata.id, scope: created.metadata.scope }),
+    );
+  }
+
+  private async issueSessionToken(input: SignInTokenInput): Promise<NewToken> {
+    const { person } = input;
+    const lowered = await capOwnedTokens(this.deps.db, person.urn, person.scope, scopesAbove(person.scope));
+    if (lowered.length > 0) {
+      this.cache.clear();
+      this.deps.log.info({ owner: person.urn, scope: person.scope, tokenIds: lowered }, 'personal tokens lowered to their owner\'s scope');
+    }
+    return this.insert({
+      name: parseTokenName(input.name),
+      description: null,
+      scope: person.scope,
+      kind: 'session',
+      owner: person.urn,
+      createdBy: person.urn,
+      expiresOn: new Date(Date.now() + input.lifetimeMs),
     });
-    this.deps.log.info({ tokenId: stored.id, name, scope }, 'access token created');
+  }
+
+  private async insert(t: { name: string; description: string | null; scope: TokenScope; kind: TokenKind; owner: string | null; createdBy: string; expiresOn: Date | null }): Promise<NewToken> {
+    const secret = newTokenSecret();
+    const stored = await insertToken(this.deps.db, { id: randomUUID(), tokenHash: hashToken(secret), ...t });
     return { token: secret, metadata: metadataOf(stored) };
   }
 
-  async list(_caller: Caller): Promise<TokenMetadata[]> {
-    return (await listTokens(this.deps.db)).map(metadataOf);
+  async list(caller: Caller): Promise<TokenMetadata[]> {
+    const tokens = scopeAllows(caller.scope, 'admin') ? await listTokens(this.deps.db) : await listTokensOwnedBy(this.deps.db, caller.actor);
+    return tokens.map(metadataOf);
   }
 
-  async revoke(_caller: Caller, id: string): Promise<boolean> {
-    const token = await findToken(this.deps.db, id);
-    if (!token) throw new NotFoundError(`Access token ${id} does not exist`);
-    const revoked = await revokeToken(this.deps.db, id);
-    this.cache.delete(token.tokenHash);
-    if (revoked) this.deps.log.info({ tokenId: id }, 'access token revoked');
-    return true;
+  async revoke(caller: Caller, id: string): Promise<boolean> {
+    return this.audit.around({ action: 'token.revoke', actor: caller.actor, target: `token ${id}` }, async () => {
+      const token = await findToken(this.deps.db, id);
+      if (!token) throw new NotFoundError(`Access token ${id} does not exist`);
+      if (!scopeAllows(caller.scope, 'admin') && token.owner !== caller.actor) {
+        throw new ForbiddenError(`Access token ${id} is not yours: a person revokes their own tokens; an admin revokes any`);
+      }
+      await revokeToken(this.deps.db, id);
+      this.cache.delete(token.tokenHash);
+      return true;
+    });
   }
 
   async authenticate(secret: string): Promise<AuthResult> {

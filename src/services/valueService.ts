@@ -52,11 +52,12 @@ export class DefaultValueService implements ValueService {
       assetUrn,
       'structuredProperties',
       (current) => {
-        const entries = entriesOf(current);
+        // A property named is set: its entries (one per attribution source) become this one, where the first stood.
+        let entries = entriesOf(current);
         for (const a of assignments) {
-          const existing = entries.find((e) => e.propertyUrn === a.propertyUrn);
-          if (existing) existing.values = a.values;
-          else entries.push(a);
+          const at = entries.findIndex((e) => e.propertyUrn === a.propertyUrn);
+          entries = entries.filter((e) => e.propertyUrn !== a.propertyUrn);
+          entries.splice(at < 0 ? entries.length : at, 0, a);
         }
         return { properties: entries };
       },

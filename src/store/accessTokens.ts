@@ -13,6 +13,10 @@ export interface StoredToken {
   readonly expiresOn: Date | null;
   readonly revokedOn: Date | null;
   readonly lastUsedOn: Date | null;
+  /** machine, personal or session (store/ keeps the text; services/ gives it meaning). */
+  readonly kind: string;
+  /** The person a personal or session token belongs to. */
+  readonly owner: string | null;
 }
 
 interface Row {
@@ -26,6 +30,8 @@ interface Row {
   expires_on: Date | null;
   revoked_on: Date | null;
   last_used_on: Date | null;
+  kind: string;
+  owner: string | null;
 }
 
 function toToken(r: Row): StoredToken {
@@ -40,15 +46,29 @@ function toToken(r: Row): StoredToken {
     expiresOn: r.expires_on,
     revokedOn: r.revoked_on,
     lastUsedOn: r.last_used_on,
+    kind: r.kind,
+    owner: r.owner,
   };
 }
 
-const COLUMNS = Prisma.raw('id, name, description, scope, token_hash, created_on, created_by, expires_on, revoked_on, last_used_on');
+const COLUMNS = Prisma.raw('id, name, description, scope, token_hash, created_on, created_by, expires_on, revoked_on, last_used_on, kind, owner');
 
-export async function insertToken(db: Db, t: { id: string; name: string; description: string | null; scope: string; tokenHash: string; createdBy: string; expiresOn: Date | null }): Promise<StoredToken> {
+export interface NewStoredToken {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly scope: string;
+  readonly tokenHash: string;
+  readonly createdBy: string;
+  readonly expiresOn: Date | null;
+  readonly kind: string;
+  readonly owner: string | null;
+}
+
+export async function insertToken(db: Db, t: NewStoredToken): Promise<StoredToken> {
   const rows = await db.$queryRaw<Row[]>`
-    INSERT INTO access_token (id, name, description, scope, token_hash, created_by, expires_on)
-    VALUES (${t.id}, ${t.name}, ${t.description}, ${t.scope}, ${t.tokenHash}, ${t.createdBy}, ${t.expiresOn})
+    INSERT INTO access_token (id, name, description, scope, token_hash, created_by, expires_on, kind, owner)
+    VALUES (${t.id}, ${t.name}, ${t.description}, ${t.scope}, ${t.tokenHash}, ${t.createdBy}, ${t.expiresOn}, ${t.kind}, ${t.owner})
     RETURNING ${COLUMNS}`;
   return toToken(rows[0]!);
 }
@@ -66,6 +86,24 @@ export async function findToken(db: Db, id: string): Promise<StoredToken | undef
 export async function listTokens(db: Db): Promise<StoredToken[]> {
   const rows = await db.$queryRaw<Row[]>`SELECT ${COLUMNS} FROM access_token ORDER BY created_on, id`;
   return rows.map(toToken);
+}
+
+export async function listTokensOwnedBy(db: Db, owner: string): Promise<StoredToken[]> {
+  const rows = await db.$queryRaw<Row[]>`SELECT ${COLUMNS} FROM access_token WHERE owner = ${owner} ORDER BY created_on, id`;
+  return rows.map(toToken);
+}
+
+/**
+ * Lowers the scope of a person's live tokens that exceed `scope` to it (their groups
+ * gave them less at their latest sign-in); the ids of the tokens changed.
+ */
+export async function capOwnedTokens(db: Db, owner: string, scope: string, above: readonly string[]): Promise<string[]> {
+  if (above.length === 0) return [];
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE access_token SET scope = ${scope}
+    WHERE owner = ${owner} AND revoked_on IS NULL AND scope = ANY(${[...above]}::text[])
+    RETURNING id`;
+  return rows.map((r) => r.id);
 }
 
 /** Marks a token revoked; false when it does not exist or was already revoked. */

@@ -10,6 +10,8 @@ export interface PendingChange {
   id: bigint;
   urn: string;
   entityType: string;
+  /** The traceparent of the request that wrote it (null when tracing was off). */
+  traceParent: string | null;
 }
 
 /**
@@ -18,11 +20,11 @@ export interface PendingChange {
  * ones were read, and must still be found.
  */
 export async function pendingChanges(db: Queryable, limit: number, exclude: readonly bigint[] = []): Promise<PendingChange[]> {
-  const rows = await db.$queryRaw<{ id: bigint; urn: string; entity_type: string }[]>`
-    SELECT id, urn, entity_type FROM change_log
+  const rows = await db.$queryRaw<{ id: bigint; urn: string; entity_type: string; trace_parent: string | null }[]>`
+    SELECT id, urn, entity_type, trace_parent FROM change_log
     WHERE indexed_on IS NULL AND NOT (id = ANY(${exclude.map(String)}::bigint[]))
     ORDER BY id LIMIT ${limit}`;
-  return rows.map((r) => ({ id: r.id, urn: r.urn, entityType: r.entity_type }));
+  return rows.map((r) => ({ id: r.id, urn: r.urn, entityType: r.entity_type, traceParent: r.trace_parent }));
 }
 
 export async function markIndexed(db: Queryable, ids: readonly bigint[]): Promise<void> {

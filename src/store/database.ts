@@ -13,6 +13,7 @@ import { UnavailableError } from '../domain/errors.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { applyMigrations, type SqlRunner } from './migrate.js';
 import { isConnectionError } from './connectionErrors.js';
+import { observeStatement, rawQueryText } from './statementTelemetry.js';
 
 export type Db = PrismaClient;
 /** The client inside an interactive transaction. */
@@ -30,7 +31,17 @@ export interface Database {
   readonly read: DriverRead;
   /** Statements on the driver whose text varies (see DriverStatement). */
   readonly statement: DriverStatement;
+  /** The connection pool's state now, for /metrics. */
+  poolState(): PoolState;
   close(): Promise<void>;
+}
+
+export interface PoolState {
+  /** Connections open. */
+  readonly total: number;
+  readonly idle: number;
+  /** Queries waiting for a connection. */
+  readonly waiting: number;
 }
 
 /**
@@ -113,22 +124,24 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
     await pool.end();
     throw err;
   }
-  const read: DriverRead = async (statement, params) => {
-    try {
-      return (await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] })).rows;
-    } catch (err) {
-      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-      throw err;
-    }
-  };
-  const statement: DriverStatement = async (text, values) => {
-    try {
-      return (await pool.query(text, values as unknown[])).rows;
-    } catch (err) {
-      if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-      throw err;
-    }
-  };
+  const read: DriverRead = (statement, params) =>
+    observeStatement('driver', statement.name, statement.text, async () => {
+      try {
+        return (await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] })).rows;
+      } catch (err) {
+        if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+        throw err;
+      }
+    });
+  const statement: DriverStatement = (text, values) =>
+    observeStatement('driver', 'write', text, async () => {
+      try {
+        return (await pool.query(text, values as unknown[])).rows;
+      } catch (err) {
+        if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+        throw err;
+      }
+    });
   // Named statements are prepared once per connection and reused, so the planner does
   // not parse and plan the same write statements on every request.
   const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) }));
@@ -139,6 +152,7 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
     sql,
     read,
     statement,
+    poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
@@ -150,18 +164,22 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
  * Every query, not only those in a transaction (see transaction.ts), fails with
  * UnavailableError while PostgreSQL is unreachable (restarting, shutting down, the
  * network gone), so reads answer 503 rather than 500 during an outage. The pool
- * replaces broken connections by itself; nothing else is needed to recover.
+ * replaces broken connections by itself; nothing else is needed to recover. Each
+ * query is timed (and traced) here too (statementTelemetry.ts).
  */
 function unavailableWhenUnreachable(prisma: PrismaClient): PrismaClient {
   const extended = prisma.$extends({
     query: {
-      async $allOperations({ args, query }) {
-        try {
-          return await query(args);
-        } catch (err) {
-          if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-          throw err;
-        }
+      $allOperations({ model, operation, args, query }) {
+        const name = model ? `${model}.${operation}` : operation;
+        return observeStatement('prisma', name, model ? undefined : rawQueryText(args), async () => {
+          try {
+            return await query(args);
+          } catch (err) {
+            if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
+            throw err;
+          }
+        });
       },
     },
   });

@@ -8,6 +8,7 @@ import type { DeleteDecision, EntityToDelete } from '../domain/writes/entityDele
 import type { Tx } from './database.js';
 import { Prisma } from './generated/prisma/client.js';
 import { noteRegistryChange } from './propertyRegistry.js';
+import { activeTraceparent } from '../telemetry/tracing.js';
 
 /**
  * Locks the entity (and, when its type has children, such as a dataset's schema fields,
@@ -59,8 +60,8 @@ export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]>
     ), values_deleted AS (
       DELETE FROM property_value WHERE entity_urn = ANY(${[...d.entities.map((e) => e.urn), ...d.valueRowsOf]}::text[])
     )${registry}${jobs}, logged AS (
-      INSERT INTO change_log (urn, entity_type, aspect, change_type)
-      SELECT urn, entity_type, aspect, 'DELETE' FROM (
+      INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
+      SELECT urn, entity_type, aspect, 'DELETE', ${activeTraceparent()}::text FROM (
         SELECT ord, urn, entity_type, NULL::text AS aspect FROM gone_entities
         UNION ALL SELECT ord, urn, entity_type, aspect FROM gone_aspects
       ) x ORDER BY ord

@@ -23,3 +23,17 @@ export async function databaseHealth(read: DriverRead): Promise<DatabaseHealth> 
   const row = (await read(HEALTH, []))[0] as { pending: string; jobs: Partial<Record<JobStatus, number>> };
   return { pending: Number(row.pending), jobs: { pending: 0, running: 0, done: 0, failed: 0, ...row.jobs } };
 }
+
+const APPLIED_MIGRATIONS = {
+  name: 'applied_migrations',
+  text: `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+};
+
+/**
+ * Which of the migrations this build ships are not applied to the database; the query
+ * failing means the database does not answer (the caller is not ready either way).
+ */
+export async function missingMigrations(read: DriverRead, expected: readonly string[]): Promise<string[]> {
+  const applied = new Set((await read(APPLIED_MIGRATIONS, [])).map((r) => String(r.migration_name)));
+  return expected.filter((name) => !applied.has(name));
+}

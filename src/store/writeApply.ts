@@ -17,6 +17,7 @@ import { changesSomething, type EntityWriteDecision, type RegistryChange } from 
 import { Prisma } from './generated/prisma/client.js';
 import { noteRegistryChange } from './propertyRegistry.js';
 import { isRetryableConflict } from './transaction.js';
+import { activeTraceparent } from '../telemetry/tracing.js';
 import { TurnTaker } from '../time.js';
 import type { WriteState, WriteTarget } from './writeLoad.js';
 
@@ -133,8 +134,8 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
         SET metadata = EXCLUDED.metadata, system_metadata = EXCLUDED.system_metadata,
             created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by
     )${values}${registryChanges(registry)}${jobsAdded}, logged AS (
-      INSERT INTO change_log (urn, entity_type, aspect, change_type)
-      SELECT urn, min(entity_type), string_agg(aspect, ',' ORDER BY ord), 'UPSERT' FROM log_input GROUP BY urn ORDER BY min(ord)
+      INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
+      SELECT urn, min(entity_type), string_agg(aspect, ',' ORDER BY ord), 'UPSERT', ${activeTraceparent()}::text FROM log_input GROUP BY urn ORDER BY min(ord)
       RETURNING id, urn
     )
     SELECT id, urn FROM logged

@@ -2,7 +2,9 @@
  * The web console (docs/console.md): the files `npm install` built into dist/console,
  * served at / under the pages' strict Content-Security-Policy. index.html answers every
  * client-side route; it names the GraphQL endpoint in a meta tag (no inline script),
- * which is the only server the console talks to. The files are public, the API is not.
+ * which is the only server the console talks to for data, and the OpenID provider
+ * people sign in with, when there is one (sign-in itself is /auth/*,
+ * rest/signInRoutes.ts). The files are public, the API is not.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,6 +45,8 @@ const NOT_BUILT = `<!DOCTYPE html>
 
 export interface ConsoleOptions {
   readonly graphqlUrl: string;
+  /** The OpenID provider's name when people sign in through one (the page offers "Sign in with <name>"). */
+  readonly signInProvider?: string | null;
   readonly dir?: string;
 }
 
@@ -52,8 +56,9 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
   const helmet = pageHelmet(gateway);
   const indexFile = path.join(dir, 'index.html');
   const built = existsSync(indexFile);
+  const signIn = options.signInProvider ? `\n  <meta name="propgraph-sign-in" content="${escapeAttribute(options.signInProvider)}">` : '';
   const page = built
-    ? readFileSync(indexFile, 'utf8').replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta name="propgraph-graphql-url" content="${escapeAttribute(options.graphqlUrl)}">`)
+    ? readFileSync(indexFile, 'utf8').replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta name="propgraph-graphql-url" content="${escapeAttribute(options.graphqlUrl)}">${signIn}`)
     : NOT_BUILT;
   const sendPage = async (_request: unknown, reply: import('fastify').FastifyReply) =>
     reply.code(built ? 200 : 503).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);

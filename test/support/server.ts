@@ -6,6 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import type { DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -33,6 +34,8 @@ export interface TestServerOptions {
    * prefix of this server's own, dropped on stop), or a given one.
    */
   search?: boolean | { url: string; key: string };
+  /** Where the server's log lines go (JSON, or pretty with LOG_FORMAT=pretty), for suites that read them; LOG_LEVEL applies. */
+  logDestination?: DestinationStream;
 }
 
 /** The configuration a test server or runtime starts with: a fresh DATA_DIR and database, logs silenced. */
@@ -78,7 +81,7 @@ export async function cleanUpAfter(config: Config, search: RunningServer['search
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const config = await testConfig(options);
-  const server = await startServer(config, createLogger(config.logLevel));
+  const server = await startServer(config, createLogger(config.logLevel, options.logDestination ? config.logFormat : 'json', options.logDestination));
   return {
     ...server,
     dataDir: config.dataDir,

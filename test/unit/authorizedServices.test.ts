@@ -81,6 +81,8 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
   ['search', AuthorizedSearchService, 'scroll', [{}], 'read'],
   ['search', AuthorizedSearchService, 'aggregate', [{}], 'read'],
   ['search', AuthorizedSearchService, 'searchEntities', [ENTITY.dataset, {}], 'read'],
+  ['search', AuthorizedSearchService, 'scrollEntities', [{ types: [] }], 'read'],
+  ['search', AuthorizedSearchService, 'search', [{ types: [] }], 'read'],
   ['search', AuthorizedSearchService, 'requestRebuild', ['why'], 'admin'],
 ];
 

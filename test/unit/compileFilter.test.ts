@@ -90,9 +90,40 @@ describe('search documents', () => {
       origin: 'PROD',
       displayName: 'Orders',
       description: 'Every order, daily',
+      // No test results stored: neither passing nor failing tests.
+      hasPassingTests: false,
+      hasFailingTests: false,
       sp: { g4: [60], g9: ['abc'], r9: ['cba'] },
     });
     expect(doc.id).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test("a dataset document holds DataHub's search fields of its tags, owners, domains, container, sub types, terms, custom properties and test results", () => {
+    const urn = parseUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)');
+    const aspects = new Map<string, unknown>([
+      ['globalTags', { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] }],
+      ['ownership', { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }] }],
+      ['domains', { domains: ['urn:li:domain:finance'] }],
+      ['container', { container: 'urn:li:container:abc' }],
+      ['subTypes', { typeNames: ['Table'] }],
+      ['glossaryTerms', { terms: [{ urn: 'urn:li:glossaryTerm:Revenue' }], auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }],
+      ['datasetProperties', { customProperties: { team: 'sales', tier: 'gold' } }],
+      ['testResults', { passing: [], failing: [{ test: 'urn:li:test:owner', type: 'FAILURE' }] }],
+    ]);
+    const doc = buildDocument({ urn, facts: searchFacts(urn, false, aspects), values: [] });
+    expect(doc).toMatchObject({
+      tags: ['urn:li:tag:pii', 'urn:li:tag:gold'],
+      owners: ['urn:li:corpuser:jdoe'],
+      domains: ['urn:li:domain:finance'],
+      container: 'urn:li:container:abc',
+      typeNames: ['Table'],
+      glossaryTerms: ['urn:li:glossaryTerm:Revenue'],
+      customProperties: ['team=sales', 'tier=gold'],
+      failingTests: ['urn:li:test:owner'],
+      hasFailingTests: true,
+      hasPassingTests: false,
+    });
+    expect(doc).not.toHaveProperty('passingTests');
   });
 
   test('a definition document holds what definitions are filtered by, in short forms', () => {

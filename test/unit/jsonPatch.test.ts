@@ -83,9 +83,15 @@ describe('patch document', () => {
     expect(parseFailure(['add']).message).toBe('patch[0] must be a JSON object, not "add"');
   });
 
-  test('an arrayPrimaryKeys entry naming two key fields is refused', () => {
-    expect(parseFailure({ patch: [], arrayPrimaryKeys: { properties: ['propertyUrn', 'x'] } }).message).toBe(
-      'arrayPrimaryKeys.properties must name exactly one key field, e.g. ["propertyUrn"]',
+  test('an arrayPrimaryKeys entry may name several key fields, a nested one with U+241F', () => {
+    expect(parsePatchDocument({ patch: [], arrayPrimaryKeys: { properties: ['propertyUrn', 'attribution\u241Fsource'] } }).arrayPrimaryKeys).toEqual({
+      properties: ['propertyUrn', 'attribution\u241Fsource'],
+    });
+  });
+
+  test('an arrayPrimaryKeys entry naming more than four key fields is refused', () => {
+    expect(parseFailure({ patch: [], arrayPrimaryKeys: { properties: ['a', 'b', 'c', 'd', 'e'] } }).message).toBe(
+      'arrayPrimaryKeys.properties must name at most 4 key fields, e.g. ["propertyUrn", "attribution\u241Fsource"]',
     );
   });
 
@@ -357,5 +363,98 @@ describe('nesting depth', () => {
       'patch[0] would nest the aspect deeper than the limit of 64 levels of arrays and objects; flatten the value',
     );
     expect(parsePatchDocument([{ op: 'add', path: '/a/a/a/a', value }]).patch).toHaveLength(1);
+  });
+});
+
+/** structuredProperties' own keys (the registry's): property URN, then the attribution's source. */
+const PROPERTY_KEYS = { properties: { keys: [['propertyUrn'], ['attribution', 'source']] } };
+const SEP = '\u241F';
+
+describe("composite keys, as DataHub's newer clients address a property with its attribution", () => {
+  const attributed = (urn: string, source: string, value: string) => ({ propertyUrn: urn, values: [{ string: value }], attribution: { time: 1, actor: 'urn:li:corpuser:x', source } });
+  const sent = (...patch: PatchOperation[]): PatchDocument => ({ patch, arrayPrimaryKeys: { properties: ['propertyUrn', `attribution${SEP}source`] } });
+
+  test('add at /properties/<urn>/<source> appends a new property with its attribution', () => {
+    const result = applyPatch(aspect(), sent({ op: 'add', path: `/properties/${C}/urn:li:dataHubIngestionSource:s`, value: attributed(C, 'urn:li:dataHubIngestionSource:s', 'c') }), PROPERTY_KEYS);
+
+    expect(result.properties.map((p) => p.propertyUrn)).toEqual([A, B, C]);
+    expect(result.properties[2]).toEqual(attributed(C, 'urn:li:dataHubIngestionSource:s', 'c'));
+  });
+
+  test('an element without attribution has the empty source: /properties/<urn>/ addresses it', () => {
+    const result = applyPatch(aspect(), sent({ op: 'remove', path: `/properties/${A}/` }), PROPERTY_KEYS);
+
+    expect(result.properties.map((p) => p.propertyUrn)).toEqual([B]);
+  });
+
+  test('a property set from another source is a second entry: one entry per property and source, as DataHub keeps them', () => {
+    const result = applyPatch(aspect(), sent({ op: 'add', path: `/properties/${A}/s2`, value: attributed(A, 's2', 'z') }), PROPERTY_KEYS);
+
+    expect(result.properties).toEqual([...aspect().properties, attributed(A, 's2', 'z')]);
+  });
+
+  test('the same source sets the entry again in place', () => {
+    const once = applyPatch(aspect(), sent({ op: 'add', path: `/properties/${A}/s2`, value: attributed(A, 's2', 'z') }), PROPERTY_KEYS);
+    const twice = applyPatch(once, sent({ op: 'add', path: `/properties/${A}/s2`, value: attributed(A, 's2', 'y') }), PROPERTY_KEYS);
+
+    expect(twice.properties).toEqual([...aspect().properties, attributed(A, 's2', 'y')]);
+  });
+
+  test('remove at /properties/<urn>/<source> of another source is a no-op', () => {
+    expect(applyPatch(aspect(), sent({ op: 'remove', path: `/properties/${A}/elsewhere` }), PROPERTY_KEYS)).toEqual(aspect());
+  });
+
+  test("without arrayPrimaryKeys the aspect's own keys apply", () => {
+    const result = applyPatch(aspect(), plain({ op: 'remove', path: `/properties/${B}/` }), PROPERTY_KEYS);
+
+    expect(result.properties.map((p) => p.propertyUrn)).toEqual([A]);
+  });
+});
+
+describe("group paths, as DataHub's older clients send a plain list", () => {
+  test('remove at /properties/<urn> removes the property from every source, then add sets it', () => {
+    const ops = plain({ op: 'remove', path: `/properties/${A}` }, { op: 'add', path: `/properties/${A}`, value: { propertyUrn: A, values: [{ string: 'new' }] } });
+
+    const result = applyPatch(aspect(), ops, PROPERTY_KEYS);
+
+    expect(result.properties).toEqual([
+      { propertyUrn: B, values: [{ double: 1 }] },
+      { propertyUrn: A, values: [{ string: 'new' }] },
+    ]);
+  });
+
+  test('add at a group path replaces the group in place', () => {
+    const result = applyPatch(aspect(), plain({ op: 'add', path: `/properties/${B}`, value: { values: [{ double: 7 }] } }), PROPERTY_KEYS);
+
+    expect(result.properties[1]).toEqual({ values: [{ double: 7 }], propertyUrn: B });
+  });
+
+  test('a keyed array absent from the aspect is an empty one', () => {
+    expect(applyPatch({} as { properties?: unknown[] }, plain({ op: 'add', path: `/properties/${A}`, value: { values: [] } }), PROPERTY_KEYS)).toEqual({ properties: [{ values: [], propertyUrn: A }] });
+  });
+});
+
+describe("a definition's arrays, as StructuredPropertyPatchBuilder addresses them", () => {
+  const DEFINITION_KEYS = { entityTypes: { keys: [] }, allowedValues: { keys: [['value', '*']] } };
+  const DATASET = 'urn:li:entityType:datahub.dataset';
+  const CHART = 'urn:li:entityType:datahub.chart';
+  const definition = () => ({ entityTypes: [DATASET], allowedValues: [{ value: { double: 30 } }, { value: { double: 60 } }] });
+
+  test('add /entityTypes/<urn> adds the entity type once', () => {
+    const twice = plain({ op: 'add', path: `/entityTypes/${CHART}`, value: CHART }, { op: 'add', path: `/entityTypes/${CHART}`, value: CHART });
+
+    expect(applyPatch(definition(), twice, DEFINITION_KEYS).entityTypes).toEqual([DATASET, CHART]);
+  });
+
+  test('remove /entityTypes/<urn> removes it', () => {
+    expect(applyPatch(definition(), plain({ op: 'remove', path: `/entityTypes/${DATASET}` }), DEFINITION_KEYS).entityTypes).toEqual([]);
+  });
+
+  test('add /allowedValues/<value> adds an allowed value; a number key matches 30 and 30.0 alike', () => {
+    const added = applyPatch(definition(), plain({ op: 'add', path: '/allowedValues/90', value: { value: { double: 90 }, description: 'long' } }), DEFINITION_KEYS);
+    expect(added.allowedValues).toEqual([{ value: { double: 30 } }, { value: { double: 60 } }, { value: { double: 90 }, description: 'long' }]);
+
+    const removed = applyPatch(definition(), plain({ op: 'remove', path: '/allowedValues/30.0' }), DEFINITION_KEYS);
+    expect(removed.allowedValues).toEqual([{ value: { double: 60 } }]);
   });
 });

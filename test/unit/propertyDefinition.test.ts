@@ -94,7 +94,7 @@ describe('required fields', () => {
     const err = validationErrorOf(minimal({ colour: 'red' }));
 
     expect(err.message).toBe(
-      'colour is not a known field; expected one of qualifiedName, displayName, valueType, typeQualifier, allowedValues, cardinality, entityTypes, description, searchConfiguration, immutable, version, created, lastModified, filterStatus',
+      'colour is not a known field; expected one of qualifiedName, displayName, valueType, typeQualifier, allowedValues, cardinality, entityTypes, description, allowedPlatforms, searchConfiguration, immutable, version, created, lastModified, filterStatus',
     );
     expect(err.field).toBe('colour');
   });

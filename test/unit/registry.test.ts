@@ -17,6 +17,7 @@ import {
   ruleKindOf,
 } from '../../src/domain/registry/entityTypes.js';
 import { DATA_TYPES, VALUE_TYPES, valueTypeOfStd } from '../../src/domain/registry/valueTypes.js';
+import { isKeyFieldName } from '../../src/domain/searchFields.js';
 import { coerceTypedValue } from '../../src/domain/typedValue.js';
 
 const schema = buildASTSchema(parse(readFileSync('schema.graphql', 'utf8')), { assumeValidSDL: true });
@@ -34,7 +35,7 @@ describe('value types', () => {
 
   test.each(VALUE_TYPES.map((t) => [t.id, t] as const))('%s is found by its std value and checks its own values', (_id, type) => {
     expect(valueTypeOfStd(type.std)).toBe(type);
-    const sample = type.stored === 'double' ? { double: 1 } : { string: 'scale' in type && type.scale === 'date' ? '2024-02-29' : type.namesEntities ? 'urn:li:corpuser:jdoe' : 'text' };
+    const sample = type.stored === 'double' ? { double: type.example as number } : { string: String(type.example) };
     expect(coerceTypedValue(sample, type.id)).toEqual({ ok: true, value: sample });
   });
 
@@ -104,7 +105,7 @@ describe('entity types', () => {
 
   test("the index reads a dataset's text aspects in the table's order, so an edited description wins", () => {
     const names = indexedAspects(ENTITY.dataset).map((a) => a.name);
-    expect(names).toEqual(['datasetProperties', 'editableDatasetProperties']);
+    expect(names.indexOf('datasetProperties')).toBeLessThan(names.indexOf('editableDatasetProperties'));
     expect(indexedAspects(ENTITY.structuredProperty).map((a) => a.name)).toEqual(['propertyDefinition', 'structuredPropertySettings']);
   });
 
@@ -112,6 +113,16 @@ describe('entity types', () => {
     expect(isKnownAspect(ENTITY.dataset, 'testInfo')).toBe(false);
     expect(isKnownAspect(ENTITY.dataset, ENTITY.dataset.keyAspect)).toBe(true);
   });
+});
+
+test('every search field an aspect fills is a key field of the search vocabulary', () => {
+  const fields = ALL_ASPECTS.flatMap((a) => (a.facts ?? []).map((f) => f.field));
+  expect(fields.filter((f) => !isKeyFieldName(f))).toEqual([]);
+});
+
+test("the index reads an asset's tags, owners, domains, container, sub types, glossary terms and test results", () => {
+  const read = indexedAspects(ENTITY.dataset).map((a) => a.name);
+  for (const aspect of ['globalTags', 'ownership', 'domains', 'container', 'subTypes', 'glossaryTerms', 'testResults']) expect(read).toContain(aspect);
 });
 
 test('every aspect of the table is carried by some entity type', () => {

@@ -100,6 +100,23 @@ describe('parseSearchField', () => {
     expect(parseSearchField('entityType')).toEqual({ kind: 'key', name: '_entityType' });
   });
 
+  test("DataHub's SDK field names: the .keyword form, env for origin, and the fields of assets' common aspects", () => {
+    expect(parseSearchField('platform.keyword')).toEqual({ kind: 'key', name: 'platform' });
+    expect(parseSearchField('origin.keyword')).toEqual({ kind: 'key', name: 'origin' });
+    expect(parseSearchField('env')).toEqual({ kind: 'key', name: 'origin' });
+    expect(parseSearchField('_entityType.keyword')).toEqual({ kind: 'key', name: '_entityType' });
+    for (const name of ['typeNames', 'domains', 'container', 'owners', 'tags', 'glossaryTerms', 'customProperties', 'failingTests', 'passingTests', 'isHidden', 'showInColumnsTable', 'showInAssetSummary']) {
+      expect(parseSearchField(name)).toEqual({ kind: 'key', name });
+    }
+  });
+
+  test('a bare tag, owner, domain or term is its URN', () => {
+    expect(keyFieldInfo('tags').normalize!('pii')).toBe('urn:li:tag:pii');
+    expect(keyFieldInfo('owners').normalize!('jdoe')).toBe('urn:li:corpuser:jdoe');
+    expect(keyFieldInfo('owners').normalize!('urn:li:corpGroup:team')).toBe('urn:li:corpGroup:team');
+    expect(keyFieldInfo('failingTests').normalize!('owner-set')).toBe('urn:li:test:owner-set');
+  });
+
   test('key field values are put into the form the index holds (docs/contract.md §12: platform:hive)', () => {
     expect(keyFieldInfo('platform').normalize!('hive')).toBe('urn:li:dataPlatform:hive');
     expect(keyFieldInfo('platform').normalize!('urn:li:dataPlatform:hive')).toBe('urn:li:dataPlatform:hive');

@@ -94,13 +94,24 @@ describe('aspect shape', () => {
     );
   });
 
-  test('the same propertyUrn twice in one aspect is refused', () => {
+  test('the same propertyUrn twice from the same source in one aspect is refused', () => {
     const err = validationErrorOf(() =>
       parseStructuredPropertiesAspect({ properties: [{ propertyUrn: PROP, values: [] }, { propertyUrn: PROP, values: [] }] }),
     );
 
-    expect(err.message).toBe(`properties[1].propertyUrn lists ${PROP} more than once; give each property once, with all its values`);
+    expect(err.message).toBe(`properties[1].propertyUrn lists ${PROP} more than once; give each property once per source, with all its values`);
     expect(err.field).toBe('properties[1].propertyUrn');
+  });
+
+  test('the same propertyUrn from two attribution sources is two entries, as DataHub keeps them', () => {
+    const from = (source: string) => ({ time: 1, actor: 'urn:li:corpuser:x', source });
+    const aspect = { properties: [{ propertyUrn: PROP, values: [] }, { propertyUrn: PROP, values: [], attribution: from('urn:li:dataHubAction:sync') }] };
+
+    expect(parseStructuredPropertiesAspect(aspect).properties).toHaveLength(2);
+    const twice = { properties: [...aspect.properties, { propertyUrn: PROP, values: [], attribution: from('urn:li:dataHubAction:sync') }] };
+    expect(validationErrorOf(() => parseStructuredPropertiesAspect(twice)).message).toBe(
+      `properties[2].propertyUrn lists ${PROP} more than once with attribution source urn:li:dataHubAction:sync; give each property once per source, with all its values`,
+    );
   });
 
   test('values that are not a list are refused', () => {

@@ -1,6 +1,7 @@
 /**
- * `propgraph tokens create|list|revoke` (docs/contract.md §10): access token management, admin
- * scope on the server. The secret of a new token is printed once, on its own line, so
+ * `propgraph tokens create|list|revoke` (docs/contract.md §10): access token management: admin scope
+ * on the server, or a person signed in with `propgraph login` managing their own
+ * personal tokens. The secret of a new token is printed once, on its own line, so
  * scripts can capture it; it cannot be shown again.
  */
 import type { CommandContext } from '../context.js';
@@ -15,13 +16,18 @@ interface TokenMetadata {
   expiresAt: number | null;
   revoked: boolean;
   lastUsedAt: number | null;
+  type: string;
+  owner: string | null;
 }
 
 const SCOPES = ['read', 'write', 'admin'];
+const TYPES = ['personal', 'machine'];
 
-export async function createToken(ctx: CommandContext, options: { name: string; scope: string; expiresInDays?: string; description?: string }): Promise<ExitCode> {
+export async function createToken(ctx: CommandContext, options: { name: string; scope: string; expiresInDays?: string; description?: string; type?: string }): Promise<ExitCode> {
   const scope = options.scope.toLowerCase();
   if (!SCOPES.includes(scope)) throw new CliError(`--scope must be one of ${SCOPES.join(', ')}, got '${options.scope}'`, EXIT.usage);
+  const type = options.type?.toLowerCase();
+  if (type !== undefined && !TYPES.includes(type)) throw new CliError(`--type must be one of ${TYPES.join(', ')}, got '${options.type}'`, EXIT.usage);
   let expiresAt: number | null = null;
   if (options.expiresInDays !== undefined) {
     const days = Number(options.expiresInDays);
@@ -29,9 +35,11 @@ export async function createToken(ctx: CommandContext, options: { name: string; 
     expiresAt = Date.now() + days * 24 * 3_600_000;
   }
   const answer = await ctx.api().http.request<{ accessToken: string; metadata: TokenMetadata }>('POST', ctx.api().http.v3('/tokens'), {
-    json: { name: options.name, scope, description: options.description ?? null, expiresAt },
+    json: { name: options.name, scope, description: options.description ?? null, expiresAt, ...(type ? { type } : {}) },
   });
-  printLine(ctx.terminal.stderr, `Created ${scope} token '${answer.metadata.name}' (id ${answer.metadata.id}). Its secret is shown once, below:`);
+  const kind = answer.metadata.owner ? `${answer.metadata.type} ` : '';
+  const owner = answer.metadata.owner ? ` for ${answer.metadata.owner}` : '';
+  printLine(ctx.terminal.stderr, `Created ${scope} ${kind}token '${answer.metadata.name}'${owner} (id ${answer.metadata.id}). Its secret is shown once, below:`);
   printLine(ctx.terminal.stdout, answer.accessToken);
   return EXIT.ok;
 }
@@ -45,7 +53,8 @@ export async function listTokens(ctx: CommandContext, options: { json?: boolean 
   for (const t of answer.tokens) {
     const state = t.revoked ? 'revoked' : t.expiresAt !== null && t.expiresAt <= Date.now() ? 'expired' : 'active';
     const expiry = t.expiresAt === null ? 'never expires' : `expires ${new Date(t.expiresAt).toISOString()}`;
-    printLine(ctx.terminal.stdout, `${t.id}  ${t.scope.padEnd(5)}  ${state.padEnd(7)}  ${t.name}  (${expiry})`);
+    const owner = t.owner ? `, ${t.type} of ${t.owner}` : '';
+    printLine(ctx.terminal.stdout, `${t.id}  ${t.scope.padEnd(5)}  ${state.padEnd(7)}  ${t.name}  (${expiry}${owner})`);
   }
   return EXIT.ok;
 }

@@ -32,25 +32,64 @@ export type CreateTestInput = {
 };
 
 export type EntityType =
+  | 'ACCESS_TOKEN'
+  | 'APPLICATION'
+  | 'ASSERTION'
+  | 'BUSINESS_ATTRIBUTE'
   | 'CHART'
   | 'CONTAINER'
   | 'CORP_GROUP'
   | 'CORP_USER'
+  | 'CUSTOM_OWNERSHIP_TYPE'
   | 'DASHBOARD'
+  | 'DATAHUB_CONNECTION'
+  | 'DATAHUB_PERSONA'
+  | 'DATAHUB_POLICY'
+  | 'DATAHUB_RETENTION'
+  | 'DATAHUB_ROLE'
+  | 'DATAHUB_SECRET'
+  | 'DATAHUB_STEP_STATE'
+  | 'DATAHUB_UPGRADE'
+  | 'DATAHUB_VIEW'
   | 'DATASET'
+  | 'DATA_CONTRACT'
   | 'DATA_FLOW'
   | 'DATA_JOB'
   | 'DATA_PLATFORM'
+  | 'DATA_PLATFORM_INSTANCE'
+  | 'DATA_PROCESS'
+  | 'DATA_PROCESS_INSTANCE'
   | 'DATA_PRODUCT'
   | 'DATA_TYPE'
+  | 'DOCUMENT'
   | 'DOMAIN'
   | 'ENTITY_TYPE'
+  | 'ER_MODEL_RELATIONSHIP'
+  | 'EXECUTION_REQUEST'
+  | 'FORM'
+  | 'GLOBAL_SETTINGS'
+  | 'GLOSSARY_NODE'
   | 'GLOSSARY_TERM'
+  | 'INCIDENT'
+  | 'INGESTION_SOURCE'
+  | 'INVITE_TOKEN'
+  | 'MLFEATURE'
+  | 'MLFEATURE_TABLE'
   | 'MLMODEL'
+  | 'MLMODEL_DEPLOYMENT'
+  | 'MLMODEL_GROUP'
+  | 'MLPRIMARY_KEY'
+  | 'NOTEBOOK'
+  | 'PLATFORM_RESOURCE'
+  | 'POST'
+  | 'QUERY'
+  | 'ROLE'
   | 'SCHEMA_FIELD'
   | 'STRUCTURED_PROPERTY'
   | 'TAG'
-  | 'TEST';
+  | 'TELEMETRY'
+  | 'TEST'
+  | 'VERSION_SET';
 
 export type FabricType =
   | 'CORP'
@@ -127,7 +166,7 @@ export type SearchFlags = {
 
 /** How to order search results (DataHub's SearchSortInput). */
 export type SearchSortInput = {
-  /** The first criterion decides; only the field `urn` is supported. */
+  /** The first criterion decides: `urn`, `displayName`, `createdTime` or `lastModified`. */
   sortCriteria?: Array<SortCriterion> | null | undefined;
 };
 

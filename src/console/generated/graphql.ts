@@ -9,6 +9,15 @@ export type AccessTokenScope =
   | 'READ'
   | 'WRITE';
 
+/** What a token is for, and who it acts as. */
+export type AccessTokenType =
+  /** Issued by an admin for a job or service; acts as urn:li:corpuser:<name>. */
+  | 'MACHINE'
+  /** Issued by a person signed in through OpenID Connect, for their own use; acts as them, never above their scope. */
+  | 'PERSONAL'
+  /** Issued when a person signs in (the console, propgraph login); acts as them. */
+  | 'SESSION';
+
 export type AggregateAcrossEntitiesInput = {
   /** Fields to count; absent or empty: the default facets (_entityType, platform, and properties shown in search filters). */
   facets?: Array<string | null | undefined> | null | undefined;
@@ -48,25 +57,64 @@ export type CreateStructuredPropertyInput = {
 };
 
 export type EntityType =
+  | 'ACCESS_TOKEN'
+  | 'APPLICATION'
+  | 'ASSERTION'
+  | 'BUSINESS_ATTRIBUTE'
   | 'CHART'
   | 'CONTAINER'
   | 'CORP_GROUP'
   | 'CORP_USER'
+  | 'CUSTOM_OWNERSHIP_TYPE'
   | 'DASHBOARD'
+  | 'DATAHUB_CONNECTION'
+  | 'DATAHUB_PERSONA'
+  | 'DATAHUB_POLICY'
+  | 'DATAHUB_RETENTION'
+  | 'DATAHUB_ROLE'
+  | 'DATAHUB_SECRET'
+  | 'DATAHUB_STEP_STATE'
+  | 'DATAHUB_UPGRADE'
+  | 'DATAHUB_VIEW'
   | 'DATASET'
+  | 'DATA_CONTRACT'
   | 'DATA_FLOW'
   | 'DATA_JOB'
   | 'DATA_PLATFORM'
+  | 'DATA_PLATFORM_INSTANCE'
+  | 'DATA_PROCESS'
+  | 'DATA_PROCESS_INSTANCE'
   | 'DATA_PRODUCT'
   | 'DATA_TYPE'
+  | 'DOCUMENT'
   | 'DOMAIN'
   | 'ENTITY_TYPE'
+  | 'ER_MODEL_RELATIONSHIP'
+  | 'EXECUTION_REQUEST'
+  | 'FORM'
+  | 'GLOBAL_SETTINGS'
+  | 'GLOSSARY_NODE'
   | 'GLOSSARY_TERM'
+  | 'INCIDENT'
+  | 'INGESTION_SOURCE'
+  | 'INVITE_TOKEN'
+  | 'MLFEATURE'
+  | 'MLFEATURE_TABLE'
   | 'MLMODEL'
+  | 'MLMODEL_DEPLOYMENT'
+  | 'MLMODEL_GROUP'
+  | 'MLPRIMARY_KEY'
+  | 'NOTEBOOK'
+  | 'PLATFORM_RESOURCE'
+  | 'POST'
+  | 'QUERY'
+  | 'ROLE'
   | 'SCHEMA_FIELD'
   | 'STRUCTURED_PROPERTY'
   | 'TAG'
-  | 'TEST';
+  | 'TELEMETRY'
+  | 'TEST'
+  | 'VERSION_SET';
 
 export type EvaluateTestsInput = {
   /** Also store the results as the entity's testResults (write scope). */
@@ -188,7 +236,7 @@ export type SearchFlags = {
 
 /** How to order search results (DataHub's SearchSortInput). */
 export type SearchSortInput = {
-  /** The first criterion decides; only the field `urn` is supported. */
+  /** The first criterion decides: `urn`, `displayName`, `createdTime` or `lastModified`. */
   sortCriteria?: Array<SortCriterion> | null | undefined;
 };
 
@@ -215,6 +263,7 @@ export type StructuredPropertyInputParams = {
 };
 
 export type StructuredPropertySettingsInput = {
+  hideInAssetSummaryWhenEmpty?: boolean | null | undefined;
   isHidden?: boolean | null | undefined;
   showAsAssetBadge?: boolean | null | undefined;
   showInAssetSummary?: boolean | null | undefined;
@@ -484,7 +533,14 @@ export type SearchFacetsQuery = { aggregateAcrossEntities: { facets: Array<{ fie
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { scope: AccessTokenScope, corpUser: { urn: string, username: string }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean } } };
+export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean } } };
+
+export type EndSessionMutationVariables = Exact<{
+  tokenId: string;
+}>;
+
+
+export type EndSessionMutation = { revokeAccessToken: boolean };
 
 export type TestListQueryVariables = Exact<{
   input: ListTestsInput;
@@ -1351,6 +1407,8 @@ export const MeDocument = new TypedDocumentString(`
       username
     }
     scope
+    tokenId
+    tokenType
     platformPrivileges {
       manageStructuredProperties
       deleteStructuredProperties
@@ -1358,10 +1416,16 @@ export const MeDocument = new TypedDocumentString(`
       manageTests
       pushTestResults
       manageTokens
+      managePersonalTokens
     }
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
+export const EndSessionDocument = new TypedDocumentString(`
+    mutation EndSession($tokenId: String!) {
+  revokeAccessToken(tokenId: $tokenId)
+}
+    `) as unknown as TypedDocumentString<EndSessionMutation, EndSessionMutationVariables>;
 export const TestListDocument = new TypedDocumentString(`
     query TestList($input: ListTestsInput!) {
   listTests(input: $input) {

@@ -1,14 +1,18 @@
-/** Sign in with an access token; the server's reason is shown when it refuses one. */
+/**
+ * Sign in: through the server's OpenID provider when it has one ("Sign in with …"),
+ * or with an access token; the server's reason is shown when it refuses either.
+ */
 import { useState, type FormEvent } from 'react';
 import { MeDocument } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { session } from '../lib/session';
+import { session, signInProvider, signInUrl } from '../lib/session';
 import { ErrorMessage } from '../components/Messages';
 
 export function SignIn() {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(session.reason());
   const [busy, setBusy] = useState(false);
+  const provider = signInProvider();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -30,6 +34,16 @@ export function SignIn() {
   return (
     <main id="main" className="sign-in">
       <h1>Sign in to the propgraph console</h1>
+      {provider && (
+        <>
+          <p>
+            <a className="button" href={signInUrl()}>
+              Sign in with {provider}
+            </a>
+          </p>
+          <h2>Or use an access token</h2>
+        </>
+      )}
       <p>
         Use an access token (an administrator issues them; on a fresh server the root token is in <code>data/root-token</code>). It is kept only
         until you close this tab.

@@ -7,6 +7,7 @@
  */
 import { ValidationError } from '../errors.js';
 import { ALL_ASPECTS, aspectInfo, type AspectInfo, type RuleKind } from './aspects.js';
+import { DATAHUB_ENTITY_TYPES, DATAHUB_EXTRA_ASPECTS } from './datahubEntityTypes.js';
 
 /** Aspects that any catalog asset may carry. */
 const ASSET_ASPECTS = [
@@ -89,8 +90,10 @@ function labelOf(name: string): string {
   return capitalized(words);
 }
 
-function type(name: string, graphql: string, keyFields: readonly string[], keyParts: readonly KeyPart[], aspects: readonly string[], row: Row = {}): EntityTypeInfo {
+function type(name: string, graphql: string, keyFields: readonly string[], keyParts: readonly KeyPart[], own: readonly string[], row: Row = {}): EntityTypeInfo {
   const keyAspect = `${name}Key`;
+  // DataHub's other aspects of the type are stored as given (datahubEntityTypes.ts).
+  const aspects = [...new Set([...own, ...(DATAHUB_EXTRA_ASPECTS[name] ?? [])])];
   const datahubKeyAspect = row.datahubKeyAspect ?? keyAspect;
   const search = row.search ?? 'default';
   return {
@@ -115,7 +118,8 @@ function type(name: string, graphql: string, keyFields: readonly string[], keyPa
   };
 }
 
-const TYPES = [
+/** The types propgraph gives rules, search facts or GraphQL types of their own. */
+const CORE_TYPES = [
   type(
     'dataset',
     'DATASET',
@@ -160,6 +164,11 @@ const TYPES = [
   type('entityType', 'ENTITY_TYPE', ['id'], ['text'], ['entityTypeInfo'], { graphqlObject: 'EntityTypeEntity', search: 'no', builtIn: true }),
   type('dataPlatform', 'DATA_PLATFORM', ['platformName'], ['text'], ['dataPlatformInfo'], { graphqlObject: 'DataPlatform', search: 'no' }),
 ] as const satisfies readonly EntityTypeInfo[];
+
+const TYPES: readonly EntityTypeInfo[] = [
+  ...CORE_TYPES,
+  ...DATAHUB_ENTITY_TYPES.map((t) => type(t.name, t.graphql, t.keyFields, t.keyParts as readonly KeyPart[], t.aspects, { search: t.search })),
+];
 
 const byLowerName = new Map<string, EntityTypeInfo>(TYPES.map((t) => [t.name.toLowerCase(), t]));
 const byGraphql = new Map<string, EntityTypeInfo>(TYPES.map((t) => [t.graphql, t]));
@@ -250,7 +259,7 @@ export function aspectNamed(type: EntityTypeInfo, name: string): string {
 
 /** The aspects the index reads for an entity of `type` (besides `status`), in the registry's text order. */
 export function indexedAspects(type: EntityTypeInfo): AspectInfo[] {
-  return ALL_ASPECTS.filter((a) => (a.text !== undefined || a.indexed === true) && type.aspects.includes(a.name));
+  return ALL_ASPECTS.filter((a) => (a.text !== undefined || a.facts !== undefined) && type.aspects.includes(a.name));
 }
 
 /** The environments ("fabric types") a dataset URN's origin may name. */

@@ -36,6 +36,8 @@ export interface ValueTypeInfo {
   readonly namesEntities: boolean;
   /** Longest text of a value (string-stored types). */
   readonly maxLength: number;
+  /** A value of the type, as its typed value object holds it (docs, placeholders, tests). */
+  readonly example: string | number;
   /** Why a text is not a value of this type, or undefined when it is one (string-stored types). */
   readonly problem?: (text: string, rules: ValueRules) => string | undefined;
 }
@@ -67,6 +69,7 @@ function urnProblem(s: string, rules: ValueRules): string | undefined {
 export const VALUE_TYPES = [
   {
     id: 'string',
+    example: 'gold',
     noun: 'string',
     std: 'STRING',
     displayName: 'String',
@@ -80,6 +83,7 @@ export const VALUE_TYPES = [
   },
   {
     id: 'rich_text',
+    example: 'Kept **30 days**, then archived.',
     noun: 'rich_text string',
     std: 'RICH_TEXT',
     displayName: 'Rich Text',
@@ -93,6 +97,7 @@ export const VALUE_TYPES = [
   },
   {
     id: 'number',
+    example: 30,
     noun: 'number',
     std: 'NUMBER',
     displayName: 'Number',
@@ -107,6 +112,7 @@ export const VALUE_TYPES = [
   },
   {
     id: 'date',
+    example: '2026-11-27',
     noun: 'date',
     std: 'DATE',
     displayName: 'Date',
@@ -122,6 +128,7 @@ export const VALUE_TYPES = [
   },
   {
     id: 'urn',
+    example: 'urn:li:corpuser:jdoe',
     noun: 'urn',
     std: 'URN',
     displayName: 'Urn',

@@ -7,6 +7,9 @@ import { LIMITS } from '../limits.js';
 
 export const MAX_PATCH_OPERATIONS = 1000;
 
+/** Key fields of one keyed array. */
+const MAX_KEY_FIELDS = 4;
+
 const patchOperationShape = z
   .object({
     op: z.enum(['add', 'remove', 'replace', 'test']),
@@ -26,13 +29,18 @@ export const patchDocumentShape = z
       error: (iss) => (iss.input === undefined ? 'is required: a list of operations such as [{"op": "remove", "path": "/properties/<urn>"}]' : undefined),
     }).max(MAX_PATCH_OPERATIONS),
     arrayPrimaryKeys: z
-      .record(z.string().max(LIMITS.nameLength), z.array(z.string().max(LIMITS.nameLength)).length(1, { error: 'must name exactly one key field, e.g. ["propertyUrn"]' }))
+      .record(
+        z.string().max(LIMITS.nameLength),
+        z.array(z.string().min(1).max(LIMITS.nameLength)).max(MAX_KEY_FIELDS, { error: `must name at most ${MAX_KEY_FIELDS} key fields, e.g. ["propertyUrn", "attribution\u241Fsource"]` }),
+      )
       .nullish()
-      .describe('Per array name, the field that identifies its elements, e.g. `{"properties": ["propertyUrn"]}`.'),
+      .describe(
+        'Per array name, the fields that identify its elements, in path order, e.g. `{"properties": ["propertyUrn", "attribution\u241Fsource"]}` (a nested field with U+241F between its parts; none: an array of strings, identified by themselves).',
+      ),
     forceGenericPatch: z.boolean().optional(),
   })
   .meta({
     id: 'JsonPatch',
     description:
-      'A JSON patch (RFC 6902 operations). With `arrayPrimaryKeys` `{"properties": ["propertyUrn"]}`, `/properties/<property urn>` (the URN not escaped) addresses one entry: `add` inserts or replaces its values, `remove` deletes it, others stay. A bare list of operations is accepted too.',
+      'A JSON patch (RFC 6902 operations). Keyed arrays are addressed by their keys, one path segment per key field: `/properties/<property urn>` (the URN not escaped) addresses a structured property\'s entry, `/properties/<property urn>/<attribution source>` the same as DataHub\'s newer clients write it: `add` inserts or replaces the entry, `remove` deletes it, others stay. An aspect\'s own keyed arrays need no `arrayPrimaryKeys` (structuredProperties.properties, a definition\'s allowedValues, entityTypes and allowedPlatforms); `arrayPrimaryKeys` names others, or overrides. A bare list of operations is accepted too.',
   });

@@ -57,6 +57,11 @@ export const propertyDefinitionShape = z
       .max(LIMITS.entityTypesPerDefinition)
       .describe('`urn:li:entityType:svc.<entityName>`: the entity types that may carry values of this property.'),
     description: optionalText(LIMITS.descriptionLength),
+    allowedPlatforms: z
+      .array(typeUrnText)
+      .max(LIMITS.entityTypesPerDefinition)
+      .nullish()
+      .describe('DataHub\'s allowedPlatforms: `urn:li:dataPlatform:<name>` of the platforms the property applies to; stored and returned as given.'),
     searchConfiguration: searchConfigurationShape.nullish(),
     immutable: z.boolean().nullish().describe('Values cannot change or be removed once set. Default false.'),
     version: z

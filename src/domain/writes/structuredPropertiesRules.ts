@@ -14,7 +14,7 @@ import {
   type DefinitionState,
   type PropertyValueAssignment,
 } from '../structuredProperties.js';
-import type { TypedValue } from '../typedValue.js';
+import { sameValue, type TypedValue } from '../typedValue.js';
 import type { AspectRules, AspectState } from './aspectRules.js';
 import { entriesOf, visibilityOf, visibleStructuredProperties } from './valueVisibility.js';
 import type { AspectDecision, ValueRow } from './writeDecision.js';
@@ -41,19 +41,23 @@ export function decideStructuredProperties(next: unknown, state: AspectState): A
   const named = new Set(parsed.properties.map((p) => p.propertyUrn));
 
   const entries: PropertyValueAssignment[] = [];
-  const rows: ValueRow[] = [];
+  // One value row per property: the values of all its entries (one per attribution source), each once.
+  const byProperty = new Map<string, { generation: bigint; values: TypedValue[] }>();
   for (const p of parsed.properties) {
     const values = validateAssignment(p.propertyUrn, p.values, rules);
     entries.push({ propertyUrn: p.propertyUrn, values, ...p.extra });
-    rows.push({ propertyUrn: p.propertyUrn, generation: state.properties.get(p.propertyUrn)!.generation, values });
+    const row = byProperty.get(p.propertyUrn);
+    if (row) row.values.push(...values.filter((v) => !row.values.some((w) => sameValue(v, w))));
+    else byProperty.set(p.propertyUrn, { generation: state.properties.get(p.propertyUrn)!.generation, values: [...values] });
   }
+  const rows: ValueRow[] = [...byProperty].map(([propertyUrn, row]) => ({ propertyUrn, ...row }));
   for (const p of rules.current.keys()) if (!named.has(p)) checkRemoval(p, rules);
   const visibleCount = entries.length;
   for (const e of entriesOf(state.stored)) {
     const h = held.get(e.propertyUrn);
     if (!named.has(e.propertyUrn) && visibilityOf(h) === 'soft-deleted') {
       entries.push(e);
-      rows.push({ propertyUrn: e.propertyUrn, generation: h!.generation, values: h!.values });
+      if (!rows.some((r) => r.propertyUrn === e.propertyUrn)) rows.push({ propertyUrn: e.propertyUrn, generation: h!.generation, values: h!.values });
     }
   }
   return {

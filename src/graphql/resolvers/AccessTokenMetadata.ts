@@ -1,5 +1,7 @@
-import type { AccessTokenMetadataResolvers, AccessTokenScope } from '../generated/resolvers-types.js';
+import type { AccessTokenMetadataResolvers, AccessTokenScope, AccessTokenType } from '../generated/resolvers-types.js';
 
 export const AccessTokenMetadata: AccessTokenMetadataResolvers = {
   scope: (m) => m.scope.toUpperCase() as AccessTokenScope,
+  type: (m) => m.type.toUpperCase() as AccessTokenType,
+  ownerUrn: (m) => m.owner,
 };

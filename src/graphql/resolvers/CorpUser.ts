@@ -1,8 +1,32 @@
 import { parseUrn } from '../../domain/urn.js';
 import type { CorpUserResolvers } from '../generated/resolvers-types.js';
+import type { GraphQLContext } from '../context.js';
+import type { EntityModel } from '../models.js';
+import { aspectFields, text } from './displayAspects.js';
 import { entityTypeOf } from './entityModel.js';
+
+/** The corpUserInfo aspect as DataHub's CorpUserInfo/CorpUserProperties; null when none is stored. */
+async function infoOf(model: EntityModel, ctx: GraphQLContext) {
+  const stored = await aspectFields(model, 'corpUserInfo', ctx);
+  if (!stored) return null;
+  return {
+    active: stored.active !== false,
+    displayName: text(stored.displayName),
+    title: text(stored.title),
+    firstName: text(stored.firstName),
+    lastName: text(stored.lastName),
+    fullName: text(stored.fullName),
+    email: text(stored.email),
+  };
+}
 
 export const CorpUser: CorpUserResolvers = {
   type: entityTypeOf,
   username: (model) => parseUrn(model.urn).id,
+  info: (model, _args, ctx) => infoOf(model, ctx),
+  properties: (model, _args, ctx) => infoOf(model, ctx),
+  editableProperties: async (model, _args, ctx) => {
+    const stored = await aspectFields(model, 'corpUserEditableInfo', ctx);
+    return stored ? { displayName: text(stored.displayName), title: text(stored.title), pictureLink: text(stored.pictureLink), email: text(stored.email) } : null;
+  },
 };

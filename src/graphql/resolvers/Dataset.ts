@@ -2,6 +2,7 @@ import { keyAspectOf, parseUrn } from '../../domain/urn.js';
 import type { DatasetResolvers, FabricType } from '../generated/resolvers-types.js';
 import type { SchemaFieldModel } from '../models.js';
 import { structuredPropertiesOf, testResultsOf } from './assetFields.js';
+import { aspectFields, text } from './displayAspects.js';
 import { entityModel, entityTypeOf } from './entityModel.js';
 
 export const Dataset: DatasetResolvers = {
@@ -9,6 +10,10 @@ export const Dataset: DatasetResolvers = {
   type: entityTypeOf,
   exists: (model, _args, ctx) => ctx.loaders.exists.load(model.urn),
   name: (model) => keyAspectOf(parseUrn(model.urn)).name!,
+  properties: async (model, _args, ctx) => {
+    const stored = await aspectFields(model, 'datasetProperties', ctx);
+    return { name: text(stored?.name) ?? keyAspectOf(parseUrn(model.urn)).name!, qualifiedName: text(stored?.qualifiedName), description: text(stored?.description) };
+  },
   platform: (model) => entityModel(keyAspectOf(parseUrn(model.urn)).platform!),
   origin: (model) => keyAspectOf(parseUrn(model.urn)).origin as FabricType,
   structuredProperties: structuredPropertiesOf,

@@ -51,6 +51,7 @@ export const Mutation: MutationResolvers = {
       scope: input.scope.toLowerCase(),
       description: input.description ?? null,
       expiresAt: lifetime === null ? null : Date.now() + lifetime,
+      type: input.type ?? null,
     });
     return { accessToken: created.token, metadata: created.metadata };
   },

@@ -1,9 +1,10 @@
 import { PAGE_LIMITS, pageSize } from '../../domain/limits.js';
 import { NotFoundError } from '../../domain/errors.js';
-import { ENTITY } from '../../domain/registry/entityTypes.js';
-import type { QueryResolvers } from '../generated/resolvers-types.js';
+import { defaultSearchTypes, ENTITY } from '../../domain/registry/entityTypes.js';
+import type { EntityType, QueryResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';
-import { facetMetadata, orFiltersOf, timed, typesOf } from './searchInput.js';
+import { allFiltersOf, facetMetadata, orFiltersOf, refuseView, timed, typesOf } from './searchInput.js';
+import { suggestionsOf } from './suggestions.js';
 
 export const Query: QueryResolvers = {
   dataset: async (_root, { urn }, ctx) => {
@@ -50,6 +51,37 @@ export const Query: QueryResolvers = {
       }),
     );
     return { facets: result.facets.map(facetMetadata) };
+  },
+  searchAcrossEntities: async (_root, { input }, ctx) => {
+    refuseView(input.viewUrn);
+    const types = typesOf(input.types);
+    const result = await timed(ctx, 'searchAcrossEntities', types, () =>
+      ctx.services.search.search(ctx.caller, {
+        types,
+        query: input.query,
+        start: input.start ?? null,
+        count: input.count ?? null,
+        orFilters: allFiltersOf(input.filters, input.orFilters),
+        includeSoftDeleted: input.searchFlags?.includeSoftDeleted ?? null,
+        sort: (input.sortInput?.sortCriteria ?? []).map((c) => ({ field: c.field, sortOrder: c.sortOrder })),
+      }),
+    );
+    return { start: result.start, count: result.count, total: result.total, searchResults: result.entities.map((e) => ({ entity: entityModel(e.urn), extraProperties: [] })), facets: null };
+  },
+  autoComplete: async (_root, { input }, ctx) => {
+    const types = input.type ? [input.type] : [];
+    const hits = await suggestionsOf(ctx, types, input.query, input.limit, allFiltersOf(input.filters?.filter((f) => f !== null) ?? null, input.orFilters));
+    return { query: input.query, suggestions: hits.map((h) => h.suggestion), entities: hits.map((h) => h.entity) };
+  },
+  autoCompleteForMultiple: async (_root, { input }, ctx) => {
+    refuseView(input.viewUrn);
+    const types = input.types && input.types.length > 0 ? [...input.types] : defaultSearchTypes().map((t) => t.graphql as EntityType);
+    const filters = allFiltersOf(input.filters?.filter((f) => f !== null) ?? null, input.orFilters);
+    const groups = await Promise.all(types.map(async (type) => ({ type, hits: await suggestionsOf(ctx, [type], input.query, input.limit, filters) })));
+    return {
+      query: input.query,
+      suggestions: groups.filter((g) => g.hits.length > 0).map((g) => ({ type: g.type, suggestions: g.hits.map((h) => h.suggestion), entities: g.hits.map((h) => h.entity) })),
+    };
   },
   test: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);

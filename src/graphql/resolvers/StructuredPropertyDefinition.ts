@@ -3,6 +3,8 @@ import { parseDataTypeUrn, parseEntityTypeUrn, dataTypeUrn, entityTypeUrn } from
 import type { StructuredPropertyDefinitionResolvers } from '../generated/resolvers-types.js';
 import type { GraphQLContext } from '../context.js';
 import type { DefinitionModel } from '../models.js';
+import { ENTITY } from '../../domain/registry/entityTypes.js';
+import { tryParseUrn } from '../../domain/urn.js';
 import { entityModel } from './entityModel.js';
 
 async function auditOf(m: DefinitionModel, ctx: GraphQLContext) {
@@ -21,6 +23,10 @@ export const StructuredPropertyDefinition: StructuredPropertyDefinitionResolvers
   allowedValues: (m) => m.definition.allowedValues ?? null,
   entityTypes: (m) => m.definition.entityTypes.map((t) => entityModel(entityTypeUrn(parseEntityTypeUrn(t)))),
   version: (m) => m.definition.version ?? null,
+  allowedPlatforms: (m) => (m.definition.allowedPlatforms ?? []).flatMap((urn) => {
+    const parsed = tryParseUrn(urn);
+    return parsed.ok && parsed.urn.entityType === ENTITY.dataPlatform ? [entityModel(urn)] : [];
+  }),
   created: async (m, _args, ctx) => (await auditOf(m, ctx)).created,
   lastModified: async (m, _args, ctx) => (await auditOf(m, ctx)).lastModified,
 };

@@ -21,6 +21,7 @@ export const StructuredPropertyEntity: StructuredPropertyEntityResolvers = {
       showInAssetSummary: flag('showInAssetSummary'),
       showAsAssetBadge: flag('showAsAssetBadge'),
       showInColumnsTable: flag('showInColumnsTable'),
+      hideInAssetSummaryWhenEmpty: flag('hideInAssetSummaryWhenEmpty'),
     };
   },
   status: async (model, _args, ctx) => {

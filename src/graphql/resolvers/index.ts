@@ -13,6 +13,7 @@ import { EntityTypeInfo } from './EntityTypeInfo.js';
 import { GenericEntity } from './GenericEntity.js';
 import { Job } from './Job.js';
 import { Long } from './Long.js';
+import { MetadataAttribution } from './MetadataAttribution.js';
 import { Mutation } from './Mutation.js';
 import { NumberValue } from './NumberValue.js';
 import { PropertyValue } from './PropertyValue.js';
@@ -44,6 +45,7 @@ export const resolvers: Resolvers = {
   StructuredPropertyDefinition,
   StructuredProperties,
   StructuredPropertiesEntry,
+  MetadataAttribution,
   PropertyValue,
   StringValue,
   NumberValue,

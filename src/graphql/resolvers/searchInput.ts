@@ -1,5 +1,7 @@
 /** GraphQL search inputs to the search service's inputs (entity types, filters, timing). */
-import type { AndFilterInput, EntityType, ResolversTypes } from '../generated/resolvers-types.js';
+import { ValidationError } from '../../domain/errors.js';
+import { tryParseUrn } from '../../domain/urn.js';
+import type { AndFilterInput, EntityType, FacetFilterInput, ResolversTypes } from '../generated/resolvers-types.js';
 import type { AndFilter, Facet } from '../../services/searchService.js';
 import type { GraphQLContext } from '../context.js';
 import { entityModel } from './entityModel.js';
@@ -31,12 +33,26 @@ export async function timed<T>(ctx: GraphQLContext, operation: string, types: st
   return result;
 }
 
-/** A facet as GraphQL's FacetMetadata; a property facet resolves `entity` to its definition. */
+/** A facet as GraphQL's FacetMetadata; a property facet resolves `entity` to its definition, a value that is a URN to its entity. */
 export function facetMetadata(facet: Facet): ResolversTypes['FacetMetadata'] {
   return {
     field: facet.field,
     displayName: facet.displayName,
     entity: facet.propertyUrn ? entityModel(facet.propertyUrn) : null,
-    aggregations: facet.aggregations.map((a) => ({ value: a.value, count: a.count, description: a.description ?? null })),
+    aggregations: facet.aggregations.map((a) => {
+      const named = tryParseUrn(a.value);
+      return { value: a.value, count: a.count, description: a.description ?? null, entity: named.ok ? { urn: named.urn.value, entityType: named.urn.entityType } : null };
+    }),
   };
+}
+
+/** The older `filters` (one AND of conditions) and `orFilters` as one OR of ANDs. */
+export function allFiltersOf(filters: readonly FacetFilterInput[] | null | undefined, orFilters: readonly AndFilterInput[] | null | undefined): AndFilter[] | null {
+  const older = filters && filters.length > 0 ? [{ and: [...filters] }] : [];
+  return orFiltersOf([...older, ...(orFilters ?? [])]);
+}
+
+/** Views are DataHub's saved searches; none exist here, so naming one is refused rather than ignored. */
+export function refuseView(viewUrn: string | null | undefined): void {
+  if (viewUrn !== null && viewUrn !== undefined) throw new ValidationError('viewUrn names a saved view; views are not supported here, so leave viewUrn out and give the filters', 'viewUrn');
 }

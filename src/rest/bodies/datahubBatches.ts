@@ -58,3 +58,33 @@ export const traceAnswerShape = z
     description:
       'Per URN and aspect asked about: `ACTIVE_STATE` when stored (primary) and searchable (search), `PENDING` while the search index has not caught up, `NO_OP` (search) when search is disabled, `UNKNOWN` when the aspect is not stored (now).',
   });
+
+/** `{urns, aspectNames?, withSystemMetadata?}`: DataHub's v2 batch read (`get_entities_v2`); no aspect named reads them all. */
+export const batchReadV2Shape = z
+  .strictObject({
+    urns: z.array(urnText, { error: 'must be a list of entity URNs' }),
+    aspectNames: z.array(z.string().max(200)).nullish(),
+    withSystemMetadata: z.boolean().nullish(),
+  })
+  .meta({ id: 'BatchReadV2', description: 'The entities to read and the aspects to read of each (none named: all).' });
+
+/** A criterion of DataHub's search filter, as its clients send it (`value` is the older single value). */
+const criterionShape = z.object({
+  field: z.string().min(1).max(500),
+  condition: z.enum(['EQUAL', 'IN', 'EXISTS', 'GREATER_THAN', 'GREATER_THAN_OR_EQUAL_TO', 'LESS_THAN', 'LESS_THAN_OR_EQUAL_TO', 'CONTAIN', 'START_WITH', 'END_WITH']).nullish(),
+  values: z.array(z.string().max(2000)).nullish(),
+  value: z.string().max(2000).nullish(),
+  negated: z.boolean().nullish(),
+});
+
+/** `{aspects?, filter?: {or: [{and: [criterion]}]}, sortCriteria?, entityTypes?}`: DataHub's v3 scroll (`scroll_entities`). */
+export const scrollBodyShape = z
+  .object({
+    aspects: z.array(z.string().max(200)).nullish(),
+    entityTypes: z.array(z.string().max(200)).nullish(),
+    filter: z.object({ or: z.array(z.object({ and: z.array(criterionShape).nullish() })).nullish() }).nullish(),
+    sortCriteria: z.array(z.object({ field: z.string().max(200), order: z.enum(['ASCENDING', 'DESCENDING']).nullish() })).nullish(),
+  })
+  .meta({ id: 'ScrollV3', description: "DataHub's scroll body: the aspects to return (none: all), a filter (an OR of ANDs of criteria), the sort and, across entities, the types." });
+
+export type ScrollBody = z.output<typeof scrollBodyShape>;

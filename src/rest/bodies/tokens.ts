@@ -9,7 +9,7 @@ export const MAX_EXPIRES_AT = 8_640_000_000_000_000;
 
 export const createTokenShape = z
   .strictObject({
-    name: z.string().min(1).max(LIMITS.nameLength).describe('Becomes the actor `urn:li:corpuser:<name>` of what the token writes.'),
+    name: z.string().min(1).max(LIMITS.nameLength).describe('A machine token acts as `urn:li:corpuser:<name>`; a personal token acts as its owner, and the name only labels it.'),
     scope: z.string().max(20).describe(`One of ${SCOPES.join(', ')}.`).meta({ enum: [...SCOPES] }),
     description: optionalText(LIMITS.descriptionLength),
     expiresAt: z
@@ -19,5 +19,11 @@ export const createTokenShape = z
       .min(0)
       .nullish()
       .describe('Milliseconds since the epoch; absent: never expires.'),
+    type: z
+      .string()
+      .max(20)
+      .nullish()
+      .describe('`personal` (a signed-in person\'s own token, up to their scope) or `machine` (admin scope); absent: personal for a signed-in person, machine otherwise.')
+      .meta({ enum: ['personal', 'machine'] }),
   })
   .meta({ id: 'CreateAccessToken', description: 'The token to issue.' });

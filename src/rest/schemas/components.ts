@@ -59,6 +59,8 @@ z.object({
   expiresAt: z.int().nullable(),
   revoked: z.boolean(),
   lastUsedAt: z.int().nullable(),
+  type: z.enum(['machine', 'personal', 'session']).describe('`machine` (acts as `urn:li:corpuser:<name>`), `personal` or `session` (act as their owner, a signed-in person).'),
+  owner: z.string().nullable().describe('The person a personal or session token belongs to; null for machine tokens.'),
 }).meta({ id: 'AccessToken', description: 'What the server keeps about a token (never the secret).' });
 
 z.object({ passing: z.array(testResultShape), failing: z.array(testResultShape) }).meta({

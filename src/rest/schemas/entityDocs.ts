@@ -5,6 +5,7 @@
 import type { ApiVersion } from '../shapes.js';
 import { ASPECT_SCHEMAS, PATH, bool, QUERY, TRACE_HEADERS, NOT_FOUND_ENTITY, INVALID, WRITE_FAILURES, entityBody, entitySchema, aspectBodyExamples, batchExamples } from './entityDocParts.js';
 import { datahubBatchDocs } from './datahubEntityDocs.js';
+import { datahubReadDocs } from './datahubReadDocs.js';
 import { DATASET_KEY, DATASET_URN, OTHER_DATASET_URN, PATCH_REMOVE_VALUE, PATCH_SET_VALUE, PROPERTY_DEFINITION, PROPERTY_URN, STRUCTURED_PROPERTIES, SYSTEM_METADATA } from './examples.js';
 import { bodyErrors, commonErrors, ERRORS, NO_BODY, ref, scopeNote, type ResponseDoc, type RouteDoc } from './routeDoc.js';
 
@@ -56,6 +57,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
       },
     },
     ...(v3 ? datahubBatchDocs(base, tags) : {}),
+    ...datahubReadDocs(`/openapi/${version}/entity`, version, tags),
     [`GET ${base}`]: {
       operationId: id('listEntities'),
       summary: 'List or search entities of a type',

@@ -69,6 +69,8 @@ export const TOKEN_METADATA = {
   expiresAt: 1893456000000,
   revoked: false,
   lastUsedAt: null,
+  type: 'machine',
+  owner: null,
 };
 
 export const INVALID_URN = { error: 'Invalid urn!: urn:li:x', message: 'Invalid urn!: urn:li:x (missing entity type)' };

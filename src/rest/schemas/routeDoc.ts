@@ -36,6 +36,8 @@ export interface ResponseDoc {
   readonly schema?: JsonSchema;
   readonly examples?: Examples;
   readonly headers?: Readonly<Record<string, { readonly description: string; readonly schema: JsonSchema }>>;
+  /** The body's media type; `application/json` when absent. */
+  readonly contentType?: string;
 }
 
 export interface RouteDoc {

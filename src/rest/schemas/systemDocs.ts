@@ -8,6 +8,8 @@ import { bodyErrors, commonErrors, ERRORS, NO_BODY, ref, scopeNote, type RouteDo
 
 const EVALUATION = { passing: [{ test: TEST_URN, type: 'SUCCESS' }], failing: [] };
 
+const READINESS = { type: 'object', properties: { status: { type: 'string', enum: ['ready', 'not ready'] }, reason: { type: 'string' } }, required: ['status'] };
+
 const TRACE_ID = '0000063e6c3c5a40000000000000002a';
 
 export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
@@ -74,6 +76,55 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
       },
     },
   },
+  'GET /health/live': {
+    operationId: 'healthLive',
+    summary: 'Liveness probe',
+    description: 'Answers 200 while the process runs, also while it shuts down: an orchestrator restarts the server only when this fails. No token needed.',
+    tags: ['System'],
+    public: true,
+    rootOnly: true,
+    responses: {
+      200: { description: 'The process is up.', schema: { type: 'object', properties: { status: { type: 'string', enum: ['live'] } } }, examples: { live: { summary: 'Up', value: { status: 'live' } } } },
+    },
+  },
+  'GET /health/ready': {
+    operationId: 'healthReady',
+    summary: 'Readiness probe',
+    description:
+      'Answers 200 when the server should get traffic: the database answers, every migration this version ships is applied, and the server is not shutting down. Search being unreachable does not make it unready (everything but search still works). 503 otherwise, with the reason. No token needed.',
+    tags: ['System'],
+    public: true,
+    rootOnly: true,
+    responses: {
+      200: { description: 'Ready for traffic.', schema: READINESS, examples: { ready: { summary: 'Ready', value: { status: 'ready' } } } },
+      503: {
+        description: 'Not ready: the reason says why.',
+        schema: READINESS,
+        examples: {
+          stopping: { summary: 'Shutting down', value: { status: 'not ready', reason: 'shutting down' } },
+          database: { summary: 'Database unreachable', value: { status: 'not ready', reason: 'the database does not answer: connect ECONNREFUSED 127.0.0.1:5432' } },
+        },
+      },
+    },
+  },
+  'GET /metrics': {
+    operationId: 'metrics',
+    summary: 'Prometheus metrics',
+    description:
+      'The server\'s metrics in the Prometheus text format: requests per route and GraphQL operation, database statements and pool, indexer lag, Meilisearch\'s task queue, jobs, evaluated metadata tests, memory and event-loop delay (docs/operations.md lists every family). Needs a token of any scope here; with `METRICS_PORT` set, the same is served without a token on that port.' +
+      scopeNote('read'),
+    tags: ['System'],
+    rootOnly: true,
+    responses: {
+      200: {
+        description: 'The metrics, text format 0.0.4.',
+        contentType: 'text/plain',
+        schema: { type: 'string' },
+        examples: { scrape: { summary: 'A few lines', value: '# TYPE propgraph_http_requests_total counter\npropgraph_http_requests_total{method="GET",route="/openapi/v3/entity/:entityName",status="200"} 12\n' } },
+      },
+      ...commonErrors('read', 'metrics'),
+    },
+  },
   'GET /openapi/v3/jobs': {
     operationId: 'listJobs',
     summary: 'List background jobs',
@@ -109,7 +160,9 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /openapi/v3/tokens': {
     operationId: 'createAccessToken',
     summary: 'Issue an access token',
-    description: 'Creates a token and answers its secret **once**; the server keeps only a hash. Scopes: `read` (queries), `write` (definitions and values), `admin` (tokens, tests, hard deletes).' + scopeNote('admin'),
+    description:
+      'Creates a token and answers its secret **once**; the server keeps only a hash. Scopes: `read` (queries), `write` (definitions and values), `admin` (tokens, tests, hard deletes). A person signed in through OpenID Connect may issue `personal` tokens for themselves (up to their own scope) whatever their scope; machine tokens need admin.' +
+      scopeNote('admin'),
     tags: ['Access tokens'],
     body: {
       description: 'The token to issue.',
@@ -117,6 +170,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
       examples: {
         loader: { summary: 'A write token for a loader, expiring', value: { name: 'loader', scope: 'write', description: 'nightly load', expiresAt: 1893456000000 } },
         reader: { summary: 'A read-only token', value: { name: 'dashboard', scope: 'read' } },
+        personal: { summary: 'A signed-in person\'s own token for a script', value: { name: 'my notebook', scope: 'write', type: 'personal', expiresAt: 1893456000000 } },
       },
     },
     responses: {
@@ -133,7 +187,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /openapi/v3/tokens': {
     operationId: 'listAccessTokens',
     summary: 'List access tokens',
-    description: 'Every token with its state; never a secret.' + scopeNote('admin'),
+    description: 'Every token with its state (a signed-in person without admin: their own); never a secret.' + scopeNote('admin'),
     tags: ['Access tokens'],
     responses: {
       200: {
@@ -147,7 +201,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
   'DELETE /openapi/v3/tokens/{id}': {
     operationId: 'revokeAccessToken',
     summary: 'Revoke an access token',
-    description: 'The token stops working at once on this server and within two seconds on other replicas.' + scopeNote('admin'),
+    description: 'The token stops working at once on this server and within two seconds on other replicas. A signed-in person may revoke their own tokens without admin.' + scopeNote('admin'),
     tags: ['Access tokens'],
     path: { id: { description: 'The token id (from the list, not the secret).', schema: { type: 'string' }, example: TOKEN_METADATA.id } },
     responses: {

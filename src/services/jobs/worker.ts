@@ -13,6 +13,9 @@ import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
 import { claimJob, completeJob, failJob, heartbeat, type Job } from '../../store/jobs.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
+import { jobRuns } from '../../telemetry/metrics.js';
+import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
+import { AuditTrail } from '../audit.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import { cleanupBatch, remainingStaleValues } from './cleanupPropertyValues.js';
 import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
@@ -52,7 +55,10 @@ export class JobWorker {
   private loopDone: Promise<void> | undefined;
   private readonly handlers = new Map<string, JobHandler>();
 
+  private readonly audit: AuditTrail;
+
   constructor(private readonly options: WorkerOptions) {
+    this.audit = new AuditTrail(options.log);
     this.handlers.set(CLEANUP_PROPERTY_VALUES, (ctx) => this.cleanup(ctx));
   }
 
@@ -93,7 +99,7 @@ export class JobWorker {
         await this.pause.sleep(failures > 0 ? backoffMs(failures, CLAIM_BACKOFF) : (this.options.pollMs ?? 1000));
         continue;
       }
-      await this.run(job);
+      await (tracing() ? inSpan(`job ${job.kind}`, SpanKind.INTERNAL, { 'propgraph.job.id': String(job.id), 'propgraph.job.kind': job.kind }, () => this.run(job)) : this.run(job));
     }
   }
 
@@ -121,22 +127,34 @@ export class JobWorker {
       if (leaseLost) throw new LeaseLostError(`lease on job ${job.id} lost`);
       if (outcome === 'done') {
         await completeJob(db, job.id, this.id);
-        jobLog.info('job done');
+        this.ended(job, 'done');
       } else {
         // Stopping mid-job: hand it back without counting an attempt against it.
         await db.$executeRaw`UPDATE job SET status = 'pending', locked_by = NULL, locked_until = NULL, attempts = attempts - 1 WHERE id = ${job.id} AND locked_by = ${this.id}`;
+        this.ended(job, 'yielded');
       }
     } catch (err) {
       if (err instanceof LeaseLostError) {
         jobLog.warn('lease lost; another worker has the job');
+        jobRuns.inc({ kind: job.kind, outcome: 'lease_lost' });
         return;
       }
       const retryIn = backoffMs(job.attempts, JOB_RETRY_BACKOFF) / 1000;
-      jobLog.warn({ err: (err as Error).message, retryIn }, 'job failed; will retry');
+      const givenUp = job.attempts >= MAX_ATTEMPTS;
+      jobLog.warn({ err: (err as Error).message, retryIn }, givenUp ? 'job failed; no attempts left' : 'job failed; will retry');
       await failJob(db, job.id, this.id, (err as Error).message, retryIn, MAX_ATTEMPTS).catch(() => undefined);
+      this.ended(job, 'failed', { error: (err as Error).message, retry: !givenUp });
     } finally {
       clearInterval(renewal);
     }
+  }
+
+  /** A run's end, counted and audited: the job's kind, what it worked on, and how it ended. */
+  private ended(job: Job, outcome: 'done' | 'yielded' | 'failed', detail: Record<string, string | boolean> = {}): void {
+    jobRuns.inc({ kind: job.kind, outcome });
+    const subject: Record<string, string> = {};
+    for (const key of ['propertyUrn', 'reason']) if (typeof job.payload[key] === 'string') subject[key] = job.payload[key];
+    this.audit.record({ action: 'job.run', actor: SYSTEM_CALLER.actor, target: `job ${job.id}`, outcome, detail: { kind: job.kind, attempt: job.attempts, ...subject, ...detail } });
   }
 
   private async cleanup(ctx: JobContext): Promise<'done' | 'yield'> {

@@ -7,6 +7,7 @@
  */
 import { unindexedAmong } from '../../store/changeLog.js';
 import type { Db } from '../../store/database.js';
+import { inSpan, inTrace, SpanKind } from '../../telemetry/tracing.js';
 import type { IndexStatus } from '../indexStatus.js';
 import type { IndexWaiter } from '../indexWaiter.js';
 import type { SearchIndexer } from './indexer.js';
@@ -35,7 +36,17 @@ export class ChangeLogIndexWaiter implements IndexWaiter {
     return this.check;
   }
 
-  async waitFor(changeIds: readonly bigint[]): Promise<IndexStatus> {
+  /** While tracing, the wait is a span of the write's trace, saying how it ended. */
+  waitFor(changeIds: readonly bigint[]): Promise<IndexStatus> {
+    if (!inTrace() || changeIds.length === 0) return this.waitForIndex(changeIds);
+    return inSpan('search.index wait', SpanKind.INTERNAL, { 'propgraph.changes': changeIds.length }, async (span) => {
+      const status = await this.waitForIndex(changeIds);
+      span.setAttribute('propgraph.index_status', status);
+      return status;
+    });
+  }
+
+  private async waitForIndex(changeIds: readonly bigint[]): Promise<IndexStatus> {
     const { indexer, timeoutMs } = this.deps;
     if (changeIds.length === 0) return 'indexed';
     // A process that does not run the indexer itself (BACKGROUND_WORKERS=false) still waits: another replica may index.

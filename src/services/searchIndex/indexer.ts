@@ -23,9 +23,11 @@ import type { Logger } from '../../logger.js';
 import { documentId, type SearchDocument } from '../../search/documents.js';
 import { SearchRequestError, type DocumentWrites, type SearchEngine } from '../../search/engine.js';
 import type { EntityPageReader } from '../../store/aspects.js';
-import { markIndexed, pendingChanges, pruneIndexed } from '../../store/changeLog.js';
+import { markIndexed, pendingChanges, pruneIndexed, type PendingChange } from '../../store/changeLog.js';
 import type { Db } from '../../store/database.js';
 import { acquireLease, releaseLease } from '../../store/leases.js';
+import { indexedChanges } from '../../telemetry/metrics.js';
+import { inSpan, linksTo, SpanKind, tracing, type Link } from '../../telemetry/tracing.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
 import { loadDocuments } from './documentLoader.js';
 
@@ -55,6 +57,13 @@ export interface IndexerState {
   readonly skippedDocuments: number;
 }
 
+/** A batch sent to Meilisearch: its changes, how to wait for its tasks, and the requests it serves (span links). */
+interface InflightBatch {
+  readonly ids: bigint[];
+  wait(): Promise<void>;
+  readonly links: Link[];
+}
+
 const PRUNE_EVERY_MS = 10 * 60_000;
 const KEEP_INDEXED_SECONDS = 24 * 3600;
 /** Between failed batches: 200 ms doubling to 5 s, spread so that replicas drift apart. */
@@ -75,7 +84,7 @@ export class SearchIndexer {
   private skippedDocuments = 0;
   private lastPrune = Date.now();
   /** The batch sent to Meilisearch and not yet confirmed. */
-  private inflight: { ids: bigint[]; wait(): Promise<void> } | null = null;
+  private inflight: InflightBatch | null = null;
   /** After a rejected batch, send the next one alone, isolating bad documents. */
   private isolateNext = false;
 
@@ -168,12 +177,21 @@ export class SearchIndexer {
 
   /**
    * Reads and sends the next batch of pending changes, then confirms the batch sent
-   * before it; returns how many changes were confirmed or sent.
+   * before it; returns how many changes were confirmed or sent. While tracing is on,
+   * the sending and the confirming each run in a span linked to the spans of the
+   * requests that wrote the batch's changes, so each write's trace leads to its index
+   * update; a poll that finds nothing makes no span.
    */
   private async drainBatch(): Promise<number> {
     const { db } = this.options;
     const changes = await pendingChanges(db, this.options.batchSize ?? 5000, this.inflight?.ids ?? []);
     if (changes.length === 0) return this.confirmInflight();
+    if (!tracing()) return this.sendBatch(changes, []);
+    const links = linksTo(changes.map((c) => c.traceParent));
+    return inSpan('search.index send', SpanKind.CONSUMER, { 'propgraph.changes': changes.length }, () => this.sendBatch(changes, links), links);
+  }
+
+  private async sendBatch(changes: readonly PendingChange[], links: Link[]): Promise<number> {
     const writes = await this.documentWrites(changes);
     // Fencing: only the current lease holder may write, and only soon after renewing.
     if (!(await this.holdLease())) {
@@ -190,11 +208,8 @@ export class SearchIndexer {
     }
     const sent = writes.length > 0 ? await this.options.engine.enqueue(writes) : { wait: async () => {} };
     const previous = this.inflight;
-    this.inflight = { ids, wait: () => sent.wait() };
-    if (previous) {
-      await previous.wait();
-      await this.markDone(previous.ids);
-    }
+    this.inflight = { ids, wait: () => sent.wait(), links };
+    if (previous) await this.confirm(previous);
     return changes.length;
   }
 
@@ -202,15 +217,24 @@ export class SearchIndexer {
   private async confirmInflight(): Promise<number> {
     const inflight = this.inflight;
     if (!inflight) return 0;
-    await inflight.wait();
-    await this.markDone(inflight.ids);
+    await this.confirm(inflight);
     this.inflight = null;
     return inflight.ids.length;
+  }
+
+  private confirm(batch: InflightBatch): Promise<void> {
+    const run = async () => {
+      await batch.wait();
+      await this.markDone(batch.ids);
+    };
+    if (!tracing() || batch.links.length === 0) return run();
+    return inSpan('search.index confirm', SpanKind.CONSUMER, { 'propgraph.changes': batch.ids.length }, run, batch.links);
   }
 
   private async markDone(ids: bigint[]): Promise<void> {
     await markIndexed(this.options.db, ids);
     this.indexedChanges += ids.length;
+    indexedChanges.inc(ids.length);
     this.events.emit('indexed');
   }
 

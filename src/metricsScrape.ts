@@ -1,0 +1,99 @@
+/**
+ * A scrape of /metrics: the counters and histograms as they stand, plus the families
+ * sampled at that moment from what this server runs on (telemetry/metrics.ts): the
+ * database pool, the change log's positions and the jobs (one statement), and
+ * Meilisearch's task queue (two small requests, given a second at most). Scrapes that
+ * arrive while one is sampling share its sample.
+ */
+import type { Logger } from './logger.js';
+import type { SearchEngine } from './search/engine.js';
+import type { Database } from './store/database.js';
+import { workState } from './store/workState.js';
+import {
+  changeLogPosition,
+  dbPoolConnections,
+  indexAppliedPosition,
+  indexerLagChanges,
+  indexerLagSeconds,
+  jobRemainingItems,
+  jobs,
+  metricsRegistry,
+  searchTasks,
+} from './telemetry/metrics.js';
+
+export interface MetricsSource {
+  readonly contentType: string;
+  /** The metrics in Prometheus's text format. */
+  scrape(): Promise<string>;
+}
+
+const SEARCH_SAMPLE_TIMEOUT_MS = 1000;
+
+export function metricsScrape(sources: { readonly database: Database; readonly engine: SearchEngine | null; readonly log: Logger }): MetricsSource {
+  let sampling: Promise<void> | undefined;
+  const sample = async (): Promise<void> => {
+    const pool = sources.database.poolState();
+    dbPoolConnections.set({ state: 'total' }, pool.total);
+    dbPoolConnections.set({ state: 'idle' }, pool.idle);
+    dbPoolConnections.set({ state: 'waiting' }, pool.waiting);
+    await Promise.all([sampleWork(sources), sampleSearch(sources.engine)]);
+  };
+  return {
+    contentType: metricsRegistry.contentType,
+    scrape: async () => {
+      sampling ??= sample()
+        .catch((err: unknown) => sources.log.warn({ err: (err as Error).message }, 'metrics: sampling failed'))
+        .finally(() => {
+          sampling = undefined;
+        });
+      await sampling;
+      return metricsRegistry.metrics();
+    },
+  };
+}
+
+async function sampleWork(sources: { readonly database: Database; readonly log: Logger }): Promise<void> {
+  let state;
+  try {
+    state = await workState(sources.database.read);
+  } catch (err) {
+    // A database that does not answer leaves these families out rather than stale.
+    for (const gauge of [changeLogPosition, indexAppliedPosition, indexerLagChanges, indexerLagSeconds, jobs, jobRemainingItems]) gauge.reset();
+    sources.log.warn({ err: (err as Error).message }, 'metrics: the database did not answer');
+    return;
+  }
+  changeLogPosition.set(state.changeLogPosition);
+  indexAppliedPosition.set(state.indexedPosition);
+  indexerLagChanges.set(state.pendingChanges);
+  indexerLagSeconds.set(state.oldestPendingSeconds);
+  jobs.reset();
+  jobRemainingItems.reset();
+  const remaining = new Map<string, number>();
+  for (const row of state.jobs) {
+    jobs.set({ kind: row.kind, status: row.status }, row.count);
+    remaining.set(row.kind, (remaining.get(row.kind) ?? 0) + row.remaining);
+  }
+  for (const [kind, items] of remaining) jobRemainingItems.set({ kind }, items);
+}
+
+async function sampleSearch(engine: SearchEngine | null): Promise<void> {
+  if (!engine) {
+    searchTasks.reset();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const queue = await Promise.race([
+      engine.taskQueue(),
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${SEARCH_SAMPLE_TIMEOUT_MS} ms`)), SEARCH_SAMPLE_TIMEOUT_MS);
+      }),
+    ]);
+    searchTasks.set({ status: 'enqueued' }, queue.enqueued);
+    searchTasks.set({ status: 'processing' }, queue.processing);
+  } catch {
+    searchTasks.reset();
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The audit trail: one log line for every act an operator is asked about later (a
+ * definition changed, something deleted, a token made or revoked, a job run), written
+ * where the act is decided, in the services, because only there are both the actor and
+ * the outcome known. Each line names the actor, the act, its target and its outcome,
+ * under the key `audit`, and says the same in its message:
+ *
+ *   audit entity.hardDelete urn:li:structuredProperty:io.x by urn:li:corpuser:ops: done
+ *
+ * Targets and details quoted from input are cut at the 200 characters error messages
+ * quote (domain/inputLimits.ts), so a line's size is bounded whatever a client sends.
+ */
+import { ServiceError } from '../domain/errors.js';
+import { clipInput } from '../domain/inputLimits.js';
+import type { Logger } from '../logger.js';
+
+export type AuditAction =
+  /** A structured property's definition written (created, replaced, updated). */
+  | 'definition.write'
+  /** A metadata test's definition written. */
+  | 'test.write'
+  /** An entity's status set to removed. */
+  | 'entity.softDelete'
+  /** A soft-deleted structured property brought back. */
+  | 'entity.restore'
+  /** An entity and all its aspects removed (for a structured property: its values by a cleanup job). */
+  | 'entity.hardDelete'
+  /** One aspect of an entity removed. */
+  | 'aspect.delete'
+  /** An entity taken out of the aspects of other entities that name it. */
+  | 'references.remove'
+  | 'token.create'
+  | 'token.revoke'
+  /** A rebuild of the search indexes asked for. */
+  | 'index.rebuild'
+  /** A job run ended: done, yielded to resume later, or failed (retried, or given up). */
+  | 'job.run';
+
+/** done: it happened; refused: a rule or a precondition stopped it (nothing changed); failed: it broke. */
+export type AuditOutcome = 'done' | 'refused' | 'failed' | 'yielded';
+
+export interface AuditEvent {
+  readonly action: AuditAction;
+  /** Who: the caller's principal, or the system for background work. */
+  readonly actor: string;
+  /** What: a URN, a token id, a job. */
+  readonly target: string;
+  readonly outcome: AuditOutcome;
+  /** A few facts more (an error code, a job kind, counts); strings are cut like the target. */
+  readonly detail?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export class AuditTrail {
+  constructor(private readonly log: Logger) {}
+
+  record(event: AuditEvent): void {
+    const actor = clipInput(event.actor);
+    const target = clipInput(event.target);
+    const detail = event.detail ? boundedDetail(event.detail) : undefined;
+    const fields = { action: event.action, actor, target, outcome: event.outcome, ...(detail ? { detail } : {}) };
+    const reason = typeof detail?.code === 'string' ? ` (${detail.code})` : '';
+    this.log.info({ audit: fields }, `audit ${event.action} ${target} by ${actor}: ${event.outcome}${reason}`);
+  }
+
+  /**
+   * Runs an act and records it: done when it returns, refused when it throws one of
+   * the service's typed errors (its code in the detail), failed otherwise; the error is
+   * thrown on unchanged.
+   */
+  async around<T>(event: Omit<AuditEvent, 'outcome'>, act: () => Promise<T>, detailOf?: (result: T) => AuditEvent['detail']): Promise<T> {
+    let result: T;
+    try {
+      result = await act();
+    } catch (err) {
+      this.record({ ...event, ...failure(err, event.detail) });
+      throw err;
+    }
+    const more = detailOf?.(result);
+    this.record({ ...event, outcome: 'done', ...(more || event.detail ? { detail: { ...event.detail, ...more } } : {}) });
+    return result;
+  }
+}
+
+/** How an act that threw is recorded. */
+export function failure(err: unknown, detail?: AuditEvent['detail']): Pick<AuditEvent, 'outcome' | 'detail'> {
+  if (err instanceof ServiceError) return { outcome: err.code === 'UNAVAILABLE' ? 'failed' : 'refused', detail: { ...detail, code: err.code } };
+  return { outcome: 'failed', detail: { ...detail, error: err instanceof Error ? err.message : String(err) } };
+}
+
+const MAX_DETAIL_KEYS = 8;
+
+function boundedDetail(detail: Readonly<Record<string, string | number | boolean>>): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(detail).slice(0, MAX_DETAIL_KEYS)) out[key] = typeof value === 'string' ? clipInput(value) : value;
+  return out;
+}
+
+/**
+ * The audit action an aspect write is, from the aspect and the value written: a
+ * definition, a soft delete, or bringing back a structured property; undefined for
+ * the ordinary writes nobody audits (values, documentation, a dataset created with
+ * its status).
+ */
+export function auditedAspectWrite(aspect: string, value: unknown, entityType: string): AuditAction | undefined {
+  if (aspect === 'propertyDefinition') return 'definition.write';
+  if (aspect === 'testInfo') return 'test.write';
+  if (aspect !== 'status' || typeof value !== 'object' || value === null) return undefined;
+  const removed = (value as { removed?: unknown }).removed === true;
+  if (removed) return 'entity.softDelete';
+  return entityType === 'structuredProperty' ? 'entity.restore' : undefined;
+}
