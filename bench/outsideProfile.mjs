@@ -5,7 +5,8 @@ import path from 'node:path';
 import { summarize } from './profileSummary.mjs';
 import { machine, round } from './support.mjs';
 
-export const bareProfileArgs = (opts, db) => (opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${path.join(opts.profile, `bare-${db}`)}`] : []);
+/** Node flags for the bench's helper processes (`bare`, `apollo`, `hive`): a CPU profile each, under --profile. */
+export const profileArgsFor = (opts, db) => (name) => (opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${path.join(opts.profile, `${name}-${db}`)}`] : []);
 
 export function profilesIn(dir) {
   try {
@@ -46,12 +47,13 @@ export function profileReport(results, opts) {
     for (const q of r.search?.rows ?? []) {
       const p = summarize(r.profile, q.service.intervals);
       const b = r.bareProfile ? summarize(r.bareProfile, q.bare.intervals) : undefined;
+      const gw = q.gateway && r.gatewayProfiles?.[q.gateway] ? summarize(r.gatewayProfiles[q.gateway], q.service.intervals) : undefined;
       const g = grouped(p);
       summary.push(`| ${q.label} (${r.db}) | +${round(q.service.p50 - q.raw.p50, 2)} / +${round(q.bare.p50 - q.raw.p50, 2)} | ${round(p.busyMs, 2)} / ${b ? round(b.busyMs, 2) : '?'} | ${[...g.values()].map((ms) => round(ms, 2)).join(' | ')} |`);
       const gap = q.service.p50 - q.raw.p50;
       parts.push(`### ${q.label} (${r.db} PostgreSQL)
 
-p50 ${round(q.service.p50, 2)} ms vs ${round(q.raw.p50, 2)} ms raw (+${round(gap, 2)} ms); a bare Node proxy sending the same engine requests${q.floorReadsPage ? ', then the same page read,' : ''} ${round(q.bare.p50, 2)} ms (+${round(q.bare.p50 - q.raw.p50, 2)} ms). The server's CPU per request: **${round(p.busyMs, 3)} ms** busy, ${round(p.idleMs, 3)} ms idle (waiting on Meilisearch and PostgreSQL), over ${p.requests} requests.${b ? ` The bare proxy's CPU per request: ${round(b.busyMs, 3)} ms (of which Node's HTTP stack ${round(b.categories.find((c) => c.name.startsWith('Node: HTTP'))?.ms ?? 0, 3)} ms).` : ''}
+p50 ${round(q.service.p50, 2)} ms vs ${round(q.raw.p50, 2)} ms raw (+${round(gap, 2)} ms); a bare Node proxy sending the same engine requests${q.floorReadsPage ? ', then the same page read,' : ''} ${round(q.bare.p50, 2)} ms (+${round(q.bare.p50 - q.raw.p50, 2)} ms). The server's CPU per request: **${round(p.busyMs, 3)} ms** busy, ${round(p.idleMs, 3)} ms idle (waiting on Meilisearch and PostgreSQL), over ${p.requests} requests.${b ? ` The bare proxy's CPU per request: ${round(b.busyMs, 3)} ms (of which Node's HTTP stack ${round(b.categories.find((c) => c.name.startsWith('Node: HTTP'))?.ms ?? 0, 3)} ms).` : ''}${q.gateway ? ` The direct call of the same query, timed in the same turns: p50 ${round(q.direct.p50, 2)} ms, so the gateway adds ${round(q.service.p50 - q.direct.p50, 2)} ms; it sent ${q.subgraphRequests} subgraph request(s) per request.` : ''}${gw ? ` The gateway process's CPU per request: **${round(gw.busyMs, 3)} ms** (${gw.categories.slice(0, 6).map((c) => `${c.name} ${round(c.ms, 3)}`).join(', ')}); heaviest functions, self time: ${gw.self.slice(0, 6).map((f) => `\`${f.name}\` ${round(f.ms, 3)}`).join('; ')}.` : ''}
 
 | Where the server's CPU went | ms per request |
 |---|---|

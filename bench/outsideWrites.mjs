@@ -6,6 +6,8 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { datasetUrn, valuesFor } from './outsideData.mjs';
 import { aspectWriteStatements, load, median, rawRequest, ROOT, round } from './support.mjs';
+import { cpuBetween, cpuOfTree } from './outsideServer.mjs';
+import { engineAlone } from './outsideEngine.mjs';
 
 /** Microseconds on the monotonic clock V8's CPU profiles use. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -31,8 +33,16 @@ async function prismaBaseline(databaseUrl) {
 }
 
 /** REST value writes from `opts.concurrency` clients, waiting for the index and not, beside Prisma writing the same rows. */
-export async function writeFigures(api, opts, databaseUrl, db, meili) {
+export async function writeFigures(api, opts, databaseUrl, db, meili, serverPid) {
   const out = {};
+  // CPU time per write of the server, PostgreSQL and Meilisearch, each round (from /proc).
+  const cpu = { rest: [], restAsync: [] };
+  const timedCpu = async (kind, work) => {
+    const before = cpuOfTree(serverPid);
+    const result = await work();
+    cpu[kind].push(new Map([...cpuBetween(before, cpuOfTree(serverPid))].map(([name, ms]) => [name, ms / opts.writes])));
+    return result;
+  };
   const indexTasks = [];
   // When each round ran, for cutting a CPU profile of the server to it.
   const windows = { rest: [], restAsync: [] };
@@ -45,19 +55,26 @@ export async function writeFigures(api, opts, databaseUrl, db, meili) {
   for (let r = 0; r < opts.rounds; r++) {
     const since = new Date().toISOString();
     let t = monotonicUs();
-    rounds.rest.push(await load(opts.writes, opts.concurrency, writeOnce('')));
+    rounds.rest.push(await timedCpu('rest', () => load(opts.writes, opts.concurrency, writeOnce(''))));
     windows.rest.push([t, monotonicUs()]);
     indexTasks.push(await meiliTasks(meili, since, new Date().toISOString()));
     t = monotonicUs();
-    rounds.restAsync.push(await load(opts.writes, opts.concurrency, writeOnce('&async=true')));
+    rounds.restAsync.push(await timedCpu('restAsync', () => load(opts.writes, opts.concurrency, writeOnce('&async=true'))));
     windows.restAsync.push([t, monotonicUs()]);
     rounds.prisma.push(await load(opts.writes, opts.concurrency, (i) => baseline.write(i + r, opts.n)));
     console.log(`round ${r + 1}: REST ${round(rounds.rest[r].opsPerSecond)}/s p99 ${round(rounds.rest[r].p99)} ms; REST async ${round(rounds.restAsync[r].opsPerSecond)}/s p99 ${round(rounds.restAsync[r].p99)} ms; Prisma same rows ${round(rounds.prisma[r].opsPerSecond)}/s p99 ${round(rounds.prisma[r].p99)} ms`);
   }
   await baseline.close();
   const med = (xs, k) => median(xs.map((x) => x[k]));
+  // Median over the rounds of each process's CPU ms per write.
+  const cpuPerWrite = Object.fromEntries(Object.entries(cpu).map(([kind, rs]) => [kind, new Map([...new Set(rs.flatMap((m) => [...m.keys()]))].map((name) => [name, median(rs.map((m) => m.get(name) ?? 0))]))]));
+  for (const [kind, m] of Object.entries(cpuPerWrite)) console.log(`CPU per write (${kind === 'rest' ? 'waiting for the index' : 'at commit'}), medians: ${[...m].map(([name, ms]) => `${name} ${round(ms, 3)} ms`).join(', ')}`);
+  console.log(`== ${db}: the engine alone, ${opts.concurrency} clients each adding a document and waiting for its task`);
+  const engine = await engineAlone(meili, opts);
   out.writes = Object.fromEntries(Object.entries(rounds).map(([k, xs]) => [k, { opsPerSecond: med(xs, 'opsPerSecond'), p50: med(xs, 'p50'), p99: med(xs, 'p99') }]));
   out.writes.windows = windows;
+  out.writes.cpu = cpuPerWrite;
+  out.writes.engine = engine;
   out.writes.indexTasks = { perSecond: med(indexTasks, 'perSecond'), documents: med(indexTasks, 'documents'), queuedMs: med(indexTasks, 'queuedMs'), runMs: med(indexTasks, 'runMs') };
   const t = out.writes.indexTasks;
   console.log(`Meilisearch during the index-waiting rounds: ${round(t.perSecond, 1)} document tasks/s, ${round(t.documents, 1)} documents each, queued ${round(t.queuedMs)} ms, applied in ${round(t.runMs)} ms (medians)`);

@@ -1,7 +1,9 @@
 // `npm run bench [-- <name> [options]]`: runs one benchmark, or all of them in turn, and
-// records each in BENCHMARKS.md. (The 1,000,000-dataset search run is `search --n 1000000`.)
+// records each in BENCHMARKS.md. (`scale` grows one server to 1,000,000 datasets: hours, and
+// tens of GB on disk; `scale --sizes 2000,5000` tries it small.)
 const benchmarks = {
   outside: () => import('./outside.mjs'),
+  scale: () => import('./scale.mjs'),
   writes: () => import('./writes.mjs'),
   bulk: () => import('./bulk.mjs'),
   search: () => import('./search.mjs'),

@@ -82,7 +82,7 @@ export async function run(args) {
   });
   const log = createLogger('warn');
   const server = await startServer(config, log);
-  const db = server.database.prisma;
+  const db = server.database.db;
   const { entities, search } = server.services;
   try {
     console.log(`database: ${server.database.kind}; Meilisearch 1.21.0 at ${meili.url}`);

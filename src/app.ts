@@ -3,7 +3,6 @@
  * and /gms/openapi), the evaluate route, health and, from the GraphQL module, the
  * subgraph. Everything here is wiring; behaviour lives in services/.
  */
-import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -18,9 +17,11 @@ import { installIndexStatusHeader } from './rest/indexStatusHeader.js';
 import { datahubReadRoutes } from './rest/datahubReadRoutes.js';
 import { entityRoutes } from './rest/entityRoutes.js';
 import { errorSender, sendNoEndpoint } from './rest/errors.js';
+import { checkJsonTextNesting } from './domain/textNesting.js';
 import { installInputLimits } from './rest/inputLimits.js';
 import { parsesPlainly, stringifyRest } from './rest/json.js';
 import { API_DOCS_PATHS, apiDocsRoutes, registerOpenApi } from './rest/openapi.js';
+import { installResponseWriteTimeout } from './rest/responseWriteTimeout.js';
 import { metricsRoutes } from './rest/metricsRoutes.js';
 import { installRequestTelemetry } from './rest/requestTelemetry.js';
 import { recordRoutes } from './rest/routeTable.js';
@@ -28,6 +29,7 @@ import { restliRoutes } from './restli/routes.js';
 import { SIGN_IN_PATHS, signInRoutes } from './rest/signInRoutes.js';
 import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
 import { healthRoutes, jobRoutes, PROBE_PATHS, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
+import { historyRoutes } from './rest/historyRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
 import { installTraceHeader } from './rest/traceHeader.js';
@@ -104,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installRequestTelemetry(app, deps.log);
   discardRefusedBodies(app, Math.min(REFUSED_BODY_GRACE_MS, config.requestTimeoutMs));
+  installResponseWriteTimeout(app, config.responseWriteTimeoutMs);
   recordRoutes(app);
   app.setReplySerializer((payload) => stringifyRest(payload));
   app.setErrorHandler(sendError);
@@ -120,6 +123,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     noteBodyLength(request, text.length);
     // The input limits' walk runs next, in the same turn otherwise (rest/bodyTurns.ts).
     const next: typeof done = hasLargeBody(request) ? (err, parsed) => setImmediate(() => done(err, parsed)) : done;
+    // Deep nesting is refused before JSON.parse builds it (domain/textNesting.ts).
+    try {
+      checkJsonTextNesting(text, 'request body');
+    } catch (err) {
+      return next(err as Error, undefined);
+    }
     if (!parsesPlainly(text)) return parseJson(request, text, next);
     let parsed: unknown;
     try {
@@ -138,11 +147,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    // Per token (hashed, never the secret itself), else per client address.
-    keyGenerator: (request) => {
-      const header = request.headers.authorization;
-      return header ? `t:${createHash('sha256').update(header).digest('hex')}` : `ip:${request.ip}`;
-    },
+    // Per principal: the token authentication resolved (this runs after it), however its header was spelled; else per client address.
+    keyGenerator: (request) => (request.caller?.tokenId ? `token:${request.caller.tokenId}` : `ip:${request.ip}`),
     allowList: (request) => request.url === '/health' || PROBE_PATHS.includes(request.url),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
@@ -158,7 +164,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens: services.tokens,
     publicPaths: (path) =>
       path === '/health' || PROBE_PATHS.includes(path) || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)) || (signingIn && SIGN_IN_PATHS.includes(path)),
+    identifiedOnPublicPaths: (path) => path === '/health',
     graphqlPaths: GRAPHQL_PATHS,
+    failuresPerMinute: config.authFailuresPerMinute,
   });
 
   installIndexStatusHeader(app);
@@ -173,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await app.register(datahubReadRoutes, { prefix: `${prefix}/${version}`, services, version });
     }
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(historyRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(traceRoutes, { prefix: `${prefix}/v1`, services });

@@ -49,11 +49,20 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** How long a client may take to send a whole request, headers and body (408 beyond). */
   readonly requestTimeoutMs: number;
+  /** How long an answer may wait for its client to take any of it before the connection is closed. */
+  readonly responseWriteTimeoutMs: number;
   readonly corsOrigins: readonly string[];
   readonly rateLimitPerMinute: number;
+  /** Failed authentications one client address may make per minute before it is answered 429. */
+  readonly authFailuresPerMinute: number;
   /** system-update at start-up (docs/contract.md §5). */
   readonly reindexOnStart: boolean;
   readonly backgroundWorkers: boolean;
+  /**
+   * HISTORY_VERSIONS_KEPT: earlier versions kept per aspect (the newest ones), 0 for all
+   * of them (the default: history is kept for good unless an operator limits it).
+   */
+  readonly historyVersionsKept: number;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
   readonly urnNamespace: UrnNamespace;
   /** METRICS_PORT: a second port (on HOST) serving /metrics without a token; unset: /metrics only on PORT, with a token. */
@@ -261,11 +270,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleGraphqlUrl: consoleGraphqlUrl(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100),
+    responseWriteTimeoutMs: int(env, 'RESPONSE_WRITE_TIMEOUT_MS', 30_000, 100),
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
+    authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 600, 1),
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
+    historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
     metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
     tracing: tracingConfig(env),

@@ -55,7 +55,7 @@ export function metricsScrape(sources: { readonly database: Database; readonly e
 async function sampleWork(sources: { readonly database: Database; readonly log: Logger }): Promise<void> {
   let state;
   try {
-    state = await workState(sources.database.read);
+    state = await workState(sources.database.db);
   } catch (err) {
     // A database that does not answer leaves these families out rather than stale.
     for (const gauge of [changeLogPosition, indexAppliedPosition, indexerLagChanges, indexerLagSeconds, jobs, jobRemainingItems]) gauge.reset();

@@ -18,8 +18,10 @@ import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
 import { NO_WAIT } from './services/indexWaiter.js';
-import { REINDEX } from './services/jobs/kinds.js';
+import { bulkEditHandler } from './services/jobs/bulkEditValues.js';
+import { BULK_EDIT_VALUES, REINDEX } from './services/jobs/kinds.js';
 import { JobWorker } from './services/jobs/worker.js';
+import { LocalRegistryChanges } from './services/localRegistryChanges.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
 import { SearchIndexer } from './services/searchIndex/indexer.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
@@ -64,16 +66,18 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   }
   const database = opened.value;
   const search = connected.value;
-  const db = database.prisma;
+  const db = database.db;
   const engine = search.engine;
   let services: Services | undefined;
+  // Built after the services, which tell it about queued work.
+  let worker: JobWorker | undefined;
   const requestRebuild = (reason: string) => {
     services?.search.requestRebuild(SYSTEM_CALLER, reason).then(
       ({ jobId, created }) => log.info({ jobId, created, reason }, 'search index rebuild requested'),
       (err) => log.warn({ err: (err as Error).message, reason }, 'could not request a search index rebuild'),
     );
   };
-  const readEntityPage = entityPageReader(database.read);
+  const readEntityPage = entityPageReader(db);
   const indexer = engine
     ? new SearchIndexer({
         db,
@@ -89,9 +93,11 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
       })
     : null;
   const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
-  services = createServices({ db, statement: database.statement, registryEpoch: registryEpochReader(database.read), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  services = createServices({ db, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  const worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
+  worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
+  // A bulk edit writes values only, never the property registry: its count of registry changes stays at zero.
+  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge() }));
   if (engine) {
     worker.register(REINDEX, async (ctx) => {
       const outcome = await rebuildIndexes({ db, readEntityPage, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
@@ -102,7 +108,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
       // At once, not one after another: a busy server answers each in its own turn of the event loop.
-      const [state, searchState] = await Promise.all([databaseHealth(database.read), searchHealth(search, indexer)]);
+      const [state, searchState] = await Promise.all([databaseHealth(db), searchHealth(search, indexer)]);
       return {
         database: { ok: true, kind: database.kind },
         search: searchState,

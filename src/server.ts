@@ -116,7 +116,7 @@ function readiness(runtime: Runtime, shuttingDown: () => boolean): () => Promise
     if (shuttingDown()) return { ready: false, reason: 'shutting down' };
     let missing: string[];
     try {
-      missing = await missingMigrations(runtime.database.read, shipped);
+      missing = await missingMigrations(runtime.database.db, shipped);
     } catch (err) {
       return { ready: false, reason: `the database does not answer: ${(err as Error).message.slice(0, 200)}` };
     }

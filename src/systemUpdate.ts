@@ -94,7 +94,7 @@ async function inProcess(config: Config): Promise<number> {
     console.log('System update: no server answered; rebuilding in this process');
     const started = Date.now();
     let indexed = 0;
-    await rebuildIndexes({ db: database.prisma, readEntityPage: entityPageReader(database.read), engine: search.engine, log }, async (p) => {
+    await rebuildIndexes({ db: database.db, readEntityPage: entityPageReader(database.db), engine: search.engine, log }, async (p) => {
       indexed = p.done;
       progress(p.done, p.total);
     });

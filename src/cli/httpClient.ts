@@ -57,7 +57,8 @@ export class HttpClient {
       const list: readonly string[] = Array.isArray(value) ? value : [String(value)];
       for (const item of list) url.searchParams.append(key, item);
     }
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // The server records the interface each write came through: this one is the CLI.
+    const headers: Record<string, string> = { accept: 'application/json', 'x-propgraph-client': 'cli' };
     if (this.settings.token) headers.authorization = `Bearer ${this.settings.token}`;
     let body: string | undefined;
     if (options.json !== undefined) {

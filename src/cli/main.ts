@@ -10,7 +10,21 @@ import { ApiError, CliError, EXIT, type ExitCode } from './errors.js';
 import { buildProgram } from './program.js';
 import { printLine } from './terminal.js';
 
+/**
+ * A reader that goes away before the output ends (`propgraph properties list | head -1`)
+ * ends the command quietly with the exit code it had so far: the same for every
+ * command, here once, instead of a stack trace for EPIPE.
+ */
+function endQuietlyWhenTheReaderLeaves(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok);
+    throw err;
+  });
+}
+
 async function main(argv: string[]): Promise<ExitCode> {
+  endQuietlyWhenTheReaderLeaves(process.stdout);
+  endQuietlyWhenTheReaderLeaves(process.stderr);
   const terminal = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
   const ctx = createContext(terminal, { env: process.env, home: homedir() });
   let code: ExitCode = EXIT.ok;

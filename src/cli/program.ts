@@ -4,6 +4,10 @@ import { Command } from 'commander';
 import type { CommandContext } from './context.js';
 import { upsertDatasets, getDataset, listDatasets } from './commands/dataset.js';
 import { deleteEntity } from './commands/delete.js';
+import { history } from './commands/history.js';
+import { bulkValues, type BulkOperation, type BulkValuesOptions } from './commands/values.js';
+import { exportValues, importValues } from './commands/valuesCsv.js';
+import { completionScript } from './completion.js';
 import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
 import { login } from './commands/login.js';
@@ -41,15 +45,19 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
       writeOut: (s) => ctx.terminal.stdout.write(s),
       writeErr: (s) => ctx.terminal.stderr.write(s),
     })
+    .option('--profile <name>', 'use this profile of ~/.propgraph/config.json (default: PROPGRAPH_PROFILE, else the default one)')
     .exitOverride();
+  // Before any command runs (and so before its first request): the profile it uses.
+  program.hook('preAction', () => ctx.useProfile(program.opts<{ profile?: string }>().profile));
 
   program
     .command('init')
     .description('write the server address and access token to ~/.propgraph/config.json (asks for what is missing on a terminal)')
     .option('--server <url>', 'server address, e.g. https://host/gms or http://localhost:8080')
-    .option('--token <token>', 'access token sent as Authorization: Bearer')
+    .option('--token <token>', 'access token sent as Authorization: Bearer; - reads it from stdin (a token given here is visible to other users in ps)')
+    .option('--token-file <path>', 'read the access token from this file (e.g. data/root-token)')
     .option('--no-check', 'write the configuration without checking that the server answers and accepts the token')
-    .action(run((opts: { server?: string; token?: string; check: boolean }) => init(ctx, opts)));
+    .action(run((opts: { server?: string; token?: string; tokenFile?: string; check: boolean }) => init(ctx, opts)));
 
   program
     .command('login')
@@ -61,9 +69,9 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
   const properties = program.command('properties').description('structured property definitions');
   properties
     .command('upsert')
-    .description('create or update structured properties from a YAML definition file')
+    .description('create or update structured properties from a YAML definition file (each definition is replaced by the file\'s)')
     .requiredOption('-f, --file <yaml>', 'definition file')
-    .option('--dry-run', 'validate the file (and check it against the server) without writing')
+    .option('--dry-run', 'validate the file (and check it against the server) without writing; says how many values a new version would drop')
     .option('--atomic', 'write all entries in one transaction: all or nothing')
     .action(run((opts: { file: string; dryRun?: boolean; atomic?: boolean }) => upsertProperties(ctx, opts)));
   properties
@@ -80,11 +88,12 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
   const dataset = program.command('dataset').description('datasets and their structured property values');
   dataset
     .command('upsert')
-    .description('set dataset and field structured properties from a YAML dataset file (creates missing datasets)')
+    .description('set dataset and field structured properties from a YAML dataset file (creates missing datasets); merges: properties the file does not name are kept')
     .requiredOption('-f, --file <yaml>', 'dataset file')
-    .option('--dry-run', 'validate the file (and its values against the definitions) without writing')
+    .option('--replace', "replace each named entity's whole structuredProperties with the file's (properties it does not name are removed)")
+    .option('--dry-run', 'validate the file and print what would change, value by value, without writing')
     .option('--atomic', 'write all datasets in one transaction (files without field-level properties)')
-    .action(run((opts: { file: string; dryRun?: boolean; atomic?: boolean }) => upsertDatasets(ctx, opts)));
+    .action(run((opts: { file: string; dryRun?: boolean; atomic?: boolean; replace?: boolean }) => upsertDatasets(ctx, opts)));
   dataset
     .command('get')
     .description("print a dataset with its structured properties and its fields' properties")
@@ -102,7 +111,7 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--type <type>', 'entity type to search, e.g. dataset or schemaField (repeatable)', collect)
     .option('--filter <field=value>', 'only hits whose field has this value, e.g. platform=bigquery or acme.governance.tier=gold (repeatable; values of one field are alternatives)', collect)
     .option('--facet <name>', 'count hits per value of this field or property, e.g. platform or acme.governance.tier (repeatable)', collect)
-    .option('--count <n>', 'how many hits to show (default 20, at most 1000)')
+    .option('--count <n>', 'how many hits to show (default 20; 0 for the total and facets only; more than 1000 are read page by page)')
     .option('--json', 'print the result as JSON')
     .action(
       run((query: string | undefined, opts: { type?: string[]; filter?: string[]; facet?: string[]; count?: string; json?: boolean }) => search(ctx, query, opts)),
@@ -114,7 +123,58 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .requiredOption('--urn <urn>', 'urn of the entity')
     .option('--hard', 'delete permanently (asks for confirmation)')
     .option('--force', 'do not ask before a hard delete')
-    .action(run((opts: { urn: string; hard?: boolean; force?: boolean }) => deleteEntity(ctx, opts)));
+    .option('--dry-run', 'with --hard: say how many values the delete would remove, and delete nothing')
+    .action(run((opts: { urn: string; hard?: boolean; force?: boolean; dryRun?: boolean }) => deleteEntity(ctx, opts)));
+
+  program
+    .command('history')
+    .description('who changed which structured property value when: of an entity (--urn), one property on it (--urn --property), or a property everywhere (--property)')
+    .option('--urn <urn>', 'the entity')
+    .option('--property <name>', 'a structured property (qualified name or urn)')
+    .option('--count <n>', 'how many writes to show, newest first (default 20)')
+    .option('--all', 'the whole history')
+    .option('--json', 'print the entries as JSON')
+    .action(run((opts: { urn?: string; property?: string; count?: string; all?: boolean; json?: boolean }) => history(ctx, opts)));
+
+  const values = program.command('values').description('structured property values in bulk: on the entities a search selects, and as CSV');
+  const bulk = (operation: BulkOperation, description: string) =>
+    values
+      .command(operation)
+      .description(description)
+      .option('--query <query>', "select the entities by a search (docs/search.md), e.g. 'platform:hive AND origin:PROD', or '*' for all")
+      .option('--urn <urn>', 'select an entity by urn (repeatable), instead of --query', collect)
+      .option('--type <type>', 'entity types to search (repeatable; default: every type the property applies to)', collect)
+      .option('--property <name=value>', 'the property and a value, e.g. acme.governance.tier=gold (repeat for several values of one property)', collect)
+      .option('--dry-run', 'print what would change, value by value, and write nothing')
+      .option('--no-wait', 'start the job and return')
+      .action(run((opts: BulkValuesOptions) => bulkValues(ctx, operation, opts)));
+  bulk('set', "set a property's values on every selected entity (its other properties are kept)");
+  bulk('add', 'add values of a property (cardinality MULTIPLE) on every selected entity');
+  bulk('remove', "remove values of a property (or, given no value, the property) from every selected entity");
+  values
+    .command('export')
+    .description("write the values of properties as CSV (urn, then a column per property; several values separated by '|')")
+    .requiredOption('--property <name>', 'a structured property (repeatable)', collect)
+    .option('--query <query>', 'the entities to export (default: those holding any of the properties)')
+    .option('--type <type>', 'entity types (repeatable; default: those the properties apply to)', collect)
+    .action(run((opts: { property: string[]; query?: string; type?: string[] }) => exportValues(ctx, opts)));
+  values
+    .command('import')
+    .description("set values from a CSV file as values export writes it: each column's property as the cell says (empty: removed), other properties kept")
+    .requiredOption('-f, --file <csv>', 'CSV file')
+    .option('--dry-run', 'check every row and print what would change, value by value, without writing')
+    .action(run((opts: { file: string; dryRun?: boolean }) => importValues(ctx, opts)));
+
+  program
+    .command('completion')
+    .description('print a shell completion script: source <(propgraph completion bash)')
+    .argument('<shell>', 'bash or zsh')
+    .action(
+      run(async (shell: string) => {
+        ctx.terminal.stdout.write(completionScript(program, shell));
+        return 0;
+      }),
+    );
 
   const demo = program.command('demo').description('a demo catalogue to try propgraph with');
   demo
@@ -137,7 +197,7 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
   const tests = program.command('tests').description('metadata tests');
   tests
     .command('upsert')
-    .description('create or update metadata tests from a YAML file')
+    .description("create or update metadata tests from a YAML file (each test is replaced by the file's)")
     .requiredOption('-f, --file <yaml>', 'test file (docs/cli.md)')
     .action(run((opts: { file: string }) => upsertTests(ctx, opts)));
   tests

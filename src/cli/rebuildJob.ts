@@ -42,7 +42,7 @@ export interface RebuildObserver {
  * Follows job `id` until it is done (returns it) or failed (throws a CliError with the
  * job's error). A server away or answering 5xx is waited out for a minute; then it gives up.
  */
-export async function followRebuild(http: HttpClient, id: string, observer: RebuildObserver): Promise<JobView> {
+export async function followRebuild(http: HttpClient, id: string, observer: RebuildObserver, what = 'System update'): Promise<JobView> {
   let failingSince: number | undefined;
   let lastRetryError: string | undefined;
   for (;;) {
@@ -54,13 +54,13 @@ export async function followRebuild(http: HttpClient, id: string, observer: Rebu
       const transient = err instanceof ApiError ? err.status >= 500 : err instanceof CliError && err.exitCode === EXIT.unreachable;
       if (!transient) throw err;
       failingSince ??= Date.now();
-      if (Date.now() - failingSince > PATIENCE_MS) throw new CliError(`Lost track of system update job ${id}: ${(err as Error).message}`, EXIT.unreachable);
+      if (Date.now() - failingSince > PATIENCE_MS) throw new CliError(`Lost track of ${what.toLowerCase()} job ${id}: ${(err as Error).message}`, EXIT.unreachable);
       await sleep(POLL_MS);
       continue;
     }
     observer.progress(job);
     if (job.status === 'done') return job;
-    if (job.status === 'failed') throw new CliError(`System update failed (job ${id})${job.lastError ? `: ${job.lastError}` : ''}`);
+    if (job.status === 'failed') throw new CliError(`${what} failed (job ${id})${job.lastError ? `: ${job.lastError}` : ''}`);
     if (job.lastError && job.status === 'pending' && job.lastError !== lastRetryError) {
       lastRetryError = job.lastError;
       observer.retrying?.(job.lastError);

@@ -3,6 +3,8 @@ import { ENTITY } from '../domain/registry/entityTypes.js';
 import { ApiError } from './errors.js';
 import type { HttpClient } from './httpClient.js';
 import type { PropertyDefinition } from '../domain/propertyDefinition.js';
+import type { PatchOperation } from '../domain/jsonPatch.js';
+import type { ValueImpact } from '../domain/valueImpact.js';
 
 /** An entity as v3 returns it: `{urn, <aspect>: {value}}`. */
 export type EntityBody = { urn: string } & Record<string, unknown>;
@@ -61,8 +63,34 @@ export class RestApi {
     return this.http.request<EntityBody[]>('POST', this.http.v3(path(entityType)), { query: { createIfNotExists: false }, json: body });
   }
 
+  /**
+   * Patches aspects of several entities of one type in one server transaction (the
+   * entity-level PATCH): per entity and aspect, JSON patch operations applied to what
+   * the server holds, so what they do not name is kept.
+   */
+  async batchPatch(entityType: string, entities: ReadonlyArray<{ urn: string; patches: Record<string, readonly PatchOperation[]> }>): Promise<EntityBody[]> {
+    const body = entities.map((e) => ({ urn: e.urn, ...Object.fromEntries(Object.entries(e.patches).map(([aspect, patch]) => [aspect, { value: { patch } }])) }));
+    return this.http.request<EntityBody[]>('PATCH', this.http.v3(path(entityType)), { json: body });
+  }
+
+  /** The named aspects of the entities that exist (those that do not are left out). */
+  async batchGet(entityType: string, urns: readonly string[], aspects: readonly string[]): Promise<EntityBody[]> {
+    const body = urns.map((urn) => ({ urn, ...Object.fromEntries(aspects.map((a) => [a, {}])) }));
+    return this.http.request<EntityBody[]>('POST', this.http.v3(`${path(entityType)}/batchGet`), { json: body });
+  }
+
   async deleteEntity(entityType: string, urn: string): Promise<void> {
     await this.http.request('DELETE', this.http.v3(path(entityType, urn)));
+  }
+
+  /** What a hard delete would remove, removing nothing (dryRun=true). */
+  async deleteImpact(entityType: string, urn: string): Promise<ValueImpact> {
+    return (await this.http.request<{ impact: ValueImpact }>('DELETE', this.http.v3(path(entityType, urn)), { query: { dryRun: true } })).impact;
+  }
+
+  /** What writing the aspect would drop of stored values, writing nothing (dryRun=true); a refused write throws as it would. */
+  async writeImpact(entityType: string, urn: string, aspect: string, value: unknown): Promise<ValueImpact> {
+    return (await this.http.request<{ impact: ValueImpact }>('POST', this.http.v3(path(entityType, urn, aspect)), { query: { createIfNotExists: false, dryRun: true }, json: { value } })).impact;
   }
 
   async listEntities(

@@ -61,7 +61,7 @@ function Page({ me, path, params }: { me: Me; path: string; params: URLSearchPar
   if (section === 'properties' && id && action === 'edit') return <PropertyForm me={me} urn={id} />;
   if (section === 'properties' && id) return <PropertyPage me={me} urn={id} key={id} />;
   if (section === 'properties') return <PropertyCatalogue me={me} params={params} />;
-  if (section === 'search') return <SearchPage params={params} />;
+  if (section === 'search') return <SearchPage me={me} params={params} />;
   if (section === 'entity' && id) return <EntityPage me={me} urn={id} key={id} />;
   if (section === 'tests' && id) return <TestPage urn={id} key={id} />;
   if (section === 'tests') return <TestList />;

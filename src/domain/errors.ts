@@ -18,14 +18,25 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'UNAVAILABLE';
 
+/** What a refusal is about, beyond the field at fault: read by the edges, never parsed out of the message. */
+export interface ErrorSubject {
+  /** The structured property whose values (or definition, or soft delete) the refusal is about. */
+  readonly propertyUrn?: string;
+}
+
 export class ServiceError extends Error {
+  /** See ErrorSubject. */
+  readonly propertyUrn?: string;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
+    subject: ErrorSubject = {},
   ) {
     super(message);
     this.name = new.target.name;
+    if (subject.propertyUrn !== undefined) this.propertyUrn = subject.propertyUrn;
   }
 }
 
@@ -43,8 +54,8 @@ export function relocated<E extends ServiceError>(err: E, field: string, message
 
 /** Any rule about the content of a request: types, allowed values, shapes, limits. */
 export class ValidationError extends ServiceError {
-  constructor(message: string, field?: string) {
-    super('VALIDATION_FAILED', message, field);
+  constructor(message: string, field?: string, subject?: ErrorSubject) {
+    super('VALIDATION_FAILED', message, field, subject);
   }
 }
 
@@ -62,8 +73,8 @@ export class NotFoundError extends ServiceError {
 }
 
 export class SoftDeletedError extends ServiceError {
-  constructor(message: string, field?: string) {
-    super('SOFT_DELETED', message, field);
+  constructor(message: string, field?: string, subject?: ErrorSubject) {
+    super('SOFT_DELETED', message, field, subject);
   }
 }
 
@@ -77,8 +88,19 @@ export class IncompatibleChangeError extends ServiceError {
 export const ASPECT_EXISTS = 'Cannot perform CREATE since the aspect already exists.';
 
 export class AlreadyExistsError extends ServiceError {
-  constructor(message = ASPECT_EXISTS) {
+  constructor(message: string) {
     super('ALREADY_EXISTS', message);
+  }
+}
+
+/**
+ * DataHub's create-only refusal: a write asked to create an aspect (createIfNotExists,
+ * createStructuredProperty) that exists. Its own class so that an edge can complete the
+ * message with how to replace the aspect in its own terms.
+ */
+export class AspectExistsError extends AlreadyExistsError {
+  constructor(message = ASPECT_EXISTS) {
+    super(message);
   }
 }
 

@@ -42,8 +42,23 @@ export function textViolation(text: string): string | undefined {
 }
 
 /**
+ * Keys that name an object's prototype in JavaScript: `__proto__`, and `constructor`
+ * holding a `prototype`. The REST body parser refuses them (secure-json-parse); JSON
+ * decoded anywhere else (a Rest.li aspect, a definition's text) is held to the same rule
+ * here, so no interface stores what another refuses.
+ */
+function reservedKey(key: string, value: unknown): string | undefined {
+  if (key === '__proto__') return 'is the reserved key "__proto__" (it names an object\'s prototype); rename it';
+  if (key === 'constructor' && value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, 'prototype')) {
+    return 'is a "constructor" key holding "prototype" (it names an object\'s prototype); rename it';
+  }
+  return undefined;
+}
+
+/**
  * The first violation in a JSON-like value, walking it without recursion so that any
- * depth is measured safely. Keys are checked like strings.
+ * depth is measured safely. Keys are checked like strings, and for the reserved keys
+ * above.
  */
 export function findInputViolation(value: unknown): InputViolation | undefined {
   // Each node links to its parent; the path is spelled out only for a violation (a
@@ -79,9 +94,11 @@ export function findInputViolation(value: unknown): InputViolation | undefined {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: item, depth });
     } else {
       const entries = Object.entries(v);
-      for (const [key] of entries) {
+      for (const [key, child] of entries) {
         const reason = textViolation(key);
         if (reason) return { path: pathOf(item, key), reason: `has a key that ${reason}` };
+        const reserved = reservedKey(key, child);
+        if (reserved) return { path: pathOf(item, key), reason: reserved };
       }
       for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: item, depth });
     }

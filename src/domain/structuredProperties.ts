@@ -84,29 +84,31 @@ export interface AssignmentContext {
 /** Validates one property's values against its definition; returns them in canonical form. */
 export function validateAssignment(propertyUrn: string, values: readonly unknown[], ctx: AssignmentContext): TypedValue[] {
   const state = ctx.definitions.get(propertyUrn);
-  if (!state) throw new ValidationError(`Structured property ${propertyUrn} does not exist`, 'propertyUrn');
-  if (state.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'propertyUrn');
+  if (!state) throw new ValidationError(`Structured property ${propertyUrn} does not exist`, 'propertyUrn', { propertyUrn });
+  if (state.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'propertyUrn', { propertyUrn });
   const def = state.definition;
   if (!def.entityTypes.includes(ctx.targetType)) {
     throw new ValidationError(
       `Property: ${propertyUrn} cannot be applied to entity type ${ctx.targetType}; allowed entity types: [${def.entityTypes.join(', ')}]`,
       'propertyUrn',
+      { propertyUrn },
     );
   }
-  if (values.length === 0) throw new ValidationError(`Property: ${propertyUrn} needs at least one value`, 'values');
+  if (values.length === 0) throw new ValidationError(`Property: ${propertyUrn} needs at least one value`, 'values', { propertyUrn });
   if (values.length > LIMITS.valuesPerProperty) {
-    throw new ValidationError(`Property: ${propertyUrn} has more than the limit of ${LIMITS.valuesPerProperty} values`, 'values');
+    throw new ValidationError(`Property: ${propertyUrn} has more than the limit of ${LIMITS.valuesPerProperty} values`, 'values', { propertyUrn });
   }
   if (def.cardinality === 'SINGLE' && values.length > 1) {
     throw new ValidationError(
       `Property: ${propertyUrn} has cardinality SINGLE, but ${values.length} values were given: ${describeValues(values)}`,
       'values',
+      { propertyUrn },
     );
   }
   const out: TypedValue[] = [];
   for (const raw of values) {
     const coerced = coerceTypedValue(raw, def.valueType, def.allowedUrnTypes ? { allowedEntityTypes: def.allowedUrnTypes } : {});
-    if (!coerced.ok) throw new ValidationError(`Property: ${propertyUrn}, value: ${describeValue(raw)} ${coerced.reason}`, 'values');
+    if (!coerced.ok) throw new ValidationError(`Property: ${propertyUrn}, value: ${describeValue(raw)} ${coerced.reason}`, 'values', { propertyUrn });
     const value = coerced.value;
     if (def.allowedValues && def.allowedValues.length > 0 && !def.allowedValues.some((a) => sameValue(a.value, value))) {
       throw new ValidationError(
@@ -115,13 +117,13 @@ export function validateAssignment(propertyUrn: string, values: readonly unknown
       );
     }
     if (out.some((v) => sameValue(v, value))) {
-      throw new ValidationError(`Property: ${propertyUrn}, value: ${describeValue(value)} is given more than once`, 'values');
+      throw new ValidationError(`Property: ${propertyUrn}, value: ${describeValue(value)} is given more than once`, 'values', { propertyUrn });
     }
     out.push(value);
   }
   const current = ctx.current.get(propertyUrn);
   if (def.immutable && current && !sameValues(current, out)) {
-    throw new ValidationError(`Property: ${propertyUrn} is immutable; its value cannot change once set`, 'values');
+    throw new ValidationError(`Property: ${propertyUrn} is immutable; its value cannot change once set`, 'values', { propertyUrn });
   }
   return out;
 }
@@ -129,9 +131,9 @@ export function validateAssignment(propertyUrn: string, values: readonly unknown
 /** Checks that removing a property's values from an entity is allowed. */
 export function checkRemoval(propertyUrn: string, ctx: AssignmentContext): void {
   const state = ctx.definitions.get(propertyUrn);
-  if (state?.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'propertyUrn');
+  if (state?.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'propertyUrn', { propertyUrn });
   if (state?.definition.immutable && ctx.current.has(propertyUrn)) {
-    throw new ValidationError(`Property: ${propertyUrn} is immutable; its value cannot be removed`, 'propertyUrn');
+    throw new ValidationError(`Property: ${propertyUrn} is immutable; its value cannot be removed`, 'propertyUrn', { propertyUrn });
   }
 }
 

@@ -18,6 +18,7 @@ import { findInputViolation, formatPath } from './inputLimits.js';
 import { shapeOf } from './shapes/shape.js';
 import { DEFINITION_KEYS, LEAF_KEYS, PARAMS_KEYS } from './shapes/testDefinition.js';
 import { TEST_LIMITS } from './testLimits.js';
+import { jsonNestingViolation } from './textNesting.js';
 import { formatDouble } from './typedValue.js';
 import { tryParseUrn } from './urn.js';
 
@@ -89,6 +90,9 @@ export function parseTestDefinitionJson(json: string): TestDefinition {
       'definition.json',
     );
   }
+  // Deep nesting is refused before JSON.parse builds it.
+  const deep = jsonNestingViolation(json);
+  if (deep) fail(formatPath(deep.path), deep.reason);
   let raw: unknown;
   try {
     raw = JSON.parse(json);

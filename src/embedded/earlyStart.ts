@@ -1,6 +1,6 @@
 /**
  * The embedded engines started before the rest of the server's code is loaded. Loading
- * that code (Fastify, Apollo, Prisma, the services) takes about a second of one core;
+ * that code (Fastify, Apollo, the services) takes about a second of one core;
  * initialising and starting PostgreSQL and Meilisearch take as long in processes of
  * their own. Started first, they run while the code loads instead of after it.
  * Only light modules may be imported here: this runs before server.ts is loaded.

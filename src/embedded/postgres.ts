@@ -11,12 +11,13 @@
  * in-flight requests finish, and cannot recover a cluster a killed server left running.
  *
  * PostgreSQL refuses to run as root. Under root it runs as the user `postgres`
- * (created when missing), which owns the cluster directory.
+ * (created when missing), which owns the cluster directory. Connections need the
+ * superuser's password, kept in DATA_DIR (postgresAuth.ts), even on the socket.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { access, chmod, chown, constants, mkdir, open, rename, rm } from 'node:fs/promises';
+import { access, chmod, chown, constants, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,7 @@ import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { sleep } from '../time.js';
 import { runningFromPidFile, startChild, stopOrphan, supervise, type LogLine, type RunningChild } from './childProcess.js';
+import { ensurePassword, PASSWORD_FILE, readPassword, requirePassword, requiresPassword, writeHba } from './postgresAuth.js';
 
 export interface EmbeddedPostgresOptions {
   readonly dataDir: string;
@@ -69,7 +71,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const owner = await clusterOwner(log);
   if (owner) requireReachable(clusterDir, owner);
   const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
-  if (created) await initialise(binDir, clusterDir, owner, log);
+  // A cluster of an earlier version trusts its socket: it is moved over to the password once it runs (below).
+  const protectedAlready = !created && (await requiresPassword(clusterDir));
+  if (protectedAlready && !readPassword(options.dataDir)) {
+    throw new EmbeddedPostgresUnavailable(
+      `${path.join(options.dataDir, PASSWORD_FILE)} is missing, and the cluster in ${clusterDir} cannot be opened without the password it held; ` +
+        'restore that file from a backup of DATA_DIR',
+    );
+  }
+  const password = await ensurePassword(options.dataDir);
+  if (created) await initialise(binDir, clusterDir, owner, log, password);
   const durable = created ? syncCluster(binDir, clusterDir, owner, log) : Promise.resolve();
   // Awaited by the caller; a failure until then must not count as unhandled.
   durable.catch(() => undefined);
@@ -105,7 +116,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       stopSignal: 'SIGINT',
     });
     try {
-      await waitUntilReady(socketDir, postgres.exited, postgres.recentOutput, log);
+      await waitUntilReady(socketDir, password, postgres.exited, postgres.recentOutput, log);
     } catch (err) {
       await postgres.stop(5_000);
       throw err;
@@ -115,13 +126,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   const supervised = await supervise('PostgreSQL', log, launch);
   try {
-    await ensureDatabase(socketDir);
+    if (!created && !protectedAlready) await requirePassword(socketDir, PORT, clusterDir, owner, password, log);
+    await ensureDatabase(socketDir, password);
   } catch (err) {
     await supervised.stop(5_000);
     throw err;
   }
   return {
-    url: `postgresql://${SUPERUSER}@localhost/${DATABASE}?host=${encodeURIComponent(socketDir)}`,
+    url: `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@localhost/${DATABASE}?host=${encodeURIComponent(socketDir)}`,
     pid: () => supervised.current().pid,
     durable,
     stop: () => supervised.stop(),
@@ -209,16 +221,20 @@ function requireReachable(clusterDir: string, owner: Owner): void {
 }
 
 /** initdb into a scratch directory, renamed into place once complete, so a failed first start leaves nothing half made. */
-async function initialise(binDir: string, clusterDir: string, owner: Owner | undefined, log: Logger): Promise<void> {
+async function initialise(binDir: string, clusterDir: string, owner: Owner | undefined, log: Logger, password: string): Promise<void> {
   const scratch = `${clusterDir}.init`;
+  // initdb reads the superuser's password from a file, as the cluster's user; it is removed once read.
+  const pwfile = `${clusterDir}.pwfile`;
   await rm(scratch, { recursive: true, force: true });
   await mkdir(scratch, { recursive: true, mode: 0o700 });
   if (owner) await chown(scratch, owner.uid, owner.gid);
+  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+  if (owner) await chown(pwfile, owner.uid, owner.gid);
   const started = Date.now();
   log.info({ dataDir: clusterDir }, 'initialising the embedded PostgreSQL cluster (first start)');
   try {
     // --no-sync: the files are synced once, afterwards (syncCluster), while the start-up goes on.
-    await run(path.join(binDir, 'initdb'), ['-D', scratch, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
+    await run(path.join(binDir, 'initdb'), ['-D', scratch, '-U', SUPERUSER, '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C', '--no-sync'], {
       ...(owner ?? {}),
       cwd: scratch,
       env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' },
@@ -227,7 +243,11 @@ async function initialise(binDir: string, clusterDir: string, owner: Owner | und
     await rm(scratch, { recursive: true, force: true });
     const stderr = String((err as { stderr?: unknown }).stderr ?? (err as Error).message).trim();
     throw new EmbeddedPostgresUnavailable(`initdb failed: ${stderr.slice(-1000)}`);
+  } finally {
+    await rm(pwfile, { force: true });
   }
+  // Only the socket, which is the only listener: initdb's file also names TCP addresses.
+  await writeHba(scratch, owner);
   await rename(scratch, clusterDir);
   log.info({ ms: Date.now() - started }, 'embedded PostgreSQL cluster initialised');
 }
@@ -264,19 +284,23 @@ async function socketDirFor(clusterDir: string, owner: Owner | undefined): Promi
   return dir;
 }
 
-async function waitUntilReady(socketDir: string, exited: () => boolean, output: () => string, log: Logger): Promise<void> {
+async function waitUntilReady(socketDir: string, password: string, exited: () => boolean, output: () => string, log: Logger): Promise<void> {
   const started = Date.now();
   let nextNotice = started + 10_000;
   for (;;) {
     if (exited()) throw new EmbeddedPostgresUnavailable(`PostgreSQL exited while starting:\n${output()}`);
-    const client = new pg.Client({ host: socketDir, port: PORT, user: SUPERUSER, database: 'postgres' });
+    const client = new pg.Client({ host: socketDir, port: PORT, user: SUPERUSER, database: 'postgres', password });
     client.on('error', () => undefined);
     try {
       await client.connect();
       await client.query('SELECT 1');
       return;
-    } catch {
-      // Not accepting connections yet (starting, or replaying its log after a crash).
+    } catch (err) {
+      // 28P01: the password in DATA_DIR is not the cluster's; waiting will not change that.
+      if ((err as { code?: unknown }).code === '28P01') {
+        throw new EmbeddedPostgresUnavailable(`the embedded PostgreSQL refuses the password in DATA_DIR/${PASSWORD_FILE}: restore the file the cluster was created with`);
+      }
+      // Otherwise not accepting connections yet (starting, or replaying its log after a crash).
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -288,8 +312,8 @@ async function waitUntilReady(socketDir: string, exited: () => boolean, output: 
   }
 }
 
-async function ensureDatabase(socketDir: string): Promise<void> {
-  const client = new pg.Client({ host: socketDir, port: PORT, user: SUPERUSER, database: 'postgres' });
+async function ensureDatabase(socketDir: string, password: string): Promise<void> {
+  const client = new pg.Client({ host: socketDir, port: PORT, user: SUPERUSER, database: 'postgres', password });
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);

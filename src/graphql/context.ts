@@ -1,6 +1,6 @@
 /** What every resolver receives: the authenticated caller, the services and per-request loaders. */
 import type { Caller } from '../services/caller.js';
-import type { IndexStatusReport } from '../services/indexStatus.js';
+import type { RequestReceipts } from '../services/writeReceipt.js';
 import type { Services } from '../services/index.js';
 import type { Loaders } from './loaders.js';
 
@@ -10,6 +10,10 @@ export interface GraphQLContext {
   readonly loaders: Loaders;
   /** Added to the response's `extensions` (e.g. what a search did and how long it took). */
   readonly extensions: Record<string, unknown>;
-  /** Whether this request's writes were indexed before it answered (null outside an HTTP request). */
-  readonly indexStatus?: IndexStatusReport | null;
+  /**
+   * The receipts of this request's writes: each mutation resolver adds what its service
+   * call returned; the answer tells whether they were indexed (`extensions.indexStatus`
+   * and the X-Index-Status header).
+   */
+  readonly receipts: RequestReceipts;
 }

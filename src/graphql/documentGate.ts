@@ -9,6 +9,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, Kind, parse, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
+import { formatPath } from '../domain/inputLimits.js';
+import { jsonNestingViolation } from '../domain/textNesting.js';
+import { documentNestingViolation } from './documentNesting.js';
 import { checkDocument, DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits.js';
 
 /** How many passed documents are remembered, and up to what length (bounding the memory held to 16 MiB). */
@@ -21,6 +24,13 @@ const REMEMBERED_LENGTH = 16 * 1024;
  * limit; undefined when it is within them.
  */
 export function documentLimitError(source: string, limits: QueryLimits = DEFAULT_QUERY_LIMITS): GraphQLError | undefined {
+  const deep = documentNestingViolation(source, limits.maxNesting);
+  if (deep) {
+    return new GraphQLError(
+      `Query nests braces, brackets and parentheses deeper than the limit of ${limits.maxNesting} levels (line ${deep.line}, column ${deep.column})`,
+      { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+    );
+  }
   let document: DocumentNode;
   try {
     document = parse(source, { maxTokens: limits.maxTokens });
@@ -37,7 +47,17 @@ export function documentLimitError(source: string, limits: QueryLimits = DEFAULT
 export function documentGate(limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
   const passed = new Set<string>();
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const holder = (request.method === 'GET' ? request.query : request.body) as { query?: unknown } | undefined;
+    const holder = (request.method === 'GET' ? request.query : request.body) as { query?: unknown; variables?: unknown } | undefined;
+    // A GET's variables are JSON text that Apollo parses; a POST's were measured with the body.
+    if (typeof holder?.variables === 'string') {
+      const deep = jsonNestingViolation(holder.variables);
+      if (deep) {
+        const field = `$${formatPath(deep.path)}`;
+        const error = new GraphQLError(`variable ${field} ${deep.reason}`, { extensions: { code: 'BAD_USER_INPUT', field } });
+        await reply.code(400).type('application/json').send({ errors: [error.toJSON()] });
+        return;
+      }
+    }
     const source = holder?.query;
     if (typeof source !== 'string' || passed.has(source)) return;
     const error = documentLimitError(source, limits);

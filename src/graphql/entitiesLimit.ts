@@ -1,13 +1,15 @@
 /**
- * `_entities` (federation) resolves a list of representations, usually passed as a
- * variable, so the document alone does not show its work: 3,000 representations are one
- * field in it. Once the operation and its variables are known, this plugin bounds the
- * representations of a request and counts the fields selected on each representation
- * against the same field limit as every other query.
+ * What the document alone does not show, checked once the operation and its variables
+ * are known. `_entities` (federation) resolves a list of representations, usually passed
+ * as a variable: 3,000 representations are one field in the document. This plugin
+ * bounds the representations of a request and counts the fields selected on each
+ * representation against the same field limit as every other query. Counts given as
+ * variables are summed into the results budget here too (limits.ts).
  */
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import { DEFAULT_QUERY_LIMITS, measureSelection, type QueryLimits } from './limits.js';
+import { GraphQLError, isUnionType, Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
+import { quoteInput } from '../domain/inputLimits.js';
+import { DEFAULT_QUERY_LIMITS, limitExceeded, measureSelection, type QueryLimits } from './limits.js';
 
 type Fragments = (name: string) => FragmentDefinitionNode | undefined;
 
@@ -40,6 +42,53 @@ function representationCount(field: FieldNode, variables: Record<string, unknown
   return 1;
 }
 
+/** The `__typename` of each representation as given: a string, or undefined when the representation is no object or has none. */
+function typenames(field: FieldNode, variables: Record<string, unknown>): Array<{ readonly object: boolean; readonly typename: unknown }> {
+  const value = field.arguments?.find((a) => a.name.value === 'representations')?.value;
+  if (!value) return [];
+  const ofNode = (node: ValueNode) =>
+    node.kind === Kind.OBJECT
+      ? { object: true, typename: ((f) => (f?.value.kind === Kind.STRING ? f.value.value : f === undefined ? undefined : null))(node.fields.find((f) => f.name.value === '__typename')) }
+      : node.kind === Kind.VARIABLE
+        ? ofValue(variables[node.name.value])
+        : { object: false, typename: undefined };
+  const ofValue = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? { object: true, typename: (v as Record<string, unknown>).__typename } : { object: false, typename: undefined });
+  if (value.kind === Kind.LIST) return value.values.map(ofNode);
+  if (value.kind === Kind.VARIABLE) {
+    const given = variables[value.name.value];
+    return (Array.isArray(given) ? given : [given]).map(ofValue);
+  }
+  return [ofNode(value)];
+}
+
+/**
+ * Why the representations cannot be resolved: one that is not an object, or whose
+ * `__typename` is not an entity type of this subgraph (`Query`, `_Service`, anything).
+ * Federation's resolver would fail on each such representation, one error (and one
+ * stack trace in the log) per representation; this is the client's error, said once.
+ */
+export function representationsProblem(operation: OperationDefinitionNode, fragments: Fragments, variables: Record<string, unknown>, entityTypes: readonly string[]): string | undefined {
+  for (const field of entitiesFields(operation.selectionSet, fragments)) {
+    const given = typenames(field, variables);
+    const bad = given.map((r, i) => ({ ...r, i })).filter((r) => !r.object || typeof r.typename !== 'string' || !entityTypes.includes(r.typename));
+    if (bad.length === 0) continue;
+    const first = bad[0]!;
+    const what = !first.object
+      ? `representations[${first.i}] is not an object`
+      : typeof first.typename !== 'string'
+        ? `representations[${first.i}].__typename is missing or not a string`
+        : `representations[${first.i}].__typename ${quoteInput(first.typename)} is not an entity type of this subgraph`;
+    return `${what} (${bad.length} of the ${given.length} representations cannot be resolved); entity types: ${entityTypes.join(', ')}`;
+  }
+  return undefined;
+}
+
+/** The entity types of a subgraph schema: the members of its `_Entity` union. */
+export function entityTypeNames(schema: GraphQLSchema): string[] {
+  const union = schema.getType('_Entity');
+  return isUnionType(union) ? union.getTypes().map((t) => t.name).sort() : [];
+}
+
 /** Why the operation's `_entities` work is over the limits, or undefined. */
 export function entitiesWorkProblem(operation: OperationDefinitionNode, fragments: Fragments, variables: Record<string, unknown>, limits: QueryLimits = DEFAULT_QUERY_LIMITS): string | undefined {
   const fields = entitiesFields(operation.selectionSet, fragments);
@@ -66,10 +115,14 @@ export function entitiesLimitPlugin(limits: QueryLimits = DEFAULT_QUERY_LIMITS):
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ operation, document, request }) {
+        async didResolveOperation({ operation, document, request, schema }) {
           if (!operation) return;
           const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-          const problem = entitiesWorkProblem(operation, (n) => fragments.get(n), request.variables ?? {}, limits);
+          const variables = request.variables ?? {};
+          const problem =
+            limitExceeded(measureSelection(operation.selectionSet, (n) => fragments.get(n), limits, variables), limits) ??
+            entitiesWorkProblem(operation, (n) => fragments.get(n), variables, limits) ??
+            representationsProblem(operation, (n) => fragments.get(n), variables, entityTypeNames(schema));
           if (problem) throw new GraphQLError(problem, { nodes: [operation], extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
         },
       };

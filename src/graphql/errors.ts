@@ -1,10 +1,13 @@
 /**
  * The one place where errors become GraphQL errors (docs/contract.md §8): a ServiceError keeps its
  * message (the same text REST returns) and gets an `extensions.code`; anything else
- * becomes a generic internal error, never with a stack trace.
+ * becomes a generic internal error, never with a stack trace. Unexpected errors are
+ * logged here too, in one line per request however many there are (issue #29: a
+ * thousand failing representations were a thousand stack traces, 1.18 MB of log).
  */
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { ServiceError, type ErrorCode } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 
@@ -37,7 +40,30 @@ const APOLLO_CODES = new Set([
 
 const MAX_MESSAGE = 4000;
 
-export function createErrorFormatter(log: Logger) {
+/** Whether an error is the client's (a ServiceError, or one Apollo raised before resolvers ran), as opposed to a fault of the server. */
+function isExpected(error: unknown, code: unknown): boolean {
+  return unwrapResolverError(error) instanceof ServiceError || (typeof code === 'string' && APOLLO_CODES.has(code));
+}
+
+/** Unexpected errors of a request as one log line: the first with its stack, how many, and a few more messages. */
+export function errorLogPlugin(log: Logger): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      let logged = false;
+      return {
+        async didEncounterErrors({ errors }) {
+          if (logged) return;
+          const unexpected = errors.filter((e: GraphQLError) => !isExpected(e, e.extensions?.code));
+          if (unexpected.length === 0) return;
+          logged = true;
+          log.error({ err: unwrapResolverError(unexpected[0]), errors: unexpected.length, more: unexpected.slice(1, 5).map((e) => e.message.slice(0, 200)) }, 'unhandled GraphQL error');
+        },
+      };
+    },
+  };
+}
+
+export function createErrorFormatter() {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     const base = { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
@@ -52,7 +78,6 @@ export function createErrorFormatter(log: Logger) {
     const code = formatted.extensions?.code;
     const field = formatted.extensions?.field;
     if (typeof code === 'string' && APOLLO_CODES.has(code)) return { ...base, extensions: { code, ...(typeof field === 'string' ? { field } : {}) } };
-    log.error({ err: original }, 'unhandled GraphQL error');
     return { ...base, message: 'Internal server error occurred', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   };
 }

@@ -5,8 +5,16 @@
  * exist because graphql-js's validation compares every pair of same-named fields and of
  * spread fragments: quadratic, so a document inside the token limit could still hold the
  * server for seconds. The walk here is linear: each fragment is measured once.
+ *
+ * The same walk sums the results an operation asks for: the `count` argument of every
+ * field that takes one (directly or inside its input object), aliases and fragments
+ * spread twice counting twice, each capped as the field caps it. Fifty aliases of
+ * `scrollAcrossEntities(count: 1000)` are one small document asking for 50,000 hits.
+ * Counts given as variables are known only once the operation runs: the document gate
+ * counts literals, the operation plugin (entitiesLimit.ts) counts again with variables.
  */
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
+import { LIMITS, PAGE_LIMITS } from '../domain/limits.js';
 
 export interface QueryLimits {
   /** Lexical tokens in a document (graphql-js `maxTokens`); parsing stops beyond. */
@@ -20,6 +28,10 @@ export interface QueryLimits {
   readonly maxFragmentSpreads: number;
   /** Representations one `_entities` call may resolve. */
   readonly maxRepresentations: number;
+  /** Results (summed `count` arguments) one operation may ask for: the budget every interface shares. */
+  readonly maxResults: number;
+  /** Braces, brackets and parentheses open at once in the document's text, checked before it is parsed. */
+  readonly maxNesting: number;
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
@@ -30,7 +42,40 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   maxSameField: 25,
   maxFragmentSpreads: 50,
   maxRepresentations: 1000,
+  maxResults: LIMITS.requestedResults,
+  // Selections within maxDepth, each literal within the 64 levels of the input limits, with room to spare.
+  maxNesting: 128,
 };
+
+export type Variables = Readonly<Record<string, unknown>>;
+
+/** A count as given: an integer literal, or a variable holding a number; anything else asks for nothing here (the field's own validation refuses it). */
+function countValue(value: ValueNode | undefined, variables: Variables | undefined): number {
+  if (!value) return 0;
+  if (value.kind === Kind.INT) return Number(value.value);
+  if (value.kind === Kind.VARIABLE) {
+    const given = variables?.[value.name.value];
+    return typeof given === 'number' && Number.isFinite(given) ? given : 0;
+  }
+  return 0;
+}
+
+/** The results a field asks for: its `count` argument, or the `count` of an input object argument (literal or variable). */
+export function requestedResults(field: FieldNode, variables?: Variables): number {
+  let asked = 0;
+  for (const argument of field.arguments ?? []) {
+    const value = argument.value;
+    if (argument.name.value === 'count') asked += countValue(value, variables);
+    else if (value.kind === Kind.OBJECT) asked += countValue(value.fields.find((f) => f.name.value === 'count')?.value, variables);
+    else if (value.kind === Kind.VARIABLE) {
+      const given = variables?.[value.name.value];
+      const count = given && typeof given === 'object' ? (given as Record<string, unknown>).count : undefined;
+      if (typeof count === 'number' && Number.isFinite(count)) asked += count;
+    }
+  }
+  // Every list and search caps its page; a larger count asks for no more than that.
+  return Math.min(Math.max(asked, 0), PAGE_LIMITS.maxCount);
+}
 
 /** What a selection set holds, fragments expanded. */
 export interface Measure {
@@ -41,6 +86,8 @@ export interface Measure {
   repeated: string | undefined;
   /** The most fragment spreads found in one selection set. */
   spreads: number;
+  /** Results asked for: the summed counts of the fields selected, fragments expanded. */
+  results: number;
 }
 
 /** One merged selection level: the response names and spreads of a set and the fragments in it. */
@@ -67,11 +114,12 @@ class Walker {
   constructor(
     private readonly fragments: (name: string) => FragmentDefinitionNode | null | undefined,
     private readonly limits: QueryLimits,
+    private readonly variables?: Variables,
   ) {}
 
   measure(set: SelectionSetNode): Measure {
     const level: Level = { names: new Map(), spreads: 0 };
-    const m: Measure = { depth: 0, aliases: 0, cost: 0, repeated: undefined, spreads: 0 };
+    const m: Measure = { depth: 0, aliases: 0, cost: 0, repeated: undefined, spreads: 0, results: 0 };
     this.collect(set, level, m);
     m.spreads = Math.max(m.spreads, level.spreads);
     return m;
@@ -79,7 +127,7 @@ class Walker {
 
   over(m: Measure): boolean {
     const l = this.limits;
-    return m.cost > l.maxCost || m.aliases > l.maxAliases || m.depth > l.maxDepth || m.repeated !== undefined || m.spreads > l.maxFragmentSpreads;
+    return m.cost > l.maxCost || m.aliases > l.maxAliases || m.depth > l.maxDepth || m.repeated !== undefined || m.spreads > l.maxFragmentSpreads || m.results > l.maxResults;
   }
 
   /** Adds the selections of `set` to `level` (inline fragments and spreads belong to it); fields' own sets are new levels. */
@@ -90,6 +138,7 @@ class Walker {
       if (selection.kind === Kind.FIELD) {
         this.count(level, m, selection.alias?.value ?? selection.name.value, 1);
         m.cost++;
+        m.results += requestedResults(selection, this.variables);
         if (selection.alias) m.aliases++;
         if (selection.selectionSet) this.add(m, this.measure(selection.selectionSet), 1);
         else m.depth = Math.max(m.depth, 1);
@@ -121,6 +170,7 @@ class Walker {
     m.cost += child.cost;
     m.repeated ??= child.repeated;
     m.spreads = Math.max(m.spreads, child.spreads);
+    m.results += child.results;
   }
 
   /** A fragment measured once per document; undefined for unknown fragments and cycles (graphql's own rules report those). */
@@ -132,7 +182,7 @@ class Walker {
     if (!definition) return undefined;
     this.summaries.set(name, IN_PROGRESS);
     const level: Level = { names: new Map(), spreads: 0 };
-    const measure: Measure = { depth: 0, aliases: 0, cost: 0, repeated: undefined, spreads: 0 };
+    const measure: Measure = { depth: 0, aliases: 0, cost: 0, repeated: undefined, spreads: 0, results: 0 };
     this.collect(definition.selectionSet, level, measure);
     const summary = { measure, level };
     this.summaries.set(name, summary);
@@ -147,6 +197,9 @@ export function limitExceeded(m: Measure, limits: QueryLimits): string | undefin
   if (m.cost > limits.maxCost) return `Query selects more than the limit of ${limits.maxCost} fields`;
   if (m.repeated !== undefined) return `Query selects ${m.repeated} more than ${limits.maxSameField} times in one selection set`;
   if (m.spreads > limits.maxFragmentSpreads) return `Query spreads more than the limit of ${limits.maxFragmentSpreads} fragments in one selection set`;
+  if (m.results > limits.maxResults) {
+    return `Query asks for ${m.results} results (the count of every field that takes one, each alias and fragment spread counted), more than the limit of ${limits.maxResults} per request; ask for fewer, or page with the next cursor`;
+  }
   return undefined;
 }
 
@@ -161,7 +214,7 @@ export function checkDocument(document: DocumentNode, fragments: (name: string) 
   return undefined;
 }
 
-/** A fields measure of one selection set, for the `_entities` work count. */
-export function measureSelection(set: SelectionSetNode, fragments: (name: string) => FragmentDefinitionNode | null | undefined, limits: QueryLimits): Measure {
-  return new Walker(fragments, limits).measure(set);
+/** The measure of one selection set, with the operation's variables when known (the `_entities` work count, the results asked for). */
+export function measureSelection(set: SelectionSetNode, fragments: (name: string) => FragmentDefinitionNode | null | undefined, limits: QueryLimits, variables?: Variables): Measure {
+  return new Walker(fragments, limits, variables).measure(set);
 }

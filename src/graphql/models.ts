@@ -103,3 +103,8 @@ export interface DefinitionRevisionModel {
   readonly definition: DefinitionModel;
   readonly written: AuditStampModel;
 }
+
+export type { HistoryEntry as ValueHistoryEntryModel, ValueChange as ValueChangeModel } from '../services/historyService.js';
+export type { ValueImpact as ValueImpactModel } from '../domain/valueImpact.js';
+export type { BulkEditAnswer as BulkEditResultModel } from '../services/bulkEditService.js';
+export type { EntityEdit as BulkEditChangeModel, BulkEditResult as BulkEditProgressModel } from '../services/jobs/bulkEditValues.js';

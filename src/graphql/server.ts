@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { GraphQLContext } from './context.js';
-import { createErrorFormatter } from './errors.js';
+import { createErrorFormatter, errorLogPlugin } from './errors.js';
 import { documentGate } from './documentGate.js';
 import { entitiesLimitPlugin } from './entitiesLimit.js';
 import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
@@ -32,7 +32,7 @@ const responseExtensionsPlugin: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ response, contextValue }) {
-        const indexStatus = contextValue.indexStatus?.status;
+        const indexStatus = contextValue.receipts.receipt.indexStatus;
         if (indexStatus) contextValue.extensions.indexStatus = indexStatus;
         if (response.body.kind !== 'single' || Object.keys(contextValue.extensions).length === 0) return;
         response.body.singleResult.extensions = { ...response.body.singleResult.extensions, ...contextValue.extensions };
@@ -64,12 +64,12 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     parseOptions: { maxTokens: DEFAULT_QUERY_LIMITS.maxTokens },
     // Literal values' nesting and characters (docs/contract.md §12), linear in the document.
     validationRules: [literalLimitsRule],
-    formatError: createErrorFormatter(options.log),
+    formatError: createErrorFormatter(),
     // Inline traces (ftv1) would expose resolver timings to any caller; off until a router needs them.
     // Apollo's landing page loads Apollo Sandbox from a CDN; the explorer at /api/graphiql works offline.
     // Cache hints: nothing here sets them and no cache reads them, but Apollo's default
     // cache-control plugin wraps every field resolver to compute them (BENCHMARKS.md, "Where the time goes").
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), responseExtensionsPlugin, variableLimitsPlugin, entitiesLimitPlugin(), operationTelemetryPlugin()],
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), responseExtensionsPlugin, variableLimitsPlugin, entitiesLimitPlugin(), operationTelemetryPlugin(), errorLogPlugin(options.log)],
   });
   await apollo.start();
   const apolloHandler = fastifyApolloHandler(apollo, {
@@ -78,7 +78,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       services: options.services,
       loaders: createLoaders(options.services, request.caller),
       extensions: {},
-      indexStatus: request.indexStatus,
+      receipts: request.receipts,
     }),
   });
   // While tracing, each request runs inside its operation's span (named once its document is resolved).

@@ -3,11 +3,11 @@
  * per version by shapes.ts, calling the same services as the GraphQL resolvers.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AlreadyExistsError, ASPECT_EXISTS } from '../domain/errors.js';
+import { AspectExistsError, ASPECT_EXISTS } from '../domain/errors.js';
 import { parsePatchDocument } from '../domain/jsonPatch.js';
 import { entityTypeNamed } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
-import { boolParam, intParam, listParam, optionalBoolParam, stringParam, type Query } from './params.js';
+import { boolParam, intParam, listParam, optionalBoolParam, stringParam, versionParam, type Query } from './params.js';
 import type { BatchWritten } from '../services/entityService.js';
 import { turnForLargeBody } from './bodyTurns.js';
 import { aspectInputOf, aspectResponse, batchGetItemsOf, batchItemsOf, entityResponse, entityViewResponse, patchItemsOf, type ApiVersion } from './shapes.js';
@@ -31,8 +31,8 @@ export interface EntityRouteOptions {
  */
 function explainCreateOnly(what: string, createOnlyIs: string) {
   return (err: unknown): never => {
-    if (err instanceof AlreadyExistsError && err.message === ASPECT_EXISTS) {
-      throw new AlreadyExistsError(`${ASPECT_EXISTS} ${what}; createIfNotExists=true (${createOnlyIs}) only creates, so send createIfNotExists=false to replace it.`);
+    if (err instanceof AspectExistsError) {
+      throw new AspectExistsError(`${ASPECT_EXISTS} ${what}; createIfNotExists=true (${createOnlyIs}) only creates, so send createIfNotExists=false to replace it.`);
     }
     throw err;
   };
@@ -56,13 +56,15 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     const type = entityTypeNamed(params(request).entityName);
     const items = batchItemsOf(version, request.body);
     await turnForLargeBody(request);
-    const written = await entities
-      .batchUpsert(request.caller, type, items, {
-        createOnly: boolParam(q, 'createIfNotExists', false),
-        createEntityOnly: boolParam(q, 'createEntityIfNotExists', false),
-        async: writeAsync(q),
-      })
-      .catch(explainCreateOnly('An aspect in this batch exists', 'as sent'));
+    const written = request.receipts.resultOf(
+      await entities
+        .batchUpsert(request.caller, type, items, {
+          createOnly: boolParam(q, 'createIfNotExists', false),
+          createEntityOnly: boolParam(q, 'createEntityIfNotExists', false),
+          async: writeAsync(q),
+        })
+        .catch(explainCreateOnly('An aspect in this batch exists', 'as sent')),
+    );
     return version === 'v3' ? writtenResponse(written, q) : written.map((w) => ({ urn: w.urn }));
   });
 
@@ -70,7 +72,7 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     // DataHub's entity-level PATCH, as its Python client sends it in OpenAPI mode.
     app.patch('/entity/:entityName', async (request) => {
       const q = query(request);
-      const written = await entities.batchPatch(request.caller, entityTypeNamed(params(request).entityName), patchItemsOf(request.body), { async: writeAsync(q) });
+      const written = request.receipts.resultOf(await entities.batchPatch(request.caller, entityTypeNamed(params(request).entityName), patchItemsOf(request.body), { async: writeAsync(q) }));
       return writtenResponse(written, q);
     });
 
@@ -110,42 +112,59 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
 
   app.delete('/entity/:entityName/:urn', async (request, reply) => {
     const { entityName, urn } = params(request);
-    await entities.deleteEntity(request.caller, urn, { entityType: entityTypeNamed(entityName), async: writeAsync(query(request)) });
+    // What the delete would remove, and nothing removed (docs/contract.md §13).
+    if (boolParam(query(request), 'dryRun', false)) return { dryRun: true, impact: await entities.previewDelete(request.caller, urn, { entityType: entityTypeNamed(entityName) }) };
+    request.receipts.add(await entities.deleteEntity(request.caller, urn, { entityType: entityTypeNamed(entityName), async: writeAsync(query(request)) }));
     return reply.code(200).send();
   });
 
   app.get('/entity/:entityName/:urn/:aspect', async (request) => {
     const { entityName, urn, aspect } = params(request);
-    const value = await entities.getAspect(request.caller, urn, aspect, entityTypeNamed(entityName));
-    return aspectResponse(version, urn, aspect, value, boolParam(query(request), 'systemMetadata', false));
+    const q = query(request);
+    const asked = versionParam(q);
+    // Version 0 is the latest; 1..n the earlier ones, oldest first (docs/contract.md §13).
+    const value =
+      asked === 0
+        ? await entities.getAspect(request.caller, urn, aspect, entityTypeNamed(entityName))
+        : await services.history.aspectVersion(request.caller, urn, aspect, asked, entityTypeNamed(entityName));
+    return aspectResponse(version, urn, aspect, value, boolParam(q, 'systemMetadata', false));
   });
 
   app.post('/entity/:entityName/:urn/:aspect', async (request) => {
     const q = query(request);
     const { entityName, urn, aspect } = params(request);
-    const result = await entities
-      .setAspect(request.caller, urn, aspect, aspectInputOf(version, request.body), {
-        entityType: entityTypeNamed(entityName),
-        createOnly: boolParam(q, 'createIfNotExists', true),
-        async: writeAsync(q),
-      })
-      .catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default"));
+    if (boolParam(q, 'dryRun', false)) {
+      const options = { entityType: entityTypeNamed(entityName), createOnly: boolParam(q, 'createIfNotExists', true) };
+      const impact = await entities.previewWrite(request.caller, urn, aspect, aspectInputOf(version, request.body), options).catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default"));
+      return { dryRun: true, impact };
+    }
+    const result = request.receipts.resultOf(
+      await entities
+        .setAspect(request.caller, urn, aspect, aspectInputOf(version, request.body), {
+          entityType: entityTypeNamed(entityName),
+          createOnly: boolParam(q, 'createIfNotExists', true),
+          async: writeAsync(q),
+        })
+        .catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default")),
+    );
     return entityResponse(version, urn, [[aspect, result]], boolParam(q, 'systemMetadata', false));
   });
 
   app.patch('/entity/:entityName/:urn/:aspect', async (request) => {
     const q = query(request);
     const { entityName, urn, aspect } = params(request);
-    const result = await entities.patchAspect(request.caller, urn, aspect, parsePatchDocument(request.body), {
-      entityType: entityTypeNamed(entityName),
-      async: writeAsync(q),
-    });
+    const result = request.receipts.resultOf(
+      await entities.patchAspect(request.caller, urn, aspect, parsePatchDocument(request.body), {
+        entityType: entityTypeNamed(entityName),
+        async: writeAsync(q),
+      }),
+    );
     return entityResponse(version, urn, [[aspect, result]], boolParam(q, 'systemMetadata', false));
   });
 
   app.delete('/entity/:entityName/:urn/:aspect', async (request, reply) => {
     const { entityName, urn, aspect } = params(request);
-    await entities.deleteAspect(request.caller, urn, aspect, { entityType: entityTypeNamed(entityName), async: writeAsync(query(request)) });
+    request.receipts.add(await entities.deleteAspect(request.caller, urn, aspect, { entityType: entityTypeNamed(entityName), async: writeAsync(query(request)) }));
     return reply.code(200).send();
   });
 }

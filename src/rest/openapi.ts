@@ -41,6 +41,7 @@ const TAGS = [
   { name: 'Entities (v2)', description: 'The same operations in the v2 shapes: raw aspect bodies, responses nested under `aspects`.' },
   { name: 'Metadata tests', description: 'Evaluate metadata tests on entities (docs/metadata-tests.md).' },
   { name: 'Jobs', description: 'Background work: value cleanup after a hard delete or a breaking version, index rebuilds.' },
+  { name: 'History', description: 'Who changed which value when, and bulk edits of values (jobs), with dry runs.' },
   { name: 'Access tokens', description: 'Issue, list and revoke tokens (admin).' },
   { name: 'System', description: 'Health and maintenance.' },
   { name: 'DataHub Rest.li', description: "The routes DataHub's own Python client (the `datahub` CLI and SDK) calls: the /config handshake, aspect reads and proposals, entity reads and deletes (docs/datahub-compatibility.md)." },

@@ -40,3 +40,11 @@ export function listParam(query: Query, name: string): string[] | undefined {
   if (v === undefined) return undefined;
   return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
 }
+
+/** An aspect `version` (0, the latest, when absent): a whole number >= 0, as DataHub numbers versions. */
+export function versionParam(query: Query): number {
+  const v = single(query, 'version');
+  if (v === undefined || v === '') return 0;
+  if (!/^\d{1,15}$/.test(v)) throw new ValidationError(`Query parameter version must be a whole number >= 0 (0 is the latest, 1..n the earlier versions, oldest first), got ${quoteInput(v)}`, 'version');
+  return Number(v);
+}

@@ -48,10 +48,14 @@ export async function healthRoutes(app: FastifyInstance, options: { health: Heal
     const state = await ready();
     return state.ready ? { status: 'ready' } : reply.code(503).send({ status: 'not ready', reason: state.reason });
   });
-  app.get('/health', async (_request, reply) => {
+  // GET /health: 200 `ok` or 503 `degraded` for anyone; the components (database, search
+  // and its indexer, jobs, the change log) only for a caller with a valid token (issue #29:
+  // job counts and indexer state are nobody else's business).
+  app.get('/health', async (request, reply) => {
     const components = await health();
     const ok = Object.values(components).every((c) => c.ok);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', ...components });
+    const status = ok ? 'ok' : 'degraded';
+    return reply.code(ok ? 200 : 503).send(request.caller ? { status, ...components } : { status });
   });
 }
 

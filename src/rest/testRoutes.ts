@@ -33,11 +33,11 @@ export async function testRoutes(app: FastifyInstance, options: TestRouteOptions
     const action = stringParam(request.query as Query, 'action');
     if (action === 'evaluate') {
       const body = parseShape(evaluateShape, request.body, 'request body');
-      return { value: await tests.evaluate(request.caller, { urn: body.urn, ...testSelection(body) }, writeOptions) };
+      return { value: request.receipts.resultOf(await tests.evaluate(request.caller, { urn: body.urn, ...testSelection(body) }, writeOptions)) };
     }
     if (action === 'batchEvaluate') {
       const body = parseShape(batchEvaluateShape, request.body, 'request body');
-      const results = await tests.batchEvaluate(request.caller, { urns: body.urns, ...testSelection(body) }, writeOptions);
+      const results = request.receipts.resultOf(await tests.batchEvaluate(request.caller, { urns: body.urns, ...testSelection(body) }, writeOptions));
       return { value: Object.fromEntries(results.map((r) => [r.urn, r.results])) };
     }
     throw new ValidationError(

@@ -7,17 +7,25 @@ import type { FastifyInstance } from 'fastify';
 import { parseShape } from '../domain/shapes/shape.js';
 import { isTraceError } from '../domain/writeTrace.js';
 import type { Services } from '../services/index.js';
+import { TurnTaker } from '../time.js';
 import { traceRequestShape } from './bodies/datahubBatches.js';
 import { boolParam, type Query } from './params.js';
 
 export async function traceRoutes(app: FastifyInstance, options: { services: Services }): Promise<void> {
-  app.post('/trace/write/:traceId', async (request) => {
+  app.post('/trace/write/:traceId', async (request, reply) => {
     const { traceId } = request.params as { traceId: string };
     // As DataHub: by default only failed writes are listed. `detailed` changes nothing: every status is already in full.
     const onlyErrors = boolParam(request.query as Query, 'onlyIncludeErrors', true);
     const asked = parseShape(traceRequestShape, request.body, 'request body');
     const traces = await options.services.entities.traceWrites(request.caller, traceId, new Map(Object.entries(asked)));
-    const shown = [...traces].map(([urn, aspects]) => [urn, [...aspects].filter(([, trace]) => !onlyErrors || isTraceError(trace))] as const);
-    return Object.fromEntries(shown.filter(([, aspects]) => aspects.length > 0).map(([urn, aspects]) => [urn, Object.fromEntries(aspects)]));
+    // Written an entity at a time, taking turns with other requests: the answer can hold 10,000 statuses.
+    const turns = new TurnTaker();
+    const parts: string[] = [];
+    for (const [urn, aspects] of traces) {
+      const shown = [...aspects].filter(([, trace]) => !onlyErrors || isTraceError(trace));
+      if (shown.length > 0) parts.push(`${JSON.stringify(urn)}:${JSON.stringify(Object.fromEntries(shown))}`);
+      await turns.turn();
+    }
+    return reply.type('application/json; charset=utf-8').send(`{${parts.join(',')}}`);
   });
 }

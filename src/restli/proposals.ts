@@ -8,10 +8,12 @@
 import { aspectNamed, requireKnownAspect, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { relocated, ServiceError, ValidationError } from '../domain/errors.js';
 import { checkInputLimits, quoteInput } from '../domain/inputLimits.js';
+import { checkJsonTextNesting } from '../domain/textNesting.js';
 import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
 import { parseUrn } from '../domain/urn.js';
 import type { Caller, WriteOptions } from '../services/caller.js';
-import type { EntityService } from '../services/entityService.js';
+import type { EntityCall, EntityService } from '../services/entityService.js';
+import type { WriteReceipt } from '../services/writeReceipt.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
 const JSON_TYPE = 'application/json';
@@ -32,11 +34,13 @@ export interface Proposal {
 function decodeJsonText(text: string, where: string, what: string): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError(`${where} is not valid JSON (${(err as Error).message}); send ${what} as JSON text`, where);
-  }
-  try {
+    // Deep nesting is refused before JSON.parse builds it, as on a REST body.
+    checkJsonTextNesting(text, where);
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new ValidationError(`${where} is not valid JSON (${(err as Error).message}); send ${what} as JSON text`, where);
+    }
     checkInputLimits(value, where);
   } catch (err) {
     // The limits name the path inside the aspect (`name`); say it is inside this text.
@@ -90,25 +94,35 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   }
 }
 
-/** Applies one proposal through the entity service (its authorization included). */
-export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<void> {
+/** The entity service call a proposal makes, for authorizing a batch before its first write. */
+export function callOf(p: Proposal): EntityCall {
+  switch (p.changeType) {
+    case 'CREATE_ENTITY':
+      return { method: 'batchUpsert', entityType: p.entityType };
+    case 'DELETE':
+      return { method: 'deleteAspect', urn: p.urn, aspect: p.aspect };
+    case 'PATCH':
+      return { method: 'patchAspect', urn: p.urn, aspect: p.aspect, patch: p.patch! };
+    default:
+      return { method: 'setAspect', urn: p.urn, aspect: p.aspect, input: { value: p.value } };
+  }
+}
+
+/** Applies one proposal through the entity service (its authorization included); returns the write's receipt. */
+export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<WriteReceipt> {
   const input = { value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) };
   // A proposal brings its entity into being, as DataHub's ingestion does (the service's createsEntity).
   const proposalOptions = { ...options, entityType: p.entityType, createsEntity: true };
   switch (p.changeType) {
     case 'UPSERT':
     case 'CREATE':
-      await entities.setAspect(caller, p.urn, p.aspect, input, { ...proposalOptions, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) });
-      return;
+      return (await entities.setAspect(caller, p.urn, p.aspect, input, { ...proposalOptions, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) })).receipt;
     case 'PATCH':
-      await entities.patchAspect(caller, p.urn, p.aspect, p.patch!, { ...proposalOptions, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) });
-      return;
+      return (await entities.patchAspect(caller, p.urn, p.aspect, p.patch!, { ...proposalOptions, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) })).receipt;
     case 'CREATE_ENTITY':
-      await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true });
-      return;
+      return (await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true })).receipt;
     case 'DELETE':
-      await entities.deleteAspect(caller, p.urn, p.aspect, { entityType: p.entityType, ...options });
-      return;
+      return entities.deleteAspect(caller, p.urn, p.aspect, { entityType: p.entityType, ...options });
   }
 }
 

@@ -9,14 +9,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { aspectClassOf, aspectNamed, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { quoteInput } from '../domain/inputLimits.js';
+import { checkRequestedResults } from '../domain/limits.js';
 import { parseShape } from '../domain/shapes/shape.js';
 import { keyAspectOf, parseUrn } from '../domain/urn.js';
 import type { WriteOptions } from '../services/caller.js';
 import type { AspectValue } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
-import { stringParam, type Query } from '../rest/params.js';
+import { stringParam, versionParam, type Query } from '../rest/params.js';
 import { deleteEntityShape, deleteReferencesShape, ingestProposalBatchShape, ingestProposalShape } from './bodies.js';
-import { applyProposal, inBatch, parseProposal } from './proposals.js';
+import { applyProposal, callOf, inBatch, parseProposal } from './proposals.js';
 import { serverConfig } from './serverConfig.js';
 
 export interface RestliRouteOptions {
@@ -87,28 +88,37 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
     const type = entityTypeOfUrn(urn);
     const asked = stringParam(q, 'aspect');
     if (asked === undefined || asked === '') throw new ValidationError('Query parameter aspect is required: the name of the aspect to read, e.g. aspect=status', 'aspect');
-    const version = stringParam(q, 'version') ?? '0';
-    // Version 0 is the latest; earlier revisions are served by REST v3's history, not here.
-    if (version !== '0') throw new ValidationError(`Query parameter version must be 0 (the latest), got ${quoteInput(version)}`, 'version');
+    const version = versionParam(q);
     const aspect = aspectNamed(type, asked);
-    const found = await entities.getAspect(request.caller, urn, aspect, type);
-    return { aspect: { [recordClassOf(type, aspect)]: found.value }, version: 0 };
+    // Version 0 is the latest; 1..n the earlier ones, oldest first, as DataHub numbers them.
+    const found = await options.services.history.aspectVersion(request.caller, urn, aspect, version, type);
+    return { aspect: { [recordClassOf(type, aspect)]: found.value }, version };
   });
 
   app.post('/aspects', async (request) => {
     const name = action(request, ['ingestProposal', 'ingestProposalBatch']);
     if (name === 'ingestProposal') {
       const body = parseShape(ingestProposalShape, request.body, 'request body');
-      await applyProposal(entities, request.caller, parseProposal(body.proposal, 'proposal'), writeOptions(body.async));
+      request.receipts.add(await applyProposal(entities, request.caller, parseProposal(body.proposal, 'proposal'), writeOptions(body.async)));
       return SUCCESS;
     }
     const body = parseShape(ingestProposalBatchShape, request.body, 'request body');
-    // Every proposal is checked before the first is applied, so a bad one writes nothing.
+    checkRequestedResults(body.proposals.length, 'This proposal batch', 'proposals');
+    // Every proposal is checked, and authorized, before the first is applied, so a bad or forbidden one writes nothing.
     const proposals = body.proposals.map((p, i) => parseProposal(p, `proposals[${i}]`));
     for (const [i, p] of proposals.entries()) {
-      await applyProposal(entities, request.caller, p, writeOptions(body.async)).catch((err: unknown) => {
+      try {
+        await entities.authorize(request.caller, callOf(p));
+      } catch (err) {
         throw inBatch(err, i, p);
-      });
+      }
+    }
+    for (const [i, p] of proposals.entries()) {
+      request.receipts.add(
+        await applyProposal(entities, request.caller, p, writeOptions(body.async)).catch((err: unknown) => {
+          throw inBatch(err, i, p);
+        }),
+      );
     }
     return SUCCESS;
   });
@@ -144,11 +154,14 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
           throw err;
         },
       );
-      await entities.deleteEntity(request.caller, urn, { entityType: type, ...writeOptions(undefined) });
+      request.receipts.add(await entities.deleteEntity(request.caller, urn, { entityType: type, ...writeOptions(undefined) }));
       return { value: { urn, rows, timeseriesRows: 0 } };
     }
     const body = parseShape(deleteReferencesShape, request.body, 'request body');
-    const related = body.dryRun === true ? await entities.references(request.caller, body.urn) : await entities.removeReferences(request.caller, body.urn, writeOptions(undefined));
+    const related =
+      body.dryRun === true
+        ? await entities.references(request.caller, body.urn)
+        : request.receipts.resultOf(await entities.removeReferences(request.caller, body.urn, writeOptions(undefined)));
     return { value: { total: related.length, relatedAspects: related } };
   });
 }

@@ -18,7 +18,7 @@ import {
 import type { Logger } from '../logger.js';
 import { backoffMs, sleep } from '../time.js';
 import { recordEngineRequest } from './explain.js';
-import { nodeHttpClient, postJson } from './httpClient.js';
+import { answeredWithin, nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
 
@@ -99,11 +99,16 @@ function translate(raw: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/** How recent an answer from Meilisearch stands for a health check. */
+const RECENT_ANSWER_MS = 1000;
+
 export class SearchEngine {
   private readonly client: Meilisearch;
   private readonly taskTimeoutMs: number;
   private readonly requestTimeoutMs: number;
   private readonly multiSearchUrl: string;
+  /** Whether CONTAINS filters are on (see enableContainsFilter; the embedded engine starts with them on). */
+  private containsFilterOn = true;
 
   constructor(private readonly options: EngineOptions) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
@@ -130,7 +135,13 @@ export class SearchEngine {
     return indexUid(this.options.indexPrefix, entityType);
   }
 
+  /**
+   * Whether Meilisearch answers. One that answered any request in the last second is
+   * (issue #29): a health probe then does not queue behind the searches it would be
+   * reporting on, which under load held /health for hundreds of milliseconds.
+   */
   async healthy(): Promise<boolean> {
+    if (answeredWithin(this.options.url, RECENT_ANSWER_MS)) return true;
     try {
       return (await this.client.health()).status === 'available';
     } catch {
@@ -154,13 +165,16 @@ export class SearchEngine {
    * the key may; false when it may not, and CONTAIN filters will then be refused.
    */
   async enableContainsFilter(): Promise<boolean> {
-    try {
-      const features = await this.client.getExperimentalFeatures();
-      if (features.containsFilter) return true;
-      return (await this.client.updateExperimentalFeatures({ containsFilter: true })).containsFilter === true;
-    } catch {
-      return false;
-    }
+    this.containsFilterOn = await this.client
+      .getExperimentalFeatures()
+      .then(async (features) => features.containsFilter === true || (await this.client.updateExperimentalFeatures({ containsFilter: true })).containsFilter === true)
+      .catch(() => false);
+    return this.containsFilterOn;
+  }
+
+  /** Whether a CONTAINS filter can be sent: false when enableContainsFilter could not turn it on. */
+  get containsFilter(): boolean {
+    return this.containsFilterOn;
   }
 
   /**

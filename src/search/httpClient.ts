@@ -17,16 +17,26 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
 };
 
+/** When each Meilisearch (by origin) last answered a request, whatever the answer. */
+const lastAnswer = new Map<string, number>();
+
+/** Whether the Meilisearch at `url` answered a request within the last `ms` (so it is up, without asking it again). */
+export function answeredWithin(url: string, ms: number): boolean {
+  const at = lastAnswer.get(new URL(url).origin);
+  return at !== undefined && performance.now() - at <= ms;
+}
+
 /**
  * Reads an answer to its end and settles with its parsed JSON body, or a
  * MeilisearchApiError for a non-2xx status; a broken stream or unparsable body is
  * rejected through `wrap`.
  */
-function readJsonAnswer(response: http.IncomingMessage, resolve: (v: unknown) => void, reject: (e: unknown) => void, wrap: (err: unknown) => unknown): void {
+function readJsonAnswer(origin: string, response: http.IncomingMessage, resolve: (v: unknown) => void, reject: (e: unknown) => void, wrap: (err: unknown) => unknown): void {
   const chunks: Buffer[] = [];
   response.on('data', (c: Buffer) => chunks.push(c));
   response.on('error', (err) => reject(wrap(err)));
   response.on('end', () => {
+    lastAnswer.set(origin, performance.now());
     let parsed: unknown;
     try {
       const text = Buffer.concat(chunks).toString('utf8');
@@ -93,7 +103,7 @@ function sendRequest(url: URL, init: RequestInit): Promise<unknown> {
     }
     const request = transport.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (response) => {
       response.on('end', () => signal?.removeEventListener('abort', onAbort));
-      readJsonAnswer(response, resolve, reject, (err) => err);
+      readJsonAnswer(url.origin, response, resolve, reject, (err) => err);
     });
     const onAbort = () => {
       request.destroy();
@@ -128,7 +138,7 @@ function post(target: URL, url: string, apiKey: string | undefined, body: unknow
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     const transport = target.protocol === 'https:' ? https : http;
     const request = transport.request(target, { method: 'POST', headers, agent: agents[target.protocol as 'http:' | 'https:'] }, (response) => {
-      readJsonAnswer(response, resolve, reject, (err) => new MeilisearchRequestError(url, err));
+      readJsonAnswer(target.origin, response, resolve, reject, (err) => new MeilisearchRequestError(url, err));
     });
     request.setTimeout(timeoutMs, () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     request.on('error', (err) => reject(new MeilisearchRequestError(url, err)));

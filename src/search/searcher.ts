@@ -6,6 +6,7 @@
  */
 import { searchableEntityTypes } from '../domain/registry/entityTypes.js';
 import { UnavailableError, ValidationError } from '../domain/errors.js';
+import type { FilterNode } from '../domain/searchFilter.js';
 import { formatDouble } from '../domain/typedValue.js';
 import { compileFilter, targetOf, type FieldTarget } from './compileFilter.js';
 import { afterCursorFilter, decodeCursor, encodeCursor, type ScrollCursor } from './cursor.js';
@@ -51,6 +52,9 @@ export class Searcher {
 
   private filterOf(request: SearchRequest): string[] {
     const out: string[] = request.includeRemoved ? [] : [LIVE_ONLY];
+    if (!this.engine.containsFilter && usesContains(request.filter)) {
+      throw new ValidationError("CONTAIN filters need Meilisearch's containsFilter feature, which this deployment's Meilisearch has turned off", 'condition');
+    }
     if (request.filter.kind !== 'all') {
       out.push(compileFilter(request.filter, new Map([...request.fields].map(([name, field]) => [name, targetOf(field)]))));
     }
@@ -123,6 +127,21 @@ export class Searcher {
   }
 }
 
+/** Whether the filter has a CONTAIN condition (which Meilisearch runs only with its containsFilter feature on). */
+function usesContains(node: FilterNode): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.items.some(usesContains);
+    case 'not':
+      return usesContains(node.item);
+    case 'text':
+      return node.op === 'contains';
+    default:
+      return false;
+  }
+}
+
 function countOfType(r: EngineResult): number {
   return r.facets._type?.[r.type] ?? 0;
 }
@@ -153,9 +172,6 @@ function facetValues(results: readonly EngineResult[], target: FieldTarget, limi
 function searchError(err: unknown): Error {
   if (err instanceof SearchUnavailableError) return new UnavailableError('The search engine is not reachable right now; retry later');
   if (err instanceof SearchRequestError && err.code === 'invalid_search_filter') {
-    if (/contains/i.test(err.message) && /experimental|feature/i.test(err.message)) {
-      return new ValidationError("CONTAIN filters need Meilisearch's containsFilter feature, which this deployment's Meilisearch has turned off", 'condition');
-    }
     return new ValidationError(`The search engine rejected the filter: ${err.message}`, 'query');
   }
   return err instanceof Error ? err : new Error(String(err));

@@ -9,9 +9,11 @@
 import { scopeAllows } from '../domain/accessToken.js';
 import { ForbiddenError } from '../domain/errors.js';
 import type { Caller, Scope } from './caller.js';
+import type { BulkEditService } from './bulkEditService.js';
 import type { EntityService } from './entityService.js';
+import type { HistoryService } from './historyService.js';
 import type { JobService } from './jobs/jobService.js';
-import { entityPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import { bulkEditPolicy, entityPolicy, historyPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
@@ -58,6 +60,20 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   removeReferences: EntityService['removeReferences'] = (caller, ...rest) => this.allowed(caller, 'removeReferences', E.removeReferences).removeReferences(caller, ...rest);
   deleteAspect: EntityService['deleteAspect'] = (caller, urn, aspect, ...rest) =>
     this.allowed(caller, 'deleteAspect', E.deleteAspect(caller, urn, aspect)).deleteAspect(caller, urn, aspect, ...rest);
+  /** The rule of the method asked about, as that method's own wrapper applies it. */
+  authorize: EntityService['authorize'] = (caller, call) => {
+    const need =
+      call.method === 'setAspect'
+        ? E.setAspect(caller, call.urn)
+        : call.method === 'patchAspect'
+          ? E.patchAspect(caller, call.urn)
+          : call.method === 'batchUpsert'
+            ? E.batchUpsert(caller, call.entityType)
+            : E.deleteAspect(caller, call.urn, call.aspect);
+    return this.allowed(caller, call.method, need).authorize(caller, call);
+  };
+  previewWrite: EntityService['previewWrite'] = (caller, urn, ...rest) => this.allowed(caller, 'previewWrite', E.previewWrite(caller, urn)).previewWrite(caller, urn, ...rest);
+  previewDelete: EntityService['previewDelete'] = (caller, ...rest) => this.allowed(caller, 'previewDelete', E.previewDelete).previewDelete(caller, ...rest);
 }
 
 const P = propertyPolicy;
@@ -84,6 +100,21 @@ export class AuthorizedValueService extends Authorized<ValueService> implements 
   upsert: ValueService['upsert'] = (caller, ...rest) => this.allowed(caller, 'upsert', valuePolicy.upsert).upsert(caller, ...rest);
   remove: ValueService['remove'] = (caller, ...rest) => this.allowed(caller, 'remove', valuePolicy.remove).remove(caller, ...rest);
   get: ValueService['get'] = (caller, ...rest) => this.allowed(caller, 'get', valuePolicy.get).get(caller, ...rest);
+}
+
+export class AuthorizedHistoryService extends Authorized<HistoryService> implements HistoryService {
+  constructor(inner: HistoryService) {
+    super(inner, 'history');
+  }
+  aspectVersion: HistoryService['aspectVersion'] = (caller, ...rest) => this.allowed(caller, 'aspectVersion', historyPolicy.aspectVersion).aspectVersion(caller, ...rest);
+  valueHistory: HistoryService['valueHistory'] = (caller, ...rest) => this.allowed(caller, 'valueHistory', historyPolicy.valueHistory).valueHistory(caller, ...rest);
+}
+
+export class AuthorizedBulkEditService extends Authorized<BulkEditService> implements BulkEditService {
+  constructor(inner: BulkEditService) {
+    super(inner, 'bulkEdits');
+  }
+  edit: BulkEditService['edit'] = (caller, ...rest) => this.allowed(caller, 'edit', bulkEditPolicy.edit).edit(caller, ...rest);
 }
 
 export class AuthorizedJobService extends Authorized<JobService> implements JobService {
@@ -120,6 +151,7 @@ export class AuthorizedTokenService extends Authorized<TokenService> implements 
   list: TokenService['list'] = (caller) => this.allowed(caller, 'list', tokenPolicy.list(caller)).list(caller);
   revoke: TokenService['revoke'] = (caller, ...rest) => this.allowed(caller, 'revoke', tokenPolicy.revoke(caller)).revoke(caller, ...rest);
   authenticate: TokenService['authenticate'] = (...args) => this.inner.authenticate(...args);
+  verifiedBefore: TokenService['verifiedBefore'] = (...args) => this.inner.verifiedBefore(...args);
   ensureRootToken: TokenService['ensureRootToken'] = (...args) => this.inner.ensureRootToken(...args);
 }
 

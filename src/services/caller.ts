@@ -3,6 +3,14 @@ import type { TokenKind, TokenScope } from '../domain/accessToken.js';
 
 export type Scope = TokenScope;
 
+/**
+ * The interface a request came through, recorded with every aspect version it writes
+ * (the audit stamp's third part, beside actor and time). `cli` and `console` are what
+ * propgraph's own clients say of themselves (X-Propgraph-Client); `system` is the
+ * server's own work (cleanup jobs).
+ */
+export type WriteInterface = 'rest-v2' | 'rest-v3' | 'restli' | 'graphql' | 'cli' | 'console' | 'system';
+
 export interface Caller {
   /** Recorded as createdBy on writes, e.g. `urn:li:corpuser:ci-loader`. */
   readonly actor: string;
@@ -11,6 +19,8 @@ export interface Caller {
   readonly tokenId?: string;
   /** What that token is: a machine's, or a person's (personal, or a sign-in session). */
   readonly tokenKind?: TokenKind;
+  /** The interface the request came through; set by the edge (rest/writeInterface.ts). */
+  readonly via?: WriteInterface;
 }
 
 /**
@@ -22,7 +32,7 @@ export function isPerson(caller: Caller): boolean {
 }
 
 /** The caller used by background jobs and start-up tasks. */
-export const SYSTEM_CALLER: Caller = { actor: 'urn:li:corpuser:__propgraph_system', scope: 'admin' };
+export const SYSTEM_CALLER: Caller = { actor: 'urn:li:corpuser:__propgraph_system', scope: 'admin', via: 'system' };
 
 export interface WriteOptions {
   /** Return at commit, without waiting for the search index (REST `async=true`). */

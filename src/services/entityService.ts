@@ -7,21 +7,20 @@
  * search index.
  */
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
-import { NotFoundError, UnavailableError, ValidationError } from '../domain/errors.js';
+import { scopeAllows } from '../domain/accessToken.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
 import { applyPatch, type PatchDocument } from '../domain/jsonPatch.js';
 import { findAspect } from '../domain/registry/aspects.js';
 import { textViolation } from '../domain/inputLimits.js';
-import { requireBatchSize } from '../domain/limits.js';
+import { checkRequestedResults, requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
 import { keyAspectOf, parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
 import { laterReplaces, mergeBatchEntries, patchesInOrder, type BatchEntry } from '../domain/writes/batchEntries.js';
 import { TurnTaker } from '../time.js';
-import { entitiesWithAspectContaining, entityExists, latestAspectsOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
+import { entitiesWithAspectContaining, entityExists, latestAspectNamesOfMany, listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
 import { entitiesPendingUpTo } from '../store/changeLog.js';
-import type { Db, DriverStatement } from '../store/database.js';
-import { isConnectionError } from '../store/connectionErrors.js';
-import { inTransaction } from '../store/transaction.js';
+import type { Db } from '../store/database.js';
 import type { Logger } from '../logger.js';
 import { AuditTrail, auditedAspectWrite, failure } from './audit.js';
 import type { Caller, WriteOptions } from './caller.js';
@@ -34,12 +33,18 @@ import {
   writeEntities,
   NO_CHANGE,
   type EntityWrite,
+  type EntityWriteOptions,
   type WriteOutcome,
   type AspectResult,
   type AspectWriteRequest,
 } from './aspects/pipeline.js';
-import { noteIndexStatus } from './indexStatus.js';
+import { destructiveWritePolicy } from './writePolicy.js';
 import type { IndexWaiter } from './indexWaiter.js';
+import { addImpacts, NO_IMPACT, type ValueImpact } from '../domain/valueImpact.js';
+import { heldValueImpact } from '../store/heldValueImpact.js';
+import { propertyImpact } from '../store/propertyImpact.js';
+import type { LocalRegistryChanges } from './localRegistryChanges.js';
+import { bothWrites, NOTHING_WRITTEN, type WriteReceipt, type Written } from './writeReceipt.js';
 
 export type { AspectValue, EntityView } from './entityView.js';
 
@@ -94,12 +99,14 @@ export interface EntityReference {
 
 export interface EntityDeps {
   readonly db: Db;
-  /** The write path's applying statement runs on the driver (store/writeApply.ts). */
-  readonly statement: DriverStatement;
   /** Pages of entities with named aspects in one read (search pages, batch reads). */
   readonly readEntityPage: EntityPageReader;
   readonly log: Logger;
   readonly indexWaiter: IndexWaiter;
+  /** Where the write path counts the registry changes it commits (searches read the count). */
+  readonly registryChanges: LocalRegistryChanges;
+  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
+  readonly historyVersionsKept?: number;
 }
 
 /** Resolves a REST `{entityName}` path segment (case-insensitive). */
@@ -130,26 +137,26 @@ export interface EntityService {
    */
   listEntities(caller: Caller, entityType: EntityTypeInfo, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId: string | null; entities: EntityView[] }>;
   /** Writes (replaces) one aspect. */
-  setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<AspectResult>;
+  setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<Written<AspectResult>>;
   /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
-  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: PatchAspectOptions): Promise<AspectResult>;
+  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: PatchAspectOptions): Promise<Written<AspectResult>>;
   /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
-  updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<AspectResult>;
+  updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<Written<AspectResult>>;
   /** Writes several aspects of one entity together: all of them or none. */
-  writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options?: WriteOptions): Promise<AspectResult[]>;
+  writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options?: WriteOptions): Promise<Written<AspectResult[]>>;
   /**
    * Creates or updates several entities of one type. Everything is validated before
    * anything is written, so a bad entry fails the batch without partial writes. One
    * URN may come in several items (DataHub's clients send one per aspect): they are
    * merged in order, and the answer has one entry per entity, in first-appearance order.
    */
-  batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options?: BatchOptions): Promise<BatchWritten[]>;
+  batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options?: BatchOptions): Promise<Written<BatchWritten[]>>;
   /**
    * Patches aspects of several entities of one type (DataHub's entity-level PATCH):
    * each patch applies to what readers see of the aspect (an empty one when absent,
    * which creates it), patches of one aspect in the order sent; all or nothing.
    */
-  batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options?: WriteOptions): Promise<BatchWritten[]>;
+  batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options?: WriteOptions): Promise<Written<BatchWritten[]>>;
   /**
    * Reads the named aspects of several entities of one type (DataHub's batchGet); an
    * item naming no aspect gets all of them. Entities that do not exist are left out.
@@ -162,17 +169,44 @@ export interface EntityService {
    */
   traceWrites(caller: Caller, traceId: string, asked: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, AspectTrace>>>;
   /** Hard-deletes an entity; idempotent. */
-  deleteEntity(caller: Caller, urnValue: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
+  deleteEntity(caller: Caller, urnValue: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<WriteReceipt>;
   /** The aspects of other entities that name this entity (a tag in a dataset's globalTags, ...). */
   references(caller: Caller, urnValue: string): Promise<EntityReference[]>;
   /**
    * Takes this entity out of every aspect that names it, each through the write path
    * as an edit of that aspect; answers what it changed.
    */
-  removeReferences(caller: Caller, urnValue: string, options?: WriteOptions): Promise<EntityReference[]>;
+  removeReferences(caller: Caller, urnValue: string, options?: WriteOptions): Promise<Written<EntityReference[]>>;
   /** Deletes one aspect; idempotent. */
-  deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<void>;
+  deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<WriteReceipt>;
+  /**
+   * Whether the caller may make a call, without making it: a batch of calls (Rest.li's
+   * proposal batch) is authorized whole before its first write. The authorization
+   * wrapper answers; the service itself allows everything.
+   */
+  authorize(caller: Caller, call: EntityCall): Promise<void>;
+  /**
+   * What writing the aspect would drop of the values entities hold (a definition that
+   * starts a new version drops its property's values), deciding everything and writing
+   * nothing; a write the rules refuse throws as the write would (REST dryRun=true).
+   */
+  previewWrite(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<ValueImpact>;
+  /** What hard-deleting the entity would remove of the values entities hold: a property's values everywhere, an entity's own (REST dryRun=true). */
+  previewDelete(caller: Caller, urnValue: string, options?: { entityType?: EntityTypeInfo }): Promise<ValueImpact>;
 }
+
+/** Whether a caller's writes may drop stored values (policies.ts), as the write path is told. */
+function valueDropsOf(caller: Caller): EntityWriteOptions['valueDrops'] {
+  const needs = destructiveWritePolicy.dropValues;
+  return scopeAllows(caller.scope, needs) ? 'allowed' : { refusedUnless: needs };
+}
+
+/** A write call of this service, as authorize() is asked about it (with what it writes, for what only the decision shows). */
+export type EntityCall =
+  | { readonly method: 'setAspect'; readonly urn: string; readonly aspect: string; readonly input: AspectInput }
+  | { readonly method: 'patchAspect'; readonly urn: string; readonly aspect: string; readonly patch: PatchDocument }
+  | { readonly method: 'batchUpsert'; readonly entityType: EntityTypeInfo }
+  | { readonly method: 'deleteAspect'; readonly urn: string; readonly aspect: string };
 
 export class DefaultEntityService implements EntityService {
   private readonly audit: AuditTrail;
@@ -220,7 +254,7 @@ export class DefaultEntityService implements EntityService {
     return { scrollId: urns.length > options.count ? encodeScrollId(page[page.length - 1]!) : null, entities };
   }
 
-  async setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<AspectResult> {
+  async setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<Written<AspectResult>> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const request: AspectWriteRequest = {
       aspect,
@@ -229,27 +263,24 @@ export class DefaultEntityService implements EntityService {
       ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
       ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
     };
-    const [result] = await this.write(caller, urn, [request], options);
-    return result!;
+    return onlyResult(await this.write(caller, urn, [request], options));
   }
 
-  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: PatchAspectOptions = {}): Promise<AspectResult> {
+  async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: PatchAspectOptions = {}): Promise<Written<AspectResult>> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const request = { ...patchRequest(aspect, patch), ...(options.systemMetadata ? { systemMetadata: options.systemMetadata } : {}) };
-    const [result] = await this.write(caller, urn, [request], options);
-    return result!;
+    return onlyResult(await this.write(caller, urn, [request], options));
   }
 
-  async updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options: WriteOptions = {}): Promise<AspectResult> {
-    const [result] = await this.write(caller, parseUrn(urnValue), [{ aspect, compute }], options);
-    return result!;
+  async updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options: WriteOptions = {}): Promise<Written<AspectResult>> {
+    return onlyResult(await this.write(caller, parseUrn(urnValue), [{ aspect, compute }], options));
   }
 
-  async writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options: WriteOptions = {}): Promise<AspectResult[]> {
+  async writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options: WriteOptions = {}): Promise<Written<AspectResult[]>> {
     return this.write(caller, parseUrn(urnValue), [...requests], options);
   }
 
-  async batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options: BatchOptions = {}): Promise<BatchWritten[]> {
+  async batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options: BatchOptions = {}): Promise<Written<BatchWritten[]>> {
     return this.writeBatch(caller, entityType, items, laterReplaces, (aspect, input) => ({
       aspect,
       value: input.value,
@@ -259,7 +290,7 @@ export class DefaultEntityService implements EntityService {
     }), options);
   }
 
-  async batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options: WriteOptions = {}): Promise<BatchWritten[]> {
+  async batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options: WriteOptions = {}): Promise<Written<BatchWritten[]>> {
     return this.writeBatch(caller, entityType, items, patchesInOrder, (aspect, input) => ({
       ...patchRequest(aspect, ...input.patches),
       ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
@@ -268,6 +299,8 @@ export class DefaultEntityService implements EntityService {
 
   async batchGet(_caller: Caller, entityType: EntityTypeInfo, items: readonly { urn: string; aspects: readonly string[] }[]): Promise<EntityView[]> {
     requireBatchSize(items.length);
+    // An item naming no aspect reads every aspect its type has, the key aspect included.
+    checkRequestedResults(items.reduce((n, item) => n + (item.aspects.length || entityType.aspects.length + 1), 0), 'This batchGet', 'body');
     const parsed = items.map((item) => ({ urn: parseUrnOfType(item.urn, entityType), aspects: item.aspects }));
     const everything = parsed.some((p) => p.aspects.length === 0);
     const views = await this.readEntities(parsed.map((p) => p.urn), everything ? undefined : [...new Set(parsed.flatMap((p) => p.aspects))]);
@@ -281,15 +314,18 @@ export class DefaultEntityService implements EntityService {
 
   async traceWrites(_caller: Caller, traceId: string, asked: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, AspectTrace>>> {
     const upTo = lastChangeOfTrace(traceId);
-    const urns = [...asked.keys()].map((u) => parseUrn(u));
-    const existing = await this.existing(urns);
-    const [stored, pending] = await Promise.all([
-      latestAspectsOfMany(this.deps.db, urns.map((u) => u.value)),
+    // Bounded as a batch is: the answer holds one status per entity and aspect asked about.
+    requireBatchSize(asked.size);
+    checkRequestedResults([...asked.values()].reduce((n, aspects) => n + aspects.length, 0), 'This write trace', 'body');
+    const entries = [...asked].map(([text, aspects]) => ({ text, urn: parseUrn(text), aspects }));
+    const urns = entries.map((e) => e.urn);
+    const [existing, stored, pending] = await Promise.all([
+      this.existing(urns),
+      latestAspectNamesOfMany(this.deps.db, urns.map((u) => u.value)),
       entitiesPendingUpTo(this.deps.db, urns.map((u) => u.value), upTo),
     ]);
     const out = new Map<string, Map<string, AspectTrace>>();
-    for (const [text, aspects] of asked) {
-      const urn = parseUrn(text);
+    for (const { text, urn, aspects } of entries) {
       const own = stored.get(urn.value);
       const exists = (aspect: string) => existing.has(urn.value) && (aspect === urn.entityType.keyAspect || own?.has(aspect) === true);
       out.set(text, new Map(aspects.map((aspect) => [aspect, aspectTraceOf({ exists: exists(aspect), searchPending: pending.has(urn.value), searchEnabled: this.deps.indexWaiter.indexing })])));
@@ -304,8 +340,9 @@ export class DefaultEntityService implements EntityService {
     combine: (earlier: T, later: T) => T,
     requestOf: (aspect: string, input: T) => AspectWriteRequest,
     options: BatchOptions,
-  ): Promise<BatchWritten[]> {
+  ): Promise<Written<BatchWritten[]>> {
     requireBatchSize(items.length);
+    checkRequestedResults(items.reduce((n, item) => n + item.aspects.size, 0), 'This batch', 'body');
     const parsed = new Map<string, Urn>();
     const entries: BatchEntry<T>[] = [];
     const turns = new TurnTaker();
@@ -319,20 +356,20 @@ export class DefaultEntityService implements EntityService {
     const merged = mergeBatchEntries(entries, combine);
     const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: [...aspects].map(([aspect, input]) => requestOf(aspect, input)) }));
     const outcomes = await this.writeMany(entities, caller, { createEntityOnly: options.createEntityOnly ?? false });
-    await this.afterCommit(outcomes.flatMap((o) => o.changeIds), options);
-    return merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results }));
+    const receipt = await this.receiptOf(outcomes.flatMap((o) => o.changeIds), options);
+    return { result: merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results })), receipt };
   }
 
-  async deleteEntity(caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
+  async deleteEntity(caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<WriteReceipt> {
     const changeIds = await this.audit.around(
       { action: 'entity.hardDelete', actor: caller.actor, target: urnValue },
       () => {
         const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-        return inTransaction(this.deps.db, (tx) => deleteEntityAndAspects(tx, urn));
+        return deleteEntityAndAspects(this.deps, urn);
       },
       (ids) => ({ existed: ids.length > 0 }),
     );
-    await this.afterCommit(changeIds, options);
+    return this.receiptOf(changeIds, options);
   }
 
   async references(_caller: Caller, urnValue: string): Promise<EntityReference[]> {
@@ -346,15 +383,17 @@ export class DefaultEntityService implements EntityService {
     return found;
   }
 
-  async removeReferences(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<EntityReference[]> {
+  async removeReferences(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<Written<EntityReference[]>> {
     const urn = parseUrn(urnValue);
     const found = await this.references(caller, urnValue);
     const rules = new Map(referenceRulesFor(urn.entityType.name).map((r) => [r.aspect, r]));
     let removed = 0;
+    let receipt = NOTHING_WRITTEN;
     try {
       for (const ref of found) {
         const rule = rules.get(ref.aspect)!;
-        await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+        const written = await this.write(caller, parseUrn(ref.entity), [{ aspect: ref.aspect, compute: (current) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }], options);
+        receipt = bothWrites(receipt, written.receipt);
         removed++;
       }
     } catch (err) {
@@ -362,46 +401,79 @@ export class DefaultEntityService implements EntityService {
       throw err;
     }
     this.audit.record({ action: 'references.remove', actor: caller.actor, target: urn.value, outcome: 'done', detail: { removed } });
-    return found;
+    return { result: found, receipt };
   }
 
-  async deleteAspect(caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<void> {
+  async deleteAspect(caller: Caller, urnValue: string, aspect: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<WriteReceipt> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     // Removing a structured property's status brings the property back (REST's restore).
     const action = aspect === 'status' && urn.entityType.name === 'structuredProperty' ? 'entity.restore' : 'aspect.delete';
     const changeIds = await this.audit.around(
       { action, actor: caller.actor, target: urn.value, detail: { aspect } },
-      () => inTransaction(this.deps.db, (tx) => deleteOneAspect(tx, urn, aspect)),
+      () => deleteOneAspect(this.deps, urn, aspect),
       (ids) => ({ existed: ids.length > 0 }),
     );
-    await this.afterCommit(changeIds, options);
+    return this.receiptOf(changeIds, options);
   }
 
-  private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<AspectResult[]> {
+  /**
+   * The scope of the call is the wrapper's to check; what only the write's decision
+   * shows is checked here: a definition that would drop stored values, decided without
+   * writing, for a caller who may not drop them. Other errors are left to the call.
+   */
+  async authorize(caller: Caller, call: EntityCall): Promise<void> {
+    if ((call.method !== 'setAspect' && call.method !== 'patchAspect') || call.aspect !== 'propertyDefinition' || valueDropsOf(caller) === 'allowed') return;
+    const request: AspectWriteRequest = call.method === 'setAspect' ? { aspect: call.aspect, value: call.input.value } : patchRequest(call.aspect, call.patch);
+    await this.writeMany([{ urn: parseUrn(call.urn), requests: [request] }], caller, { dryRun: true }).catch((err: unknown) => {
+      if (err instanceof ForbiddenError) throw err;
+    });
+  }
+
+  async previewWrite(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<ValueImpact> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    const request: AspectWriteRequest = {
+      aspect,
+      value: input.value,
+      ...(options.createOnly ? { createOnly: true } : {}),
+      ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+    };
+    const [outcome] = await this.writeMany([{ urn, requests: [request] }], caller, { dryRun: true });
+    let impact = NO_IMPACT;
+    for (const property of outcome!.valuesDropped) impact = addImpacts(impact, await propertyImpact(this.deps.db, property));
+    return impact;
+  }
+
+  async previewDelete(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo } = {}): Promise<ValueImpact> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    return urn.entityType.definitionAspect ? propertyImpact(this.deps.db, urn.value) : heldValueImpact(this.deps.db, urn.value);
+  }
+
+  private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<Written<AspectResult[]>> {
     const keyAspect = urn.entityType.keyAspect;
     const withKey =
       options.createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
     const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller, {});
     const results = withKey === requests ? outcome!.results : outcome!.results.slice(1);
-    await this.afterCommit(outcome!.changeIds, options);
-    return results;
+    return { result: results, receipt: await this.receiptOf(outcome!.changeIds, options) };
   }
 
   /** Writes through the one write path; definitions and soft deletes among the writes are audited, done or refused. */
-  private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean }): Promise<WriteOutcome[]> {
+  private async writeMany(entities: readonly EntityWrite[], caller: Caller, options: { createEntityOnly?: boolean; dryRun?: boolean }): Promise<WriteOutcome[]> {
     let outcomes: WriteOutcome[];
     try {
-      outcomes = await writeEntities(this.deps, entities, caller.actor, options);
+      outcomes = await writeEntities(this.deps, entities, caller.actor, { ...options, via: caller.via, historyVersionsKept: this.deps.historyVersionsKept, valueDrops: valueDropsOf(caller) });
     } catch (err) {
-      const thrown = isConnectionError(err) ? new UnavailableError('The database is not reachable right now; retry later') : err;
+      // A dry run is a question, not an act: only a refusal of the caller is audited; other errors are the real write's to report.
+      if (options.dryRun && !(err instanceof ForbiddenError)) throw err;
       for (const { urn, requests } of entities) {
         for (const request of requests) {
           const action = auditedAspectWrite(request.aspect, 'value' in request ? request.value : undefined, urn.entityType.name);
-          if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, ...failure(thrown) });
+          if (action) this.audit.record({ action, actor: caller.actor, target: urn.value, ...failure(err) });
         }
       }
-      throw thrown;
+      throw err;
     }
+    if (options.dryRun) return outcomes;
     for (let i = 0; i < entities.length; i++) {
       const urn = entities[i]!.urn;
       for (const result of outcomes[i]!.results) {
@@ -412,11 +484,17 @@ export class DefaultEntityService implements EntityService {
     return outcomes;
   }
 
-  /** Waits for the index unless asked not to, and notes whether the changes were indexed (docs/contract.md §12). */
-  private async afterCommit(changeIds: readonly bigint[], options: WriteOptions): Promise<void> {
-    if (changeIds.length === 0) noteIndexStatus('indexed');
-    else noteIndexStatus(options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds), changeIds);
+  /** Waits for the index unless asked not to; the receipt says whether the changes were indexed (docs/contract.md §12). */
+  private async receiptOf(changeIds: readonly bigint[], options: WriteOptions): Promise<WriteReceipt> {
+    if (changeIds.length === 0) return { indexStatus: 'indexed', lastChange: 0n };
+    const indexStatus = options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds);
+    return { indexStatus, lastChange: changeIds.reduce((a, b) => (b > a ? b : a)) };
   }
+}
+
+/** The one aspect result of a single-aspect write. */
+function onlyResult(written: Written<AspectResult[]>): Written<AspectResult> {
+  return { result: written.result[0]!, receipt: written.receipt };
 }
 
 /** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */

@@ -4,13 +4,15 @@
  * (REST, GraphQL) receive is each one inside its Authorized* wrapper
  * (authorizedServices.ts).
  */
-import type { Db, DriverStatement } from '../store/database.js';
+import type { Db } from '../store/database.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
+  AuthorizedBulkEditService,
   AuthorizedEntityService,
+  AuthorizedHistoryService,
   AuthorizedJobService,
   AuthorizedPropertyService,
   AuthorizedSearchService,
@@ -19,8 +21,11 @@ import {
   AuthorizedValueService,
 } from './authorizedServices.js';
 import { AuditTrail } from './audit.js';
+import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
+import { DefaultHistoryService, type HistoryService } from './historyService.js';
 import type { IndexWaiter } from './indexWaiter.js';
+import { LocalRegistryChanges } from './localRegistryChanges.js';
 import { DefaultJobService, type JobService } from './jobs/jobService.js';
 import { DefaultPropertyService, type PropertyService } from './propertyService.js';
 import { DefaultSearchService, type SearchService } from './searchService.js';
@@ -33,6 +38,10 @@ export interface Services {
   readonly entities: EntityService;
   readonly properties: PropertyService;
   readonly values: ValueService;
+  /** Aspect versions and the history of values (who changed which value when). */
+  readonly history: HistoryService;
+  /** Bulk edits of values on the entities a search selects (jobs). */
+  readonly bulkEdits: BulkEditService;
   readonly jobs: JobService;
   readonly tests: TestService;
   readonly tokens: TokenService;
@@ -43,8 +52,6 @@ export interface Services {
 
 export interface ServiceDeps {
   readonly db: Db;
-  /** Statements on the driver (the write path's applying statement). */
-  readonly statement: DriverStatement;
   /** Reads the property registry's change counter (searches check their cached registry with it). */
   readonly registryEpoch: RegistryEpochReader;
   /** Reads a page of entities with named aspects in one statement (EntityService.readEntities). */
@@ -56,24 +63,32 @@ export interface ServiceDeps {
   readonly searchDisabledReason?: string;
   /** How long searches trust their cached property registry (SearchService). */
   readonly searchRegistryRecheckMs?: number;
+  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
+  readonly historyVersionsKept?: number;
+  /** Tells the job worker that work was queued (it would otherwise find it at its next poll). */
+  readonly onJobQueued?: () => void;
   /** Sign-in through an OpenID provider (OIDC_ISSUER); absent: off. */
   readonly signIn?: Omit<SignInDeps, 'tokens' | 'log'>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const entities = new DefaultEntityService(deps);
+  const registryChanges = new LocalRegistryChanges();
+  const entities = new DefaultEntityService({ ...deps, registryChanges });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
   return {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
     values: new AuthorizedValueService(new DefaultValueService({ entities })),
+    history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
+    bulkEdits: new AuthorizedBulkEditService(
+      new DefaultBulkEditService({ db: deps.db, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
+    ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
     tokens: new AuthorizedTokenService(tokens),
-    search: new AuthorizedSearchService(
-      new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, audit }),
-    ),
+    search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
   };
 }

@@ -3,7 +3,7 @@
  * index reflects its changes. The search module provides the real waiter; without
  * search, writes return at commit (their changes wait in the change log: pending).
  */
-import type { IndexStatus } from './indexStatus.js';
+import type { IndexStatus } from './writeReceipt.js';
 
 export interface IndexWaiter {
   /** Whether a search index takes changes at all (false when search is disabled: they wait in the change log). */

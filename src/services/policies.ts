@@ -7,7 +7,9 @@
  */
 import { tryParseUrn } from '../domain/urn.js';
 import { isPerson, type Scope } from './caller.js';
+import type { BulkEditService } from './bulkEditService.js';
 import type { EntityService } from './entityService.js';
+import type { HistoryService } from './historyService.js';
 import type { JobService } from './jobs/jobService.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
@@ -67,7 +69,15 @@ export const entityPolicy = {
   // Each removal is an edit of the referring entity's aspect, as a REST write of it is.
   removeReferences: 'write',
   deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
+  // Asks about another method's rule (authorizedServices.ts applies that rule).
+  authorize: 'unchecked',
+  // Asking what a write would drop needs what the write needs; what a delete would remove is a count anyone who reads may see.
+  previewWrite: (_caller, urn) => aspectWriteScope(urn),
+  previewDelete: 'read',
 } as const satisfies Policy<EntityService>;
+
+// What the write path finds only once it decides a write has its rule beside it (writePolicy.ts).
+export { destructiveWritePolicy } from './writePolicy.js';
 
 export const propertyPolicy = {
   get: 'read',
@@ -88,6 +98,16 @@ export const valuePolicy = {
   remove: 'write',
   get: 'read',
 } as const satisfies Policy<ValueService>;
+
+export const historyPolicy = {
+  aspectVersion: 'read',
+  valueHistory: 'read',
+} as const satisfies Policy<HistoryService>;
+
+// A bulk edit writes values, entity by entity, as value upserts do.
+export const bulkEditPolicy = {
+  edit: 'write',
+} as const satisfies Policy<BulkEditService>;
 
 export const jobPolicy = {
   list: 'read',
@@ -117,6 +137,7 @@ export const tokenPolicy = {
   list: (caller) => (isPerson(caller) ? 'read' : 'admin'),
   revoke: (caller) => (isPerson(caller) ? 'read' : 'admin'),
   authenticate: 'unchecked',
+  verifiedBefore: 'unchecked',
   ensureRootToken: 'unchecked',
 } as const satisfies Policy<TokenService>;
 

@@ -16,6 +16,7 @@ import { findProperties } from '../store/propertyRegistry.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { AspectWriteRequest } from './aspects/pipeline.js';
 import type { EntityService } from './entityService.js';
+import type { Written } from './writeReceipt.js';
 
 export interface AllowedValueInput {
   stringValue?: string | null;
@@ -108,22 +109,22 @@ export interface PropertyService {
   /** Who created and last changed the definition, and when. */
   audit(urn: string): Promise<AuditStamps | undefined>;
   /** Creates a property; refuses when it already exists. Returns its urn. */
-  create(caller: Caller, input: CreatePropertyInput, options?: WriteOptions): Promise<string>;
+  create(caller: Caller, input: CreatePropertyInput, options?: WriteOptions): Promise<Written<string>>;
   /**
    * Replaces the whole definition (what is absent is removed). The write path checks
    * compatibility: a breaking change needs a greater version (docs/contract.md §2).
    */
-  replace(caller: Caller, input: ReplacePropertyInput, options?: WriteOptions): Promise<string>;
+  replace(caller: Caller, input: ReplacePropertyInput, options?: WriteOptions): Promise<Written<string>>;
   /** Soft delete (docs/contract.md §5): the status aspect's removed flag; the definition and values stay. */
-  softDelete(caller: Caller, urn: string, options?: WriteOptions): Promise<string>;
+  softDelete(caller: Caller, urn: string, options?: WriteOptions): Promise<Written<string>>;
   /** Undoes a soft delete. */
-  restore(caller: Caller, urn: string, options?: WriteOptions): Promise<string>;
+  restore(caller: Caller, urn: string, options?: WriteOptions): Promise<Written<string>>;
   /** The definition after each write, newest first (at most `limit`). */
   history(caller: Caller, urn: string, limit?: number): Promise<DefinitionRevision[]>;
   /** Append-only update: text fields, new allowed values, new entity types, SINGLE→MULTIPLE. */
-  update(caller: Caller, input: UpdatePropertyInput, options?: WriteOptions): Promise<string>;
+  update(caller: Caller, input: UpdatePropertyInput, options?: WriteOptions): Promise<Written<string>>;
   /** Hard delete; true when done (also when the property did not exist). */
-  delete(caller: Caller, urn: string, options?: WriteOptions): Promise<boolean>;
+  delete(caller: Caller, urn: string, options?: WriteOptions): Promise<Written<boolean>>;
 }
 
 export class DefaultPropertyService implements PropertyService {
@@ -135,14 +136,14 @@ export class DefaultPropertyService implements PropertyService {
 
   async getMany(urns: readonly string[]): Promise<Map<string, PropertyState>> {
     const found = await findProperties(this.deps.db, urns);
-    return new Map([...found].map(([urn, r]) => [urn, { urn, definition: r.definition as PropertyDefinition, removed: r.removed }]));
+    return new Map([...found].map(([urn, r]) => [urn, { urn, definition: r.definition as unknown as PropertyDefinition, removed: r.removed }]));
   }
 
   async audit(urn: string): Promise<AuditStamps | undefined> {
     return aspectAudit(this.deps.db, urn, 'propertyDefinition');
   }
 
-  async create(caller: Caller, input: CreatePropertyInput, options: WriteOptions = {}): Promise<string> {
+  async create(caller: Caller, input: CreatePropertyInput, options: WriteOptions = {}): Promise<Written<string>> {
     const id = input.id ?? input.qualifiedName ?? randomUUID();
     const qualifiedName = input.qualifiedName ?? id;
     if (qualifiedName !== id) throw new ValidationError(`id ${id} and qualifiedName ${qualifiedName} must be equal`, 'qualifiedName');
@@ -159,11 +160,11 @@ export class DefaultPropertyService implements PropertyService {
     if (input.description != null) definition.description = input.description;
     if (input.allowedValues != null) definition.allowedValues = allowedValuesOf(input.allowedValues, 'allowedValues');
     if (input.typeQualifier?.allowedTypes != null) definition.typeQualifier = { allowedTypes: input.typeQualifier.allowedTypes };
-    await this.deps.entities.writeAspects(caller, urn, [{ aspect: 'propertyDefinition', value: definition, createOnly: true }, ...settingsWrite(input.settings)], options);
-    return urn;
+    const written = await this.deps.entities.writeAspects(caller, urn, [{ aspect: 'propertyDefinition', value: definition, createOnly: true }, ...settingsWrite(input.settings)], options);
+    return { result: urn, receipt: written.receipt };
   }
 
-  async replace(caller: Caller, input: ReplacePropertyInput, options: WriteOptions = {}): Promise<string> {
+  async replace(caller: Caller, input: ReplacePropertyInput, options: WriteOptions = {}): Promise<Written<string>> {
     const urn = propertyUrn(input.urn);
     const definition: Record<string, unknown> = {
       qualifiedName: urn.id,
@@ -186,15 +187,15 @@ export class DefaultPropertyService implements PropertyService {
         return definition;
       },
     };
-    await this.deps.entities.writeAspects(caller, urn.value, [replace, ...settingsWrite(input.settings)], options);
-    return urn.value;
+    const written = await this.deps.entities.writeAspects(caller, urn.value, [replace, ...settingsWrite(input.settings)], options);
+    return { result: urn.value, receipt: written.receipt };
   }
 
-  async softDelete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<string> {
+  async softDelete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<Written<string>> {
     return this.setRemoved(caller, urn, true, options);
   }
 
-  async restore(caller: Caller, urn: string, options: WriteOptions = {}): Promise<string> {
+  async restore(caller: Caller, urn: string, options: WriteOptions = {}): Promise<Written<string>> {
     return this.setRemoved(caller, urn, false, options);
   }
 
@@ -203,13 +204,13 @@ export class DefaultPropertyService implements PropertyService {
     return revisions.map((r) => ({ revision: r.revision, definition: r.metadata as PropertyDefinition, written: { time: r.createdOn.getTime(), actor: r.createdBy } }));
   }
 
-  private async setRemoved(caller: Caller, urn: string, removed: boolean, options: WriteOptions): Promise<string> {
+  private async setRemoved(caller: Caller, urn: string, removed: boolean, options: WriteOptions): Promise<Written<string>> {
     const parsed = propertyUrn(urn);
-    await this.deps.entities.setAspect(caller, parsed.value, 'status', { value: { removed } }, options);
-    return parsed.value;
+    const written = await this.deps.entities.setAspect(caller, parsed.value, 'status', { value: { removed } }, options);
+    return { result: parsed.value, receipt: written.receipt };
   }
 
-  async update(caller: Caller, input: UpdatePropertyInput, options: WriteOptions = {}): Promise<string> {
+  async update(caller: Caller, input: UpdatePropertyInput, options: WriteOptions = {}): Promise<Written<string>> {
     const urn = propertyUrn(input.urn);
     const update: AspectWriteRequest = {
       aspect: 'propertyDefinition',
@@ -230,15 +231,14 @@ export class DefaultPropertyService implements PropertyService {
         return def;
       },
     };
-    await this.deps.entities.writeAspects(caller, urn.value, [update, ...settingsWrite(input.settings)], options);
-    return urn.value;
+    const written = await this.deps.entities.writeAspects(caller, urn.value, [update, ...settingsWrite(input.settings)], options);
+    return { result: urn.value, receipt: written.receipt };
   }
 
-  async delete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<boolean> {
+  async delete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<Written<boolean>> {
     const parsed = parseUrn(urn);
     if (parsed.entityType !== ENTITY.structuredProperty) throw new ValidationError(`${urn} is not a structured property urn`, 'urn');
-    await this.deps.entities.deleteEntity(caller, urn, options);
-    return true;
+    return { result: true, receipt: await this.deps.entities.deleteEntity(caller, urn, options) };
   }
 }
 

@@ -6,13 +6,8 @@
  * `recheckMs`, after which the registry's change counter is read alongside the search.
  */
 import type { Db } from '../store/database.js';
-import {
-  findPropertiesBySearchField,
-  listSearchFields,
-  localRegistryChanges,
-  type RegisteredProperty,
-  type RegistryEpochReader,
-} from '../store/propertyRegistry.js';
+import { findPropertiesBySearchField, listSearchFields, type RegisteredProperty, type RegistryEpochReader } from '../store/propertyRegistry.js';
+import type { LocalRegistryChanges } from './localRegistryChanges.js';
 
 /** The registry epoch a search's field resolution relied on (null: it named no property). */
 export interface LookupEpoch {
@@ -29,7 +24,7 @@ interface RegistryCache {
 interface Confirmed {
   at: number;
   epoch: bigint;
-  /** localRegistryChanges() when the confirmation was asked for. */
+  /** The count of this process's registry changes when the confirmation was asked for. */
   localChanges: number;
 }
 
@@ -39,6 +34,8 @@ export interface SearchRegistryDeps {
   readonly epoch: RegistryEpochReader;
   /** How long (ms) the cache may be used without asking whether another process changed the registry; 0 asks every time. */
   readonly recheckMs: number;
+  /** The registry changes this process has committed. */
+  readonly localChanges: LocalRegistryChanges;
 }
 
 export class SearchRegistry {
@@ -100,7 +97,7 @@ export class SearchRegistry {
     }
     const used: LookupEpoch = { epoch: null };
     const at = performance.now();
-    const localChanges = localRegistryChanges(this.deps.db);
+    const localChanges = this.deps.localChanges.count;
     const checked = this.deps.epoch();
     const outcome = await resolve(used).then(
       async (resolved) => {
@@ -131,7 +128,7 @@ export class SearchRegistry {
     return (
       c !== null &&
       c.epoch === this.cache.epoch &&
-      c.localChanges === localRegistryChanges(this.deps.db) &&
+      c.localChanges === this.deps.localChanges.count &&
       performance.now() - c.at < this.deps.recheckMs
     );
   }

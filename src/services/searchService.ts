@@ -28,6 +28,7 @@ import type { EntityService, EntityView } from './entityService.js';
 import { REINDEX } from './jobs/kinds.js';
 import { DEFAULT_KEY_FACETS, describeFacet, emptyFacet, type Facet } from './searchFacets.js';
 import { resolveFields } from './searchFields.js';
+import type { LocalRegistryChanges } from './localRegistryChanges.js';
 import { SearchRegistry } from './searchRegistry.js';
 
 export type { AndFilter, FacetFilter, FilterCondition } from '../domain/searchFilter.js';
@@ -89,6 +90,8 @@ export interface SearchDeps {
    * whether another process changed it; 0 asks on every search.
    */
   readonly registryRecheckMs: number;
+  /** The registry changes this process has committed (a change made here is seen by the next search here). */
+  readonly registryChanges: LocalRegistryChanges;
   /** Where a rebuild asked for is recorded. */
   readonly audit: AuditTrail;
 }
@@ -132,7 +135,7 @@ export class DefaultSearchService implements SearchService {
   private readonly searcherOrNull: Searcher | null;
 
   constructor(private readonly deps: SearchDeps) {
-    this.registry = new SearchRegistry({ db: deps.db, epoch: deps.registryEpoch, recheckMs: deps.registryRecheckMs });
+    this.registry = new SearchRegistry({ db: deps.db, epoch: deps.registryEpoch, recheckMs: deps.registryRecheckMs, localChanges: deps.registryChanges });
     this.searcherOrNull = deps.engine ? new Searcher(deps.engine) : null;
   }
 

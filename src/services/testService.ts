@@ -21,6 +21,7 @@ import type { Db } from '../store/database.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
 import { TEST_TYPE, TestCatalog, type RunnableTest } from './testCatalog.js';
+import { bothWrites, NOTHING_WRITTEN, type Written } from './writeReceipt.js';
 
 export interface TestInput {
   readonly name: string;
@@ -92,6 +93,8 @@ interface Bounds {
   readonly match: RegexMatcher;
   readonly work: ReturnType<typeof createWorkBudget>;
   yielded: number;
+  /** Evaluations that failed their bounds, logged together once the request is done (one line, however many). */
+  readonly exceeded: Array<{ readonly test: string; readonly urn: string; readonly reason: string; readonly pattern?: string }>;
 }
 const MAX_LIST_COUNT = 1000;
 
@@ -127,11 +130,11 @@ function documentOf(view: EntityView): EntityDocument {
 
 export interface TestService {
   /** Creates a test; returns its URN. An existing id is refused. */
-  createTest(caller: Caller, input: CreateTestInput, options?: WriteOptions): Promise<string>;
+  createTest(caller: Caller, input: CreateTestInput, options?: WriteOptions): Promise<Written<string>>;
   /** Replaces an existing test's name, category, description and definition; returns its URN. */
-  updateTest(caller: Caller, urnValue: string, input: TestInput, options?: WriteOptions): Promise<string>;
+  updateTest(caller: Caller, urnValue: string, input: TestInput, options?: WriteOptions): Promise<Written<string>>;
   /** Hard-deletes a test; true when there was one to delete. */
-  deleteTest(caller: Caller, urnValue: string, options?: WriteOptions): Promise<boolean>;
+  deleteTest(caller: Caller, urnValue: string, options?: WriteOptions): Promise<Written<boolean>>;
   /** A test by URN; null when there is none. */
   getTest(caller: Caller, urnValue: string): Promise<TestView | null>;
   /** Several tests by URN in one read (federation resolves many at once); absent ones are left out. */
@@ -146,9 +149,9 @@ export interface TestService {
    * Runs the tests in scope for one entity. Tests out of scope are in neither list.
    * With `push`, the results are stored as the entity's testResults aspect.
    */
-  evaluate(caller: Caller, input: EvaluateInput, options?: WriteOptions): Promise<TestResults>;
+  evaluate(caller: Caller, input: EvaluateInput, options?: WriteOptions): Promise<Written<TestResults>>;
   /** evaluate for several entities, with one regex time budget and one work budget for the whole request. */
-  batchEvaluate(caller: Caller, input: BatchEvaluateInput, options?: WriteOptions): Promise<Array<{ urn: string; results: TestResults }>>;
+  batchEvaluate(caller: Caller, input: BatchEvaluateInput, options?: WriteOptions): Promise<Written<Array<{ urn: string; results: TestResults }>>>;
 }
 
 export class DefaultTestService implements TestService {
@@ -158,21 +161,21 @@ export class DefaultTestService implements TestService {
     this.catalog = new TestCatalog(deps);
   }
 
-  async createTest(caller: Caller, input: CreateTestInput, options: WriteOptions = {}): Promise<string> {
+  async createTest(caller: Caller, input: CreateTestInput, options: WriteOptions = {}): Promise<Written<string>> {
     const id = input.id ?? randomUUID();
     const parsed = tryParseUrn(`urn:li:test:${id}`);
     if (!parsed.ok || /\s/.test(id)) {
       throw new ValidationError(`id ${JSON.stringify(id)} cannot be a test id${parsed.ok ? ': ids cannot have spaces' : `: ${parsed.reason}`}`, 'id');
     }
     const urn = parsed.urn.value;
-    await this.deps.entities.setAspect(caller, urn, 'testInfo', { value: testInfoOf(input) }, { ...options, createOnly: true, entityType: TEST_TYPE });
-    return urn;
+    const written = await this.deps.entities.setAspect(caller, urn, 'testInfo', { value: testInfoOf(input) }, { ...options, createOnly: true, entityType: TEST_TYPE });
+    return { result: urn, receipt: written.receipt };
   }
 
-  async updateTest(caller: Caller, urnValue: string, input: TestInput, options: WriteOptions = {}): Promise<string> {
+  async updateTest(caller: Caller, urnValue: string, input: TestInput, options: WriteOptions = {}): Promise<Written<string>> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const info = testInfoOf(input);
-    await this.deps.entities.updateAspect(
+    const written = await this.deps.entities.updateAspect(
       caller,
       urn.value,
       'testInfo',
@@ -182,14 +185,14 @@ export class DefaultTestService implements TestService {
       },
       options,
     );
-    return urn.value;
+    return { result: urn.value, receipt: written.receipt };
   }
 
-  async deleteTest(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<boolean> {
+  async deleteTest(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<Written<boolean>> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const existed = await this.deps.entities.exists(urn.value);
-    await this.deps.entities.deleteEntity(caller, urn.value, { ...options, entityType: TEST_TYPE });
-    return existed;
+    const receipt = await this.deps.entities.deleteEntity(caller, urn.value, { ...options, entityType: TEST_TYPE });
+    return { result: existed, receipt };
   }
 
   async getTest(caller: Caller, urnValue: string): Promise<TestView | null> {
@@ -234,12 +237,12 @@ export class DefaultTestService implements TestService {
     return (view.aspects.get('testResults')?.value as TestResults | undefined) ?? null;
   }
 
-  async evaluate(caller: Caller, input: EvaluateInput, options: WriteOptions = {}): Promise<TestResults> {
-    const [result] = await this.evaluateMany(caller, [input.urn], input, options);
-    return result!.results;
+  async evaluate(caller: Caller, input: EvaluateInput, options: WriteOptions = {}): Promise<Written<TestResults>> {
+    const { result, receipt } = await this.evaluateMany(caller, [input.urn], input, options);
+    return { result: result[0]!.results, receipt };
   }
 
-  async batchEvaluate(caller: Caller, input: BatchEvaluateInput, options: WriteOptions = {}): Promise<Array<{ urn: string; results: TestResults }>> {
+  async batchEvaluate(caller: Caller, input: BatchEvaluateInput, options: WriteOptions = {}): Promise<Written<Array<{ urn: string; results: TestResults }>>> {
     if (input.urns.length === 0) throw new ValidationError('urns must name at least one entity', 'urns');
     if (input.urns.length > TEST_LIMITS.batchEntities) {
       throw new ValidationError(`urns has more than the limit of ${TEST_LIMITS.batchEntities} entities`, 'urns');
@@ -252,7 +255,7 @@ export class DefaultTestService implements TestService {
     urnValues: readonly string[],
     input: { push?: boolean; testUrns?: readonly string[] },
     options: WriteOptions,
-  ): Promise<Array<{ urn: string; results: TestResults }>> {
+  ): Promise<Written<Array<{ urn: string; results: TestResults }>>> {
     const urns: Urn[] = [];
     for (const u of urnValues) {
       const urn = parseUrn(u);
@@ -263,7 +266,7 @@ export class DefaultTestService implements TestService {
     const missing = urns.find((u) => !existing.has(u.value));
     if (missing) throw new NotFoundError(`Entity ${missing.value} does not exist`);
 
-    const bounds: Bounds = { match: createBoundedMatcher(), work: createWorkBudget(), yielded: performance.now() };
+    const bounds: Bounds = { match: createBoundedMatcher(), work: createWorkBudget(), yielded: performance.now(), exceeded: [] };
     const out: Array<{ urn: string; results: TestResults }> = [];
     // A few entities at a time: their aspects can be large, and a batch of them all at once would be read and held together.
     for (let i = 0; i < urns.length; i += READ_CHUNK) {
@@ -275,19 +278,25 @@ export class DefaultTestService implements TestService {
         out.push({ urn: urn.value, results: await this.run(tests, documentOf(view), bounds) });
       }
     }
+    if (bounds.exceeded.length > 0) {
+      // One line per request, however many entities and tests: a batch must not flood the log.
+      this.deps.log.warn({ exceeded: bounds.exceeded.length, first: bounds.exceeded.slice(0, 5) }, 'metadata tests failed: they exceeded their bounds');
+    }
+    let receipt = NOTHING_WRITTEN;
     if (input.push) {
       const evaluated = new Set(tests.map((t) => t.urn));
       for (const { urn, results } of out) {
-        await this.deps.entities.updateAspect(
+        const written = await this.deps.entities.updateAspect(
           caller,
           urn,
           'testResults',
           (current) => mergeTestResults(current as TestResults | undefined, results, evaluated, input.testUrns === undefined),
           options,
         );
+        receipt = bothWrites(receipt, written.receipt);
       }
     }
-    return out;
+    return { result: out, receipt };
   }
 
   private async run(tests: readonly RunnableTest[], doc: EntityDocument, bounds: Bounds): Promise<TestResults> {
@@ -300,10 +309,7 @@ export class DefaultTestService implements TestService {
       }
       const { outcome, boundExceeded } = evaluateTest(test.definition, doc, bounds.match, bounds.work.evaluation());
       if (boundExceeded) {
-        this.deps.log.warn(
-          { test: test.urn, urn: doc.urn, ...(boundExceeded instanceof RegexBoundExceeded ? { pattern: boundExceeded.pattern } : {}), reason: boundExceeded.reason },
-          boundExceeded instanceof RegexBoundExceeded ? 'metadata test failed: a regex exceeded its bound' : 'metadata test failed: it exceeded its work budget',
-        );
+        bounds.exceeded.push({ test: test.urn, urn: doc.urn, reason: boundExceeded.reason, ...(boundExceeded instanceof RegexBoundExceeded ? { pattern: boundExceeded.pattern } : {}) });
       }
       countTestEvaluation(OUTCOME_LABELS[outcome], 'request');
       if (outcome === 'SUCCESS') results.passing.push({ test: test.urn, type: 'SUCCESS' });

@@ -86,6 +86,14 @@ export type AuthResult = { ok: true; caller: Caller } | { ok: false; reason: str
 const ROOT_ID = 'root';
 /** A verified token is trusted this long before it is looked up again (bounds revocation lag). */
 const CACHE_MS = 2000;
+/**
+ * A secret found to be no token is refused this long without a lookup (issue #29: 1,100
+ * bad requests a second each cost one). A new token's secret is random, so none is
+ * refused wrongly; creating one clears its entry anyway.
+ */
+const UNKNOWN_MS = 5000;
+/** Secrets remembered, each way; beyond, the least recently used are dropped. */
+const CACHE_ENTRIES = 10_000;
 
 function metadataOf(t: StoredToken): TokenMetadata {
   return {
@@ -123,6 +131,8 @@ export interface TokenService {
   revoke(caller: Caller, id: string): Promise<boolean>;
   /** Checks a presented secret. The lookup is by hash; the final comparison is constant-time. */
   authenticate(secret: string): Promise<AuthResult>;
+  /** Whether this server has verified the secret before (recently enough to remember it), without a lookup. */
+  verifiedBefore(secret: string): boolean;
   /**
    * Makes sure an admin token exists. With ROOT_TOKEN, that secret becomes the root
    * token. Otherwise, when no usable admin token exists, a new root secret is generated
@@ -133,6 +143,8 @@ export interface TokenService {
 
 export class DefaultTokenService implements TokenService {
   private readonly cache = new Map<string, { token: StoredToken; at: number }>();
+  /** Hashes found to be no token, with when that stops being trusted; in least recently used order. */
+  private readonly unknown = new Map<string, number>();
 
   private readonly audit: AuditTrail;
 
@@ -201,6 +213,7 @@ export class DefaultTokenService implements TokenService {
   private async insert(t: { name: string; description: string | null; scope: TokenScope; kind: TokenKind; owner: string | null; createdBy: string; expiresOn: Date | null }): Promise<NewToken> {
     const secret = newTokenSecret();
     const stored = await insertToken(this.deps.db, { id: randomUUID(), tokenHash: hashToken(secret), ...t });
+    this.unknown.delete(stored.tokenHash);
     return { token: secret, metadata: metadataOf(stored) };
   }
 
@@ -227,14 +240,24 @@ export class DefaultTokenService implements TokenService {
     const now = Date.now();
     let cached = this.cache.get(hash);
     if (!cached || now - cached.at > CACHE_MS) {
+      const unknownUntil = this.unknown.get(hash);
+      if (unknownUntil !== undefined && unknownUntil > now) {
+        this.unknown.delete(hash);
+        this.unknown.set(hash, unknownUntil);
+        return { ok: false, reason: 'Invalid access token' };
+      }
       const token = await findTokenByHash(this.deps.db, hash);
       if (!token) {
         this.cache.delete(hash);
+        this.unknown.delete(hash);
+        this.unknown.set(hash, now + UNKNOWN_MS);
+        if (this.unknown.size > CACHE_ENTRIES) this.unknown.delete(this.unknown.keys().next().value!);
         return { ok: false, reason: 'Invalid access token' };
       }
+      this.unknown.delete(hash);
       cached = { token, at: now };
       this.cache.set(hash, cached);
-      if (this.cache.size > 10_000) this.cache.clear();
+      if (this.cache.size > CACHE_ENTRIES) this.cache.clear();
       void touchToken(this.deps.db, token.id).catch(() => undefined);
     }
     const token = cached.token;
@@ -244,9 +267,15 @@ export class DefaultTokenService implements TokenService {
     return { ok: true, caller: callerOfToken(token) };
   }
 
+  verifiedBefore(secret: string): boolean {
+    const cached = this.cache.get(hashToken(secret));
+    return cached !== undefined && !cached.token.revokedOn;
+  }
+
   async ensureRootToken(rootToken: string | undefined): Promise<string | undefined> {
     if (rootToken) {
       await upsertNamedToken(this.deps.db, { id: ROOT_ID, name: 'root', scope: 'admin', tokenHash: hashToken(rootToken), createdBy: 'ROOT_TOKEN' });
+      this.unknown.delete(hashToken(rootToken));
       return undefined;
     }
     if (await hasActiveAdminToken(this.deps.db)) return undefined;

@@ -4,12 +4,13 @@
  * new structuredProperties aspect from what readers currently see and write it through
  * the same pipeline as REST, so validation is identical.
  */
-import { ValidationError } from '../domain/errors.js';
+import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { PropertyValueAssignment, StructuredPropertiesAspect } from '../domain/structuredProperties.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService } from './entityService.js';
 import { typedValueOfInput } from './propertyService.js';
 import { NO_CHANGE } from './aspects/pipeline.js';
+import type { Written } from './writeReceipt.js';
 
 export interface PropertyValuesInput {
   structuredPropertyUrn: string;
@@ -27,9 +28,9 @@ function entriesOf(aspect: unknown): PropertyValueAssignment[] {
 
 export interface ValueService {
   /** Sets the values of the properties named, keeping the asset's other properties. */
-  upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options?: WriteOptions): Promise<AssetProperties>;
+  upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options?: WriteOptions): Promise<Written<AssetProperties>>;
   /** Removes the properties named from the asset. */
-  remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options?: WriteOptions): Promise<AssetProperties>;
+  remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options?: WriteOptions): Promise<Written<AssetProperties>>;
   /** What readers see of an asset's structured properties (empty when it has none). */
   get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined>;
 }
@@ -37,17 +38,17 @@ export interface ValueService {
 export class DefaultValueService implements ValueService {
   constructor(private readonly deps: { entities: EntityService }) {}
 
-  async upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options: WriteOptions = {}): Promise<AssetProperties> {
+  async upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options: WriteOptions = {}): Promise<Written<AssetProperties>> {
     const assignments = params.map((p, i) => ({
       propertyUrn: p.structuredPropertyUrn,
       values: p.values.map((v, j) => typedValueOfInput(v, `structuredPropertyInputParams[${i}].values[${j}]`)),
     }));
     const named = new Set<string>();
     for (const a of assignments) {
-      if (named.has(a.propertyUrn)) throw new ValidationError(`Property ${a.propertyUrn} is listed more than once`, 'structuredPropertyUrn');
+      if (named.has(a.propertyUrn)) throw new ValidationError(`Property ${a.propertyUrn} is listed more than once`, 'structuredPropertyUrn', { propertyUrn: a.propertyUrn });
       named.add(a.propertyUrn);
     }
-    const result = await this.deps.entities.updateAspect(
+    const written = await this.deps.entities.updateAspect(
       caller,
       assetUrn,
       'structuredProperties',
@@ -63,12 +64,12 @@ export class DefaultValueService implements ValueService {
       },
       options,
     );
-    return { associatedUrn: assetUrn, properties: entriesOf(result.value) };
+    return { result: { associatedUrn: assetUrn, properties: entriesOf(written.result.value) }, receipt: written.receipt };
   }
 
-  async remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options: WriteOptions = {}): Promise<AssetProperties> {
+  async remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options: WriteOptions = {}): Promise<Written<AssetProperties>> {
     const drop = new Set(propertyUrns);
-    const result = await this.deps.entities.updateAspect(
+    const written = await this.deps.entities.updateAspect(
       caller,
       assetUrn,
       'structuredProperties',
@@ -79,12 +80,12 @@ export class DefaultValueService implements ValueService {
       },
       options,
     );
-    return { associatedUrn: assetUrn, properties: entriesOf(result.value) };
+    return { result: { associatedUrn: assetUrn, properties: entriesOf(written.result.value) }, receipt: written.receipt };
   }
 
   async get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined> {
     const view = await this.deps.entities.getEntity(caller, assetUrn, { aspects: ['structuredProperties'] }).catch((err) => {
-      if ((err as { code?: string }).code === 'NOT_FOUND') return undefined;
+      if (err instanceof NotFoundError) return undefined;
       throw err;
     });
     if (!view) return undefined;

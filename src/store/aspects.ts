@@ -5,7 +5,9 @@
  */
 import type { TypedValue } from '../domain/typedValue.js';
 import type { HeldValue } from '../domain/writes/writeState.js';
-import type { DriverRead, Queryable } from './database.js';
+import type { Queryable } from './database.js';
+import type { AspectModel, EntityModel } from './generated/prisma/models.js';
+import { raw, sql, type Statement } from './sql.js';
 
 export interface StoredAspect {
   readonly aspect: string;
@@ -15,30 +17,40 @@ export interface StoredAspect {
   readonly createdBy: string;
 }
 
-interface AspectRow {
-  aspect: string;
-  metadata: unknown;
-  system_metadata: Record<string, unknown> | null;
-  created_on: Date;
-  created_by: string;
-}
+type AspectRow = Pick<AspectModel, 'urn' | 'aspect' | 'metadata' | 'systemMetadata' | 'createdOn' | 'createdBy'>;
+
+/** The columns of AspectRow, named as the model names them. */
+const ASPECT_COLUMNS = raw('urn, aspect, metadata, system_metadata AS "systemMetadata", created_on AS "createdOn", created_by AS "createdBy"');
 
 function toStored(r: AspectRow): StoredAspect {
-  return { aspect: r.aspect, metadata: r.metadata, systemMetadata: r.system_metadata, createdOn: r.created_on, createdBy: r.created_by };
+  return { aspect: r.aspect, metadata: r.metadata, systemMetadata: r.systemMetadata as Record<string, unknown> | null, createdOn: r.createdOn, createdBy: r.createdBy };
 }
 
 export async function entityExists(db: Queryable, urn: string): Promise<boolean> {
-  const rows = await db.$queryRaw<{ one: number }[]>`SELECT 1 AS one FROM entity WHERE urn = ${urn}`;
+  const rows = await db.query<{ one: number }>(sql`SELECT 1 AS one FROM entity WHERE urn = ${urn}`);
   return rows.length > 0;
 }
 
 /** Latest versions of one aspect for many entities. */
 export async function latestAspectOfMany(db: Queryable, urns: readonly string[], name: string): Promise<Map<string, StoredAspect>> {
   if (urns.length === 0) return new Map();
-  const rows = await db.$queryRaw<(AspectRow & { urn: string })[]>`
-    SELECT urn, aspect, metadata, system_metadata, created_on, created_by FROM aspect
-    WHERE urn = ANY(${urns as string[]}::text[]) AND aspect = ${name} AND version = 0`;
+  const rows = await db.query<AspectRow>(sql`
+    SELECT ${ASPECT_COLUMNS} FROM aspect
+    WHERE urn = ANY(${urns}::text[]) AND aspect = ${name} AND version = 0`);
   return new Map(rows.map((r) => [r.urn, toStored(r)]));
+}
+
+/** The names of the latest aspects of many entities (a write trace needs no more). */
+export async function latestAspectNamesOfMany(db: Queryable, urns: readonly string[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  if (urns.length === 0) return out;
+  const rows = await db.query<{ urn: string; aspect: string }>(sql`SELECT urn, aspect FROM aspect WHERE urn = ANY(${urns}::text[]) AND version = 0`);
+  for (const r of rows) {
+    const names = out.get(r.urn) ?? new Set<string>();
+    names.add(r.aspect);
+    out.set(r.urn, names);
+  }
+  return out;
 }
 
 /** Latest versions of many entities' aspects (all of them, or those named), by URN then aspect. */
@@ -46,12 +58,12 @@ export async function latestAspectsOfMany(db: Queryable, urns: readonly string[]
   const out = new Map<string, Map<string, StoredAspect>>();
   if (urns.length === 0) return out;
   const rows = names
-    ? await db.$queryRaw<(AspectRow & { urn: string })[]>`
-        SELECT urn, aspect, metadata, system_metadata, created_on, created_by FROM aspect
-        WHERE urn = ANY(${urns as string[]}::text[]) AND version = 0 AND aspect = ANY(${names as string[]}::text[])`
-    : await db.$queryRaw<(AspectRow & { urn: string })[]>`
-        SELECT urn, aspect, metadata, system_metadata, created_on, created_by FROM aspect
-        WHERE urn = ANY(${urns as string[]}::text[]) AND version = 0`;
+    ? await db.query<AspectRow>(sql`
+        SELECT ${ASPECT_COLUMNS} FROM aspect
+        WHERE urn = ANY(${urns}::text[]) AND version = 0 AND aspect = ANY(${names}::text[])`)
+    : await db.query<AspectRow>(sql`
+        SELECT ${ASPECT_COLUMNS} FROM aspect
+        WHERE urn = ANY(${urns}::text[]) AND version = 0`);
   for (const r of rows) {
     const byAspect = out.get(r.urn) ?? new Map<string, StoredAspect>();
     byAspect.set(r.aspect, toStored(r));
@@ -62,21 +74,21 @@ export async function latestAspectsOfMany(db: Queryable, urns: readonly string[]
 
 /** Entity URNs of one type in URN order, after `afterUrn` (keyset paging). */
 export async function listEntityUrns(db: Queryable, entityType: string, afterUrn: string | null, limit: number): Promise<string[]> {
-  const rows = await db.$queryRaw<{ urn: string }[]>`
+  const rows = await db.query<Pick<EntityModel, 'urn'>>(sql`
     SELECT urn FROM entity WHERE entity_type = ${entityType} AND (${afterUrn}::text IS NULL OR urn > ${afterUrn})
-    ORDER BY urn LIMIT ${limit}`;
+    ORDER BY urn LIMIT ${limit}`);
   return rows.map((r) => r.urn);
 }
 
 /** Like listEntityUrns, leaving out soft-deleted entities (latest status.removed = true). */
 export async function listLiveEntityUrns(db: Queryable, entityType: string, afterUrn: string | null, limit: number): Promise<string[]> {
-  const rows = await db.$queryRaw<{ urn: string }[]>`
+  const rows = await db.query<Pick<EntityModel, 'urn'>>(sql`
     SELECT e.urn FROM entity e
     WHERE e.entity_type = ${entityType} AND (${afterUrn}::text IS NULL OR e.urn > ${afterUrn})
       AND NOT EXISTS (
         SELECT 1 FROM aspect a
         WHERE a.urn = e.urn AND a.aspect = 'status' AND a.version = 0 AND a.metadata->>'removed' = 'true')
-    ORDER BY e.urn LIMIT ${limit}`;
+    ORDER BY e.urn LIMIT ${limit}`);
   return rows.map((r) => r.urn);
 }
 
@@ -91,34 +103,35 @@ export interface AuditStamps {
 }
 
 /**
- * When an aspect was first written and last modified, and by whom: history version 1
- * is always the first write (every later write pushes the previous latest to a new
- * version), version 0 the latest.
+ * When an aspect was first written and last modified, and by whom: the lowest history
+ * version is the first write (every later write pushes the previous latest to a new
+ * version; history retention may have deleted the first ones), version 0 the latest.
  */
 export async function aspectAudit(db: Queryable, urn: string, aspect: string): Promise<AuditStamps | undefined> {
-  const rows = await db.$queryRaw<{ version: bigint; created_on: Date; created_by: string }[]>`
-    SELECT version, created_on, created_by FROM aspect WHERE urn = ${urn} AND aspect = ${aspect} AND version IN (0, 1)`;
+  const rows = await db.query<Pick<AspectModel, 'version' | 'createdOn' | 'createdBy'>>(sql`
+    SELECT version, created_on AS "createdOn", created_by AS "createdBy" FROM aspect WHERE urn = ${urn} AND aspect = ${aspect}
+      AND version IN (0, (SELECT MIN(version) FROM aspect WHERE urn = ${urn} AND aspect = ${aspect} AND version > 0))`);
   const latest = rows.find((r) => r.version === 0n);
   if (!latest) return undefined;
-  const first = rows.find((r) => r.version === 1n) ?? latest;
+  const first = rows.find((r) => r.version !== 0n) ?? latest;
   return {
-    created: { time: first.created_on.getTime(), actor: first.created_by },
-    lastModified: { time: latest.created_on.getTime(), actor: latest.created_by },
+    created: { time: first.createdOn.getTime(), actor: first.createdBy },
+    lastModified: { time: latest.createdOn.getTime(), actor: latest.createdBy },
   };
 }
 
 /** Which of the URNs exist as entities. */
 export async function existingEntities(db: Queryable, urns: readonly string[]): Promise<Set<string>> {
   if (urns.length === 0) return new Set();
-  const rows = await db.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ANY(${urns as string[]}::text[])`;
+  const rows = await db.query<Pick<EntityModel, 'urn'>>(sql`SELECT urn FROM entity WHERE urn = ANY(${urns}::text[])`);
   return new Set(rows.map((r) => r.urn));
 }
 
 /** How many entities there are of each of the types. */
 export async function countEntitiesByType(db: Queryable, entityTypes: readonly string[]): Promise<Map<string, number>> {
-  const rows = await db.$queryRaw<{ entity_type: string; n: bigint }[]>`
-    SELECT entity_type, COUNT(*) AS n FROM entity WHERE entity_type = ANY(${entityTypes as string[]}::text[]) GROUP BY entity_type`;
-  return new Map(rows.map((r) => [r.entity_type, Number(r.n)]));
+  const rows = await db.query<Pick<EntityModel, 'entityType'> & { n: bigint }>(sql`
+    SELECT entity_type AS "entityType", COUNT(*) AS n FROM entity WHERE entity_type = ANY(${entityTypes}::text[]) GROUP BY entity_type`);
+  return new Map(rows.map((r) => [r.entityType, Number(r.n)]));
 }
 
 export interface AspectRevision {
@@ -135,16 +148,16 @@ export interface AspectRevision {
  * than the highest history version.
  */
 export async function aspectRevisions(db: Queryable, urn: string, aspect: string, limit: number): Promise<AspectRevision[]> {
-  const rows = await db.$queryRaw<{ version: bigint; metadata: unknown; created_on: Date; created_by: string; newest: bigint }[]>`
-    SELECT version, metadata, created_on, created_by, MAX(version) OVER () AS newest FROM aspect
+  const rows = await db.query<Pick<AspectModel, 'version' | 'metadata' | 'createdOn' | 'createdBy'> & { newest: bigint }>(sql`
+    SELECT version, metadata, created_on AS "createdOn", created_by AS "createdBy", MAX(version) OVER () AS newest FROM aspect
     WHERE urn = ${urn} AND aspect = ${aspect}
     ORDER BY CASE WHEN version = 0 THEN 0 ELSE 1 END, version DESC
-    LIMIT ${limit}`;
+    LIMIT ${limit}`);
   return rows.map((r) => ({
     revision: r.version === 0n ? Number(r.newest) + 1 : Number(r.version),
     metadata: r.metadata,
-    createdOn: r.created_on,
-    createdBy: r.created_by,
+    createdOn: r.createdOn,
+    createdBy: r.createdBy,
   }));
 }
 
@@ -155,8 +168,8 @@ export async function aspectRevisions(db: Queryable, urn: string, aspect: string
 export async function entitiesWithAspectContaining(db: Queryable, name: string, patterns: readonly unknown[]): Promise<string[]> {
   if (patterns.length === 0) return [];
   const texts = patterns.map((p) => JSON.stringify(p));
-  const rows = await db.$queryRaw<{ urn: string }[]>`
-    SELECT urn FROM aspect WHERE aspect = ${name} AND version = 0 AND metadata @> ANY(${texts}::jsonb[]) ORDER BY urn`;
+  const rows = await db.query<Pick<AspectModel, 'urn'>>(sql`
+    SELECT urn FROM aspect WHERE aspect = ${name} AND version = 0 AND metadata @> ANY(${texts}::jsonb[]) ORDER BY urn`);
   return rows.map((r) => r.urn);
 }
 
@@ -196,22 +209,23 @@ export type EntityPageReader = (entities: readonly { urn: string; parent?: strin
 export const ENTITY_PAGE = {
   name: 'read_entity_page',
   text: 'SELECT * FROM read_entity_page($1::text[], $2::text[], $3::boolean[], $4::text[])',
-};
+} as const;
 
 /**
- * A page of entities as a search or batch read shows it, in one statement on the driver
- * itself: existence (a schema field's through its dataset), the named latest aspects and,
- * where `values` says so, the held values with their property's state. On the search
- * path three statements through Prisma cost more, in Prisma and on the socket, than
- * PostgreSQL spends answering them (BENCHMARKS.md, "Where the time goes"); the
- * statement's rows are facts, not JSON built in SQL, which cost PostgreSQL more than
- * the driver's parse of the rows (BENCHMARKS.md, section 6).
+ * A page of entities as a search or batch read shows it, in one statement: existence (a
+ * schema field's through its dataset), the named latest aspects and, where `values`
+ * says so, the held values with their property's state. One statement rather than
+ * three: on the search path three cost more on the socket than PostgreSQL spends
+ * answering them (BENCHMARKS.md, "Where the time goes"); the statement's rows are
+ * facts, not JSON built in SQL, which cost PostgreSQL more than the driver's parse of
+ * the rows (BENCHMARKS.md, section 6).
  */
-export function entityPageReader(read: DriverRead): EntityPageReader {
+export function entityPageReader(db: Queryable): EntityPageReader {
   return async (entities, names) => {
     const out = new Map<string, EntityPageRow>();
     if (entities.length === 0) return out;
-    const rows = (await read(ENTITY_PAGE, [entities.map((e) => e.urn), entities.map((e) => e.parent ?? null), entities.map((e) => e.values), names])) as unknown as PageFactRow[];
+    const statement: Statement = { ...ENTITY_PAGE, values: [entities.map((e) => e.urn), entities.map((e) => e.parent ?? null), entities.map((e) => e.values), names] };
+    const rows = await db.query<PageFactRow>(statement);
     const existing = new Set<string>();
     const aspects = new Map<string, Map<string, { metadata: unknown; systemMetadata: Record<string, unknown> | null }>>();
     const values = new Map<string, HeldValue[]>();

@@ -5,14 +5,10 @@
  * can therefore be missed by the index, whatever crashes in between.
  */
 import type { Queryable } from './database.js';
+import type { ChangeLogModel, EntityModel } from './generated/prisma/models.js';
+import { sql } from './sql.js';
 
-export interface PendingChange {
-  id: bigint;
-  urn: string;
-  entityType: string;
-  /** The traceparent of the request that wrote it (null when tracing was off). */
-  traceParent: string | null;
-}
+export type PendingChange = Pick<ChangeLogModel, 'id' | 'urn' | 'entityType' | 'traceParent'>;
 
 /**
  * The oldest pending changes, at most `limit`, leaving out `exclude` (changes already
@@ -20,24 +16,23 @@ export interface PendingChange {
  * ones were read, and must still be found.
  */
 export async function pendingChanges(db: Queryable, limit: number, exclude: readonly bigint[] = []): Promise<PendingChange[]> {
-  const rows = await db.$queryRaw<{ id: bigint; urn: string; entity_type: string; trace_parent: string | null }[]>`
-    SELECT id, urn, entity_type, trace_parent FROM change_log
+  return db.query<PendingChange>(sql`
+    SELECT id, urn, entity_type AS "entityType", trace_parent AS "traceParent" FROM change_log
     WHERE indexed_on IS NULL AND NOT (id = ANY(${exclude.map(String)}::bigint[]))
-    ORDER BY id LIMIT ${limit}`;
-  return rows.map((r) => ({ id: r.id, urn: r.urn, entityType: r.entity_type, traceParent: r.trace_parent }));
+    ORDER BY id LIMIT ${limit}`);
 }
 
 export async function markIndexed(db: Queryable, ids: readonly bigint[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.$executeRaw`UPDATE change_log SET indexed_on = now() WHERE id = ANY(${ids.map(String)}::bigint[])`;
+  await db.execute(sql`UPDATE change_log SET indexed_on = now() WHERE id = ANY(${ids.map(String)}::bigint[])`);
 }
 
 /** Those of the given changes not indexed yet (pruned rows count as indexed). */
 export async function unindexedAmong(db: Queryable, ids: readonly bigint[]): Promise<Set<bigint>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.$queryRaw<{ id: bigint }[]>`
-    SELECT id FROM change_log WHERE id = ANY(${ids.map(String)}::bigint[]) AND indexed_on IS NULL`;
-  return new Set(rows.map((r) => BigInt(r.id)));
+  const rows = await db.query<Pick<ChangeLogModel, 'id'>>(sql`
+    SELECT id FROM change_log WHERE id = ANY(${ids.map(String)}::bigint[]) AND indexed_on IS NULL`);
+  return new Set(rows.map((r) => r.id));
 }
 
 /**
@@ -47,22 +42,22 @@ export async function unindexedAmong(db: Queryable, ids: readonly bigint[]): Pro
  */
 export async function entitiesIndexedBefore(db: Queryable, entityTypes: readonly string[]): Promise<boolean> {
   if (entityTypes.length === 0) return false;
-  const rows = await db.$queryRaw<{ one: number }[]>`
+  const rows = await db.query<{ one: number }>(sql`
     SELECT 1 AS one FROM entity e
-    WHERE e.entity_type = ANY(${entityTypes as string[]}::text[])
+    WHERE e.entity_type = ANY(${entityTypes}::text[])
       AND NOT EXISTS (SELECT 1 FROM change_log c WHERE c.urn = e.urn AND c.indexed_on IS NULL)
-    LIMIT 1`;
+    LIMIT 1`);
   return rows.length > 0;
 }
 
 /** Drops indexed rows older than `olderThanSeconds` so the log does not grow forever. */
 export async function pruneIndexed(db: Queryable, olderThanSeconds: number): Promise<number> {
-  return db.$executeRaw`DELETE FROM change_log WHERE indexed_on IS NOT NULL AND indexed_on < now() - make_interval(secs => ${olderThanSeconds})`;
+  return db.execute(sql`DELETE FROM change_log WHERE indexed_on IS NOT NULL AND indexed_on < now() - make_interval(secs => ${olderThanSeconds})`);
 }
 
 /** The database clock, so that times compared with indexed_on come from one clock. */
 export async function databaseNow(db: Queryable): Promise<Date> {
-  const rows = await db.$queryRaw<{ now: Date }[]>`SELECT now() AS now`;
+  const rows = await db.query<{ now: Date }>(sql`SELECT now() AS now`);
   return rows[0]!.now;
 }
 
@@ -71,14 +66,14 @@ export async function databaseNow(db: Queryable): Promise<Date> {
  * new index, whatever the indexer wrote to the old one meanwhile is replayed.
  */
 export async function reopenIndexedSince(db: Queryable, since: Date): Promise<number> {
-  return db.$executeRaw`UPDATE change_log SET indexed_on = NULL WHERE indexed_on >= ${since}`;
+  return db.execute(sql`UPDATE change_log SET indexed_on = NULL WHERE indexed_on >= ${since}`);
 }
 
 /** Which of these entities have a change at or below `upTo` still waiting for the indexer. */
 export async function entitiesPendingUpTo(db: Queryable, urns: readonly string[], upTo: bigint): Promise<Set<string>> {
   if (urns.length === 0 || upTo <= 0n) return new Set();
-  const rows = await db.$queryRaw<{ urn: string }[]>`
+  const rows = await db.query<Pick<EntityModel, 'urn'>>(sql`
     SELECT DISTINCT urn FROM change_log
-    WHERE urn = ANY(${urns as string[]}::text[]) AND id <= ${upTo.toString()}::bigint AND indexed_on IS NULL`;
+    WHERE urn = ANY(${urns}::text[]) AND id <= ${upTo.toString()}::bigint AND indexed_on IS NULL`);
   return new Set(rows.map((r) => r.urn));
 }

@@ -1,14 +1,22 @@
 /**
- * Whether an error means the database could not be reached (or the connection broke),
- * as opposed to a refused statement: callers answer 503 for these, never 500.
+ * When the database is out of reach, as opposed to a statement it refused: callers
+ * answer 503 for these, never 500. Told apart by what the driver reports, never by
+ * message text: a connection that could not be made, a checked-out client that
+ * emitted 'error' (its socket failed or closed: driver.ts watches for it), or one of
+ * PostgreSQL's SQLSTATEs for a session it ended.
  */
+import pg from 'pg';
+import { UnavailableError } from '../domain/errors.js';
 
-// pg's own messages included: a pooled client whose connection broke mid-transaction
-// answers "Client has encountered a connection error and is not queryable". Over the
-// embedded cluster's Unix socket a killed server shows as EPIPE, and a restarting one as
-// a missing socket file (connect ENOENT).
-const CONNECTION = /ECONNREFUSED|ECONNRESET|EPIPE|connect ENOENT|Connection terminated|terminating connection|connection closed|Can't reach database|the database system is (starting up|shutting down)|57P01|57P03|Closed|timeout exceeded when trying to connect|is not queryable/i;
+/** SQLSTATEs of a session PostgreSQL ended: class 08 (connection exception), administrator or crash shutdown, starting up or shutting down. */
+const SESSION_ENDED = new Set(['57P01', '57P02', '57P03']);
 
-export function isConnectionError(err: unknown): boolean {
-  return err instanceof Error && CONNECTION.test(`${err.message} ${(err as { code?: string }).code ?? ''} ${String((err as { cause?: unknown }).cause ?? '')}`);
+/** Whether PostgreSQL answered that it ended the session (or will not start one now). */
+export function isSessionEnded(err: unknown): boolean {
+  return err instanceof pg.DatabaseError && typeof err.code === 'string' && (err.code.startsWith('08') || SESSION_ENDED.has(err.code));
+}
+
+/** The error every caller sees while the database is out of reach. */
+export function databaseUnreachable(): UnavailableError {
+  return new UnavailableError('The database is not reachable right now; retry later');
 }

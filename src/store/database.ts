@@ -1,36 +1,24 @@
 /**
  * Opens the database: the PostgreSQL at DATABASE_URL, or, when none is given, the
  * embedded one this server starts under its data directory (embedded/postgres.ts).
- * One driver path for both: a pg pool under Prisma's @prisma/adapter-pg, and the same
- * SQL migrations, applied at start-up.
+ * One driver path for both: a pg pool (driver.ts) that runs every statement, and the
+ * same SQL migrations, applied at start-up.
  */
-import { createHash } from 'node:crypto';
-import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/postgres.js';
-import { UnavailableError } from '../domain/errors.js';
-import { PrismaClient } from './generated/prisma/client.js';
+import { PooledDb, poolConfig, type Db } from './driver.js';
 import { applyMigrations, type SqlRunner } from './migrate.js';
-import { isConnectionError } from './connectionErrors.js';
-import { observeStatement, rawQueryText } from './statementTelemetry.js';
 
-export type Db = PrismaClient;
-/** The client inside an interactive transaction. */
-export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
-/** What a read or a statement runs on: the client, or the transaction it is part of. */
-export type Queryable = Db | Tx;
+export type { Db, Queryable, Tx } from './driver.js';
 
 export interface Database {
-  readonly prisma: PrismaClient;
+  /** Every statement of the service runs on this. */
+  readonly db: Db;
   /** Whether this server runs the database itself (the default) or uses DATABASE_URL. */
   readonly kind: 'embedded' | 'external';
-  /** Runs a plain SQL statement outside Prisma (health checks, dumps in tests). */
+  /** Plain SQL text on the same pool (the migrations; checks and dumps in tests). */
   readonly sql: SqlRunner;
-  /** Reads on the driver itself, for the hottest paths (see DriverRead). */
-  readonly read: DriverRead;
-  /** Statements on the driver whose text varies (see DriverStatement). */
-  readonly statement: DriverStatement;
   /** The connection pool's state now, for /metrics. */
   poolState(): PoolState;
   close(): Promise<void>;
@@ -43,24 +31,6 @@ export interface PoolState {
   /** Queries waiting for a connection. */
   readonly waiting: number;
 }
-
-/**
- * A read straight on the pg driver, for the few paths run on every search where
- * Prisma's own per-query work costs more than PostgreSQL answering (BENCHMARKS.md,
- * "Where the time goes"): a named statement, prepared once per connection; a lost
- * connection fails as UnavailableError, as every Prisma query does.
- */
-export type DriverRead = (statement: { readonly name: string; readonly text: string }, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
-
-/**
- * A statement straight on the pg driver, unnamed because its text varies with what it
- * writes: the write path's applying statement (store/writeApply.ts). Through Prisma's
- * raw-query layer, preparing that statement for a 1,000-entity batch held the event
- * loop for a long turn (BENCHMARKS.md, "Figures that explained code choices"). Errors
- * are the driver's own (`code` is PostgreSQL's SQLSTATE); a lost connection fails as
- * UnavailableError.
- */
-export type DriverStatement = (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
@@ -96,7 +66,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(url: string, poolSize: number, log: Logger, kind: Database['kind']): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool(poolConfig(url, poolSize));
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', (err) => log.warn({ err: err.message }, 'postgres pool client error'));
   const sql: SqlRunner = {
@@ -124,83 +94,11 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
     await pool.end();
     throw err;
   }
-  const read: DriverRead = (statement, params) =>
-    observeStatement('driver', statement.name, statement.text, async () => {
-      try {
-        return (await pool.query({ name: statement.name, text: statement.text, values: params as unknown[] })).rows;
-      } catch (err) {
-        if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-        throw err;
-      }
-    });
-  const statement: DriverStatement = (text, values) =>
-    observeStatement('driver', 'write', text, async () => {
-      try {
-        return (await pool.query(text, values as unknown[])).rows;
-      } catch (err) {
-        if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-        throw err;
-      }
-    });
-  // Named statements are prepared once per connection and reused, so the planner does
-  // not parse and plan the same write statements on every request.
-  const prisma = unavailableWhenUnreachable(new PrismaClient({ adapter: new PrismaPg(pool, { statementNameGenerator: statementName }) }));
-  await warmUp(prisma);
   return {
-    prisma,
+    db: new PooledDb(pool),
     kind,
     sql,
-    read,
-    statement,
     poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: async () => {
-      await prisma.$disconnect();
-      await pool.end();
-    },
+    close: () => pool.end(),
   };
-}
-
-/**
- * Every query, not only those in a transaction (see transaction.ts), fails with
- * UnavailableError while PostgreSQL is unreachable (restarting, shutting down, the
- * network gone), so reads answer 503 rather than 500 during an outage. The pool
- * replaces broken connections by itself; nothing else is needed to recover. Each
- * query is timed (and traced) here too (statementTelemetry.ts).
- */
-function unavailableWhenUnreachable(prisma: PrismaClient): PrismaClient {
-  const extended = prisma.$extends({
-    query: {
-      $allOperations({ model, operation, args, query }) {
-        const name = model ? `${model}.${operation}` : operation;
-        return observeStatement('prisma', name, model ? undefined : rawQueryText(args), async () => {
-          try {
-            return await query(args);
-          } catch (err) {
-            if (isConnectionError(err)) throw new UnavailableError('The database is not reachable right now; retry later');
-            throw err;
-          }
-        });
-      },
-    },
-  });
-  // The extension changes behaviour, not the client's shape.
-  return extended as unknown as PrismaClient;
-}
-
-const statementNames = new Map<string, string>();
-
-/** A stable name per SQL text (bounded: past 2,000 texts, new ones go unnamed). */
-function statementName(query: { sql: string }): string {
-  let name = statementNames.get(query.sql);
-  if (name === undefined) {
-    if (statementNames.size >= 2000) return '';
-    name = `s${createHash('sha1').update(query.sql).digest('hex').slice(0, 16)}`;
-    statementNames.set(query.sql, name);
-  }
-  return name;
-}
-
-/** Loads Prisma's query compiler now rather than on the first request. */
-async function warmUp(prisma: PrismaClient): Promise<void> {
-  await prisma.$queryRaw`SELECT 1`;
 }

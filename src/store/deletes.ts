@@ -6,8 +6,8 @@
  */
 import type { DeleteDecision, EntityToDelete } from '../domain/writes/entityDelete.js';
 import type { Tx } from './database.js';
-import { Prisma } from './generated/prisma/client.js';
-import { noteRegistryChange } from './propertyRegistry.js';
+import type { EntityModel } from './generated/prisma/models.js';
+import { EMPTY, sql } from './sql.js';
 import { activeTraceparent } from '../telemetry/tracing.js';
 
 /**
@@ -16,17 +16,17 @@ import { activeTraceparent } from '../telemetry/tracing.js';
  * each has. Children come first; empty when the entity does not exist.
  */
 export async function lockForDelete(tx: Tx, entity: { urn: string; entityType: string }, options: { childType?: string }): Promise<EntityToDelete[]> {
-  const found = await tx.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ${entity.urn} FOR UPDATE`;
+  const found = await tx.query<Pick<EntityModel, 'urn'>>(sql`SELECT urn FROM entity WHERE urn = ${entity.urn} FOR UPDATE`);
   if (found.length === 0) return [];
   const childType = options.childType;
   const prefix = `urn:li:${childType}:(${entity.urn},`;
   const fields = childType
-    ? await tx.$queryRaw<{ urn: string }[]>`
-        SELECT urn FROM entity WHERE entity_type = ${childType} AND left(urn, ${prefix.length}) = ${prefix} ORDER BY urn FOR UPDATE`
+    ? await tx.query<Pick<EntityModel, 'urn'>>(sql`
+        SELECT urn FROM entity WHERE entity_type = ${childType} AND left(urn, ${prefix.length}) = ${prefix} ORDER BY urn FOR UPDATE`)
     : [];
   const all = [...fields.map((f) => ({ urn: f.urn, entityType: childType! })), entity];
-  const aspects = await tx.$queryRaw<{ urn: string; aspect: string }[]>`
-    SELECT urn, aspect FROM aspect WHERE urn = ANY(${all.map((e) => e.urn)}::text[]) AND version = 0`;
+  const aspects = await tx.query<{ urn: string; aspect: string }>(sql`
+    SELECT urn, aspect FROM aspect WHERE urn = ANY(${all.map((e) => e.urn)}::text[]) AND version = 0`);
   return all.map((e) => ({ ...e, aspects: aspects.filter((a) => a.urn === e.urn).map((a) => a.aspect) }));
 }
 
@@ -37,15 +37,15 @@ export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]>
   const aspects = d.aspects.map((a, k) => ({ ord: entities.length + k, urn: a.urn, entity_type: a.entityType, aspect: a.aspect }));
   const deletedProperties = d.registry.filter((r) => r.change === 'delete').map((r) => r.urn);
   const restoredProperties = d.registry.filter((r) => r.change === 'restore').map((r) => r.urn);
-  const registry = d.registry.length === 0 ? Prisma.empty : Prisma.sql`, registry_deleted AS (
+  const registry = d.registry.length === 0 ? EMPTY : sql`, registry_deleted AS (
       DELETE FROM structured_property WHERE urn = ANY(${deletedProperties}::text[])
     ), registry_restored AS (
       UPDATE structured_property SET removed = false WHERE urn = ANY(${restoredProperties}::text[])
     )`;
-  const jobs = d.jobs.length === 0 ? Prisma.empty : Prisma.sql`, jobs_added AS (
+  const jobs = d.jobs.length === 0 ? EMPTY : sql`, jobs_added AS (
       INSERT INTO job (kind, payload) SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(d.jobs)}::jsonb) AS j(kind text, payload jsonb)
     )`;
-  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+  const rows = await tx.query<{ id: bigint }>(sql`
     WITH gone_entities AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(entities)}::jsonb) AS g(ord int, urn text, entity_type text)
     ), gone_aspects AS (
@@ -67,7 +67,6 @@ export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]>
       ) x ORDER BY ord
       RETURNING id
     )
-    SELECT id FROM logged ORDER BY id`;
-  if (d.registry.length > 0) noteRegistryChange({ kind: 'locked', tx });
+    SELECT id FROM logged ORDER BY id`);
   return rows.map((r) => r.id);
 }

@@ -1,10 +1,10 @@
 /**
- * What /health reports of the database, read in one statement on the driver: that it
- * answers, the jobs by status, the changes not yet indexed. One round trip rather than
- * four, so that a server busy with a large batch answers /health after one turn of its
- * event loop instead of queueing four times behind the batch's work.
+ * What /health reports of the database, read in one statement: that it answers, the
+ * jobs by status, the changes not yet indexed. One round trip rather than four, so
+ * that a server busy with a large batch answers /health after one turn of its event
+ * loop instead of queueing four times behind the batch's work.
  */
-import type { DriverRead } from './database.js';
+import type { Queryable } from './database.js';
 import type { JobStatus } from './jobs.js';
 
 export interface DatabaseHealth {
@@ -15,25 +15,27 @@ export interface DatabaseHealth {
 
 const HEALTH = {
   name: 'health_state',
-  text: `SELECT (SELECT count(*) FROM change_log WHERE indexed_on IS NULL)::text AS pending,
+  text: `SELECT (SELECT count(*) FROM change_log WHERE indexed_on IS NULL) AS pending,
     coalesce((SELECT json_object_agg(status, n) FROM (SELECT status, count(*) AS n FROM job GROUP BY status) s), '{}') AS jobs`,
+  values: [],
 };
 
-export async function databaseHealth(read: DriverRead): Promise<DatabaseHealth> {
-  const row = (await read(HEALTH, []))[0] as { pending: string; jobs: Partial<Record<JobStatus, number>> };
+export async function databaseHealth(db: Queryable): Promise<DatabaseHealth> {
+  const row = (await db.query<{ pending: bigint; jobs: Partial<Record<JobStatus, number>> }>(HEALTH))[0]!;
   return { pending: Number(row.pending), jobs: { pending: 0, running: 0, done: 0, failed: 0, ...row.jobs } };
 }
 
 const APPLIED_MIGRATIONS = {
   name: 'applied_migrations',
   text: `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  values: [],
 };
 
 /**
  * Which of the migrations this build ships are not applied to the database; the query
  * failing means the database does not answer (the caller is not ready either way).
  */
-export async function missingMigrations(read: DriverRead, expected: readonly string[]): Promise<string[]> {
-  const applied = new Set((await read(APPLIED_MIGRATIONS, [])).map((r) => String(r.migration_name)));
+export async function missingMigrations(db: Queryable, expected: readonly string[]): Promise<string[]> {
+  const applied = new Set((await db.query<{ migration_name: string }>(APPLIED_MIGRATIONS)).map((r) => r.migration_name));
   return expected.filter((name) => !applied.has(name));
 }

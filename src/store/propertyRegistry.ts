@@ -1,56 +1,25 @@
 /**
  * The registry of live structured property definitions (table structured_property),
  * kept in step with their propertyDefinition and status aspects by the write path, in
- * the same statement as the aspect (writeApply.ts, deletes.ts).
+ * the same statement as the aspect (writeApply.ts, deletes.ts). Read through the view
+ * registered_property, the one place the registry is joined with its definitions.
  */
-import type { Db, DriverRead, Queryable } from './database.js';
-import { afterCommit } from './transaction.js';
-import type { WriteTarget } from './writeLoad.js';
+import type { Queryable } from './database.js';
+import type { RegisteredPropertyModel, StructuredPropertyModel } from './generated/prisma/models.js';
+import { raw, sql } from './sql.js';
 
-export interface RegisteredProperty {
-  readonly urn: string;
-  readonly qualifiedName: string;
-  readonly searchField: string;
-  readonly valueType: string;
-  readonly version: string | null;
-  readonly generation: bigint;
-  readonly removed: boolean;
-  /** The stored propertyDefinition aspect. */
-  readonly definition: unknown;
-}
+/** A registered property with its stored propertyDefinition aspect (`definition`) and its entity's write counter. */
+export type RegisteredProperty = Readonly<RegisteredPropertyModel>;
 
-interface Row {
-  urn: string;
-  qualified_name: string;
-  search_field: string;
-  value_type: string;
-  version: string | null;
-  generation: bigint;
-  removed: boolean;
-  definition: unknown;
-}
-
-function toRegistered(r: Row): RegisteredProperty {
-  return {
-    urn: r.urn,
-    qualifiedName: r.qualified_name,
-    searchField: r.search_field,
-    valueType: r.value_type,
-    version: r.version,
-    generation: r.generation,
-    removed: r.removed,
-    definition: r.definition,
-  };
-}
+/** The view's columns, named as the model names them. */
+const REGISTERED = raw(
+  'urn, qualified_name AS "qualifiedName", search_field AS "searchField", value_type AS "valueType", version, generation, removed, definition, entity_version AS "entityVersion"',
+);
 
 export async function findProperties(db: Queryable, urns: readonly string[]): Promise<Map<string, RegisteredProperty>> {
   if (urns.length === 0) return new Map();
-  const rows = await db.$queryRaw<Row[]>`
-    SELECT sp.urn, sp.qualified_name, sp.search_field, sp.value_type, sp.version, sp.generation, sp.removed, a.metadata AS definition
-    FROM structured_property sp
-    JOIN aspect a ON a.urn = sp.urn AND a.aspect = 'propertyDefinition' AND a.version = 0
-    WHERE sp.urn = ANY(${urns as string[]}::text[])`;
-  return new Map(rows.map((r) => [r.urn, toRegistered(r)]));
+  const rows = await db.query<RegisteredProperty>(sql`SELECT ${REGISTERED} FROM registered_property WHERE urn = ANY(${urns}::text[])`);
+  return new Map(rows.map((r) => [r.urn, r]));
 }
 
 export async function findProperty(db: Queryable, urn: string): Promise<RegisteredProperty | undefined> {
@@ -60,65 +29,28 @@ export async function findProperty(db: Queryable, urn: string): Promise<Register
 /** Looks properties up by their search field name (qualified name with `.` as `_`). */
 export async function findPropertiesBySearchField(db: Queryable, fields: readonly string[]): Promise<Map<string, RegisteredProperty>> {
   if (fields.length === 0) return new Map();
-  const rows = await db.$queryRaw<Row[]>`
-    SELECT sp.urn, sp.qualified_name, sp.search_field, sp.value_type, sp.version, sp.generation, sp.removed, a.metadata AS definition
-    FROM structured_property sp
-    JOIN aspect a ON a.urn = sp.urn AND a.aspect = 'propertyDefinition' AND a.version = 0
-    WHERE sp.search_field = ANY(${fields as string[]}::text[])`;
-  return new Map(rows.map((r) => [r.search_field, toRegistered(r)]));
+  const rows = await db.query<RegisteredProperty>(sql`SELECT ${REGISTERED} FROM registered_property WHERE search_field = ANY(${fields}::text[])`);
+  return new Map(rows.map((r) => [r.searchField, r]));
 }
 
 export async function listProperties(db: Queryable, afterUrn: string | null, limit: number): Promise<RegisteredProperty[]> {
-  const rows = await db.$queryRaw<Row[]>`
-    SELECT sp.urn, sp.qualified_name, sp.search_field, sp.value_type, sp.version, sp.generation, sp.removed, a.metadata AS definition
-    FROM structured_property sp
-    JOIN aspect a ON a.urn = sp.urn AND a.aspect = 'propertyDefinition' AND a.version = 0
-    WHERE ${afterUrn}::text IS NULL OR sp.urn > ${afterUrn}
-    ORDER BY sp.urn LIMIT ${limit}`;
-  return rows.map(toRegistered);
-}
-
-/** Registry changes committed through each client of this process (see localRegistryChanges). */
-const localChanges = new WeakMap<Db, number>();
-
-/**
- * How many registry changes this process has committed through `db`. A search that
- * trusts its cached registry for a while (SearchService) compares this number, so a
- * change made here is seen by the very next search here; changes made by other
- * processes are seen through registryEpoch.
- */
-export function localRegistryChanges(db: Db): number {
-  return localChanges.get(db) ?? 0;
-}
-
-/**
- * Counts a registry change a write made: at once when it ran on its own (it has
- * committed), after commit when it ran in a transaction; before the write answers either way.
- */
-export function noteRegistryChange(target: WriteTarget): void {
-  const count = (db: Db) => localChanges.set(db, localRegistryChanges(db) + 1);
-  if (target.kind === 'optimistic') count(target.db);
-  else afterCommit(target.tx, count);
+  return db.query<RegisteredProperty>(sql`
+    SELECT ${REGISTERED} FROM registered_property
+    WHERE ${afterUrn}::text IS NULL OR urn > ${afterUrn}
+    ORDER BY urn LIMIT ${limit}`);
 }
 
 /** Reads the registry's change counter (bumped by a trigger on every change to it). */
 export type RegistryEpochReader = () => Promise<bigint>;
 
-/**
- * The change-counter reader over the driver itself: it runs beside many searches, and
- * through Prisma the same query costs about four times as much.
- */
-export function registryEpochReader(read: DriverRead): RegistryEpochReader {
-  const statement = { name: 'registry_epoch', text: 'SELECT epoch::text AS epoch FROM registry_epoch WHERE id = 1' };
-  return async () => {
-    const rows = await read(statement, []);
-    return BigInt(String(rows[0]?.epoch ?? '0'));
-  };
+/** The change-counter reader: a prepared statement of its own, as it runs beside many searches. */
+export function registryEpochReader(db: Queryable): RegistryEpochReader {
+  const statement = { name: 'registry_epoch', text: 'SELECT epoch FROM registry_epoch WHERE id = 1', values: [] };
+  return async () => (await db.query<{ epoch: bigint }>(statement))[0]?.epoch ?? 0n;
 }
 
 /** The names of the live (not soft-deleted) properties. */
-export async function listSearchFields(db: Queryable): Promise<Array<{ searchField: string; qualifiedName: string }>> {
-  const rows = await db.$queryRaw<{ search_field: string; qualified_name: string }[]>`
-    SELECT search_field, qualified_name FROM structured_property WHERE NOT removed ORDER BY search_field`;
-  return rows.map((r) => ({ searchField: r.search_field, qualifiedName: r.qualified_name }));
+export async function listSearchFields(db: Queryable): Promise<Array<Pick<StructuredPropertyModel, 'searchField' | 'qualifiedName'>>> {
+  return db.query(sql`
+    SELECT search_field AS "searchField", qualified_name AS "qualifiedName" FROM structured_property WHERE NOT removed ORDER BY search_field`);
 }

@@ -7,19 +7,21 @@
 import type { TypedValue } from '../domain/typedValue.js';
 import type { HeldValue } from '../domain/writes/writeState.js';
 import type { Queryable } from './database.js';
+import type { PropertyValueModel } from './generated/prisma/models.js';
+import { sql } from './sql.js';
 
 /** The entities' value rows with the state of their property, for visibility decisions. */
 export async function valuesOfEntities(db: Queryable, entityUrns: readonly string[]): Promise<Map<string, HeldValue[]>> {
   const out = new Map<string, HeldValue[]>();
   if (entityUrns.length === 0) return out;
-  const rows = await db.$queryRaw<{ entity_urn: string; property_urn: string; generation: bigint; values: TypedValue[]; current_generation: bigint | null; removed: boolean | null }[]>`
-    SELECT pv.entity_urn, pv.property_urn, pv.generation, pv."values", sp.generation AS current_generation, sp.removed
+  const rows = await db.query<Pick<PropertyValueModel, 'entityUrn' | 'propertyUrn' | 'generation' | 'values'> & { currentGeneration: bigint | null; removed: boolean | null }>(sql`
+    SELECT pv.entity_urn AS "entityUrn", pv.property_urn AS "propertyUrn", pv.generation, pv."values", sp.generation AS "currentGeneration", sp.removed
     FROM property_value pv LEFT JOIN structured_property sp ON sp.urn = pv.property_urn
-    WHERE pv.entity_urn = ANY(${entityUrns as string[]}::text[])`;
+    WHERE pv.entity_urn = ANY(${entityUrns}::text[])`);
   for (const r of rows) {
-    const list = out.get(r.entity_urn) ?? [];
-    list.push({ propertyUrn: r.property_urn, generation: r.generation, values: r.values, currentGeneration: r.current_generation, removed: r.removed ?? false });
-    out.set(r.entity_urn, list);
+    const list = out.get(r.entityUrn) ?? [];
+    list.push({ propertyUrn: r.propertyUrn, generation: r.generation, values: r.values as TypedValue[], currentGeneration: r.currentGeneration, removed: r.removed ?? false });
+    out.set(r.entityUrn, list);
   }
   return out;
 }
@@ -29,18 +31,18 @@ export async function valuesOfEntities(db: Queryable, entityUrns: readonly strin
  * another generation than `currentGeneration` (null: the property is gone).
  */
 export async function staleHolders(db: Queryable, propertyUrn: string, currentGeneration: bigint | null, limit: number): Promise<{ entityUrn: string; entityType: string }[]> {
-  const rows = currentGeneration === null
-    ? await db.$queryRaw<{ entity_urn: string; entity_type: string }[]>`
-        SELECT entity_urn, entity_type FROM property_value WHERE property_urn = ${propertyUrn} ORDER BY entity_urn LIMIT ${limit}`
-    : await db.$queryRaw<{ entity_urn: string; entity_type: string }[]>`
-        SELECT entity_urn, entity_type FROM property_value WHERE property_urn = ${propertyUrn} AND generation <> ${currentGeneration}
-        ORDER BY entity_urn LIMIT ${limit}`;
-  return rows.map((r) => ({ entityUrn: r.entity_urn, entityType: r.entity_type }));
+  const columns = sql`entity_urn AS "entityUrn", entity_type AS "entityType"`;
+  return currentGeneration === null
+    ? db.query<Pick<PropertyValueModel, 'entityUrn' | 'entityType'>>(sql`
+        SELECT ${columns} FROM property_value WHERE property_urn = ${propertyUrn} ORDER BY entity_urn LIMIT ${limit}`)
+    : db.query<Pick<PropertyValueModel, 'entityUrn' | 'entityType'>>(sql`
+        SELECT ${columns} FROM property_value WHERE property_urn = ${propertyUrn} AND generation <> ${currentGeneration}
+        ORDER BY entity_urn LIMIT ${limit}`);
 }
 
 export async function countStaleHolders(db: Queryable, propertyUrn: string, currentGeneration: bigint | null): Promise<number> {
   const rows = currentGeneration === null
-    ? await db.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*) AS n FROM property_value WHERE property_urn = ${propertyUrn}`
-    : await db.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*) AS n FROM property_value WHERE property_urn = ${propertyUrn} AND generation <> ${currentGeneration}`;
+    ? await db.query<{ n: bigint }>(sql`SELECT COUNT(*) AS n FROM property_value WHERE property_urn = ${propertyUrn}`)
+    : await db.query<{ n: bigint }>(sql`SELECT COUNT(*) AS n FROM property_value WHERE property_urn = ${propertyUrn} AND generation <> ${currentGeneration}`);
   return Number(rows[0]?.n ?? 0);
 }

@@ -1,10 +1,10 @@
 /**
  * What the change log and the job table hold, for /metrics: how far the search index
- * is behind the change log, and the jobs by kind and status. One named statement on
- * the driver, every part of it answered from an index (the change log's primary key
+ * is behind the change log, and the jobs by kind and status. One named statement,
+ * every part of it answered from an index (the change log's primary key
  * and its index of pending rows) or from the small job table.
  */
-import type { DriverRead } from './database.js';
+import type { Queryable } from './database.js';
 import type { JobStatus } from './jobs.js';
 
 export interface WorkState {
@@ -29,10 +29,11 @@ const WORK_STATE = {
       SELECT kind, status, count(*)::int AS count,
         coalesce(sum(greatest(total - done, 0)) FILTER (WHERE status IN ('pending', 'running')), 0)::int AS remaining
       FROM job GROUP BY kind, status) j), '[]') AS jobs`,
+  values: [],
 };
 
-export async function workState(read: DriverRead): Promise<WorkState> {
-  const row = (await read(WORK_STATE, []))[0] as { head: string | null; oldest_pending: string | null; pending: string; lag_seconds: number | null; jobs: WorkState['jobs'] };
+export async function workState(db: Queryable): Promise<WorkState> {
+  const row = (await db.query<{ head: string | null; oldest_pending: string | null; pending: string; lag_seconds: number | null; jobs: WorkState['jobs'] }>(WORK_STATE))[0]!;
   const head = Number(row.head ?? 0);
   return {
     changeLogPosition: head,

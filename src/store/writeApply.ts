@@ -14,14 +14,14 @@
  * property and search-field checks remain. A refused statement writes nothing.
  */
 import { changesSomething, type EntityWriteDecision, type RegistryChange } from '../domain/writes/writeDecision.js';
-import { Prisma } from './generated/prisma/client.js';
-import { noteRegistryChange } from './propertyRegistry.js';
-import { isRetryableConflict } from './transaction.js';
+import { EMPTY, join, sql, type Sql } from './sql.js';
+import { isRetryableConflict, isUniqueViolation } from './statementRefusal.js';
 import { activeTraceparent } from '../telemetry/tracing.js';
 import { TurnTaker } from '../time.js';
-import type { WriteState, WriteTarget } from './writeLoad.js';
+import { queryableOf, type WriteState, type WriteTarget } from './writeLoad.js';
 
-const EMPTY = Prisma.empty;
+/** The registry's unique index on search_field: a definition claiming a field another holds violates it. */
+const SEARCH_FIELD_KEY = 'structured_property_search_field_key';
 
 /** Thrown on the locked path when the statement was refused: the transaction is to be run again. */
 export class WriteConflict extends Error {
@@ -31,25 +31,33 @@ export class WriteConflict extends Error {
 }
 
 /**
+ * How much history each aspect keeps: `versionsKept` earlier versions (the newest ones;
+ * version numbers never change), 0 for all of them. Older ones are deleted when the
+ * aspect is next written.
+ */
+export interface HistoryRetention {
+  readonly versionsKept: number;
+}
+
+const KEEP_ALL: HistoryRetention = { versionsKept: 0 };
+
+/**
  * Applies the decisions (those that change something). Returns the change-log id
  * of each entity logged; null when the optimistic statement was refused (throws
  * WriteConflict on the locked path).
  */
-export async function applyWrites(target: WriteTarget, all: readonly EntityWriteDecision[], state: WriteState): Promise<Map<string, bigint> | null> {
+export async function applyWrites(target: WriteTarget, all: readonly EntityWriteDecision[], state: WriteState, retention: HistoryRetention = KEEP_ALL): Promise<Map<string, bigint> | null> {
   const decisions = all.filter(changesSomething);
   if (decisions.length === 0) return new Map();
-  const registry = decisions.flatMap((d) => d.registry);
-  const statement = await writeStatement(target, decisions, state);
+  // Not prepared: its text varies with what it writes, so a prepared statement would never be reused.
+  const statement = (await writeStatement(target, decisions, state, retention)).unprepared('write');
   let rows: Array<{ id: bigint | null; urn: string | null }>;
   try {
-    rows =
-      target.kind === 'optimistic'
-        ? (await target.statement(statement.text, statement.values)).map((r) => ({ id: r.id === null ? null : BigInt(r.id as string), urn: r.urn as string | null }))
-        : await target.tx.$queryRaw<Array<{ id: bigint | null; urn: string | null }>>(statement);
+    rows = await queryableOf(target).query<{ id: bigint | null; urn: string | null }>(statement);
   } catch (err) {
     // A definition claiming the same search field committed while this statement ran; or,
     // on its own, the statement deadlocked with another batch bumping the same entities.
-    if (!isSearchFieldTaken(err) && !(target.kind === 'optimistic' && isRetryableConflict(err))) throw err;
+    if (!isUniqueViolation(err, SEARCH_FIELD_KEY) && !(target.kind === 'optimistic' && isRetryableConflict(err))) throw err;
     rows = [];
   }
   const ok = rows.some((r) => r.id === null);
@@ -57,16 +65,9 @@ export async function applyWrites(target: WriteTarget, all: readonly EntityWrite
     if (target.kind === 'locked') throw new WriteConflict();
     return null;
   }
-  if (registry.length > 0) noteRegistryChange(target);
   return new Map(rows.filter((r) => r.id !== null).map((r) => [r.urn!, r.id!]));
 }
 
-/** A unique violation (23505) of the registry's search_field index, as the driver (`code`) or Prisma's adapter (`meta`) reports it. */
-function isSearchFieldTaken(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const text = `${err.message} ${(err as { code?: unknown }).code ?? ''} ${JSON.stringify((err as { meta?: unknown }).meta ?? null)}`;
-  return text.includes('23505') && text.includes('structured_property_search_field_key');
-}
 
 /**
  * JSON of a long array an element at a time, in turns (src/time.ts): one JSON.stringify
@@ -81,10 +82,10 @@ async function jsonInTurns(items: readonly unknown[], turns: TurnTaker): Promise
   return `[${parts.join(',')}]`;
 }
 
-async function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Promise<Prisma.Sql> {
+async function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState, retention: HistoryRetention): Promise<Sql> {
   const turns = new TurnTaker();
   const writes = decisions.flatMap((d) =>
-    d.writes.map((w) => ({ urn: d.urn, entity_type: d.entityType, aspect: w.aspect, metadata: w.metadata, system_metadata: w.systemMetadata, created_by: d.createdBy })),
+    d.writes.map((w) => ({ urn: d.urn, entity_type: d.entityType, aspect: w.aspect, metadata: w.metadata, system_metadata: w.systemMetadata, created_by: d.createdBy, created_via: d.createdVia ?? null })),
   ).map((w, ord) => ({ ord, ...w }));
   const logOnly = decisions.flatMap((d) => (d.creates ? [{ urn: d.urn, entity_type: d.entityType, aspect: d.creates.keyAspect }] : [])).map((l, k) => ({ ord: writes.length + k, ...l }));
   const replaced = decisions.filter((d) => d.valueRows !== null);
@@ -94,7 +95,7 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
   const registry = decisions.flatMap((d) => d.registry);
   const jobs = decisions.flatMap((d) => d.jobs);
 
-  const values = replaced.length === 0 ? EMPTY : Prisma.sql`, values_input AS (
+  const values = replaced.length === 0 ? EMPTY : sql`, values_input AS (
       SELECT * FROM jsonb_to_recordset(${await jsonInTurns(valueRows, turns)}::jsonb)
         AS p(entity_urn text, entity_type text, property_urn text, generation bigint, vals jsonb)
       WHERE (SELECT ok FROM ok)
@@ -106,14 +107,19 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       SELECT entity_urn, property_urn, entity_type, generation, vals FROM values_input
       ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"
     )`;
-  const jobsAdded = jobs.length === 0 ? EMPTY : Prisma.sql`, jobs_added AS (
+  // The hist CTE adds version max_version + 1; the newest `versionsKept` stay, counting it.
+  const pruned = retention.versionsKept <= 0 ? EMPTY : sql`, pruned AS (
+      DELETE FROM aspect h USING prev p
+      WHERE h.urn = p.urn AND h.aspect = p.aspect AND h.version > 0 AND h.version <= p.max_version + 1 - ${retention.versionsKept}
+    )`;
+  const jobsAdded = jobs.length === 0 ? EMPTY : sql`, jobs_added AS (
       INSERT INTO job (kind, payload)
       SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS j(kind text, payload jsonb) WHERE (SELECT ok FROM ok)
     )`;
-  return Prisma.sql`
+  return sql`
     WITH ${writePreconditions(target, decisions, state)} input AS (
       SELECT * FROM jsonb_to_recordset(${await jsonInTurns(writes, turns)}::jsonb)
-        AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text)
+        AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text, created_via text)
       WHERE (SELECT ok FROM ok)
     ), log_input AS (
       SELECT ord, urn, entity_type, aspect FROM input
@@ -121,19 +127,19 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(logOnly)}::jsonb) AS l(ord int, urn text, entity_type text, aspect text)
       WHERE (SELECT ok FROM ok)
     ), prev AS (
-      SELECT a.urn, a.aspect, a.metadata, a.system_metadata, a.created_on, a.created_by,
+      SELECT a.urn, a.aspect, a.metadata, a.system_metadata, a.created_on, a.created_by, a.created_via,
              (SELECT MAX(h.version) FROM aspect h WHERE h.urn = a.urn AND h.aspect = a.aspect) AS max_version
       FROM aspect a JOIN input i ON a.urn = i.urn AND a.aspect = i.aspect AND a.version = 0
     ), hist AS (
-      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
-      SELECT urn, aspect, max_version + 1, metadata, system_metadata, created_on, created_by FROM prev
+      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by, created_via)
+      SELECT urn, aspect, max_version + 1, metadata, system_metadata, created_on, created_by, created_via FROM prev
     ), latest AS (
-      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by)
-      SELECT urn, aspect, 0, metadata, system_metadata, now(), created_by FROM input
+      INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by, created_via)
+      SELECT urn, aspect, 0, metadata, system_metadata, now(), created_by, created_via FROM input
       ON CONFLICT (urn, aspect, version) DO UPDATE
         SET metadata = EXCLUDED.metadata, system_metadata = EXCLUDED.system_metadata,
-            created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by
-    )${values}${registryChanges(registry)}${jobsAdded}, logged AS (
+            created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by, created_via = EXCLUDED.created_via
+    )${pruned}${values}${registryChanges(registry)}${jobsAdded}, logged AS (
       INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
       SELECT urn, min(entity_type), string_agg(aspect, ',' ORDER BY ord), 'UPSERT', ${activeTraceparent()}::text FROM log_input GROUP BY urn ORDER BY min(ord)
       RETURNING id, urn
@@ -147,7 +153,7 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
  * The CTEs ending in `ok`. Checks that change nothing come first (`pre`), so that a
  * refused statement does not bump or create entities either.
  */
-function writePreconditions(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Prisma.Sql {
+function writePreconditions(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState): Sql {
   const relied = [...new Set(decisions.flatMap((d) => d.reliesOn))].map((urn) => {
     const record = state.properties.get(urn);
     if (!record) throw new Error(`a decision relied on ${urn}, which was not loaded`);
@@ -158,28 +164,28 @@ function writePreconditions(target: WriteTarget, decisions: readonly EntityWrite
     const parent = state.entities.get(d.urn)?.parent;
     return parent ? [parent.urn] : [];
   }))];
-  const checks: Prisma.Sql[] = [];
-  if (parents.length > 0) checks.push(Prisma.sql`(SELECT count(*) FROM parents_locked) = ${parents.length}`);
+  const checks: Sql[] = [];
+  if (parents.length > 0) checks.push(sql`(SELECT count(*) FROM parents_locked) = ${parents.length}`);
   if (relied.length > 0) {
-    checks.push(Prisma.sql`(SELECT count(*) FROM jsonb_to_recordset(${JSON.stringify(relied)}::jsonb) AS r(urn text, entity_version bigint, generation bigint)
+    checks.push(sql`(SELECT count(*) FROM jsonb_to_recordset(${JSON.stringify(relied)}::jsonb) AS r(urn text, entity_version bigint, generation bigint)
       JOIN entity e ON e.urn = r.urn AND e.version = r.entity_version
       JOIN structured_property sp ON sp.urn = r.urn AND sp.generation = r.generation) = ${relied.length}`);
   }
   if (claimed.length > 0) {
-    checks.push(Prisma.sql`NOT EXISTS (SELECT 1 FROM jsonb_to_recordset(${JSON.stringify(claimed)}::jsonb) AS c(field text, urn text)
+    checks.push(sql`NOT EXISTS (SELECT 1 FROM jsonb_to_recordset(${JSON.stringify(claimed)}::jsonb) AS c(field text, urn text)
       JOIN structured_property sp ON sp.search_field = c.field AND sp.urn <> c.urn)`);
   }
-  const pre = Prisma.sql`${parents.length > 0 ? Prisma.sql`parents_locked AS (SELECT urn FROM entity WHERE urn = ANY(${parents}::text[]) FOR SHARE), ` : EMPTY}pre AS (
-      SELECT ${checks.length > 0 ? Prisma.join(checks, ' AND ') : Prisma.sql`true`} AS ok
+  const pre = sql`${parents.length > 0 ? sql`parents_locked AS (SELECT urn FROM entity WHERE urn = ANY(${parents}::text[]) FOR SHARE), ` : EMPTY}pre AS (
+      SELECT ${checks.length > 0 ? join(checks, ' AND ') : sql`true`} AS ok
     ),`;
   const touched = decisions.map((d) => ({ urn: d.urn, entity_type: d.entityType, version: state.entities.get(d.urn)?.version ?? null }));
   if (target.kind === 'locked') {
-    return Prisma.sql`${pre} bumped AS (
+    return sql`${pre} bumped AS (
       UPDATE entity SET version = version + 1 WHERE urn = ANY(${touched.map((t) => t.urn)}::text[]) AND (SELECT ok FROM pre)
     ), ok AS (SELECT ok FROM pre),`;
   }
   const bumps = touched.filter((t) => t.version !== null).length;
-  return Prisma.sql`${pre} guard AS (
+  return sql`${pre} guard AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(touched.map((t) => ({ ...t, version: t.version === null ? null : String(t.version) })))}::jsonb)
         AS g(urn text, entity_type text, version bigint)
     ), bumped AS (
@@ -196,7 +202,7 @@ function writePreconditions(target: WriteTarget, decisions: readonly EntityWrite
 }
 
 /** Registry rows: (re)definitions upserted, soft-delete flags set; only when there are any, as every change bumps the registry's epoch. */
-function registryChanges(changes: readonly RegistryChange[]): Prisma.Sql {
+function registryChanges(changes: readonly RegistryChange[]): Sql {
   if (changes.length === 0) return EMPTY;
   const rows = changes.map((c) => ({
     urn: c.urn,
@@ -207,7 +213,7 @@ function registryChanges(changes: readonly RegistryChange[]): Prisma.Sql {
     generation: c.define && c.define.generation !== 'new' ? String(c.define.generation) : null,
     removed: c.removed,
   }));
-  return Prisma.sql`, registry_input AS (
+  return sql`, registry_input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         AS r(urn text, qualified_name text, search_field text, value_type text, version text, generation bigint, removed boolean)
       WHERE (SELECT ok FROM ok)

@@ -13,12 +13,13 @@
 import type { PropertyDefinition } from '../domain/propertyDefinition.js';
 import type { TypedValue } from '../domain/typedValue.js';
 import type { CurrentAspect, EntityState, Existence, HeldValue, PropertyRecord, RegistryState } from '../domain/writes/writeState.js';
-import type { Db, DriverStatement, Queryable, Tx } from './database.js';
+import type { Db, Queryable, Tx } from './database.js';
+import type { EntityModel } from './generated/prisma/models.js';
+import { sql } from './sql.js';
 
-/** What the write path runs on: Prisma for its reads and transactions, the driver for the optimistic applying statement. */
+/** What the write path runs on. */
 export interface WriteStore {
   readonly db: Db;
-  readonly statement: DriverStatement;
 }
 
 /** Where a write runs: on its own (one guarded statement) or in a transaction holding the entity locks. */
@@ -75,19 +76,19 @@ export async function loadWriteState(target: WriteTarget, request: LoadRequest):
   }
   const tx = target.tx;
   const liveParents = new Set(
-    parents.length === 0 ? [] : (await tx.$queryRaw<{ urn: string }[]>`SELECT urn FROM entity WHERE urn = ANY(${parents}::text[]) ORDER BY urn FOR SHARE`).map((r) => r.urn),
+    parents.length === 0 ? [] : (await tx.query<Pick<EntityModel, 'urn'>>(sql`SELECT urn FROM entity WHERE urn = ANY(${parents}::text[]) ORDER BY urn FOR SHARE`)).map((r) => r.urn),
   );
   const toCreate = request.entities.filter((e) => e.create && (e.parent === null || liveParents.has(e.parent))).sort((a, b) => (a.urn < b.urn ? -1 : 1));
   const created = new Set<string>();
   if (toCreate.length > 0) {
-    const rows = await tx.$queryRaw<{ urn: string }[]>`
+    const rows = await tx.query<Pick<EntityModel, 'urn'>>(sql`
       INSERT INTO entity (urn, entity_type)
       SELECT * FROM unnest(${toCreate.map((e) => e.urn)}::text[], ${toCreate.map((e) => e.entityType)}::text[])
-      ON CONFLICT (urn) DO NOTHING RETURNING urn`;
+      ON CONFLICT (urn) DO NOTHING RETURNING urn`);
     for (const r of rows) created.add(r.urn);
   }
-  const locked = await tx.$queryRaw<{ urn: string; version: bigint }[]>`
-    SELECT urn, version FROM entity WHERE urn = ANY(${request.entities.map((e) => e.urn)}::text[]) ORDER BY urn FOR UPDATE`;
+  const locked = await tx.query<Pick<EntityModel, 'urn' | 'version'>>(sql`
+    SELECT urn, version FROM entity WHERE urn = ANY(${request.entities.map((e) => e.urn)}::text[]) ORDER BY urn FOR UPDATE`);
   const versions = new Map(locked.map((r) => [r.urn, r.version]));
   const rows = await loadRows(tx, request, []);
   return stateOf(request, rows, (e) => ({
@@ -161,26 +162,24 @@ function stateOf(
 async function loadRows(db: Queryable, request: LoadRequest, entityUrns: readonly string[]): Promise<LoadedRow[]> {
   const urns = request.entities.map((e) => e.urn);
   const withValues = request.entities.filter((e) => e.values).map((e) => e.urn);
-  return db.$queryRaw<LoadedRow[]>`
+  return db.query<LoadedRow>(sql`
     SELECT 'entityVersion' AS kind, e.urn, json_build_object('version', e.version::text) AS data
-    FROM entity e WHERE e.urn = ANY(${entityUrns as string[]}::text[])
+    FROM entity e WHERE e.urn = ANY(${entityUrns}::text[])
     UNION ALL
     SELECT 'aspect' AS kind, a.urn, json_build_object('aspect', a.aspect, 'metadata', a.metadata, 'system_metadata', a.system_metadata) AS data
-    FROM aspect a WHERE a.urn = ANY(${urns}::text[]) AND a.version = 0 AND a.aspect = ANY(${request.aspects as string[]}::text[])
+    FROM aspect a WHERE a.urn = ANY(${urns}::text[]) AND a.version = 0 AND a.aspect = ANY(${request.aspects}::text[])
     UNION ALL
     SELECT 'heldValue' AS kind, pv.entity_urn, json_build_object('property_urn', pv.property_urn, 'generation', pv.generation::text, 'values', pv."values",
                                                          'current_generation', sp.generation::text, 'removed', sp.removed) AS data
     FROM property_value pv LEFT JOIN structured_property sp ON sp.urn = pv.property_urn
     WHERE pv.entity_urn = ANY(${withValues}::text[])
     UNION ALL
-    SELECT 'property' AS kind, sp.urn, json_build_object('generation', sp.generation::text, 'removed', sp.removed, 'definition', d.metadata,
-                                                  'entity_version', pe.version::text) AS data
-    FROM structured_property sp
-    JOIN aspect d ON d.urn = sp.urn AND d.aspect = 'propertyDefinition' AND d.version = 0
-    JOIN entity pe ON pe.urn = sp.urn
-    WHERE sp.urn IN (SELECT unnest(${request.properties as string[]}::text[])
+    SELECT 'property' AS kind, rp.urn, json_build_object('generation', rp.generation::text, 'removed', rp.removed, 'definition', rp.definition,
+                                                  'entity_version', rp.entity_version::text) AS data
+    FROM registered_property rp
+    WHERE rp.urn IN (SELECT unnest(${request.properties}::text[])
                      UNION SELECT property_urn FROM property_value WHERE entity_urn = ANY(${withValues}::text[]))
     UNION ALL
     SELECT 'searchFieldOwner' AS kind, sp.urn, json_build_object('search_field', sp.search_field) AS data
-    FROM structured_property sp WHERE sp.search_field = ANY(${request.searchFields as string[]}::text[])`;
+    FROM structured_property sp WHERE sp.search_field = ANY(${request.searchFields}::text[])`);
 }

@@ -68,8 +68,8 @@ export const graphqlOperationErrors = new client.Counter({
 
 export const dbStatementDuration = new client.Histogram({
   name: 'propgraph_db_statement_duration_seconds',
-  help: 'Database statements by path (prisma: through Prisma; driver: straight on pg) and operation, pool wait included',
-  labelNames: ['path', 'operation'] as const,
+  help: 'Database statements by operation (a statement name, write, or the leading SQL keyword), pool wait included',
+  labelNames: ['operation'] as const,
   buckets: CALL_BUCKETS,
   registers,
 });

@@ -57,6 +57,46 @@ describe('init and the config file', () => {
     }
   });
 
+  it('reads the token from --token-file or from stdin with --token -, so it is never on the command line (issue #29)', async () => {
+    const initHome = tempDir();
+    try {
+      const file = path.join(initHome, '.propgraph', 'config.json');
+      const tokenFile = writeFile(initHome, 'root-token', 'pgt_from-a-file\n');
+      const fromFile = await runCli(['init', '--server', server.url, '--token-file', tokenFile], { home: initHome });
+      expect(fromFile.code).toBe(0);
+      expect(fromFile.stdout).toMatch(/with an access token of admin scope, checked\)\.\n$/);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ server: server.url, token: 'pgt_from-a-file' });
+
+      const fromStdin = await runCli(['init', '--server', server.url, '--token', '-'], { home: initHome, input: 'pgt_from-stdin\n' });
+      expect(fromStdin.code).toBe(0);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ server: server.url, token: 'pgt_from-stdin' });
+    } finally {
+      rmSync(initHome, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a token file that cannot be read or holds no token, empty stdin, and both --token and --token-file; nothing is written', async () => {
+    const initHome = tempDir();
+    try {
+      const file = path.join(initHome, '.propgraph', 'config.json');
+      const missing = await runCli(['init', '--server', server.url, '--token-file', path.join(initHome, 'nope')], { home: initHome });
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/Cannot read the token from .*nope: ENOENT/);
+      const empty = await runCli(['init', '--server', server.url, '--token-file', writeFile(initHome, 'empty', '\n')], { home: initHome });
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toMatch(/does not hold a token: expected one line with the token and nothing else/);
+      const noInput = await runCli(['init', '--server', server.url, '--token', '-'], { home: initHome, input: '' });
+      expect(noInput.code).toBe(2);
+      expect(noInput.stderr).toMatch(/stdin \(--token -\) does not hold a token/);
+      const both = await runCli(['init', '--server', server.url, '--token', 't', '--token-file', writeFile(initHome, 't', 't')], { home: initHome });
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/Give the token once: --token or --token-file, not both/);
+      expect(() => statSync(file)).toThrow();
+    } finally {
+      rmSync(initHome, { recursive: true, force: true });
+    }
+  });
+
   it('needs --server when not on a terminal, and rejects an address that is not http(s)', async () => {
     const initHome = tempDir();
     try {
@@ -196,7 +236,7 @@ describe('delete', () => {
     const urn = await defineProperty('del.keep');
     const result = await cli(['delete', '--urn', urn, '--hard'], 'n\n');
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`This will permanently delete ${urn} and remove its values from every entity that holds them. This cannot be undone. Continue? [y/N]`);
+    expect(result.stderr).toContain(`This will permanently delete ${urn} and remove its values from every entity that holds them (no values). This cannot be undone. Continue? [y/N]`);
     expect(result.stderr).toContain(`Aborted; ${urn} was not deleted.`);
     expect((await http(server.url, 'GET', `/openapi/v3/entity/structuredProperty/${enc(urn)}`)).status).toBe(200);
     // No answer at all (stdin closed) is a no as well.

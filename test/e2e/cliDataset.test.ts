@@ -110,13 +110,33 @@ describe('dataset upsert with the example dataset file', () => {
     });
   });
 
-  it("replaces the dataset's aspect on the next upsert and leaves fields the file does not set alone", async () => {
-    const next = await cli(['dataset', 'upsert', '-f', yamlFile('seed-dataset-2.yaml', `- id: user.clicks\n  platform: hive\n  structured_properties:\n    io.acryl.dataManagement.replicationSLA: 60\n`)]);
+  it('merges on the next upsert: sets what the file names, keeps the other properties, and leaves fields the file does not set alone', async () => {
+    const file = yamlFile('seed-dataset-2.yaml', `- id: user.clicks\n  platform: hive\n  structured_properties:\n    io.acryl.dataManagement.replicationSLA: 60\n`);
+    const dry = await cli(['dataset', 'upsert', '-f', file, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(
+      `${SEED_DATASET_URN}\n  io.acryl.dataManagement.replicationSLA: 90 -> 60\n` +
+        `${file}: 1 dataset is valid; 1 property would change on 1 of 1 entities (merge: properties the file does not name are kept). Nothing was written (dry run).\n`,
+    );
+    const next = await cli(['dataset', 'upsert', '-f', file]);
     expect(next.code).toBe(0);
     expect((await propertiesOf('dataset', SEED_DATASET_URN)).properties).toEqual([
       { propertyUrn: 'urn:li:structuredProperty:io.acryl.dataManagement.replicationSLA', values: [{ double: 60 }] },
+      { propertyUrn: 'urn:li:structuredProperty:io.acryl.privacy.retentionTime', values: [{ double: 30 }, { double: 90 }] },
     ]);
     expect((await propertiesOf('schemaField', fieldUrn(SEED_DATASET_URN, 'ip'))).properties).toHaveLength(1);
+  });
+
+  it("--replace replaces the dataset's whole aspect; its --dry-run lists the removals too", async () => {
+    const file = yamlFile('seed-dataset-3.yaml', `- id: user.clicks\n  platform: hive\n  structured_properties:\n    io.acryl.dataManagement.replicationSLA: 45\n`);
+    const dry = await cli(['dataset', 'upsert', '--replace', '-f', file, '--dry-run']);
+    expect(dry.stdout).toContain('  io.acryl.privacy.retentionTime: 30, 90 -> (none)\n');
+    expect(dry.stdout).toContain('(replace: each entity would hold exactly the properties the file names)');
+    const next = await cli(['dataset', 'upsert', '--replace', '-f', file]);
+    expect(next.code).toBe(0);
+    expect((await propertiesOf('dataset', SEED_DATASET_URN)).properties).toEqual([
+      { propertyUrn: 'urn:li:structuredProperty:io.acryl.dataManagement.replicationSLA', values: [{ double: 45 }] },
+    ]);
   });
 });
 
@@ -149,7 +169,9 @@ describe('dataset upsert: forms and typing', () => {
     const result = await cli(['dataset', 'upsert', '-f', yamlFile('forms.yaml', text)]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`Update succeeded for urn ${dev}.\nUpdate succeeded for urn urn:li:dataset:(urn:li:dataPlatform:snowflake,forms.other,QA).\n2 written, 0 failed\n`);
+    expect(result.stdout).toBe(
+      `Update succeeded for urn ${dev}.\nUpdate succeeded for urn urn:li:dataset:(urn:li:dataPlatform:snowflake,forms.other,QA).\n2 written, 0 failed, merged: properties the file does not name were kept (--replace replaces them)\n`,
+    );
     expect((await propertiesOf('schemaField', fieldUrn(dev, 'a.b'))).properties).toEqual([{ propertyUrn: 'urn:li:structuredProperty:ds.text', values: [{ string: 'hello' }] }]);
     const got = JSON.parse((await cli(['dataset', 'get', '--urn', dev])).stdout);
     expect(got.schema.fields).toEqual([{ id: 'a.b', urn: fieldUrn(dev, 'a.b'), structured_properties: { 'ds.text': 'hello' } }]);
@@ -159,7 +181,9 @@ describe('dataset upsert: forms and typing', () => {
     const file = yamlFile('dry-ds.yaml', `- id: dry.table\n  platform: hive\n  structured_properties:\n    ds.level: 3\n`);
     const result = await cli(['dataset', 'upsert', '-f', file, '--dry-run']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`${file}: 1 dataset is valid; nothing was written (dry run).\n`);
+    expect(result.stdout).toBe(
+      `${hiveUrn('dry.table')}\n  ds.level: (none) -> 3\n${file}: 1 dataset is valid; 1 property would change on 1 of 1 entities (merge: properties the file does not name are kept). Nothing was written (dry run).\n`,
+    );
     expect(await exists(hiveUrn('dry.table'))).toBe(false);
   });
 

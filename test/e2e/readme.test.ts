@@ -85,3 +85,14 @@ test('the first minute: init, demo load, a search, a faceted search and the test
   const readmeSays = readme.match(/The last one ends with\n\n```text\n([\s\S]*?)```/)![1]!;
   expect(evaluate).toBe(readmeSays);
 }, 300_000);
+
+test('no example puts a token on a command line, where every user of the machine can read it with ps (issue #29)', () => {
+  for (const doc of ['README.md', 'docs/cli.md', 'docs/guide.md']) {
+    const text = readFileSync(path.join(ROOT, doc), 'utf8');
+    const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    for (const line of blocks.flatMap((b) => b.split('\n'))) {
+      // A token given to a command as an argument: --token with a value other than -, or a Bearer header on curl's command line.
+      expect({ doc, line, argument: /--token(?!-file)\s+(?!-(\s|$))\S/.test(line) || /curl\b.*-H\s+"[^"@]*Bearer/i.test(line) }).toEqual({ doc, line, argument: false });
+    }
+  }
+});

@@ -5,7 +5,7 @@
  * values are untouched, and the search index holds none of its values (asked of the
  * API after the name is re-created, and of Meilisearch itself for the old generation).
  */
-import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
+import { buildOnce, jobCompletions, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertyUrn, upsertDatasetsWithValues, V3 } from '../support/catalog.js';
 import { enc, http } from '../support/http.js';
 import { engineCount, holdersOf } from '../support/indexedValues.js';
@@ -20,10 +20,6 @@ const KEPT = 'jobs.kept';
 const urnOf = (i: number) => datasetUrn(`jobs.d${String(i).padStart(5, '0')}`);
 
 /** How often the server logged that it finished the job. */
-function completions(server: BuiltProcess, jobId: string): number {
-  return server.output.join('').split('\n').filter((line) => line.includes('"msg":"job done"') && line.includes(`"job":"${jobId}"`)).length;
-}
-
 describe.each(faultBackends())('hard delete of a property held by 10,000 datasets, server killed mid-cleanup, %s PostgreSQL', (backend) => {
   const report = (line: string) => console.log(`[hard delete job, ${backend}] ${line}`);
   let deployment: FaultDeployment;
@@ -65,7 +61,7 @@ describe.each(faultBackends())('hard delete of a property held by 10,000 dataset
     first.child.kill('SIGKILL');
     await first.exited;
     report(`killed ${Date.now() - deletedAt} ms after the delete, job ${running.id} at ${running.done}/${running.total}`);
-    expect(completions(first, running.id)).toBe(0);
+    expect(jobCompletions(first, running.id)).toBe(0);
 
     const restartedAt = Date.now();
     const second = (server = await startBuiltServer(env));
@@ -79,7 +75,7 @@ describe.each(faultBackends())('hard delete of a property held by 10,000 dataset
     expect(finished).toMatchObject({ status: 'done', total: N, done: N, remaining: 0, lastError: null });
     expect(finished.attempts).toBe(2);
     expect((await storedJobs(databaseUrl)).filter((j) => j.payload?.propertyUrn === propertyUrn(GONE))).toHaveLength(1);
-    expect(completions(second, running.id)).toBe(1);
+    expect(jobCompletions(second, running.id)).toBe(1);
 
     // The database: nothing of the property anywhere; the other property's 10,000 values intact.
     expect(await traces(databaseUrl, propertyUrn(GONE))).toEqual({ valueRows: 0, aspects: 0 });

@@ -113,7 +113,7 @@ describe.each(backends)('PostgreSQL restarted under load, %s', (backend) => {
     let reads = 0;
     const reader = async () => {
       while (!stop) {
-        // Every other read names its aspects: that read goes to the driver itself, not through Prisma (store/database.ts DriverRead).
+        // Every other read names its aspects: the named page read (read_entity_page) rather than all of them.
         const named = reads++ % 2 === 1 ? '?aspects=status&aspects=structuredProperties' : '';
         const o = await attempt(base, 'GET', `${V3}/entity/dataset/${enc(known)}${named}`, {}, 20_000);
         outcomes.push({ ...o, kind: 'read' });

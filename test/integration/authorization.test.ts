@@ -218,7 +218,7 @@ const OPERATIONS: Operation[] = [
 
 beforeAll(async () => {
   // Writes answer at commit: the matrix reads no search result of what it wrote, so neither the server nor the client waits for the index.
-  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', WRITE_WAIT_FOR_INDEX: 'false' } });
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', WRITE_WAIT_FOR_INDEX: 'false', AUTH_FAILURES_PER_MINUTE: '1000000' } });
   url = server.url;
   await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, {
     json: { value: { qualifiedName: 'io.matrix.size', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.schemaField'] } },

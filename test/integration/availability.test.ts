@@ -119,7 +119,7 @@ describe('REST and metadata tests (item 6)', () => {
   test(`a batch over ${LIMITS.batchEntities} entities is refused with the limit named; a full batch completes while /health keeps answering`, async () => {
     const over = await http(url, 'POST', `${V3}/entity/dataset`, { json: batch(10_000, 'over'), query: { async: 'true' } });
     expect(over.status).toBe(400);
-    expect(over.body.message).toContain(`more than the limit of ${LIMITS.batchEntities} entries`);
+    expect(over.body.message).toContain(`more than the limit of ${LIMITS.batchEntities} entities`);
     const { result, ...latency } = await underHealthProbe(url, () => http(url, 'POST', `${V3}/entity/dataset`, { json: batch(LIMITS.batchEntities, 'full'), query: { async: 'true' } }), { warmUp: true });
     expect(result.status).toBe(200);
     expect(result.body).toHaveLength(LIMITS.batchEntities);

@@ -15,7 +15,20 @@ import { parseYaml } from '../../src/cli/files/yamlFile.js';
 import { tryParseDataType } from '../../src/domain/typeUrns.js';
 import { tryParseUrn } from '../../src/domain/urn.js';
 import { databaseChecksum } from '../support/dbChecksum.js';
-import { badCharacter, deepNesting, withDeepValue, withInserted, type Json } from '../support/hostileInput.js';
+import {
+  badCharacter,
+  bearerSpelling,
+  deepDocument,
+  deepNesting,
+  nonEntityRepresentations,
+  overBudgetOperation,
+  oversizedTrace,
+  traceIdPastChangeIds,
+  withDeepValue,
+  withInserted,
+  withReservedKey,
+  type Json,
+} from '../support/hostileInput.js';
 import { enc } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ensureCliBuilt, runCli, tempDir, writeFile } from '../e2e/cliRunner.js';
@@ -29,6 +42,8 @@ const D = 'urn:li:dataset:(urn:li:dataPlatform:hive,fuzz.orders,PROD)';
 
 let server: TestServer;
 let baseline: string;
+/** A read token of its own, so that its rate-limit bucket starts fresh. */
+let reader: string;
 const counts: Record<string, number> = {};
 const serverErrors: string[] = [];
 
@@ -63,7 +78,7 @@ beforeAll(async () => {
   await ensureCliBuilt();
   // With search, so query strings reach the search engine too.
   // A short request timeout, so that stalled bodies are cut off within a test.
-  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', REQUEST_TIMEOUT_MS: '2000' } });
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000', REQUEST_TIMEOUT_MS: '2000' } });
   const def = (qn: string, extra: Record<string, unknown>) => ({ value: { qualifiedName: qn, entityTypes: ['urn:li:entityType:svc.dataset'], ...extra } });
   await arrange('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, def('io.fuzz.retention', { valueType: 'urn:li:dataType:svc.number', allowedValues: [{ value: { double: 30 } }, { value: { double: 60 } }] }));
   await arrange('POST', `${V3}/entity/structuredProperty/${enc(S)}/propertyDefinition`, def('io.fuzz.owner', { valueType: 'urn:li:dataType:svc.string' }));
@@ -71,6 +86,8 @@ beforeAll(async () => {
   await arrange('POST', `${V3}/entity/structuredProperty/${enc(SOFT)}/status`, { value: { removed: true } }, '?createIfNotExists=false');
   await arrange('POST', `${V3}/entity/dataset`, [{ urn: D, status: { value: { removed: false } } }]);
   await arrange('POST', `${V3}/entity/dataset/${enc(D)}/structuredProperties`, { value: { properties: [{ propertyUrn: P, values: [{ double: 60 }] }, { propertyUrn: S, values: [{ string: 'team' }] }] } }, '?createIfNotExists=false');
+  const created = await fetch(`${server.url}${V3}/tokens`, { method: 'POST', headers: { authorization: `Bearer ${ROOT}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'fuzz-reader', scope: 'read' }) });
+  reader = ((await created.json()) as { accessToken: string }).accessToken;
   baseline = await databaseChecksum(server.database.sql);
 }, 180_000);
 
@@ -380,6 +397,103 @@ test('_entities with more representations than the limit, of any shape, is refus
     }),
     { numRuns: 30 },
   );
+});
+
+describe('issue #29: one token must not degrade the server for everyone', () => {
+  const gqlBody = (query: string, variables: unknown) => JSON.stringify({ query, variables });
+
+  test('item 1: write traces over the batch or results bound are refused, on both prefixes', async () => {
+    await fc.assert(
+      fc.asyncProperty(oversizedTrace, fc.constantFrom('/openapi', '/gms/openapi'), fc.boolean(), async (body, prefix, all) => {
+        expectRefused(await send('29-trace-bounds', { method: 'POST', path: `${prefix}/v1/trace/write/0123456789abcdef0000000000000001${all ? '?onlyIncludeErrors=false' : ''}`, body: JSON.stringify(body), contentType: 'application/json' }));
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  test('item 6: trace ids past a signed 64-bit change id are refused', async () => {
+    await fc.assert(
+      fc.asyncProperty(traceIdPastChangeIds, async (id) => {
+        expectRefused(await send('29-trace-ids', { method: 'POST', path: `/openapi/v1/trace/write/${id}`, body: JSON.stringify({ [D]: ['status'] }), contentType: 'application/json' }));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test('item 2: _entities naming no entity type, of any shape and number, is refused as the client\'s error', async () => {
+    await fc.assert(
+      fc.asyncProperty(nonEntityRepresentations, async (r) => {
+        const body = gqlBody('query q($r: [_Any!]!) { _entities(representations: $r) { __typename } }', { r });
+        expectRefused(await send('29-entities-typename', { method: 'POST', path: '/api/graphql', body, contentType: 'application/json' }));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test('item 3: operations asking for more results than the budget, as literals or variables, are refused', async () => {
+    await fc.assert(
+      fc.asyncProperty(overBudgetOperation, async ({ query, variables }) => {
+        expectRefused(await send('29-results-budget', { method: 'POST', path: '/api/graphql', body: gqlBody(query, variables), contentType: 'application/json' }));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test('item 4: any spelling of one token is one principal: one rate-limit bucket, counted down by one per request', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(bearerSpelling(reader), { minLength: 2, maxLength: 6 }), async (spellings) => {
+        const remaining: number[] = [];
+        for (const authorization of spellings) {
+          counts['29-bearer-spellings'] = (counts['29-bearer-spellings'] ?? 0) + 1;
+          const res = await fetch(`${server.url}${V3}/jobs`, { headers: { authorization } });
+          await res.text();
+          expect(res.status).toBe(200);
+          remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+        }
+        expect(remaining.slice(1).map((r, i) => remaining[i]! - r)).toEqual(remaining.slice(1).map(() => 1));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  test('item 4: a malformed or unknown token, spelled any way, is a 401, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 60 }), fc.string({ maxLength: 60 }).chain((t) => bearerSpelling(`x${t.replace(/\s/g, '')}`))), async (authorization) => {
+        counts['29-bad-tokens'] = (counts['29-bad-tokens'] ?? 0) + 1;
+        const res = await fetch(`${server.url}${V3}/jobs`, { headers: /^[\t\x20-\x7e]*$/.test(authorization) ? { authorization } : {} });
+        await res.text();
+        expect(res.status).toBe(401);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test('item 7: GraphQL documents nested past the limit are refused before they are parsed, in bounded time', async () => {
+    await fc.assert(
+      fc.asyncProperty(deepDocument, async (query) => {
+        const started = Date.now();
+        expectRefused(await send('29-deep-documents', { method: 'POST', path: '/api/graphql', body: JSON.stringify({ query }), contentType: 'application/json' }));
+        expect(Date.now() - started).toBeLessThan(2000);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test('item 10: a Rest.li aspect with a reserved prototype key anywhere is refused, alone and in a batch', async () => {
+    const aspects: Array<{ name: string; value: Json }> = [
+      { name: 'datasetProperties', value: { description: 'orders', customProperties: { team: 'core' }, tags: ['a'] } },
+      { name: 'structuredProperties', value: { properties: [{ propertyUrn: S, values: [{ string: 'team' }] }] } },
+      { name: 'globalTags', value: { tags: [{ tag: 'urn:li:tag:a' }] } },
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...aspects), fc.nat(), fc.boolean(), fc.boolean(), async (aspect, which, constructorForm, batch) => {
+        const proposal = { entityType: 'dataset', entityUrn: D, changeType: 'UPSERT', aspectName: aspect.name, aspect: { value: withReservedKey(aspect.value, which, constructorForm), contentType: 'application/json' } };
+        const body = batch ? { proposals: [{ ...proposal, aspectName: 'status', aspect: { value: '{"removed": false}', contentType: 'application/json' } }, proposal] } : { proposal };
+        expectRefused(await send('29-reserved-keys', { method: 'POST', path: `/aspects?action=${batch ? 'ingestProposalBatch' : 'ingestProposal'}`, body: JSON.stringify(body), contentType: 'application/json' }));
+      }),
+      { numRuns: 40 },
+    );
+  });
 });
 
 interface SlowBody {

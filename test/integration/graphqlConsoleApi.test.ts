@@ -160,7 +160,8 @@ describe('replaceStructuredPropertyDefinition', () => {
     const res = await gql(REPLACE, { input: { urn, valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'], allowedValues: [{ stringValue: 'gold' }] } });
     expect(res.errors).toEqual([
       {
-        message: 'Incompatible structured property definition change: allowed value {string=silver} is removed. Set a new version (yyyyMMddhhmmss) to apply a breaking change.',
+        // The impact of the new version it asks for follows (docs/contract.md §13).
+        message: 'Incompatible structured property definition change: allowed value {string=silver} is removed. Set a new version (yyyyMMddhhmmss) to apply a breaking change. A new version hides at once, and then removes, the 1 value on 1 entity (dataset: 1) the property holds now.',
         extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
         locations: expect.anything(),
         path: ['replaceStructuredPropertyDefinition'],

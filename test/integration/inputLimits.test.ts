@@ -138,6 +138,53 @@ describe('decoded inputs and bounds (item 4)', () => {
   });
 });
 
+describe('nesting is bounded before anything parses it (issue #29, item 7)', () => {
+  test('a 16 MB body of nested arrays is refused before it is parsed: a 400 naming the path, in bounded time', async () => {
+    const levels = 8_000_000;
+    const started = Date.now();
+    const res = await refused('POST', `${V3}/entity/dataset`, { body: `${'['.repeat(levels)}${']'.repeat(levels)}`, contentType: 'application/json' });
+    // Parsed first, this body held the event loop for seconds before the walk refused it.
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(res.body.message).toMatch(/^request body(\[0\]){64} is nested deeper than the limit of 64 levels of arrays and objects; flatten the value$/);
+  });
+
+  test('the text scan names the same path as the walk: keys and indexes', async () => {
+    const res = await refused('POST', aspectPath('globalTags'), { query: upsert, json: { value: { tags: [{ tag: 'urn:li:tag:a' }, { tag: nestedArrays(100) }] } } });
+    expect(res.body.message).toMatch(/^value\.tags\[1\]\.tag(\[0\]){60} is nested deeper than the limit of 64 levels/);
+  });
+
+  test('a GraphQL document of 2,000 nested selection sets, under the token limit, is a 400 naming the limit, not a 500', async () => {
+    const query = `{ ${'entity(urn: "u") { ... on Dataset { '.repeat(2000)}urn${' } }'.repeat(2000)} }`;
+    const res = await http(url, 'POST', '/api/graphql', { json: { query } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/deeper than the limit of 128 levels \(line 1, column \d+\)$/), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+  });
+
+  test('a GraphQL literal nested 3,000 levels is a 400, and brackets inside strings and comments do not count', async () => {
+    const literal = await http(url, 'POST', '/api/graphql', { json: { query: `{ entity(urn: ${'['.repeat(3000)}"u"${']'.repeat(3000)}) { urn } }` } });
+    expect(literal.status).toBe(400);
+    const block = '"""';
+    const query = `# ${'{'.repeat(500)}\n{ entity(urn: "${'{['.repeat(500)}") { urn } e: entity(urn: ${block}${'(\\"""'.repeat(200)}${block}) { urn } }`;
+    const quoted = await http(url, 'POST', '/api/graphql', { json: { query } });
+    // Past the gate: the resolvers answer (that these are not urns).
+    expect(quoted.status).toBe(200);
+    expect(quoted.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['BAD_USER_INPUT', 'BAD_USER_INPUT']);
+  });
+
+  test('GraphQL variables sent in a GET query string are held to the same limit before they are parsed', async () => {
+    const variables = `{"urn": ${'['.repeat(1000)}${']'.repeat(1000)}}`;
+    const res = await http(url, 'GET', '/api/graphql', { query: { query: 'query q($urn: String!) { entity(urn: $urn) { urn } }', variables }, headers: { 'apollo-require-preflight': 'true' } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^variable \$urn(\[0\]){63} is nested deeper than the limit of 64 levels/), extensions: { code: 'BAD_USER_INPUT' } });
+  });
+
+  test("a metadata test definition's JSON text is held to the same limit before it is parsed", async () => {
+    const json = `{"on": {"types": ["dataset"]}, "rules": ${'['.repeat(40_000)}${']'.repeat(40_000)}}`;
+    const res = await refused('POST', `${V3}/entity/test/${enc('urn:li:test:deep')}/testInfo`, { query: upsert, json: { value: { name: 'n', category: 'c', definition: { type: 'JSON', json } } } });
+    expect(res.body.message).toMatch(/^Invalid test definition: rules(\[0\]){63}: is nested deeper than the limit of 64 levels/);
+  });
+});
+
 describe('errors in one bounded shape (item 10)', () => {
   test('a path that is not validly percent-encoded is {error, message}', async () => {
     const res = await fetch(`${url}${V3}/entity/dataset/%E0%A4%A`);

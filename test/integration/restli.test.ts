@@ -129,10 +129,13 @@ describe('reads', () => {
     expect((await get(`/aspects/${enc(P)}?aspect=status&version=0`)).status).toBe(404);
   });
 
-  test('only version 0 (the latest) is served', async () => {
+  test('a version not stored is 404; a version that is no number is 400 (earlier versions: test/integration/historyAndImpact.test.ts)', async () => {
     const res = await get(`/aspects/${enc(P)}?aspect=propertyDefinition&version=3`);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Query parameter version must be 0 (the latest), got "3"');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe(`Version 3 of aspect propertyDefinition of ${P} does not exist`);
+    const bad = await get(`/aspects/${enc(P)}?aspect=propertyDefinition&version=latest`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^Query parameter version must be a whole number >= 0/);
   });
 
   test('a definition written with datahub type urns reads back in the canonical svc namespace, under its record class', async () => {
@@ -225,5 +228,52 @@ describe('hard delete', () => {
     expect(res.body).toEqual({ value: { urn: doomed, rows: 2, timeseriesRows: 0 } });
     expect((await get(`/aspects/${enc(doomed)}?aspect=datasetKey&version=0`)).status).toBe(404);
     expect((await post('/entities?action=delete', { urn: doomed })).body).toEqual({ value: { urn: doomed, rows: 0, timeseriesRows: 0 } });
+  });
+});
+
+describe('issue #29, item 10: reserved prototype keys inside a decoded aspect', () => {
+  test.each([
+    ['at the top of the aspect', '{"__proto__": {"polluted": true}, "name": "x"}', /^proposal\.aspect\.value\.__proto__ is the reserved key "__proto__"/],
+    ['inside it', '{"customProperties": {"__proto__": "x"}}', /^proposal\.aspect\.value\.customProperties\.__proto__ is the reserved key "__proto__"/],
+    ['a constructor holding prototype', '{"customProperties": {"constructor": {"prototype": {}}}}', /^proposal\.aspect\.value\.customProperties\.constructor is a "constructor" key holding "prototype"/],
+  ])('%s: a 400 naming the path, as a REST body with it is refused; nothing stored', async (_where, value, says) => {
+    await refused(() => ingest(mcp('UPSERT', D, 'datasetProperties', value)), 400, says);
+    const rest = await http(server.url, 'POST', `/openapi/v3/entity/dataset/${enc(D)}/datasetProperties`, { headers: auth, query: { createIfNotExists: 'false' }, body: `{"value": ${value}}`, contentType: 'application/json' });
+    expect(rest.status).toBe(400);
+  });
+
+  test('in a batch, and in system metadata sent as JSON text, too', async () => {
+    await refused(() => post('/aspects?action=ingestProposalBatch', { proposals: [mcp('UPSERT', D, 'status', '{"removed": false}'), mcp('UPSERT', D, 'datasetProperties', '{"__proto__": {}}')] }), 400, /^proposals\[1\]\.aspect\.value\.__proto__ is the reserved key/);
+    await refused(() => ingest({ ...mcp('UPSERT', D, 'status', '{"removed": false}'), systemMetadata: '{"properties": {"__proto__": {}}}' }), 400, /^proposal\.systemMetadata\.properties\.__proto__ is the reserved key/);
+  });
+
+  test('nesting inside the aspect text is measured before it is parsed, with the path', async () => {
+    const deep = `{"customProperties": {"k": ${'['.repeat(200_000)}${']'.repeat(200_000)}}}`;
+    await refused(() => ingest(mcp('UPSERT', D, 'datasetProperties', deep)), 400, /^proposal\.aspect\.value\.customProperties\.k(\[0\]){62} is nested deeper than the limit of 64 levels/);
+  });
+});
+
+describe('issue #29, item 8: a proposal batch is authorized whole before its first write', () => {
+  let writer: Record<string, string>;
+  beforeAll(async () => {
+    const created = await post('/openapi/v3/tokens', { name: 'restli-writer', scope: 'write' });
+    writer = { authorization: `Bearer ${created.body.accessToken}` };
+  });
+  const batchAs = (headers: Record<string, string>, proposals: unknown[]) => http(server.url, 'POST', '/aspects?action=ingestProposalBatch', { headers, json: { proposals, async: 'false' } });
+  const permitted = (name: string) => mcp('UPSERT', `urn:li:dataset:(urn:li:dataPlatform:hive,restli.${name},PROD)`, 'status', '{"removed": false}');
+
+  test.each([
+    ['a metadata test written', mcp('UPSERT', 'urn:li:test:restli-batch', 'testInfo', JSON.stringify({ name: 'n', category: 'c', definition: { type: 'JSON', json: '{"on": {"types": ["dataset"]}, "rules": []}' } }), 'test')],
+    ['a definition deleted', { entityType: 'structuredProperty', entityUrn: P, changeType: 'DELETE', aspectName: 'propertyDefinition' }],
+    ['an entity deleted through its key aspect', { entityType: 'dataset', entityUrn: D, changeType: 'DELETE', aspectName: 'datasetKey' }],
+  ])('a write token sending a permitted proposal, then one that needs admin (%s), gets a 403 naming the second, and nothing is written', async (_what, adminOnly) => {
+    await refused(() => batchAs(writer, [permitted('first'), adminOnly]), 403, /^proposals\[1\] \(.*\): .*needs a token with admin scope; this token has write scope$/);
+    expect((await get(`/aspects/${enc('urn:li:dataset:(urn:li:dataPlatform:hive,restli.first,PROD)')}?aspect=status&version=0`)).status).toBe(404);
+  });
+
+  test('the same batch with an admin token is written whole', async () => {
+    const res = await batchAs(auth, [permitted('second'), mcp('UPSERT', 'urn:li:test:restli-batch-ok', 'testInfo', JSON.stringify({ name: 'n', category: 'c', definition: { type: 'JSON', json: '{"on": {"types": ["dataset"]}, "rules": []}' } }), 'test')]);
+    expect(res.status).toBe(200);
+    expect((await get(`/aspects/${enc('urn:li:dataset:(urn:li:dataPlatform:hive,restli.second,PROD)')}?aspect=status&version=0`)).status).toBe(200);
   });
 });

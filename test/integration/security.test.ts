@@ -108,3 +108,27 @@ describe('with the default settings', () => {
     expect(listed.body.tokens.map((t: { name: string }) => t.name)).toEqual(['root']);
   });
 });
+
+describe('issue #29, item 11: /health tells anonymous callers only its status', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN: 'health-root' } });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  test('without a token, or with a bad one: {status} alone, never a 401', async () => {
+    for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'Basic eDp5' }] as Array<Record<string, string>>) {
+      const res = await http(server.url, 'GET', '/health', { headers });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { status: 'ok' } });
+    }
+  });
+
+  test('with a valid token (any scope): the components, job counts and change log as before', async () => {
+    const created = await http(server.url, 'POST', '/openapi/v3/tokens', { json: { name: 'prober', scope: 'read' }, headers: { authorization: 'Bearer health-root' } });
+    const res = await http(server.url, 'GET', '/health', { headers: { authorization: `Bearer ${created.body.accessToken}` } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', database: { ok: true }, search: { ok: true, enabled: false }, jobs: { ok: true, pending: expect.any(Number) }, changeLog: { ok: true, pending: expect.any(Number) } });
+  });
+});

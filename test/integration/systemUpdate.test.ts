@@ -33,7 +33,7 @@ const urnOf = (i: number) => datasetUrn(`rebuild.t${String(i).padStart(4, '0')}`
 
   test('POST /v3/system/update queues one rebuild job whose progress GET /v3/jobs/{id} shows; the index is whole again', async () => {
     const engine = server.search.engine!;
-    const goneAttr = `sp.g${(await findProperty(server.database.prisma, propertyUrn('rebuild.gone')))!.generation}`;
+    const goneAttr = `sp.g${(await findProperty(server.database.db, propertyUrn('rebuild.gone')))!.generation}`;
     await hardDelete(base, 'structuredProperty', propertyUrn('rebuild.gone'));
     // Lose a third of the documents behind the service's back.
     await engine.write([{ type: 'dataset', upserts: [], deletes: Array.from({ length: 100 }, (_, i) => documentId(urnOf(i))) }]);

@@ -54,3 +54,16 @@ export async function startBuiltServer(env: Record<string, string>, timeoutMs = 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * How many times this process finished the job: the worker's audit line for a run that
+ * ended done (`audit job.run job <id> ...: done`), one per completed run.
+ */
+export function jobCompletions(process: Pick<BuiltProcess, 'output'>, jobId: string): number {
+  return process.output
+    .join('')
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.includes('"audit"'))
+    .map((line) => (JSON.parse(line) as { audit?: { action?: string; target?: string; outcome?: string } }).audit)
+    .filter((a) => a?.action === 'job.run' && a.target === `job ${jobId}` && a.outcome === 'done').length;
+}

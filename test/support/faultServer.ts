@@ -7,8 +7,10 @@
  * Either way without a rate limit (the suites send thousands of requests a minute).
  * The suite reads the database and the engine directly through what this gives it.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { embeddedDatabaseUrl, PASSWORD_FILE } from '../../src/embedded/postgresAuth.js';
 import type { BuiltProcess } from './builtServer.js';
 import { dropIndexes } from './indexedValues.js';
 import { createTestDatabase } from './postgres.js';
@@ -56,7 +58,9 @@ export async function faultDeployment(backend: FaultBackend, tag: string): Promi
     databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_${tag}_${process.pid}`);
     Object.assign(env, { DATABASE_URL: databaseUrl, MEILI_URL: meili.url, MEILI_API_KEY: meili.key });
   } else {
-    databaseUrl = `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(dataDir, 'postgres'))}`;
+    // The cluster's password, put where the server looks for it before its first start, so the URL is known now.
+    writeFileSync(path.join(dataDir, PASSWORD_FILE), `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+    databaseUrl = embeddedDatabaseUrl(dataDir);
   }
   const pidIn = (file: string) => {
     const pid = Number(readFileSync(path.join(dataDir, file), 'utf8').split('\n')[0]!.trim());

@@ -36,7 +36,7 @@ export async function http<T = any>(
   const text = await res.text();
   // A write the server answered before the search index caught up (docs/contract.md §12): on a loaded
   // machine INDEX_WAIT_MS can run out. Suites read their writes back, so they wait here.
-  if (res.headers.get('x-index-status') === 'pending' && options.query?.async !== 'true' && options.readYourWrites !== false) await indexCaughtUp(baseUrl);
+  if (res.headers.get('x-index-status') === 'pending' && options.query?.async !== 'true' && options.readYourWrites !== false) await indexCaughtUp(baseUrl, undefined, headers.authorization);
   let parsed: unknown = undefined;
   try {
     parsed = text ? JSON.parse(text) : undefined;
@@ -53,12 +53,13 @@ export const enc = encodeURIComponent;
  * needs read-your-writes does after `X-Index-Status: pending`; returns at once while
  * search is unreachable or disabled (nothing will catch up), and fails after two minutes.
  */
-export async function indexCaughtUp(baseUrl: string, timeoutMs = 120_000): Promise<void> {
+export async function indexCaughtUp(baseUrl: string, timeoutMs = 120_000, authorization?: string): Promise<void> {
   // A server that does not answer will not catch up: its error ends the wait at once
   // (waitFor would retry it until the deadline, e.g. after a suite stopped the server).
   let unreachable: unknown;
   await waitFor('the search index to catch up with the change log', timeoutMs, async () => {
-    const res = await http(baseUrl, 'GET', '/health').catch((err: unknown) => {
+    // /health shows the change log to a caller with a token only.
+    const res = await http(baseUrl, 'GET', '/health', authorization ? { headers: { authorization } } : {}).catch((err: unknown) => {
       unreachable = err;
       return undefined;
     });

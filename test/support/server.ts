@@ -5,10 +5,10 @@
  * started (as a deployment with DATABASE_URL does).
  */
 import { rmSync } from 'node:fs';
-import path from 'node:path';
 import type { DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import { embeddedDatabaseUrl } from '../../src/embedded/postgresAuth.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createTestDatabase } from './postgres.js';
 import { tempDir } from './tempDir.js';
@@ -36,6 +36,8 @@ export interface TestServerOptions {
   search?: boolean | { url: string; key: string };
   /** Where the server's log lines go (JSON, or pretty with LOG_FORMAT=pretty), for suites that read them; LOG_LEVEL applies. */
   logDestination?: DestinationStream;
+  /** Leave DATA_DIR on stop (to start another server on it). */
+  keepDataDir?: boolean;
 }
 
 /** The configuration a test server or runtime starts with: a fresh DATA_DIR and database, logs silenced. */
@@ -66,17 +68,19 @@ export async function testConfig(options: TestServerOptions = {}): Promise<Confi
     if (!serverUrl) throw new Error('no PostgreSQL server for tests');
     env.DATABASE_URL = await createTestDatabase(serverUrl, `propgraph_${process.pid}_${++counter}`);
   }
-  return loadConfig(env);
+  const config = loadConfig(env);
+  // A DATA_DIR given by the suite replaces the fresh one.
+  if (config.dataDir !== dataDir) rmSync(dataDir, { recursive: true, force: true });
+  return config;
 }
 
-/** The database a test server or runtime uses, for reading it directly: DATABASE_URL, or its embedded cluster's socket. */
-export const databaseUrlOf = (config: Config): string =>
-  config.databaseUrl ?? `postgresql://postgres@localhost/propgraph?host=${encodeURIComponent(path.join(config.dataDir, 'postgres'))}`;
+/** The database a test server or runtime uses, for reading it directly: DATABASE_URL, or its embedded cluster's socket (with the password the server keeps in DATA_DIR, once it has started). */
+export const databaseUrlOf = (config: Config): string => config.databaseUrl ?? embeddedDatabaseUrl(config.dataDir);
 
-/** Leaves the shared Meilisearch as it was and removes the data directory. */
-export async function cleanUpAfter(config: Config, search: RunningServer['search'], usedSearch: boolean): Promise<void> {
+/** Leaves the shared Meilisearch as it was and removes the data directory (unless it is to be kept). */
+export async function cleanUpAfter(config: Config, search: RunningServer['search'], usedSearch: boolean, keepDataDir = false): Promise<void> {
   if (usedSearch) await search.engine?.dropAllIndexes().catch(() => undefined);
-  rmSync(config.dataDir, { recursive: true, force: true });
+  if (!keepDataDir) rmSync(config.dataDir, { recursive: true, force: true });
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -89,7 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     stop: async () => {
       await server.close();
-      await cleanUpAfter(config, server.search, Boolean(options.search));
+      await cleanUpAfter(config, server.search, Boolean(options.search), options.keepDataDir);
     },
   };
 }

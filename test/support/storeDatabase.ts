@@ -8,15 +8,16 @@ import pg from 'pg';
 import { createLogger } from '../../src/logger.js';
 import { parseUrn } from '../../src/domain/urn.js';
 import { openDatabase, type Database, type Db } from '../../src/store/database.js';
-import { writeEntities, type WriteStore } from '../../src/services/aspects/pipeline.js';
+import { writeEntities, type WritePath } from '../../src/services/aspects/pipeline.js';
+import { LocalRegistryChanges } from '../../src/services/localRegistryChanges.js';
 import { createTestDatabase } from './postgres.js';
 
 export interface StoreDatabase {
   readonly db: Db;
   readonly database: Database;
-  /** What the write path runs on (Prisma and the driver), as the server passes it. */
-  readonly store: WriteStore;
-  /** A plain connection pool, outside Prisma. */
+  /** What the write path runs on, as the server passes it, with its own count of registry changes. */
+  readonly store: WritePath;
+  /** A plain connection pool of its own, for arranging races and reading what was stored. */
   readonly pool: pg.Pool;
   query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   close(): Promise<void>;
@@ -27,9 +28,9 @@ export async function openStoreDatabase(name: string): Promise<StoreDatabase> {
   const database = await openDatabase({ databaseUrl, dataDir: tmpdir(), log: createLogger('silent'), poolSize: 8 });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   return {
-    db: database.prisma,
+    db: database.db,
     database,
-    store: { db: database.prisma, statement: database.statement },
+    store: { db: database.db, registryChanges: new LocalRegistryChanges() },
     pool,
     query: async (text, params = []) => (await pool.query(text, params)).rows,
     close: async () => {
@@ -40,11 +41,12 @@ export async function openStoreDatabase(name: string): Promise<StoreDatabase> {
 }
 
 /** Arranges entities through the write path itself (what is tested is the step under test, not these writes). */
-export async function arrange(store: WriteStore, writes: Array<{ urn: string; aspects: Record<string, unknown> }>): Promise<void> {
+export async function arrange(store: WritePath, writes: Array<{ urn: string; aspects: Record<string, unknown> }>): Promise<void> {
   await writeEntities(
     store,
     writes.map((w) => ({ urn: parseUrn(w.urn), requests: Object.entries(w.aspects).map(([aspect, value]) => ({ aspect, value })) })),
     'urn:li:corpuser:arranger',
+    { valueDrops: 'allowed' },
   );
 }
 

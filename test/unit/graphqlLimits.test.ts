@@ -5,7 +5,7 @@
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { documentLimitError } from '../../src/graphql/documentGate.js';
 import { entitiesWorkProblem } from '../../src/graphql/entitiesLimit.js';
-import { DEFAULT_QUERY_LIMITS } from '../../src/graphql/limits.js';
+import { DEFAULT_QUERY_LIMITS, measureSelection } from '../../src/graphql/limits.js';
 
 const L = DEFAULT_QUERY_LIMITS;
 const problem = (source: string) => documentLimitError(source)?.message;
@@ -92,5 +92,34 @@ describe('_entities work', () => {
 
   test('an operation without _entities is not affected', () => {
     expect(check('{ __typename }', {})).toBeUndefined();
+  });
+});
+
+describe('the results budget (issue #29, item 3)', () => {
+  const operation = (source: string) => parse(source).definitions[0] as OperationDefinitionNode;
+  const results = (source: string, variables?: Record<string, unknown>) => measureSelection(operation(source).selectionSet, () => undefined, L, variables).results;
+
+  test('counts are summed over fields and aliases, from an argument or an input object, each capped at the page size', () => {
+    expect(results('{ a: listTests(input: {count: 10}) { total } b: listTests(input: {count: 20}) { total } listJobs(input: {count: 5}) { count } }')).toBe(35);
+    expect(results('{ scrollAcrossEntities(input: {query: "*", count: 50000}) { total } }')).toBe(1000);
+    expect(results('{ listTests(input: {}) { total } __typename }')).toBe(0);
+  });
+
+  test('variables count once they are known: a count, or an input holding one; the gate alone counts literals', () => {
+    const source = 'query q($n: Int, $i: ListTestsInput) { a: listTests(input: {count: $n}) { total } b: listTests(input: $i) { total } }';
+    expect(results(source, { n: 700, i: { count: 300 } })).toBe(1000);
+    expect(results(source)).toBe(0);
+    expect(results(source, { n: 'many', i: 'x' })).toBe(0);
+  });
+
+  test(`over ${L.maxResults} results is refused naming the limit, at the gate when the counts are literals`, () => {
+    expect(problem(`{ ${Array.from({ length: 10 }, (_, i) => `a${i}: listTests(input: {count: 1000}) { total }`).join(' ')} }`)).toBeUndefined();
+    expect(problem(`{ ${Array.from({ length: 11 }, (_, i) => `a${i}: listTests(input: {count: 1000}) { total }`).join(' ')} }`)).toBe(
+      `Query asks for 11000 results (the count of every field that takes one, each alias and fragment spread counted), more than the limit of ${L.maxResults} per request; ask for fewer, or page with the next cursor`,
+    );
+  });
+
+  test('a document nested deeper than the limit is refused before it is parsed, with where', () => {
+    expect(problem(`{ ${'a { '.repeat(200)}b${' }'.repeat(200)} }`)).toBe(`Query nests braces, brackets and parentheses deeper than the limit of ${L.maxNesting} levels (line 1, column ${2 + 4 * 127 + 3})`);
   });
 });

@@ -1,5 +1,5 @@
 /** Values of structured properties on an entity (docs/contract.md §3, §5): shape and assignment rules. */
-import { SoftDeletedError, ValidationError } from '../../src/domain/errors.js';
+import { ServiceError, SoftDeletedError, ValidationError } from '../../src/domain/errors.js';
 import { LIMITS } from '../../src/domain/limits.js';
 import type { EffectiveDefinition } from '../../src/domain/propertyDefinition.js';
 import {
@@ -139,6 +139,25 @@ describe('the property must exist and be active', () => {
 
     expect(err).toBeInstanceOf(SoftDeletedError);
     expect(err.message).toBe(`Cannot apply a soft deleted Structured Property value: ${PROP}`);
+  });
+});
+
+describe('a refusal names the property it is about', () => {
+  test('each refusal of a value carries the property URN as a field, for an interface to place it at its own input path', () => {
+    const refusals: Array<[string, () => unknown]> = [
+      [OTHER, () => validateAssignment(OTHER, [{ string: 'a' }], ctx())],
+      [PROP, () => validateAssignment(PROP, [{ string: 'a' }], ctx(def(), { removed: true }))],
+      [PROP, () => validateAssignment(PROP, [{ string: 'a' }], ctx(def(), { targetType: 'schemaField' }))],
+      [PROP, () => validateAssignment(PROP, [], ctx())],
+      [PROP, () => validateAssignment(PROP, [{ string: 'a' }, { string: 'b' }], ctx())],
+      [PROP, () => validateAssignment(PROP, [{ double: 1 }], ctx())],
+      [PROP, () => checkRemoval(PROP, ctx(def(), { removed: true }))],
+    ];
+    for (const [urn, refuse] of refusals) {
+      const err = thrown(refuse);
+      expect(err).toBeInstanceOf(ServiceError);
+      expect((err as ServiceError).propertyUrn).toBe(urn);
+    }
   });
 });
 

@@ -26,6 +26,14 @@ describe('trace ids', () => {
   });
 });
 
+test.each(['0123456789abcdef8000000000000000', 'ffffffffffffffffffffffffffffffff'])('a trace id %j whose last 16 hex digits exceed a signed 64-bit change id is refused naming traceId (issue #29)', (text) => {
+  const err = thrown(() => lastChangeOfTrace(text));
+  expect(err).toBeInstanceOf(ValidationError);
+  expect((err as ValidationError).field).toBe('traceId');
+  expect(err.message).toContain('at most 7fffffffffffffff');
+  expect(lastChangeOfTrace('0123456789abcdef7fffffffffffffff')).toBe(2n ** 63n - 1n);
+});
+
 describe('aspect trace status', () => {
   test('stored and indexed: ACTIVE_STATE on both sides', () => {
     expect(aspectTraceOf({ exists: true, searchPending: false, searchEnabled: true })).toEqual({ success: true, primaryStorage: { writeStatus: 'ACTIVE_STATE' }, searchStorage: { writeStatus: 'ACTIVE_STATE' } });

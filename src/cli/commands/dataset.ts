@@ -1,8 +1,11 @@
 /**
- * `propgraph dataset upsert|get` (docs/contract.md §9). Upsert creates the dataset
- * when missing and REPLACES the structuredProperties aspect of the dataset and of
- * each listed field that has a `structured_properties` key (docs/contract.md §3); entities and
- * fields the file does not mention are left alone.
+ * `propgraph dataset upsert|get` (docs/contract.md §9, §13). Upsert creates the dataset
+ * when missing and, for the dataset and each listed field with a `structured_properties`
+ * key, sets the properties the file names and keeps the others (one entity-level JSON
+ * patch per dataset, applied by the server to what it holds, so two teams' files on the
+ * same datasets both stay); `--replace` replaces the whole structuredProperties aspect
+ * instead. Entities and fields the file does not mention are left alone. `--dry-run`
+ * prints what would change, value by value.
  */
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { LIMITS } from '../../domain/limits.js';
@@ -19,6 +22,8 @@ import { loadYamlFile } from '../files/yamlFile.js';
 import { RunProgress } from '../progress.js';
 import { aspectValue, type RestApi } from '../restApi.js';
 import { printLine } from '../terminal.js';
+import { changesBetween, printChanges } from '../valueChanges.js';
+import type { PatchOperation } from '../../domain/jsonPatch.js';
 
 const READ_CONCURRENCY = 8;
 const PROPERTY_PREFIX = 'urn:li:structuredProperty:';
@@ -86,8 +91,102 @@ async function prepareWrites(api: RestApi, file: string, entries: readonly Datas
   return writes;
 }
 
-export async function upsertDatasets(ctx: CommandContext, options: { file: string; dryRun?: boolean; atomic?: boolean }): Promise<ExitCode> {
+/** Said where a run ends: what happened to the properties the file does not name. */
+const MODE_NOTE = {
+  merge: 'merged: properties the file does not name were kept (--replace replaces them)',
+  replace: 'replaced: each entity now holds exactly the properties the file names',
+} as const;
+
+type Mode = keyof typeof MODE_NOTE;
+
+export interface DatasetUpsertOptions {
+  readonly file: string;
+  readonly dryRun?: boolean;
+  readonly atomic?: boolean;
+  /** Replace each named entity's whole structuredProperties (the default merges). */
+  readonly replace?: boolean;
+}
+
+/** A JSON pointer segment (RFC 6901). */
+const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The patch that sets the properties named and keeps the others. */
+function mergeOperations(aspect: StructuredPropertiesAspect): PatchOperation[] {
+  return aspect.properties.map((p) => ({ op: 'add', path: `/properties/${pointer(p.propertyUrn)}`, value: p }));
+}
+
+/** What an entity's structuredProperties become when the file's are merged into the current ones. */
+function merged(current: unknown, named: StructuredPropertiesAspect): StructuredPropertiesAspect {
+  let entries = [...((current as StructuredPropertiesAspect | undefined)?.properties ?? [])];
+  for (const p of named.properties) {
+    // The property's entries (one per attribution source) become the file's one, where the first stood: what the patch does.
+    const at = entries.findIndex((e) => e.propertyUrn === p.propertyUrn);
+    entries = entries.filter((e) => e.propertyUrn !== p.propertyUrn);
+    entries.splice(at < 0 ? entries.length : at, 0, p);
+  }
+  return { properties: entries };
+}
+
+/** Every entity the file sets values on: the datasets and fields with a structured_properties key. */
+function valueTargets(writes: readonly DatasetWrite[]): Array<{ urn: string; entityType: string; aspect: StructuredPropertiesAspect }> {
+  return writes.flatMap((w) => [
+    ...(w.datasetAspects.structuredProperties ? [{ urn: w.source.urn, entityType: ENTITY.dataset.name, aspect: w.datasetAspects.structuredProperties as StructuredPropertiesAspect }] : []),
+    ...w.fieldAspects.map((f) => ({ urn: f.urn, entityType: ENTITY.schemaField.name, aspect: f.aspects.structuredProperties as StructuredPropertiesAspect })),
+  ]);
+}
+
+/** The current structuredProperties of the entities (absent: none, or no such entity). */
+async function currentValues(api: RestApi, targets: ReadonlyArray<{ urn: string; entityType: string }>): Promise<Map<string, unknown>> {
+  const out = new Map<string, unknown>();
+  for (const entityType of new Set(targets.map((t) => t.entityType))) {
+    const urns = targets.filter((t) => t.entityType === entityType).map((t) => t.urn);
+    for (let i = 0; i < urns.length; i += LIMITS.batchEntities) {
+      for (const found of await api.batchGet(entityType, urns.slice(i, i + LIMITS.batchEntities), ['structuredProperties'])) {
+        const value = aspectValue(found, 'structuredProperties');
+        if (value) out.set(found.urn, value);
+      }
+    }
+  }
+  return out;
+}
+
+/** Prints, value by value, what the file would change; nothing is written. */
+async function printDryRun(ctx: CommandContext, file: string, writes: readonly DatasetWrite[], mode: Mode): Promise<void> {
+  const targets = valueTargets(writes);
+  const current = await currentValues(ctx.api(), targets);
+  const counts = printChanges(
+    ctx.terminal.stdout,
+    targets.map((t) => ({ urn: t.urn, changes: changesBetween(current.get(t.urn), mode === 'merge' ? merged(current.get(t.urn), t.aspect) : t.aspect) })),
+  );
+  const n = writes.length;
+  const rule = mode === 'merge' ? 'merge: properties the file does not name are kept' : 'replace: each entity would hold exactly the properties the file names';
+  printLine(
+    ctx.terminal.stdout,
+    `${file}: ${n} dataset${n === 1 ? ' is' : 's are'} valid; ${counts.changedValues} propert${counts.changedValues === 1 ? 'y' : 'ies'} would change on ${counts.changedEntities} of ${counts.entities} entities (${rule}). Nothing was written (dry run).`,
+  );
+}
+
+/** The entity-level patches that create the dataset, add its fields and merge its values. */
+function datasetPatch(w: DatasetWrite): { urn: string; patches: Record<string, PatchOperation[]> } {
+  const patches: Record<string, PatchOperation[]> = {};
+  for (const [aspect, value] of Object.entries(w.datasetAspects)) {
+    if (aspect === 'structuredProperties') {
+      const ops = mergeOperations(value as StructuredPropertiesAspect);
+      if (ops.length > 0) patches[aspect] = ops;
+    } else patches[aspect] = [{ op: 'add', path: '', value }];
+  }
+  return { urn: w.source.urn, patches };
+}
+
+function fieldPatches(w: DatasetWrite): Array<{ urn: string; patches: Record<string, PatchOperation[]> }> {
+  return w.fieldAspects
+    .map((f) => ({ urn: f.urn, patches: { structuredProperties: mergeOperations(f.aspects.structuredProperties as StructuredPropertiesAspect) } }))
+    .filter((f) => f.patches.structuredProperties.length > 0);
+}
+
+export async function upsertDatasets(ctx: CommandContext, options: DatasetUpsertOptions): Promise<ExitCode> {
   const entries = parseDatasetFile(loadYamlFile(options.file));
+  const mode: Mode = options.replace ? 'replace' : 'merge';
   if (options.atomic && entries.some((e) => e.fields.some((f) => f.assignments))) {
     throw new CliError(
       `--atomic cannot cover field-level structured_properties in ${options.file}: the server writes datasets and schema fields in separate transactions. Run without --atomic.`,
@@ -102,13 +201,26 @@ export async function upsertDatasets(ctx: CommandContext, options: { file: strin
   const writes = await prepareWrites(api, options.file, entries, progress);
   if (options.dryRun) {
     progress.clear();
-    printLine(ctx.terminal.stdout, `${options.file}: ${entries.length} dataset${entries.length === 1 ? ' is' : 's are'} valid; nothing was written (dry run).`);
+    await printDryRun(ctx, options.file, writes, mode);
     return EXIT.ok;
   }
+  const writeDatasets = (batch: readonly DatasetWrite[]) =>
+    mode === 'merge'
+      ? api.batchPatch(ENTITY.dataset.name, batch.map(datasetPatch))
+      : api.batchUpsert(ENTITY.dataset.name, batch.map((w) => ({ urn: w.source.urn, aspects: w.datasetAspects })));
+  const writeFields = async (w: DatasetWrite) => {
+    // In batches the server accepts: a wide dataset can have more fields than one batch holds.
+    if (mode === 'merge') {
+      const patches = fieldPatches(w);
+      for (let i = 0; i < patches.length; i += LIMITS.batchEntities) await api.batchPatch(ENTITY.schemaField.name, patches.slice(i, i + LIMITS.batchEntities));
+    } else {
+      for (let i = 0; i < w.fieldAspects.length; i += LIMITS.batchEntities) await api.batchUpsert(ENTITY.schemaField.name, w.fieldAspects.slice(i, i + LIMITS.batchEntities));
+    }
+  };
   progress.step(0);
   if (options.atomic) {
     try {
-      await api.batchUpsert(ENTITY.dataset.name, writes.map((w) => ({ urn: w.source.urn, aspects: w.datasetAspects })));
+      await writeDatasets(writes);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       progress.clear();
@@ -119,15 +231,14 @@ export async function upsertDatasets(ctx: CommandContext, options: { file: strin
     for (const w of writes) {
       const where = `${options.file}:${w.source.line}: ${describeEntry(w.source.entry)}`;
       try {
-        await api.batchUpsert(ENTITY.dataset.name, [{ urn: w.source.urn, aspects: w.datasetAspects }]);
+        await writeDatasets([w]);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         progress.failedWith(`${where}: not written: ${err.message}`);
         continue;
       }
       try {
-        // In batches the server accepts: a wide dataset can have more fields than one batch holds.
-        for (let i = 0; i < w.fieldAspects.length; i += LIMITS.batchEntities) await api.batchUpsert(ENTITY.schemaField.name, w.fieldAspects.slice(i, i + LIMITS.batchEntities));
+        await writeFields(w);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         progress.failedWith(`${where}: the dataset was written but its fields were not: ${err.message}`);
@@ -136,7 +247,7 @@ export async function upsertDatasets(ctx: CommandContext, options: { file: strin
       progress.succeeded(`Update succeeded for urn ${w.source.urn}.`);
     }
   }
-  progress.finish();
+  progress.finish(MODE_NOTE[mode]);
   return progress.counts.failed > 0 ? EXIT.failed : EXIT.ok;
 }
 

@@ -2,7 +2,9 @@
  * `propgraph demo load`: writes the demo catalogue (src/cli/demo/catalogue.ts) so a new
  * user can search, facet and evaluate tests within a minute of starting the server.
  * Every write replaces what the catalogue names with the same content, so loading twice
- * changes nothing. Progress is a bar on a terminal and plain lines otherwise.
+ * changes nothing. On datasets and fields, only the demo's own properties are set (a
+ * patch per property): values of any other property, set by people since, are kept.
+ * Progress is a bar on a terminal and plain lines otherwise.
  */
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import type { CommandContext } from '../context.js';
@@ -12,6 +14,8 @@ import { RunProgress } from '../progress.js';
 import type { RestApi } from '../restApi.js';
 import { printLine } from '../terminal.js';
 import { sleep } from '../../time.js';
+import type { PatchOperation } from '../../domain/jsonPatch.js';
+import type { StructuredPropertiesAspect } from '../../domain/structuredProperties.js';
 
 const BATCH = 50;
 const INDEX_WAIT_MS = 120_000;
@@ -93,9 +97,22 @@ export async function loadDemo(ctx: CommandContext): Promise<ExitCode> {
   return EXIT.ok;
 }
 
+/** The entity as patches: each aspect replaced, except structuredProperties, whose demo properties alone are set. */
+function demoPatch(entity: DemoEntity): { urn: string; patches: Record<string, PatchOperation[]> } {
+  const patches: Record<string, PatchOperation[]> = {};
+  for (const [aspect, value] of Object.entries(entity.aspects)) {
+    patches[aspect] =
+      aspect === 'structuredProperties'
+        ? (value as StructuredPropertiesAspect).properties.map((p) => ({ op: 'add', path: `/properties/${p.propertyUrn}`, value: p }))
+        : [{ op: 'add', path: '', value }];
+  }
+  return { urn: entity.urn, patches };
+}
+
 async function writeBatch(api: RestApi, entityType: string, batch: DemoEntity[]): Promise<void> {
   try {
-    await api.batchUpsert(entityType, batch);
+    if (batch.some((e) => 'structuredProperties' in e.aspects)) await api.batchPatch(entityType, batch.map(demoPatch));
+    else await api.batchUpsert(entityType, batch);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     throw new CliError(

@@ -1,16 +1,19 @@
 /**
- * `propgraph init [--server URL] [--token T] [--no-check]` (docs/contract.md §9): asks for
- * what is missing when on a terminal, checks that the server answers and accepts the
- * token, then writes the config file (mode 0600). A configuration that cannot work is
- * refused at once rather than at the first command.
+ * `propgraph init [--server URL] [--token T | --token - | --token-file F] [--no-check]`
+ * (docs/contract.md §9): asks for what is missing when on a terminal, checks that the
+ * server answers and accepts the token, then writes the config file (mode 0600). A
+ * configuration that cannot work is refused at once rather than at the first command.
+ * The token can come from a file or from stdin, so that it never sits in the command
+ * line, where every user of the machine can read it (`ps`).
  */
+import { readFile } from 'node:fs/promises';
 import type { CommandContext } from '../context.js';
-import { configPath, normaliseServer, readConfigFile, writeConfigFile, type CliSettings } from '../configFile.js';
+import { configPath, normaliseServer, profileOf, readConfigFile, writeConfigFile, type CliSettings } from '../configFile.js';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
 import { CliWhoAmIDocument } from '../generated/graphql.js';
 import { GraphqlApi } from '../graphqlApi.js';
 import { HttpClient } from '../httpClient.js';
-import { ask, printLine } from '../terminal.js';
+import { ask, printLine, type Terminal } from '../terminal.js';
 
 const SKIP_HINT = 'Nothing was written; pass --no-check to write the configuration anyway.';
 
@@ -32,7 +35,30 @@ async function checkServer(settings: CliSettings): Promise<string> {
 
 const DEFAULT_SERVER = 'http://localhost:8080';
 
-export async function init(ctx: CommandContext, options: { server?: string; token?: string; check?: boolean }): Promise<ExitCode> {
+async function readStdin(terminal: Terminal): Promise<string> {
+  if (terminal.stdin.isTTY) return (await ask(terminal, 'Access token: ', { hidden: true })) ?? '';
+  let text = '';
+  for await (const chunk of terminal.stdin) text += String(chunk);
+  return text;
+}
+
+/** The token given by --token-file or --token - (trimmed, as files end in a newline); --token's own value otherwise. */
+async function givenToken(terminal: Terminal, options: { token?: string; tokenFile?: string }): Promise<string | undefined> {
+  if (options.tokenFile !== undefined && options.token !== undefined) throw new CliError('Give the token once: --token or --token-file, not both', EXIT.usage);
+  if (options.tokenFile === undefined && options.token !== '-') return options.token;
+  const from = options.tokenFile === undefined ? 'stdin (--token -)' : options.tokenFile;
+  let text: string;
+  try {
+    text = options.tokenFile === undefined ? await readStdin(terminal) : await readFile(options.tokenFile, 'utf8');
+  } catch (err) {
+    throw new CliError(`Cannot read the token from ${from}: ${(err as Error).message}`, EXIT.usage);
+  }
+  const token = text.trim();
+  if (token === '' || /\s/.test(token)) throw new CliError(`${from} does not hold a token: expected one line with the token and nothing else`, EXIT.usage);
+  return token;
+}
+
+export async function init(ctx: CommandContext, options: { server?: string; token?: string; tokenFile?: string; check?: boolean }): Promise<ExitCode> {
   const { terminal, environment } = ctx;
   const interactive = Boolean(terminal.stdin.isTTY);
   let previous: { server?: string; token?: string } = {};
@@ -52,7 +78,7 @@ export async function init(ctx: CommandContext, options: { server?: string; toke
   }
   const normalised = normaliseServer(server);
 
-  let token = options.token;
+  let token = await givenToken(terminal, options);
   if (token === undefined && interactive) {
     const keep = previous.token ? ' (Enter keeps the current one)' : ' (Enter for none)';
     const answer = await ask(terminal, `Access token${keep}: `, { hidden: true });
@@ -64,7 +90,8 @@ export async function init(ctx: CommandContext, options: { server?: string; toke
   const scope = options.check === false ? undefined : await checkServer(settings);
   const file = writeConfigFile(environment, settings);
   const tokenNote = token ? `with an access token${scope ? ` of ${scope} scope` : ''}` : 'no access token';
-  printLine(terminal.stdout, `Wrote ${file} (server ${normalised}, ${tokenNote}, ${scope ? 'checked' : 'not checked'}).`);
+  const profile = profileOf(environment);
+  printLine(terminal.stdout, `Wrote ${file} (${profile ? `profile ${profile}, ` : ''}server ${normalised}, ${tokenNote}, ${scope ? 'checked' : 'not checked'}).`);
   if (environment.env.PROPGRAPH_SERVER || environment.env.PROPGRAPH_TOKEN) {
     printLine(terminal.stderr, `Note: PROPGRAPH_SERVER / PROPGRAPH_TOKEN are set and override ${configPath(environment)}.`);
   }

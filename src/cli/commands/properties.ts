@@ -1,7 +1,8 @@
 /** `propgraph properties upsert|get|list` (docs/contract.md §9). */
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { checkCompatibility } from '../../domain/compatibility.js';
-import { ServiceError } from '../../domain/errors.js';
+import { IncompatibleChangeError, ServiceError } from '../../domain/errors.js';
+import { breakingChangeImpact, describeImpact } from '../../domain/valueImpact.js';
 import { LIMITS } from '../../domain/limits.js';
 import type { PropertyDefinition } from '../../domain/propertyDefinition.js';
 import { tryParseUrn } from '../../domain/urn.js';
@@ -31,15 +32,15 @@ export interface UpsertOptions {
  * change without a new version?), so that such a file fails before any write.
  * Returns the urns already defined, so the run can say "Updated" rather than "Created".
  */
-async function checkAgainstServer(api: RestApi, file: string, entries: readonly PropertyEntry[], progress: RunProgress): Promise<Set<string>> {
+async function checkAgainstServer(api: RestApi, file: string, entries: readonly PropertyEntry[], progress: RunProgress): Promise<Map<string, PropertyDefinition>> {
   const problems = new FileProblems(file);
-  const existing = new Set<string>();
+  const existing = new Map<string, PropertyDefinition>();
   let checked = 0;
   await mapLimited(entries, READ_CONCURRENCY, async (e) => {
     const state = await api.getPropertyState(e.urn);
     progress.step(++checked, 'checked');
     if (!state) return;
-    existing.add(e.urn);
+    existing.set(e.urn, state.definition);
     if (state.removed) {
       problems.add(e.line, e.entry, undefined, `${e.urn} is soft deleted: Cannot mutate a soft deleted Structured Property Definition`);
       return;
@@ -48,7 +49,9 @@ async function checkAgainstServer(api: RestApi, file: string, entries: readonly 
       checkCompatibility(state.definition, e.definition);
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
-      problems.add(e.line, e.entry, err.field === 'version' ? 'version' : undefined, err.message);
+      // What the new version it asks for would drop (docs/contract.md §13).
+      const impact = err instanceof IncompatibleChangeError ? ` ${breakingChangeImpact(await api.deleteImpact(ENTITY.structuredProperty.name, e.urn))}` : '';
+      problems.add(e.line, e.entry, err.field === 'version' ? 'version' : undefined, `${err.message}${impact}`);
     }
   });
   problems.throwIfAny();
@@ -56,7 +59,7 @@ async function checkAgainstServer(api: RestApi, file: string, entries: readonly 
 }
 
 /** DataHub prints "Created structured property <urn>" for every entry; an existing definition is said to be updated. */
-const written = (existing: ReadonlySet<string>, urn: string) => `${existing.has(urn) ? 'Updated' : 'Created'} structured property ${urn}`;
+const written = (existing: ReadonlyMap<string, unknown>, urn: string) => `${existing.has(urn) ? 'Updated' : 'Created'} structured property ${urn}`;
 
 export async function upsertProperties(ctx: CommandContext, options: UpsertOptions): Promise<ExitCode> {
   const entries = parsePropertyFile(loadYamlFile(options.file));
@@ -68,6 +71,13 @@ export async function upsertProperties(ctx: CommandContext, options: UpsertOptio
   const existing = await checkAgainstServer(api, options.file, entries, progress);
   if (options.dryRun) {
     progress.clear();
+    // A new version drops the values written under the old one: say how many, before anyone runs it.
+    for (const e of entries) {
+      const stored = existing.get(e.urn);
+      if (!stored || e.definition.version === undefined || e.definition.version === stored.version) continue;
+      const impact = await api.writeImpact(ENTITY.structuredProperty.name, e.urn, 'propertyDefinition', e.definition);
+      printLine(ctx.terminal.stdout, `${e.urn}: version ${e.definition.version} would drop ${describeImpact(impact)}.`);
+    }
     printLine(ctx.terminal.stdout, `${options.file}: ${entries.length} structured propert${entries.length === 1 ? 'y is' : 'ies are'} valid; nothing was written (dry run).`);
     return EXIT.ok;
   }

@@ -21,7 +21,8 @@ export interface SearchOptions {
 
 
 const DEFAULT_COUNT = 20;
-const MAX_COUNT = 1000;
+/** Hits per request; more are read page after page (scroll ids). */
+const PAGE = 1000;
 
 /** `acme.governance.tier` is the property's search field; key fields and spelled-out property fields stay as written. */
 export function searchField(name: string): string {
@@ -50,10 +51,11 @@ export function filtersOf(specs: readonly string[]): AndFilterInput[] {
   return [{ and: [...byField].map(([field, values]) => ({ field, values, condition: 'EQUAL' as const })) }];
 }
 
+/** 0 asks for the total and the facets alone; more than a page is read page by page. */
 function countOf(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_COUNT;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT) throw new CliError(`--count must be a whole number from 1 to ${MAX_COUNT}, got '${raw}'`, EXIT.usage);
+  if (!Number.isSafeInteger(n) || n < 0) throw new CliError(`--count must be a whole number >= 0 (0: the total and facets only), got '${raw}'`, EXIT.usage);
   return n;
 }
 
@@ -76,11 +78,18 @@ export async function search(ctx: CommandContext, query: string | undefined, opt
   const count = countOf(options.count);
   const common = { query: query?.trim() || '*', ...(types.length > 0 ? { types } : {}), ...(orFilters.length > 0 ? { orFilters } : {}) };
   const graphql = ctx.graphql();
-  const [found, counted] = await Promise.all([
-    graphql.run(CliSearchDocument, { input: { ...common, count } }),
-    facets.length > 0 ? graphql.run(CliFacetsDocument, { input: { ...common, facets } }) : undefined,
-  ]);
-  const page = found.scrollAcrossEntities ?? { total: 0, count: 0, searchResults: [] };
+  const pages = async () => {
+    const first = (await graphql.run(CliSearchDocument, { input: { ...common, count: Math.min(count, PAGE) } })).scrollAcrossEntities;
+    const hits = [...(first?.searchResults ?? [])];
+    let next = first?.nextScrollId ?? null;
+    while (next && hits.length < count) {
+      const page = (await graphql.run(CliSearchDocument, { input: { ...common, count: Math.min(count - hits.length, PAGE), scrollId: next } })).scrollAcrossEntities;
+      hits.push(...(page?.searchResults ?? []));
+      next = page?.nextScrollId ?? null;
+    }
+    return { total: first?.total ?? 0, searchResults: hits };
+  };
+  const [page, counted] = await Promise.all([pages(), facets.length > 0 ? graphql.run(CliFacetsDocument, { input: { ...common, facets } }) : undefined]);
   const facetList = counted?.aggregateAcrossEntities?.facets ?? [];
   const out = ctx.terminal.stdout;
   if (options.json) {
@@ -90,7 +99,7 @@ export async function search(ctx: CommandContext, query: string | undefined, opt
     return EXIT.ok;
   }
   const rows = page.searchResults.map(describeHit);
-  const shown = rows.length < page.total ? `, showing the first ${rows.length} (--count for more)` : '';
+  const shown = count > 0 && rows.length < page.total ? `, showing the first ${rows.length} (--count for more)` : '';
   printLine(out, `${page.total} result${page.total === 1 ? '' : 's'}${query?.trim() ? ` for "${query.trim()}"` : ''}${shown}.`);
   if (rows.length > 0) printTable(out, ['TYPE', 'NAME', 'PLATFORM', 'URN'], rows.map((r) => [r.type, r.name, r.platform, r.urn]));
   for (const facet of facetList) {

@@ -84,8 +84,9 @@ export function parseYaml(name: string, source: string): YamlFile {
   if (doc.errors.length > 0) {
     const messages = doc.errors.map((e) => {
       const pos = lines.linePos(e.pos[0]);
-      // The YAML parser recurses per level of nesting: thousands of levels exhaust its stack.
-      const reason = /call stack/i.test(e.message)
+      // The YAML parser recurses per level of nesting: thousands of levels exhaust its stack,
+      // which it reports as RESOURCE_EXHAUSTION.
+      const reason = e.code === 'RESOURCE_EXHAUSTION'
         ? `nested deeper than the limit of ${INPUT_LIMITS.nestingDepth} levels of lists and mappings`
         : `invalid YAML: ${e.message.split('\n')[0]}`;
       return `${name}:${pos.line}:${pos.col}: ${reason}`;

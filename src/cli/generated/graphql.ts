@@ -195,7 +195,7 @@ export type CliSearchQueryVariables = Exact<{
 }>;
 
 
-export type CliSearchQuery = { scrollAcrossEntities: { total: number, count: number, searchResults: Array<{ entity:
+export type CliSearchQuery = { scrollAcrossEntities: { total: number, count: number, nextScrollId: string | null, searchResults: Array<{ entity:
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
@@ -272,6 +272,7 @@ export const CliSearchDocument = new TypedDocumentString(`
   scrollAcrossEntities(input: $input) {
     total
     count
+    nextScrollId
     searchResults {
       entity {
         urn

@@ -3,12 +3,15 @@
  * allowed value or text, a histogram for numbers and dates. The same numbers are in a
  * table beside the chart for people who do not see it.
  */
+import { Link } from '../lib/router';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 export interface Bucket {
   readonly label: string;
   readonly count: number;
   readonly description?: string | null;
+  /** Where the entities counted are listed (a search), when a search can select them. */
+  readonly href?: string;
 }
 
 export interface FacetCount {
@@ -87,7 +90,7 @@ export function ValueChart({ title, buckets, kind }: { title: string; buckets: r
                 {b.label}
                 {b.description && <span className="value-description"> — {b.description}</span>}
               </th>
-              <td>{b.count}</td>
+              <td>{b.href && b.count > 0 ? <Link href={b.href} aria-label={`${b.count} entities with ${b.label}`}>{b.count}</Link> : b.count}</td>
             </tr>
           ))}
         </tbody>

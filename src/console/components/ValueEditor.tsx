@@ -8,6 +8,8 @@ import { valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { coerceTypedValue } from '../../domain/typedValue.js';
 import type { PropertySummaryFragment, PropertyValueInput } from '../generated/graphql';
 import { allowedDescription, propertyLabel, valueText } from '../lib/properties';
+import { entityPath, Link, propertyPath } from '../lib/router';
+import { RichText } from './RichText';
 
 interface Props {
   readonly property: PropertySummaryFragment;
@@ -145,9 +147,21 @@ export function ValueEditor({ property, current, busy, onSave, onCancel }: Props
   );
 }
 
-/** A value as people read it: with the allowed value's description when there is one. */
-export function ValueText({ property, value }: { property: PropertySummaryFragment; value: string }) {
-  const description = allowedDescription(property.definition, value);
+/**
+ * A value as people read it: rich text rendered from Markdown (safely, RichText), an
+ * entity URN as a link to its page, and an allowed value with its description.
+ */
+export function ValueText({ property, value }: { property: Pick<PropertySummaryFragment, 'definition'>; value: string }) {
+  const editor = valueTypeOfStd(property.definition.valueType.info.type)?.editor;
+  if (editor === 'markdown') return <RichText text={value} />;
+  if (editor === 'urn' && value.startsWith('urn:li:')) {
+    return (
+      <Link className="value" href={value.startsWith('urn:li:structuredProperty:') ? propertyPath(value) : entityPath(value)}>
+        {value}
+      </Link>
+    );
+  }
+  const description = allowedDescription(property.definition as PropertySummaryFragment['definition'], value);
   return (
     <>
       <span className="value">{value}</span>

@@ -38,6 +38,28 @@ export type AndFilterInput = {
   and?: Array<FacetFilterInput> | null | undefined;
 };
 
+export type BulkEditOperation =
+  /** The values given are added to those the entity holds. */
+  | 'ADD'
+  /** The values given are removed; with none, the property is. */
+  | 'REMOVE'
+  /** The property has exactly the values given. */
+  | 'SET';
+
+export type BulkEditStructuredPropertiesInput = {
+  /** Decide every entity's change and write nothing. */
+  dryRun?: boolean | null | undefined;
+  operation: BulkEditOperation;
+  /** A search selecting the entities (the REST query syntax: `platform:hive AND origin:PROD`, `*` for all); or give urns. */
+  query?: string | null | undefined;
+  structuredPropertyUrn: string;
+  /** Entity types the query searches; absent: every searchable type the property applies to. */
+  types?: Array<EntityType> | null | undefined;
+  /** The entities, named (instead of a query). */
+  urns?: Array<string> | null | undefined;
+  values?: Array<PropertyValueInput> | null | undefined;
+};
+
 export type CreateStructuredPropertyInput = {
   allowedValues?: Array<AllowedValueInput> | null | undefined;
   cardinality?: PropertyCardinality | null | undefined;
@@ -284,6 +306,17 @@ export type UpsertStructuredPropertiesInput = {
   structuredPropertyInputParams: Array<StructuredPropertyInputParams>;
 };
 
+export type ValueHistoryInput = {
+  /** Entries per page (default 20, at most 1000). */
+  count?: number | null | undefined;
+  /** A structured property (urn or qualified name): only its values; alone, its history across every entity. */
+  propertyUrn?: string | null | undefined;
+  /** The nextScrollId of the previous page. */
+  scrollId?: string | null | undefined;
+  /** An entity: its history. */
+  urn?: string | null | undefined;
+};
+
 export type HeldValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
             | { numberValue: number }
             | { stringValue: string }
@@ -353,14 +386,20 @@ export type SetValuesMutationVariables = Exact<{
 }>;
 
 
-export type SetValuesMutation = { upsertStructuredProperties: { properties: Array<{ structuredProperty: { urn: string } }> } };
+export type SetValuesMutation = { upsertStructuredProperties: { properties: Array<{ structuredProperty: { urn: string }, values: Array<
+        | { numberValue: number }
+        | { stringValue: string }
+       | null> }> } };
 
 export type RemoveValuesMutationVariables = Exact<{
   input: RemoveStructuredPropertiesInput;
 }>;
 
 
-export type RemoveValuesMutation = { removeStructuredProperties: { properties: Array<{ structuredProperty: { urn: string } }> } };
+export type RemoveValuesMutation = { removeStructuredProperties: { properties: Array<{ structuredProperty: { urn: string }, values: Array<
+        | { numberValue: number }
+        | { stringValue: string }
+       | null> }> } };
 
 export type EvaluateTestsMutationVariables = Exact<{
   input: EvaluateTestsInput;
@@ -368,6 +407,19 @@ export type EvaluateTestsMutationVariables = Exact<{
 
 
 export type EvaluateTestsMutation = { evaluateTests: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } };
+
+export type ValueHistoryQueryVariables = Exact<{
+  input: ValueHistoryInput;
+}>;
+
+
+export type ValueHistoryQuery = { valueHistory: { nextScrollId: string | null, entries: Array<{ urn: string, version: number, time: number, actorUrn: string, via: string | null, changes: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null } }, before: Array<
+          | { numberValue: number }
+          | { stringValue: string }
+        > | null, after: Array<
+          | { numberValue: number }
+          | { stringValue: string }
+        > }> }> } };
 
 type Value_NumberValue_Fragment = { numberValue: number };
 
@@ -420,6 +472,13 @@ export type PropertyHoldersQueryVariables = Exact<{
 
 
 export type PropertyHoldersQuery = { scrollAcrossEntities: { total: number } | null };
+
+export type PropertyImpactQueryVariables = Exact<{
+  urn: string;
+}>;
+
+
+export type PropertyImpactQuery = { structuredProperty: { urn: string, valueImpact: { entities: number, values: number, byEntityType: Array<{ entityType: EntityType, count: number }> } } | null };
 
 export type PropertyDistributionQueryVariables = Exact<{
   input: AggregateAcrossEntitiesInput;
@@ -500,6 +559,14 @@ export type EntityHeaderFragment =
   | EntityHeader_Test_Fragment
 ;
 
+export type ResultValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+            | { numberValue: number }
+            | { stringValue: string }
+           }> | null }, status: { removed: boolean } | null }, values: Array<
+      | { numberValue: number }
+      | { stringValue: string }
+     | null> }> };
+
 export type SearchEntitiesQueryVariables = Exact<{
   input: ScrollAcrossEntitiesInput;
 }>;
@@ -509,13 +576,58 @@ export type SearchEntitiesQuery = { scrollAcrossEntities: { total: number, count
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
-        | { name: string, origin: FabricType, urn: string, type: EntityType, platform: { urn: string, name: string } }
+        | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                      | { numberValue: number }
+                      | { stringValue: string }
+                     }> | null }, status: { removed: boolean } | null }, values: Array<
+                | { numberValue: number }
+                | { stringValue: string }
+               | null> }> } | null, platform: { urn: string, name: string } }
         | { urn: string, type: EntityType }
-        | { urn: string, type: EntityType }
-        | { fieldPath: string, urn: string, type: EntityType, parent: { urn: string, name: string } }
+        | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                      | { numberValue: number }
+                      | { stringValue: string }
+                     }> | null }, status: { removed: boolean } | null }, values: Array<
+                | { numberValue: number }
+                | { stringValue: string }
+               | null> }> } | null }
+        | { fieldPath: string, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                      | { numberValue: number }
+                      | { stringValue: string }
+                     }> | null }, status: { removed: boolean } | null }, values: Array<
+                | { numberValue: number }
+                | { stringValue: string }
+               | null> }> } | null, parent: { urn: string, name: string } }
         | { urn: string, type: EntityType, definition: { qualifiedName: string, displayName: string | null } }
         | { urn: string, type: EntityType }
        }> } | null };
+
+export type PropertyStatusQueryVariables = Exact<{
+  urn: string;
+}>;
+
+
+export type PropertyStatusQuery = { structuredProperty: { urn: string, status: { removed: boolean } | null } | null };
+
+export type BulkEditMutationVariables = Exact<{
+  input: BulkEditStructuredPropertiesInput;
+}>;
+
+
+export type BulkEditMutation = { bulkEditStructuredProperties: { dryRun: boolean, entities: number, changed: number, unchanged: number, refused: Array<{ urn: string, reason: string }>, changes: Array<{ urn: string, before: Array<
+        | { numberValue: number }
+        | { stringValue: string }
+      >, after: Array<
+        | { numberValue: number }
+        | { stringValue: string }
+      > }>, job: { id: string } | null } };
+
+export type BulkEditJobQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type BulkEditJobQuery = { job: { id: string, status: JobStatus, total: number | null, done: number, percentDone: number, lastError: string | null, bulkEdit: { changed: number, unchanged: number, refusedCount: number, refused: Array<{ urn: string, reason: string }> } | null } | null };
 
 export type SearchFacetsQueryVariables = Exact<{
   input: AggregateAcrossEntitiesInput;
@@ -797,6 +909,71 @@ export const EntityHeaderFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"EntityHeader"}) as unknown as TypedDocumentString<EntityHeaderFragment, unknown>;
+export const ResultValuesFragmentDoc = new TypedDocumentString(`
+    fragment ResultValues on StructuredProperties {
+  properties {
+    structuredProperty {
+      ...PropertySummary
+    }
+    values {
+      ...Value
+    }
+  }
+}
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}
+fragment Definition on StructuredPropertyDefinition {
+  qualifiedName
+  displayName
+  description
+  cardinality
+  immutable
+  version
+  valueType {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  entityTypes {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  typeQualifier {
+    allowedTypes {
+      urn
+      info {
+        type
+        qualifiedName
+      }
+    }
+  }
+  allowedValues {
+    value {
+      ...Value
+    }
+    description
+  }
+}
+fragment PropertySummary on StructuredPropertyEntity {
+  urn
+  definition {
+    ...Definition
+  }
+  status {
+    removed
+  }
+}`, {"fragmentName":"ResultValues"}) as unknown as TypedDocumentString<ResultValuesFragment, unknown>;
 export const EntityPageDocument = new TypedDocumentString(`
     query EntityPage($urn: String!) {
   entity(urn: $urn) {
@@ -1020,10 +1197,20 @@ export const SetValuesDocument = new TypedDocumentString(`
       structuredProperty {
         urn
       }
+      values {
+        ...Value
+      }
     }
   }
 }
-    `) as unknown as TypedDocumentString<SetValuesMutation, SetValuesMutationVariables>;
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}`) as unknown as TypedDocumentString<SetValuesMutation, SetValuesMutationVariables>;
 export const RemoveValuesDocument = new TypedDocumentString(`
     mutation RemoveValues($input: RemoveStructuredPropertiesInput!) {
   removeStructuredProperties(input: $input) {
@@ -1031,10 +1218,20 @@ export const RemoveValuesDocument = new TypedDocumentString(`
       structuredProperty {
         urn
       }
+      values {
+        ...Value
+      }
     }
   }
 }
-    `) as unknown as TypedDocumentString<RemoveValuesMutation, RemoveValuesMutationVariables>;
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}`) as unknown as TypedDocumentString<RemoveValuesMutation, RemoveValuesMutationVariables>;
 export const EvaluateTestsDocument = new TypedDocumentString(`
     mutation EvaluateTests($input: EvaluateTestsInput!) {
   evaluateTests(input: $input) {
@@ -1059,6 +1256,42 @@ export const EvaluateTestsDocument = new TypedDocumentString(`
     }
   }
 }`) as unknown as TypedDocumentString<EvaluateTestsMutation, EvaluateTestsMutationVariables>;
+export const ValueHistoryDocument = new TypedDocumentString(`
+    query ValueHistory($input: ValueHistoryInput!) {
+  valueHistory(input: $input) {
+    nextScrollId
+    entries {
+      urn
+      version
+      time
+      actorUrn
+      via
+      changes {
+        structuredProperty {
+          urn
+          definition {
+            qualifiedName
+            displayName
+          }
+        }
+        before {
+          ...Value
+        }
+        after {
+          ...Value
+        }
+      }
+    }
+  }
+}
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}`) as unknown as TypedDocumentString<ValueHistoryQuery, ValueHistoryQueryVariables>;
 export const PropertyCatalogueDocument = new TypedDocumentString(`
     query PropertyCatalogue($input: ScrollAcrossEntitiesInput!) {
   scrollAcrossEntities(input: $input) {
@@ -1224,6 +1457,21 @@ export const PropertyHoldersDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PropertyHoldersQuery, PropertyHoldersQueryVariables>;
+export const PropertyImpactDocument = new TypedDocumentString(`
+    query PropertyImpact($urn: String!) {
+  structuredProperty(urn: $urn) {
+    urn
+    valueImpact {
+      entities
+      values
+      byEntityType {
+        entityType
+        count
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PropertyImpactQuery, PropertyImpactQueryVariables>;
 export const PropertyDistributionDocument = new TypedDocumentString(`
     query PropertyDistribution($input: AggregateAcrossEntitiesInput!) {
   aggregateAcrossEntities(input: $input) {
@@ -1303,11 +1551,80 @@ export const SearchEntitiesDocument = new TypedDocumentString(`
     searchResults {
       entity {
         ...EntityHeader
+        ... on Dataset {
+          structuredProperties {
+            ...ResultValues
+          }
+        }
+        ... on SchemaFieldEntity {
+          structuredProperties {
+            ...ResultValues
+          }
+        }
+        ... on GenericEntity {
+          structuredProperties {
+            ...ResultValues
+          }
+        }
       }
     }
   }
 }
-    fragment EntityHeader on Entity {
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}
+fragment Definition on StructuredPropertyDefinition {
+  qualifiedName
+  displayName
+  description
+  cardinality
+  immutable
+  version
+  valueType {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  entityTypes {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  typeQualifier {
+    allowedTypes {
+      urn
+      info {
+        type
+        qualifiedName
+      }
+    }
+  }
+  allowedValues {
+    value {
+      ...Value
+    }
+    description
+  }
+}
+fragment PropertySummary on StructuredPropertyEntity {
+  urn
+  definition {
+    ...Definition
+  }
+  status {
+    removed
+  }
+}
+fragment EntityHeader on Entity {
   urn
   type
   ... on Dataset {
@@ -1331,7 +1648,81 @@ export const SearchEntitiesDocument = new TypedDocumentString(`
       displayName
     }
   }
+}
+fragment ResultValues on StructuredProperties {
+  properties {
+    structuredProperty {
+      ...PropertySummary
+    }
+    values {
+      ...Value
+    }
+  }
 }`) as unknown as TypedDocumentString<SearchEntitiesQuery, SearchEntitiesQueryVariables>;
+export const PropertyStatusDocument = new TypedDocumentString(`
+    query PropertyStatus($urn: String!) {
+  structuredProperty(urn: $urn) {
+    urn
+    status {
+      removed
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PropertyStatusQuery, PropertyStatusQueryVariables>;
+export const BulkEditDocument = new TypedDocumentString(`
+    mutation BulkEdit($input: BulkEditStructuredPropertiesInput!) {
+  bulkEditStructuredProperties(input: $input) {
+    dryRun
+    entities
+    changed
+    unchanged
+    refused {
+      urn
+      reason
+    }
+    changes {
+      urn
+      before {
+        ...Value
+      }
+      after {
+        ...Value
+      }
+    }
+    job {
+      id
+    }
+  }
+}
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}`) as unknown as TypedDocumentString<BulkEditMutation, BulkEditMutationVariables>;
+export const BulkEditJobDocument = new TypedDocumentString(`
+    query BulkEditJob($id: String!) {
+  job(id: $id) {
+    id
+    status
+    total
+    done
+    percentDone
+    lastError
+    bulkEdit {
+      changed
+      unchanged
+      refusedCount
+      refused {
+        urn
+        reason
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BulkEditJobQuery, BulkEditJobQueryVariables>;
 export const SearchFacetsDocument = new TypedDocumentString(`
     query SearchFacets($input: AggregateAcrossEntitiesInput!) {
   aggregateAcrossEntities(input: $input) {

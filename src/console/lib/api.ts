@@ -28,10 +28,13 @@ interface GraphQLResponse<R> {
 /** Runs an operation with the session's token (or the one given, when signing in). */
 export async function request<R, V>(document: TypedDocumentString<R, V>, variables: V, token: string | null = session.token()): Promise<R> {
   let response: Response;
+  const endpoint = graphqlEndpoint();
+  // The server records the interface each write came through; a gateway on another origin is left plain (no CORS preflight for it).
+  const client: Record<string, string> = endpoint.startsWith('/') ? { 'x-propgraph-client': 'console' } : {};
   try {
-    response = await fetch(graphqlEndpoint(), {
+    response = await fetch(endpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...client, ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify({ query: document.toString(), variables }),
     });
   } catch {

@@ -13,8 +13,41 @@ export interface SearchState {
 
 export const searchUrl = (params: URLSearchParams): string => `/search${params.size ? `?${params}` : ''}`;
 
-/** The GraphQL filters of the search (one AND group). */
-export function filtersOf(params: URLSearchParams): FacetFilterInput[] {
+/** The properties a search names (`v:`, `min:`, `max:`, `has:` keys), by qualified name. */
+export function propertiesNamed(params: URLSearchParams): string[] {
+  const names = new Set<string>();
+  for (const key of params.keys()) {
+    const [kind, ...rest] = key.split(':');
+    if (['v', 'min', 'max', 'has'].includes(kind!) && rest.length > 0) names.add(rest.join(':'));
+  }
+  return [...names];
+}
+
+/** The search without anything about the properties named. */
+export function withoutProperties(params: URLSearchParams, names: readonly string[]): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const name of names) for (const kind of ['v', 'min', 'max', 'has']) next.delete(`${kind}:${name}`);
+  return next;
+}
+
+/** The facet a parameter key ticks values of, with its search field: `type`, `platform`, `v:<name>`. */
+export function facetFieldOf(key: string): string | null {
+  if (key === 'type') return '_entityType';
+  if (key === 'platform') return 'platform';
+  return key.startsWith('v:') ? searchField(key.slice(2)) : null;
+}
+
+/**
+ * The GraphQL filters of the search: values ticked in one facet are alternatives (OR),
+ * facets and ranges must all hold (AND). `except`: leave out that facet's own values,
+ * for its counts (so ticking a value keeps the others' counts).
+ */
+export function filtersOf(params: URLSearchParams, except?: string): FacetFilterInput[] {
+  if (except !== undefined) {
+    const without = new URLSearchParams(params);
+    without.delete(except);
+    return filtersOf(without);
+  }
   const filters: FacetFilterInput[] = [];
   const types = params.getAll('type');
   if (types.length) filters.push({ field: '_entityType', values: types });

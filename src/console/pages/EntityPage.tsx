@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
+import { HistoryTimeline } from '../components/HistoryTimeline';
 import { TestResultsView } from '../components/TestResultsView';
 import { ValueEditor, ValueText } from '../components/ValueEditor';
 import {
@@ -32,6 +33,8 @@ const resultsOf = (e: Entity): ResultsFragment | null => ('testResults' in e ? (
 
 export function EntityPage({ me, urn }: { me: Me; urn: string }) {
   const entity = useQuery(EntityPageDocument, { urn });
+  // Each save counts; the history below is read again after one.
+  const [saves, setSaves] = useState(0);
   if (entity.error) return <ErrorMessage title="The entity could not be loaded.">{entity.error}</ErrorMessage>;
   if (!entity.data) return <Loading what="the entity" />;
   const e = entity.data.entity;
@@ -64,7 +67,15 @@ export function EntityPage({ me, urn }: { me: Me; urn: string }) {
       <p className="subtitle">
         <span className="badge">{entityTypeLabel(e.type)}</span> {subtitle} <code className="urn">{urn}</code>
       </p>
-      <PropertyValues me={me} entity={e} values={held(e)} onChange={entity.reload} />
+      <PropertyValues
+        me={me}
+        entity={e}
+        values={held(e)}
+        onChange={() => {
+          entity.reload();
+          setSaves((n) => n + 1);
+        }}
+      />
       {'schemaMetadata' in e && e.schemaMetadata && (
         <section aria-labelledby="fields-title">
           <h2 id="fields-title">Fields</h2>
@@ -98,6 +109,7 @@ export function EntityPage({ me, urn }: { me: Me; urn: string }) {
         </section>
       )}
       <Tests me={me} urn={urn} results={resultsOf(e)} onChange={entity.reload} />
+      <HistoryTimeline key={saves} urn={urn} title="History of values" />
     </>
   );
 }
@@ -110,6 +122,9 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ urn: string; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // What the last save stored, shown at once: the page's read that follows it may answer after the user looks.
+  const [saved, setSaved] = useState<{ from: HeldValuesFragment | null; values: Map<string, string[]> } | null>(null);
+  const fresh = saved && saved.from === values ? saved.values : null;
 
   const heldBy = new Map((values?.properties ?? []).map((p) => [p.structuredProperty.urn, p]));
   const properties = new Map<string, PropertySummaryFragment>();
@@ -123,8 +138,10 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
     setError(null);
     setNotice(null);
     try {
-      if (list) await request(SetValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyInputParams: [{ structuredPropertyUrn: property.urn, values: list }] } });
-      else await request(RemoveValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyUrns: [property.urn] } });
+      const stored = list
+        ? (await request(SetValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyInputParams: [{ structuredPropertyUrn: property.urn, values: list }] } })).upsertStructuredProperties
+        : (await request(RemoveValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyUrns: [property.urn] } })).removeStructuredProperties;
+      setSaved({ from: values, values: new Map(stored.properties.map((p) => [p.structuredProperty.urn, p.values.map((v) => valueText(v))])) });
       setEditing(null);
       setNotice(`${propertyLabel(property.definition)} ${list ? 'saved' : 'removed'}.`);
       onChange();
@@ -152,7 +169,7 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
         </thead>
         <tbody>
           {rows.map((p) => {
-            const current = (heldBy.get(p.urn)?.values ?? []).map((v) => valueText(v));
+            const current = fresh ? (fresh.get(p.urn) ?? []) : (heldBy.get(p.urn)?.values ?? []).map((v) => valueText(v));
             const locked = p.definition.immutable && current.length > 0;
             const label = propertyLabel(p.definition);
             return (

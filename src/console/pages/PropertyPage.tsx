@@ -6,6 +6,7 @@
 import { valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { useState } from 'react';
 import { CleanupProgress } from '../components/CleanupProgress';
+import { HistoryTimeline } from '../components/HistoryTimeline';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
 import { dateHistogram, numberHistogram, ValueChart, type Bucket } from '../components/ValueChart';
 import {
@@ -13,12 +14,13 @@ import {
   PropertyDistributionDocument,
   PropertyDocument,
   PropertyHoldersDocument,
+  PropertyImpactDocument,
   RestorePropertyDocument,
   SoftDeletePropertyDocument,
   type DefinitionFragment,
 } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { entityTypeLabel, facetValueText, formatTime, holderTypes, propertyLabel, searchField, typeLabel, valueText } from '../lib/properties';
+import { counted, entityTypeLabel, facetValueText, formatTime, holderTypes, propertyLabel, searchField, typeLabel, valueText } from '../lib/properties';
 import { Link, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
@@ -121,6 +123,7 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
       {confirming && (
         <section className="confirm" aria-labelledby="confirm-title">
           <h2 id="confirm-title">Delete {propertyLabel(d)} permanently?</h2>
+          <DeleteImpact urn={urn} />
           <p>The definition is removed at once and a background job removes its values from every entity. This cannot be undone.</p>
           <button type="button" className="danger" disabled={busy} onClick={() => act('hard')}>
             Yes, delete permanently
@@ -186,6 +189,8 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
         {removed ? <p>The values are hidden while the property is soft deleted.</p> : <Usage definition={d} />}
       </section>
 
+      {!removed && <HistoryTimeline propertyUrn={urn} title="History of values" />}
+
       <section aria-labelledby="history-title">
         <h2 id="history-title">Version history</h2>
         <table>
@@ -216,6 +221,20 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
   );
 }
 
+/** What a hard delete would remove, said before anyone confirms it. */
+function DeleteImpact({ urn }: { urn: string }) {
+  const impact = useQuery(PropertyImpactDocument, { urn });
+  const i = impact.data?.structuredProperty?.valueImpact;
+  if (impact.error) return <ErrorMessage>{impact.error}</ErrorMessage>;
+  if (!i) return <Loading what="what the delete removes" />;
+  const types = i.byEntityType.map((t) => `${entityTypeLabel(t.entityType)}: ${t.count}`).join(', ');
+  return (
+    <p className="impact" role="status">
+      {i.values === 0 ? 'No entity holds a value of it.' : `This removes ${counted(i.values, 'value')} on ${counted(i.entities, 'entity', 'entities')}${types ? ` (${types})` : ''}.`}
+    </p>
+  );
+}
+
 function summary(d: DefinitionFragment): string {
   const parts = [typeLabel(d.valueType.info.type), d.cardinality === 'MULTIPLE' ? 'many values' : 'one value', `on ${d.entityTypes.map((t) => entityTypeLabel(t.info.type)).join(', ')}`];
   if (d.allowedValues?.length) parts.push(`allowed: ${d.allowedValues.map((a) => valueText(a.value)).join(', ')}`);
@@ -236,11 +255,13 @@ function Usage({ definition: d }: { definition: DefinitionFragment }) {
   const scale = valueTypeOfStd(d.valueType.info.type)?.scale;
   let buckets: Bucket[];
   let kind: 'bars' | 'histogram' = 'bars';
+  // A value's count links to the entities holding it: the search for that value.
+  const valueSearch = (value: string) => `/search?${new URLSearchParams([[`v:${d.qualifiedName}`, value]])}`;
   if (d.allowedValues?.length) {
     buckets = d.allowedValues.map((a) => {
       const value = valueText(a.value);
-      const count = counts.find((c) => facetValueText(d, c.value) === facetValueText(d, value))?.count ?? 0;
-      return { label: value, count, description: a.description };
+      const found = counts.find((c) => facetValueText(d, c.value) === facetValueText(d, value));
+      return { label: value, count: found?.count ?? 0, description: a.description, ...(found ? { href: valueSearch(found.value) } : {}) };
     });
   } else if (scale === 'number') {
     buckets = numberHistogram(counts);
@@ -249,12 +270,15 @@ function Usage({ definition: d }: { definition: DefinitionFragment }) {
     buckets = dateHistogram(counts);
     kind = 'histogram';
   } else {
-    buckets = counts.map((c) => ({ label: c.value, count: c.count }));
+    buckets = counts.map((c) => ({ label: c.value, count: c.count, href: valueSearch(c.value) }));
   }
   return (
     <>
       <p className="holders">
-        <strong>{total}</strong> {total === 1 ? 'entity holds' : 'entities hold'} a value.
+        <Link href={`/search?${new URLSearchParams([[`has:${d.qualifiedName}`, 'yes']])}`}>
+          <strong>{total}</strong> {total === 1 ? 'entity holds' : 'entities hold'} a value
+        </Link>
+        .
       </p>
       <ValueChart title={propertyLabel(d)} buckets={buckets} kind={kind} />
     </>

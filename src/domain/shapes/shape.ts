@@ -38,8 +38,6 @@ const EXPECTED: Record<string, string> = {
   null: 'null',
 };
 
-const KNOWN_FIELDS = 'known fields: ';
-
 function sizeReason(iss: { origin?: string; code: string; maximum?: unknown; minimum?: unknown }): string {
   const big = iss.code === 'too_big';
   const bound = Number(big ? iss.maximum : iss.minimum);
@@ -68,11 +66,9 @@ function reasonOf(iss: z.core.$ZodRawIssue): string {
       return iss.values.length === 1
         ? `must be ${JSON.stringify(iss.values[0])}, not ${describeInput(iss.input)}`
         : `must be one of ${iss.values.map(String).join(', ')}, not ${describeInput(iss.input)}`;
-    case 'unrecognized_keys': {
-      // The keys the object knows, for suggestions; read back in problemsOf.
-      const shape = (iss.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape ?? {};
-      return KNOWN_FIELDS + Object.keys(shape).join(', ');
-    }
+    case 'unrecognized_keys':
+      // Told per key, with the known fields (knownFieldsOf), by problemsOf.
+      return 'is not a known field';
     case 'invalid_format':
       return `${describeInput(iss.input)} does not have the expected form`;
     case 'invalid_union':
@@ -93,9 +89,22 @@ export function unknownFieldReason(key: string, known: readonly string[]): strin
   return known.length > 0 ? `is not a known field; expected one of ${known.join(', ')}` : 'is not a known field';
 }
 
-function problemsOf(issue: z.core.$ZodIssue): Problem[] {
-  if (issue.code === 'unrecognized_keys' && issue.message.startsWith(KNOWN_FIELDS)) {
-    const known = issue.message.slice(KNOWN_FIELDS.length).split(', ').filter(Boolean);
+/** The fields the object that raised an unrecognized_keys issue knows (its schema's shape). */
+function knownFieldsOf(iss: z.core.$ZodRawIssue): string[] {
+  const shape = (iss.inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape ?? {};
+  return Object.keys(shape);
+}
+
+/**
+ * The known fields of each unrecognized_keys issue of one parse, by the issue's `keys`
+ * list: the error map sees the raw issue (with the schema), problemsOf the finished one
+ * (without it), and the finished issue keeps the raw one's list.
+ */
+type KnownFields = WeakMap<readonly string[], readonly string[]>;
+
+function problemsOf(issue: z.core.$ZodIssue, knownFields: KnownFields): Problem[] {
+  const known = issue.code === 'unrecognized_keys' ? knownFields.get(issue.keys) : undefined;
+  if (issue.code === 'unrecognized_keys' && known) {
     return issue.keys.map((key) => ({ path: [...issue.path, key] as PathSegment[], reason: unknownFieldReason(key, known) }));
   }
   return [{ path: issue.path as PathSegment[], reason: issue.message }];
@@ -103,9 +112,14 @@ function problemsOf(issue: z.core.$ZodIssue): Problem[] {
 
 /** Checks `input` against `schema`; every problem found, in document order. */
 export function shapeOf<S extends z.ZodType>(schema: S, input: unknown): Shaped<z.output<S>> {
-  const result = schema.safeParse(input, { error: reasonOf, reportInput: true });
+  const knownFields: KnownFields = new WeakMap();
+  const error = (iss: z.core.$ZodRawIssue): string => {
+    if (iss.code === 'unrecognized_keys') knownFields.set(iss.keys, knownFieldsOf(iss));
+    return reasonOf(iss);
+  };
+  const result = schema.safeParse(input, { error, reportInput: true });
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, problems: result.error.issues.flatMap(problemsOf) };
+  return { ok: false, problems: result.error.issues.flatMap((issue) => problemsOf(issue, knownFields)) };
 }
 
 /** One problem as it is; several numbered (their reasons may hold semicolons), at most three shown. */

@@ -6,7 +6,7 @@
  * carries. Pure: the state comes in, the decision goes out.
  */
 import { checkAspectSize } from '../aspectSize.js';
-import { AlreadyExistsError, NotFoundError, PreconditionError } from '../errors.js';
+import { AlreadyExistsError, AspectExistsError, NotFoundError, PreconditionError } from '../errors.js';
 import { jsonEqual } from '../json.js';
 import type { Urn } from '../urn.js';
 import type { AspectRules } from './aspectRules.js';
@@ -46,6 +46,8 @@ export interface ResolvedRequest extends RuledRequest {
 
 export interface WriteContext {
   readonly actor: string;
+  /** The interface the write came through, recorded beside the actor. */
+  readonly via?: string | undefined;
   /** The write's time (ms since the epoch), stamped as lastObserved. */
   readonly now: number;
 }
@@ -60,7 +62,7 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
   if (entity.existence === 'existed' && options.createEntityOnly) throw new AlreadyExistsError('Cannot perform CREATE since the entity already exists.');
   for (const { request } of requests) {
     const prev = entity.aspects.get(request.aspect);
-    if (request.createOnly && prev) throw new AlreadyExistsError();
+    if (request.createOnly && prev) throw new AspectExistsError();
     if (request.ifVersionMatch !== undefined) {
       const current = prev ? String(revisionOf(prev)) : '-1';
       if (current !== request.ifVersionMatch) {
@@ -122,6 +124,7 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
     urn: urn.value,
     entityType: urn.entityType.name,
     createdBy: context.actor,
+    createdVia: context.via ?? null,
     creates: entity.existence === 'created' ? { keyAspect: urn.entityType.keyAspect } : null,
     writes,
     valueRows,

@@ -11,7 +11,7 @@ import { CLEANUP_PROPERTY_VALUES } from '../jobKinds.js';
 import { inCanonicalNamespace, parsePropertyDefinition, searchFieldName, type PropertyDefinition } from '../propertyDefinition.js';
 import { parseDataTypeUrn } from '../typeUrns.js';
 import { type AspectRules, type AspectState } from './aspectRules.js';
-import type { AspectDecision } from './writeDecision.js';
+import type { AspectDecision, EntityWriteDecision } from './writeDecision.js';
 
 export function decidePropertyDefinition(next: unknown, state: AspectState): AspectDecision {
   const urn = state.urn.value;
@@ -56,6 +56,25 @@ export function decidePropertyDefinition(next: unknown, state: AspectState): Asp
     jobs: newGeneration && registered ? [{ kind: CLEANUP_PROPERTY_VALUES, payload: { propertyUrn: urn } }] : [],
     reliesOn: [],
   };
+}
+
+/**
+ * The properties whose stored values a write drops (issue #29): a definition that draws
+ * a new generation for a property that already has one (a new version, breaking or not)
+ * hides every value written before, and the cleanup job then deletes them. That is as
+ * destructive as a hard delete of the values, so it needs the scope a hard delete needs.
+ */
+export function propertiesWhoseValuesDrop(decision: EntityWriteDecision, isRegistered: (urn: string) => boolean): string[] {
+  return decision.registry.filter((r) => r.define?.generation === 'new' && isRegistered(r.urn)).map((r) => r.urn);
+}
+
+/** The refusal of such a write to a caller who may not drop values, naming what it would drop. */
+export function valueDropRefusal(propertyUrn: string, impact: { readonly entities: number; readonly values: number; readonly byEntityType: Readonly<Record<string, number>> }, needs: string): string {
+  const types = Object.entries(impact.byEntityType).map(([type, n]) => `${type}: ${n}`).join(', ');
+  return (
+    `This definition of ${propertyUrn} starts a new version, which would drop its ${impact.values} stored value${impact.values === 1 ? '' : 's'} ` +
+    `on ${impact.entities} entit${impact.entities === 1 ? 'y' : 'ies'} (${types}); a change that drops stored values needs a token with ${needs} scope`
+  );
 }
 
 export const propertyDefinitionRules: AspectRules = {

@@ -9,6 +9,17 @@ import type { AspectRow, EntityWriteDecision } from './writeDecision.js';
 import type { WriteContext } from './entityWrite.js';
 import { revisionOf, type EntityState } from './writeState.js';
 
+/**
+ * An older version of a structuredProperties aspect with the property taken out, the
+ * rest as it was: a hard delete (or a version change that dropped the values) leaves
+ * them in no version (issue #29).
+ */
+export function withoutPropertyInVersion(metadata: unknown, propertyUrn: string): unknown {
+  const aspect = metadata as Partial<StructuredPropertiesAspect> | null;
+  if (!aspect || typeof aspect !== 'object' || !Array.isArray(aspect.properties)) return metadata;
+  return { ...aspect, properties: aspect.properties.filter((p) => p.propertyUrn !== propertyUrn) };
+}
+
 /** Null when the entity holds no stale value of the property (any more). */
 export function decideValueCleanup(target: { readonly urn: string; readonly entityType: string }, entity: EntityState, propertyUrn: string, context: WriteContext): EntityWriteDecision | null {
   const stale = entity.values.find((v) => v.propertyUrn === propertyUrn && v.generation !== v.currentGeneration);
@@ -28,6 +39,7 @@ export function decideValueCleanup(target: { readonly urn: string; readonly enti
     urn: target.urn,
     entityType: target.entityType,
     createdBy: context.actor,
+    createdVia: context.via ?? null,
     creates: null,
     writes,
     valueRows: entity.values.filter((v) => v !== stale).map((v) => ({ propertyUrn: v.propertyUrn, generation: v.generation, values: v.values })),

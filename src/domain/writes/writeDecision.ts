@@ -72,6 +72,8 @@ export interface EntityWriteDecision {
   readonly entityType: string;
   /** Who writes: stored with each aspect version. */
   readonly createdBy: string;
+  /** The interface the write came through (rest-v3, graphql, cli, ...): stored with each aspect version; null when unknown. */
+  readonly createdVia?: string | null;
   /** Set when the write creates the entity: its key aspect goes to the change log too. */
   readonly creates: { readonly keyAspect: string } | null;
   readonly writes: readonly AspectRow[];

@@ -1,3 +1,5 @@
+import { BULK_EDIT_VALUES } from '../../domain/jobKinds.js';
+import type { BulkEditResult } from '../../services/jobs/bulkEditValues.js';
 import type { JobResolvers, JobStatus } from '../generated/resolvers-types.js';
 
 export const Job: JobResolvers = {
@@ -11,4 +13,9 @@ export const Job: JobResolvers = {
   },
   createdAt: (job) => Date.parse(job.createdOn),
   finishedAt: (job) => (job.finishedOn === null ? null : Date.parse(job.finishedOn)),
+  bulkEdit: (job) => {
+    if (job.kind !== BULK_EDIT_VALUES) return null;
+    const r = (job.result ?? {}) as Partial<BulkEditResult>;
+    return { changed: r.changed ?? 0, unchanged: r.unchanged ?? 0, refusedCount: r.refusedCount ?? 0, refused: r.refused ?? [] };
+  },
 };

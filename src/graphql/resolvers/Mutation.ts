@@ -1,5 +1,6 @@
-import { AlreadyExistsError, ASPECT_EXISTS } from '../../domain/errors.js';
+import { AspectExistsError, ASPECT_EXISTS } from '../../domain/errors.js';
 import type { AccessTokenDuration, MutationResolvers } from '../generated/resolvers-types.js';
+import { typedValueOfInput } from '../../services/propertyService.js';
 import { entityModel } from './entityModel.js';
 import { atInputPaths, checkUpsertInput } from './valueInput.js';
 
@@ -17,33 +18,35 @@ const DURATIONS: Record<AccessTokenDuration, number | null> = {
 
 export const Mutation: MutationResolvers = {
   createStructuredProperty: async (_root, { input }, ctx) => {
-    const urn = await ctx.services.properties.create(ctx.caller, input).catch((err: unknown) => {
-      if (err instanceof AlreadyExistsError && err.message === ASPECT_EXISTS) {
-        throw new AlreadyExistsError(`${ASPECT_EXISTS} The structured property exists: change it with updateStructuredProperty (or delete it first).`);
+    const written = await ctx.services.properties.create(ctx.caller, input).catch((err: unknown) => {
+      if (err instanceof AspectExistsError) {
+        throw new AspectExistsError(`${ASPECT_EXISTS} The structured property exists: change it with updateStructuredProperty (or delete it first).`);
       }
       throw err;
     });
-    return entityModel(urn);
+    return entityModel(ctx.receipts.resultOf(written));
   },
-  updateStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.update(ctx.caller, input)),
-  deleteStructuredProperty: (_root, { input }, ctx) => ctx.services.properties.delete(ctx.caller, input.urn),
-  replaceStructuredPropertyDefinition: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.replace(ctx.caller, input)),
-  softDeleteStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.softDelete(ctx.caller, input.urn)),
-  restoreStructuredProperty: async (_root, { input }, ctx) => entityModel(await ctx.services.properties.restore(ctx.caller, input.urn)),
-  upsertStructuredProperties: (_root, { input }, ctx) => {
+  updateStructuredProperty: async (_root, { input }, ctx) => entityModel(ctx.receipts.resultOf(await ctx.services.properties.update(ctx.caller, input))),
+  deleteStructuredProperty: async (_root, { input }, ctx) => ctx.receipts.resultOf(await ctx.services.properties.delete(ctx.caller, input.urn)),
+  replaceStructuredPropertyDefinition: async (_root, { input }, ctx) => entityModel(ctx.receipts.resultOf(await ctx.services.properties.replace(ctx.caller, input))),
+  softDeleteStructuredProperty: async (_root, { input }, ctx) => entityModel(ctx.receipts.resultOf(await ctx.services.properties.softDelete(ctx.caller, input.urn))),
+  restoreStructuredProperty: async (_root, { input }, ctx) => entityModel(ctx.receipts.resultOf(await ctx.services.properties.restore(ctx.caller, input.urn))),
+  upsertStructuredProperties: async (_root, { input }, ctx) => {
     const params = input.structuredPropertyInputParams;
     checkUpsertInput(params);
     const urns = params.map((p) => p.structuredPropertyUrn);
     const field = (_i: number, err: { field?: string }) => (err.field === 'values' ? '.values' : '.structuredPropertyUrn');
-    return atInputPaths(urns, 'structuredPropertyInputParams', field, () => ctx.services.values.upsert(ctx.caller, input.assetUrn, params));
+    return ctx.receipts.resultOf(await atInputPaths(urns, 'structuredPropertyInputParams', field, () => ctx.services.values.upsert(ctx.caller, input.assetUrn, params)));
   },
-  removeStructuredProperties: (_root, { input }, ctx) =>
-    atInputPaths(input.structuredPropertyUrns, 'structuredPropertyUrns', () => '', () => ctx.services.values.remove(ctx.caller, input.assetUrn, input.structuredPropertyUrns)),
-  createTest: (_root, { input }, ctx) =>
-    ctx.services.tests.createTest(ctx.caller, { ...input, definition: { json: input.definition.json ?? '' } }),
-  updateTest: (_root, { urn, input }, ctx) =>
-    ctx.services.tests.updateTest(ctx.caller, urn, { ...input, definition: { json: input.definition.json ?? '' } }),
-  deleteTest: (_root, { urn }, ctx) => ctx.services.tests.deleteTest(ctx.caller, urn),
+  removeStructuredProperties: async (_root, { input }, ctx) =>
+    ctx.receipts.resultOf(
+      await atInputPaths(input.structuredPropertyUrns, 'structuredPropertyUrns', () => '', () => ctx.services.values.remove(ctx.caller, input.assetUrn, input.structuredPropertyUrns)),
+    ),
+  createTest: async (_root, { input }, ctx) =>
+    ctx.receipts.resultOf(await ctx.services.tests.createTest(ctx.caller, { ...input, definition: { json: input.definition.json ?? '' } })),
+  updateTest: async (_root, { urn, input }, ctx) =>
+    ctx.receipts.resultOf(await ctx.services.tests.updateTest(ctx.caller, urn, { ...input, definition: { json: input.definition.json ?? '' } })),
+  deleteTest: async (_root, { urn }, ctx) => ctx.receipts.resultOf(await ctx.services.tests.deleteTest(ctx.caller, urn)),
   createAccessToken: async (_root, { input }, ctx) => {
     const lifetime = DURATIONS[input.duration ?? 'NO_EXPIRY'];
     const created = await ctx.services.tokens.create(ctx.caller, {
@@ -56,6 +59,16 @@ export const Mutation: MutationResolvers = {
     return { accessToken: created.token, metadata: created.metadata };
   },
   revokeAccessToken: (_root, { tokenId }, ctx) => ctx.services.tokens.revoke(ctx.caller, tokenId),
-  evaluateTests: (_root, { input }, ctx) =>
-    ctx.services.tests.evaluate(ctx.caller, { urn: input.urn, push: input.push ?? false, ...(input.testUrns ? { testUrns: input.testUrns } : {}) }),
+  bulkEditStructuredProperties: (_root, { input }, ctx) =>
+    ctx.services.bulkEdits.edit(ctx.caller, {
+      query: input.query ?? null,
+      types: input.types ?? null,
+      urns: input.urns ?? null,
+      property: input.structuredPropertyUrn,
+      operation: input.operation,
+      values: (input.values ?? []).map((v, i) => typedValueOfInput(v, `values[${i}]`)),
+      dryRun: input.dryRun ?? false,
+    }),
+  evaluateTests: async (_root, { input }, ctx) =>
+    ctx.receipts.resultOf(await ctx.services.tests.evaluate(ctx.caller, { urn: input.urn, push: input.push ?? false, ...(input.testUrns ? { testUrns: input.testUrns } : {}) })),
 };

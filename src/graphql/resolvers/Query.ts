@@ -122,6 +122,10 @@ export const Query: QueryResolvers = {
     });
     return { count: jobs.length, jobs };
   },
+  valueHistory: async (_root, { input }, ctx) => {
+    const page = await ctx.services.history.valueHistory(ctx.caller, { urn: input.urn ?? null, property: input.propertyUrn ?? null, count: input.count ?? null, scrollId: input.scrollId ?? null });
+    return { nextScrollId: page.scrollId, entries: page.entries };
+  },
   entity: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);
     // Data types and entity types are built in: they exist without being stored.

@@ -28,6 +28,7 @@ export const StructuredPropertyEntity: StructuredPropertyEntityResolvers = {
     const state = await ctx.loaders.property.load(model.urn);
     return state ? { removed: state.removed } : null;
   },
+  valueImpact: (model, _args, ctx) => ctx.services.entities.previewDelete(ctx.caller, model.urn),
   definitionHistory: async (model, _args, ctx) =>
     (await ctx.services.properties.history(ctx.caller, model.urn)).map((r) => ({
       revision: r.revision,

@@ -2,6 +2,8 @@
 import type { Resolvers } from '../generated/resolvers-types.js';
 import { AccessTokenMetadata } from './AccessTokenMetadata.js';
 import { AuthenticatedUser } from './AuthenticatedUser.js';
+import { BulkEditChange } from './BulkEditChange.js';
+import { BulkEditResult } from './BulkEditResult.js';
 import { CorpUser } from './CorpUser.js';
 import { DataPlatform } from './DataPlatform.js';
 import { DataTypeEntity } from './DataTypeEntity.js';
@@ -30,6 +32,9 @@ import { StructuredPropertyEntity } from './StructuredPropertyEntity.js';
 import { Test } from './Test.js';
 import { TestResult } from './TestResult.js';
 import { TypeQualifier } from './TypeQualifier.js';
+import { ValueChange } from './ValueChange.js';
+import { ValueHistoryEntry } from './ValueHistoryEntry.js';
+import { ValueImpact } from './ValueImpact.js';
 
 export const resolvers: Resolvers = {
   Long,
@@ -62,4 +67,9 @@ export const resolvers: Resolvers = {
   Job,
   SchemaField,
   StructuredPropertyDefinitionRevision,
+  ValueHistoryEntry,
+  ValueChange,
+  ValueImpact,
+  BulkEditResult,
+  BulkEditChange,
 };

@@ -29,17 +29,16 @@ export function checkUpsertInput(params: readonly PropertyValuesInput[]): void {
 
 /**
  * Runs a write naming the given properties; a refusal about one of them (its values,
- * its definition, its soft delete) is told at that property's input path.
+ * its definition, its soft delete: the error's propertyUrn) is told at that property's
+ * input path.
  */
 export async function atInputPaths<T>(propertyUrns: readonly string[], listName: string, field: (i: number, err: ServiceError) => string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (!(err instanceof ServiceError)) throw err;
-    // The longest name the message mentions: io.x.y, not io.x, when both are given.
-    const named = propertyUrns.map((urn, i) => ({ urn, i })).filter(({ urn }) => err.message.includes(urn));
-    if (named.length === 0) throw err;
-    const { i } = named.reduce((a, b) => (b.urn.length > a.urn.length ? b : a));
+    if (!(err instanceof ServiceError) || err.propertyUrn === undefined) throw err;
+    const i = propertyUrns.indexOf(err.propertyUrn);
+    if (i < 0) throw err;
     const path = `${listName}[${i}]${field(i, err)}`;
     throw relocated(err, path, `${path}: ${err.message}`);
   }

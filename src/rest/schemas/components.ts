@@ -17,6 +17,7 @@ import '../bodies/datahubBatches.js';
 import '../bodies/entities.js';
 import '../bodies/evaluate.js';
 import '../bodies/tokens.js';
+import '../bodies/bulkEdit.js';
 import type { JsonSchema } from './routeDoc.js';
 
 export const ENTITY_NAMES: readonly string[] = ENTITY_TYPES.map((t) => t.name);
@@ -45,9 +46,51 @@ z.object({
   done: z.int(),
   remaining: z.int().nullable().describe('Entities still to process, when known.'),
   lastError: z.string().nullable(),
+  result: z.record(z.string(), z.unknown()).nullable().describe('What the job did, for jobs that say: a bulk edit\'s `changed`, `unchanged`, `refusedCount` and `refused` (`[{urn, reason}]`, the first thousand).'),
   createdOn: z.string().meta({ format: 'date-time' }),
   finishedOn: z.string().nullable().meta({ format: 'date-time' }),
-}).meta({ id: 'Job', description: 'A background job (value cleanup after a hard delete or a breaking version, index rebuild).' });
+}).meta({ id: 'Job', description: 'A background job (value cleanup after a hard delete or a breaking version, a bulk edit of values, index rebuild).' });
+
+const valueImpact = z
+  .strictObject({
+    entities: z.int().describe('Entities holding values the change removes.'),
+    values: z.int().describe('The values they hold.'),
+    byEntityType: z.record(z.string(), z.int()).describe('Entities by entity type.'),
+  })
+  .meta({ id: 'ValueImpact', description: 'What a change would remove of the values entities hold.' });
+
+z.strictObject({ dryRun: z.literal(true), impact: valueImpact }).meta({ id: 'DryRun', description: 'The answer to `dryRun=true`: nothing was changed.' });
+
+const valueChange = z.strictObject({
+  propertyUrn: z.string(),
+  before: z.array(z.record(z.string(), z.unknown())).nullable().describe('Typed values before (empty: none); null when history retention deleted the version before.'),
+  after: z.array(z.record(z.string(), z.unknown())).describe('Typed values after (empty: removed).'),
+});
+
+z.strictObject({
+  scrollId: z.string().optional().describe('Pass back for the next page; absent on the last.'),
+  entries: z.array(
+    z.strictObject({
+      urn: z.string(),
+      version: z.int().describe('The structuredProperties version this write stored: 0 the latest, 1..n the earlier ones, oldest first.'),
+      time: z.int().describe('Milliseconds since the epoch.'),
+      actor: z.string(),
+      via: z.string().nullable().describe('rest-v2, rest-v3, restli, graphql, cli, console or system; null for versions written before it was recorded.'),
+      changes: z.array(valueChange),
+    }),
+  ),
+}).meta({ id: 'ValueHistory', description: 'Writes of values, newest first, each with who, when, through which interface, and what changed.' });
+
+z.strictObject({
+  dryRun: z.literal(true),
+  propertyUrn: z.string(),
+  operation: z.string(),
+  entities: z.int(),
+  changed: z.int(),
+  unchanged: z.int(),
+  refused: z.array(z.strictObject({ urn: z.string(), reason: z.string() })),
+  changes: z.array(z.strictObject({ urn: z.string(), before: z.array(z.record(z.string(), z.unknown())), after: z.array(z.record(z.string(), z.unknown())) })),
+}).meta({ id: 'BulkEditPreview', description: 'A bulk edit decided for every entity and not written: counts, refusals and the first hundred changes.' });
 
 z.object({
   id: z.string(),

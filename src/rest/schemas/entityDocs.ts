@@ -117,9 +117,9 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
         scopeNote('admin'),
       tags,
       path: { entityName: PATH.entityName, urn: PATH.urn },
-      query: { async: QUERY.async },
+      query: { async: QUERY.async, dryRun: bool('Delete nothing; answer `{"dryRun": true, "impact": {...}}`: the values the delete would remove (a structured property\'s on every entity; another entity\'s own and its fields\').', false) },
       responses: {
-        200: NO_BODY('Deleted (or there was nothing to delete); empty body.'),
+        200: { description: 'Deleted (or there was nothing to delete); empty body. With `dryRun=true`, what it would remove.', schema: ref('DryRun'), examples: { dryRun: { summary: 'dryRun=true on a property', value: { dryRun: true, impact: { entities: 12, values: 14, byEntityType: { dataset: 10, schemaField: 2 } } } } } },
         400: ERRORS.validation(INVALID),
         404: ERRORS.notFound({ type: NOT_FOUND_ENTITY.type! }),
         ...commonErrors('admin', 'entities.deleteEntity'),
@@ -131,7 +131,10 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
       description: (v3 ? 'Answers `{"urn": ..., "<aspect>": {"value": {...}}}`.' : 'Answers `{"value": {...}}`.') + scopeNote('read'),
       tags,
       path: PATH,
-      query: { systemMetadata: QUERY.systemMetadata },
+      query: {
+        systemMetadata: QUERY.systemMetadata,
+        version: { description: 'The version to read: 0 (default) the latest, 1..n the earlier ones, oldest first (docs/contract.md §13); 404 for a version not stored.', schema: { type: 'integer', minimum: 0, default: 0 } },
+      },
       responses: {
         200: {
           description: 'The aspect.',
@@ -163,6 +166,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
       path: PATH,
       query: {
         createIfNotExists: bool('Create-only when true: an existing aspect is a 400.', true),
+        dryRun: bool('Decide the write and store nothing; answer `{"dryRun": true, "impact": {...}}`: the values it would drop (a definition that starts a new version drops its property\'s values).', false),
         async: QUERY.async,
         systemMetadata: QUERY.systemMetadata,
       },

@@ -72,20 +72,21 @@ export const RESTLI_ROUTE_DOCS: Record<string, RouteDoc> = {
     operationId: 'restliGetAspect',
     summary: 'Read one aspect (Rest.li)',
     description:
-      "DataHub's `GET /aspects/{urn}?aspect=<name>&version=0`: the latest aspect, wrapped in its DataHub record class name as DataHub's client reads it. Key aspects (`datasetKey`, ...) are derived from the urn. 404 when the entity, the aspect, or the entity type does not exist." +
+      "DataHub's `GET /aspects/{urn}?aspect=<name>&version=N`: the aspect at version N (0, the default, is the latest; 1..n are the earlier ones, oldest first), wrapped in its DataHub record class name as DataHub's client reads it. Key aspects (`datasetKey`, ...) are derived from the urn. 404 when the entity, the aspect, the version or the entity type does not exist." +
       scopeNote('read'),
     tags: TAG,
     path: { urn: { description: 'The entity urn, percent-encoded.', schema: { type: 'string' }, example: DATASET_URN } },
     query: {
       aspect: { description: 'The aspect name.', schema: { type: 'string' }, required: true, example: 'structuredProperties' },
-      version: { description: '0: the latest (the only version served here).', schema: { type: 'integer', enum: [0] } },
+      version: { description: '0 (default): the latest; 1..n: the earlier versions, oldest first.', schema: { type: 'integer', minimum: 0, default: 0 } },
     },
     responses: {
       200: {
-        description: '`{"aspect": {<record class>: <aspect>}, "version": 0}`.',
+        description: '`{"aspect": {<record class>: <aspect>}, "version": N}`.',
         schema: { type: 'object', properties: { aspect: { type: 'object', additionalProperties: true }, version: { type: 'integer' } } },
         examples: {
           values: { summary: 'Structured property values', value: { aspect: { 'com.linkedin.structured.StructuredProperties': STRUCTURED_PROPERTIES }, version: 0 } },
+          earlier: { summary: 'The first version written', value: { aspect: { 'com.linkedin.structured.StructuredProperties': STRUCTURED_PROPERTIES }, version: 1 } },
           key: { summary: 'A key aspect', value: { aspect: { 'com.linkedin.metadata.key.DatasetKey': DATASET_KEY }, version: 0 } },
         },
       },

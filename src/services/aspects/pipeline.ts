@@ -7,11 +7,16 @@
  * (store/writeApply.ts). That statement is guarded and runs on its own; when other
  * writers keep getting in between, the same steps run in a transaction holding the
  * entities' locks. Hard deletes (an entity with its aspects, or one aspect) are decided
- * the same way, inside the caller's transaction.
+ * the same way, in a transaction holding the locks. A write that changed the property
+ * registry is counted (LocalRegistryChanges) once it has committed.
  */
-import { UnavailableError } from '../../domain/errors.js';
+import { ForbiddenError, IncompatibleChangeError, UnavailableError } from '../../domain/errors.js';
+import { breakingChangeImpact } from '../../domain/valueImpact.js';
+import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/propertyDefinitionRules.js';
+import { propertyImpact } from '../../store/propertyImpact.js';
+import type { Scope } from '../caller.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
-import { decideAspectDelete, decideEntityDelete } from '../../domain/writes/entityDelete.js';
+import { decideAspectDelete, decideEntityDelete, type DeleteDecision } from '../../domain/writes/entityDelete.js';
 import {
   checkPreconditions,
   decideEntityWrite,
@@ -22,27 +27,47 @@ import {
   type ResolvedRequest,
   type RuledRequest,
 } from '../../domain/writes/entityWrite.js';
-import type { AspectResult, EntityWriteDecision } from '../../domain/writes/writeDecision.js';
+import { changesSomething, type AspectResult, type EntityWriteDecision } from '../../domain/writes/writeDecision.js';
 import type { EntityState } from '../../domain/writes/writeState.js';
 import type { Tx } from '../../store/database.js';
 import { applyDeletes, lockForDelete } from '../../store/deletes.js';
 import { inTransaction } from '../../store/transaction.js';
 import { applyWrites, WriteConflict } from '../../store/writeApply.js';
-import { loadPropertyRecords, loadWriteState, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
+import { loadPropertyRecords, loadWriteState, queryableOf, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
 import { TurnTaker } from '../../time.js';
+import type { LocalRegistryChanges } from '../localRegistryChanges.js';
 import { handlerFor } from './handlers.js';
 
 export { NO_CHANGE, type AspectWriteRequest, type AspectResult, type WriteStore };
+
+/** What the write path runs on, and the count of registry changes it adds its committed ones to. */
+export interface WritePath extends WriteStore {
+  readonly registryChanges: LocalRegistryChanges;
+}
 
 export interface WriteOutcome {
   readonly results: AspectResult[];
   /** Change log ids written; the caller may wait for the index to pass them. */
   readonly changeIds: bigint[];
+  /** Properties whose stored values the write drops (a new version of a property that has some). */
+  readonly valuesDropped: readonly string[];
 }
 
 export interface EntityWriteOptions {
   /** Refuse when the entity already exists (REST createEntityIfNotExists=true). */
   readonly createEntityOnly?: boolean;
+  /**
+   * Whether the writer may drop stored values (a new version of a property that has
+   * some); when not, such a write is refused naming what it would drop. The scope this
+   * needs is services/policies.ts's.
+   */
+  readonly valueDrops: 'allowed' | { readonly refusedUnless: Scope };
+  /** The interface the write came through, stored with each aspect version beside the actor. */
+  readonly via?: string | undefined;
+  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
+  readonly historyVersionsKept?: number | undefined;
+  /** Decide and check everything, then write nothing (REST dryRun=true; a batch authorized before its first write). */
+  readonly dryRun?: boolean;
 }
 
 export interface EntityWrite {
@@ -59,7 +84,7 @@ const LOCKED_ATTEMPTS = 4;
  * Writes aspects of many entities (distinct URNs). Any rule broken anywhere throws
  * before anything is written.
  */
-export async function writeEntities(store: WriteStore, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions = {}): Promise<WriteOutcome[]> {
+export async function writeEntities(path: WritePath, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<WriteOutcome[]> {
   const ruled: RuledRequest[][] = [];
   const turns = new TurnTaker();
   for (const e of entities) {
@@ -67,17 +92,23 @@ export async function writeEntities(store: WriteStore, entities: readonly Entity
     await turns.turn();
   }
   for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-    const done = await attemptWrites({ kind: 'optimistic', ...store }, entities, ruled, actor, options);
-    if (done) return done;
+    const done = await attemptWrites({ kind: 'optimistic', db: path.db }, entities, ruled, actor, options);
+    if (done) return committed(path, done);
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(store.db, async (tx) => (await attemptWrites({ kind: 'locked', tx }, entities, ruled, actor, options))!);
+      return committed(path, await inTransaction(path.db, async (tx) => (await attemptWrites({ kind: 'locked', tx }, entities, ruled, actor, options))!));
     } catch (err) {
       if (!(err instanceof WriteConflict)) throw err;
       if (attempt >= LOCKED_ATTEMPTS) throw new UnavailableError('Concurrent changes to the properties this write uses kept getting in its way; retry');
     }
   }
+}
+
+/** A write that has committed: counted when it changed the registry, before anyone is told of it. */
+function committed<T>(path: WritePath, done: { readonly outcome: T; readonly registryChanged: boolean }): T {
+  if (done.registryChanged) path.registryChanges.noteCommitted();
+  return done.outcome;
 }
 
 /** Load, decide, apply. Null when the optimistic statement was refused. */
@@ -87,7 +118,7 @@ async function attemptWrites(
   ruled: readonly (readonly RuledRequest[])[],
   actor: string,
   options: EntityWriteOptions,
-): Promise<WriteOutcome[] | null> {
+): Promise<{ outcome: WriteOutcome[]; registryChanged: boolean } | null> {
   // A large batch's steps take turns with the rest of the server (src/time.ts).
   const turns = new TurnTaker();
   const request = loadRequestOf(entities, ruled);
@@ -106,12 +137,42 @@ async function attemptWrites(
   const now = Date.now();
   const decisions: EntityWriteDecision[] = [];
   for (const [i, e] of entities.entries()) {
-    decisions.push(decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now }));
+    try {
+      decisions.push(decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now, via: options.via }));
+    } catch (err) {
+      throw await withImpact(target, e.urn, err);
+    }
     await turns.turn();
   }
-  const ids = await applyWrites(target, decisions, state);
+  if (options.valueDrops !== 'allowed') await refuseValueDrops(target, decisions, state, options.valueDrops.refusedUnless);
+  const dropped = (d: EntityWriteDecision) => propertiesWhoseValuesDrop(d, (p) => state.properties.has(p));
+  if (options.dryRun) return { outcome: decisions.map((d) => ({ results: [...d.results], changeIds: [], valuesDropped: dropped(d) })), registryChanged: false };
+  const ids = await applyWrites(target, decisions, state, { versionsKept: options.historyVersionsKept ?? 0 });
   if (!ids) return null;
-  return decisions.map((d) => ({ results: [...d.results], changeIds: ids.has(d.urn) ? [ids.get(d.urn)!] : [] }));
+  return {
+    outcome: decisions.map((d) => ({ results: [...d.results], changeIds: ids.has(d.urn) ? [ids.get(d.urn)!] : [], valuesDropped: dropped(d) })),
+    registryChanged: decisions.some((d) => changesSomething(d) && d.registry.length > 0),
+  };
+}
+
+/**
+ * A breaking definition change refused for want of a new version says what that
+ * version would drop (docs/contract.md §13): the values the property holds now.
+ */
+async function withImpact(target: WriteTarget, urn: Urn, err: unknown): Promise<unknown> {
+  if (!(err instanceof IncompatibleChangeError)) return err;
+  const impact = await propertyImpact(queryableOf(target), urn.value);
+  return new IncompatibleChangeError(`${err.message} ${breakingChangeImpact(impact)}`);
+}
+
+/** Throws a ForbiddenError naming what the first write that drops stored values would drop; one that finds none stored goes on. */
+async function refuseValueDrops(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState, needs: Scope): Promise<void> {
+  for (const decision of decisions) {
+    for (const urn of propertiesWhoseValuesDrop(decision, (p) => state.properties.has(p))) {
+      const impact = await propertyImpact(queryableOf(target), urn);
+      if (impact.values > 0) throw new ForbiddenError(valueDropRefusal(urn, impact, needs));
+    }
+  }
 }
 
 /** What the aspects' rules declare they rely on, for the whole batch. */
@@ -149,16 +210,29 @@ function propertiesStillNeeded(entities: readonly EntityWrite[], resolved: reado
   return [...more];
 }
 
-/** Hard-deletes an entity with all its aspects (a dataset with its schema fields); a missing entity is not an error. */
-export async function deleteEntityAndAspects(tx: Tx, urn: Urn): Promise<bigint[]> {
-  const found = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { childType: urn.entityType.childType });
-  return applyDeletes(tx, decideEntityDelete(found));
+/** Hard-deletes an entity with all its aspects (a dataset with its schema fields), in a transaction of its own; a missing entity is not an error. Returns the change-log ids. */
+export async function deleteEntityAndAspects(path: WritePath, urn: Urn): Promise<bigint[]> {
+  return committed(path, await inTransaction(path.db, (tx) => deleteEntityIn(tx, urn)));
 }
 
-/** Deletes one aspect (all versions); deleting the key aspect deletes the entity. */
-export async function deleteOneAspect(tx: Tx, urn: Urn, aspect: string): Promise<bigint[]> {
+/** Deletes one aspect (all versions), in a transaction of its own; deleting the key aspect deletes the entity. */
+export async function deleteOneAspect(path: WritePath, urn: Urn, aspect: string): Promise<bigint[]> {
   handlerFor(urn.entityType, aspect);
-  if (aspect === urn.entityType.keyAspect) return deleteEntityAndAspects(tx, urn);
-  const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, {});
-  return entity ? applyDeletes(tx, decideAspectDelete(entity, aspect)) : [];
+  if (aspect === urn.entityType.keyAspect) return deleteEntityAndAspects(path, urn);
+  return committed(
+    path,
+    await inTransaction(path.db, async (tx) => {
+      const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, {});
+      return entity ? appliedDeletes(tx, decideAspectDelete(entity, aspect)) : { outcome: [], registryChanged: false };
+    }),
+  );
+}
+
+async function deleteEntityIn(tx: Tx, urn: Urn): Promise<{ outcome: bigint[]; registryChanged: boolean }> {
+  const found = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { childType: urn.entityType.childType });
+  return appliedDeletes(tx, decideEntityDelete(found));
+}
+
+async function appliedDeletes(tx: Tx, decision: DeleteDecision): Promise<{ outcome: bigint[]; registryChanged: boolean }> {
+  return { outcome: await applyDeletes(tx, decision), registryChanged: decision.registry.length > 0 };
 }

@@ -25,6 +25,7 @@ function view(job: Job): JobView {
     done: job.done,
     remaining: job.total === null ? null : Math.max(0, job.total - job.done),
     lastError: job.lastError,
+    result: job.result,
     createdOn: job.createdOn.toISOString(),
     finishedOn: job.finishedOn?.toISOString() ?? null,
   };

@@ -11,13 +11,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
-import { claimJob, completeJob, failJob, heartbeat, type Job } from '../../store/jobs.js';
+import { claimJob, completeJob, failJob, heartbeat, releaseJob, saveJobResult, type Job } from '../../store/jobs.js';
 import { backoffMs, WakeableSleep } from '../../time.js';
 import { jobRuns } from '../../telemetry/metrics.js';
 import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
 import { AuditTrail } from '../audit.js';
 import { SYSTEM_CALLER } from '../caller.js';
-import { cleanupBatch, remainingStaleValues } from './cleanupPropertyValues.js';
+import { cleanupBatch, propertyGone, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
 import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
 
 const LEASE_SECONDS = 15;
@@ -33,6 +33,8 @@ export interface JobContext {
   progress(p: { total?: number; done?: number }): Promise<void>;
   /** Whether the worker is stopping: long jobs return early and resume later. */
   readonly stopping: () => boolean;
+  /** Records what the job did so far (read back from `job.result` when it resumes); throws when the lease was lost. */
+  saveResult(result: Record<string, unknown>): Promise<void>;
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<'done' | 'yield'>;
@@ -123,6 +125,9 @@ export class JobWorker {
         progress: async (p) => {
           if (leaseLost || !(await renew(p))) throw new LeaseLostError(`lease on job ${job.id} lost`);
         },
+        saveResult: async (result) => {
+          if (leaseLost || !(await saveJobResult(db, job.id, this.id, result))) throw new LeaseLostError(`lease on job ${job.id} lost`);
+        },
       });
       if (leaseLost) throw new LeaseLostError(`lease on job ${job.id} lost`);
       if (outcome === 'done') {
@@ -130,7 +135,7 @@ export class JobWorker {
         this.ended(job, 'done');
       } else {
         // Stopping mid-job: hand it back without counting an attempt against it.
-        await db.$executeRaw`UPDATE job SET status = 'pending', locked_by = NULL, locked_until = NULL, attempts = attempts - 1 WHERE id = ${job.id} AND locked_by = ${this.id}`;
+        await releaseJob(db, job.id, this.id);
         this.ended(job, 'yielded');
       }
     } catch (err) {
@@ -168,6 +173,7 @@ export class JobWorker {
       const batch = await cleanupBatch(db, propertyUrn, SYSTEM_CALLER.actor, this.options.batchSize ?? 200);
       if (batch.removed === 0 && batch.changeIds.length === 0) {
         if ((await remainingStaleValues(db, propertyUrn)) === 0) {
+          if ((await propertyGone(db, propertyUrn)) && (await this.scrubHistory(ctx, propertyUrn)) === 'yield') return 'yield';
           await ctx.progress({ total, done: total });
           return 'done';
         }
@@ -176,6 +182,18 @@ export class JobWorker {
       done += batch.removed;
       if (batch.changeIds.length > 0) this.options.onChanges?.(batch.changeIds);
       await ctx.progress({ total, done: Math.min(done, total) });
+    }
+  }
+
+  /** The older versions of a gone property's holders, page by page (a page is idempotent, so a restart simply goes on). */
+  private async scrubHistory(ctx: JobContext, propertyUrn: string): Promise<'done' | 'yield'> {
+    let from = '';
+    for (;;) {
+      if (ctx.stopping()) return 'yield';
+      const page = await scrubHistoryBatch(this.options.db, propertyUrn, ctx.job.createdOn, from, this.options.batchSize ?? 200);
+      if (page.rewritten === 0) return 'done';
+      from = page.nextUrn;
+      await ctx.progress({});
     }
   }
 }

@@ -8,7 +8,7 @@
 import { unindexedAmong } from '../../store/changeLog.js';
 import type { Db } from '../../store/database.js';
 import { inSpan, inTrace, SpanKind } from '../../telemetry/tracing.js';
-import type { IndexStatus } from '../indexStatus.js';
+import type { IndexStatus } from '../writeReceipt.js';
 import type { IndexWaiter } from '../indexWaiter.js';
 import type { SearchIndexer } from './indexer.js';
 

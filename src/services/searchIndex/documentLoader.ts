@@ -12,9 +12,9 @@ import { TurnTaker } from '../../time.js';
 
 /**
  * The document of each URN, or null when the entity does not exist (its document is to
- * be deleted). One read on the driver for the whole batch (existence, the aspects the
- * types show, the held values): three reads through Prisma cost the event loop more in
- * Prisma's result handling than the documents themselves.
+ * be deleted). One read for the whole batch (existence, the aspects the types show, the
+ * held values): three reads cost the event loop more in result handling than the
+ * documents themselves.
  */
 export async function loadDocuments(readPage: EntityPageReader, urns: readonly string[]): Promise<Map<string, SearchDocument | null>> {
   const out = new Map<string, SearchDocument | null>();

@@ -23,7 +23,7 @@ const P = (name: string) => `urn:li:structuredProperty:page.${name}`;
 
   beforeAll(async () => {
     s = await openStoreDatabase('store_page');
-    entityPage = entityPageReader(s.database.read);
+    entityPage = entityPageReader(s.db);
     await arrange(s.store, ['held', 'soft'].map((n) => ({ urn: P(n), aspects: { propertyDefinition: definition(`page.${n}`) } })));
     await arrange(s.store, [{ urn: BARE, aspects: { status: { removed: false } } }]);
     await arrange(s.store, [{ urn: D, aspects: { status: { removed: false }, datasetProperties: { description: 'd', customProperties: { big: '12345678901234567890' } } } }]);

@@ -37,7 +37,7 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
           const existing = entries.find((e) => e.propertyUrn === P('many'));
           const values = [...(existing?.values ?? []), { string: `w${i}` }];
           return { properties: [...entries.filter((e) => e !== existing), { propertyUrn: P('many'), values }] };
-        } }] }], 'urn:li:corpuser:writer'),
+        } }] }], 'urn:li:corpuser:writer', { valueDrops: 'allowed' }),
       ),
     );
     const [stored] = await s.query<{ metadata: StructuredPropertiesAspect }>("SELECT metadata FROM aspect WHERE urn = $1 AND aspect = 'structuredProperties' AND version = 0", [D.value]);
@@ -56,7 +56,7 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
         writeEntities(s.store, [{ urn, requests: [{ aspect: 'propertyDefinition', compute: (current) => {
           const def = current as PropertyDefinition;
           return { ...def, description: `${def.description ?? ''}[${i}]` };
-        } }] }], 'urn:li:corpuser:writer'),
+        } }] }], 'urn:li:corpuser:writer', { valueDrops: 'allowed' }),
       ),
     );
     const [stored] = await s.query<{ metadata: PropertyDefinition }>("SELECT metadata FROM aspect WHERE urn = $1 AND aspect = 'propertyDefinition' AND version = 0", [urn.value]);
@@ -68,7 +68,7 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
     for (let pair = 0; pair < 8; pair++) {
       const names = [`race.n${pair}`, `race_n${pair}`];
       const outcomes = await Promise.allSettled(
-        names.map((name) => writeEntities(s.store, [{ urn: parseUrn(`urn:li:structuredProperty:${name}`), requests: [{ aspect: 'propertyDefinition', value: definition(name) }] }], 'urn:li:corpuser:writer')),
+        names.map((name) => writeEntities(s.store, [{ urn: parseUrn(`urn:li:structuredProperty:${name}`), requests: [{ aspect: 'propertyDefinition', value: definition(name) }] }], 'urn:li:corpuser:writer', { valueDrops: 'allowed' })),
       );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason as Error;

@@ -1,7 +1,7 @@
 /** Hard deletes as data (docs/contract.md §5) and the cleanup job's decision (docs/contract.md §2, §5). */
 import { CLEANUP_PROPERTY_VALUES } from '../../../src/domain/jobKinds.js';
 import { decideAspectDelete, decideEntityDelete, NOTHING_TO_DELETE } from '../../../src/domain/writes/entityDelete.js';
-import { decideValueCleanup } from '../../../src/domain/writes/valueCleanup.js';
+import { decideValueCleanup, withoutPropertyInVersion } from '../../../src/domain/writes/valueCleanup.js';
 import { aspect, DATASET, entity, held, propertyUrnOf, record } from '../../support/writeStates.js';
 
 const PROPERTY = propertyUrnOf('io.acryl.tier');
@@ -80,5 +80,17 @@ describe('the cleanup job', () => {
     const d = decideValueCleanup(target, state, PROPERTY, context)!;
     expect(d.writes).toEqual([]);
     expect(d.valueRows).toEqual([]);
+  });
+});
+
+describe('older versions lose a dropped property (issue #29, item 9)', () => {
+  test('the property is taken out of a version, everything else kept as it was', () => {
+    const version = { properties: [{ propertyUrn: PROPERTY, values: [{ string: 'gold' }] }, { propertyUrn: propertyUrnOf('io.acryl.keep'), values: [{ string: 'k' }] }], extra: 1 };
+    expect(withoutPropertyInVersion(version, PROPERTY)).toEqual({ properties: [{ propertyUrn: propertyUrnOf('io.acryl.keep'), values: [{ string: 'k' }] }], extra: 1 });
+  });
+
+  test('a version that is no structuredProperties aspect is left as it is', () => {
+    expect(withoutPropertyInVersion(null, PROPERTY)).toBeNull();
+    expect(withoutPropertyInVersion({ other: true }, PROPERTY)).toEqual({ other: true });
   });
 });

@@ -3,7 +3,7 @@
  * createEntityOnly and If-Version-Match, new values computed from what readers see,
  * identical rewrites, system metadata, and everything a write does as one decision.
  */
-import { AlreadyExistsError, NotFoundError, PreconditionError } from '../../../src/domain/errors.js';
+import { AlreadyExistsError, AspectExistsError, NotFoundError, PreconditionError } from '../../../src/domain/errors.js';
 import { parseUrn, type Urn } from '../../../src/domain/urn.js';
 import {
   checkPreconditions,
@@ -47,6 +47,7 @@ describe('existence', () => {
   test('createEntityOnly refuses an entity that exists', () => {
     const err = thrown(() => checkPreconditions(DATASET, entity(), props({}), { createEntityOnly: true }));
     expect(err).toBeInstanceOf(AlreadyExistsError);
+    expect(err).not.toBeInstanceOf(AspectExistsError);
     expect(err.message).toBe('Cannot perform CREATE since the entity already exists.');
   });
 
@@ -61,9 +62,9 @@ describe('existence', () => {
 describe('preconditions', () => {
   const withProps = entity({ aspects: { datasetProperties: aspect({ description: 'old' }, 4) } });
 
-  test('createOnly refuses an aspect that exists', () => {
+  test('createOnly refuses an aspect that exists, as the create-only refusal the edges complete', () => {
     const err = thrown(() => checkPreconditions(DATASET, withProps, props({}, { createOnly: true }), {}));
-    expect(err).toBeInstanceOf(AlreadyExistsError);
+    expect(err).toBeInstanceOf(AspectExistsError);
     expect(err.message).toBe('Cannot perform CREATE since the aspect already exists.');
   });
 

@@ -5,7 +5,8 @@
 import { IncompatibleChangeError, SoftDeletedError, ValidationError } from '../../../src/domain/errors.js';
 import { CLEANUP_PROPERTY_VALUES } from '../../../src/domain/jobKinds.js';
 import { parseUrn } from '../../../src/domain/urn.js';
-import { decidePropertyDefinition, propertyDefinitionRules } from '../../../src/domain/writes/propertyDefinitionRules.js';
+import { decidePropertyDefinition, propertiesWhoseValuesDrop, propertyDefinitionRules, valueDropRefusal } from '../../../src/domain/writes/propertyDefinitionRules.js';
+import type { EntityWriteDecision } from '../../../src/domain/writes/writeDecision.js';
 import { aspectState, definitionOf, record, registryOf } from '../../support/writeStates.js';
 import { thrown } from '../thrown.js';
 
@@ -77,4 +78,28 @@ test('the qualified name must equal the urn id', () => {
 
 test('a definition write needs its own registry record and the owner of its search field, known from the urn', () => {
   expect(propertyDefinitionRules.needs(URN, undefined)).toEqual({ aspects: [], values: false, properties: [URN.value], searchFields: ['io_acryl_tier'] });
+});
+
+describe('writes that drop stored values (issue #29, item 5)', () => {
+  const decisionOf = (registry: Array<{ urn: string; define: { generation: bigint | 'new' } | null }>) =>
+    ({ registry: registry.map((r) => ({ urn: r.urn, removed: null, define: r.define && { qualifiedName: NAME, searchField: 'io_acryl_tier', valueType: 'string', version: V2, generation: r.define.generation } })) }) as unknown as EntityWriteDecision;
+
+  test('a new generation of a registered property drops its values; a new property, or the same generation, drops nothing', () => {
+    expect(propertiesWhoseValuesDrop(decisionOf([{ urn: URN.value, define: { generation: 'new' } }]), () => true)).toEqual([URN.value]);
+    expect(propertiesWhoseValuesDrop(decisionOf([{ urn: URN.value, define: { generation: 'new' } }]), () => false)).toEqual([]);
+    expect(propertiesWhoseValuesDrop(decisionOf([{ urn: URN.value, define: { generation: 5n } }]), () => true)).toEqual([]);
+    expect(propertiesWhoseValuesDrop(decisionOf([{ urn: URN.value, define: null }]), () => true)).toEqual([]);
+  });
+
+  test('a breaking change with a new version is such a write, as the decision says it', () => {
+    const d = decidePropertyDefinition(definitionOf(NAME, { valueType: 'urn:li:dataType:svc.number', version: V2 }), existing({ version: V1 }));
+    expect(propertiesWhoseValuesDrop({ registry: [d.registry!] } as unknown as EntityWriteDecision, () => true)).toEqual([URN.value]);
+  });
+
+  test('the refusal names the count, the entities by type and the scope needed', () => {
+    expect(valueDropRefusal(URN.value, { entities: 235, values: 240, byEntityType: { dataset: 200, schemaField: 35 } }, 'admin')).toBe(
+      `This definition of ${URN.value} starts a new version, which would drop its 240 stored values on 235 entities (dataset: 200, schemaField: 35); a change that drops stored values needs a token with admin scope`,
+    );
+    expect(valueDropRefusal(URN.value, { entities: 1, values: 1, byEntityType: { dataset: 1 } }, 'admin')).toMatch(/drop its 1 stored value on 1 entity \(dataset: 1\)/);
+  });
 });

@@ -1,0 +1,167 @@
+/**
+ * A bulk edit of the search results ticked (docs/contract.md §13): one property's value
+ * set, added or removed on each of them. Preview runs the edit as a dry run and states
+ * its impact (how many entities change, stay, are refused and why, the first changes
+ * value by value) before anything is written; Apply starts the job and follows it.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { ApplicablePropertiesDocument, BulkEditDocument, BulkEditJobDocument, type BulkEditMutation, type BulkEditOperation, type BulkEditJobQuery, type PropertySummaryFragment } from '../generated/graphql';
+import { messageOf, request } from '../lib/api';
+import { counted, propertyLabel, valueText } from '../lib/properties';
+import { useQuery } from '../lib/useQuery';
+import { ErrorMessage, StatusMessage } from './Messages';
+import { valueInputs } from './ValueEditor';
+
+type Preview = BulkEditMutation['bulkEditStructuredProperties'];
+type Job = NonNullable<BulkEditJobQuery['job']>;
+
+const OPERATIONS: ReadonlyArray<{ value: BulkEditOperation; label: string }> = [
+  { value: 'SET', label: 'Set the value' },
+  { value: 'ADD', label: 'Add the value' },
+  { value: 'REMOVE', label: 'Remove the value (empty: the property)' },
+];
+const POLL_MS = 400;
+
+const shown = (values: ReadonlyArray<Parameters<typeof valueText>[0]>) => (values.length === 0 ? 'no value' : values.map(valueText).join(', '));
+
+export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDone(): void }) {
+  const properties = useQuery(ApplicablePropertiesDocument, { input: { types: ['STRUCTURED_PROPERTY'], query: '*', count: 1000 } });
+  const choices = (properties.data?.scrollAcrossEntities?.searchResults ?? [])
+    .map((r) => r.entity)
+    .filter((e): e is PropertySummaryFragment => 'definition' in e && !(e as PropertySummaryFragment).status?.removed)
+    .sort((a, b) => propertyLabel(a.definition).localeCompare(propertyLabel(b.definition)));
+  const [propertyUrn, setPropertyUrn] = useState('');
+  const [operation, setOperation] = useState<BulkEditOperation>('SET');
+  const [value, setValue] = useState('');
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [job, setJob] = useState<Job | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const property = choices.find((c) => c.urn === propertyUrn);
+
+  // A changed selection or edit needs a new preview.
+  useEffect(() => setPreview(null), [urns, propertyUrn, operation, value]);
+
+  const input = () => {
+    if (!property) throw new Error('Choose a property');
+    const texts = value.trim() === '' ? [] : [value];
+    const values = operation === 'REMOVE' && texts.length === 0 ? [] : (() => {
+      const checked = valueInputs(property, texts);
+      if ('problem' in checked) throw new Error(checked.problem);
+      return checked.values;
+    })();
+    return { urns: [...urns], structuredPropertyUrn: property.urn, operation, values };
+  };
+
+  const run = async (dryRun: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = (await request(BulkEditDocument, { input: { ...input(), dryRun } })).bulkEditStructuredProperties;
+      if (dryRun) setPreview(answer);
+      else if (answer.job) await follow(answer.job.id);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const follow = async (id: string) => {
+    for (;;) {
+      const current = (await request(BulkEditJobDocument, { id })).job;
+      if (current) setJob(current);
+      if (!current || current.status === 'DONE' || current.status === 'FAILED') break;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    setPreview(null);
+    onDone();
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run(true);
+  };
+
+  return (
+    <section className="bulk-edit" aria-labelledby="bulk-edit-title">
+      <h2 id="bulk-edit-title">Edit {counted(urns.length, 'selected entity', 'selected entities')}</h2>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="bulk-property">Property</label>
+          <select id="bulk-property" value={propertyUrn} onChange={(e) => setPropertyUrn(e.target.value)}>
+            <option value="">Choose a property…</option>
+            {choices.map((c) => (
+              <option key={c.urn} value={c.urn}>
+                {propertyLabel(c.definition)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="bulk-operation">Change</label>
+          <select id="bulk-operation" value={operation} onChange={(e) => setOperation(e.target.value as BulkEditOperation)}>
+            {OPERATIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="bulk-value">Value</label>
+          {property?.definition.allowedValues?.length ? (
+            <select id="bulk-value" value={value} onChange={(e) => setValue(e.target.value)}>
+              <option value="">{operation === 'REMOVE' ? 'Any (remove the property)' : 'Choose a value…'}</option>
+              {property.definition.allowedValues.map((a) => (
+                <option key={valueText(a.value)} value={valueText(a.value)}>
+                  {valueText(a.value)}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input id="bulk-value" value={value} onChange={(e) => setValue(e.target.value)} />
+          )}
+        </div>
+        <button type="submit" disabled={busy || !property}>
+          Preview the change
+        </button>
+      </form>
+      {error && <ErrorMessage>{error}</ErrorMessage>}
+      {preview && !job && (
+        <div className="confirm" role="dialog" aria-labelledby="bulk-confirm-title">
+          <h3 id="bulk-confirm-title">
+            {property ? propertyLabel(property.definition) : ''}: {counted(preview.changed, 'entity changes', 'entities change')}, {preview.unchanged} unchanged, {preview.refused.length} refused
+          </h3>
+          <ul className="bulk-changes">
+            {preview.changes.slice(0, 10).map((c) => (
+              <li key={c.urn}>
+                <code className="urn">{c.urn}</code>: {shown(c.before)} → {shown(c.after)}
+              </li>
+            ))}
+            {preview.refused.slice(0, 10).map((r) => (
+              <li key={r.urn}>
+                <code className="urn">{r.urn}</code>: refused: {r.reason}
+              </li>
+            ))}
+          </ul>
+          <button type="button" disabled={busy || preview.changed === 0} onClick={() => void run(false)}>
+            Apply to {counted(preview.changed, 'entity', 'entities')}
+          </button>{' '}
+          <button type="button" className="secondary" onClick={() => setPreview(null)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {job && (
+        <StatusMessage>
+          {job.status === 'DONE'
+            ? `Done: ${job.bulkEdit?.changed ?? 0} changed, ${job.bulkEdit?.unchanged ?? 0} unchanged, ${job.bulkEdit?.refusedCount ?? 0} refused.`
+            : job.status === 'FAILED'
+              ? `The bulk edit failed: ${job.lastError ?? 'unknown error'}`
+              : `Editing: ${Math.round(job.percentDone)}% (${job.done} of ${job.total ?? urns.length})`}
+        </StatusMessage>
+      )}
+    </section>
+  );
+}

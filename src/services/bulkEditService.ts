@@ -1,0 +1,148 @@
+/**
+ * Bulk edits (docs/contract.md §13): set, add or remove one property's values on every
+ * entity a search selects (a REST query over the property's entity types), or on the
+ * entities named (the console's multi-select). Everything is checked before anything
+ * runs: the property, the values against its definition, the size of the selection. A
+ * dry run decides every entity's change through the write path and writes nothing; a
+ * run is a job (jobs API: progress, then the counts and the refused entities).
+ */
+import { checkValueEdit, parseBulkOperation, type BulkOperation, type ValueEdit } from '../domain/bulkEdit.js';
+import { NotFoundError, SoftDeletedError, ValidationError } from '../domain/errors.js';
+import { BULK_EDIT_VALUES } from '../domain/jobKinds.js';
+import { LIMITS, PAGE_LIMITS } from '../domain/limits.js';
+import { effectiveDefinition, type PropertyDefinition } from '../domain/propertyDefinition.js';
+import { findEntityType } from '../domain/registry/entityTypes.js';
+import { coerceTypedValue, type TypedValue } from '../domain/typedValue.js';
+import { validateAssignment } from '../domain/structuredProperties.js';
+import { parseUrn } from '../domain/urn.js';
+import type { Db } from '../store/database.js';
+import { enqueueJob } from '../store/jobs.js';
+import { findProperty } from '../store/propertyRegistry.js';
+import { inTransaction } from '../store/transaction.js';
+import type { Caller } from './caller.js';
+import { propertyUrnOf } from './historyService.js';
+import { applyValueEdit, type BulkEditPayload, type EntityEdit } from './jobs/bulkEditValues.js';
+import type { SearchService } from './searchService.js';
+import type { WritePath } from './aspects/pipeline.js';
+
+export interface BulkEditInput {
+  /** A REST query (docs/search.md) selecting the entities; `*` for all of the types. */
+  readonly query?: string | null;
+  /** Entity types to search; absent: every searchable type the property applies to. */
+  readonly types?: readonly string[] | null;
+  /** The entities, named (instead of a query). */
+  readonly urns?: readonly string[] | null;
+  /** The structured property: urn or qualified name. */
+  readonly property: string;
+  readonly operation: string;
+  /** Typed values (`{"string": ...}`, `{"double": ...}`); a number property takes numeric strings. */
+  readonly values?: readonly unknown[] | null;
+  readonly dryRun?: boolean | null;
+}
+
+export interface BulkEditAnswer {
+  readonly dryRun: boolean;
+  readonly propertyUrn: string;
+  readonly operation: BulkOperation;
+  /** Entities selected. */
+  readonly entities: number;
+  /** The job applying the edit (null for a dry run). */
+  readonly jobId: string | null;
+  /** Dry run: entities whose values would change, would not, and could not (with the reason). */
+  readonly changed: number;
+  readonly unchanged: number;
+  readonly refused: ReadonlyArray<{ urn: string; reason: string }>;
+  /** Dry run: the first changes, value by value. */
+  readonly changes: readonly EntityEdit[];
+}
+
+/** Changes and refusals a dry run lists (the counts cover all). */
+const LISTED = 100;
+
+export interface BulkEditService {
+  /** Validates and either previews (dryRun) or queues the edit. */
+  edit(caller: Caller, input: BulkEditInput): Promise<BulkEditAnswer>;
+}
+
+export interface BulkEditServiceDeps extends WritePath {
+  readonly search: SearchService;
+  readonly historyVersionsKept?: number;
+  /** Tells the job worker there is work (else it finds it at its next poll). */
+  readonly onJobQueued?: () => void;
+}
+
+export class DefaultBulkEditService implements BulkEditService {
+  constructor(private readonly deps: BulkEditServiceDeps & { readonly db: Db }) {}
+
+  async edit(caller: Caller, input: BulkEditInput): Promise<BulkEditAnswer> {
+    const propertyUrn = propertyUrnOf(input.property);
+    const property = await findProperty(this.deps.db, propertyUrn);
+    if (!property) throw new NotFoundError(`Structured property ${propertyUrn} does not exist`);
+    if (property.removed) throw new SoftDeletedError(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`, 'property');
+    const definition = effectiveDefinition(propertyUrn, property.definition as unknown as PropertyDefinition);
+    const operation = parseBulkOperation(input.operation);
+    const edit: ValueEdit = { propertyUrn, operation, values: canonicalValues(definition, operation, input.values ?? []) };
+    checkValueEdit(edit);
+    const urns = await this.selection(caller, input, definition.entityTypes);
+    if (input.dryRun) {
+      const outcome = await applyValueEdit(this.deps, urns, edit, { actor: caller.actor, via: caller.via }, { dryRun: true });
+      return {
+        dryRun: true,
+        propertyUrn,
+        operation,
+        entities: urns.length,
+        jobId: null,
+        changed: outcome.changed.length,
+        unchanged: outcome.unchanged.length,
+        refused: outcome.refused.slice(0, LISTED),
+        changes: outcome.changed.slice(0, LISTED),
+      };
+    }
+    const payload: BulkEditPayload = { propertyUrn, operation, values: [...edit.values], urns, actor: caller.actor, via: caller.via ?? null, query: input.urns ? null : (input.query ?? '*') };
+    const id = await inTransaction(this.deps.db, (tx) => enqueueJob(tx, BULK_EDIT_VALUES, payload as unknown as Record<string, unknown>));
+    this.deps.onJobQueued?.();
+    return { dryRun: false, propertyUrn, operation, entities: urns.length, jobId: String(id), changed: 0, unchanged: 0, refused: [], changes: [] };
+  }
+
+  /** The URNs the edit applies to, at most LIMITS.bulkEditEntities. */
+  private async selection(caller: Caller, input: BulkEditInput, propertyTypes: readonly string[]): Promise<string[]> {
+    const limit = LIMITS.bulkEditEntities;
+    if (input.urns) {
+      if (input.query) throw new ValidationError('Give either query or urns, not both', 'urns');
+      const urns = [...new Set(input.urns.map((u) => parseUrn(u).value))];
+      if (urns.length > limit) throw new ValidationError(`urns names ${urns.length} entities; a bulk edit may change at most ${limit}`, 'urns');
+      return urns;
+    }
+    if (input.query === undefined || input.query === null || input.query.trim() === '') {
+      throw new ValidationError('Select the entities with query (a search, e.g. platform:hive, or * for all) or urns', 'query');
+    }
+    const types = input.types?.length ? [...input.types] : propertyTypes.filter((t) => findEntityType(t)?.searchable);
+    const urns: string[] = [];
+    let scrollId: string | null = null;
+    do {
+      const page = await this.deps.search.scroll(caller, { types, query: input.query, count: PAGE_LIMITS.maxCount, scrollId });
+      if (page.total > limit) {
+        throw new ValidationError(`The query selects ${page.total} entities; a bulk edit may change at most ${limit}: narrow the query (or split it)`, 'query');
+      }
+      urns.push(...page.entities.map((e) => e.urn));
+      scrollId = page.nextScrollId;
+    } while (scrollId);
+    return [...new Set(urns)];
+  }
+}
+
+/** The values in the definition's canonical form, checked as a write checks them (type, allowed values, cardinality). */
+function canonicalValues(definition: ReturnType<typeof effectiveDefinition>, operation: BulkOperation, raw: readonly unknown[]): TypedValue[] {
+  const typed = raw.map((v) => (typeof v === 'string' ? { string: v } : typeof v === 'number' ? { double: v } : v));
+  if (operation === 'remove') {
+    return typed.map((v, i) => {
+      const coerced = coerceTypedValue(v, definition.valueType);
+      if (!coerced.ok) throw new ValidationError(`values[${i}] ${coerced.reason}`, `values[${i}]`);
+      return coerced.value;
+    });
+  }
+  if (typed.length === 0) return [];
+  const targetType = definition.entityTypes[0]!;
+  const definitions = new Map([[definition.urn, { definition, removed: false }]]);
+  return validateAssignment(definition.urn, typed, { targetType, definitions, current: new Map() });
+}
