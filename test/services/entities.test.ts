@@ -49,7 +49,7 @@ describe('single-aspect writes', () => {
   test('a write answers the aspect exactly as stored, without defaults, and records system metadata beside it', async () => {
     const d = datasetUrn(name());
     await catalog.createDatasets([d]);
-    const result = await entities().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'orders' }, systemMetadata: { runId: 'load-1' } });
+    const { result } = await entities().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'orders' }, systemMetadata: { runId: 'load-1' } });
     expect(result.value).toEqual({ description: 'orders' });
     const read = await entities().getAspect(READER, d, 'datasetProperties');
     expect(read.value).toEqual({ description: 'orders' });
@@ -95,7 +95,7 @@ describe('the createsEntity write option (Rest.li proposals create their entity;
 
   test('with it, the same write brings the entity into being with its key aspect, in the same transaction', async () => {
     const d = datasetUrn(name());
-    const result = await entities().setAspect(WRITER, d, 'structuredProperties', { value: { properties: [{ propertyUrn: owner, values: [{ string: 'x' }] }] } }, { createsEntity: true });
+    const { result } = await entities().setAspect(WRITER, d, 'structuredProperties', { value: { properties: [{ propertyUrn: owner, values: [{ string: 'x' }] }] } }, { createsEntity: true });
     expect(result.aspect).toBe('structuredProperties');
     const view = await entities().getEntity(READER, d);
     expect(Object.fromEntries([...view.aspects].map(([k, v]) => [k, v.value]))).toEqual({ datasetKey: keyOf(d), structuredProperties: { properties: [{ propertyUrn: owner, values: [{ string: 'x' }] }] } });
@@ -118,7 +118,7 @@ describe('the createsEntity write option (Rest.li proposals create their entity;
 describe('batches', () => {
   test('batchUpsert creates several entities and answers each with the aspects written', async () => {
     const [a, b] = [datasetUrn(name()), datasetUrn(name())];
-    const written = await entities().batchUpsert(WRITER, ENTITY.dataset, [
+    const { result: written } = await entities().batchUpsert(WRITER, ENTITY.dataset, [
       { urn: a, aspects: aspects({ status: { removed: false }, datasetProperties: { description: 'orders' } }) },
       { urn: b, aspects: aspects({ datasetKey: keyOf(b) }) },
     ]);
@@ -170,7 +170,7 @@ describe('batches', () => {
 
   test('one urn in several items: merged in order, the same aspect twice keeps the later value, one answer per entity', async () => {
     const d = datasetUrn(name());
-    const written = await entities().batchUpsert(WRITER, ENTITY.dataset, [
+    const { result: written } = await entities().batchUpsert(WRITER, ENTITY.dataset, [
       { urn: d, aspects: aspects({ datasetProperties: { description: 'first' } }) },
       { urn: d, aspects: aspects({ status: { removed: false } }) },
       { urn: d, aspects: aspects({ datasetProperties: { description: 'second' } }) },
@@ -306,7 +306,7 @@ describe('references', () => {
       { entity: d, aspect: 'schemaMetadata', relationship: 'SchemaFieldTaggedWith' },
     ];
     expect(await entities().references(READER, TAG)).toEqual(expected);
-    expect(await entities().removeReferences(WRITER, TAG)).toEqual(expected);
+    expect((await entities().removeReferences(WRITER, TAG)).result).toEqual(expected);
     const view = await entities().getEntity(READER, d, { aspects: ['globalTags', 'schemaMetadata'] });
     expect(view.aspects.get('globalTags')!.value).toEqual({ tags: [{ tag: 'urn:li:tag:keep' }] });
     expect((view.aspects.get('schemaMetadata')!.value as { fields: Array<{ globalTags: unknown }> }).fields[0]!.globalTags).toEqual({ tags: [{ tag: 'urn:li:tag:keep' }] });

@@ -5,7 +5,7 @@
  * cleanup job, the definition's history and settings. In process, on a real
  * PostgreSQL; the REST and GraphQL shapes of the same calls are the adapters' suites.
  */
-import { AlreadyExistsError, IncompatibleChangeError, InvalidUrnError, NotFoundError, SoftDeletedError, ValidationError } from '../../src/domain/errors.js';
+import { AlreadyExistsError, ForbiddenError, IncompatibleChangeError, InvalidUrnError, NotFoundError, SoftDeletedError, ValidationError } from '../../src/domain/errors.js';
 import { ADMIN, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, definitionOf, jobsSettled, propertyUrn, rejection, serviceCatalog, type DefinitionInput, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { storedDatasets } from '../support/storedValues.js';
@@ -25,8 +25,8 @@ afterAll(async () => {
 
 const properties = () => runtime.services.properties;
 const entities = () => runtime.services.entities;
-const writeDefinition = (qn: string, def: Record<string, unknown>, options: { createOnly?: boolean } = {}) =>
-  entities().setAspect(WRITER, propertyUrn(qn), 'propertyDefinition', { value: def }, options);
+const writeDefinition = (qn: string, def: Record<string, unknown>, options: { createOnly?: boolean } = {}, caller = WRITER) =>
+  entities().setAspect(caller, propertyUrn(qn), 'propertyDefinition', { value: def }, options);
 const stored = async (qn: string) => (await properties().get(ADMIN, propertyUrn(qn)))?.definition;
 
 const retention = (qn: string, extra: DefinitionInput = {}) =>
@@ -42,7 +42,7 @@ async function datasetWith(qn: string, values: ReadonlyArray<string | number>): 
 describe('create', () => {
   test('fills the defaults (SINGLE, mutable) and stores type urns in the canonical svc form, from short and datahub aliases', async () => {
     const qn = name();
-    const urn = await properties().create(WRITER, { qualifiedName: qn, valueType: 'urn:li:dataType:datahub.number', entityTypes: ['urn:li:entityType:dataset', 'urn:li:entityType:datahub.dataFlow'] });
+    const { result: urn } = await properties().create(WRITER, { qualifiedName: qn, valueType: 'urn:li:dataType:datahub.number', entityTypes: ['urn:li:entityType:dataset', 'urn:li:entityType:datahub.dataFlow'] });
     expect(urn).toBe(propertyUrn(qn));
     expect(await properties().get(ADMIN, urn)).toEqual({
       urn,
@@ -86,7 +86,7 @@ describe('create', () => {
 
   test('settings given at creation are stored; update changes only the flags it names', async () => {
     const qn = name();
-    const urn = await properties().create(WRITER, { id: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], settings: { showInSearchFilters: true, isHidden: false } });
+    const { result: urn } = await properties().create(WRITER, { id: qn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], settings: { showInSearchFilters: true, isHidden: false } });
     await properties().update(WRITER, { urn, settings: { showAsAssetBadge: true } });
     const settings = (await entities().getAspect(ADMIN, urn, 'structuredPropertySettings')).value;
     expect(settings).toEqual({ showInSearchFilters: true, isHidden: false, showAsAssetBadge: true });
@@ -160,11 +160,26 @@ describe('backwards compatibility and versions', () => {
     expect(await stored(qn)).toMatchObject({ cardinality: 'MULTIPLE', description: 'widened', entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.dataFlow'] });
   });
 
+  test('a breaking change with a greater version drops stored values, so only an admin may make it: a writer gets a ForbiddenError naming what it would drop, and nothing changes', async () => {
+    const qn = name();
+    await writeDefinition(qn, retention(qn));
+    const d = await datasetWith(qn, [30, 60]);
+    const before = await stored(qn);
+    const err = await rejection(writeDefinition(qn, retention(qn, { cardinality: 'SINGLE', version: '20240614080000' })), ForbiddenError);
+    expect(err.message).toBe(`This definition of ${propertyUrn(qn)} starts a new version, which would drop its 2 stored values on 1 entity (dataset: 1); a change that drops stored values needs a token with admin scope`);
+    expect(await stored(qn)).toEqual(before);
+    expect(await catalog.valuesOf(d)).toEqual([{ propertyUrn: propertyUrn(qn), values: [{ double: 30 }, { double: 60 }] }]);
+    const empty = name();
+    await writeDefinition(empty, retention(empty));
+    await writeDefinition(empty, retention(empty, { cardinality: 'SINGLE', version: '20240614080000' }));
+    expect((await stored(empty))!.version).toBe('20240614080000');
+  });
+
   test('a breaking change with a greater version hides older values at once; a job then deletes them; new values are normal', async () => {
     const qn = name();
     await writeDefinition(qn, retention(qn));
     const d = await datasetWith(qn, [30, 60]);
-    await writeDefinition(qn, retention(qn, { cardinality: 'SINGLE', version: '20240614080000' }));
+    await writeDefinition(qn, retention(qn, { cardinality: 'SINGLE', version: '20240614080000' }), {}, ADMIN);
     expect((await stored(qn))!.version).toBe('20240614080000');
     expect(await catalog.valuesOf(d)).toEqual([]);
 
@@ -287,7 +302,7 @@ describe('hard delete', () => {
     const qn = name();
     const urn = await catalog.define(qn, { valueType: 'number' });
     const held = [await datasetWith(qn, [60]), await datasetWith(qn, [30])];
-    expect(await properties().delete(ADMIN, urn)).toBe(true);
+    expect((await properties().delete(ADMIN, urn)).result).toBe(true);
     expect(await properties().get(ADMIN, urn)).toBeUndefined();
     await rejection(entities().getAspect(ADMIN, urn, 'propertyDefinition'), NotFoundError);
 
@@ -302,7 +317,7 @@ describe('hard delete', () => {
   });
 
   test('is idempotent: a property that does not exist is deleted without error', async () => {
-    expect(await properties().delete(ADMIN, propertyUrn(name()))).toBe(true);
+    expect((await properties().delete(ADMIN, propertyUrn(name()))).result).toBe(true);
   });
 
   test('a soft-deleted property can be hard deleted', async () => {

@@ -7,6 +7,7 @@
  */
 import { AlreadyExistsError, InvalidUrnError, NotFoundError, ValidationError } from '../../src/domain/errors.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
+import type { TestService } from '../../src/services/testService.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, fieldUrn, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { withClient } from '../support/storedValues.js';
@@ -28,8 +29,10 @@ afterAll(async () => {
 });
 
 const tests = () => runtime.services.tests;
-const create = (id: string, def = NAME_EXISTS, extra: { description?: string; name?: string; category?: string } = {}) =>
-  tests().createTest(ADMIN, { id, name: extra.name ?? `Test ${id}`, category: extra.category ?? 'Governance', definition: def, ...(extra.description ? { description: extra.description } : {}) });
+const create = async (id: string, def = NAME_EXISTS, extra: { description?: string; name?: string; category?: string } = {}) =>
+  (await tests().createTest(ADMIN, { id, name: extra.name ?? `Test ${id}`, category: extra.category ?? 'Governance', definition: def, ...(extra.description ? { description: extra.description } : {}) })).result;
+/** The results of an evaluation (its write receipt is asserted where the evaluation pushes). */
+const evaluate = async (...args: Parameters<TestService['evaluate']>) => (await tests().evaluate(...args)).result;
 
 async function dataset(name: string, datasetProperties?: Record<string, unknown>): Promise<string> {
   const urn = datasetUrn(name);
@@ -47,7 +50,7 @@ describe('tests as entities', () => {
     const urn = await create('svc-created', NAME_EXISTS, { description: 'd', name: 'Named', category: 'Quality' });
     expect(urn).toBe(testUrn('svc-created'));
     expect(await tests().getTest(READER, urn)).toEqual({ urn, name: 'Named', category: 'Quality', description: 'd', definition: { type: 'JSON', json: NAME_EXISTS.json } });
-    expect(await tests().createTest(ADMIN, { name: 'Generated', category: 'Quality', definition: NAME_EXISTS })).toMatch(/^urn:li:test:[0-9a-f-]{36}$/);
+    expect((await tests().createTest(ADMIN, { name: 'Generated', category: 'Quality', definition: NAME_EXISTS })).result).toMatch(/^urn:li:test:[0-9a-f-]{36}$/);
   });
 
   test('an existing id is an AlreadyExistsError; an id with a space a ValidationError on id', async () => {
@@ -82,9 +85,9 @@ describe('tests as entities', () => {
 
   test('deleteTest removes the test and says whether there was one', async () => {
     const urn = await create('svc-delete');
-    expect(await tests().deleteTest(ADMIN, urn)).toBe(true);
+    expect((await tests().deleteTest(ADMIN, urn)).result).toBe(true);
     expect(await tests().getTest(READER, urn)).toBeNull();
-    expect(await tests().deleteTest(ADMIN, urn)).toBe(false);
+    expect((await tests().deleteTest(ADMIN, urn)).result).toBe(false);
   });
 
   test('a urn of another type is an InvalidUrnError', async () => {
@@ -126,26 +129,26 @@ describe('evaluate', () => {
   });
 
   test('answers passing and failing tests; tests out of scope are in neither list', async () => {
-    expect(await tests().evaluate(READER, { urn: B, testUrns: T.map(testUrn) })).toEqual({
+    expect(await evaluate(READER, { urn: B, testUrns: T.map(testUrn) })).toEqual({
       passing: [{ test: testUrn('eval-pass'), type: 'SUCCESS' }],
       failing: [{ test: testUrn('eval-fail'), type: 'FAILURE' }],
     });
   });
 
   test('conditions decide the scope per entity', async () => {
-    const results = await tests().evaluate(READER, { urn: A, testUrns: T.map(testUrn) });
+    const results = await evaluate(READER, { urn: A, testUrns: T.map(testUrn) });
     expect({ passing: ids(results.passing), failing: ids(results.failing) }).toEqual({ passing: ['eval-condition-false', 'eval-fail', 'eval-pass'], failing: [] });
   });
 
   test('without testUrns every test in scope runs; with them only those named', async () => {
-    const all = await tests().evaluate(READER, { urn: B });
+    const all = await evaluate(READER, { urn: B });
     expect([...ids(all.passing), ...ids(all.failing)]).toEqual(expect.arrayContaining(['eval-pass', 'eval-fail']));
     expect([...ids(all.passing), ...ids(all.failing)]).not.toContain('eval-other-type');
-    expect(await tests().evaluate(READER, { urn: B, testUrns: [testUrn('eval-fail')] })).toEqual({ passing: [], failing: [{ test: testUrn('eval-fail'), type: 'FAILURE' }] });
+    expect(await evaluate(READER, { urn: B, testUrns: [testUrn('eval-fail')] })).toEqual({ passing: [], failing: [{ test: testUrn('eval-fail'), type: 'FAILURE' }] });
   });
 
   test('batchEvaluate answers per entity; an empty or unknown one is refused', async () => {
-    expect(await tests().batchEvaluate(READER, { urns: [A, B], testUrns: [testUrn('eval-fail')] })).toEqual([
+    expect((await tests().batchEvaluate(READER, { urns: [A, B], testUrns: [testUrn('eval-fail')] })).result).toEqual([
       { urn: A, results: { passing: [{ test: testUrn('eval-fail'), type: 'SUCCESS' }], failing: [] } },
       { urn: B, results: { passing: [], failing: [{ test: testUrn('eval-fail'), type: 'FAILURE' }] } },
     ]);
@@ -156,18 +159,18 @@ describe('evaluate', () => {
   test('a soft-deleted test is not run, and naming it is a ValidationError on testUrns; so is naming an unknown test', async () => {
     const gone = await create('eval-soft-deleted', onDatasets([]));
     await runtime.services.entities.setAspect(ADMIN, gone, 'status', { value: { removed: true } });
-    expect(ids((await tests().evaluate(READER, { urn: B })).passing)).not.toContain('eval-soft-deleted');
-    expect(await rejection(tests().evaluate(READER, { urn: B, testUrns: [gone] }), ValidationError)).toMatchObject({ field: 'testUrns', message: expect.stringContaining(gone) });
-    expect(await rejection(tests().evaluate(READER, { urn: B, testUrns: [testUrn('does-not-exist')] }), ValidationError)).toMatchObject({
+    expect(ids((await evaluate(READER, { urn: B })).passing)).not.toContain('eval-soft-deleted');
+    expect(await rejection(evaluate(READER, { urn: B, testUrns: [gone] }), ValidationError)).toMatchObject({ field: 'testUrns', message: expect.stringContaining(gone) });
+    expect(await rejection(evaluate(READER, { urn: B, testUrns: [testUrn('does-not-exist')] }), ValidationError)).toMatchObject({
       field: 'testUrns',
       message: `Unknown test urn in testUrns: ${testUrn('does-not-exist')}`,
     });
   });
 
   test('an unknown entity is a NotFoundError; a schema field of an existing dataset exists without aspects; a malformed urn is an InvalidUrnError', async () => {
-    await rejection(tests().evaluate(READER, { urn: datasetUrn('mtests.nowhere') }), NotFoundError);
-    expect(await tests().evaluate(READER, { urn: fieldUrn(A, 'no.aspects.yet') })).toEqual({ passing: expect.any(Array), failing: expect.any(Array) });
-    await rejection(tests().evaluate(READER, { urn: 'urn:li:dataset:(broken' }), InvalidUrnError);
+    await rejection(evaluate(READER, { urn: datasetUrn('mtests.nowhere') }), NotFoundError);
+    expect(await evaluate(READER, { urn: fieldUrn(A, 'no.aspects.yet') })).toEqual({ passing: expect.any(Array), failing: expect.any(Array) });
+    await rejection(evaluate(READER, { urn: 'urn:li:dataset:(broken' }), InvalidUrnError);
   });
 });
 
@@ -201,9 +204,9 @@ describe('every operator', () => {
     for (const [name, rules] of cases) await create(`op-${name.replace(' ', '-')}`, onDatasets(rules));
     const testUrns = cases.map(([name]) => testUrn(`op-${name.replace(' ', '-')}`));
     const expected = testUrns.map((u) => u.replace('urn:li:test:', '')).sort();
-    const passed = await tests().evaluate(READER, { urn: pass, testUrns });
+    const passed = await evaluate(READER, { urn: pass, testUrns });
     expect({ passing: ids(passed.passing), failing: ids(passed.failing) }).toEqual({ passing: expected, failing: [] });
-    const failed = await tests().evaluate(READER, { urn: fail, testUrns });
+    const failed = await evaluate(READER, { urn: fail, testUrns });
     expect({ passing: ids(failed.passing), failing: ids(failed.failing) }).toEqual({ passing: [], failing: expected });
   });
 
@@ -212,7 +215,7 @@ describe('every operator', () => {
     await create('redos', onDatasets([leaf('datasetProperties.description', 'regex_match', ['^(a+)+$'])]));
     await create('redos-2', onDatasets([leaf('datasetProperties.description', 'regex_match', ['(a|a)*'])]));
     const started = Date.now();
-    const results = await tests().evaluate(READER, { urn: d, testUrns: [testUrn('redos'), testUrn('redos-2')] });
+    const results = await evaluate(READER, { urn: d, testUrns: [testUrn('redos'), testUrn('redos-2')] });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(results).toEqual({ passing: [], failing: [{ test: testUrn('redos'), type: 'FAILURE' }, { test: testUrn('redos-2'), type: 'FAILURE' }] });
   });
@@ -222,7 +225,7 @@ describe('structured property values as readers see them', () => {
   const NUM = 'mtests.lifecycle.days';
   const STR = 'mtests.lifecycle.tier';
   let D: string;
-  const outcome = async (id: string): Promise<'pass' | 'fail'> => ((await tests().evaluate(READER, { urn: D, testUrns: [testUrn(id)] })).passing.length === 1 ? 'pass' : 'fail');
+  const outcome = async (id: string): Promise<'pass' | 'fail'> => ((await evaluate(READER, { urn: D, testUrns: [testUrn(id)] })).passing.length === 1 ? 'pass' : 'fail');
 
   beforeAll(async () => {
     await catalog.define(NUM, { valueType: 'number', cardinality: 'MULTIPLE' });
@@ -271,25 +274,27 @@ describe('push', () => {
     await create('push-out-of-scope', definition({ on: { types: ['chart'] }, rules: [] }));
   });
 
-  test('without push nothing is stored', async () => {
-    await tests().evaluate(READER, { urn: D, testUrns: some });
-    await tests().evaluate(READER, { urn: D, testUrns: some, push: false });
+  test('without push nothing is stored, and the receipt says nothing was written', async () => {
+    expect((await tests().evaluate(READER, { urn: D, testUrns: some })).receipt).toEqual({ indexStatus: null, lastChange: 0n });
+    expect((await tests().evaluate(READER, { urn: D, testUrns: some, push: false })).receipt).toEqual({ indexStatus: null, lastChange: 0n });
     expect(await tests().getTestResults(READER, D)).toBeNull();
   });
 
-  test('push stores the results as the testResults aspect, through the aspect store (versioned, in the change log)', async () => {
-    const results = await tests().evaluate(WRITER, { urn: D, testUrns: some, push: true });
+  test('push stores the results as the testResults aspect, through the aspect store (versioned, in the change log); the receipt names the change', async () => {
+    const { result: results, receipt } = await tests().evaluate(WRITER, { urn: D, testUrns: some, push: true });
     expect(results).toEqual({ passing: [{ test: testUrn('push-pass'), type: 'SUCCESS' }], failing: [{ test: testUrn('push-fail'), type: 'FAILURE' }] });
     expect(await tests().getTestResults(READER, D)).toEqual(results);
     const aspect = await runtime.services.entities.getAspect(READER, D, 'testResults');
     expect(aspect.systemMetadata).toMatchObject({ version: '1' });
-    const logged = await withClient(runtime.databaseUrl, (c) => c.query(`SELECT count(*)::int AS n FROM change_log WHERE urn = $1 AND aspect = 'testResults'`, [D]));
+    const logged = await withClient(runtime.databaseUrl, (c) => c.query(`SELECT count(*)::int AS n, max(id)::text AS id FROM change_log WHERE urn = $1 AND aspect = 'testResults'`, [D]));
     expect(logged.rows[0].n).toBe(1);
+    expect(receipt.lastChange).toBe(BigInt(logged.rows[0].id));
+    expect(receipt.indexStatus).not.toBeNull();
   });
 
   test('pushing a subset replaces only the results of the tests it ran', async () => {
     await runtime.services.entities.setAspect(WRITER, D, 'datasetProperties', { value: { name: 'fct_push', description: 'now described' } });
-    await tests().evaluate(WRITER, { urn: D, testUrns: [testUrn('push-fail')], push: true });
+    await evaluate(WRITER, { urn: D, testUrns: [testUrn('push-fail')], push: true });
     expect(await tests().getTestResults(READER, D)).toEqual({
       passing: [
         { test: testUrn('push-fail'), type: 'SUCCESS' },

@@ -56,7 +56,7 @@ describe('a set replaces the whole aspect', () => {
   test('properties not named are gone, and the answer is the stored aspect', async () => {
     const d = await dataset();
     await set(d, [{ propertyUrn: retention, values: [{ double: 30 }] }, { propertyUrn: owner, values: [{ string: 'a' }] }]);
-    const result = await set(d, [{ propertyUrn: tier, values: [{ string: 'gold' }] }]);
+    const { result } = await set(d, [{ propertyUrn: tier, values: [{ string: 'gold' }] }]);
     expect(result.value).toEqual({ properties: [{ propertyUrn: tier, values: [{ string: 'gold' }] }] });
     expect(await catalog.valuesOf(d)).toEqual([{ propertyUrn: tier, values: [{ string: 'gold' }] }]);
   });
@@ -133,7 +133,7 @@ describe('a JSON patch addresses one entry by propertyUrn (arrayPrimaryKeys)', (
   test('add of an absent property appends it and leaves the others', async () => {
     const d = await dataset();
     await set(d, [{ propertyUrn: retention, values: [{ double: 60 }] }]);
-    const result = await patch(d, [{ op: 'add', path: `/properties/${tier}`, value: { propertyUrn: tier, values: [{ string: 'gold' }] } }]);
+    const { result } = await patch(d, [{ op: 'add', path: `/properties/${tier}`, value: { propertyUrn: tier, values: [{ string: 'gold' }] } }]);
     expect(result.value).toEqual({ properties: [{ propertyUrn: retention, values: [{ double: 60 }] }, { propertyUrn: tier, values: [{ string: 'gold' }] }] });
   });
 
@@ -193,7 +193,7 @@ describe('merge and removal (what GraphQL calls)', () => {
     const d = await dataset();
     await values().upsert(WRITER, d, [{ structuredPropertyUrn: retention, values: [{ numberValue: 30 }] }]);
     await values().upsert(WRITER, d, [{ structuredPropertyUrn: owner, values: [{ stringValue: 'team-a' }] }]);
-    const third = await values().upsert(WRITER, d, [{ structuredPropertyUrn: retention, values: [{ numberValue: 60 }, { numberValue: 30 }] }]);
+    const { result: third } = await values().upsert(WRITER, d, [{ structuredPropertyUrn: retention, values: [{ numberValue: 60 }, { numberValue: 30 }] }]);
     expect(third).toEqual({
       associatedUrn: d,
       properties: [{ propertyUrn: retention, values: [{ double: 60 }, { double: 30 }] }, { propertyUrn: owner, values: [{ string: 'team-a' }] }],
@@ -218,8 +218,8 @@ describe('merge and removal (what GraphQL calls)', () => {
   test('remove drops the named properties and keeps the rest; removing one the entity lacks changes nothing', async () => {
     const d = await dataset();
     await values().upsert(WRITER, d, [{ structuredPropertyUrn: retention, values: [{ numberValue: 30 }] }, { structuredPropertyUrn: owner, values: [{ stringValue: 'o' }] }]);
-    expect(await values().remove(WRITER, d, [retention])).toEqual({ associatedUrn: d, properties: [{ propertyUrn: owner, values: [{ string: 'o' }] }] });
-    expect(await values().remove(WRITER, d, [tier])).toEqual({ associatedUrn: d, properties: [{ propertyUrn: owner, values: [{ string: 'o' }] }] });
+    expect((await values().remove(WRITER, d, [retention])).result).toEqual({ associatedUrn: d, properties: [{ propertyUrn: owner, values: [{ string: 'o' }] }] });
+    expect((await values().remove(WRITER, d, [tier])).result).toEqual({ associatedUrn: d, properties: [{ propertyUrn: owner, values: [{ string: 'o' }] }] });
   });
 
   test('get answers what readers see, and undefined for an entity that does not exist', async () => {
