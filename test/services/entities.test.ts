@@ -165,7 +165,8 @@ describe('batches', () => {
   test(`a batch of more than ${LIMITS.batchEntities} entities is a ValidationError naming the limit`, async () => {
     const items = Array.from({ length: LIMITS.batchEntities + 1 }, (_, i) => ({ urn: datasetUrn(`db.entities.big${i}`), aspects: aspects({ status: { removed: false } }) }));
     const err = await rejection(entities().batchUpsert(WRITER, ENTITY.dataset, items), ValidationError);
-    expect(err.message).toMatch(new RegExp(`at most ${LIMITS.batchEntities}`));
+    expect(err.message).toMatch(new RegExp(`holds ${LIMITS.batchEntities + 1} entities, more than the limit of ${LIMITS.batchEntities} entities in one batch; split it$`));
+    expect(await exists(items[0]!.urn)).toBe(false);
   });
 
   test('one urn in several items: merged in order, the same aspect twice keeps the later value, one answer per entity', async () => {
