@@ -89,8 +89,8 @@ describe('every value rule is checked before anything is stored', () => {
     ['more than 1000 values', () => [{ propertyUrn: retention, values: Array.from({ length: 1001 }, () => ({ double: 30 })) }], 'properties[0].values', /^properties\[0\]\.values has more than the limit of 1000 entries$/],
     ['a property that does not exist', () => [{ propertyUrn: propertyUrn('io.svc.val.nothing'), values: [{ string: 'x' }] }], 'propertyUrn', /does not exist/],
     ['a property not allowed on datasets', () => [{ propertyUrn: flowOnly, values: [{ double: 1 }] }], 'propertyUrn', /cannot be applied to entity type dataset/],
-    ['the same property twice', () => [{ propertyUrn: owner, values: [{ string: 'a' }] }, { propertyUrn: owner, values: [{ string: 'b' }] }], 'properties[1].propertyUrn', /^properties\[1\]\.propertyUrn lists urn:\S+ more than once/],
-    ['a value object with two keys', () => [{ propertyUrn: owner, values: [{ string: 'a', double: 1 }] }], 'properties[0].values[0]', /must have exactly one of "string" or "double"/],
+    ['the same property twice', () => [{ propertyUrn: owner, values: [{ string: 'a' }] }, { propertyUrn: owner, values: [{ string: 'b' }] }], 'properties[1].propertyUrn', /^properties\[1\]\.propertyUrn lists urn:\S+ more than once; give each property once per source, with all its values$/],
+    ['a value object with two keys', () => [{ propertyUrn: owner, values: [{ string: 'a', double: 1 }] }], 'properties[0].values[0]', /^properties\[0\]\.values\[0\] must have exactly one of "string" or "double"/],
     ['a malformed property urn', () => [{ propertyUrn: 'urn:li:structuredProperty:has space', values: [{ string: 'a' }] }], 'properties[0].propertyUrn', /not a structured property urn/],
   ])('%s is a ValidationError naming the field, and the stored values stay', async (_label, properties, field, message) => {
     const d = await dataset();
