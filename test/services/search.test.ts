@@ -15,7 +15,7 @@ import { REINDEX } from '../../src/services/jobs/kinds.js';
 import { searchAvailableForTests } from '../support/server.js';
 import { withClient } from '../support/storedValues.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
-import { datasetUrn, fieldUrn, indexCaughtUp, jobsSettled, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
+import { datasetUrn, fieldUrn, indexCaughtUp, jobsSettled, propertiesAspect, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 
 const RETENTION = 'io.svc.search.retention';
 const RETENTION_FIELD = 'structuredProperties.io_svc_search_retention';
@@ -335,12 +335,15 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
     }, 180_000);
   });
 
-  test('a write is seen by the next search (read-your-writes), and a delete likewise', async () => {
+  test('a write is seen by the next search (read-your-writes), and a delete likewise; their receipts say so', async () => {
     const fresh = datasetUrn('shop.fresh');
     await catalog.createDatasets([fresh]);
-    await catalog.setValues(fresh, { [RETENTION]: [365] });
+    const { receipt: written } = await runtime.services.entities.setAspect(WRITER, fresh, 'structuredProperties', { value: propertiesAspect({ [RETENTION]: [365] }) });
+    expect(written).toEqual({ indexStatus: 'indexed', lastChange: expect.any(BigInt) });
     expect(await queryUrns(`${RETENTION_FIELD}:365`)).toEqual([fresh]);
-    await runtime.services.entities.deleteEntity(ADMIN, fresh);
+    const deleted = await runtime.services.entities.deleteEntity(ADMIN, fresh);
+    expect(deleted.indexStatus).toBe('indexed');
+    expect(deleted.lastChange).toBeGreaterThan(written.lastChange);
     expect(await queryUrns(`${RETENTION_FIELD}:365`)).toEqual([]);
   });
 
