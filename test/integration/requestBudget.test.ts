@@ -44,7 +44,7 @@ describe('item 1: the write trace is bounded as a batch is', () => {
 
   test.each(['/openapi', '/gms/openapi'])('%s: more entities than a batch may hold is a 400 naming the limit', async (prefix) => {
     const body = Object.fromEntries(Array.from({ length: LIMITS.batchEntities + 1 }, (_, i) => [datasetUrn(i), ['status']]));
-    await refused(trace(prefix, body), new RegExp(`a batch may hold at most ${LIMITS.batchEntities}`));
+    await refused(trace(prefix, body), new RegExp(`more than the limit of ${LIMITS.batchEntities} entities in one batch`));
   });
 
   test.each(['/openapi', '/gms/openapi'])('%s: more entity-aspect pairs than the results budget is a 400 naming the limit', async (prefix) => {
