@@ -1,8 +1,9 @@
 /**
  * Search over GraphQL (docs/contract.md §6): scrollAcrossEntities and
  * aggregateAcrossEntities as DataHub clients send them, against a real Meilisearch:
- * GREATER_THAN, EXISTS, EQUAL, hits and facets checked together, cursors, the
- * response's extensions, and a filter on a soft-deleted property refused.
+ * the inputs (orFilters, searchFlags, cursors), the answers' shapes, the response's
+ * extensions, and a refusal as BAD_USER_INPUT. Which hits and facet values a filter
+ * gives is the search service's rule, tested in test/services/search.test.ts.
  */
 import { graphql } from '../support/graphql.js';
 import { createDatasets, datasetUrnOf, defineProperty, setProperties, softDelete } from '../support/fixtures.js';
@@ -58,15 +59,6 @@ const AGGREGATE = `query a($input: AggregateAcrossEntitiesInput!) {
     expect(facets.data.aggregateAcrossEntities.facets).toEqual([
       { field: 'structuredProperties.io.gqlsearch.retentionTime', aggregations: [{ value: '60.0', count: 2 }, { value: '365.0', count: 1 }] },
     ]);
-  });
-
-  test('EXISTS matches the holders; EQUAL on a string value, and negated, split them', async () => {
-    const exists = await graphql(url, SCROLL, { input: { types: ['DATASET'], query: '*', count: 10, orFilters: filter('structuredProperties.io.gqlsearch.retentionTime', 'EXISTS') } });
-    expect(exists.data.scrollAcrossEntities.total).toBe(4);
-    const gold = await graphql(url, SCROLL, { input: { types: ['DATASET'], query: '*', count: 10, orFilters: filter('structuredProperties.io.gqlsearch.tier', 'EQUAL', ['gold']) } });
-    expect(gold.data.scrollAcrossEntities.total).toBe(3);
-    const notGold = await graphql(url, SCROLL, { input: { types: ['DATASET'], query: '*', count: 10, orFilters: filter('structuredProperties.io.gqlsearch.tier', 'EQUAL', ['gold'], true) } });
-    expect(notGold.data.scrollAcrossEntities.total).toBe(2);
   });
 
   test('facets on several fields come back as requested, numbers as decimal strings, strings as they are', async () => {
