@@ -39,7 +39,7 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
     { and: [{ field, ...(condition ? { condition: condition as never } : {}), ...(values ? { values } : {}), ...(negated ? { negated } : {}) }] },
   ];
   const facet = async (input: Partial<AggregateInput>) => (await indexCaughtUp(runtime), await search().aggregate(READER, { types: [], ...input })).facets;
-  const query = async (q: string, options: { sortOrder?: string; count?: number; scrollId?: string; type?: string } = {}) => {
+  const query = async (q: string, options: { sort?: string; sortOrder?: string; count?: number; scrollId?: string; type?: string } = {}) => {
     const { type = 'dataset', ...rest } = options;
     await indexCaughtUp(runtime);
     return search().searchEntities(READER, entityTypeNamed(type), { query: q, ...rest });
@@ -115,8 +115,16 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       expect((await queryUrns('name:shop.orders OR origin:DEV')).sort()).toEqual([A, C].sort());
     });
 
-    test('sort names only urn, and sortOrder only ASCENDING or DESCENDING: else a ValidationError naming the parameter', async () => {
-      expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { sort: 'name' }), ValidationError)).field).toBe('sort');
+    test('sort orders by the name people read or the last write, in either direction', async () => {
+      // The display name before the key's name: "orders" < "shop.customers" < "shop.payments".
+      expect(await queryUrns('*', { sort: 'name' })).toEqual([A, B, C]);
+      expect(await queryUrns('*', { sort: '_entityName', sortOrder: 'DESCENDING' })).toEqual([C, B, A]);
+      // Values were set on A, then B, then C.
+      expect(await queryUrns('*', { sort: 'lastModifiedTime', sortOrder: 'DESCENDING' })).toEqual([C, B, A]);
+    });
+
+    test('sort names the URN, a time or the name, and sortOrder only ASCENDING or DESCENDING: else a ValidationError naming the parameter', async () => {
+      expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { sort: 'colour' }), ValidationError)).field).toBe('sort');
       expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { sortOrder: 'sideways' }), ValidationError)).field).toBe('sortOrder');
       expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { count: -1 }), ValidationError)).field).toBe('count');
     });
