@@ -9,6 +9,7 @@ const benchmarks = {
   search: () => import('./search.mjs'),
   cleanup: () => import('./cleanup.mjs'),
   upgrade: () => import('./upgrade.mjs'),
+  tests: () => import('./tests.mjs'),
 };
 const [name, ...args] = process.argv.slice(2);
 if (name !== undefined && !benchmarks[name]) {

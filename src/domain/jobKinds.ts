@@ -8,5 +8,7 @@ export const REINDEX = 'reindex';
  * during a rolling upgrade no version rebuilds another's indexes.
  */
 export const SEARCH_INDEX_BUILD = 'search-index-build';
+/** Metadata tests evaluated over the entities they select (a changed test, or a run asked for). */
+export const EVALUATE_TESTS = 'evaluate-tests';
 /** A bulk edit of one property's values on the entities a search selected (issue #27). */
 export const BULK_EDIT_VALUES = 'bulk-edit-values';

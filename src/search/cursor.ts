@@ -6,13 +6,21 @@
  * hits, which Meilisearch ranks only up to MAX_RANKED_HITS deep.
  */
 import { ValidationError } from '../domain/errors.js';
+import { SORT_ATTRIBUTES, type SortAttribute } from './request.js';
 
 export type ScrollCursor =
   | { readonly order: 'asc' | 'desc'; /** The `_k` of the last hit returned. */ readonly after: string }
-  | { readonly order: 'relevance'; readonly offset: number };
+  | { readonly order: 'relevance'; readonly offset: number }
+  /** A sort on another attribute (a time, the name) is paged by position, as relevance is. */
+  | { readonly order: 'sorted'; readonly by: SortAttribute; readonly direction: 'asc' | 'desc'; readonly offset: number };
 
 export function encodeCursor(cursor: ScrollCursor): string {
-  const text = cursor.order === 'relevance' ? `r:${cursor.offset}` : `${cursor.order === 'asc' ? 'a' : 'd'}:${cursor.after}`;
+  const text =
+    cursor.order === 'relevance'
+      ? `r:${cursor.offset}`
+      : cursor.order === 'sorted'
+        ? `s:${cursor.by}:${cursor.direction === 'asc' ? 'a' : 'd'}:${cursor.offset}`
+        : `${cursor.order === 'asc' ? 'a' : 'd'}:${cursor.after}`;
   return Buffer.from(text, 'utf8').toString('base64url');
 }
 
@@ -20,6 +28,10 @@ export function decodeCursor(scrollId: string): ScrollCursor {
   const text = /^[A-Za-z0-9_-]{1,1000}$/.test(scrollId) ? Buffer.from(scrollId, 'base64url').toString('utf8') : '';
   const ranked = /^r:(\d{1,9})$/.exec(text);
   if (ranked) return { order: 'relevance', offset: Number(ranked[1]) };
+  const sorted = /^s:(_[a-z]{2}):([ad]):(\d{1,9})$/.exec(text);
+  if (sorted && (SORT_ATTRIBUTES as readonly string[]).includes(sorted[1]!)) {
+    return { order: 'sorted', by: sorted[1] as SortAttribute, direction: sorted[2] === 'a' ? 'asc' : 'desc', offset: Number(sorted[3]) };
+  }
   const m = /^([ad]):([0-9a-f]{1,500})$/.exec(text);
   if (!m) throw new ValidationError('scrollId is not a valid cursor', 'scrollId');
   return { order: m[1] === 'a' ? 'asc' : 'desc', after: m[2]! };

@@ -32,6 +32,10 @@ export interface SearchDocument {
   /** The words of the name, so that `name:clicks` matches `analytics.daily_clicks`. */
   readonly _nw?: string[];
   readonly sp: Record<string, Array<string | number>>;
+  /** Sort keys (searchSort.ts): created and last written, ms since the epoch; the name as people read it, lower case. */
+  readonly _ct?: number;
+  readonly _mt?: number;
+  readonly _nm?: string;
   /** The other key fields (platform, origin, displayName, description, valueType, ...). */
   readonly [field: string]: unknown;
 }
@@ -89,6 +93,8 @@ export interface DocumentSource {
   readonly facts: SearchFacts;
   /** Visible generations only: rows whose generation is the property's current one. */
   readonly values: ReadonlyArray<{ readonly generation: bigint; readonly values: readonly TypedValue[] }>;
+  /** When the entity was created and last written (ms since the epoch), for the sorts on them; absent for a schema field. */
+  readonly times?: { readonly created: number; readonly modified: number } | undefined;
 }
 
 /** Index attributes of key fields whose name differs from the field's. */
@@ -137,5 +143,17 @@ export function buildDocument(src: DocumentSource): SearchDocument {
   }
   if (typeof src.facts.description === 'string') doc.description = src.facts.description.slice(0, MAX_DESCRIPTION_CHARS);
   if (typeof src.facts.name === 'string') doc._nw = nameWords(src.facts.name);
+  if (src.times) {
+    doc._ct = src.times.created;
+    doc._mt = src.times.modified;
+  }
+  doc._nm = sortName(src);
   return doc as unknown as SearchDocument;
+}
+
+/** The name a sort by name orders on: the display name, else the name, else the URN; lower case, cut to a sort key's length. */
+function sortName(src: DocumentSource): string {
+  const { displayName, name, qualifiedName } = src.facts as Record<string, unknown>;
+  const shown = [displayName, name, qualifiedName].find((v): v is string => typeof v === 'string' && v !== '') ?? src.urn.value;
+  return indexText(shown.toLowerCase());
 }

@@ -67,6 +67,10 @@ export interface EngineHit {
   readonly _k: string;
   readonly _type: string;
   readonly _rankingScore?: number;
+  /** Sort keys, when the document has them (documents.ts). */
+  readonly _ct?: number;
+  readonly _mt?: number;
+  readonly _nm?: string;
 }
 
 export interface EngineResult {
@@ -246,7 +250,8 @@ export class SearchEngine {
             limit: q.limit,
             offset: q.offset ?? 0,
             ...(q.ranked ? { showRankingScore: true } : {}),
-            attributesToRetrieve: ['urn', '_k', '_type'],
+            // The sort keys come back too: pages of several indexes merge in their order.
+            attributesToRetrieve: ['urn', '_k', '_type', ...(q.sort ?? []).map((key) => key.split(':')[0]!).filter((a) => a !== '_k')],
             ...(q.sort ? { sort: [...q.sort] } : {}),
             ...(q.facets && q.facets.length > 0 ? { facets: [...q.facets] } : {}),
           }),

@@ -10,8 +10,8 @@
 import { createHash } from 'node:crypto';
 import { INDEX_SETTINGS } from './settings.js';
 
-/** Bump when documents.ts changes the fields a document holds or what they mean. */
-export const DOCUMENT_VERSION = 1;
+/** Bump when documents.ts changes the fields a document holds or what they mean (2: the sort keys `_ct`, `_mt`, `_nm`). */
+export const DOCUMENT_VERSION = 2;
 
 export const INDEX_FORMAT: string = createHash('sha256')
   .update(JSON.stringify({ settings: INDEX_SETTINGS, documents: DOCUMENT_VERSION }))

@@ -31,10 +31,19 @@ export interface SearchRequest {
  */
 export type ScrollOrder = 'asc' | 'desc' | 'relevance';
 
+/** Document attributes a page may be sorted on besides the URN: created, last written, the name (documents.ts). */
+export const SORT_ATTRIBUTES = ['_ct', '_mt', '_nm'] as const;
+export type SortAttribute = (typeof SORT_ATTRIBUTES)[number];
+
 export interface PageRequest {
   readonly count: number;
   readonly scrollId: string | null;
   readonly order: ScrollOrder;
+  /**
+   * With `asc` or `desc`: order on this attribute, ties by URN, paged by position
+   * through the first MAX_RANKED_HITS hits (as relevance is); absent: by URN, keyset.
+   */
+  readonly sortBy?: SortAttribute | undefined;
 }
 
 export interface PageHit {

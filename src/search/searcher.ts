@@ -12,7 +12,7 @@ import { compileFilter, targetOf, type FieldTarget } from './compileFilter.js';
 import { afterCursorFilter, decodeCursor, encodeCursor, type ScrollCursor } from './cursor.js';
 import { SearchRequestError, SearchUnavailableError, type EngineHit, type EngineQuery, type EngineResult, type SearchEngine } from './engine.js';
 import { MAX_RANKED_HITS } from './settings.js';
-import type { FacetRequest, FacetValue, Page, PageRequest, SearchRequest } from './request.js';
+import type { FacetRequest, FacetValue, Page, PageRequest, SearchRequest, SortAttribute } from './request.js';
 
 /** Soft-deleted entities (status.removed) are hits only when asked for, as in DataHub. */
 const LIVE_ONLY = '_removed = false';
@@ -25,6 +25,12 @@ export class Searcher {
   /** One page of hits, in URN order (keyset) or, for keywords, by relevance. */
   async page(request: SearchRequest, page: PageRequest): Promise<Page> {
     const cursor = page.scrollId ? decodeCursor(page.scrollId) : null;
+    if (page.sortBy && page.order !== 'relevance') {
+      const { sortBy, order: direction } = page;
+      if (cursor && (cursor.order !== 'sorted' || cursor.by !== sortBy || cursor.direction !== direction)) throw new ValidationError('scrollId belongs to a scroll in another order', 'scrollId');
+      if (request.filter.kind === 'none') return EMPTY_PAGE;
+      return this.sortedPage(request, this.filterOf(request), page.count, cursor?.order === 'sorted' ? cursor.offset : 0, sortBy, direction);
+    }
     const order = page.order === 'relevance' && request.keywords === null ? 'asc' : page.order;
     if (cursor && cursor.order !== order) throw new ValidationError('scrollId belongs to a scroll in another order (or of a query with other keywords)', 'scrollId');
     if (request.filter.kind === 'none') return EMPTY_PAGE;
@@ -111,6 +117,26 @@ export class Searcher {
     return { hits: hits.map(hitOf), total, nextScrollId: next };
   }
 
+  /**
+   * Hits in the order of a sort key (a time, the name), ties by URN: each index sorts
+   * its first `offset + count`, merged in the same order. Documents without the key (a
+   * schema field has no times) come last, as Meilisearch puts them.
+   */
+  private async sortedPage(request: SearchRequest, filter: string[], count: number, offset: number, by: SortAttribute, direction: 'asc' | 'desc'): Promise<Page> {
+    const limit = Math.max(0, Math.min(count, MAX_RANKED_HITS - offset));
+    const results = await this.run(
+      request.types.map((type) => ({ type, q: request.keywords ?? '', filter, limit: offset + limit, sort: [`${by}:${direction}`, '_k:asc'], facets: ['_type'] })),
+    );
+    const total = results.reduce((n, r) => n + countOfType(r), 0);
+    const hits = results
+      .flatMap((r) => r.hits)
+      .sort((a, b) => compareSortKeys(a[by], b[by], direction) || compareKeys(a, b))
+      .slice(offset, offset + limit);
+    const reached = offset + hits.length;
+    const next = hits.length > 0 && reached < Math.min(total, MAX_RANKED_HITS) ? encodeCursor({ order: 'sorted', by, direction, offset: reached }) : null;
+    return { hits: hits.map(hitOf), total, nextScrollId: next };
+  }
+
   private async run(queries: EngineQuery[]): Promise<EngineResult[]> {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -144,6 +170,13 @@ function usesContains(node: FilterNode): boolean {
 
 function countOfType(r: EngineResult): number {
   return r.facets._type?.[r.type] ?? 0;
+}
+
+/** Two sort key values in the direction asked; a missing one after any present one, either way. */
+function compareSortKeys(a: string | number | undefined, b: string | number | undefined, direction: 'asc' | 'desc'): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
+  const ascending = a < b ? -1 : a > b ? 1 : 0;
+  return direction === 'asc' ? ascending : -ascending;
 }
 
 function compareKeys(a: EngineHit, b: EngineHit): number {

@@ -6,6 +6,7 @@
 import type { Settings } from 'meilisearch';
 import { KEY_FIELD_NAMES } from '../domain/searchFields.js';
 import { keyAttribute } from './documents.js';
+import { SORT_ATTRIBUTES } from './request.js';
 
 /** Facet values per field Meilisearch returns: the cap on maxAggValues (docs/contract.md §6). */
 export const MAX_FACET_VALUES = 1000;
@@ -24,13 +25,15 @@ export const INDEX_SETTINGS: Settings = {
       features: { facetSearch: false, filter: { equality: true, comparison: true } },
     },
   ],
-  // Scrolls without keywords are keyset cursors over `_k`; nothing else sorts.
-  sortableAttributes: ['_k'],
+  // Scrolls without keywords are keyset cursors over `_k`; a sort on a time or the name
+  // (searchSort.ts) orders by one of the others, ties by `_k`.
+  sortableAttributes: ['_k', ...SORT_ATTRIBUTES],
   // A query that sorts (by `_k`: every URN-ordered scroll) is in exactly that order, keywords
   // or not; a keyword query that does not sort is ranked by relevance (docs/search.md).
   rankingRules: ['sort', 'words', 'typo', 'proximity', 'attribute', 'exactness'],
   searchableAttributes: SEARCHABLE_ATTRIBUTES,
-  displayedAttributes: ['urn', '_k', '_type'],
+  // The sort keys come back so that the pages of several indexes merge in their order.
+  displayedAttributes: ['urn', '_k', '_type', ...SORT_ATTRIBUTES],
   // Top values by count, up to the largest maxAggValues a caller may ask for.
   faceting: { maxValuesPerFacet: MAX_FACET_VALUES, sortFacetValuesBy: { '*': 'count' } },
   facetSearch: false,

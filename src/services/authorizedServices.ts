@@ -11,10 +11,11 @@ import { ForbiddenError } from '../domain/errors.js';
 import type { Caller, Scope } from './caller.js';
 import type { BackupService } from './backupService.js';
 import type { BulkEditService } from './bulkEditService.js';
+import type { ComplianceService } from './complianceService.js';
 import type { EntityService } from './entityService.js';
 import type { HistoryService } from './historyService.js';
 import type { JobService } from './jobs/jobService.js';
-import { backupPolicy, bulkEditPolicy, entityPolicy, historyPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import { backupPolicy, bulkEditPolicy, compliancePolicy, entityPolicy, historyPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
@@ -176,4 +177,15 @@ export class AuthorizedBackupService extends Authorized<BackupService> implement
     super(inner, 'backup');
   }
   start: BackupService['start'] = (caller, ...rest) => this.allowed(caller, 'start', backupPolicy.start).start(caller, ...rest);
+}
+
+const C = compliancePolicy;
+export class AuthorizedComplianceService extends Authorized<ComplianceService> implements ComplianceService {
+  constructor(inner: ComplianceService) {
+    super(inner, 'compliance');
+  }
+  report: ComplianceService['report'] = (caller, ...rest) => this.allowed(caller, 'report', C.report).report(caller, ...rest);
+  failing: ComplianceService['failing'] = (caller, ...rest) => this.allowed(caller, 'failing', C.failing).failing(caller, ...rest);
+  explain: ComplianceService['explain'] = (caller, ...rest) => this.allowed(caller, 'explain', C.explain).explain(caller, ...rest);
+  run: ComplianceService['run'] = (caller, ...rest) => this.allowed(caller, 'run', C.run).run(caller, ...rest);
 }

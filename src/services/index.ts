@@ -12,6 +12,7 @@ import type { SearchEngine } from '../search/engine.js';
 import {
   AuthorizedBackupService,
   AuthorizedBulkEditService,
+  AuthorizedComplianceService,
   AuthorizedEntityService,
   AuthorizedHistoryService,
   AuthorizedJobService,
@@ -24,6 +25,7 @@ import {
 import { DefaultBackupService, type BackupService } from './backupService.js';
 import { AuditTrail } from './audit.js';
 import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
+import { DefaultComplianceService, type ComplianceService } from './complianceService.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import { DefaultHistoryService, type HistoryService } from './historyService.js';
 import type { IndexWaiter } from './indexWaiter.js';
@@ -46,6 +48,8 @@ export interface Services {
   readonly bulkEdits: BulkEditService;
   readonly jobs: JobService;
   readonly tests: TestService;
+  /** The compliance view of metadata tests and runs on demand. */
+  readonly compliance: ComplianceService;
   readonly tokens: TokenService;
   readonly search: SearchService;
   readonly backup: BackupService;
@@ -83,6 +87,7 @@ export function createServices(deps: ServiceDeps): Services {
   const entities = new DefaultEntityService({ ...deps, registryChanges });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
+  const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities });
   const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
   return {
     entities: new AuthorizedEntityService(entities),
@@ -93,7 +98,8 @@ export function createServices(deps: ServiceDeps): Services {
       new DefaultBulkEditService({ db: deps.db, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
     ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
-    tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
+    tests: new AuthorizedTestService(tests),
+    compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search })),
     tokens: new AuthorizedTokenService(tokens),
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(search),

@@ -8,13 +8,13 @@
 import { PAGE_LIMITS, pageSize } from '../domain/limits.js';
 import { ENTITY, defaultSearchTypes, entityTypeByGraphql, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { UnavailableError, ValidationError } from '../domain/errors.js';
-import { quoteInput } from '../domain/inputLimits.js';
 import { parseLuceneQuery } from '../domain/luceneQuery.js';
 import { and, ALL, fieldsOf, filterFromOrFilters, simplify, splitKeywords, type AndFilter, type FilterNode } from '../domain/searchFilter.js';
 import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
 import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
-import type { ScrollOrder, SearchRequest } from '../search/request.js';
+import type { PageRequest, ScrollOrder, SearchRequest, SortAttribute } from '../search/request.js';
+import { sortKeyOf, type SortKey } from '../domain/searchSort.js';
 import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
 import { MAX_FACET_VALUES, MAX_RANKED_HITS } from '../search/settings.js';
@@ -149,7 +149,7 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(input.query, input.orFilters);
     const page = await this.registry.withCurrentRegistry(
       async (used) => this.request(types, query, (await resolveFields(this.registry, query.filter, [], used)), input.includeSoftDeleted),
-      (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, order: scrollOrderOf(input.sort) }),
+      (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, ...scrollOrderOf(input.sort) }),
     );
     return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })) };
   }
@@ -187,15 +187,15 @@ export class DefaultSearchService implements SearchService {
 
   async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }> {
     const text = options.query?.trim() ?? '';
-    if (options.sort !== undefined) sortableField(options.sort, 'sort');
-    const order = directionOf(options.sortOrder);
+    const ordered = pageOrderOf(options.sort, options.sortOrder, 'sort');
+    const order = ordered.order as Exclude<ScrollOrder, 'relevance'>;
     const count = pageSize(options.count, PAGE_LIMITS.searchCount);
     if (!entityType.searchable || !this.searcherOrNull) {
       if (text !== '' && text !== '*') {
         if (entityType.searchable) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
         throw new ValidationError(`Entity type ${entityType.name} is not searchable; query must be absent or *`, 'query');
       }
-      if (order !== 'asc') throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, 'sortOrder');
+      if (order !== 'asc' || ordered.sortBy) throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, ordered.sortBy ? 'sort' : 'sortOrder');
       return this.deps.entities.listEntities(caller, entityType, {
         count,
         ...(options.scrollId ? { scrollId: options.scrollId } : {}),
@@ -205,7 +205,7 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(text, null);
     const page = await this.registry.withCurrentRegistry(
       async (used) => this.request([entityType], query, await resolveFields(this.registry, query.filter, [], used), false),
-      (request) => this.searcher().page(request, { count, scrollId: options.scrollId ?? null, order }),
+      (request) => this.searcher().page(request, { count, scrollId: options.scrollId ?? null, ...ordered }),
     );
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
@@ -301,16 +301,20 @@ function typesOf(names: readonly string[]): EntityTypeInfo[] {
   return [...out.values()];
 }
 
-/** Only the URN orders results, on every interface. */
-function sortableField(field: string, name: string): void {
-  if (field !== 'urn') throw new ValidationError(`${name} supports only urn, got ${quoteInput(field)}`, name);
+/** The index attribute of each sort key but the URN's (search/documents.ts). */
+const SORT_ATTRIBUTE: Readonly<Record<Exclude<SortKey, 'urn'>, SortAttribute>> = { created: '_ct', modified: '_mt', name: '_nm' };
+
+/** How a page is ordered: the URN by default (keyset), relevance for keywords unless sorted, or a time or the name. */
+function pageOrderOf(field: string | undefined, sortOrder: string | undefined, name: string): Pick<PageRequest, 'order' | 'sortBy'> {
+  const key = field === undefined ? 'urn' : sortKeyOf(field, name);
+  const order = directionOf(sortOrder);
+  return key === 'urn' ? { order } : { order, sortBy: SORT_ATTRIBUTE[key] };
 }
 
-function scrollOrderOf(sort: ScrollInput['sort']): ScrollOrder {
+function scrollOrderOf(sort: ScrollInput['sort']): Pick<PageRequest, 'order' | 'sortBy'> {
   const first = sort?.[0];
-  if (!first) return 'relevance';
-  sortableField(first.field, 'sortInput.sortCriteria[0].field');
-  return directionOf(first.sortOrder);
+  if (!first) return { order: 'relevance' };
+  return pageOrderOf(first.field, first.sortOrder, 'sortInput.sortCriteria[0].field');
 }
 
 function directionOf(sortOrder: string | undefined): Exclude<ScrollOrder, 'relevance'> {

@@ -91,14 +91,19 @@ describe.each([undefined, '/gms'])('DataHub client GraphQL steps (prefix %s)', (
     }
   });
 
-  test('sortInput orders by urn; another field is a GraphQL error naming the field and the fix', async () => {
+  test('sortInput orders by urn or by name; another field is a GraphQL error naming the field and the fix', async () => {
     const query = 'query q($s: SearchSortInput) { scrollAcrossEntities(input: {types: [STRUCTURED_PROPERTY], query: "*", count: 100, sortInput: $s}) { searchResults { entity { urn } extraProperties { name value } } } }';
     const desc = await http(server.url, 'POST', `${prefix ?? ''}/api/graphql`, { json: { query, variables: { s: { sortCriteria: [{ field: 'urn', sortOrder: 'DESCENDING' }] } } }, headers: auth() });
     const urns = desc.body.data.scrollAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
     expect(urns.indexOf(RETENTION)).toBeLessThan(urns.indexOf(TEAM));
     expect(desc.body.data.scrollAcrossEntities.searchResults[0].extraProperties).toEqual([]);
-    const other = await http(server.url, 'POST', `${prefix ?? ''}/api/graphql`, { json: { query, variables: { s: { sortCriteria: [{ field: 'name', sortOrder: 'ASCENDING' }] } } }, headers: auth() });
-    expect(other.body.errors[0].message).toMatch(/sortInput.sortCriteria\[0\].field supports only urn, got "name"/);
+    // By name: io.acryl.dataManagement.team before io.acryl.privacy.retentionTime, whatever their URNs.
+    const byName = await http(server.url, 'POST', `${prefix ?? ''}/api/graphql`, { json: { query, variables: { s: { sortCriteria: [{ field: '_entityName', sortOrder: 'ASCENDING' }] } } }, headers: auth() });
+    const named = byName.body.data.scrollAcrossEntities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn);
+    expect(named.indexOf(TEAM)).toBeGreaterThanOrEqual(0);
+    expect(named.indexOf(TEAM)).toBeLessThan(named.indexOf(RETENTION));
+    const other = await http(server.url, 'POST', `${prefix ?? ''}/api/graphql`, { json: { query, variables: { s: { sortCriteria: [{ field: 'colour', sortOrder: 'ASCENDING' }] } } }, headers: auth() });
+    expect(other.body.errors[0].message).toMatch(/^sortInput.sortCriteria\[0\].field cannot sort on "colour"; sort on one of urn, createdTime, .*_entityName/);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * The GraphQL interface (docs/contract.md §8): every structured property mutation and
- * query through HTTP, including each rejection, with the same rules and messages as
- * REST because both call the same services.
+ * query through HTTP, with DataHub's types and shapes, its error codes and the input
+ * paths errors name. The rules behind them are the services' (test/services/), the
+ * same for REST and GraphQL; this suite keeps one success and one refusal per
+ * operation, and what only GraphQL does.
  */
 import { enc, http } from '../support/http.js';
 import { graphql } from '../support/graphql.js';
@@ -115,35 +117,6 @@ describe('createStructuredProperty', () => {
     });
   });
 
-  test('stores the definition so REST reads it back in canonical form with defaults applied', async () => {
-    const { urn } = await createNumberProperty();
-    const res = await http(url, 'GET', `${V3}/entity/structuredProperty/${enc(urn)}/propertyDefinition`);
-    expect(res.status).toBe(200);
-    expect(res.body.propertyDefinition.value).toMatchObject({
-      valueType: 'urn:li:dataType:svc.number',
-      entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.dataFlow'],
-      cardinality: 'MULTIPLE',
-      immutable: false,
-    });
-    expect(res.text).toContain('"double":30.0');
-  });
-
-  test('uses qualifiedName as the id when only qualifiedName is given, and defaults cardinality to SINGLE', async () => {
-    const qualifiedName = unique('io.test.owner');
-    const res = await graphql(url, CREATE, { input: { qualifiedName, valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'] } });
-    expect(res.errors).toBeUndefined();
-    expect(res.data.createStructuredProperty.urn).toBe(`urn:li:structuredProperty:${qualifiedName}`);
-    expect(res.data.createStructuredProperty.definition.cardinality).toBe('SINGLE');
-  });
-
-  test('rejects an id that differs from the qualifiedName', async () => {
-    const res = await graphql(url, CREATE, {
-      input: { id: unique('a.b'), qualifiedName: unique('c.d'), valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'] },
-    });
-    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(res.errors?.[0]?.message).toMatch(/must be equal/);
-  });
-
   test('rejects creating a property that already exists, pointing to updateStructuredProperty', async () => {
     const { id } = await createNumberProperty();
     const again = await createNumberProperty({ id });
@@ -163,13 +136,6 @@ describe('createStructuredProperty', () => {
     expect(res.errors?.[0]?.message).toBe(rest.body.message);
   });
 
-  test('rejects an allowed value of the wrong type', async () => {
-    const res = await graphql(url, CREATE, {
-      input: { id: unique('x.z'), valueType: 'urn:li:dataType:number', entityTypes: ['urn:li:entityType:dataset'], allowedValues: [{ stringValue: 'abc' }] },
-    });
-    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(res.errors?.[0]?.message).toMatch(/should be a number/);
-  });
 });
 
 describe('updateStructuredProperty', () => {
@@ -199,14 +165,6 @@ describe('updateStructuredProperty', () => {
     expect(def.cardinality).toBe('MULTIPLE');
     expect(def.allowedValues.map((a: any) => a.value.numberValue)).toEqual([30, 60, 410258.29, 90]);
     expect(def.entityTypes.map((e: any) => e.urn)).toEqual(['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.dataJob']);
-  });
-
-  test('rejects an update of a soft-deleted property', async () => {
-    const { urn } = await createNumberProperty();
-    expect((await softDelete(url, urn)).status).toBe(200);
-    const res = await graphql(url, UPDATE, { input: { urn, description: 'nope' } });
-    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(res.errors?.[0]?.message).toBe('Cannot mutate a soft deleted Structured Property Definition');
   });
 
   test('reports NOT_FOUND for a property that does not exist', async () => {
@@ -247,29 +205,6 @@ describe('upsertStructuredProperties and removeStructuredProperties', () => {
     expect(res.data.removeStructuredProperties.properties).toEqual([{ structuredProperty: { urn: b.urn } }]);
     const rest = await getProperties(url, dataset);
     expect(rest.body.structuredProperties.value.properties.map((p: any) => p.propertyUrn)).toEqual([b.urn]);
-  });
-
-  test.each([
-    ['a value of the wrong type', (p: string) => [{ structuredPropertyUrn: p, values: [{ stringValue: 'thirty' }] }], /should be a number/],
-    ['a value outside the allowed values', (p: string) => [{ structuredPropertyUrn: p, values: [{ numberValue: 31 }] }], /should be one of \[\{double=30\.0\}, \{double=60\.0\}, \{double=410258\.29\}\]/],
-    ['an unknown property', (_p: string) => [{ structuredPropertyUrn: 'urn:li:structuredProperty:no.such.property', values: [{ numberValue: 30 }] }], /does not exist/],
-  ])('upsert rejects %s and changes nothing', async (_label, params, message) => {
-    const { urn } = await createNumberProperty();
-    const dataset = await newDataset();
-    await graphql(url, UPSERT, { input: { assetUrn: dataset, structuredPropertyInputParams: [{ structuredPropertyUrn: urn, values: [{ numberValue: 60 }] }] } });
-    const res = await graphql(url, UPSERT, { input: { assetUrn: dataset, structuredPropertyInputParams: params(urn) } });
-    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(res.errors?.[0]?.message).toMatch(message);
-    const after = await getProperties(url, dataset);
-    expect(after.body.structuredProperties.value.properties).toEqual([{ propertyUrn: urn, values: [{ double: 60 }] }]);
-  });
-
-  test('upsert rejects two values for a SINGLE property', async () => {
-    const { urn } = await createNumberProperty({ cardinality: 'SINGLE' });
-    const dataset = await newDataset();
-    const res = await graphql(url, UPSERT, { input: { assetUrn: dataset, structuredPropertyInputParams: [{ structuredPropertyUrn: urn, values: [{ numberValue: 30 }, { numberValue: 60 }] }] } });
-    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(res.errors?.[0]?.message).toMatch(/cardinality SINGLE/);
   });
 
   test('upsert rejects a soft-deleted property', async () => {
@@ -327,22 +262,6 @@ describe('upsertStructuredProperties and removeStructuredProperties', () => {
     expect((await getProperties(url, dataset)).status).toBe(404);
   });
 
-  test('upsert rejects an asset whose entity type the property does not allow', async () => {
-    const { urn } = await createNumberProperty({ entityTypes: ['urn:li:entityType:dataFlow'] });
-    const dataset = await newDataset();
-    const res = await graphql(url, UPSERT, { input: { assetUrn: dataset, structuredPropertyInputParams: [{ structuredPropertyUrn: urn, values: [{ numberValue: 30 }] }] } });
-    expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(res.errors?.[0]?.message).toMatch(/cannot be applied to entity type dataset/);
-  });
-
-  test('upsert on an asset that does not exist is NOT_FOUND', async () => {
-    const { urn } = await createNumberProperty();
-    const res = await graphql(url, UPSERT, {
-      input: { assetUrn: datasetUrnOf('never.created'), structuredPropertyInputParams: [{ structuredPropertyUrn: urn, values: [{ numberValue: 30 }] }] },
-    });
-    expect(res.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-  });
-
   test('an invalid asset urn is BAD_USER_INPUT naming the urn', async () => {
     const res = await graphql(url, UPSERT, { input: { assetUrn: 'urn:li:dataset:(broken', structuredPropertyInputParams: [] } });
     expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
@@ -383,16 +302,6 @@ describe('queries', () => {
     expect(res.errors).toBeUndefined();
     const read = await graphql(url, DATASET, { urn: dataset });
     expect(read.data.dataset.structuredProperties.properties[0].valueEntities).toEqual([{ urn: 'urn:li:corpuser:jdoe', type: 'CORP_USER' }]);
-  });
-
-  test('dataset(urn) hides the values of a soft-deleted property and shows them again after restore', async () => {
-    const retention = await createNumberProperty();
-    const dataset = await newDataset();
-    await graphql(url, UPSERT, { input: { assetUrn: dataset, structuredPropertyInputParams: [{ structuredPropertyUrn: retention.urn, values: [{ numberValue: 30 }] }] } });
-    await softDelete(url, retention.urn);
-    expect((await graphql(url, DATASET, { urn: dataset })).data.dataset.structuredProperties.properties).toEqual([]);
-    await softDelete(url, retention.urn, false);
-    expect((await graphql(url, DATASET, { urn: dataset })).data.dataset.structuredProperties.properties).toHaveLength(1);
   });
 
   test('dataset(urn) is null for a dataset that does not exist', async () => {

@@ -1,8 +1,9 @@
 /**
  * Search over GraphQL (docs/contract.md §6): scrollAcrossEntities and
  * aggregateAcrossEntities as DataHub clients send them, against a real Meilisearch:
- * GREATER_THAN, EXISTS, EQUAL, hits and facets checked together, cursors, the
- * response's extensions, and a filter on a soft-deleted property refused.
+ * the inputs (orFilters, searchFlags, cursors), the answers' shapes, the response's
+ * extensions, and a refusal as BAD_USER_INPUT. Which hits and facet values a filter
+ * gives is the search service's rule, tested in test/services/search.test.ts.
  */
 import { graphql } from '../support/graphql.js';
 import { createDatasets, datasetUrnOf, defineProperty, setProperties, softDelete } from '../support/fixtures.js';
@@ -60,15 +61,6 @@ const AGGREGATE = `query a($input: AggregateAcrossEntitiesInput!) {
     ]);
   });
 
-  test('EXISTS matches the holders; EQUAL on a string value, and negated, split them', async () => {
-    const exists = await graphql(url, SCROLL, { input: { types: ['DATASET'], query: '*', count: 10, orFilters: filter('structuredProperties.io.gqlsearch.retentionTime', 'EXISTS') } });
-    expect(exists.data.scrollAcrossEntities.total).toBe(4);
-    const gold = await graphql(url, SCROLL, { input: { types: ['DATASET'], query: '*', count: 10, orFilters: filter('structuredProperties.io.gqlsearch.tier', 'EQUAL', ['gold']) } });
-    expect(gold.data.scrollAcrossEntities.total).toBe(3);
-    const notGold = await graphql(url, SCROLL, { input: { types: ['DATASET'], query: '*', count: 10, orFilters: filter('structuredProperties.io.gqlsearch.tier', 'EQUAL', ['gold'], true) } });
-    expect(notGold.data.scrollAcrossEntities.total).toBe(2);
-  });
-
   test('facets on several fields come back as requested, numbers as decimal strings, strings as they are', async () => {
     const res = await graphql(url, AGGREGATE, {
       input: { types: ['DATASET'], query: '*', facets: ['structuredProperties.io.gqlsearch.tier', 'structuredProperties.io.gqlsearch.retentionTime'], searchFlags: { maxAggValues: 2 } },
@@ -104,5 +96,34 @@ const AGGREGATE = `query a($input: AggregateAcrossEntitiesInput!) {
     expect(res.errors?.[0]?.message).toBe(`Cannot filter on deleted Structured Property [${retired}]`);
     const facet = await graphql(url, AGGREGATE, { input: { types: [], query: '*', facets: ['structuredProperties.io.gqlsearch.retired'] } });
     expect(facet.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  test('sortInput orders by the last write or the creation time, newest first, and a sorted scroll pages through the same order', async () => {
+    const scroll = async (field: string, count: number, scrollId?: string) =>
+      graphql(url, SCROLL, { input: { types: ['DATASET'], query: '*', count, ...(scrollId ? { scrollId } : {}), sortInput: { sortCriteria: [{ field, sortOrder: 'DESCENDING' }] } } });
+    // Values were set on t0..t3 in that order, after all five were created together: t4 was last written when created.
+    const newest = await scroll('lastModifiedTime', 10);
+    expect(newest.errors).toBeUndefined();
+    expect(newest.data.scrollAcrossEntities.searchResults.map((r: any) => r.entity.urn)).toEqual([datasets[3], datasets[2], datasets[1], datasets[0], datasets[4]]);
+    const paged: string[] = [];
+    let scrollId: string | undefined;
+    do {
+      const page = await scroll('lastOperationTime', 2, scrollId);
+      expect(page.errors).toBeUndefined();
+      expect(page.data.scrollAcrossEntities.total).toBe(5);
+      paged.push(...page.data.scrollAcrossEntities.searchResults.map((r: any) => r.entity.urn));
+      scrollId = page.data.scrollAcrossEntities.nextScrollId ?? undefined;
+    } while (scrollId);
+    expect(paged).toEqual([datasets[3], datasets[2], datasets[1], datasets[0], datasets[4]]);
+    // A cursor of another order is refused, not silently reinterpreted.
+    const first = await scroll('lastModifiedTime', 2);
+    const mixed = await graphql(url, SCROLL, { input: { types: ['DATASET'], query: '*', count: 2, scrollId: first.data.scrollAcrossEntities.nextScrollId } });
+    expect(mixed.errors?.[0]?.message).toMatch(/scrollId belongs to a scroll in another order/);
+    // The definitions: the tier was defined after the retention time.
+    const defs = await graphql(url, `query q($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) { total searchResults { entity { urn } } } }`, {
+      input: { types: ['STRUCTURED_PROPERTY'], query: '*', start: 0, count: 10, sortInput: { sortCriteria: [{ field: 'createdTime', sortOrder: 'DESCENDING' }] } },
+    });
+    expect(defs.errors).toBeUndefined();
+    expect(defs.data.searchAcrossEntities.searchResults.map((r: any) => r.entity.urn)).toEqual([tier, retention]);
   });
 });

@@ -80,20 +80,22 @@ describe('limits and headers', () => {
   });
 });
 
-test('CORS is closed by default', async () => {
-  const server = await startTestServer();
-  try {
+describe('with the default settings', () => {
+  let server: TestServer;
+  const root = { authorization: 'Bearer root' };
+  beforeAll(async () => {
+    server = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN: 'root' } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('CORS is closed by default', async () => {
     const res = await fetch(`${server.url}/health`, { headers: { origin: 'https://anywhere.example.com' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-  } finally {
-    await server.stop();
-  }
-});
+  });
 
-test('a token name with control characters or a description with U+0000 is a 400 naming the field, and no token is made', async () => {
-  const server = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN: 'root' } });
-  try {
-    const root = { authorization: 'Bearer root' };
+  test('a token name with control characters or a description with U+0000 is a 400 naming the field, and no token is made', async () => {
     const badName = await http(server.url, 'POST', '/openapi/v3/tokens', { json: { name: 'a\u0001b', scope: 'read' }, headers: root });
     expect(badName.status).toBe(400);
     expect(badName.body.message).toBe('name must not contain control characters');
@@ -104,9 +106,7 @@ test('a token name with control characters or a description with U+0000 is a 400
     expect(badDescription.body.message).toBe('description contains the character U+0000 (at character 2), which cannot be stored; remove it');
     const listed = await http(server.url, 'GET', '/openapi/v3/tokens', { headers: root });
     expect(listed.body.tokens.map((t: { name: string }) => t.name)).toEqual(['root']);
-  } finally {
-    await server.stop();
-  }
+  });
 });
 
 describe('issue #29, item 11: /health tells anonymous callers only its status', () => {

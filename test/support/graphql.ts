@@ -8,7 +8,14 @@ export interface GraphQLResult<T = any> {
   readonly response: HttpResponse;
 }
 
-export async function graphql<T = any>(baseUrl: string, query: string, variables?: Record<string, unknown>, path = '/api/graphql', headers: Record<string, string> = {}): Promise<GraphQLResult<T>> {
-  const response = await http(baseUrl, 'POST', path, { json: { query, ...(variables ? { variables } : {}) }, headers });
+export async function graphql<T = any>(
+  baseUrl: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  path = '/api/graphql',
+  headers: Record<string, string> = {},
+  options: { readYourWrites?: boolean } = {},
+): Promise<GraphQLResult<T>> {
+  const response = await http(baseUrl, 'POST', path, { json: { query, ...(variables ? { variables } : {}) }, headers, ...options });
   return { status: response.status, data: response.body?.data, errors: response.body?.errors, response };
 }

@@ -12,7 +12,15 @@ export async function http<T = any>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { json?: unknown; body?: string; contentType?: string; headers?: Record<string, string>; query?: Record<string, string | string[]> } = {},
+  options: {
+    json?: unknown;
+    body?: string;
+    contentType?: string;
+    headers?: Record<string, string>;
+    query?: Record<string, string | string[]>;
+    /** false: a write answered before the index caught up is not waited for (suites that never search what they wrote). */
+    readYourWrites?: boolean;
+  } = {},
 ): Promise<HttpResponse<T>> {
   const url = new URL(baseUrl + path);
   for (const [k, v] of Object.entries(options.query ?? {})) {
@@ -28,7 +36,7 @@ export async function http<T = any>(
   const text = await res.text();
   // A write the server answered before the search index caught up (docs/contract.md §12): on a loaded
   // machine INDEX_WAIT_MS can run out. Suites read their writes back, so they wait here.
-  if (res.headers.get('x-index-status') === 'pending' && options.query?.async !== 'true') await indexCaughtUp(baseUrl, undefined, headers.authorization);
+  if (res.headers.get('x-index-status') === 'pending' && options.query?.async !== 'true' && options.readYourWrites !== false) await indexCaughtUp(baseUrl, undefined, headers.authorization);
   let parsed: unknown = undefined;
   try {
     parsed = text ? JSON.parse(text) : undefined;

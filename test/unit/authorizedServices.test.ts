@@ -11,6 +11,7 @@ import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import {
   AuthorizedBackupService,
   AuthorizedBulkEditService,
+  AuthorizedComplianceService,
   AuthorizedEntityService,
   AuthorizedHistoryService,
   AuthorizedJobService,
@@ -101,6 +102,10 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
   ['search', AuthorizedSearchService, 'search', [{ types: [] }], 'read'],
   ['search', AuthorizedSearchService, 'requestRebuild', ['why'], 'admin'],
   ['backup', AuthorizedBackupService, 'start', [], 'admin'],
+  ['compliance', AuthorizedComplianceService, 'report', [{}], 'read'],
+  ['compliance', AuthorizedComplianceService, 'failing', [{ urn: TEST }], 'read'],
+  ['compliance', AuthorizedComplianceService, 'explain', [{ test: TEST, entity: DATASET }], 'read'],
+  ['compliance', AuthorizedComplianceService, 'run', [{}], 'write'],
 ];
 
 /** A wrapped service that records each call: `calls` holds [method, args]. */
@@ -155,6 +160,7 @@ test('every method of every wrapper is in the table, or is a helper that takes n
     ['tokens', AuthorizedTokenService],
     ['search', AuthorizedSearchService],
     ['backup', AuthorizedBackupService],
+    ['compliance', AuthorizedComplianceService],
   ];
   const inTable = new Set(TABLE.map(([service, , method]) => `${service}.${method}`));
   for (const [name, Wrapper] of wrappers) {

@@ -77,11 +77,15 @@ describe('search documents', () => {
   test('a dataset document holds its key fields and current values, texts also reversed', () => {
     const urn = parseUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)');
     const facts = searchFacts(urn, false, new Map([['datasetProperties', { name: 'Orders', description: 'Every order, daily' }]]));
-    const doc = buildDocument({ urn, facts, values: [{ generation: 4n, values: [{ double: 60 }] }, { generation: 9n, values: [{ string: 'abc' }] }] });
+    const doc = buildDocument({ urn, facts, values: [{ generation: 4n, values: [{ double: 60 }] }, { generation: 9n, values: [{ string: 'abc' }] }], times: { created: 1000, modified: 2000 } });
     expect(doc).toEqual({
       id: documentId(urn.value),
       urn: urn.value,
       _k: sortKey(urn.value),
+      // Sort keys: created, last written, and the display name before the key's name.
+      _ct: 1000,
+      _mt: 2000,
+      _nm: 'orders',
       _type: 'dataset',
       _removed: false,
       name: 'db.orders',

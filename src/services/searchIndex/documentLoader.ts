@@ -8,15 +8,22 @@ import { tryParseUrn, type Urn } from '../../domain/urn.js';
 import type { TypedValue } from '../../domain/typedValue.js';
 import { buildDocument, type SearchDocument } from '../../search/documents.js';
 import type { EntityPageReader } from '../../store/aspects.js';
+import type { EntityTimesReader } from '../../store/entityTimes.js';
 import { TurnTaker } from '../../time.js';
+
+/** What documents are built from: the entity page (existence, aspects, values) and the entities' times. */
+export interface DocumentReads {
+  readonly readEntityPage: EntityPageReader;
+  readonly readEntityTimes: EntityTimesReader;
+}
 
 /**
  * The document of each URN, or null when the entity does not exist (its document is to
- * be deleted). One read for the whole batch (existence, the aspects the types show, the
- * held values): three reads cost the event loop more in result handling than the
- * documents themselves.
+ * be deleted). One page read for the whole batch (existence, the aspects the types
+ * show, the held values): three reads cost the event loop more in result handling than
+ * the documents themselves; the times, a few columns per entity, are a second.
  */
-export async function loadDocuments(readPage: EntityPageReader, urns: readonly string[]): Promise<Map<string, SearchDocument | null>> {
+export async function loadDocuments(reads: DocumentReads, urns: readonly string[]): Promise<Map<string, SearchDocument | null>> {
   const out = new Map<string, SearchDocument | null>();
   const parsed = new Map<string, Urn>();
   for (const urn of urns) {
@@ -26,7 +33,7 @@ export async function loadDocuments(readPage: EntityPageReader, urns: readonly s
   // Every aspect any of these types shows (names, descriptions, definitions), with status.
   const aspectNames = new Set(['status']);
   for (const type of new Set([...parsed.values()].map((u) => u.entityType))) for (const a of searchAspects(type)) aspectNames.add(a);
-  const page = await readPage([...parsed.keys()].map((urn) => ({ urn, values: true })), [...aspectNames]);
+  const [page, times] = await Promise.all([reads.readEntityPage([...parsed.keys()].map((urn) => ({ urn, values: true })), [...aspectNames]), reads.readEntityTimes([...parsed.keys()])]);
   const turns = new TurnTaker();
   for (const urn of urns) {
     await turns.turn();
@@ -43,7 +50,7 @@ export async function loadDocuments(readPage: EntityPageReader, urns: readonly s
       .map((v) => ({ generation: v.generation, values: v.values as TypedValue[] }));
     const own = new Map([...row.aspects.entries()].map(([name, stored]) => [name, stored.metadata]));
     const removed = (own.get('status') as { removed?: unknown } | undefined)?.removed === true;
-    out.set(urn, buildDocument({ urn: parsedUrn, facts: searchFacts(parsedUrn, removed, own), values: rows }));
+    out.set(urn, buildDocument({ urn: parsedUrn, facts: searchFacts(parsedUrn, removed, own), values: rows, times: times.get(urn) }));
   }
   return out;
 }

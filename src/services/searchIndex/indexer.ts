@@ -26,6 +26,7 @@ import type { EntityPageReader } from '../../store/aspects.js';
 import { databaseNow, pendingChanges, pruneIndexed, type PendingChange } from '../../store/changeLog.js';
 import { anyEntity, catchUp, formatBuilt, formatState, formatUnbuilt, markIndexedFor, registerFormat } from '../../store/indexFormats.js';
 import type { Db } from '../../store/database.js';
+import { entityTimesReader, type EntityTimesReader } from '../../store/entityTimes.js';
 import { acquireLease, releaseLease } from '../../store/leases.js';
 import { indexedChanges } from '../../telemetry/metrics.js';
 import { inSpan, linksTo, SpanKind, tracing, type Link } from '../../telemetry/tracing.js';
@@ -94,9 +95,11 @@ export class SearchIndexer {
   private inflight: InflightBatch | null = null;
   /** After a rejected batch, send the next one alone, isolating bad documents. */
   private isolateNext = false;
+  private readonly readEntityTimes: EntityTimesReader;
 
   constructor(private readonly options: IndexerOptions) {
     this.events.setMaxListeners(0);
+    this.readEntityTimes = entityTimesReader(options.db);
   }
 
   get state(): IndexerState {
@@ -287,7 +290,7 @@ export class SearchIndexer {
       set.add(c.urn);
       urnsByType.set(c.entityType, set);
     }
-    const docs = await loadDocuments(this.options.readEntityPage, [...urnsByType.values()].flatMap((set) => [...set]));
+    const docs = await loadDocuments({ readEntityPage: this.options.readEntityPage, readEntityTimes: this.readEntityTimes }, [...urnsByType.values()].flatMap((set) => [...set]));
     return [...urnsByType].map(([type, urns]) => {
       const upserts: SearchDocument[] = [];
       const deletes: string[] = [];

@@ -15,6 +15,7 @@ import { countEntitiesByType, listEntityUrns, type EntityPageReader } from '../.
 import { databaseNow, reopenIndexedSince } from '../../store/changeLog.js';
 import type { Db } from '../../store/database.js';
 import { formatBuilt } from '../../store/indexFormats.js';
+import { entityTimesReader } from '../../store/entityTimes.js';
 import { loadDocuments } from './documentLoader.js';
 
 export interface RebuildDeps {
@@ -55,7 +56,7 @@ export async function rebuildIndexes(
       const urns = await listEntityUrns(db, type, after, batchSize);
       if (urns.length === 0) break;
       after = urns[urns.length - 1]!;
-      const docs = await loadDocuments(deps.readEntityPage, urns);
+      const docs = await loadDocuments({ readEntityPage: deps.readEntityPage, readEntityTimes: entityTimesReader(deps.db) }, urns);
       const upserts = urns.map((u) => docs.get(u)).filter((d): d is SearchDocument => d !== null && d !== undefined);
       await engine.writeTo([{ uid: scratch, type, upserts, deletes: [] }]);
       done += urns.length;
