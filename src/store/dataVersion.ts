@@ -15,7 +15,7 @@ interface SqlQueryRunner {
 }
 
 /** The migration that creates propgraph_version: until it is applied there is nothing to read. */
-export const VERSION_MIGRATION = '20261203000000_propgraph_version';
+export const VERSION_MIGRATION = '20261206000000_propgraph_version';
 
 /** The data belongs to a newer propgraph than this one; the message names both versions and what to do. */
 export class DataVersionError extends Error {}
