@@ -36,7 +36,7 @@ const DEFAULT_TYPES: Record<string, string> = {
 /** The type a native type attribute names (`@db.Timestamptz(3)`). */
 function nativeTypeOf(nativeType: readonly [string, readonly string[]]): string {
   const [name, args] = nativeType;
-  const base = ({ Timestamptz: 'timestamptz', Timestamp: 'timestamp', Text: 'text', VarChar: 'varchar', Integer: 'int4', BigInt: 'int8', JsonB: 'jsonb', Json: 'json', Boolean: 'bool' } as Record<string, string>)[name];
+  const base = ({ Timestamptz: 'timestamptz', Timestamp: 'timestamp', Date: 'date', Text: 'text', VarChar: 'varchar', Integer: 'int4', BigInt: 'int8', JsonB: 'jsonb', Json: 'json', Boolean: 'bool' } as Record<string, string>)[name];
   if (!base) throw new Error(`schemaDescription: add the native type @db.${name}`);
   return args.length > 0 ? `${base}(${args.join(',')})` : base;
 }
@@ -78,8 +78,10 @@ export function describeSchema(schema: string): SchemaDescription {
         }
         continue;
       }
-      const type = f.nativeType ? nativeTypeOf(f.nativeType as [string, string[]]) : DEFAULT_TYPES[f.type];
-      if (!type) throw new Error(`schemaDescription: add the Prisma type ${f.type}`);
+      const scalar = f.nativeType ? nativeTypeOf(f.nativeType as [string, string[]]) : DEFAULT_TYPES[f.type];
+      if (!scalar) throw new Error(`schemaDescription: add the Prisma type ${f.type}`);
+      // A list is PostgreSQL's array of the scalar, which the catalog names with a leading underscore (`_text`).
+      const type = f.isList ? `_${scalar}` : scalar;
       // A view's columns are all nullable to PostgreSQL and have no defaults.
       columns.set(f.dbName ?? f.name, isView ? column(type, true, null) : column(type, !f.isRequired, f.hasDefaultValue));
     }
