@@ -61,6 +61,11 @@ async function stop(server: BuiltProcess): Promise<void> {
     servers.push(on17);
     await writeEveryKind(on17.url);
     await indexCaughtUp(on17.url, 300_000);
+    // Every job finished (the index build, the test evaluation), so the data is at rest when compared.
+    await waitFor('the jobs to finish', 300_000, async () => {
+      const jobs = (await http(on17.url, 'GET', `${V3}/jobs`, { headers: { authorization: `Bearer ${ROOT_TOKEN}` } })).body.jobs as Array<{ status: string }>;
+      return jobs.every((j) => j.status === 'done' || j.status === 'failed') ? true : undefined;
+    }, 250);
     const before = await readEverything(on17.url);
     const searched = await searchEverything(on17.url);
     const sum = await contentChecksum(deployment.databaseUrl);

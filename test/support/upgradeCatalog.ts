@@ -220,3 +220,28 @@ export async function storedHistory(databaseUrl: string): Promise<unknown[]> {
     ).rows,
   );
 }
+
+/**
+ * `after` without the test results `before` did not have: a version that evaluates
+ * metadata tests continuously (from 0.2.0) evaluates, on its first start, the entities
+ * an older one never evaluated, and stores their results. Results that existed must
+ * read back as they were. Returns the number of results left out.
+ */
+export function withoutNewTestResults(before: unknown, after: unknown): { read: unknown; added: number } {
+  let added = 0;
+  const walk = (b: unknown, a: unknown): unknown => {
+    if (Array.isArray(a)) return a.map((x, i) => walk(Array.isArray(b) ? b[i] : undefined, x));
+    if (a === null || typeof a !== 'object') return a;
+    const was = b !== null && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(a)) {
+      if (key === 'testResults' && !(key in was)) {
+        added++;
+        continue;
+      }
+      out[key] = walk(was[key], value);
+    }
+    return out;
+  };
+  return { read: walk(before, after), added };
+}

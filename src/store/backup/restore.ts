@@ -149,6 +149,10 @@ async function load(
     await client.query("SET LOCAL DateStyle = 'ISO'; SET LOCAL IntervalStyle = 'postgres'; SET LOCAL TimeZone = 'UTC'");
     // Everything the backup will fill starts empty (a fresh server's own root token included).
     if (shapes.size > 0) await client.query(`TRUNCATE ${[...shapes.keys()].map(quoteIdent).join(', ')}`);
+    // Rows are loaded as they were, derived ones included (test_result, kept by triggers on
+    // aspect): the tables' own triggers stay off while they load, as pg_dump's data-only
+    // restores do; foreign keys are still checked. Transactional: a rollback restores them.
+    await setUserTriggers(client, shapes, 'DISABLE');
     // What the target knew of its search indexes no longer describes its data.
     for (const table of STATE_OF_ELSEWHERE) {
       const found = await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [quoteIdent(table)]);
@@ -183,6 +187,7 @@ async function load(
       for (const event of scanner.push(next.value)) await handle(event);
     }
     manifest = scanner.finish();
+    await setUserTriggers(client, shapes, 'ENABLE');
     await continueSequences(client, shapes, manifest);
     await client.query('COMMIT');
     return manifest;
@@ -192,6 +197,10 @@ async function load(
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
+}
+
+async function setUserTriggers(client: pg.PoolClient, shapes: ReadonlyMap<string, TableShape>, state: 'ENABLE' | 'DISABLE'): Promise<void> {
+  for (const table of shapes.keys()) await client.query(`ALTER TABLE ${quoteIdent(table)} ${state} TRIGGER USER`);
 }
 
 async function continueSequences(client: pg.PoolClient, shapes: ReadonlyMap<string, TableShape>, manifest: BackupManifest): Promise<void> {
