@@ -7,7 +7,8 @@
  * 2. Search results show the values each entity holds.
  * 3. Counts link to the entities they count, and the search they open lists exactly them.
  * 4. After a save the entity's page shows the new value, at once and after a reload, and
- *    a second save shows the second value.
+ *    a second save shows the second value, even when the page's read after the first save
+ *    answers late.
  * 5. Confirmations state the impact: a hard delete's how many values on how many
  *    entities, a refused breaking change the sentence the server sends.
  * 6. Values ticked in one facet are alternatives; ticks in two facets must both hold.
@@ -18,7 +19,8 @@ import { chromiumAvailable, launchConsoleBrowser, signIn, type ConsoleBrowser } 
 import { ensureConsoleBuilt } from '../support/build.js';
 import { enc, http } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
+import { waitFor } from '../support/waitFor.js';
 
 const ROOT_TOKEN = `pgt_gaps_${Math.random().toString(36).slice(2)}`;
 const admin = { authorization: `Bearer ${ROOT_TOKEN}` };
@@ -190,6 +192,56 @@ const canRun = chromiumAvailable() && searchAvailableForTests();
     await valueCell('io.gaps.contact').getByText('dave', { exact: true }).waitFor();
     expect(await valueCell('io.gaps.contact').innerText()).toBe('dave');
     expect((await storedValues(EDIT))['io.gaps.contact']).toEqual(['dave']);
+  }, 120_000);
+
+  test('4b. a read of the page that answers late, after a second save, does not bring back the value that save replaced', async () => {
+    await goto(`/entity/${enc(EDIT)}`);
+    await valueCell('io.gaps.contact').getByText('dave', { exact: true }).waitFor();
+    // The network held in the test's hand: the page's reads of the entity, and (once a read is held) its saves.
+    const reads: Route[] = [];
+    const saves: Route[] = [];
+    let holding = true;
+    await page.route('**/api/graphql', async (route) => {
+      const body = route.request().postData() ?? '';
+      if (holding && body.includes('query EntityPage')) reads.push(route);
+      else if (holding && body.includes('mutation SetValues') && reads.length > 0) saves.push(route);
+      else await route.continue();
+    });
+    const editContact = async (value: string) => {
+      await page.getByRole('button', { name: 'Edit Contact', exact: true }).click();
+      await page.locator('form.value-editor').getByLabel('Value', { exact: true }).fill(value);
+      await page.getByRole('button', { name: 'Save Contact' }).click();
+    };
+    try {
+      await editContact('erin');
+      await page.getByRole('status').filter({ hasText: 'Contact saved.' }).waitFor();
+      await valueCell('io.gaps.contact').getByText('erin', { exact: true }).waitFor();
+      // The read the save set off is made now (it sees erin, and an owner someone else just set), and answers late.
+      await waitFor('the read after the first save', 30_000, async () => reads[0]);
+      await v3('PATCH', '/entity/dataset', [{ urn: EDIT, structuredProperties: { value: { patch: [{ op: 'add', path: `/properties/${P('io.gaps.owner')}`, value: { propertyUrn: P('io.gaps.owner'), values: [{ string: 'zed' }] } }] } } }]);
+      const late = await reads[0]!.fetch();
+      await editContact('frank');
+      await waitFor('the second save', 30_000, async () => saves[0]);
+      await reads[0]!.fulfill({ response: late });
+      await valueCell('io.gaps.owner').getByText('zed', { exact: true }).waitFor();
+      await saves[0]!.continue();
+      await page.locator('form.value-editor').waitFor({ state: 'detached' });
+      await page.getByRole('status').filter({ hasText: 'Contact saved.' }).waitFor();
+      // The second save's answer is shown, though the page's own read of it has not answered yet.
+      expect(await valueCell('io.gaps.contact').innerText()).toBe('frank');
+      expect(await valueCell('io.gaps.owner').innerText()).toBe('zed');
+      holding = false;
+      await waitFor('the read after the second save', 30_000, async () => reads[1]);
+      await reads[1]!.continue();
+      await page.getByRole('region', { name: 'History of values' }).getByText('Contact: erin → frank').waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await valueCell('io.gaps.contact').innerText()).toBe('frank');
+    } finally {
+      holding = false;
+      await page.unroute('**/api/graphql');
+    }
+    await page.reload();
+    await valueCell('io.gaps.contact').getByText('frank', { exact: true }).waitFor();
   }, 120_000);
 
   test("5a. a hard delete's confirmation says how many values on how many entities it removes", async () => {
