@@ -154,6 +154,12 @@ const canRun = chromiumAvailable() && searchAvailableForTests();
     await resultCount(/^5 results$/);
     expect(await resultNames()).toEqual(['gaps.d1', 'gaps.d2', 'gaps.d3', 'gaps.d4', 'gaps.k1']);
 
+    await goto(`/properties/${enc(P('io.gaps.level'))}`);
+    await heading('Level');
+    await page.getByRole('table', { name: 'Values of Level' }).getByRole('link', { name: '1 entity with high' }).click();
+    await resultCount(/^1 result$/);
+    expect(await resultNames()).toEqual(['gaps.d4']);
+
     // A property without allowed values: each text's count links too.
     await goto(`/properties/${enc(P('io.gaps.labels'))}`);
     await heading('Labels');
