@@ -8,6 +8,7 @@ const benchmarks = {
   bulk: () => import('./bulk.mjs'),
   search: () => import('./search.mjs'),
   cleanup: () => import('./cleanup.mjs'),
+  tests: () => import('./tests.mjs'),
 };
 const [name, ...args] = process.argv.slice(2);
 if (name !== undefined && !benchmarks[name]) {

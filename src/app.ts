@@ -31,6 +31,7 @@ import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns
 import { healthRoutes, jobRoutes, PROBE_PATHS, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { historyRoutes } from './rest/historyRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
+import { complianceRoutes } from './rest/complianceRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
 import { installTraceHeader } from './rest/traceHeader.js';
 import { traceRoutes } from './rest/traceRoutes.js';
@@ -184,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(historyRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(complianceRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(traceRoutes, { prefix: `${prefix}/v1`, services });
   }
   // DataHub's Rest.li dialect, at the root and under /gms as DataHub's clients address GMS.

@@ -17,14 +17,17 @@ import type { ComponentHealth } from './rest/systemRoutes.js';
 import { connectSearch, type SearchConnection } from './search/connect.js';
 import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
-import { NO_WAIT } from './services/indexWaiter.js';
+import { NO_WAIT, type IndexWaiter } from './services/indexWaiter.js';
 import { bulkEditHandler } from './services/jobs/bulkEditValues.js';
-import { BULK_EDIT_VALUES, REINDEX } from './services/jobs/kinds.js';
+import { BULK_EDIT_VALUES, EVALUATE_TESTS, REINDEX } from './services/jobs/kinds.js';
 import { JobWorker } from './services/jobs/worker.js';
 import { LocalRegistryChanges } from './services/localRegistryChanges.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
 import { SearchIndexer } from './services/searchIndex/indexer.js';
 import { rebuildIndexes } from './services/searchIndex/rebuild.js';
+import { TestCatalog } from './services/testCatalog.js';
+import { runEvaluationJob } from './services/testEvaluation/evaluationJob.js';
+import { TestEvaluator } from './services/testEvaluation/evaluator.js';
 import { entityPageReader } from './store/aspects.js';
 import { entitiesIndexedBefore } from './store/changeLog.js';
 import { openDatabase, type Database } from './store/database.js';
@@ -38,6 +41,8 @@ export interface Runtime {
   readonly search: SearchConnection;
   /** Null when search is disabled. */
   readonly indexer: SearchIndexer | null;
+  /** Keeps metadata test results current; null when TEST_EVALUATION is off. */
+  readonly testEvaluator: TestEvaluator | null;
   /** Where the admin token is, for the start-up summary. */
   readonly adminToken: string;
   /** The state of the database, the search engine, the jobs and the change log (GET /health). */
@@ -92,12 +97,19 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
         },
       })
     : null;
-  const indexWaiter = indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT;
+  // The evaluator writes test results only, never the property registry: its count of registry changes stays at zero.
+  const resultPath = { db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept };
+  const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge() }) : null;
+  const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
   services = createServices({ db, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge() });
   // A bulk edit writes values only, never the property registry: its count of registry changes stays at zero.
   worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge() }));
+  const searchService = services.search;
+  worker.register(EVALUATE_TESTS, (ctx) =>
+    runEvaluationJob({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, search: searchService.enabled ? searchService : null, onChanges: () => indexer?.nudge() }, ctx),
+  );
   if (engine) {
     worker.register(REINDEX, async (ctx) => {
       const outcome = await rebuildIndexes({ db, readEntityPage, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
@@ -114,6 +126,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
         search: searchState,
         jobs: { ok: true, ...state.jobs },
         changeLog: { ok: true, pending: state.pending },
+        tests: testEvaluator ? { ok: testEvaluator.state.healthy, enabled: true, ...testEvaluator.state } : { ok: true, enabled: false },
       };
     } catch (err) {
       return { database: { ok: false, kind: database.kind, error: (err as Error).message.slice(0, 200) } };
@@ -125,21 +138,24 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
     worker,
     search,
     indexer,
+    testEvaluator,
     adminToken,
     health,
     startBackgroundWork: () => {
       if (config.backgroundWorkers) {
         worker.start();
         indexer?.start();
+        testEvaluator?.start();
       }
       if (config.reindexOnStart && engine) requestRebuild('SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX and ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE are set');
     },
-    close: () => stopAll(worker, indexer, search, database, lock),
+    close: () => stopAll(worker, indexer, testEvaluator, search, database, lock),
   };
 }
 
-async function stopAll(worker: JobWorker, indexer: SearchIndexer | null, search: SearchConnection, database: Database, lock: DataDirLock): Promise<void> {
+async function stopAll(worker: JobWorker, indexer: SearchIndexer | null, testEvaluator: TestEvaluator | null, search: SearchConnection, database: Database, lock: DataDirLock): Promise<void> {
   await worker.stop();
+  await testEvaluator?.stop();
   await indexer?.stop();
   await search.stop();
   await database.close();
@@ -182,6 +198,18 @@ function signInDeps(config: Config, log: Logger): { signIn?: NonNullable<Paramet
       providerName: oidc.providerName,
       sessionHours: oidc.sessionHours,
       cliSessionDays: oidc.cliSessionDays,
+    },
+  };
+}
+
+/** A write waiting for the index also wakes the test evaluator, so its results follow as soon as the change commits. */
+function nudgingEvaluator(waiter: IndexWaiter, evaluator: TestEvaluator | null): IndexWaiter {
+  if (!evaluator) return waiter;
+  return {
+    indexing: waiter.indexing,
+    waitFor: (changeIds) => {
+      if (changeIds.length > 0) evaluator.nudge();
+      return waiter.waitFor(changeIds);
     },
   };
 }

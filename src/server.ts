@@ -92,6 +92,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
     worker: runtime.worker,
     search: runtime.search,
     indexer: runtime.indexer,
+    testEvaluator: runtime.testEvaluator,
     close: () => {
       // The indexer runs until the last request is answered, so writes waiting for the index still see it.
       closing ??= (async () => {

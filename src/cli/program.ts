@@ -16,6 +16,7 @@ import { restoreEntity } from './commands/restore.js';
 import { search } from './commands/search.js';
 import { systemUpdate } from './commands/systemUpdate.js';
 import { evaluateTests, getTest, listTests, upsertTests } from './commands/tests.js';
+import { reportTests, runTests } from './commands/testCompliance.js';
 import { createToken, listTokens, revokeToken } from './commands/tokens.js';
 import type { ExitCode } from './errors.js';
 
@@ -218,6 +219,22 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--test <urn...>', 'only these tests')
     .option('--json', 'print the result as JSON')
     .action(run((opts: { urn: string; push?: boolean; test?: string[]; json?: boolean }) => evaluateTests(ctx, opts)));
+
+  tests
+    .command('report')
+    .description('the compliance report: per test, entities passing, failing and not applicable, with the trend')
+    .option('--urn <urn>', 'one test (urn or id): also its trend and its first failing entities')
+    .option('--days <n>', 'days of trend (default 30)')
+    .option('--json', 'print as JSON')
+    .action(run((opts: { urn?: string; days?: string; json?: boolean }) => reportTests(ctx, opts)));
+  tests
+    .command('run')
+    .description('evaluate tests over every entity they select (or a search) now, and follow the job')
+    .option('--test <urn...>', 'only these tests (urn or id)')
+    .option('--query <query>', 'only the entities this search finds (keywords and query syntax)')
+    .option('--type <type...>', 'entity types the query searches')
+    .option('--no-wait', 'return once the job has started')
+    .action(run((opts: { test?: string[]; query?: string; type?: string[]; wait: boolean }) => runTests(ctx, opts)));
 
   const tokens = program.command('tokens').description('access tokens (an admin manages all; a signed-in person their own)');
   tokens

@@ -12,7 +12,8 @@ import { PropertyForm } from './pages/PropertyForm';
 import { PropertyPage } from './pages/PropertyPage';
 import { SearchPage } from './pages/SearchPage';
 import { SignIn } from './pages/SignIn';
-import { TestList, TestPage } from './pages/TestPages';
+import { TestForm } from './pages/TestForm';
+import { TestDashboard, TestPage } from './pages/TestPages';
 
 export function App() {
   const token = useSyncExternalStore(session.subscribe, session.token);
@@ -63,8 +64,10 @@ function Page({ me, path, params }: { me: Me; path: string; params: URLSearchPar
   if (section === 'properties') return <PropertyCatalogue me={me} params={params} />;
   if (section === 'search') return <SearchPage me={me} params={params} />;
   if (section === 'entity' && id) return <EntityPage me={me} urn={id} key={id} />;
-  if (section === 'tests' && id) return <TestPage urn={id} key={id} />;
-  if (section === 'tests') return <TestList />;
+  if (section === 'tests' && id === 'new') return <TestForm me={me} urn={null} />;
+  if (section === 'tests' && id && action === 'edit') return <TestForm me={me} urn={id} key={`${id}/edit`} />;
+  if (section === 'tests' && id) return <TestPage me={me} urn={id} key={id} />;
+  if (section === 'tests') return <TestDashboard me={me} />;
   return (
     <>
       <h1>Page not found</h1>

@@ -1,19 +1,27 @@
 /**
  * Regular expression matching with a time bound. JavaScript regexes backtrack, so a
  * pattern such as `^(a+)+$` against `aaaa…a!` takes exponential time, and a metadata
- * test is user input. Each match runs inside a `node:vm` script with a timeout: V8
- * interrupts a running regex when the timeout fires, so the event loop is blocked for
- * at most the per-match bound, and a per-request budget caps the sum over all matches
- * of one request. A match that exceeds either bound throws RegexBoundExceeded.
+ * test is user input. A match whose worst case the pattern itself bounds to a few
+ * milliseconds on the inputs at hand (regexCost.ts) runs directly; any other runs
+ * inside a `node:vm` script with a timeout: V8 interrupts a running regex when the
+ * timeout fires, so the event loop is blocked for at most the per-match bound. A
+ * per-request budget caps the sum over all matches of one request. A match that
+ * exceeds either bound throws RegexBoundExceeded.
  *
  * This is computation only (no I/O), which is why it lives beside the rule engine.
  */
 import vm from 'node:vm';
+import { regexShape, worstCaseSteps } from './regexCost.js';
 import { TEST_LIMITS } from './testLimits.js';
 import { EvaluationBoundExceeded } from './testWork.js';
 
 export class RegexBoundExceeded extends EvaluationBoundExceeded {
-  constructor(readonly pattern: string, reason: string) {
+  constructor(
+    readonly pattern: string,
+    reason: string,
+    /** The match ran out of its own time (rather than not running at all). */
+    readonly timedOut = false,
+  ) {
     super(reason);
     this.message = `regex ${pattern} ${reason}`;
     this.name = 'RegexBoundExceeded';
@@ -34,6 +42,9 @@ const DEFAULT_BOUNDS: RegexBounds = {
   budgetMs: TEST_LIMITS.regexRequestBudgetMs,
   maxInputLength: TEST_LIMITS.regexInputLength,
 };
+
+/** Backtracking steps a match may take at most to run without a watchdog: a few milliseconds' worth. */
+const NATIVE_STEPS = 1_000_000;
 
 // One context and one compiled script for the whole process: matches are synchronous,
 // so the two globals below are never shared between concurrent matches. All inputs of
@@ -58,6 +69,16 @@ export function createBoundedMatcher(bounds: Partial<RegexBounds> = {}): RegexMa
     if (inputs.some((s) => s.length > maxInputLength)) throw new RegexBoundExceeded(re.source, `not run on an input longer than ${maxInputLength} characters`);
     const remaining = budgetMs - spentMs;
     if (remaining <= 0) throw new RegexBoundExceeded(re.source, `not run: the request's regex time budget of ${budgetMs} ms is spent`);
+    const shape = regexShape(re);
+    if (shape && inputs.every((s) => worstCaseSteps(shape, s.length) <= NATIVE_STEPS)) {
+      // Known to be fast whatever the input: no watchdog needed (regexCost.ts).
+      const started = performance.now();
+      try {
+        return inputs.some((s) => re.test(s));
+      } finally {
+        spentMs += performance.now() - started;
+      }
+    }
     const timeout = Math.max(1, Math.min(matchTimeoutMs, Math.ceil(remaining)));
     const started = performance.now();
     let timedOut = false;
@@ -68,7 +89,7 @@ export function createBoundedMatcher(bounds: Partial<RegexBounds> = {}): RegexMa
     } catch (err) {
       if (!isTimeout(err)) throw err;
       timedOut = true;
-      throw new RegexBoundExceeded(re.source, `timed out after ${timeout} ms`);
+      throw new RegexBoundExceeded(re.source, `timed out after ${timeout} ms`, true);
     } finally {
       sandbox.re = undefined;
       sandbox.inputs = undefined;

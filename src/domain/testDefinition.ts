@@ -146,6 +146,7 @@ function parseTypes(raw: unknown): EntityTypeInfo[] {
 }
 
 const LOGICAL_KEYS = ['and', 'or', 'not'] as const;
+const RESULTS_ASPECT = 'testResults';
 const STRUCTURED_PROPERTY_PREFIX = 'structuredProperties.urn:li:';
 
 class PredicateParser {
@@ -259,6 +260,8 @@ class PredicateParser {
     const fields = property.split('.');
     if (fields.some((f) => f.length === 0)) fail(at, `${JSON.stringify(property)} is not a property path such as datasetProperties.description`);
     const aspect = fields[0]!;
+    // Results are computed from the other aspects; a test reading them would depend on the order tests run in.
+    if (aspect === RESULTS_ASPECT) fail(at, `${JSON.stringify(property)}: a test cannot read ${RESULTS_ASPECT}, which tests write`);
     if (aspect === 'structuredProperties' && fields.length > 1 && fields[1] !== 'properties') {
       fail(at, `${JSON.stringify(property)}: name a structured property by its urn, e.g. structuredProperties.urn:li:structuredProperty:${fields.slice(1).join('.')}`);
     }
@@ -272,6 +275,36 @@ class PredicateParser {
     }
     return { kind: 'aspect', aspect, fields: fields.slice(1) };
   }
+}
+
+/**
+ * The aspects a definition reads (its conditions and rules): what an evaluation must
+ * load of an entity. `structuredProperties` stands for every structured property path.
+ */
+export function aspectsRead(definition: TestDefinition): string[] {
+  const out = new Set<string>();
+  const walk = (p: Predicate): void => {
+    if (p.kind === 'and' || p.kind === 'or') p.children.forEach(walk);
+    else if (p.kind === 'not') walk(p.child);
+    else if (p.path.kind === 'aspect') out.add(p.path.aspect);
+    else if (p.path.kind === 'structuredProperty') out.add('structuredProperties');
+  };
+  if (definition.on.conditions) walk(definition.on.conditions);
+  walk(definition.rules);
+  return [...out].sort();
+}
+
+/** The structured properties a definition names by URN. */
+export function propertiesRead(definition: TestDefinition): string[] {
+  const out = new Set<string>();
+  const walk = (p: Predicate): void => {
+    if (p.kind === 'and' || p.kind === 'or') p.children.forEach(walk);
+    else if (p.kind === 'not') walk(p.child);
+    else if (p.path.kind === 'structuredProperty') out.add(p.path.propertyUrn);
+  };
+  if (definition.on.conditions) walk(definition.on.conditions);
+  walk(definition.rules);
+  return [...out].sort();
 }
 
 /** Values are compared as text; a JSON number is written as a double (`60.0`), as structured property numbers resolve. */

@@ -9,9 +9,17 @@ import { tryParseUrn } from './urn.js';
 
 export type TestResultType = 'SUCCESS' | 'FAILURE';
 
+/** DataHub's AuditStamp: when (ms since the epoch) and by whom. */
+export interface ResultStamp {
+  time: number;
+  actor: string;
+}
+
 export interface TestResult {
   test: string;
   type: TestResultType;
+  /** When this outcome was computed (DataHub's lastComputed). */
+  lastComputed?: ResultStamp;
   [field: string]: unknown;
 }
 
@@ -43,16 +51,33 @@ function byTest(a: TestResult, b: TestResult): number {
   return a.test < b.test ? -1 : a.test > b.test ? 1 : 0;
 }
 
+/** The outcomes of the tests run on one entity: test URNs, in no particular order. */
+export interface Outcomes {
+  readonly passing: readonly string[];
+  readonly failing: readonly string[];
+}
+
 /**
- * The results to store after an evaluation. A run of every test replaces what was
- * stored (results of deleted tests go away); a run of some tests (`testUrns`)
- * replaces only the results of the tests it evaluated, including dropping those that
- * are now out of scope, and keeps the rest.
+ * The testResults to store after evaluating `evaluated` (every test when 'all') on an
+ * entity, or null when what is stored says the same already. Results of tests not
+ * evaluated are kept; an evaluated test that is out of scope now (or gone) loses its
+ * result. An outcome that did not change keeps its entry as it was, `lastComputed`
+ * included: an entity whose results are the same costs no write, so re-evaluating the
+ * catalog writes only what changed. A changed or new outcome is stamped with `stamp`.
  */
-export function mergeTestResults(current: TestResults | undefined, fresh: TestResults, evaluated: ReadonlySet<string>, everyTest: boolean): TestResults {
-  const keep = (list: readonly TestResult[] | undefined) => (everyTest ? [] : (list ?? []).filter((r) => !evaluated.has(r.test)));
-  return {
-    passing: [...keep(current?.passing), ...fresh.passing].sort(byTest),
-    failing: [...keep(current?.failing), ...fresh.failing].sort(byTest),
+export function resultsToStore(current: TestResults | undefined, fresh: Outcomes, evaluated: ReadonlySet<string> | 'all', stamp: ResultStamp): TestResults | null {
+  const before = new Map<string, TestResult>();
+  for (const r of [...(current?.passing ?? []), ...(current?.failing ?? [])]) before.set(r.test, r);
+  const next = new Map<string, TestResult>();
+  if (evaluated !== 'all') for (const [test, r] of before) if (!evaluated.has(test)) next.set(test, r);
+  const outcome = (test: string, type: TestResultType) => {
+    const was = before.get(test);
+    next.set(test, was && was.type === type ? was : { test, type, lastComputed: stamp });
   };
+  for (const test of fresh.passing) outcome(test, 'SUCCESS');
+  for (const test of fresh.failing) outcome(test, 'FAILURE');
+  const sameTests = next.size === before.size && [...next].every(([test, r]) => before.get(test) === r);
+  if (sameTests) return null;
+  const all = [...next.values()].sort(byTest);
+  return { passing: all.filter((r) => r.type === 'SUCCESS'), failing: all.filter((r) => r.type === 'FAILURE') };
 }

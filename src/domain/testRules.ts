@@ -6,7 +6,7 @@
  * and the work meter (testWork.ts); a path is resolved once per entity, however many
  * predicates name it.
  */
-import type { RegexMatcher } from './boundedRegex.js';
+import { RegexBoundExceeded, type RegexMatcher } from './boundedRegex.js';
 import { parseDecimal, type LeafPredicate, type Predicate, type PropertyPath, type TestDefinition } from './testDefinition.js';
 import { EvaluationBoundExceeded, searchUnits, UNMETERED, type Spend } from './testWork.js';
 import { valueAsString, type TypedValue } from './typedValue.js';
@@ -169,11 +169,42 @@ export function evaluatePredicate(p: Predicate, doc: EntityDocument, match: Rege
  */
 export function evaluateTest(def: TestDefinition, doc: EntityDocument, match: RegexMatcher, spend: Spend = UNMETERED): TestEvaluation {
   if (!def.on.types.includes(doc.entityType)) return { outcome: 'OUT_OF_SCOPE' };
-  try {
-    if (def.on.conditions && !evaluatePredicate(def.on.conditions, doc, match, spend)) return { outcome: 'OUT_OF_SCOPE' };
-    return { outcome: evaluatePredicate(def.rules, doc, match, spend) ? 'SUCCESS' : 'FAILURE' };
-  } catch (err) {
-    if (err instanceof EvaluationBoundExceeded) return { outcome: 'FAILURE', boundExceeded: err };
-    throw err;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (def.on.conditions && !evaluatePredicate(def.on.conditions, doc, match, spend)) return { outcome: 'OUT_OF_SCOPE' };
+      return { outcome: evaluatePredicate(def.rules, doc, match, spend) ? 'SUCCESS' : 'FAILURE' };
+    } catch (err) {
+      // A match that ran out of its time once may have been paused (garbage collection, a
+      // busy machine): it gets one more try, within the same budgets, before the test fails.
+      if (err instanceof RegexBoundExceeded && err.timedOut && attempt === 1) continue;
+      if (err instanceof EvaluationBoundExceeded) return { outcome: 'FAILURE', boundExceeded: err };
+      throw err;
+    }
   }
+}
+
+/** A test ready to run: its URN and parsed definition. */
+export interface RunnableDefinition {
+  readonly urn: string;
+  readonly definition: TestDefinition;
+}
+
+export interface TestRun {
+  /** The URNs of the tests that passed and of those that failed; tests out of scope are in neither. */
+  readonly passing: string[];
+  readonly failing: string[];
+  /** The tests that failed because a regex or the work budget ran out. */
+  readonly exceeded: Array<{ readonly test: string; readonly bound: EvaluationBoundExceeded }>;
+}
+
+/** Runs tests on one entity, each with its own work meter from `budget`. */
+export function runTests(tests: readonly RunnableDefinition[], doc: EntityDocument, match: RegexMatcher, budget: { evaluation(): Spend }): TestRun {
+  const run: TestRun = { passing: [], failing: [], exceeded: [] };
+  for (const test of tests) {
+    const { outcome, boundExceeded } = evaluateTest(test.definition, doc, match, budget.evaluation());
+    if (boundExceeded) run.exceeded.push({ test: test.urn, bound: boundExceeded });
+    if (outcome === 'SUCCESS') run.passing.push(test.urn);
+    else if (outcome === 'FAILURE') run.failing.push(test.urn);
+  }
+  return run;
 }

@@ -8,6 +8,8 @@ import type { AllowedValue, PropertyDefinition } from '../domain/propertyDefinit
 import type { PropertyValueAssignment } from '../domain/structuredProperties.js';
 import type { TypedValue } from '../domain/typedValue.js';
 import type { DataType } from '../domain/typeUrns.js';
+import type { PredicateOutcome } from '../domain/testExplanation.js';
+import type { ExplainedOutcome, TestCompliance } from '../services/complianceService.js';
 
 /** Any entity: its urn and type; GraphQL's concrete type follows from the entity type. */
 export interface EntityModel {
@@ -60,6 +62,7 @@ export interface SearchResultModel {
 export interface TestResultModel {
   readonly test: string;
   readonly type: 'SUCCESS' | 'FAILURE';
+  readonly lastComputed?: { readonly time: number; readonly actor: string };
 }
 
 export interface TestResultsModel {
@@ -103,6 +106,11 @@ export interface DefinitionRevisionModel {
   readonly definition: DefinitionModel;
   readonly written: AuditStampModel;
 }
+
+/** One test's compliance counts and trend (services/complianceService.ts). */
+export type TestComplianceModel = TestCompliance;
+export type TestExplanationModel = ExplainedOutcome;
+export type PredicateOutcomeModel = PredicateOutcome;
 
 export type { HistoryEntry as ValueHistoryEntryModel, ValueChange as ValueChangeModel } from '../services/historyService.js';
 export type { ValueImpact as ValueImpactModel } from '../domain/valueImpact.js';

@@ -39,7 +39,7 @@ const DESCRIPTION = `The REST API of propgraph, a typed metadata catalog (DataHu
 const TAGS = [
   { name: 'Entities (v3)', description: 'Entities and their aspects: definitions (`structuredProperty`/`propertyDefinition`), values (`structuredProperties`), soft delete (`status`), tests (`test`/`testInfo`).' },
   { name: 'Entities (v2)', description: 'The same operations in the v2 shapes: raw aspect bodies, responses nested under `aspects`.' },
-  { name: 'Metadata tests', description: 'Evaluate metadata tests on entities (docs/metadata-tests.md).' },
+  { name: 'Metadata tests', description: 'Evaluate metadata tests on entities, their compliance report, and runs on demand (docs/metadata-tests.md).' },
   { name: 'Jobs', description: 'Background work: value cleanup after a hard delete or a breaking version, index rebuilds.' },
   { name: 'History', description: 'Who changed which value when, and bulk edits of values (jobs), with dry runs.' },
   { name: 'Access tokens', description: 'Issue, list and revoke tokens (admin).' },

@@ -10,10 +10,11 @@ import { scopeAllows } from '../domain/accessToken.js';
 import { ForbiddenError } from '../domain/errors.js';
 import type { Caller, Scope } from './caller.js';
 import type { BulkEditService } from './bulkEditService.js';
+import type { ComplianceService } from './complianceService.js';
 import type { EntityService } from './entityService.js';
 import type { HistoryService } from './historyService.js';
 import type { JobService } from './jobs/jobService.js';
-import { bulkEditPolicy, entityPolicy, historyPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import { bulkEditPolicy, compliancePolicy, entityPolicy, historyPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
@@ -168,4 +169,15 @@ export class AuthorizedSearchService extends Authorized<SearchService> implement
   search: SearchService['search'] = (caller, ...rest) => this.allowed(caller, 'search', searchPolicy.search).search(caller, ...rest);
   scrollEntities: SearchService['scrollEntities'] = (caller, ...rest) => this.allowed(caller, 'scrollEntities', searchPolicy.scrollEntities).scrollEntities(caller, ...rest);
   requestRebuild: SearchService['requestRebuild'] = (caller, ...rest) => this.allowed(caller, 'requestRebuild', searchPolicy.requestRebuild).requestRebuild(caller, ...rest);
+}
+
+const C = compliancePolicy;
+export class AuthorizedComplianceService extends Authorized<ComplianceService> implements ComplianceService {
+  constructor(inner: ComplianceService) {
+    super(inner, 'compliance');
+  }
+  report: ComplianceService['report'] = (caller, ...rest) => this.allowed(caller, 'report', C.report).report(caller, ...rest);
+  failing: ComplianceService['failing'] = (caller, ...rest) => this.allowed(caller, 'failing', C.failing).failing(caller, ...rest);
+  explain: ComplianceService['explain'] = (caller, ...rest) => this.allowed(caller, 'explain', C.explain).explain(caller, ...rest);
+  run: ComplianceService['run'] = (caller, ...rest) => this.allowed(caller, 'run', C.run).run(caller, ...rest);
 }

@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
   AuthorizedBulkEditService,
+  AuthorizedComplianceService,
   AuthorizedEntityService,
   AuthorizedHistoryService,
   AuthorizedJobService,
@@ -22,6 +23,7 @@ import {
 } from './authorizedServices.js';
 import { AuditTrail } from './audit.js';
 import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
+import { DefaultComplianceService, type ComplianceService } from './complianceService.js';
 import { DefaultEntityService, type EntityService } from './entityService.js';
 import { DefaultHistoryService, type HistoryService } from './historyService.js';
 import type { IndexWaiter } from './indexWaiter.js';
@@ -44,6 +46,8 @@ export interface Services {
   readonly bulkEdits: BulkEditService;
   readonly jobs: JobService;
   readonly tests: TestService;
+  /** The compliance view of metadata tests and runs on demand. */
+  readonly compliance: ComplianceService;
   readonly tokens: TokenService;
   readonly search: SearchService;
   /** People signing in through OpenID Connect; null when no provider is configured. */
@@ -76,6 +80,7 @@ export function createServices(deps: ServiceDeps): Services {
   const entities = new DefaultEntityService({ ...deps, registryChanges });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
+  const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities });
   const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
   return {
     entities: new AuthorizedEntityService(entities),
@@ -86,7 +91,8 @@ export function createServices(deps: ServiceDeps): Services {
       new DefaultBulkEditService({ db: deps.db, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
     ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
-    tests: new AuthorizedTestService(new DefaultTestService({ db: deps.db, log: deps.log, entities })),
+    tests: new AuthorizedTestService(tests),
+    compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search })),
     tokens: new AuthorizedTokenService(tokens),
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,

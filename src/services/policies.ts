@@ -8,6 +8,7 @@
 import { tryParseUrn } from '../domain/urn.js';
 import { isPerson, type Scope } from './caller.js';
 import type { BulkEditService } from './bulkEditService.js';
+import type { ComplianceService } from './complianceService.js';
 import type { EntityService } from './entityService.js';
 import type { HistoryService } from './historyService.js';
 import type { JobService } from './jobs/jobService.js';
@@ -149,3 +150,11 @@ export const searchPolicy = {
   search: 'read',
   requestRebuild: 'admin',
 } as const satisfies Policy<SearchService>;
+
+/** Reading the compliance view is reading; a run writes results, as an evaluate with push does. */
+export const compliancePolicy = {
+  report: 'read',
+  failing: 'read',
+  explain: 'read',
+  run: 'write',
+} as const satisfies Policy<ComplianceService>;

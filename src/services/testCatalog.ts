@@ -93,6 +93,17 @@ export class TestCatalog {
     return out;
   }
 
+  /** The live tests (all, or those among `urns` that exist and are not soft deleted), in URN order; never refuses. */
+  async active(urns?: readonly string[]): Promise<RunnableTest[]> {
+    const found = await this.read(urns ? [...new Set(urns)] : await this.allUrns());
+    const out: RunnableTest[] = [];
+    for (const test of found.values()) {
+      const definition = test.removed ? undefined : this.definitionOf(test);
+      if (definition) out.push({ urn: test.urn, definition });
+    }
+    return out.sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
+  }
+
   private definitionOf(test: StoredTest): TestDefinition | undefined {
     const json = test.info.definition?.json;
     if (typeof json !== 'string') return undefined;

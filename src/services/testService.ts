@@ -11,8 +11,8 @@ import { NotFoundError, ServiceError, ValidationError } from '../domain/errors.j
 import { parseTestDefinitionJson } from '../domain/testDefinition.js';
 import type { TestInfo } from '../domain/testInfo.js';
 import { TEST_LIMITS } from '../domain/testLimits.js';
-import { mergeTestResults, type TestResults } from '../domain/testResults.js';
-import { evaluateTest, type EntityDocument, type TestOutcome } from '../domain/testRules.js';
+import type { TestResults } from '../domain/testResults.js';
+import { evaluateTest, type EntityDocument, type TestOutcome, type TestRun } from '../domain/testRules.js';
 import { createWorkBudget } from '../domain/testWork.js';
 import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.js';
 import type { Logger } from '../logger.js';
@@ -21,6 +21,8 @@ import type { Db } from '../store/database.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
 import { TEST_TYPE, TestCatalog, type RunnableTest } from './testCatalog.js';
+import { countRun, logExceeded, resultsRequest, type EvaluationBounds, type Evaluated } from './testEvaluation/resultWriter.js';
+import { TestSet } from './testEvaluation/testSet.js';
 import { bothWrites, NOTHING_WRITTEN, type Written } from './writeReceipt.js';
 
 export interface TestInput {
@@ -119,6 +121,15 @@ function viewOf(urn: string, info: TestInfo): TestView {
     category: info.category,
     ...(info.description !== undefined ? { description: info.description } : {}),
     definition: { type: 'JSON', json: info.definition.json },
+  };
+}
+
+/** A run as the evaluate endpoint answers it, in test URN order. */
+function resultsOf(run: TestRun): TestResults {
+  const sorted = (urns: readonly string[]) => [...urns].sort();
+  return {
+    passing: sorted(run.passing).map((test) => ({ test, type: 'SUCCESS' as const })),
+    failing: sorted(run.failing).map((test) => ({ test, type: 'FAILURE' as const })),
   };
 }
 
@@ -266,6 +277,7 @@ export class DefaultTestService implements TestService {
     const missing = urns.find((u) => !existing.has(u.value));
     if (missing) throw new NotFoundError(`Entity ${missing.value} does not exist`);
 
+    if (input.push) return this.evaluateAndPush(caller, urns, tests, input.testUrns !== undefined, options);
     const bounds: Bounds = { match: createBoundedMatcher(), work: createWorkBudget(), yielded: performance.now(), exceeded: [] };
     const out: Array<{ urn: string; results: TestResults }> = [];
     // A few entities at a time: their aspects can be large, and a batch of them all at once would be read and held together.
@@ -282,20 +294,40 @@ export class DefaultTestService implements TestService {
       // One line per request, however many entities and tests: a batch must not flood the log.
       this.deps.log.warn({ exceeded: bounds.exceeded.length, first: bounds.exceeded.slice(0, 5) }, 'metadata tests failed: they exceeded their bounds');
     }
+    return { result: out, receipt: NOTHING_WRITTEN };
+  }
+
+  /**
+   * Evaluates and stores in one step per entity: the results are computed inside the
+   * write from what it loads (services/testEvaluation/resultWriter.ts), so what is
+   * stored and answered is the outcome of the state the write relied on.
+   */
+  private async evaluateAndPush(
+    caller: Caller,
+    urns: readonly Urn[],
+    tests: readonly RunnableTest[],
+    named: boolean,
+    options: WriteOptions,
+  ): Promise<Written<Array<{ urn: string; results: TestResults }>>> {
+    const set = new TestSet(tests);
+    const evaluated: Evaluated = named ? new Set(tests.map((t) => t.urn)) : 'all';
+    const bounds: EvaluationBounds = { match: createBoundedMatcher(), work: createWorkBudget() };
+    const stamp = { time: Date.now(), actor: caller.actor };
+    const out: Array<{ urn: string; results: TestResults }> = [];
+    const runs = new Map<string, TestRun>();
     let receipt = NOTHING_WRITTEN;
-    if (input.push) {
-      const evaluated = new Set(tests.map((t) => t.urn));
-      for (const { urn, results } of out) {
-        const written = await this.deps.entities.updateAspect(
-          caller,
-          urn,
-          'testResults',
-          (current) => mergeTestResults(current as TestResults | undefined, results, evaluated, input.testUrns === undefined),
-          options,
-        );
-        receipt = bothWrites(receipt, written.receipt);
-      }
+    for (const urn of urns) {
+      let last: TestRun = { passing: [], failing: [], exceeded: [] };
+      const request = resultsRequest(urn, set, evaluated, stamp, () => bounds, (run) => (last = run));
+      if (!request) throw new ValidationError(`Entities of type ${urn.entityType.name} hold no test results; evaluate without push`, 'push');
+      const written = await this.deps.entities.writeAspects(caller, urn.value, [request], options);
+      receipt = bothWrites(receipt, written.receipt);
+      runs.set(urn.value, last);
+      countRun(last, tests.length, 'request');
+      out.push({ urn: urn.value, results: resultsOf(last) });
     }
+    // One line per request, however many entities and tests: a batch must not flood the log.
+    logExceeded(this.deps.log, runs);
     return { result: out, receipt };
   }
 

@@ -72,6 +72,12 @@ export async function latestAspectsOfMany(db: Queryable, urns: readonly string[]
   return out;
 }
 
+/** Whether any entity of the type exists. */
+export async function anyEntityOfType(db: Queryable, entityType: string): Promise<boolean> {
+  const rows = await db.query<{ one: number }>(sql`SELECT 1 AS one FROM entity WHERE entity_type = ${entityType} LIMIT 1`);
+  return rows.length > 0;
+}
+
 /** Entity URNs of one type in URN order, after `afterUrn` (keyset paging). */
 export async function listEntityUrns(db: Queryable, entityType: string, afterUrn: string | null, limit: number): Promise<string[]> {
   const rows = await db.query<Pick<EntityModel, 'urn'>>(sql`

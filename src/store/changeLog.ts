@@ -4,6 +4,7 @@
  * affected documents from the database, and marks the rows indexed. Nothing committed
  * can therefore be missed by the index, whatever crashes in between.
  */
+import { CONSUMER_STALE_SECONDS } from './changeLogConsumer.js';
 import type { Queryable } from './database.js';
 import type { ChangeLogModel, EntityModel } from './generated/prisma/models.js';
 import { sql } from './sql.js';
@@ -50,9 +51,16 @@ export async function entitiesIndexedBefore(db: Queryable, entityTypes: readonly
   return rows.length > 0;
 }
 
-/** Drops indexed rows older than `olderThanSeconds` so the log does not grow forever. */
+/**
+ * Drops indexed rows older than `olderThanSeconds` so the log does not grow forever,
+ * keeping those another live consumer (change_log_consumer) has not passed yet.
+ */
 export async function pruneIndexed(db: Queryable, olderThanSeconds: number): Promise<number> {
-  return db.execute(sql`DELETE FROM change_log WHERE indexed_on IS NOT NULL AND indexed_on < now() - make_interval(secs => ${olderThanSeconds})`);
+  return db.execute(sql`
+    DELETE FROM change_log c WHERE c.indexed_on IS NOT NULL AND c.indexed_on < now() - make_interval(secs => ${olderThanSeconds})
+      AND NOT EXISTS (
+        SELECT 1 FROM change_log_consumer k
+        WHERE k.updated_on >= now() - make_interval(secs => ${CONSUMER_STALE_SECONDS}) AND (c.xid, c.id) > (k.xid, k.id))`);
 }
 
 /** The database clock, so that times compared with indexed_on come from one clock. */

@@ -9,13 +9,18 @@ import type { JobStatus } from './jobs.js';
 
 export interface DatabaseHealth {
   readonly jobs: Record<JobStatus, number>;
-  /** Changes committed but not yet in the search index. */
+  /** Changes committed but not yet in the search index, counted up to PENDING_COUNTED. */
   readonly pending: number;
 }
 
+/** Pending changes counted at most; more shows as this number. */
+export const PENDING_COUNTED = 10_000;
+
 const HEALTH = {
   name: 'health_state',
-  text: `SELECT (SELECT count(*) FROM change_log WHERE indexed_on IS NULL) AS pending,
+  // Counted up to a bound: a backlog of a million changes (a full evaluation of metadata
+  // tests, a bulk load) made every probe count them all.
+  text: `SELECT (SELECT count(*) FROM (SELECT 1 FROM change_log WHERE indexed_on IS NULL LIMIT ${PENDING_COUNTED}) p) AS pending,
     coalesce((SELECT json_object_agg(status, n) FROM (SELECT status, count(*) AS n FROM job GROUP BY status) s), '{}') AS jobs`,
   values: [],
 };

@@ -153,8 +153,8 @@ export const jobRuns = new client.Counter({
 
 // Metadata tests.
 
-/** What set off an evaluation: a request (evaluate, batchEvaluate) or a change the evaluator consumed. */
-export type TestEvaluationTrigger = 'request' | 'change';
+/** What set off an evaluation: a request (evaluate, batchEvaluate), a change the evaluator consumed (an entity's or a test's), or a run asked for. */
+export type TestEvaluationTrigger = 'request' | 'change' | 'run';
 export type TestEvaluationOutcome = 'pass' | 'fail' | 'out_of_scope';
 
 const testsEvaluated = new client.Counter({
@@ -164,7 +164,7 @@ const testsEvaluated = new client.Counter({
   registers,
 });
 
-/** Counts one test evaluated on one entity: every evaluator calls this. */
-export function countTestEvaluation(outcome: TestEvaluationOutcome, trigger: TestEvaluationTrigger): void {
-  testsEvaluated.inc({ outcome, trigger });
+/** Counts tests evaluated on an entity (one, or `count` of them with the same outcome): every evaluator calls this. */
+export function countTestEvaluation(outcome: TestEvaluationOutcome, trigger: TestEvaluationTrigger, count = 1): void {
+  if (count > 0) testsEvaluated.inc({ outcome, trigger }, count);
 }

@@ -302,6 +302,6 @@ describe('system-update and tests evaluate', () => {
     expect(result.stdout).toContain(`PASS ${test}`);
     expect(result.stdout).toContain(`1 passing, 0 failing; results stored on ${dataset}.`);
     const stored = await http(server.url, 'GET', `/openapi/v3/entity/dataset/${enc(dataset)}/testResults`);
-    expect(stored.body.testResults.value.passing).toEqual([{ test, type: 'SUCCESS' }]);
+    expect(stored.body.testResults.value.passing).toEqual([{ test, type: 'SUCCESS', lastComputed: { time: expect.any(Number), actor: expect.stringMatching(/^urn:li:corpuser:/) } }]);
   });
 });

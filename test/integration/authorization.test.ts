@@ -15,6 +15,7 @@ import { databaseChecksum } from '../support/dbChecksum.js';
 import { enc, http, type HttpResponse } from '../support/http.js';
 import { graphql } from '../support/graphql.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { waitFor } from '../support/waitFor.js';
 
 const ROOT = 'root-secret-for-matrix';
 const admin = { authorization: `Bearer ${ROOT}` };
@@ -46,7 +47,10 @@ function restOutcome(res: HttpResponse): Outcome {
 }
 
 async function gql(headers: Record<string, string>, query: string, variables?: Record<string, unknown>, path = '/api/graphql'): Promise<Outcome> {
-  const res = await graphql(url, query, variables, path, headers, { readYourWrites: false });
+  return gqlOutcome(await graphql(url, query, variables, path, headers, { readYourWrites: false }));
+}
+
+function gqlOutcome(res: Awaited<ReturnType<typeof graphql>>): Outcome {
   if (res.status === 401) return res.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED' ? 'unauthenticated' : 'other 401 without UNAUTHENTICATED';
   const code = res.errors?.[0]?.extensions?.code;
   if (code === 'FORBIDDEN') return 'forbidden';
@@ -97,6 +101,10 @@ const mcp = (changeType: string, urn: string, aspectName: string, aspect: unknow
 
 const testJson = JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] });
 
+async function runFinished(jobId: string): Promise<void> {
+  await waitFor(`job ${jobId} to finish`, 60_000, async () => ((await asAdmin('GET', `${V3}/jobs/${jobId}`)).body.status === 'done' ? true : undefined));
+}
+
 async function newTest(): Promise<string> {
   const urn = `urn:li:test:matrix-${next()}`;
   await asAdmin('POST', `${V3}/entity/test/${enc(urn)}/testInfo`, { query: { createIfNotExists: 'false' }, json: { value: { name: 'm', category: 'c', definition: { type: 'JSON', json: testJson } } } });
@@ -128,6 +136,27 @@ const OPERATIONS: Operation[] = [
   { name: 'GraphQL aggregateAcrossEntities', need: 'read', act: (h) => gql(h, '{ aggregateAcrossEntities(input: {query: "*", facets: ["structuredProperties.io.matrix.size"]}) { facets { field } } }') },
   { name: 'POST evaluate', need: 'read', arrangeSubject: newDataset, act: rest('POST', () => '/gms/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d } })) },
   { name: 'POST evaluate with push', need: 'write', arrangeSubject: newDataset, act: rest('POST', () => '/test', (d) => ({ query: { action: 'evaluate' }, json: { urn: d, push: true } })) },
+  { name: 'GET tests report', need: 'read', act: rest('GET', () => `${V3}/tests/report`) },
+  {
+    name: 'POST tests run',
+    need: 'write',
+    act: async (h) => {
+      const res = await http(url, 'POST', `${V3}/tests/run`, { json: {}, headers: h });
+      // A run writes results: the checks after it start once it is done.
+      if (res.status === 202) await runFinished(res.body.jobId);
+      return restOutcome(res);
+    },
+  },
+  { name: 'GraphQL testReport', need: 'read', act: (h) => gql(h, '{ testReport { tests { passing } } }') },
+  {
+    name: 'GraphQL runTests',
+    need: 'write',
+    act: async (h) => {
+      const res = await graphql(url, 'mutation { runTests { id } }', undefined, '/api/graphql', h, { readYourWrites: false });
+      if (res.data?.runTests) await runFinished(res.data.runTests.id);
+      return gqlOutcome(res);
+    },
+  },
   { name: 'POST batch create', need: 'write', act: rest('POST', () => `${V3}/entity/dataset`, () => ({ json: [{ urn: dataset(next()), status: { value: { removed: false } } }] })) },
   {
     name: 'POST batch create, one urn in several items (DataHub client)',
@@ -218,7 +247,8 @@ const OPERATIONS: Operation[] = [
 
 beforeAll(async () => {
   // Writes answer at commit: the matrix reads no search result of what it wrote, so neither the server nor the client waits for the index.
-  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', WRITE_WAIT_FOR_INDEX: 'false', AUTH_FAILURES_PER_MINUTE: '1000000' } });
+  // Refusals change nothing: checked on a database that no background test evaluation writes to.
+  server = await startTestServer({ search: true, env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', WRITE_WAIT_FOR_INDEX: 'false', AUTH_FAILURES_PER_MINUTE: '1000000', TEST_EVALUATION: 'false' } });
   url = server.url;
   await asAdmin('POST', `${V3}/entity/structuredProperty/${enc(P)}/propertyDefinition`, {
     json: { value: { qualifiedName: 'io.matrix.size', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.schemaField'] } },

@@ -19,7 +19,8 @@ const admin = { authorization: `Bearer ${ROOT}` };
 
 beforeAll(async () => {
   // Writes answer at commit and nobody waits for the index: only the default-facets test searches, and it waits itself.
-  server = await startTestServer({ search: searchAvailableForTests(), env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, WRITE_WAIT_FOR_INDEX: 'false' } });
+  // evaluateTests stores only with push here: the continuous evaluator would store results of its own (test/services/testEvaluation.test.ts).
+  server = await startTestServer({ search: searchAvailableForTests(), env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, WRITE_WAIT_FOR_INDEX: 'false', TEST_EVALUATION: 'false' } });
   url = server.url;
 });
 afterAll(async () => {

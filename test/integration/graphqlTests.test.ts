@@ -13,7 +13,8 @@ let url: string;
 let retention: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // What push stores, alone: the continuous evaluator would add every test's results (test/services/testEvaluation.test.ts).
+  server = await startTestServer({ env: { TEST_EVALUATION: 'false' } });
   url = server.url;
   retention = await defineProperty(url, 'io.gqltests.retention', { valueType: 'urn:li:dataType:svc.number' });
 });
@@ -87,10 +88,10 @@ test('Dataset.testResults shows the results pushed by an evaluation', async () =
     headers: { authorization: 'Bearer any' },
   });
   expect(evaluated.status).toBe(200);
-  const res = await graphql(url, 'query d($urn: String!) { dataset(urn: $urn) { testResults { passing { test { urn name } type } failing { test { urn } type } } } }', { urn: dataset });
+  const res = await graphql(url, 'query d($urn: String!) { dataset(urn: $urn) { testResults { passing { test { urn name } type lastComputed { time actor } } failing { test { urn } type } } } }', { urn: dataset });
   expect(res.errors).toBeUndefined();
   expect(res.data.dataset.testResults).toEqual({
-    passing: [{ test: { urn: 'urn:li:test:retention-30', name: 'Retention >= 30' }, type: 'SUCCESS' }],
+    passing: [{ test: { urn: 'urn:li:test:retention-30', name: 'Retention >= 30' }, type: 'SUCCESS', lastComputed: { time: expect.any(Number), actor: expect.stringMatching(/^urn:li:corpuser:/) } }],
     failing: [{ test: { urn: 'urn:li:test:results-60' }, type: 'FAILURE' }],
   });
 });

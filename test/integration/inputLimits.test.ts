@@ -23,7 +23,8 @@ function nestedArrays(levels: number): unknown {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ search: true });
+  // Refusals change nothing: checked on a database that no background test evaluation writes to.
+  server = await startTestServer({ search: true, env: { TEST_EVALUATION: 'false' } });
   url = server.url;
   await defineProperty(url, 'io.limits.owner', { valueType: 'urn:li:dataType:svc.string' });
   await createDatasets(url, [D]);

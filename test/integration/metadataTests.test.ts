@@ -50,9 +50,13 @@ function evaluate(body: unknown, options: { action?: string; path?: string; head
   });
 }
 
+/** What push stamps on each result it stores: when, and who evaluated. */
+const STAMP = { time: expect.any(Number), actor: expect.stringMatching(/^urn:li:corpuser:/) };
+
 describe('metadata tests over HTTP', () => {
   beforeAll(async () => {
-    server = await startTestServer();
+    // The evaluate endpoint alone: the continuous evaluator would store results without push (test/services/testEvaluation.test.ts).
+    server = await startTestServer({ env: { TEST_EVALUATION: 'false' } });
   });
 
   afterAll(async () => {
@@ -142,13 +146,18 @@ describe('metadata tests over HTTP', () => {
 
     const some = [testUrn('push-pass'), testUrn('push-fail'), testUrn('push-out-of-scope')];
 
-    test('push true stores the results as the testResults aspect, readable over REST', async () => {
+    test('push true stores the results as the testResults aspect, readable over REST, each stamped with when and by whom', async () => {
       const res = await ok(evaluate({ urn: D, testUrns: some, push: true }));
       const read = await ok(results());
-      expect(read.body).toEqual({ urn: D, testResults: { value: res.body.value } });
-      expect(read.body.testResults.value).toEqual({
-        passing: [{ test: testUrn('push-pass'), type: 'SUCCESS' }],
-        failing: [{ test: testUrn('push-fail'), type: 'FAILURE' }],
+      expect(res.body.value).toEqual({ passing: [{ test: testUrn('push-pass'), type: 'SUCCESS' }], failing: [{ test: testUrn('push-fail'), type: 'FAILURE' }] });
+      expect(read.body).toEqual({
+        urn: D,
+        testResults: {
+          value: {
+            passing: [{ test: testUrn('push-pass'), type: 'SUCCESS', lastComputed: STAMP }],
+            failing: [{ test: testUrn('push-fail'), type: 'FAILURE', lastComputed: STAMP }],
+          },
+        },
       });
     });
   });

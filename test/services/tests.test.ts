@@ -21,7 +21,8 @@ const onDatasets = (rules: unknown, conditions?: unknown) => definition({ on: { 
 const NAME_EXISTS = onDatasets([leaf('datasetProperties.name', 'exists')]);
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  // Evaluation on request alone: the continuous evaluator would store results without push (test/services/testEvaluation.test.ts).
+  runtime = await startTestRuntime({ env: { TEST_EVALUATION: 'false' } });
   catalog = serviceCatalog(runtime);
 });
 afterAll(async () => {
@@ -283,7 +284,12 @@ describe('push', () => {
   test('push stores the results as the testResults aspect, through the aspect store (versioned, in the change log); the receipt names the change', async () => {
     const { result: results, receipt } = await tests().evaluate(WRITER, { urn: D, testUrns: some, push: true });
     expect(results).toEqual({ passing: [{ test: testUrn('push-pass'), type: 'SUCCESS' }], failing: [{ test: testUrn('push-fail'), type: 'FAILURE' }] });
-    expect(await tests().getTestResults(READER, D)).toEqual(results);
+    // Each stored result says when it was computed and by whom.
+    const stamped = { lastComputed: { time: expect.any(Number), actor: WRITER.actor } };
+    expect(await tests().getTestResults(READER, D)).toEqual({
+      passing: results.passing.map((r) => ({ ...r, ...stamped })),
+      failing: results.failing.map((r) => ({ ...r, ...stamped })),
+    });
     const aspect = await runtime.services.entities.getAspect(READER, D, 'testResults');
     expect(aspect.systemMetadata).toMatchObject({ version: '1' });
     const logged = await withClient(runtime.databaseUrl, (c) => c.query(`SELECT count(*)::int AS n, max(id)::text AS id FROM change_log WHERE urn = $1 AND aspect = 'testResults'`, [D]));
@@ -294,11 +300,13 @@ describe('push', () => {
 
   test('pushing a subset replaces only the results of the tests it ran', async () => {
     await runtime.services.entities.setAspect(WRITER, D, 'datasetProperties', { value: { name: 'fct_push', description: 'now described' } });
+    const before = (await tests().getTestResults(READER, D))!;
     await evaluate(WRITER, { urn: D, testUrns: [testUrn('push-fail')], push: true });
     expect(await tests().getTestResults(READER, D)).toEqual({
       passing: [
-        { test: testUrn('push-fail'), type: 'SUCCESS' },
-        { test: testUrn('push-pass'), type: 'SUCCESS' },
+        { test: testUrn('push-fail'), type: 'SUCCESS', lastComputed: { time: expect.any(Number), actor: WRITER.actor } },
+        // Not evaluated: kept as it was, its time included.
+        before.passing.find((r) => r.test === testUrn('push-pass')),
       ],
       failing: [],
     });

@@ -10,6 +10,7 @@ import { ForbiddenError } from '../../src/domain/errors.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import {
   AuthorizedBulkEditService,
+  AuthorizedComplianceService,
   AuthorizedEntityService,
   AuthorizedHistoryService,
   AuthorizedJobService,
@@ -99,6 +100,10 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
   ['search', AuthorizedSearchService, 'scrollEntities', [{ types: [] }], 'read'],
   ['search', AuthorizedSearchService, 'search', [{ types: [] }], 'read'],
   ['search', AuthorizedSearchService, 'requestRebuild', ['why'], 'admin'],
+  ['compliance', AuthorizedComplianceService, 'report', [{}], 'read'],
+  ['compliance', AuthorizedComplianceService, 'failing', [{ urn: TEST }], 'read'],
+  ['compliance', AuthorizedComplianceService, 'explain', [{ test: TEST, entity: DATASET }], 'read'],
+  ['compliance', AuthorizedComplianceService, 'run', [{}], 'write'],
 ];
 
 /** A wrapped service that records each call: `calls` holds [method, args]. */
@@ -152,6 +157,7 @@ test('every method of every wrapper is in the table, or is a helper that takes n
     ['tests', AuthorizedTestService],
     ['tokens', AuthorizedTokenService],
     ['search', AuthorizedSearchService],
+    ['compliance', AuthorizedComplianceService],
   ];
   const inTable = new Set(TABLE.map(([service, , method]) => `${service}.${method}`));
   for (const [name, Wrapper] of wrappers) {

@@ -1,8 +1,8 @@
 /** docs/contract.md §7: the metadata test definition grammar, its legacy spellings and its error messages. */
 import { ValidationError } from '../../src/domain/errors.js';
-import { parseTestDefinition, parseTestDefinitionJson, type Predicate } from '../../src/domain/testDefinition.js';
+import { aspectsRead, parseTestDefinition, parseTestDefinitionJson, propertiesRead, type Predicate } from '../../src/domain/testDefinition.js';
 import { parseTestInfo } from '../../src/domain/testInfo.js';
-import { mergeTestResults, parseTestResults } from '../../src/domain/testResults.js';
+import { parseTestResults, resultsToStore } from '../../src/domain/testResults.js';
 
 const PROP = 'urn:li:structuredProperty:io.acryl.privacy.retentionTime';
 
@@ -77,6 +77,17 @@ describe('the definition grammar', () => {
   });
 });
 
+describe('what a definition reads', () => {
+  test('the aspects its conditions and rules name, structured properties as one aspect, and the properties by urn', () => {
+    const def = parseTestDefinition({
+      on: { types: ['dataset'], conditions: [leaf('datasetKey.origin', 'equals', ['PROD'])] },
+      rules: { or: [leaf(`structuredProperties.${PROP}`, 'exists'), { not: leaf('globalTags.tags.tag', 'contains_any', ['urn:li:tag:x']) }, leaf('urn', 'exists')] },
+    });
+    expect(aspectsRead(def)).toEqual(['datasetKey', 'globalTags', 'structuredProperties']);
+    expect(propertiesRead(def)).toEqual([PROP]);
+  });
+});
+
 describe('legacy spellings', () => {
   test('query/operation/params.values stand for property/operator/values', () => {
     expect(rulesOf({ query: 'datasetProperties.name', operation: 'starts_with', params: { values: ['fct_'] } })).toMatchObject({
@@ -119,6 +130,12 @@ describe('errors name the offending part', () => {
     ['missing rules', { on: { types: ['dataset'] } }, 'rules', /rules: is required/],
     ['a predicate that is a string', { on: { types: ['dataset'] }, rules: ['urn'] }, 'rules[0]', /must be a predicate/],
     ['a leaf without property', { on: { types: ['dataset'] }, rules: { or: [{ operator: 'exists' }] } }, 'rules.or[0]', /needs "property"/],
+    [
+      'a path into testResults, which tests write',
+      { on: { types: ['dataset'] }, rules: [leaf('testResults.failing.test', 'exists')] },
+      'rules[0].property',
+      /a test cannot read testResults, which tests write/,
+    ],
     [
       'an unknown operator',
       { on: { types: ['dataset'] }, rules: { or: [leaf('urn', 'exists'), leaf('urn', 'equal', ['x'])] } },
@@ -236,16 +253,41 @@ describe('the testResults aspect', () => {
     expect(() => parseTestResults(raw)).toThrow(message);
   });
 
-  test('a run of every test replaces the stored results', () => {
-    const fresh = { passing: [{ test: 'urn:li:test:c', type: 'SUCCESS' as const }], failing: [] };
-    expect(mergeTestResults(parseTestResults(ok), fresh, new Set(['urn:li:test:c']), true)).toEqual(fresh);
+  const stamp = { time: 1_700_000_000_000, actor: 'urn:li:corpuser:__propgraph_system' };
+  const earlier = { time: 1_600_000_000_000, actor: 'urn:li:corpuser:someone' };
+
+  test('a run of every test replaces the stored results; a new outcome is stamped with when it was computed', () => {
+    expect(resultsToStore(parseTestResults(ok), { passing: ['urn:li:test:c'], failing: [] }, 'all', stamp)).toEqual({
+      passing: [{ test: 'urn:li:test:c', type: 'SUCCESS', lastComputed: stamp }],
+      failing: [],
+    });
   });
 
   test('a run of some tests replaces only their results, dropping those now out of scope', () => {
     const stored = parseTestResults(ok);
-    const fresh = { passing: [], failing: [{ test: 'urn:li:test:c', type: 'FAILURE' as const }] };
-    const merged = mergeTestResults(stored, fresh, new Set(['urn:li:test:a', 'urn:li:test:c']), false);
-    expect(merged).toEqual({ passing: [], failing: [{ test: 'urn:li:test:b', type: 'FAILURE' }, { test: 'urn:li:test:c', type: 'FAILURE' }] });
+    const next = resultsToStore(stored, { passing: [], failing: ['urn:li:test:c'] }, new Set(['urn:li:test:a', 'urn:li:test:c']), stamp);
+    expect(next).toEqual({ passing: [], failing: [{ test: 'urn:li:test:b', type: 'FAILURE' }, { test: 'urn:li:test:c', type: 'FAILURE', lastComputed: stamp }] });
+  });
+
+  test('an unchanged outcome keeps its entry and its time, and results that say the same need no write', () => {
+    const stored = { passing: [{ test: 'urn:li:test:a', type: 'SUCCESS' as const, lastComputed: earlier }], failing: [{ test: 'urn:li:test:b', type: 'FAILURE' as const, lastComputed: earlier }] };
+    expect(resultsToStore(stored, { passing: ['urn:li:test:a'], failing: ['urn:li:test:b'] }, 'all', stamp)).toBeNull();
+    expect(resultsToStore(stored, { passing: ['urn:li:test:a', 'urn:li:test:b'], failing: [] }, 'all', stamp)).toEqual({
+      passing: [
+        { test: 'urn:li:test:a', type: 'SUCCESS', lastComputed: earlier },
+        { test: 'urn:li:test:b', type: 'SUCCESS', lastComputed: stamp },
+      ],
+      failing: [],
+    });
+  });
+
+  test('no results where none were stored is no write (an entity no test selects gets no empty aspect)', () => {
+    expect(resultsToStore(undefined, { passing: [], failing: [] }, 'all', stamp)).toBeNull();
+  });
+
+  test('a test that is gone loses its result when every test runs', () => {
+    const stored = { passing: [{ test: 'urn:li:test:gone', type: 'SUCCESS' as const }], failing: [] };
+    expect(resultsToStore(stored, { passing: [], failing: [] }, 'all', stamp)).toEqual({ passing: [], failing: [] });
   });
 });
 

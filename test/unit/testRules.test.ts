@@ -1,6 +1,7 @@
 /** docs/contract.md §7: property path resolution, every operator both ways, logic, scope, and the regex bound. */
 import { createBoundedMatcher, RegexBoundExceeded } from '../../src/domain/boundedRegex.js';
 import { parseTestDefinition, type LeafPredicate, type Predicate } from '../../src/domain/testDefinition.js';
+import { explainTest, failedComparisons } from '../../src/domain/testExplanation.js';
 import { evaluatePredicate, evaluateTest, resolveProperty, type EntityDocument } from '../../src/domain/testRules.js';
 
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
@@ -176,6 +177,21 @@ describe('the regex bound', () => {
     expect(result.boundExceeded?.reason).toMatch(/timed out after 20 ms/);
   });
 
+  test('a match that timed out once (a paused machine) is tried once more before the test fails', () => {
+    const def = parseTestDefinition({ on: { types: ['dataset'] }, rules: [leaf('datasetProperties.name', 'regex_match', ['fct_.*'])] });
+    let calls = 0;
+    const pausedOnce = (re: RegExp, inputs: readonly string[]) => {
+      if (++calls === 1) throw new RegexBoundExceeded(re.source, 'timed out after 100 ms', true);
+      return match(re, inputs);
+    };
+    expect(evaluateTest(def, doc, pausedOnce)).toEqual({ outcome: 'SUCCESS' });
+    expect(calls).toBe(2);
+    const alwaysSlow = (re: RegExp) => {
+      throw new RegexBoundExceeded(re.source, 'timed out after 100 ms', true);
+    };
+    expect(evaluateTest(def, doc, alwaysSlow).outcome).toBe('FAILURE');
+  });
+
   test('once the budget is spent, further matches are not run', () => {
     const bounded = createBoundedMatcher({ matchTimeoutMs: 20, budgetMs: 20 });
     expect(() => evaluatePredicate(rule(evil), pathological, bounded)).toThrow(RegexBoundExceeded);
@@ -192,5 +208,69 @@ describe('the regex bound', () => {
     const bounded = createBoundedMatcher({ maxInputLength: 10 });
     expect(() => bounded(/^a*$/, ['a', 'a'.repeat(11)])).toThrow(/longer than 10 characters/);
     expect(bounded(/^a*$/, ['b', 'a'.repeat(10)])).toBe(true);
+  });
+});
+
+describe('explaining an outcome', () => {
+  const definition = (raw: unknown) => parseTestDefinition(raw as Record<string, unknown>);
+
+  test('a failing test shows each predicate, whether it held and what the entity has at its path', () => {
+    const def = definition({
+      on: { types: ['dataset'], conditions: [leaf('datasetKey.origin', 'equals', ['PROD'])] },
+      rules: [leaf('datasetProperties.description', 'contains_str', ['Orders']), leaf('globalTags.tags.tag', 'contains_any', ['urn:li:tag:certified'])],
+    });
+    const explained = explainTest(def, doc, match);
+    expect(explained.outcome).toBe('FAILURE');
+    expect(explained.conditions?.holds).toBe(true);
+    expect(explained.rules).toEqual({
+      kind: 'and',
+      holds: false,
+      children: [
+        { kind: 'leaf', holds: true, property: 'datasetProperties.description', operator: 'contains_str', values: ['Orders'], actual: ['Orders placed by customers'] },
+        { kind: 'leaf', holds: false, property: 'globalTags.tags.tag', operator: 'contains_any', values: ['urn:li:tag:certified'], actual: ['urn:li:tag:pii', 'urn:li:tag:gold'] },
+      ],
+    });
+  });
+
+  test('the outcome is the one evaluateTest gives, out of scope included', () => {
+    const defs = [
+      { on: { types: ['chart'] }, rules: [] },
+      { on: { types: ['dataset'], conditions: [leaf('datasetKey.origin', 'equals', ['DEV'])] }, rules: [] },
+      { on: { types: ['dataset'] }, rules: { or: [leaf('urn', 'starts_with', ['urn:li:chart']), { not: leaf('status.removed', 'is_true') }] } },
+    ].map(definition);
+    for (const def of defs) expect(explainTest(def, doc, match).outcome).toBe(evaluateTest(def, doc, match).outcome);
+  });
+
+  test('a regex that exceeds its bound is shown as undecided, and the test fails', () => {
+    const def = definition({ on: { types: ['dataset'] }, rules: [leaf('datasetProperties.description', 'regex_match', ['(a+)+$'])] });
+    const slow = { ...doc, aspects: new Map([['datasetProperties', { description: `${'a'.repeat(40)}!` }]]) };
+    const explained = explainTest(def, slow, createBoundedMatcher({ matchTimeoutMs: 20 }));
+    expect(explained.outcome).toBe('FAILURE');
+    expect(explained.boundExceeded).toMatch(/bound stopped/);
+    expect(explained.rules?.children?.[0]?.holds).toBeNull();
+  });
+});
+
+describe('the comparisons that made a test fail', () => {
+  const failed = (rules: unknown) =>
+    failedComparisons(explainTest(parseTestDefinition({ on: { types: ['dataset'] }, rules }), doc, match)).map((c) => `${c.expected ? '' : 'not '}${c.property} ${c.operator}`);
+
+  test('the comparisons of an and that did not hold', () => {
+    expect(failed([leaf('urn', 'exists'), leaf('datasetProperties.externalUrl', 'exists'), leaf('globalTags.tags.tag', 'contains_any', ['urn:li:tag:x'])])).toEqual([
+      'datasetProperties.externalUrl exists',
+      'globalTags.tags.tag contains_any',
+    ]);
+  });
+
+  test('every comparison of an or (none held)', () => {
+    expect(failed({ or: [leaf('datasetProperties.externalUrl', 'exists'), leaf('urn', 'starts_with', ['urn:li:chart'])] })).toEqual(['datasetProperties.externalUrl exists', 'urn starts_with']);
+  });
+
+  test('under a not, the comparisons that held', () => {
+    expect(failed({ not: { or: [leaf('status.removed', 'is_true'), leaf('globalTags.tags.tag', 'contains_any', ['urn:li:tag:pii'])] } })).toEqual(['not globalTags.tags.tag contains_any']);
+  });
+
+  test('a passing test has none', () => {
+    expect(failed([leaf('urn', 'exists')])).toEqual([]);
   });
 });

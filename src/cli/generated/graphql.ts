@@ -119,6 +119,15 @@ export type FacetFilterInput = {
   values?: Array<string> | null | undefined;
 };
 
+export type FailingEntitiesInput = {
+  /** Page size (default 20, at most 1000). */
+  count?: number | null | undefined;
+  /** Keywords and query syntax, as scrollAcrossEntities takes them; absent or *: every failing entity, in URN order. */
+  query?: string | null | undefined;
+  /** The nextScrollId of the previous page. */
+  scrollId?: string | null | undefined;
+};
+
 export type FilterOperator =
   | 'CONTAIN'
   | 'END_WITH'
@@ -131,10 +140,25 @@ export type FilterOperator =
   | 'LESS_THAN_OR_EQUAL_TO'
   | 'START_WITH';
 
+export type JobStatus =
+  | 'DONE'
+  | 'FAILED'
+  | 'PENDING'
+  | 'RUNNING';
+
 export type ListTestsInput = {
   count?: number | null | undefined;
   query?: string | null | undefined;
   start?: number | null | undefined;
+};
+
+export type RunTestsInput = {
+  /** A search (keywords and query syntax) choosing the entities; absent: everything the tests select. */
+  query?: string | null | undefined;
+  /** The tests to run; absent: every live test. */
+  testUrns?: Array<string> | null | undefined;
+  /** Entity types the query searches (absent: those searched by default). */
+  types?: Array<string> | null | undefined;
 };
 
 export type ScrollAcrossEntitiesInput = {
@@ -181,6 +205,13 @@ export type SortOrder =
 
 export type TestDefinitionInput = {
   json?: string | null | undefined;
+};
+
+export type TestReportInput = {
+  /** Days of trend, today included (default 30, at most 366). */
+  days?: number | null | undefined;
+  /** One test; absent: every live test. */
+  urn?: string | null | undefined;
 };
 
 export type UpdateTestInput = {
@@ -247,6 +278,31 @@ export type CliUpdateTestMutationVariables = Exact<{
 
 
 export type CliUpdateTestMutation = { updateTest: string | null };
+
+export type CliTestReportQueryVariables = Exact<{
+  input?: TestReportInput | null | undefined;
+  failing?: FailingEntitiesInput | null | undefined;
+}>;
+
+
+export type CliTestReportQuery = { testReport: { generatedAt: string, tests: Array<{ passing: number, failing: number, notApplicable: number, test: { urn: string, name: string, category: string }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }>, failingEntities: { total: number, nextScrollId: string | null, entities: Array<
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+        > } }> } };
+
+export type CliRunTestsMutationVariables = Exact<{
+  input?: RunTestsInput | null | undefined;
+}>;
+
+
+export type CliRunTestsMutation = { runTests: { id: string, status: JobStatus, total: number | null, done: number } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -360,3 +416,44 @@ export const CliUpdateTestDocument = new TypedDocumentString(`
   updateTest(urn: $urn, input: $input)
 }
     `) as unknown as TypedDocumentString<CliUpdateTestMutation, CliUpdateTestMutationVariables>;
+export const CliTestReportDocument = new TypedDocumentString(`
+    query CliTestReport($input: TestReportInput, $failing: FailingEntitiesInput) {
+  testReport(input: $input) {
+    generatedAt
+    tests {
+      test {
+        urn
+        name
+        category
+      }
+      passing
+      failing
+      notApplicable
+      trend {
+        day
+        passing
+        failing
+        notApplicable
+      }
+      failingEntities(input: $failing) {
+        total
+        nextScrollId
+        entities {
+          urn
+          type
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliTestReportQuery, CliTestReportQueryVariables>;
+export const CliRunTestsDocument = new TypedDocumentString(`
+    mutation CliRunTests($input: RunTestsInput) {
+  runTests(input: $input) {
+    id
+    status
+    total
+    done
+  }
+}
+    `) as unknown as TypedDocumentString<CliRunTestsMutation, CliRunTestsMutationVariables>;

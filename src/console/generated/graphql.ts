@@ -78,6 +78,14 @@ export type CreateStructuredPropertyInput = {
   valueType: string;
 };
 
+export type CreateTestInput = {
+  category: string;
+  definition: TestDefinitionInput;
+  description?: string | null | undefined;
+  id?: string | null | undefined;
+  name: string;
+};
+
 export type EntityType =
   | 'ACCESS_TOKEN'
   | 'APPLICATION'
@@ -146,6 +154,11 @@ export type EvaluateTestsInput = {
   urn: string;
 };
 
+export type ExplainTestInput = {
+  test: string;
+  urn: string;
+};
+
 export type FabricType =
   | 'CORP'
   | 'DEV'
@@ -174,6 +187,15 @@ export type FacetFilterInput = {
   values?: Array<string> | null | undefined;
 };
 
+export type FailingEntitiesInput = {
+  /** Page size (default 20, at most 1000). */
+  count?: number | null | undefined;
+  /** Keywords and query syntax, as scrollAcrossEntities takes them; absent or *: every failing entity, in URN order. */
+  query?: string | null | undefined;
+  /** The nextScrollId of the previous page. */
+  scrollId?: string | null | undefined;
+};
+
 export type FilterOperator =
   | 'CONTAIN'
   | 'END_WITH'
@@ -191,12 +213,6 @@ export type JobStatus =
   | 'FAILED'
   | 'PENDING'
   | 'RUNNING';
-
-export type ListTestsInput = {
-  count?: number | null | undefined;
-  query?: string | null | undefined;
-  start?: number | null | undefined;
-};
 
 export type PropertyCardinality =
   | 'MULTIPLE'
@@ -227,6 +243,15 @@ export type ReplaceStructuredPropertyDefinitionInput = {
   valueType: string;
   /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change. Absent: the stored version is kept. */
   version?: string | null | undefined;
+};
+
+export type RunTestsInput = {
+  /** A search (keywords and query syntax) choosing the entities; absent: everything the tests select. */
+  query?: string | null | undefined;
+  /** The tests to run; absent: every live test. */
+  testUrns?: Array<string> | null | undefined;
+  /** Entity types the query searches (absent: those searched by default). */
+  types?: Array<string> | null | undefined;
 };
 
 export type ScrollAcrossEntitiesInput = {
@@ -293,12 +318,28 @@ export type StructuredPropertySettingsInput = {
   showInSearchFilters?: boolean | null | undefined;
 };
 
+export type TestDefinitionInput = {
+  json?: string | null | undefined;
+};
+
+export type TestOutcome =
+  | 'FAILURE'
+  | 'OUT_OF_SCOPE'
+  | 'SUCCESS';
+
 export type TestResultType =
   | 'FAILURE'
   | 'SUCCESS';
 
 export type TypeQualifierInput = {
   allowedTypes?: Array<string> | null | undefined;
+};
+
+export type UpdateTestInput = {
+  category: string;
+  definition: TestDefinitionInput;
+  description?: string | null | undefined;
+  name: string;
 };
 
 export type UpsertStructuredPropertiesInput = {
@@ -654,19 +695,80 @@ export type EndSessionMutationVariables = Exact<{
 
 export type EndSessionMutation = { revokeAccessToken: boolean };
 
-export type TestListQueryVariables = Exact<{
-  input: ListTestsInput;
-}>;
-
-
-export type TestListQuery = { listTests: { total: number, tests: Array<{ urn: string, name: string, category: string, description: string | null }> } | null };
-
 export type TestPageQueryVariables = Exact<{
   urn: string;
 }>;
 
 
 export type TestPageQuery = { test: { urn: string, name: string, category: string, description: string | null, definition: { json: string | null } } | null };
+
+export type ComplianceFragment = { passing: number, failing: number, notApplicable: number, test: { urn: string, name: string, category: string, description: string | null }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }> };
+
+export type TestDashboardQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TestDashboardQuery = { testReport: { generatedAt: string, tests: Array<{ passing: number, failing: number, notApplicable: number, test: { urn: string, name: string, category: string, description: string | null }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }> }> } };
+
+export type TestComplianceQueryVariables = Exact<{
+  urn: string;
+  failing?: FailingEntitiesInput | null | undefined;
+}>;
+
+
+export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number, failing: number, notApplicable: number, failingEntities: { total: number, nextScrollId: string | null, entities: Array<
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { name: string, urn: string, type: EntityType, platform: { name: string } }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+        > }, test: { urn: string, name: string, category: string, description: string | null }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }> }> } };
+
+export type ExplainTestQueryVariables = Exact<{
+  input: ExplainTestInput;
+}>;
+
+
+export type ExplainTestQuery = { explainTest: { outcome: TestOutcome, boundExceeded: string | null, failedRules: Array<{ property: string, operator: string, values: Array<string>, actual: Array<string>, expected: boolean, holds: boolean | null }> } };
+
+export type RunTestsMutationVariables = Exact<{
+  input?: RunTestsInput | null | undefined;
+}>;
+
+
+export type RunTestsMutation = { runTests: { id: string } };
+
+export type RunJobQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RunJobQuery = { job: { id: string, status: JobStatus, total: number | null, done: number, percentDone: number, lastError: string | null } | null };
+
+export type CreateTestMutationVariables = Exact<{
+  input: CreateTestInput;
+}>;
+
+
+export type CreateTestMutation = { createTest: string | null };
+
+export type UpdateTestMutationVariables = Exact<{
+  urn: string;
+  input: UpdateTestInput;
+}>;
+
+
+export type UpdateTestMutation = { updateTest: string | null };
+
+export type DeleteTestMutationVariables = Exact<{
+  urn: string;
+}>;
+
+
+export type DeleteTestMutation = { deleteTest: boolean | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -974,6 +1076,25 @@ fragment PropertySummary on StructuredPropertyEntity {
     removed
   }
 }`, {"fragmentName":"ResultValues"}) as unknown as TypedDocumentString<ResultValuesFragment, unknown>;
+export const ComplianceFragmentDoc = new TypedDocumentString(`
+    fragment Compliance on TestCompliance {
+  test {
+    urn
+    name
+    category
+    description
+  }
+  passing
+  failing
+  notApplicable
+  trend {
+    day
+    passing
+    failing
+    notApplicable
+  }
+}
+    `, {"fragmentName":"Compliance"}) as unknown as TypedDocumentString<ComplianceFragment, unknown>;
 export const EntityPageDocument = new TypedDocumentString(`
     query EntityPage($urn: String!) {
   entity(urn: $urn) {
@@ -1817,19 +1938,6 @@ export const EndSessionDocument = new TypedDocumentString(`
   revokeAccessToken(tokenId: $tokenId)
 }
     `) as unknown as TypedDocumentString<EndSessionMutation, EndSessionMutationVariables>;
-export const TestListDocument = new TypedDocumentString(`
-    query TestList($input: ListTestsInput!) {
-  listTests(input: $input) {
-    total
-    tests {
-      urn
-      name
-      category
-      description
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<TestListQuery, TestListQueryVariables>;
 export const TestPageDocument = new TypedDocumentString(`
     query TestPage($urn: String!) {
   test(urn: $urn) {
@@ -1843,3 +1951,118 @@ export const TestPageDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TestPageQuery, TestPageQueryVariables>;
+export const TestDashboardDocument = new TypedDocumentString(`
+    query TestDashboard {
+  testReport(input: {days: 30}) {
+    generatedAt
+    tests {
+      ...Compliance
+    }
+  }
+}
+    fragment Compliance on TestCompliance {
+  test {
+    urn
+    name
+    category
+    description
+  }
+  passing
+  failing
+  notApplicable
+  trend {
+    day
+    passing
+    failing
+    notApplicable
+  }
+}`) as unknown as TypedDocumentString<TestDashboardQuery, TestDashboardQueryVariables>;
+export const TestComplianceDocument = new TypedDocumentString(`
+    query TestCompliance($urn: String!, $failing: FailingEntitiesInput) {
+  testReport(input: {urn: $urn, days: 30}) {
+    tests {
+      ...Compliance
+      failingEntities(input: $failing) {
+        total
+        nextScrollId
+        entities {
+          urn
+          type
+          ... on Dataset {
+            name
+            platform {
+              name
+            }
+          }
+        }
+      }
+    }
+  }
+}
+    fragment Compliance on TestCompliance {
+  test {
+    urn
+    name
+    category
+    description
+  }
+  passing
+  failing
+  notApplicable
+  trend {
+    day
+    passing
+    failing
+    notApplicable
+  }
+}`) as unknown as TypedDocumentString<TestComplianceQuery, TestComplianceQueryVariables>;
+export const ExplainTestDocument = new TypedDocumentString(`
+    query ExplainTest($input: ExplainTestInput!) {
+  explainTest(input: $input) {
+    outcome
+    boundExceeded
+    failedRules {
+      property
+      operator
+      values
+      actual
+      expected
+      holds
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplainTestQuery, ExplainTestQueryVariables>;
+export const RunTestsDocument = new TypedDocumentString(`
+    mutation RunTests($input: RunTestsInput) {
+  runTests(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RunTestsMutation, RunTestsMutationVariables>;
+export const RunJobDocument = new TypedDocumentString(`
+    query RunJob($id: String!) {
+  job(id: $id) {
+    id
+    status
+    total
+    done
+    percentDone
+    lastError
+  }
+}
+    `) as unknown as TypedDocumentString<RunJobQuery, RunJobQueryVariables>;
+export const CreateTestDocument = new TypedDocumentString(`
+    mutation CreateTest($input: CreateTestInput!) {
+  createTest(input: $input)
+}
+    `) as unknown as TypedDocumentString<CreateTestMutation, CreateTestMutationVariables>;
+export const UpdateTestDocument = new TypedDocumentString(`
+    mutation UpdateTest($urn: String!, $input: UpdateTestInput!) {
+  updateTest(urn: $urn, input: $input)
+}
+    `) as unknown as TypedDocumentString<UpdateTestMutation, UpdateTestMutationVariables>;
+export const DeleteTestDocument = new TypedDocumentString(`
+    mutation DeleteTest($urn: String!) {
+  deleteTest(urn: $urn)
+}
+    `) as unknown as TypedDocumentString<DeleteTestMutation, DeleteTestMutationVariables>;

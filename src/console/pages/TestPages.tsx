@@ -1,75 +1,275 @@
-/** Metadata tests: the list, one test's definition, and evaluating it against an entity. */
-import { useState, type FormEvent } from 'react';
-import { ErrorMessage, Loading } from '../components/Messages';
+/**
+ * Metadata tests: the compliance dashboard (a card and a chart per test), and a test's
+ * page: its counts and trend, the failing assets with the rule each one fails, its
+ * definition, and evaluating it against any entity.
+ */
+import { useCallback, useState, type FormEvent } from 'react';
+import { ComplianceChart } from '../components/ComplianceChart';
+import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
 import { TestResultsView } from '../components/TestResultsView';
-import { EvaluateTestsDocument, TestListDocument, TestPageDocument, type ResultsFragment } from '../generated/graphql';
+import { TestRun } from '../components/TestRun';
+import {
+  DeleteTestDocument,
+  EvaluateTestsDocument,
+  ExplainTestDocument,
+  TestComplianceDocument,
+  TestDashboardDocument,
+  TestPageDocument,
+  type ComplianceFragment,
+  type ExplainTestQuery,
+  type ResultsFragment,
+  type TestComplianceQuery,
+} from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { Link, testPath } from '../lib/router';
+import { entityPath, Link, navigate, testPath } from '../lib/router';
+import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
+import { FailureReasons } from './TestFailure';
 
-export function TestList() {
+const FAILING_PAGE = 20;
+
+function passRate(t: { passing: number; failing: number }): string {
+  const judged = t.passing + t.failing;
+  return judged === 0 ? 'no entity in scope' : `${((100 * t.passing) / judged).toFixed(1)}% passing`;
+}
+
+function Counts({ t }: { t: ComplianceFragment }) {
+  return (
+    <dl className="counts-list">
+      <dt>Passing</dt>
+      <dd className="count-pass">{t.passing}</dd>
+      <dt>Failing</dt>
+      <dd className="count-fail">{t.failing}</dd>
+      <dt>Not applicable</dt>
+      <dd>{t.notApplicable}</dd>
+    </dl>
+  );
+}
+
+export function TestDashboard({ me }: { me: Me }) {
+  const report = useQuery(TestDashboardDocument, {});
   const [words, setWords] = useState('');
-  const [query, setQuery] = useState('');
-  const list = useQuery(TestListDocument, { input: { start: 0, count: 500, ...(query ? { query } : {}) } });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setQuery(words.trim());
-  };
+  const shown = (report.data?.testReport.tests ?? []).filter((t) =>
+    [t.test.name, t.test.category, t.test.urn].some((s) => s.toLowerCase().includes(words.trim().toLowerCase())),
+  );
   return (
     <>
-      <h1>Metadata tests</h1>
-      <form className="filters" role="search" aria-label="Tests" onSubmit={submit}>
+      <div className="page-head">
+        <h1>Metadata tests</h1>
+        <div className="actions">
+          {me.platformPrivileges.manageTests && (
+            <Link className="button" href="/tests/new">
+              New test
+            </Link>
+          )}
+          {me.platformPrivileges.pushTestResults && <TestRun label="Run every test now" onDone={report.reload} />}
+        </div>
+      </div>
+      <p className="subtitle">Which assets pass and fail each test, kept current as metadata changes.</p>
+      <form className="filters" role="search" aria-label="Tests" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor="tests-q">Name or category</label>
           <input id="tests-q" type="search" value={words} onChange={(e) => setWords(e.target.value)} />
         </div>
-        <button type="submit">Search</button>
       </form>
-      {list.error && <ErrorMessage>{list.error}</ErrorMessage>}
-      {!list.data && !list.error && <Loading what="tests" />}
-      {list.data?.listTests && (
-        <table>
-          <caption>{list.data.listTests.total} tests</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Category</th>
-              <th scope="col">Description</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.listTests.tests.map((t) => (
-              <tr key={t.urn}>
-                <td>
-                  <Link href={testPath(t.urn)}>{t.name}</Link>
-                </td>
-                <td>{t.category}</td>
-                <td>{t.description ?? ''}</td>
-              </tr>
+      {report.error && <ErrorMessage>{report.error}</ErrorMessage>}
+      {!report.data && !report.error && <Loading what="the compliance report" />}
+      {report.data && (
+        <>
+          <p role="status">
+            {shown.length} of {report.data.testReport.tests.length} tests
+          </p>
+          <ul className="test-cards">
+            {shown.map((t) => (
+              <li key={t.test.urn} className="test-card">
+                <h2>
+                  <Link href={testPath(t.test.urn)}>{t.test.name}</Link>
+                </h2>
+                <p className="subtitle">
+                  <span className="badge">{t.test.category}</span> {passRate(t)}
+                </p>
+                <Counts t={t} />
+                <ComplianceChart title={t.test.name} trend={t.trend} size="small" />
+                {t.failing > 0 && <Link href={`${testPath(t.test.urn)}#failing`}>The {t.failing} failing assets</Link>}
+              </li>
             ))}
-          </tbody>
-        </table>
+          </ul>
+        </>
       )}
     </>
   );
 }
 
-export function TestPage({ urn }: { urn: string }) {
+type Failing = TestComplianceQuery['testReport']['tests'][number]['failingEntities'];
+
+export function TestPage({ me, urn }: { me: Me; urn: string }) {
   const test = useQuery(TestPageDocument, { urn });
-  const [target, setTarget] = useState('');
-  const [results, setResults] = useState<ResultsFragment | null>(null);
+  const [query, setQuery] = useState('');
+  const [words, setWords] = useState('');
+  const [count, setCount] = useState(FAILING_PAGE);
+  const compliance = useQuery(TestComplianceDocument, { urn, failing: { count, ...(query ? { query } : {}) } });
+  const [deleted, setDeleted] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const reload = compliance.reload;
+  const refresh = useCallback(() => reload(), [reload]);
   if (test.error) return <ErrorMessage>{test.error}</ErrorMessage>;
   if (!test.data) return <Loading what="the test" />;
   const t = test.data.test;
   if (!t) return <ErrorMessage>There is no test {urn}.</ErrorMessage>;
-  let pretty = t.definition.json ?? '';
+  const c = compliance.data?.testReport.tests[0];
+  const remove = async () => {
+    if (!window.confirm(`Delete the test ${t.name}? Its results are removed from every asset.`)) return;
+    try {
+      await request(DeleteTestDocument, { urn });
+      setDeleted(`${t.name} is deleted; its results are being removed from every asset.`);
+      navigate('/tests');
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setCount(FAILING_PAGE);
+    setQuery(words.trim());
+  };
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>{t.name}</h1>
+          <p className="subtitle">
+            <span className="badge">{t.category}</span> <code className="urn">{t.urn}</code>
+          </p>
+        </div>
+        <div className="actions">
+          {me.platformPrivileges.manageTests && (
+            <>
+              <Link className="button secondary" href={`${testPath(urn)}/edit`}>
+                Edit
+              </Link>
+              <button type="button" className="danger" onClick={() => void remove()}>
+                Delete
+              </button>
+            </>
+          )}
+          {me.platformPrivileges.pushTestResults && <TestRun testUrns={[urn]} label="Run this test now" onDone={refresh} />}
+        </div>
+      </div>
+      {deleted && <StatusMessage>{deleted}</StatusMessage>}
+      <ErrorMessage>{error}</ErrorMessage>
+      {t.description && <p className="description">{t.description}</p>}
+      {compliance.error && <ErrorMessage>{compliance.error}</ErrorMessage>}
+      {c && (
+        <section aria-labelledby="test-compliance">
+          <h2 id="test-compliance">Compliance</h2>
+          <p>{passRate(c)}</p>
+          <Counts t={c} />
+          <ComplianceChart title={t.name} trend={c.trend} />
+        </section>
+      )}
+      <section aria-labelledby="failing">
+        <h2 id="failing">Failing assets</h2>
+        <form className="filters" role="search" aria-label="Failing assets" onSubmit={search}>
+          <div className="field">
+            <label htmlFor="failing-q">Search the failing assets</label>
+            <input id="failing-q" type="search" value={words} onChange={(e) => setWords(e.target.value)} />
+          </div>
+          <button type="submit">Search</button>
+        </form>
+        {c ? <FailingList testUrn={urn} failing={c.failingEntities} onMore={() => setCount((n) => n + FAILING_PAGE)} /> : !compliance.error && <Loading what="the failing assets" />}
+      </section>
+      <Definition json={t.definition.json ?? ''} />
+      <Evaluate urn={urn} />
+      <p>
+        <Link href="/tests">All tests</Link>
+      </p>
+    </>
+  );
+}
+
+function FailingList({ testUrn, failing, onMore }: { testUrn: string; failing: Failing; onMore: () => void }) {
+  if (failing.total === 0) return <p role="status">No asset fails this test.</p>;
+  return (
+    <>
+      <table className="failing">
+        <caption>
+          {failing.entities.length} of {failing.total} failing assets
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Asset</th>
+            <th scope="col">Why it fails</th>
+          </tr>
+        </thead>
+        <tbody>
+          {failing.entities.map((e) => (
+            <tr key={e.urn}>
+              <th scope="row">
+                <Link href={entityPath(e.urn)}>{'name' in e && e.name ? e.name : e.urn}</Link>
+                {'platform' in e && <span className="hint"> {e.platform.name}</span>}
+              </th>
+              <td>
+                <Why testUrn={testUrn} urn={e.urn} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {failing.nextScrollId && (
+        <button type="button" className="secondary" onClick={onMore}>
+          Load more
+        </button>
+      )}
+    </>
+  );
+}
+
+function Why({ testUrn, urn }: { testUrn: string; urn: string }) {
+  const [open, setOpen] = useState(false);
+  const [answer, setAnswer] = useState<ExplainTestQuery['explainTest'] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const toggle = async () => {
+    const next = !open;
+    setOpen(next);
+    if (!next || answer) return;
+    try {
+      setAnswer((await request(ExplainTestDocument, { input: { test: testUrn, urn } })).explainTest);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <div>
+      <button type="button" className="secondary" aria-expanded={open} onClick={() => void toggle()}>
+        {open ? 'Hide' : 'Show'} the rule that failed<span className="visually-hidden"> for {urn}</span>
+      </button>
+      {open && (error ? <ErrorMessage>{error}</ErrorMessage> : answer ? <FailureReasons explained={answer} /> : <Loading what="the explanation" />)}
+    </div>
+  );
+}
+
+function Definition({ json }: { json: string }) {
+  let pretty = json;
   try {
-    pretty = JSON.stringify(JSON.parse(pretty), null, 2);
+    pretty = JSON.stringify(JSON.parse(json), null, 2);
   } catch {
     // Shown as stored.
   }
+  return (
+    <section aria-labelledby="test-definition">
+      <h2 id="test-definition">Definition</h2>
+      <pre className="json" tabIndex={0} aria-label="Test definition (JSON)">
+        {pretty}
+      </pre>
+    </section>
+  );
+}
+
+function Evaluate({ urn }: { urn: string }) {
+  const [target, setTarget] = useState('');
+  const [results, setResults] = useState<ResultsFragment | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const evaluate = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
@@ -84,35 +284,19 @@ export function TestPage({ urn }: { urn: string }) {
     }
   };
   return (
-    <>
-      <h1>{t.name}</h1>
-      <p className="subtitle">
-        <span className="badge">{t.category}</span> <code className="urn">{t.urn}</code>
-      </p>
-      {t.description && <p className="description">{t.description}</p>}
-      <section aria-labelledby="test-definition">
-        <h2 id="test-definition">Definition</h2>
-        <pre className="json" tabIndex={0} aria-label="Test definition (JSON)">
-          {pretty}
-        </pre>
-      </section>
-      <section aria-labelledby="test-evaluate">
-        <h2 id="test-evaluate">Evaluate against an entity</h2>
-        <form className="filters" onSubmit={evaluate}>
-          <div className="field wide">
-            <label htmlFor="test-target">Entity URN</label>
-            <input id="test-target" value={target} onChange={(e) => setTarget(e.target.value)} placeholder="urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)" />
-          </div>
-          <button type="submit" disabled={busy || !target.trim()}>
-            Evaluate
-          </button>
-        </form>
-        {error && <ErrorMessage>{error}</ErrorMessage>}
-        {results && <TestResultsView results={results} />}
-        <p>
-          <Link href="/tests">All tests</Link>
-        </p>
-      </section>
-    </>
+    <section aria-labelledby="test-evaluate">
+      <h2 id="test-evaluate">Evaluate against an entity</h2>
+      <form className="filters" onSubmit={evaluate}>
+        <div className="field wide">
+          <label htmlFor="test-target">Entity URN</label>
+          <input id="test-target" value={target} onChange={(e) => setTarget(e.target.value)} placeholder="urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)" />
+        </div>
+        <button type="submit" disabled={busy || !target.trim()}>
+          Evaluate
+        </button>
+      </form>
+      {error && <ErrorMessage>{error}</ErrorMessage>}
+      {results && <TestResultsView results={results} />}
+    </section>
   );
 }

@@ -18,8 +18,23 @@ export const NO_CHANGE: unique symbol = Symbol('no-change');
 
 export type NextValue =
   | { readonly value: unknown }
-  /** The new value from what readers see now (undefined when absent), or NO_CHANGE. */
-  | { readonly compute: (current: unknown | undefined) => unknown };
+  | {
+      /** The new value from what readers see now (undefined when absent), or NO_CHANGE. */
+      readonly compute: (current: unknown | undefined, entity: EntityReading) => unknown;
+      /**
+       * Other aspects of the entity the computation reads, loaded with the write's state:
+       * the value is then computed from exactly what the guarded statement relies on (a
+       * metadata-test result from the aspects its rules name).
+       */
+      readonly reads?: readonly string[];
+    };
+
+/** What a computed value sees of its entity beside its own aspect. */
+export interface EntityReading {
+  readonly urn: Urn;
+  /** The aspects named in `reads` that the entity holds, as readers see them. */
+  readonly aspects: ReadonlyMap<string, unknown>;
+}
 
 export type AspectWriteRequest = NextValue & {
   readonly aspect: string;
@@ -72,12 +87,25 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
   }
 }
 
-/** Computes each request's new value from what readers currently see of its aspect, within the aspect size limit. */
-export function resolveRequests(urn: Urn, entity: EntityState, requests: readonly RuledRequest[]): ResolvedRequest[] {
+/**
+ * Computes each request's new value from what readers currently see of its aspect (and
+ * of the aspects it reads, shown by `rulesOf` their rules), within the aspect size limit.
+ */
+export function resolveRequests(urn: Urn, entity: EntityState, requests: readonly RuledRequest[], rulesOf?: (aspect: string) => AspectRules): ResolvedRequest[] {
+  const reading = (names: readonly string[]): EntityReading => {
+    const aspects = new Map<string, unknown>();
+    for (const name of names) {
+      const stored = entity.aspects.get(name);
+      // The key aspect is never stored; readers see it derived from the URN.
+      if (!stored && name !== urn.entityType.keyAspect) continue;
+      aspects.set(name, rulesOf ? rulesOf(name).view(stored?.metadata, { urn, values: entity.values }) : stored?.metadata);
+    }
+    return { urn, aspects };
+  };
   return requests.map(({ request, rules }) => {
     const prev = entity.aspects.get(request.aspect);
     const current = prev ? rules.view(prev.metadata, { urn, values: entity.values }) : undefined;
-    const next = 'value' in request ? request.value : request.compute(current);
+    const next = 'value' in request ? request.value : request.compute(current, reading(request.reads ?? []));
     // Every new value, whatever computed it (set, patch, merge), is held to the size limit.
     if (next !== NO_CHANGE) checkAspectSize(request.aspect, next);
     return { request, rules, prev, current, next };

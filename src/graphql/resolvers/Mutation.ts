@@ -71,4 +71,8 @@ export const Mutation: MutationResolvers = {
     }),
   evaluateTests: async (_root, { input }, ctx) =>
     ctx.receipts.resultOf(await ctx.services.tests.evaluate(ctx.caller, { urn: input.urn, push: input.push ?? false, ...(input.testUrns ? { testUrns: input.testUrns } : {}) })),
+  runTests: async (_root, { input }, ctx) => {
+    const { jobId } = await ctx.services.compliance.run(ctx.caller, { testUrns: input?.testUrns ?? null, query: input?.query ?? null, types: input?.types ?? null });
+    return ctx.services.jobs.get(ctx.caller, jobId);
+  },
 };

@@ -122,6 +122,8 @@ export const Query: QueryResolvers = {
     });
     return { count: jobs.length, jobs };
   },
+  testReport: (_root, { input }, ctx) => ctx.services.compliance.report(ctx.caller, { urn: input?.urn ?? null, days: input?.days ?? null }),
+  explainTest: (_root, { input }, ctx) => ctx.services.compliance.explain(ctx.caller, { test: input.test, entity: input.urn }),
   valueHistory: async (_root, { input }, ctx) => {
     const page = await ctx.services.history.valueHistory(ctx.caller, { urn: input.urn ?? null, property: input.propertyUrn ?? null, count: input.count ?? null, scrollId: input.scrollId ?? null });
     return { nextScrollId: page.scrollId, entries: page.entries };

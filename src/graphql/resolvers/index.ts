@@ -30,6 +30,7 @@ import { StructuredPropertyDefinition } from './StructuredPropertyDefinition.js'
 import { StructuredPropertyDefinitionRevision } from './StructuredPropertyDefinitionRevision.js';
 import { StructuredPropertyEntity } from './StructuredPropertyEntity.js';
 import { Test } from './Test.js';
+import { TestCompliance } from './TestCompliance.js';
 import { TestResult } from './TestResult.js';
 import { TypeQualifier } from './TypeQualifier.js';
 import { ValueChange } from './ValueChange.js';
@@ -61,6 +62,7 @@ export const resolvers: Resolvers = {
   EntityTypeEntity,
   EntityTypeInfo,
   Test,
+  TestCompliance,
   TestResult,
   AccessTokenMetadata,
   AuthenticatedUser,

@@ -16,6 +16,7 @@ import '../../domain/shapes/jsonPatch.js';
 import '../bodies/datahubBatches.js';
 import '../bodies/entities.js';
 import '../bodies/evaluate.js';
+import '../bodies/testRun.js';
 import '../bodies/tokens.js';
 import '../bodies/bulkEdit.js';
 import type { JsonSchema } from './routeDoc.js';

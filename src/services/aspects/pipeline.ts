@@ -68,6 +68,12 @@ export interface EntityWriteOptions {
   readonly historyVersionsKept?: number | undefined;
   /** Decide and check everything, then write nothing (REST dryRun=true; a batch authorized before its first write). */
   readonly dryRun?: boolean;
+  /**
+   * Leave out entities that do not exist (deleted since the caller listed them) instead
+   * of refusing the batch; their outcomes are empty. For writes that describe entities
+   * and never create them (metadata-test results).
+   */
+  readonly skipMissing?: boolean;
 }
 
 export interface EntityWrite {
@@ -114,22 +120,37 @@ function committed<T>(path: WritePath, done: { readonly outcome: T; readonly reg
 /** Load, decide, apply. Null when the optimistic statement was refused. */
 async function attemptWrites(
   target: WriteTarget,
-  entities: readonly EntityWrite[],
-  ruled: readonly (readonly RuledRequest[])[],
+  all: readonly EntityWrite[],
+  allRuled: readonly (readonly RuledRequest[])[],
   actor: string,
   options: EntityWriteOptions,
 ): Promise<{ outcome: WriteOutcome[]; registryChanged: boolean } | null> {
+  if (all.length === 0) return { outcome: [], registryChanged: false };
   // A large batch's steps take turns with the rest of the server (src/time.ts).
   const turns = new TurnTaker();
-  const request = loadRequestOf(entities, ruled);
+  const request = loadRequestOf(all, allRuled);
   await turns.turn();
   let state = await loadWriteState(target, request);
   const entityOf = (e: EntityWrite): EntityState => state.entities.get(e.urn.value)!;
+  if (options.skipMissing) {
+    const present = all.flatMap((e, i) => {
+      const found = entityOf(e);
+      return found.existence !== 'missing' && (!found.parent || found.parent.exists) ? [i] : [];
+    });
+    if (present.length < all.length) {
+      const done = await attemptWrites(target, present.map((i) => all[i]!), present.map((i) => allRuled[i]!), actor, options);
+      if (!done) return null;
+      const byUrn = new Map(present.map((i, k) => [all[i]!.urn.value, done.outcome[k]!]));
+      return { outcome: all.map((e) => byUrn.get(e.urn.value) ?? { results: [], changeIds: [], valuesDropped: [] }), registryChanged: done.registryChanged };
+    }
+  }
+  const entities = all;
+  const ruled = allRuled;
   for (const e of entities) requireParent(entityOf(e));
   entities.forEach((e, i) => checkPreconditions(e.urn, entityOf(e), ruled[i]!, options));
   const resolved: ResolvedRequest[][] = [];
   for (const [i, e] of entities.entries()) {
-    resolved.push(resolveRequests(e.urn, entityOf(e), ruled[i]!));
+    resolved.push(resolveRequests(e.urn, entityOf(e), ruled[i]!, (aspect) => handlerFor(e.urn.entityType, aspect)));
     await turns.turn();
   }
   const more = propertiesStillNeeded(entities, resolved, request, state);
@@ -183,12 +204,16 @@ function loadRequestOf(entities: readonly EntityWrite[], ruled: readonly (readon
   const toLoad = entities.map((e, i) => {
     let values = false;
     for (const { request, rules } of ruled[i]!) {
-      const needs = rules.needs(e.urn, 'value' in request ? request.value : undefined);
+      // A computed value's reads are loaded as a read of them would be, with what their rules need to show them.
+      const reads = 'compute' in request ? (request.reads ?? []) : [];
+      for (const needs of [rules.needs(e.urn, 'value' in request ? request.value : undefined), ...reads.map((a) => handlerFor(e.urn.entityType, a).needs(e.urn, undefined))]) {
+        for (const a of needs.aspects) aspects.add(a);
+        for (const p of needs.properties) properties.add(p);
+        for (const f of needs.searchFields) searchFields.add(f);
+        values ||= needs.values;
+      }
       aspects.add(request.aspect);
-      for (const a of needs.aspects) aspects.add(a);
-      for (const p of needs.properties) properties.add(p);
-      for (const f of needs.searchFields) searchFields.add(f);
-      values ||= needs.values;
+      for (const a of reads) aspects.add(a);
     }
     const parent = parentUrnOf(e.urn) ?? null;
     // A schema field exists exactly when its dataset does.

@@ -1,2 +1,2 @@
 /** Job kinds stored in the job table (defined in domain/, where write decisions name them). */
-export { BULK_EDIT_VALUES, CLEANUP_PROPERTY_VALUES, REINDEX } from '../../domain/jobKinds.js';
+export { BULK_EDIT_VALUES, CLEANUP_PROPERTY_VALUES, EVALUATE_TESTS, REINDEX } from '../../domain/jobKinds.js';
