@@ -72,7 +72,8 @@ export function createErrorFormatter() {
         ...base,
         // Domain messages quote input up to 200 characters; this bounds whatever slipped through.
         message: original.message.length <= MAX_MESSAGE ? original.message : `${original.message.slice(0, MAX_MESSAGE)}… (${original.message.length - MAX_MESSAGE} more characters)`,
-        extensions: { code: CODES[original.code], ...(original.field ? { field: original.field } : {}) },
+        // `reason` is the service's own code (INCOMPATIBLE_CHANGE, ...): clients tell refusals apart by it, never by the text.
+        extensions: { code: CODES[original.code], reason: original.code, ...(original.field ? { field: original.field } : {}) },
       };
     }
     const code = formatted.extensions?.code;

@@ -102,7 +102,11 @@ describe('propgraph search', () => {
     const type = await cli(['search', '--type', 'tset']);
     expect(type.code).toBe(2);
     expect(type.stderr).toMatch(/--type tset: not a searchable entity type; use one of .*dataset/);
-    expect((await cli(['search', '--count', '0'])).code).toBe(2);
+    // --count 0 is a facets-only search (cliSteward.test.ts); a negative or non-numeric count is refused.
+    const count = await cli(['search', '--count', '-1']);
+    expect(count.code).toBe(2);
+    expect(count.stderr).toMatch(/--count/);
+    expect((await cli(['search', '--count', 'ten'])).code).toBe(2);
   });
 });
 

@@ -3,8 +3,9 @@
  * PostgreSQL and Meilisearch: one property's values set, added or removed on every
  * entity a search selects (or the entities named), as a job with progress, each entity
  * through the one write path; a dry run says what would change and writes nothing; the
- * entities the rules refuse are reported with the reason while the others change; the
- * history names the person who asked, the interface and the job.
+ * entities the rules refuse are reported with the reason while the others change, and a
+ * refused entity keeps every value as it was (nothing half-applied); the history names
+ * the person who asked, the interface and the job.
  */
 import { NotFoundError, ValidationError } from '../../src/domain/errors.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
@@ -114,5 +115,35 @@ async function finished(jobId: string): Promise<JobView> {
     const tooMany = Array.from({ length: 10_001 }, (_, i) => dataset('hive', `many${i}`));
     await expect(rt.services.bulkEdits.edit(steward, { urns: tooMany, property: TIER, operation: 'set', values: ['gold'] })).rejects.toThrow(/at most 10000/);
     expect((await rt.services.jobs.list(admin, { kind: 'bulk-edit-values' })).length).toBe(5);
+  });
+
+  test("an entity whose write the rules refuse keeps every value exactly as before, and the job names it with the reason", async () => {
+    const [target, other] = [HIVE[3]!, KAFKA[0]!];
+    await rt.services.values.upsert(admin, target, [{ structuredPropertyUrn: TAGS, values: [{ stringValue: 'pii' }, { stringValue: 'finance' }] }, { structuredPropertyUrn: LOCKED, values: [{ stringValue: 'kept' }] }]);
+    const before = await rt.services.values.get(admin, target);
+    expect(before?.properties).toEqual([
+      { propertyUrn: TIER, values: [{ string: 'gold' }] },
+      { propertyUrn: TAGS, values: [{ string: 'pii' }, { string: 'finance' }] },
+      { propertyUrn: LOCKED, values: [{ string: 'kept' }] },
+    ]);
+    const storedBefore = await rt.services.history.aspectVersion(admin, target, 'structuredProperties', 0);
+    const historyBefore = (await rt.services.history.valueHistory(admin, { urn: target })).entries.length;
+    // Adding silver to a tier that holds gold gives the entity two values of a single-valued property: the rules refuse its write.
+    const edit = { urns: [target, other], property: TIER, operation: 'add', values: ['silver'] };
+    const preview = await rt.services.bulkEdits.edit(steward, { ...edit, dryRun: true });
+    expect(preview).toMatchObject({ changed: 1, unchanged: 0, refused: [{ urn: target, reason: expect.stringMatching(/has cardinality SINGLE, but 2 values were given/) }] });
+    const started = await rt.services.bulkEdits.edit(steward, edit);
+    const job = await finished(started.jobId!);
+    expect(job.status).toBe('done');
+    expect(job.result).toEqual({
+      changed: 1,
+      unchanged: 0,
+      refusedCount: 1,
+      refused: [{ urn: target, reason: `Property: ${TIER} has cardinality SINGLE, but 2 values were given: [{string=gold}, {string=silver}]` }],
+    });
+    expect(await rt.services.values.get(admin, target)).toEqual(before);
+    expect(await rt.services.history.aspectVersion(admin, target, 'structuredProperties', 0)).toEqual(storedBefore);
+    expect((await rt.services.history.valueHistory(admin, { urn: target })).entries).toHaveLength(historyBefore);
+    expect(await tierOf(other)).toEqual([{ string: 'silver' }]);
   });
 });

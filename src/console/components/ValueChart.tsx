@@ -3,6 +3,7 @@
  * allowed value or text, a histogram for numbers and dates. The same numbers are in a
  * table beside the chart for people who do not see it.
  */
+import { counted } from '../lib/properties';
 import { Link } from '../lib/router';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
@@ -90,7 +91,7 @@ export function ValueChart({ title, buckets, kind }: { title: string; buckets: r
                 {b.label}
                 {b.description && <span className="value-description"> — {b.description}</span>}
               </th>
-              <td>{b.href && b.count > 0 ? <Link href={b.href} aria-label={`${b.count} entities with ${b.label}`}>{b.count}</Link> : b.count}</td>
+              <td>{b.href && b.count > 0 ? <Link href={b.href} aria-label={`${counted(b.count, 'entity', 'entities')} with ${b.label}`}>{b.count}</Link> : b.count}</td>
             </tr>
           ))}
         </tbody>

@@ -10,6 +10,8 @@ export class ApiError extends Error {
   constructor(
     message: string,
     readonly code: string | null,
+    /** The service's own code of the refusal (extensions.reason), e.g. INCOMPATIBLE_CHANGE. */
+    readonly reason: string | null = null,
   ) {
     super(message);
   }
@@ -22,7 +24,7 @@ export function graphqlEndpoint(): string {
 
 interface GraphQLResponse<R> {
   data?: R | null;
-  errors?: Array<{ message: string; extensions?: { code?: string } }>;
+  errors?: Array<{ message: string; extensions?: { code?: string; reason?: string } }>;
 }
 
 /** Runs an operation with the session's token (or the one given, when signing in). */
@@ -52,7 +54,7 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, variabl
     if (token === session.token()) session.signOut(message);
     throw new ApiError(message, 'UNAUTHENTICATED');
   }
-  if (first) throw new ApiError(first.message, first.extensions?.code ?? null);
+  if (first) throw new ApiError(first.message, first.extensions?.code ?? null, first.extensions?.reason ?? null);
   if (!response.ok || !body?.data) throw new ApiError(`The server answered ${response.status} ${response.statusText}`, null);
   return body.data;
 }

@@ -3,7 +3,7 @@
  * property values with inline editing, a dataset's fields with theirs, and its
  * metadata test results with an evaluate button.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
 import { HistoryTimeline } from '../components/HistoryTimeline';
 import { TestResultsView } from '../components/TestResultsView';
@@ -125,6 +125,10 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
   // What the last save stored, shown at once: the page's read that follows it may answer after the user looks.
   const [saved, setSaved] = useState<{ from: HeldValuesFragment | null; values: Map<string, string[]> } | null>(null);
   const fresh = saved && saved.from === values ? saved.values : null;
+  // The values shown when a save answers, which may be newer than those of the render that
+  // started it (a read from an earlier save answered meanwhile): that save's answer replaces them.
+  const shown = useRef(values);
+  shown.current = values;
 
   const heldBy = new Map((values?.properties ?? []).map((p) => [p.structuredProperty.urn, p]));
   const properties = new Map<string, PropertySummaryFragment>();
@@ -141,7 +145,7 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
       const stored = list
         ? (await request(SetValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyInputParams: [{ structuredPropertyUrn: property.urn, values: list }] } })).upsertStructuredProperties
         : (await request(RemoveValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyUrns: [property.urn] } })).removeStructuredProperties;
-      setSaved({ from: values, values: new Map(stored.properties.map((p) => [p.structuredProperty.urn, p.values.map((v) => valueText(v))])) });
+      setSaved({ from: shown.current, values: new Map(stored.properties.map((p) => [p.structuredProperty.urn, p.values.map((v) => valueText(v))])) });
       setEditing(null);
       setNotice(`${propertyLabel(property.definition)} ${list ? 'saved' : 'removed'}.`);
       onChange();

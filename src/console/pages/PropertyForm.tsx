@@ -61,7 +61,7 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
       navigate(propertyPath(target));
     } catch (err) {
       const message = messageOf(err);
-      setRefusal({ message, breaking: err instanceof ApiError && /Set a new version/.test(message) });
+      setRefusal({ message, breaking: err instanceof ApiError && err.reason === 'INCOMPATIBLE_CHANGE' });
       setBusy(false);
     }
   }
