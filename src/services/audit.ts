@@ -33,6 +33,8 @@ export type AuditAction =
   | 'token.revoke'
   /** A rebuild of the search indexes asked for. */
   | 'index.rebuild'
+  /** A bulk edit of one property's values queued as a job (its run is a job.run). */
+  | 'values.bulkEdit'
   /** A job run ended: done, yielded to resume later, or failed (retried, or given up). */
   | 'job.run';
 

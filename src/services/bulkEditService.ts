@@ -17,6 +17,8 @@ import { validateAssignment } from '../domain/structuredProperties.js';
 import { parseUrn } from '../domain/urn.js';
 import type { Db } from '../store/database.js';
 import { enqueueJob } from '../store/jobs.js';
+import type { Logger } from '../logger.js';
+import { AuditTrail } from './audit.js';
 import { findProperty } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
 import type { Caller } from './caller.js';
@@ -66,6 +68,8 @@ export interface BulkEditService {
 
 export interface BulkEditServiceDeps extends WritePath {
   readonly search: SearchService;
+  /** Where the audit line of a queued edit goes. */
+  readonly log: Logger;
   readonly historyVersionsKept?: number;
   /** Tells the job worker there is work (else it finds it at its next poll). */
   readonly onJobQueued?: () => void;
@@ -100,6 +104,7 @@ export class DefaultBulkEditService implements BulkEditService {
     }
     const payload: BulkEditPayload = { propertyUrn, operation, values: [...edit.values], urns, actor: caller.actor, via: caller.via ?? null, query: input.urns ? null : (input.query ?? '*') };
     const id = await inTransaction(this.deps.db, (tx) => enqueueJob(tx, BULK_EDIT_VALUES, payload as unknown as Record<string, unknown>));
+    new AuditTrail(this.deps.log).record({ action: 'values.bulkEdit', actor: caller.actor, target: propertyUrn, outcome: 'done', detail: { job: String(id), operation, entities: urns.length } });
     this.deps.onJobQueued?.();
     return { dryRun: false, propertyUrn, operation, entities: urns.length, jobId: String(id), changed: 0, unchanged: 0, refused: [], changes: [] };
   }

@@ -95,7 +95,7 @@ export function createServices(deps: ServiceDeps): Services {
     values: new AuthorizedValueService(new DefaultValueService({ entities })),
     history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
     bulkEdits: new AuthorizedBulkEditService(
-      new DefaultBulkEditService({ db: deps.db, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
+      new DefaultBulkEditService({ db: deps.db, log: deps.log, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
     ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(tests),

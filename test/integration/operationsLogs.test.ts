@@ -120,6 +120,24 @@ describe('audit lines', () => {
     expect(job).toMatchObject({ actor: 'urn:li:corpuser:__propgraph_system', target: expect.stringMatching(/^job \d+$/), outcome: 'done', detail: { kind: 'cleanup-property-values', attempt: 1 } });
   });
 
+  test('a bulk edit queued is audited with its property, operation, entity count and job; its run ends as a job.run', async () => {
+    const tier = 'urn:li:structuredProperty:logs.audit.bulk';
+    await ok(defineProperty(tier));
+    await ok(http(server.url, 'POST', `${V3}/entity/dataset`, { headers: AUTH, json: [ds('logs.bulk1'), ds('logs.bulk2')].map((urn) => ({ urn, status: { value: { removed: false } } })) }));
+    const before = auditLines().length;
+    const queued = await http(server.url, 'POST', `${V3}/values/bulk`, { headers: AUTH, json: { urns: [ds('logs.bulk1'), ds('logs.bulk2')], property: tier, operation: 'set', values: ['gold'] } });
+    expect(queued.status).toBe(202);
+    const jobId = String(queued.body.jobId);
+    expect(auditLines().slice(before).find((a) => a.action === 'values.bulkEdit')).toMatchObject({
+      actor: ROOT_ACTOR,
+      target: tier,
+      outcome: 'done',
+      detail: { job: jobId, operation: 'set', entities: 2 },
+      msg: `audit values.bulkEdit ${tier} by ${ROOT_ACTOR}: done`,
+    });
+    await waitFor('the bulk edit job to end', 60_000, async () => auditLines().find((a) => a.action === 'job.run' && a.target === `job ${jobId}`));
+  });
+
   test('an aspect deleted, a token made and revoked', async () => {
     const urn = ds('logs.aspect');
     await ok(http(server.url, 'POST', `${V3}/entity/dataset`, { headers: AUTH, json: [{ urn, status: { value: { removed: false } }, datasetProperties: { value: { name: 'n' } } }] }));
