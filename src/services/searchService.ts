@@ -188,7 +188,7 @@ export class DefaultSearchService implements SearchService {
   async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }> {
     const text = options.query?.trim() ?? '';
     const ordered = pageOrderOf(options.sort, options.sortOrder, 'sort');
-    const order = ordered.order as Exclude<ScrollOrder, 'relevance'>;
+    const { order } = ordered;
     const count = pageSize(options.count, PAGE_LIMITS.searchCount);
     if (!entityType.searchable || !this.searcherOrNull) {
       if (text !== '' && text !== '*') {
@@ -305,7 +305,7 @@ function typesOf(names: readonly string[]): EntityTypeInfo[] {
 const SORT_ATTRIBUTE: Readonly<Record<Exclude<SortKey, 'urn'>, SortAttribute>> = { created: '_ct', modified: '_mt', name: '_nm' };
 
 /** How a page is ordered: the URN by default (keyset), relevance for keywords unless sorted, or a time or the name. */
-function pageOrderOf(field: string | undefined, sortOrder: string | undefined, name: string): Pick<PageRequest, 'order' | 'sortBy'> {
+function pageOrderOf(field: string | undefined, sortOrder: string | undefined, name: string): { order: Exclude<ScrollOrder, 'relevance'>; sortBy?: SortAttribute } {
   const key = field === undefined ? 'urn' : sortKeyOf(field, name);
   const order = directionOf(sortOrder);
   return key === 'urn' ? { order } : { order, sortBy: SORT_ATTRIBUTE[key] };
