@@ -18,6 +18,8 @@ import { datasetUrn, defineProperty, propertyUrn, upsertDatasetsWithValues, V3 }
 import { startRoundRobinGateway, type Gateway } from '../support/gateway.js';
 import { enc } from '../support/http.js';
 import { engineCount, holdersOf, indexedPairs, searchTotal } from '../support/indexedValues.js';
+import { INDEX_FORMAT } from '../../src/search/indexFormat.js';
+import { indexUid } from '../../src/search/settings.js';
 import { attempt, runClients, statusCounts, type Outcome } from '../support/load.js';
 import { sleep, waitFor } from '../support/waitFor.js';
 import { faultServerEnv, stopFaultServers } from '../support/faultServer.js';
@@ -233,7 +235,7 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
     expect(bulkStored.size).toBe(BULK_DATASETS);
     expect([...bulkStored.values()].filter((d) => d.entries?.length !== 0 || d.rows.size !== 0).map((d) => d.urn)).toEqual([]);
     for (const name of [...DELETED, ...BULK]) {
-      expect(await engineCount(sharedMeilisearch(), `${prefix}dataset`, `sp.g${generations.get(propertyUrn(name))} EXISTS`)).toBe(0);
+      expect(await engineCount(sharedMeilisearch(), indexUid(prefix, 'dataset', INDEX_FORMAT), `sp.g${generations.get(propertyUrn(name))} EXISTS`)).toBe(0);
     }
   }, 300_000);
 });

@@ -11,7 +11,7 @@ import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import { keyAspectOf, parseUrn } from '../../src/domain/urn.js';
 import type { AggregateInput, AndFilter, ScrollInput } from '../../src/services/searchService.js';
 import { entityTypeNamed } from '../../src/services/entityService.js';
-import { REINDEX } from '../../src/services/jobs/kinds.js';
+import { SEARCH_INDEX_BUILD } from '../../src/services/jobs/kinds.js';
 import { searchAvailableForTests } from '../support/server.js';
 import { withClient } from '../support/storedValues.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
@@ -217,7 +217,7 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
     const again = await search().requestRebuild(ADMIN, 'test again');
     expect(first.created).toBe(true);
     expect(again).toEqual({ jobId: first.jobId, created: false });
-    expect(await runtime.services.jobs.get(ADMIN, first.jobId)).toMatchObject({ kind: REINDEX, status: 'pending' });
+    expect(await runtime.services.jobs.get(ADMIN, first.jobId)).toMatchObject({ kind: SEARCH_INDEX_BUILD, status: 'pending' });
   });
 
   describe('facets', () => {
