@@ -116,10 +116,16 @@ const urnOf = (i: number) => datasetUrn(`scale.t${String(i).padStart(5, '0')}`);
   });
 
   test('bad sort, sortOrder and scrollId parameters are 400', async () => {
-    const bad: Array<Record<string, string>> = [{ sort: 'name' }, { sortOrder: 'SIDEWAYS' }, { scrollId: 'nope!' }];
-    for (const query of bad) {
+    // `name` sorts (docs/search.md, "Sorts"); a field that is not a sort field is refused, naming the ones there are.
+    const bad: Array<[Record<string, string>, RegExp]> = [
+      [{ sort: 'colour' }, /^sort cannot sort on "colour"; sort on one of urn, /],
+      [{ sortOrder: 'SIDEWAYS' }, /sortOrder must be ASCENDING or DESCENDING/],
+      [{ scrollId: 'nope!' }, /scrollId is not a valid cursor/],
+    ];
+    for (const [query, message] of bad) {
       const res = await http(base, 'GET', `${V3}/entity/dataset`, { query });
       expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(message);
     }
   });
 });
