@@ -12,6 +12,7 @@
 import {
   context,
   propagation,
+  ROOT_CONTEXT,
   trace,
   SpanKind,
   SpanStatusCode,
@@ -125,6 +126,15 @@ export function incomingContext(headers: Readonly<Record<string, string | string
 /** Runs `fn` (and what it starts) inside `ctx`. */
 export function runInContext<T>(ctx: Context, fn: () => T): T {
   return context.with(ctx, fn);
+}
+
+/**
+ * Runs `fn` outside any trace: background work a request merely happens to start (a
+ * cache refreshed because it was read) is not that request's work, and its statements
+ * must not show up in the request's trace.
+ */
+export function outsideTrace<T>(fn: () => T): T {
+  return context.with(ROOT_CONTEXT, fn);
 }
 
 /** The active span's context as a W3C traceparent, to record beside work done later for it; null when tracing is off or no span is active. */

@@ -6,6 +6,7 @@
  * and GET /health (docs/operations.md, "Upgrading"). Read at most once a second, in the
  * background: a request never waits for it.
  */
+import { outsideTrace } from '../../telemetry/tracing.js';
 import type { Db } from '../../store/database.js';
 import { databaseNow } from '../../store/changeLog.js';
 import { anyEntity, formatBuilt, formatState, registerFormat } from '../../store/indexFormats.js';
@@ -24,7 +25,8 @@ export class IndexReadiness {
 
   /** The last known answer (refreshed in the background when older than a second). */
   get rebuilding(): boolean {
-    if (Date.now() - this.checkedAt > RECHECK_MS) void this.refresh();
+    // Read during a request's answer: the refresh is background work, kept out of that request's trace.
+    if (Date.now() - this.checkedAt > RECHECK_MS) void outsideTrace(() => this.refresh());
     return !this.built;
   }
 
