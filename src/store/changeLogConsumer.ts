@@ -78,6 +78,17 @@ export async function changesAfter(db: Queryable, after: LogPosition, limit: num
 }
 
 /**
+ * Whether any committed change lies after the position, the horizon aside: a change a
+ * still-open transaction's snapshot keeps below the horizon is committed all the same,
+ * and a consumer has not caught up until it has handled it.
+ */
+export async function anyChangeAfter(db: Queryable, after: LogPosition): Promise<boolean> {
+  const rows = await db.query<{ one: number }>(sql`
+    SELECT 1 AS one FROM change_log WHERE (xid, id) > (${after.xid.toString()}::bigint, ${after.id.toString()}::bigint) LIMIT 1`);
+  return rows.length > 0;
+}
+
+/**
  * Records the position, only while `holder` holds the consumer's lease (a replica that
  * lost it cannot move the position of its successor). False when it does not.
  */

@@ -11,6 +11,7 @@ import { graphql } from '../support/graphql.js';
 import { enc, http } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
+import { evaluationSettled } from '../support/testEvaluation.js';
 import { ensureCliBuilt, runCli, tempDir, type CliResult } from './cliRunner.js';
 
 /** How long after a write its results are searchable, at most (docs/metadata-tests.md, "Continuous evaluation"). */
@@ -50,14 +51,8 @@ if (!canRun) console.warn('testsCompliance: skipped (no Meilisearch for tests)')
     return (JSON.parse(res.stdout).results as Array<{ urn: string }>).map((r) => r.urn).sort();
   };
 
-  const settled = () =>
-    waitFor('evaluation and indexing to settle', 60_000, async () => {
-      const rows = await server.database.sql.query(
-        `SELECT (SELECT count(*)::int FROM job WHERE kind = 'evaluate-tests' AND status IN ('pending', 'running')) AS jobs,
-                (SELECT count(*)::int FROM change_log WHERE indexed_on IS NULL) AS unindexed`,
-      );
-      return rows[0]!.jobs === 0 && rows[0]!.unindexed === 0 && (await server.testEvaluator!.caughtUp()) ? true : undefined;
-    });
+  // Jobs, the evaluator's position and the change log all at rest (test/support/testEvaluation.ts checks them in the order that cannot miss a job).
+  const settled = () => evaluationSettled(server, { indexed: true });
 
   beforeAll(async () => {
     await ensureCliBuilt();

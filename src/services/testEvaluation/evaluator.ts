@@ -23,7 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { tryParseUrn, type Urn } from '../../domain/urn.js';
 import type { Logger } from '../../logger.js';
-import { changesAfter, consumerPosition, restartConsumer, savePosition, startConsumer, touchConsumer, type ConsumedChange, type LogPosition } from '../../store/changeLogConsumer.js';
+import { anyChangeAfter, changesAfter, consumerPosition, restartConsumer, savePosition, startConsumer, touchConsumer, type ConsumedChange, type LogPosition } from '../../store/changeLogConsumer.js';
 import type { Db } from '../../store/database.js';
 import { anyEntityOfType } from '../../store/aspects.js';
 import { acquireLease, releaseLease } from '../../store/leases.js';
@@ -122,10 +122,14 @@ export class TestEvaluator {
     this.pause.wake();
   }
 
-  /** Whether every change below the horizon has been handled (the position is at the end of the log). */
+  /**
+   * Whether every committed change has been handled (the position is at the end of the
+   * log). Not only those below the horizon: while another transaction is open, the
+   * horizon holds back changes already committed, which are not handled yet.
+   */
   async caughtUp(): Promise<boolean> {
     const position = await consumerPosition(this.options.db, EVALUATOR_CONSUMER);
-    return position !== null && (await changesAfter(this.options.db, position, 1)).length === 0;
+    return position !== null && !(await anyChangeAfter(this.options.db, position));
   }
 
   private async loop(): Promise<void> {
