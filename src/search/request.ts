@@ -6,6 +6,7 @@
  */
 import type { FilterNode } from '../domain/searchFilter.js';
 import type { KeyField } from '../domain/searchFields.js';
+import type { SortKey } from '../domain/searchSort.js';
 
 /** What a field name stands for, as the registry resolved it. */
 export type ResolvedField =
@@ -34,6 +35,9 @@ export type ScrollOrder = 'asc' | 'desc' | 'relevance';
 /** Document attributes a page may be sorted on besides the URN: created, last written, the name (documents.ts). */
 export const SORT_ATTRIBUTES = ['_ct', '_mt', '_nm'] as const;
 export type SortAttribute = (typeof SORT_ATTRIBUTES)[number];
+
+/** The document attribute of each sort key but the URN's, which is the keyset `_k`. */
+export const SORT_ATTRIBUTE_OF: Readonly<Record<Exclude<SortKey, 'urn'>, SortAttribute>> = { created: '_ct', modified: '_mt', name: '_nm' };
 
 export interface PageRequest {
   readonly count: number;

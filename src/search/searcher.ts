@@ -102,19 +102,8 @@ export class Searcher {
    * the relevance rules decide), merged by ranking score (same settings everywhere, so
    * scores compare), ties by URN.
    */
-  private async rankedPage(request: SearchRequest, filter: string[], count: number, offset: number): Promise<Page> {
-    const limit = Math.max(0, Math.min(count, MAX_RANKED_HITS - offset));
-    const results = await this.run(
-      request.types.map((type) => ({ type, q: request.keywords ?? '', filter, limit: offset + limit, facets: ['_type'], ranked: true })),
-    );
-    const total = results.reduce((n, r) => n + countOfType(r), 0);
-    const hits = results
-      .flatMap((r) => r.hits)
-      .sort((a, b) => (b._rankingScore ?? 0) - (a._rankingScore ?? 0) || compareKeys(a, b))
-      .slice(offset, offset + limit);
-    const reached = offset + hits.length;
-    const next = hits.length > 0 && reached < Math.min(total, MAX_RANKED_HITS) ? encodeCursor({ order: 'relevance', offset: reached }) : null;
-    return { hits: hits.map(hitOf), total, nextScrollId: next };
+  private rankedPage(request: SearchRequest, filter: string[], count: number, offset: number): Promise<Page> {
+    return this.positionPage(request, filter, count, offset, { ranked: true }, (a, b) => (b._rankingScore ?? 0) - (a._rankingScore ?? 0), (reached) => ({ order: 'relevance', offset: reached }));
   }
 
   /**
@@ -122,18 +111,33 @@ export class Searcher {
    * its first `offset + count`, merged in the same order. Documents without the key (a
    * schema field has no times) come last, as Meilisearch puts them.
    */
-  private async sortedPage(request: SearchRequest, filter: string[], count: number, offset: number, by: SortAttribute, direction: 'asc' | 'desc'): Promise<Page> {
+  private sortedPage(request: SearchRequest, filter: string[], count: number, offset: number, by: SortAttribute, direction: 'asc' | 'desc'): Promise<Page> {
+    return this.positionPage(request, filter, count, offset, { sort: [`${by}:${direction}`, '_k:asc'] }, (a, b) => compareSortKeys(a[by], b[by], direction), (reached) => ({ order: 'sorted', by, direction, offset: reached }));
+  }
+
+  /**
+   * A page by position through the first MAX_RANKED_HITS hits: each index orders its
+   * first `offset + count` (as `ordering` asks), the pages are merged by `compare` (ties
+   * by URN), and the cursor of the next page is `cursorAt` the position reached.
+   */
+  private async positionPage(
+    request: SearchRequest,
+    filter: string[],
+    count: number,
+    offset: number,
+    ordering: Pick<EngineQuery, 'ranked' | 'sort'>,
+    compare: (a: EngineHit, b: EngineHit) => number,
+    cursorAt: (reached: number) => ScrollCursor,
+  ): Promise<Page> {
     const limit = Math.max(0, Math.min(count, MAX_RANKED_HITS - offset));
-    const results = await this.run(
-      request.types.map((type) => ({ type, q: request.keywords ?? '', filter, limit: offset + limit, sort: [`${by}:${direction}`, '_k:asc'], facets: ['_type'] })),
-    );
+    const results = await this.run(request.types.map((type) => ({ type, q: request.keywords ?? '', filter, limit: offset + limit, facets: ['_type'], ...ordering })));
     const total = results.reduce((n, r) => n + countOfType(r), 0);
     const hits = results
       .flatMap((r) => r.hits)
-      .sort((a, b) => compareSortKeys(a[by], b[by], direction) || compareKeys(a, b))
+      .sort((a, b) => compare(a, b) || compareKeys(a, b))
       .slice(offset, offset + limit);
     const reached = offset + hits.length;
-    const next = hits.length > 0 && reached < Math.min(total, MAX_RANKED_HITS) ? encodeCursor({ order: 'sorted', by, direction, offset: reached }) : null;
+    const next = hits.length > 0 && reached < Math.min(total, MAX_RANKED_HITS) ? encodeCursor(cursorAt(reached)) : null;
     return { hits: hits.map(hitOf), total, nextScrollId: next };
   }
 

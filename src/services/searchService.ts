@@ -13,8 +13,8 @@ import { and, ALL, fieldsOf, filterFromOrFilters, simplify, splitKeywords, type 
 import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
 import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
-import type { PageRequest, ScrollOrder, SearchRequest, SortAttribute } from '../search/request.js';
-import { sortKeyOf, type SortKey } from '../domain/searchSort.js';
+import { SORT_ATTRIBUTE_OF, type PageRequest, type ScrollOrder, type SearchRequest, type SortAttribute } from '../search/request.js';
+import { sortKeyOf } from '../domain/searchSort.js';
 import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
 import { MAX_FACET_VALUES, MAX_RANKED_HITS } from '../search/settings.js';
@@ -301,14 +301,11 @@ function typesOf(names: readonly string[]): EntityTypeInfo[] {
   return [...out.values()];
 }
 
-/** The index attribute of each sort key but the URN's (search/documents.ts). */
-const SORT_ATTRIBUTE: Readonly<Record<Exclude<SortKey, 'urn'>, SortAttribute>> = { created: '_ct', modified: '_mt', name: '_nm' };
-
 /** How a page is ordered: the URN by default (keyset), relevance for keywords unless sorted, or a time or the name. */
 function pageOrderOf(field: string | undefined, sortOrder: string | undefined, name: string): { order: Exclude<ScrollOrder, 'relevance'>; sortBy?: SortAttribute } {
   const key = field === undefined ? 'urn' : sortKeyOf(field, name);
   const order = directionOf(sortOrder);
-  return key === 'urn' ? { order } : { order, sortBy: SORT_ATTRIBUTE[key] };
+  return key === 'urn' ? { order } : { order, sortBy: SORT_ATTRIBUTE_OF[key] };
 }
 
 function scrollOrderOf(sort: ScrollInput['sort']): Pick<PageRequest, 'order' | 'sortBy'> {
