@@ -6,16 +6,8 @@
  * Every flow runs at the server's root and again under `/gms`, as a client configured
  * with `http://host:8080/gms` sends it, on both kinds of database.
  */
-import {
-  deleteUrns,
-  loadClientFixture,
-  replayFlow,
-  replaySummary,
-  startReplayServer,
-  urnsOfFlow,
-  type FlowOutcome,
-  type ReplayServer,
-} from '../support/datahubReplay.js';
+import { loadClientFixture, replayFlow, replaySummary, urnsOfFlow, type FlowOutcome } from '../support/datahubReplay.js';
+import { deleteUrns, startReplayServer, type ReplayServer } from '../support/replayServer.js';
 import { postgresAvailableForTests, type Backend } from '../support/server.js';
 
 const FLOWS = [

@@ -7,16 +7,8 @@
  * of database, with `URN_NAMESPACE=datahub` and with the default namespace: these
  * fixtures check nothing that depends on the namespace.
  */
-import {
-  deleteUrns,
-  loadClientFixture,
-  replayFlow,
-  replaySummary,
-  startReplayServer,
-  urnsOfFlow,
-  type FlowOutcome,
-  type ReplayServer,
-} from '../support/datahubReplay.js';
+import { loadClientFixture, replayFlow, replaySummary, urnsOfFlow, type FlowOutcome } from '../support/datahubReplay.js';
+import { deleteUrns, startReplayServer, type ReplayServer } from '../support/replayServer.js';
 import { postgresAvailableForTests, type Backend } from '../support/server.js';
 
 const FLOWS = ['sdk-patch-builders', 'sdk-patch-builders-legacy', 'cli-ingest-report', 'sdk-search-filters', 'sdk-openapi-reads'] as const;

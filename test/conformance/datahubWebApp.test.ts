@@ -5,7 +5,8 @@
  * the input types, and the operations must run on a real server in the order the UI
  * uses them.
  */
-import { checkProblem, sendRaw, startReplayServer, type ReplayServer } from '../support/datahubReplay.js';
+import { checkProblem, sendRaw } from '../support/datahubReplay.js';
+import { startReplayServer, type ReplayServer } from '../support/replayServer.js';
 import { indexCaughtUp } from '../support/http.js';
 import {
   apolloBody,

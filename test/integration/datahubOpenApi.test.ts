@@ -5,7 +5,8 @@
  * hard delete) exist; and the error answers of these routes: a 400 naming the field
  * and the fix, never a 500.
  */
-import { deleteUrns, loadClientFixture, replayFlow, startReplayServer, urnsOfFlow, type ClientFixture, type ReplayServer } from '../support/datahubReplay.js';
+import { loadClientFixture, replayFlow, urnsOfFlow, type ClientFixture } from '../support/datahubReplay.js';
+import { deleteUrns, startReplayServer, type ReplayServer } from '../support/replayServer.js';
 import { http } from '../support/http.js';
 import { startMeilisearch } from '../support/globalSetup.js';
 import { searchAvailableForTests, startTestServer } from '../support/server.js';

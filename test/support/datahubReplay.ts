@@ -4,6 +4,9 @@
  * client writes it (path, headers and body byte for byte, through node:http so nothing
  * is re-encoded), and the answer is checked with the step's `expect`, as the client
  * would parse it. A flow passes when every non-optional step does.
+ *
+ * Pure apart from the HTTP it sends: the server it replays against is started by
+ * replayServer.ts, so the unit tests of the paths and checks here load no server.
  */
 import { request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -11,7 +14,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { isDeepStrictEqual } from 'node:util';
-import { searchAvailableForTests, startTestServer, type Backend } from './server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CLIENT_FIXTURES_DIR = path.resolve(here, '../fixtures/datahub-client');
@@ -351,37 +353,4 @@ export function replaySummary(outcomes: readonly FlowOutcome[]): string {
   const requests = outcomes.reduce((n, o) => n + o.requests, 0);
   const steps = outcomes.reduce((n, o) => n + o.steps.length, 0);
   return `DataHub client replay: ${requests} requests replayed (${steps} steps) in ${outcomes.length} flows; ${passed} of ${outcomes.length} flows went through every step`;
-}
-
-// ---------------------------------------------------------------- the server
-
-export interface ReplayServer {
-  readonly url: string;
-  readonly token: string;
-  stop(): Promise<void>;
-}
-
-const ROOT_TOKEN = 'datahub-replay-root-token';
-
-/**
- * A real propgraph for the replay, configured as the fixture says (`server.env`), with
- * authentication on and the root token as the client's token; search when the test
- * run has a Meilisearch (the search flows need one).
- */
-export async function startReplayServer(env: Readonly<Record<string, string>>, backend?: Backend): Promise<ReplayServer> {
-  const server = await startTestServer({
-    ...(backend ? { backend } : {}),
-    search: searchAvailableForTests(),
-    env: { ...env, AUTH_ENABLED: 'true', ROOT_TOKEN, RATE_LIMIT_PER_MINUTE: '1000000' },
-  });
-  return { url: server.url, token: ROOT_TOKEN, stop: () => server.stop() };
-}
-
-/** Hard-deletes the urns through REST v3 (whatever is left of a flow that failed). */
-export async function deleteUrns(server: ReplayServer, urns: readonly string[]): Promise<void> {
-  for (const urn of urns) {
-    const type = /^urn:li:([^:]+):/.exec(urn)?.[1];
-    if (!type) continue;
-    await fetch(`${server.url}/openapi/v3/entity/${type}/${encodeURIComponent(urn)}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.token}` } }).catch(() => undefined);
-  }
 }
