@@ -59,8 +59,17 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * Timings of the background work that no deployment needs to change, given by the service
+ * tests (in process) to see in a second what a server does within a minute.
+ */
+export interface RuntimeTuning {
+  /** How often, at most, the test evaluator records today's counts while results change (60 s). */
+  readonly testCountsSnapshotMs?: number;
+}
+
 /** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
-export async function startRuntime(config: Config, log: Logger, early?: EarlyStart): Promise<Runtime> {
+export async function startRuntime(config: Config, log: Logger, early?: EarlyStart, tuning: RuntimeTuning = {}): Promise<Runtime> {
   setUrnNamespace(config.urnNamespace);
   // Before anything in DATA_DIR is touched: a second server on it must change nothing.
   const lock = early?.lock ?? (await lockDataDir(config.dataDir));
@@ -109,7 +118,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
     : null;
   // The evaluator writes test results only, never the property registry: its count of registry changes stays at zero.
   const resultPath = { db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept };
-  const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge() }) : null;
+  const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge(), snapshotEveryMs: tuning.testCountsSnapshotMs }) : null;
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
   services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);

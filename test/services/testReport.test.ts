@@ -44,7 +44,8 @@ const nameOf = (i: number) => (i % 2 === 0 ? `fct_sales_${i}` : `dim_sales_${i}`
   };
 
   beforeAll(async () => {
-    rt = await startTestRuntime({ search: true });
+    // Today's counts recorded a second after results change, not a minute: the trend test waits for them.
+    rt = await startTestRuntime({ search: true, tuning: { testCountsSnapshotMs: 1000 } });
     await rt.services.properties.create(ADMIN, { qualifiedName: 'io.report.retentionDays', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'] });
     const items = Array.from({ length: N }, (_, i) => ({
       urn: urnOf(i),

@@ -6,7 +6,7 @@
  * Default* services through it; the HTTP suites are the adapters' contract tests.
  */
 import { createLogger } from '../../src/logger.js';
-import { startRuntime, type Runtime } from '../../src/runtime.js';
+import { startRuntime, type Runtime, type RuntimeTuning } from '../../src/runtime.js';
 import type { Caller } from '../../src/services/caller.js';
 import type { Config } from '../../src/config.js';
 import { cleanUpAfter, databaseUrlOf, testConfig, type TestServerOptions } from './server.js';
@@ -18,9 +18,9 @@ export interface TestRuntime extends Runtime {
   stop(): Promise<void>;
 }
 
-export async function startTestRuntime(options: TestServerOptions = {}): Promise<TestRuntime> {
+export async function startTestRuntime(options: TestServerOptions & { tuning?: RuntimeTuning } = {}): Promise<TestRuntime> {
   const config = await testConfig(options);
-  const runtime = await startRuntime(config, createLogger(config.logLevel));
+  const runtime = await startRuntime(config, createLogger(config.logLevel), undefined, options.tuning);
   runtime.startBackgroundWork();
   return {
     ...runtime,
