@@ -12,11 +12,10 @@
  * task queue it reports holds only this server's tasks.
  */
 import { readFileSync } from 'node:fs';
-import type pg from 'pg';
 import { startMeilisearch, type MeilisearchServer } from '../support/globalSetup.js';
 import { enc, http, indexCaughtUp, type HttpResponse } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
-import { withClient } from '../support/storedValues.js';
+import { lockEntities } from '../support/entityLocks.js';
 import { waitFor } from '../support/waitFor.js';
 
 const V3 = '/openapi/v3';
@@ -113,55 +112,6 @@ const datasetWith = (urn: string, propertyUrn: string, value: string) => ({
 
 async function writeDatasets(entries: unknown[], query: Record<string, string> = {}): Promise<void> {
   await ok(http(server.url, 'POST', `${V3}/entity/dataset`, { headers: AUTH, query, json: entries }));
-}
-
-/**
- * Holds the row lock of entities, as a writer of them would, on a connection of the
- * test's own: the server's statements that write them wait for it, each on one of
- * the server's pooled connections, until `release`.
- */
-interface EntityLock {
-  /** The server's backends waiting for this lock. */
-  blocked(): Promise<number[]>;
-  /** Ends one of them, as a database that drops a connection would. */
-  terminate(pid: number): Promise<void>;
-  release(): Promise<void>;
-}
-
-async function lockEntities<T>(urns: string[], work: (lock: EntityLock) => Promise<T>): Promise<T> {
-  return withClient(server.databaseUrl, async (holder: pg.Client) => {
-    const pid = Number((await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
-    await holder.query('BEGIN');
-    expect((await holder.query('SELECT urn FROM entity WHERE urn = ANY($1) ORDER BY urn FOR UPDATE', [urns])).rowCount).toBe(urns.length);
-    let released = false;
-    const release = async () => {
-      if (!released) await holder.query('ROLLBACK');
-      released = true;
-    };
-    return withClient(server.databaseUrl, async (watcher) => {
-      try {
-        return await work({
-          // Waiters queue behind the first one on a row: blocked by the holder or by one of them.
-          blocked: async () =>
-            (
-              await watcher.query<{ pid: number }>(
-                `WITH RECURSIVE waiter(pid) AS (
-                   SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))
-                   UNION SELECT a.pid FROM pg_stat_activity a JOIN waiter w ON w.pid = ANY(pg_blocking_pids(a.pid)))
-                 SELECT pid FROM waiter ORDER BY pid`,
-                [pid],
-              )
-            ).rows.map((r) => Number(r.pid)),
-          terminate: async (victim) => {
-            expect((await watcher.query<{ ended: boolean }>('SELECT pg_terminate_backend($1) AS ended', [victim])).rows[0]!.ended).toBe(true);
-          },
-          release,
-        });
-      } finally {
-        await release();
-      }
-    });
-  });
 }
 
 const suite = searchAvailableForTests() ? describe : describe.skip;
@@ -273,7 +223,7 @@ suite('/metrics', () => {
     });
     expect(total(idle, 'propgraph_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
 
-    const { fullText, answers } = await lockEntities([urn], async (lock) => {
+    const { fullText, answers } = await lockEntities(server.databaseUrl, [urn], async (lock) => {
       // One write per connection (each a change: a write that changes nothing touches no row), each waiting on the lock.
       const writes = Array.from({ length: POOL_SIZE }, (_, i) =>
         http(server.url, 'POST', `${V3}/entity/dataset`, { headers: AUTH, query: { async: 'true' }, json: [{ urn, datasetProperties: { value: { name: 'pool', description: `write ${i}` } } }] }),
@@ -366,7 +316,7 @@ suite('/metrics', () => {
     await writeDatasets(holders.map((urn) => datasetWith(urn, property, 'gone')));
     const before = await scrape();
 
-    const { runningText, retriedText } = await lockEntities(holders, async (lock) => {
+    const { runningText, retriedText } = await lockEntities(server.databaseUrl, holders, async (lock) => {
       await ok(http(server.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(property)}`, { headers: AUTH }));
       // The job counted its items, then waits on the lock to remove the first batch.
       const running = await waitFor('the cleanup job to run, blocked', 60_000, async () => {
