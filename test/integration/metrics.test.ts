@@ -242,8 +242,9 @@ suite('/metrics', () => {
     expect(total(full, 'propgraph_db_pool_connections', { state: 'total' })).toBe(POOL_SIZE);
     expect(total(full, 'propgraph_db_pool_connections', { state: 'idle' })).toBe(0);
     // The scrape did not wait for a connection: the families read from the database are left out of it.
-    expect(has(full, 'propgraph_change_log_position')).toBe(false);
-    expect(has(full, 'propgraph_jobs')).toBe(false);
+    for (const family of ['propgraph_change_log_position', 'propgraph_index_applied_position', 'propgraph_indexer_lag_changes', 'propgraph_indexer_lag_seconds', 'propgraph_jobs']) {
+      expect({ family, present: has(full, family) }).toEqual({ family, present: false });
+    }
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
 
     const after = await waitFor('the pool to drain', 30_000, async () => {
