@@ -53,6 +53,8 @@ export async function rebuildIndexes(
   const empty = types.filter((t) => !counts.get(t));
   if (empty.length > 0) {
     if (stopping()) return 'stopped';
+    // Progress is reported before any work, as it always was, even when no type holds an entity.
+    await onProgress({ total, done, type: empty[0]! });
     await engine.clearIndexes(empty);
   }
   for (const type of types.filter((t) => counts.get(t))) {
