@@ -129,14 +129,7 @@ export abstract class EntityWrites {
 
   async setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<Written<AspectResult>> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const request: AspectWriteRequest = {
-      aspect,
-      value: input.value,
-      ...(options.createOnly ? { createOnly: true } : {}),
-      ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
-      ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
-    };
-    return onlyResult(await this.write(caller, urn, [request], options));
+    return onlyResult(await this.write(caller, urn, [setRequest(aspect, input, options.createOnly)], options));
   }
 
   async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: PatchAspectOptions = {}): Promise<Written<AspectResult>> {
@@ -154,13 +147,7 @@ export abstract class EntityWrites {
   }
 
   async batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options: BatchOptions = {}): Promise<Written<BatchWritten[]>> {
-    return this.writeBatch(caller, entityType, items, laterReplaces, (aspect, input) => ({
-      aspect,
-      value: input.value,
-      ...(options.createOnly ? { createOnly: true } : {}),
-      ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
-      ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
-    }), options);
+    return this.writeBatch(caller, entityType, items, laterReplaces, (aspect, input) => setRequest(aspect, input, options.createOnly), options);
   }
 
   async batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options: WriteOptions = {}): Promise<Written<BatchWritten[]>> {
@@ -257,13 +244,8 @@ export abstract class EntityWrites {
 
   async previewWrite(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options: SetAspectOptions & { entityType?: EntityTypeInfo } = {}): Promise<ValueImpact> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const request: AspectWriteRequest = {
-      aspect,
-      value: input.value,
-      ...(options.createOnly ? { createOnly: true } : {}),
-      ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
-    };
-    const [outcome] = await this.writeMany([{ urn, requests: [request] }], caller, { dryRun: true });
+    // The system metadata goes along as a set sends it; only stored rows carry it, and a dry run stores none.
+    const [outcome] = await this.writeMany([{ urn, requests: [setRequest(aspect, input, options.createOnly)] }], caller, { dryRun: true });
     let impact = NO_IMPACT;
     for (const property of outcome!.valuesDropped) impact = addImpacts(impact, await propertyImpact(this.deps.db, property));
     return impact;
@@ -316,6 +298,17 @@ export abstract class EntityWrites {
     const indexStatus = options.async ? 'pending' : await this.deps.indexWaiter.waitFor(changeIds);
     return { indexStatus, lastChange: changeIds.reduce((a, b) => (b > a ? b : a)) };
   }
+}
+
+/** A set of one aspect as a write request: its value, and the createOnly, version match and system metadata asked for. */
+function setRequest(aspect: string, input: AspectInput, createOnly: boolean | undefined): AspectWriteRequest {
+  return {
+    aspect,
+    value: input.value,
+    ...(createOnly ? { createOnly: true } : {}),
+    ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+    ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+  };
 }
 
 /** The one aspect result of a single-aspect write. */

@@ -11,10 +11,10 @@
  * request may leave this machine and no page may hit its Content-Security-Policy.
  * Screenshots go to test-artifacts/console/ (docs/console.md shows them).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { axeViolations, serious, type Violation } from '../support/accessibility.js';
 import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
 import { ensureConsoleBuilt, ROOT } from '../support/build.js';
 import { graphql } from '../support/graphql.js';
@@ -23,7 +23,6 @@ import { searchAvailableForTests, startTestServer, type TestServer } from '../su
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
 const ROOT_TOKEN = `pgt_console_${Math.random().toString(36).slice(2)}`;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const dataset = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 const ORDERS = dataset('hive', 'shop.orders');
@@ -40,13 +39,6 @@ if (!canRun && !inCi) console.warn(`consoleBrowser: skipped (Chromium at ${CHROM
 test('CI has what the console walk needs', () => {
   if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
 });
-
-interface Violation {
-  readonly page: string;
-  readonly id: string;
-  readonly impact: string;
-  readonly nodes: string[];
-}
 
 (canRun ? describe : describe.skip)('a data steward’s day in the web console', () => {
   let server: TestServer;
@@ -90,17 +82,13 @@ interface Violation {
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
-  /** Runs axe-core in the page (injected through the debugger protocol, as the page's CSP allows no inline script). */
+  /** Scans the page with axe-core; a serious or critical violation fails the last test. */
   async function scan(name: string): Promise<void> {
-    await page.evaluate(AXE);
-    // A string, evaluated in the page: this suite compiles without the DOM's types.
-    const found = (await page.evaluate(
-      "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact || 'unknown', nodes: v.nodes.map((n) => JSON.stringify(n.target)) })))",
-    )) as Array<Omit<Violation, 'page'>>;
+    const found = await axeViolations(page, name);
     scanned.push(name);
     for (const v of found) {
       allImpacts.set(v.impact, (allImpacts.get(v.impact) ?? 0) + 1);
-      if (v.impact === 'serious' || v.impact === 'critical') violations.push({ page: name, ...v });
+      if (serious(v)) violations.push(v);
     }
   }
 

@@ -10,10 +10,10 @@
  * request may leave this machine and no page may hit its Content-Security-Policy.
  * Screenshots go to test-artifacts/console/ (docs/console.md shows them).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { axeViolations, serious, type Violation } from '../support/accessibility.js';
 import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
 import { ensureConsoleBuilt, ROOT } from '../support/build.js';
 import { graphql } from '../support/graphql.js';
@@ -23,7 +23,6 @@ import { waitFor } from '../support/waitFor.js';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
 const ROOT_TOKEN = `pgt_console_tests_${Math.random().toString(36).slice(2)}`;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const dataset = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 const DESCRIBED = [dataset('hive', 'shop.orders'), dataset('hive', 'shop.customers')];
@@ -38,13 +37,6 @@ if (!canRun && !inCi) console.warn(`consoleTestsBrowser: skipped (Chromium at ${
 test('CI has what the compliance walk needs', () => {
   if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
 });
-
-interface Violation {
-  readonly page: string;
-  readonly id: string;
-  readonly impact: string;
-  readonly nodes: string[];
-}
 
 (canRun ? describe : describe.skip)('a steward’s compliance work in the web console', () => {
   let server: TestServer;
@@ -94,14 +86,11 @@ interface Violation {
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
-  /** Runs axe-core in the page (injected through the debugger protocol, as the page's CSP allows no inline script). */
+  /** Scans the page with axe-core; a serious or critical violation fails the last test. */
   async function scan(name: string): Promise<void> {
-    await page.evaluate(AXE);
-    const found = (await page.evaluate(
-      "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact || 'unknown', nodes: v.nodes.map((n) => JSON.stringify(n.target)) })))",
-    )) as Array<Omit<Violation, 'page'>>;
+    const found = await axeViolations(page, name);
     scanned.push(name);
-    for (const v of found) if (v.impact === 'serious' || v.impact === 'critical') violations.push({ page: name, ...v });
+    violations.push(...found.filter(serious));
   }
 
   const heading = (name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
