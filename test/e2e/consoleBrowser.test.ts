@@ -11,20 +11,18 @@
  * request may leave this machine and no page may hit its Content-Security-Policy.
  * Screenshots go to test-artifacts/console/ (docs/console.md shows them).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { axeViolations, serious, type Violation } from '../support/accessibility.js';
+import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
 import { ensureConsoleBuilt, ROOT } from '../support/build.js';
 import { graphql } from '../support/graphql.js';
 import { enc, http } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
 const ROOT_TOKEN = `pgt_console_${Math.random().toString(36).slice(2)}`;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const dataset = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 const ORDERS = dataset('hive', 'shop.orders');
@@ -33,7 +31,7 @@ const CLICKS = dataset('kafka', 'web.clicks');
 const RETENTION = 'urn:li:structuredProperty:io.steward.retentionDays';
 const TIER = 'urn:li:structuredProperty:io.steward.tier';
 
-const haveChromium = existsSync(CHROMIUM);
+const haveChromium = chromiumAvailable();
 const inCi = process.env.CI === 'true';
 const canRun = haveChromium && searchAvailableForTests();
 if (!canRun && !inCi) console.warn(`consoleBrowser: skipped (Chromium at ${CHROMIUM}: ${haveChromium}; Meilisearch for tests: ${searchAvailableForTests()})`);
@@ -42,22 +40,11 @@ test('CI has what the console walk needs', () => {
   if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
 });
 
-interface Violation {
-  readonly page: string;
-  readonly id: string;
-  readonly impact: string;
-  readonly nodes: string[];
-}
-
 (canRun ? describe : describe.skip)('a data steward’s day in the web console', () => {
   let server: TestServer;
-  let context: BrowserContext;
+  let browser: ConsoleBrowser;
   let page: Page;
   let readToken: string;
-  const profile = mkdtempSync(path.join(tmpdir(), 'propgraph-console-'));
-  const offHost: string[] = [];
-  const cspViolations: string[] = [];
-  const pageErrors: string[] = [];
   const scanned: string[] = [];
   const violations: Violation[] = [];
   const allImpacts = new Map<string, number>();
@@ -84,42 +71,24 @@ interface Violation {
     const read = await http(server.url, 'POST', '/openapi/v3/tokens', { json: { name: 'viewer', scope: 'read' }, headers: admin });
     readToken = read.body.accessToken;
 
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1360, height: 1000 },
-    });
-    context.on('request', (request) => {
-      const url = new URL(request.url());
-      if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol) && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) offHost.push(request.url());
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    browser = await launchConsoleBrowser();
+    page = browser.page;
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.stop();
-    rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
-  /** Runs axe-core in the page (injected through the debugger protocol, as the page's CSP allows no inline script). */
+  /** Scans the page with axe-core; a serious or critical violation fails the last test. */
   async function scan(name: string): Promise<void> {
-    await page.evaluate(AXE);
-    // A string, evaluated in the page: this suite compiles without the DOM's types.
-    const found = (await page.evaluate(
-      "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact || 'unknown', nodes: v.nodes.map((n) => JSON.stringify(n.target)) })))",
-    )) as Array<Omit<Violation, 'page'>>;
+    const found = await axeViolations(page, name);
     scanned.push(name);
     for (const v of found) {
       allImpacts.set(v.impact, (allImpacts.get(v.impact) ?? 0) + 1);
-      if (v.impact === 'serious' || v.impact === 'critical') violations.push({ page: name, ...v });
+      if (serious(v)) violations.push(v);
     }
   }
 
@@ -263,7 +232,7 @@ interface Violation {
     expect(new URL(shared).searchParams.getAll('v:io.steward.tier')).toEqual(['gold']);
     expect(new URL(shared).searchParams.get('min:io.steward.retentionDays')).toBe('50');
     // Another tab has its own session: it asks for a token, then shows the shared search.
-    const other = await context.newPage();
+    const other = await browser.context.newPage();
     await other.goto(shared);
     await other.getByLabel('Access token').fill(ROOT_TOKEN);
     await other.getByRole('button', { name: 'Sign in' }).click();
@@ -369,9 +338,9 @@ interface Violation {
   }, 120_000);
 
   test('nothing left this machine, no page hit its Content-Security-Policy, no serious or critical accessibility violation', () => {
-    expect(offHost).toEqual([]);
-    expect(cspViolations).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(browser.offHostRequests).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
     expect(scanned.length).toBeGreaterThanOrEqual(10);
     console.log(`axe-core scanned ${scanned.length} pages (${scanned.join(', ')}); violations by impact: ${JSON.stringify(Object.fromEntries(allImpacts))}`);
     expect(violations).toEqual([]);

@@ -10,28 +10,26 @@
  * request may leave this machine and no page may hit its Content-Security-Policy.
  * Screenshots go to test-artifacts/console/ (docs/console.md shows them).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { axeViolations, serious, type Violation } from '../support/accessibility.js';
+import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
 import { ensureConsoleBuilt, ROOT } from '../support/build.js';
 import { graphql } from '../support/graphql.js';
 import { enc, http } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
 const ROOT_TOKEN = `pgt_console_tests_${Math.random().toString(36).slice(2)}`;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const dataset = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 const DESCRIBED = [dataset('hive', 'shop.orders'), dataset('hive', 'shop.customers')];
 const UNDESCRIBED = [dataset('kafka', 'web.clicks'), dataset('kafka', 'web.views'), dataset('hive', 'shop.refunds'), dataset('hive', 'shop.carts')];
 const TEST = 'urn:li:test:has-description';
 
-const haveChromium = existsSync(CHROMIUM);
+const haveChromium = chromiumAvailable();
 const inCi = process.env.CI === 'true';
 const canRun = haveChromium && searchAvailableForTests();
 if (!canRun && !inCi) console.warn(`consoleTestsBrowser: skipped (Chromium at ${CHROMIUM}: ${haveChromium}; Meilisearch for tests: ${searchAvailableForTests()})`);
@@ -40,21 +38,10 @@ test('CI has what the compliance walk needs', () => {
   if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
 });
 
-interface Violation {
-  readonly page: string;
-  readonly id: string;
-  readonly impact: string;
-  readonly nodes: string[];
-}
-
 (canRun ? describe : describe.skip)('a steward’s compliance work in the web console', () => {
   let server: TestServer;
-  let context: BrowserContext;
+  let browser: ConsoleBrowser;
   let page: Page;
-  const profile = mkdtempSync(path.join(tmpdir(), 'propgraph-console-tests-'));
-  const offHost: string[] = [];
-  const cspViolations: string[] = [];
-  const pageErrors: string[] = [];
   const scanned: string[] = [];
   const violations: Violation[] = [];
   const admin = { authorization: `Bearer ${ROOT_TOKEN}` };
@@ -88,39 +75,22 @@ interface Violation {
     expect(created.errors).toBeUndefined();
     await countsReach(TEST, UNDESCRIBED.length);
 
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1360, height: 1000 },
-    });
-    context.on('request', (request) => {
-      const url = new URL(request.url());
-      if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol) && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) offHost.push(request.url());
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    browser = await launchConsoleBrowser();
+    page = browser.page;
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.stop();
-    rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
-  /** Runs axe-core in the page (injected through the debugger protocol, as the page's CSP allows no inline script). */
+  /** Scans the page with axe-core; a serious or critical violation fails the last test. */
   async function scan(name: string): Promise<void> {
-    await page.evaluate(AXE);
-    const found = (await page.evaluate(
-      "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact || 'unknown', nodes: v.nodes.map((n) => JSON.stringify(n.target)) })))",
-    )) as Array<Omit<Violation, 'page'>>;
+    const found = await axeViolations(page, name);
     scanned.push(name);
-    for (const v of found) if (v.impact === 'serious' || v.impact === 'critical') violations.push({ page: name, ...v });
+    violations.push(...found.filter(serious));
   }
 
   const heading = (name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
@@ -215,9 +185,9 @@ interface Violation {
   }, 120_000);
 
   test('nothing left this machine, no page hit its Content-Security-Policy, no serious or critical accessibility violation', () => {
-    expect(offHost).toEqual([]);
-    expect(cspViolations).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(browser.offHostRequests).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
     expect(scanned.length).toBeGreaterThanOrEqual(5);
     expect(violations).toEqual([]);
   });

@@ -1,7 +1,8 @@
 /**
- * Headless Chromium (Debian's `chromium`, driven by playwright-core) for the console's
- * browser suites: one persistent context in a temporary profile, its first page, and
- * the errors the page threw (a suite asserts there were none).
+ * Headless Chromium (Debian's `chromium`, driven by playwright-core) for the browser
+ * suites (the console's and the API documentation's): one persistent context in a
+ * temporary profile, its first page, and what a suite asserts did not happen: errors
+ * the page threw, requests to another host, Content Security Policy violations.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,24 +18,39 @@ export interface ConsoleBrowser {
   readonly page: Page;
   /** Uncaught errors of the page, in order. */
   readonly pageErrors: string[];
+  /** Requests of any of the context's pages to a host other than this machine. */
+  readonly offHostRequests: string[];
+  /** The page's console errors that report a Content Security Policy violation. */
+  readonly cspViolations: string[];
   close(): Promise<void>;
 }
 
-export async function launchConsoleBrowser(): Promise<ConsoleBrowser> {
+export async function launchConsoleBrowser(options: { readonly viewport?: { readonly width: number; readonly height: number } } = {}): Promise<ConsoleBrowser> {
   const profile = mkdtempSync(path.join(tmpdir(), 'propgraph-browser-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1360, height: 1000 },
+    viewport: options.viewport ?? { width: 1360, height: 1000 },
+  });
+  const offHostRequests: string[] = [];
+  context.on('request', (request) => {
+    const url = new URL(request.url());
+    if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol) && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) offHostRequests.push(request.url());
   });
   const page = context.pages()[0] ?? (await context.newPage());
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return {
     context,
     page,
     pageErrors,
+    offHostRequests,
+    cspViolations,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

@@ -10,13 +10,14 @@
  *   is renewed before every write to Meilisearch and a write is only sent within a
  *   third of the lease's time-to-live after a renewal, so a replica that lost the lease
  *   (paused, partitioned) never writes after its successor started.
- * - Retries with back-off when Meilisearch or the database is unavailable.
+ * - Retries with back-off when Meilisearch or the database is unavailable (the lease,
+ *   the polling and the back-off are the loop every change-log consumer runs,
+ *   ../consumerLoop.ts).
  * - Pipelined: while Meilisearch applies one batch, the next is read and sent (it queues
  *   tasks in arrival order); a batch is marked indexed once its own tasks succeeded.
  *   After any failure the pipeline restarts from the oldest pending change, rebuilding
  *   documents from the current state, so nothing is skipped or left stale.
  */
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { findEntityType, searchableEntityTypes } from '../../domain/registry/entityTypes.js';
 import type { Logger } from '../../logger.js';
@@ -27,10 +28,9 @@ import { databaseNow, pendingChanges, pruneIndexed, type PendingChange } from '.
 import { anyEntity, catchUp, formatBuilt, formatState, formatUnbuilt, markIndexedFor, registerFormat } from '../../store/indexFormats.js';
 import type { Db } from '../../store/database.js';
 import { entityTimesReader, type EntityTimesReader } from '../../store/entityTimes.js';
-import { acquireLease, releaseLease } from '../../store/leases.js';
 import { indexedChanges } from '../../telemetry/metrics.js';
 import { inSpan, linksTo, SpanKind, tracing, type Link } from '../../telemetry/tracing.js';
-import { backoffMs, WakeableSleep } from '../../time.js';
+import { ConsumerLoop } from '../consumerLoop.js';
 import { loadDocuments } from './documentLoader.js';
 
 export const INDEXER_LEASE = 'search-indexer';
@@ -72,22 +72,12 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 const KEEP_INDEXED_SECONDS = 24 * 3600;
 /** A format away from the indexer longer than this may have missed changes the log no longer holds: it is rebuilt instead. */
 const CATCH_UP_HORIZON_MS = (KEEP_INDEXED_SECONDS - 3600) * 1000;
-/** Between failed batches: 200 ms doubling to 5 s, spread so that replicas drift apart. */
-const RETRY_BACKOFF = { baseMs: 200, maxMs: 5_000, jitter: true };
 
-export class SearchIndexer {
-  private readonly holder = `indexer-${randomUUID()}`;
+export class SearchIndexer extends ConsumerLoop {
   private readonly events = new EventEmitter();
-  private readonly pause = new WakeableSleep();
-  private running = false;
-  private loopDone: Promise<void> | undefined;
-  private leader = false;
-  private renewedAt = 0;
   private indexesReady = false;
   /** Whether this format's state was checked since this process last took the lease. */
   private tookOver = false;
-  private healthy = true;
-  private lastError: string | null = null;
   private indexedChanges = 0;
   private skippedDocuments = 0;
   private lastPrune = Date.now();
@@ -98,39 +88,30 @@ export class SearchIndexer {
   private readonly readEntityTimes: EntityTimesReader;
 
   constructor(private readonly options: IndexerOptions) {
+    super({
+      db: options.db,
+      log: options.log,
+      lease: INDEXER_LEASE,
+      holderPrefix: 'indexer',
+      name: 'search indexer',
+      pollMs: options.pollMs,
+      leaseSeconds: options.leaseSeconds,
+      leaseLogFields: () => ({ format: options.engine.format }),
+    });
     this.events.setMaxListeners(0);
     this.readEntityTimes = entityTimesReader(options.db);
   }
 
   get state(): IndexerState {
+    const { running, leader, healthy, lastError } = this.loopState;
     return {
-      running: this.running,
-      leader: this.leader,
-      healthy: this.healthy,
-      lastError: this.lastError,
+      running,
+      leader,
+      healthy,
+      lastError,
       indexedChanges: this.indexedChanges,
       skippedDocuments: this.skippedDocuments,
     };
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loopDone = this.loop();
-  }
-
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.nudge();
-    await this.loopDone;
-    if (this.leader) await releaseLease(this.options.db, INDEXER_LEASE, this.holder).catch(() => undefined);
-    this.leader = false;
-  }
-
-  /** Look for work now rather than at the next poll. */
-  nudge(): void {
-    this.pause.wake();
   }
 
   /** Resolves after the next batch this process indexes, or after `ms`. */
@@ -146,47 +127,34 @@ export class SearchIndexer {
     });
   }
 
-  private async loop(): Promise<void> {
-    const { log } = this.options;
-    let failures = 0;
-    while (this.running) {
-      let handled = 0;
-      try {
-        if (!(await this.holdLease())) {
-          await this.pause.sleep(this.leaseMs() / 3);
-          continue;
-        }
-        if (!this.tookOver) {
-          await this.takeOver();
-          this.tookOver = true;
-        }
-        if (!this.indexesReady) {
-          const created = await this.options.engine.ensureIndexes(searchableEntityTypes().map((t) => t.name));
-          this.indexesReady = true;
-          if (created.length > 0) await this.options.onIndexesCreated?.(created);
-        }
-        handled = await this.drainBatch();
-        if (failures > 0) log.info({ after: failures }, 'search indexer recovered');
-        failures = 0;
-        this.healthy = true;
-        this.lastError = null;
-      } catch (err) {
-        failures++;
-        this.resetPipeline();
-        if (err instanceof SearchRequestError && err.code !== 'index_not_found') this.isolateNext = true;
-        this.healthy = false;
-        this.lastError = (err as Error).message.slice(0, 500);
-        if (err instanceof SearchRequestError && err.code === 'index_not_found') this.indexesReady = false;
-        // One line when trouble starts, then one every 20 attempts.
-        if (failures === 1 || failures % 20 === 0) log.warn({ err: this.lastError, failures }, 'search indexer: batch failed; will retry');
-        await this.pause.sleep(backoffMs(failures, RETRY_BACKOFF));
-        continue;
-      }
-      if (handled === 0) {
-        await this.maybePrune();
-        await this.pause.sleep(this.options.pollMs ?? 250);
-      }
+  /** One step of the loop, as the lease holder: after taking the lease, the format's state; then the indexes; then a batch. */
+  protected override async step(): Promise<number> {
+    if (!this.tookOver) {
+      await this.takeOver();
+      this.tookOver = true;
     }
+    if (!this.indexesReady) {
+      const created = await this.options.engine.ensureIndexes(searchableEntityTypes().map((t) => t.name));
+      this.indexesReady = true;
+      if (created.length > 0) await this.options.onIndexesCreated?.(created);
+    }
+    return this.drainBatch();
+  }
+
+  /** A failed step: the pipeline restarts from the oldest pending change; a rejected batch is isolated next time. */
+  protected override failed(err: unknown): void {
+    this.resetPipeline();
+    if (err instanceof SearchRequestError && err.code !== 'index_not_found') this.isolateNext = true;
+    if (err instanceof SearchRequestError && err.code === 'index_not_found') this.indexesReady = false;
+  }
+
+  /** A process without the lease checks the format's state again when it takes it. */
+  protected override notHeld(): void {
+    this.tookOver = false;
+  }
+
+  protected override idle(): Promise<void> {
+    return this.maybePrune();
   }
 
   /**
@@ -330,22 +298,6 @@ export class SearchIndexer {
         }
       }
     }
-  }
-
-  private leaseMs(): number {
-    return (this.options.leaseSeconds ?? 15) * 1000;
-  }
-
-  /** True while this process holds the lease, renewed whenever a third of it has passed. */
-  private async holdLease(): Promise<boolean> {
-    if (this.leader && performance.now() - this.renewedAt < this.leaseMs() / 3) return true;
-    const asked = performance.now();
-    const held = await acquireLease(this.options.db, INDEXER_LEASE, this.holder, this.leaseMs() / 1000);
-    if (held) this.renewedAt = asked;
-    if (held !== this.leader) this.options.log.info({ holder: this.holder, format: this.options.engine.format }, held ? 'search indexer: took the lease' : 'search indexer: lease held elsewhere');
-    if (!held) this.tookOver = false;
-    this.leader = held;
-    return held;
   }
 
   private async maybePrune(): Promise<void> {

@@ -1,6 +1,8 @@
 /**
  * Continuous evaluation of metadata tests: the second consumer of the change log,
- * built as the indexer is (a lease, a recorded position, batches, idempotence).
+ * built as the indexer is (a lease, a recorded position, batches, idempotence); the
+ * lease, the polling and the back-off are the loop it shares with the indexer
+ * (../consumerLoop.ts).
  *
  * - Each changed entity is evaluated against every live test and its testResults
  *   written through the write path when an outcome changed (resultWriter.ts). Changes
@@ -19,20 +21,18 @@
  * - While results change, it records today's counts of every test once a minute (the
  *   compliance trend).
  */
-import { randomUUID } from 'node:crypto';
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { tryParseUrn, type Urn } from '../../domain/urn.js';
 import type { Logger } from '../../logger.js';
 import { anyChangeAfter, changesAfter, consumerPosition, restartConsumer, savePosition, startConsumer, touchConsumer, type ConsumedChange, type LogPosition } from '../../store/changeLogConsumer.js';
 import type { Db } from '../../store/database.js';
 import { anyEntityOfType } from '../../store/aspects.js';
-import { acquireLease, releaseLease } from '../../store/leases.js';
 import { enqueueJob } from '../../store/jobs.js';
 import { enqueueChangedTests } from '../../store/testJobs.js';
 import { entitiesWithResults, saveTodaysCounts } from '../../store/testResults.js';
 import { inTransaction } from '../../store/transaction.js';
-import { backoffMs, WakeableSleep } from '../../time.js';
 import { SYSTEM_CALLER } from '../caller.js';
+import { ConsumerLoop } from '../consumerLoop.js';
 import { EVALUATE_TESTS } from '../jobs/kinds.js';
 import type { TestCatalog } from '../testCatalog.js';
 import { complianceCounts } from './complianceCounts.js';
@@ -72,54 +72,27 @@ export interface TestEvaluatorState {
   readonly written: number;
 }
 
-/** Between failed batches: 200 ms doubling to 5 s, spread so that replicas drift apart. */
-const RETRY_BACKOFF = { baseMs: 200, maxMs: 5_000, jitter: true };
 /** How often an idle evaluator marks its position alive (store/changeLogConsumer.ts, CONSUMER_STALE_SECONDS). */
 const TOUCH_EVERY_MS = 10 * 60_000;
 /** How long the live tests are trusted without a test change seen in the log (another version may write tests too). */
 const TESTS_MAX_AGE_MS = 30_000;
 
-export class TestEvaluator {
-  private readonly holder = `test-evaluator-${randomUUID()}`;
-  private readonly pause = new WakeableSleep();
-  private running = false;
-  private loopDone: Promise<void> | undefined;
-  private leader = false;
-  private renewedAt = 0;
+export class TestEvaluator extends ConsumerLoop {
   private position: LogPosition | null = null;
   private tests: { set: TestSet; at: number } | null = null;
-  private healthy = true;
-  private lastError: string | null = null;
   private evaluated = 0;
   private written = 0;
   private countsChanged = true;
   private lastSnapshot: { at: number; day: string } | null = null;
   private touchedAt = 0;
 
-  constructor(private readonly options: TestEvaluatorOptions) {}
+  constructor(private readonly options: TestEvaluatorOptions) {
+    super({ db: options.db, log: options.log, lease: EVALUATOR_LEASE, holderPrefix: 'test-evaluator', name: 'test evaluator', pollMs: options.pollMs, leaseSeconds: options.leaseSeconds });
+  }
 
   get state(): TestEvaluatorState {
-    return { running: this.running, leader: this.leader, healthy: this.healthy, lastError: this.lastError, evaluated: this.evaluated, written: this.written };
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loopDone = this.loop();
-  }
-
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.nudge();
-    await this.loopDone;
-    if (this.leader) await releaseLease(this.options.db, EVALUATOR_LEASE, this.holder).catch(() => undefined);
-    this.leader = false;
-  }
-
-  /** Look for changes now rather than at the next poll. */
-  nudge(): void {
-    this.pause.wake();
+    const { running, leader, healthy, lastError } = this.loopState;
+    return { running, leader, healthy, lastError, evaluated: this.evaluated, written: this.written };
   }
 
   /**
@@ -132,36 +105,22 @@ export class TestEvaluator {
     return position !== null && !(await anyChangeAfter(this.options.db, position));
   }
 
-  private async loop(): Promise<void> {
-    const { log } = this.options;
-    let failures = 0;
-    while (this.running) {
-      let handled = 0;
-      try {
-        if (!(await this.holdLease())) {
-          this.position = null;
-          await this.pause.sleep(this.leaseMs() / 3);
-          continue;
-        }
-        this.position ??= await this.startPosition();
-        handled = await this.drainBatch(this.position);
-        if (handled === 0) await this.whileIdle();
-        if (failures > 0) log.info({ after: failures }, 'test evaluator recovered');
-        failures = 0;
-        this.healthy = true;
-        this.lastError = null;
-      } catch (err) {
-        failures++;
-        // Read the position again: a batch that failed half-way is handled again (idempotent).
-        this.position = null;
-        this.healthy = false;
-        this.lastError = (err as Error).message.slice(0, 500);
-        if (failures === 1 || failures % 20 === 0) log.warn({ err: this.lastError, failures }, 'test evaluator: batch failed; will retry');
-        await this.pause.sleep(backoffMs(failures, RETRY_BACKOFF));
-        continue;
-      }
-      if (handled === 0) await this.pause.sleep(this.options.pollMs ?? 250);
-    }
+  /** One step of the loop, as the lease holder: from the position, a batch; with nothing to do, the idle chores. */
+  protected override async step(): Promise<number> {
+    this.position ??= await this.startPosition();
+    const handled = await this.drainBatch(this.position);
+    if (handled === 0) await this.whileIdle();
+    return handled;
+  }
+
+  /** Read the position again: a batch that failed half-way is handled again (idempotent). */
+  protected override failed(): void {
+    this.position = null;
+  }
+
+  /** A new holder goes on from the recorded position, read again when this process takes the lease back. */
+  protected override notHeld(): void {
+    this.position = null;
   }
 
   /**
@@ -257,21 +216,6 @@ export class TestEvaluator {
     await saveTodaysCounts(this.options.db, await complianceCounts(this.options.db, live.tests));
     this.lastSnapshot = { at: now, day };
     this.countsChanged = false;
-  }
-
-  private leaseMs(): number {
-    return (this.options.leaseSeconds ?? 15) * 1000;
-  }
-
-  /** True while this process holds the lease, renewed whenever a third of it has passed. */
-  private async holdLease(): Promise<boolean> {
-    if (this.leader && performance.now() - this.renewedAt < this.leaseMs() / 3) return true;
-    const asked = performance.now();
-    const held = await acquireLease(this.options.db, EVALUATOR_LEASE, this.holder, this.leaseMs() / 1000);
-    if (held) this.renewedAt = asked;
-    if (held !== this.leader) this.options.log.info({ holder: this.holder }, held ? 'test evaluator: took the lease' : 'test evaluator: lease held elsewhere');
-    this.leader = held;
-    return held;
   }
 }
 
