@@ -1,7 +1,7 @@
 /**
  * Turns of the event loop shared by every long piece of work of the process: the
- * completion of a GraphQL list of 10,000 hits, the JSON of its answer. Each such piece
- * asks `loopTurn()` between small steps. While the current slice of work is shorter
+ * completion of a GraphQL list of 1,000 hits, the JSON of an answer of 10,000, a write
+ * trace's answer. Each such piece asks `loopTurn()` between small steps. While the current slice of work is shorter
  * than SLICE_MS it goes on; past it, the piece waits in one queue with every other
  * piece that ran out, and each pass of the event loop resumes only the first of them,
  * after Node has read its sockets and timers. So a /health probe waits at most one
@@ -13,9 +13,6 @@
 
 /** How long one slice of work may run before what waits on the event loop goes first. */
 export const SLICE_MS = 2;
-
-/** Lists from this length on are completed in turns (shorter ones take well under a slice). */
-export const LONG_LIST = 100;
 
 /** When the current slice began: when the queue last resumed a piece. */
 let sliceStart = performance.now();
@@ -50,20 +47,8 @@ export function loopTurn(): Promise<void> | undefined {
   });
 }
 
-/**
- * A long list as items that settle in turns, for GraphQL to complete as they settle
- * (graphql-js completes a promised item once it resolves, and the others meanwhile):
- * each item waits for `loopTurn()` after the one before it. A short list is returned as
- * it is. An item that is itself a promise settles as it would have.
- */
-export function itemsInTurns<T>(items: readonly T[]): ReadonlyArray<T | Promise<T>> {
-  if (items.length < LONG_LIST) return items;
-  // The turns are a chain of their own: a failed item fails its place only, not those after it.
-  let turn: Promise<unknown> = Promise.resolve();
-  return items.map((item) => {
-    // Until the list gets to it, a failed item's own rejection must not count as unhandled (Node ends the process on one).
-    if (typeof (item as PromiseLike<unknown> | null)?.then === 'function') (item as PromiseLike<unknown>).then(undefined, () => undefined);
-    turn = turn.then(loopTurn);
-    return turn.then(() => item) as Promise<T>;
-  });
+/** `value`, once the current slice allows: at once (no promise) while it has time left, else at this piece's turn. */
+export function inTurn<T>(value: T): T | Promise<T> {
+  const wait = loopTurn();
+  return wait ? wait.then(() => value) : value;
 }

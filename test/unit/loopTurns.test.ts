@@ -1,4 +1,4 @@
-import { itemsInTurns, LONG_LIST, loopTurn, SLICE_MS } from '../../src/loopTurns.js';
+import { inTurn, loopTurn, SLICE_MS } from '../../src/loopTurns.js';
 
 const busy = (ms: number) => {
   const until = performance.now() + ms;
@@ -58,52 +58,19 @@ describe('loopTurn', () => {
   });
 });
 
-describe('itemsInTurns', () => {
-  test('a short list is handed back as it is', () => {
-    const list = Array.from({ length: LONG_LIST - 1 }, (_, i) => i);
-    expect(itemsInTurns(list)).toBe(list);
-  });
-
-  test('a long list settles to the same items in order, a promised item to what it settles to', async () => {
-    const list: Array<number | Promise<number>> = Array.from({ length: LONG_LIST * 3 }, (_, i) => i);
-    list[7] = Promise.resolve(7);
-    const items = itemsInTurns(list);
-    expect(items).toHaveLength(list.length);
-    expect(await Promise.all(items)).toEqual(Array.from({ length: LONG_LIST * 3 }, (_, i) => i));
-  });
-
-  // That its own rejection does not count as unhandled meanwhile (Node would end the process)
-  // cannot be seen from a test: Jest's process takes the event for itself.
-  test('an item that fails fails in its place only, however far down the list', async () => {
-    const list: Array<number | Promise<number>> = Array.from({ length: LONG_LIST * 2 }, (_, i) => i);
-    list[LONG_LIST + 5] = Promise.reject(new Error('item failed'));
-    // As graphql-js does: a handler on every item at once, and work on each once it settles (here, a good part of a
-    // slice), so that passes of the event loop go by before the list gets to the failed item.
-    const settled = await Promise.allSettled(
-      itemsInTurns(list).map((item) =>
-        Promise.resolve(item).then((v) => {
-          busy(SLICE_MS / 2);
-          return v;
-        }),
-      ),
-    );
-    expect(settled.filter((s) => s.status === 'rejected')).toEqual([{ status: 'rejected', reason: new Error('item failed') }]);
-    expect(settled.findIndex((s) => s.status === 'rejected')).toBe(LONG_LIST + 5);
-  });
-
-  test('items whose work spends the slice give the event loop turns before the list is done', async () => {
+describe('inTurn', () => {
+  test('hands the value back at once while the slice has time left, and at its turn once the slice is spent', async () => {
     await take();
-    let passes = 0;
-    let counting = true;
-    const count = () => {
-      passes++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
-    // What graphql-js does: complete each item once it settles; here each takes a slice's worth.
-    await Promise.all(itemsInTurns(Array.from({ length: LONG_LIST }, (_, i) => i)).map((item) => Promise.resolve(item).then(() => busy(SLICE_MS / 4))));
-    counting = false;
-    // 100 items of a quarter slice each are 25 slices or more: at least that many passes, less slack for stretches a pause cut short.
-    expect(passes).toBeGreaterThanOrEqual(20);
+    const list = [1, 2, 3];
+    expect(inTurn(list)).toBe(list);
+    busy(SLICE_MS + 1);
+    let ran = false;
+    setImmediate(() => {
+      ran = true;
+    });
+    const later = inTurn(list);
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toBe(list);
+    expect(ran).toBe(true);
   });
 });
