@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseShape } from '../domain/shapes/shape.js';
 import { isTraceError } from '../domain/writeTrace.js';
 import type { Services } from '../services/index.js';
-import { TurnTaker } from '../time.js';
+import { loopTurn } from '../loopTurns.js';
 import { traceRequestShape } from './bodies/datahubBatches.js';
 import { boolParam, type Query } from './params.js';
 
@@ -18,13 +18,13 @@ export async function traceRoutes(app: FastifyInstance, options: { services: Ser
     const onlyErrors = boolParam(request.query as Query, 'onlyIncludeErrors', true);
     const asked = parseShape(traceRequestShape, request.body, 'request body');
     const traces = await options.services.entities.traceWrites(request.caller, traceId, new Map(Object.entries(asked)));
-    // Written an entity at a time, taking turns with other requests: the answer can hold 10,000 statuses.
-    const turns = new TurnTaker();
+    // Written an entity at a time, in the turns the whole process shares (loopTurns.ts): the answer can hold 10,000 statuses.
     const parts: string[] = [];
     for (const [urn, aspects] of traces) {
       const shown = [...aspects].filter(([, trace]) => !onlyErrors || isTraceError(trace));
       if (shown.length > 0) parts.push(`${JSON.stringify(urn)}:${JSON.stringify(Object.fromEntries(shown))}`);
-      await turns.turn();
+      const wait = loopTurn();
+      if (wait) await wait;
     }
     return reply.type('application/json; charset=utf-8').send(`{${parts.join(',')}}`);
   });
