@@ -1,9 +1,14 @@
 /**
  * A scrape of /metrics: the counters and histograms as they stand, plus the families
  * sampled at that moment from what this server runs on (telemetry/metrics.ts): the
- * database pool, the change log's positions and the jobs (one statement), and
- * Meilisearch's task queue (two small requests, given a second at most). Scrapes that
- * arrive while one is sampling share its sample.
+ * database pool, the change log's positions and the jobs (one statement, given three
+ * seconds at most), and Meilisearch's task queue (two small requests, given a second at
+ * most). Scrapes that arrive while one is sampling share its sample.
+ *
+ * Neither engine may hold a scrape up: when every pooled connection is taken is when the
+ * pool's gauges matter most, and a scrape waiting for a connection would answer only
+ * after Prometheus gave up on it. What did not answer in time is left out of that
+ * scrape rather than shown stale.
  */
 import type { Logger } from './logger.js';
 import type { SearchEngine } from './search/engine.js';
@@ -27,6 +32,7 @@ export interface MetricsSource {
   scrape(): Promise<string>;
 }
 
+const DATABASE_SAMPLE_TIMEOUT_MS = 3000;
 const SEARCH_SAMPLE_TIMEOUT_MS = 1000;
 
 export function metricsScrape(sources: { readonly database: Database; readonly engine: SearchEngine | null; readonly log: Logger }): MetricsSource {
@@ -55,10 +61,11 @@ export function metricsScrape(sources: { readonly database: Database; readonly e
 async function sampleWork(sources: { readonly database: Database; readonly log: Logger }): Promise<void> {
   let state;
   try {
-    state = await workState(sources.database.db);
+    state = await within(workState(sources.database.db), DATABASE_SAMPLE_TIMEOUT_MS);
   } catch (err) {
-    // A database that does not answer leaves these families out rather than stale.
-    for (const gauge of [changeLogPosition, indexAppliedPosition, indexerLagChanges, indexerLagSeconds, jobs, jobRemainingItems]) gauge.reset();
+    // Left out, not zeroed: a lag of 0 would read as caught up (reset() zeroes a gauge without labels; remove() drops its sample).
+    for (const gauge of [changeLogPosition, indexAppliedPosition, indexerLagChanges, indexerLagSeconds]) gauge.remove();
+    for (const gauge of [jobs, jobRemainingItems]) gauge.reset();
     sources.log.warn({ err: (err as Error).message }, 'metrics: the database did not answer');
     return;
   }
@@ -81,18 +88,25 @@ async function sampleSearch(engine: SearchEngine | null): Promise<void> {
     searchTasks.reset();
     return;
   }
-  let timer: NodeJS.Timeout | undefined;
   try {
-    const queue = await Promise.race([
-      engine.taskQueue(),
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${SEARCH_SAMPLE_TIMEOUT_MS} ms`)), SEARCH_SAMPLE_TIMEOUT_MS);
-      }),
-    ]);
+    const queue = await within(engine.taskQueue(), SEARCH_SAMPLE_TIMEOUT_MS);
     searchTasks.set({ status: 'enqueued' }, queue.enqueued);
     searchTasks.set({ status: 'processing' }, queue.processing);
   } catch {
     searchTasks.reset();
+  }
+}
+
+/** The answer of `work`, or a rejection once `ms` have passed (a late answer is dropped). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]);
   } finally {
     clearTimeout(timer);
   }

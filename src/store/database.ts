@@ -12,7 +12,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/postgr
 import { beginDump } from './backup/dump.js';
 import { databaseUnreachable, isSessionEnded } from './connectionErrors.js';
 import { PooledDb, poolConfig, type Db } from './driver.js';
-import { applyMigrations, type SqlRunner } from './migrate.js';
+import { applyMigrations, poolRunner, type SqlRunner } from './migrate.js';
 
 export type { Db, Queryable, Tx } from './driver.js';
 
@@ -83,25 +83,7 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
   const pool = new pg.Pool(poolConfig(url, poolSize));
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', (err) => log.warn({ err: err.message }, 'postgres pool client error'));
-  const sql: SqlRunner = {
-    exec: async (text) => {
-      await pool.query(text);
-    },
-    query: async (text, params = []) => (await pool.query(text, params as unknown[])).rows,
-    withLock: async (fn) => {
-      const client = await pool.connect();
-      try {
-        return await fn({
-          exec: async (text) => {
-            await client.query(text);
-          },
-          query: async (text, params = []) => (await client.query(text, params as unknown[])).rows,
-        });
-      } finally {
-        client.release();
-      }
-    },
-  };
+  const sql = poolRunner(pool);
   try {
     await applyMigrations(sql, log);
   } catch (err) {

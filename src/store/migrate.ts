@@ -9,8 +9,10 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import type pg from 'pg';
 import { APP_VERSION } from '../version.js';
 import { recordedVersion, recordVersion, refuseNewerData } from './dataVersion.js';
+import { isRetryableConflict } from './statementRefusal.js';
 
 export interface SqlQueryRunner {
   exec(text: string): Promise<void>;
@@ -20,6 +22,27 @@ export interface SqlQueryRunner {
 export interface SqlRunner extends SqlQueryRunner {
   /** Runs `fn` on one connection (needed for session-level advisory locks). */
   withLock<T>(fn: (conn: SqlQueryRunner) => Promise<T>): Promise<T>;
+}
+
+/** The runner over a pg pool: statements on any connection, `withLock` on one held for `fn`. */
+export function poolRunner(pool: pg.Pool): SqlRunner {
+  const on = (q: pg.Pool | pg.PoolClient): SqlQueryRunner => ({
+    exec: async (text) => {
+      await q.query(text);
+    },
+    query: async (text, params = []) => (await q.query(text, params as unknown[])).rows as Record<string, unknown>[],
+  });
+  return {
+    ...on(pool),
+    withLock: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn(on(client));
+      } finally {
+        client.release();
+      }
+    },
+  };
 }
 
 /** src/store or dist/store → the package root's prisma/migrations. */
@@ -90,23 +113,7 @@ export async function applyMigrations(runner: SqlRunner, log: Logger, options: M
           if (previous !== m.checksum) log.warn({ migration: m.name }, 'migration was edited after it was applied');
           continue;
         }
-        const id = randomUUID();
-        await conn.exec('BEGIN');
-        try {
-          await conn.query(
-            'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
-            [id, m.checksum, m.name],
-          );
-          await conn.exec(m.sql);
-          await conn.query(
-            'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
-            [id],
-          );
-          await conn.exec('COMMIT');
-        } catch (err) {
-          await conn.exec('ROLLBACK');
-          throw err;
-        }
+        await applyOne(conn, m, log);
         log.info({ migration: m.name }, 'applied migration');
         done.push(m.name);
       }
@@ -117,4 +124,39 @@ export async function applyMigrations(runner: SqlRunner, log: Logger, options: M
       await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }
   });
+}
+
+/** Attempts at one migration that PostgreSQL aborted for a deadlock before giving up. */
+const MIGRATION_ATTEMPTS = 8;
+
+/**
+ * One migration in its own transaction, recorded as Prisma records it. A migration
+ * altering a table takes its lock while an older replica still writes (a rolling
+ * upgrade), and the two can deadlock; PostgreSQL then aborts one of them. When it is
+ * the migration, the whole transaction was rolled back, so it is run again after a
+ * short pause rather than failing the start.
+ */
+async function applyOne(conn: SqlQueryRunner, m: Migration, log: Logger): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const id = randomUUID();
+    await conn.exec('BEGIN');
+    try {
+      await conn.query(
+        'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
+        [id, m.checksum, m.name],
+      );
+      await conn.exec(m.sql);
+      await conn.query(
+        'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
+        [id],
+      );
+      await conn.exec('COMMIT');
+      return;
+    } catch (err) {
+      await conn.exec('ROLLBACK');
+      if (!isRetryableConflict(err) || attempt >= MIGRATION_ATTEMPTS) throw err;
+      log.warn({ migration: m.name, attempt }, 'migration aborted by a deadlock with running writes; applying it again');
+      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt * (0.5 + Math.random())));
+    }
+  }
 }

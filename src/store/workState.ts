@@ -2,13 +2,17 @@
  * What the change log and the job table hold, for /metrics: how far the search index
  * is behind the change log, and the jobs by kind and status. One named statement,
  * every part of it answered from an index (the change log's primary key
- * and its index of pending rows) or from the small job table.
+ * and its index of pending rows), the id sequence, or the small job table.
+ *
+ * The position is the highest id in the log; once the indexer has pruned every row (a
+ * catalog left alone for a day), the id sequence still says how far the log got, so
+ * the position never falls back to 0 as though nothing had been written.
  */
 import type { Queryable } from './database.js';
 import type { JobStatus } from './jobs.js';
 
 export interface WorkState {
-  /** The highest change-log id (0 when the log is empty). */
+  /** The highest change-log id written (0 before the first change). */
   readonly changeLogPosition: number;
   /** The id up to which every change is indexed. */
   readonly indexedPosition: number;
@@ -21,7 +25,7 @@ export interface WorkState {
 
 const WORK_STATE = {
   name: 'work_state',
-  text: `SELECT (SELECT max(id) FROM change_log)::text AS head,
+  text: `SELECT coalesce((SELECT max(id) FROM change_log), pg_sequence_last_value(pg_get_serial_sequence('change_log', 'id')::regclass))::text AS head,
     (SELECT min(id) FROM change_log WHERE indexed_on IS NULL)::text AS oldest_pending,
     (SELECT count(*) FROM change_log WHERE indexed_on IS NULL)::text AS pending,
     (SELECT extract(epoch FROM now() - min(created_on)) FROM change_log WHERE indexed_on IS NULL)::float8 AS lag_seconds,

@@ -18,7 +18,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { BackupScanner, type BackupHeader, type BackupManifest, type ScanEvent } from '../../domain/backupFormat.js';
 import { compareVersions } from '../../domain/releases.js';
-import { applyMigrations, listMigrations, type SqlRunner } from '../migrate.js';
+import { applyMigrations, listMigrations, poolRunner } from '../migrate.js';
 import { appliedMigrations, quoteIdent, schemaTables, STATE_OF_ELSEWHERE, type TableShape } from './tables.js';
 
 /** The restore cannot go ahead (the target holds data, the backup is from a newer version, ...); nothing was changed. */
@@ -41,26 +41,6 @@ export interface RestoreOptions {
   readonly onProgress?: (p: RestoreProgress) => void;
   /** Called once the header is read, before anything is changed. */
   readonly onHeader?: (header: BackupHeader) => void;
-}
-
-function runnerOf(pool: pg.Pool): SqlRunner {
-  const on = (q: pg.Pool | pg.PoolClient) => ({
-    exec: async (text: string) => {
-      await q.query(text);
-    },
-    query: async (text: string, params: readonly unknown[] = []) => (await q.query(text, params as unknown[])).rows as Record<string, unknown>[],
-  });
-  return {
-    ...on(pool),
-    withLock: async (fn) => {
-      const client = await pool.connect();
-      try {
-        return await fn(on(client));
-      } finally {
-        client.release();
-      }
-    },
-  };
 }
 
 /** Restores the backup read from `input` (uncompressed bytes) into the database at `url`; returns its manifest. */
@@ -107,12 +87,12 @@ export async function restoreDatabase(url: string, input: AsyncIterable<Buffer>,
       } else if (header.migrations.length > 0) {
         await refuseData(client, options.force);
         // The schema the backup was taken from; the rest of the migrations run after the load.
-        await applyMigrations(runnerOf(pool), options.log, { upTo: header.migrations[header.migrations.length - 1]! });
+        await applyMigrations(poolRunner(pool), options.log, { upTo: header.migrations[header.migrations.length - 1]! });
       }
       const manifest = await load(client, scanner, queued, chunks, options);
       client.release();
       released = true;
-      await applyMigrations(runnerOf(pool), options.log, { appVersion: options.appVersion });
+      await applyMigrations(poolRunner(pool), options.log, { appVersion: options.appVersion });
       return manifest;
     } finally {
       if (!released) client.release();
