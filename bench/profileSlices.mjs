@@ -1,9 +1,10 @@
-// The longest stretches a V8 CPU profile of the server spent without going idle: while
-// one runs, the event loop answers nothing else (a /health probe waits it out). Each is
-// listed with what ran in it: the heaviest functions by self time, and the propgraph
-// and package functions on the stack the longest (inclusive). On a loaded machine a
-// stretch also holds the time the process waited for a core, counted with whatever was
-// on the stack when it was taken off.
+// The longest stretches a V8 CPU profile of the server spent without going idle, each
+// with what ran in it: the heaviest functions by self time, and the propgraph and
+// package functions on the stack the longest (inclusive). A stretch is one long task
+// when the server is otherwise quiet; a saturated server (every client sending its next
+// request at once) goes from one callback to the next without idling, so its stretches
+// are many tasks and say less. On a loaded machine a stretch also holds the time the
+// process waited for a core, counted with whatever was on the stack when it was taken off.
 //
 //   node bench/profileSlices.mjs <file.cpuprofile> [--top 15] [--over 5]
 import { readFileSync } from 'node:fs';

@@ -1,14 +1,13 @@
 /**
  * Turns of the event loop shared by every long piece of work of the process: the
- * completion of a GraphQL list of 1,000 hits, the JSON of an answer of 10,000, a write
- * trace's answer. Each such piece asks `loopTurn()` between small steps. While the current slice of work is shorter
- * than SLICE_MS it goes on; past it, the piece waits in one queue with every other
- * piece that ran out, and each pass of the event loop resumes only the first of them,
- * after Node has read its sockets and timers. So a /health probe waits at most one
- * slice, however many large requests are under way, whereas turns each piece takes on
- * its own (time.ts's TurnTaker) all run in the same pass, one after the other: four
- * clients asking for ten lists of 1,000 hits each held the event loop for tens of
- * milliseconds at a time (BENCHMARKS.md, "Under attack").
+ * completion of a GraphQL list of 1,000 hits, the JSON of an answer of 10,000, the
+ * chunks of a write trace's answer. Each such piece asks `loopTurn()` between small
+ * steps. While the current slice of work is shorter than SLICE_MS it goes on; past it,
+ * the piece waits in one queue with every other piece that ran out, and each pass of
+ * the event loop resumes only the first of them, after Node has read its sockets and
+ * timers. So a /health probe waits for one slice, however many large requests are under
+ * way, whereas turns each piece takes on its own (time.ts's TurnTaker) all run in the
+ * same pass, one after the other (BENCHMARKS.md, "Profiles": issue #29's four clients).
  */
 
 /** How long one slice of work may run before what waits on the event loop goes first. */
