@@ -14,12 +14,14 @@ import type { GraphQLContext } from './context.js';
 import { createErrorFormatter, errorLogPlugin } from './errors.js';
 import { documentGate } from './documentGate.js';
 import { entitiesLimitPlugin } from './entitiesLimit.js';
+import { completeListsInTurns } from './listTurns.js';
 import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
 import { DEFAULT_QUERY_LIMITS } from './limits.js';
 import { createLoaders } from './loaders.js';
 import { inOperationSpan, operationTelemetryPlugin, traceRootResolvers } from './operationTelemetry.js';
 import { buildSchema } from './schema.js';
 import { tracing } from '../telemetry/tracing.js';
+import { stringifyInTurns } from '../jsonInTurns.js';
 
 /** DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql'];
@@ -51,6 +53,7 @@ export interface GraphQLOptions {
 export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions): Promise<ApolloServer<GraphQLContext>> {
   const schema = buildSchema();
   if (tracing()) traceRootResolvers(schema);
+  completeListsInTurns(schema);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     introspection: options.introspection,
@@ -65,6 +68,8 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     // Literal values' nesting and characters (docs/contract.md §12), linear in the document.
     validationRules: [literalLimitsRule],
     formatError: createErrorFormatter(),
+    // Apollo's own is JSON.stringify (plus a newline): a megabyte's answer in one run of the event loop.
+    stringifyResult: async (result) => `${await stringifyInTurns(result)}\n`,
     // Inline traces (ftv1) would expose resolver timings to any caller; off until a router needs them.
     // Apollo's landing page loads Apollo Sandbox from a CDN; the explorer at /api/graphiql works offline.
     // Cache hints: nothing here sets them and no cache reads them, but Apollo's default

@@ -3,13 +3,13 @@
  * client polls after an ASYNC_WAIT write until nothing is PENDING. The trace id comes
  * from the `traceparent` header of the write's answer (rest/traceHeader.ts).
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { parseShape } from '../domain/shapes/shape.js';
-import { isTraceError } from '../domain/writeTrace.js';
 import type { Services } from '../services/index.js';
-import { TurnTaker } from '../time.js';
 import { traceRequestShape } from './bodies/datahubBatches.js';
 import { boolParam, type Query } from './params.js';
+import { TRACE_CHUNK_BYTES, traceAnswerChunks } from './traceAnswer.js';
 
 export async function traceRoutes(app: FastifyInstance, options: { services: Services }): Promise<void> {
   app.post('/trace/write/:traceId', async (request, reply) => {
@@ -18,14 +18,7 @@ export async function traceRoutes(app: FastifyInstance, options: { services: Ser
     const onlyErrors = boolParam(request.query as Query, 'onlyIncludeErrors', true);
     const asked = parseShape(traceRequestShape, request.body, 'request body');
     const traces = await options.services.entities.traceWrites(request.caller, traceId, new Map(Object.entries(asked)));
-    // Written an entity at a time, taking turns with other requests: the answer can hold 10,000 statuses.
-    const turns = new TurnTaker();
-    const parts: string[] = [];
-    for (const [urn, aspects] of traces) {
-      const shown = [...aspects].filter(([, trace]) => !onlyErrors || isTraceError(trace));
-      if (shown.length > 0) parts.push(`${JSON.stringify(urn)}:${JSON.stringify(Object.fromEntries(shown))}`);
-      await turns.turn();
-    }
-    return reply.type('application/json; charset=utf-8').send(`{${parts.join(',')}}`);
+    // Streamed as the client reads (traceAnswer.ts): the answer can hold 10,000 statuses.
+    return reply.type('application/json; charset=utf-8').send(Readable.from(traceAnswerChunks(traces, onlyErrors), { objectMode: false, highWaterMark: TRACE_CHUNK_BYTES }));
   });
 }

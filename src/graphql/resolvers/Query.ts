@@ -2,7 +2,7 @@ import { PAGE_LIMITS, pageSize } from '../../domain/limits.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { defaultSearchTypes, ENTITY } from '../../domain/registry/entityTypes.js';
 import type { EntityType, QueryResolvers } from '../generated/resolvers-types.js';
-import { entityModel } from './entityModel.js';
+import { entityModel, hitModel } from './entityModel.js';
 import { allFiltersOf, facetMetadata, orFiltersOf, refuseView, timed, typesOf } from './searchInput.js';
 import { suggestionsOf } from './suggestions.js';
 
@@ -34,7 +34,7 @@ export const Query: QueryResolvers = {
       nextScrollId: result.nextScrollId,
       count: result.count,
       total: result.total,
-      searchResults: result.entities.map((e) => ({ entity: entityModel(e.urn), extraProperties: [] })),
+      searchResults: result.entities.map((e) => ({ entity: hitModel(e), extraProperties: [] })),
       facets: null,
     };
   },
@@ -66,7 +66,7 @@ export const Query: QueryResolvers = {
         sort: (input.sortInput?.sortCriteria ?? []).map((c) => ({ field: c.field, sortOrder: c.sortOrder })),
       }),
     );
-    return { start: result.start, count: result.count, total: result.total, searchResults: result.entities.map((e) => ({ entity: entityModel(e.urn), extraProperties: [] })), facets: null };
+    return { start: result.start, count: result.count, total: result.total, searchResults: result.entities.map((e) => ({ entity: hitModel(e), extraProperties: [] })), facets: null };
   },
   autoComplete: async (_root, { input }, ctx) => {
     const types = input.type ? [input.type] : [];
