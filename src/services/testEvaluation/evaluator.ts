@@ -153,6 +153,10 @@ export class TestEvaluator extends ConsumerLoop {
     if (changes.length === 0) return 0;
     const { entities, tests, properties } = classify(changes);
     if (tests.size > 0 || properties.size > 0) this.tests = null;
+    // Results written by anyone else (an evaluation job, a push, a hand-written aspect)
+    // change today's counts too: without this, a snapshot taken while a job was still
+    // writing stayed the day's last word.
+    if (changes.some((c) => c.aspect === RESULTS_ASPECT)) this.countsChanged = true;
     const live = await this.liveTests();
     await this.evaluateEntities(entities, live);
     const toRun = new Set([...tests, ...live.naming(properties)]);
