@@ -140,12 +140,12 @@ describe('decoded inputs and bounds (item 4)', () => {
 });
 
 describe('nesting is bounded before anything parses it (issue #29, item 7)', () => {
-  test('a 16 MB body of nested arrays is refused before it is parsed: a 400 naming the path, in bounded time', async () => {
+  test('a 16 MB body of nested arrays is refused before it is parsed: a 400 naming the path', async () => {
     const levels = 8_000_000;
-    const started = Date.now();
-    const res = await refused('POST', `${V3}/entity/dataset`, { body: `${'['.repeat(levels)}${']'.repeat(levels)}`, contentType: 'application/json' });
-    // Parsed first, this body held the event loop for seconds before the walk refused it.
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Not JSON at all past the limit: parsed first, it would be refused as malformed, so
+    // the nesting message says the scan came first (and the time it saves is the
+    // benchmark's to measure, not a test's on a shared machine).
+    const res = await refused('POST', `${V3}/entity/dataset`, { body: `${'['.repeat(levels)}${']'.repeat(levels - 1)}x`, contentType: 'application/json' });
     expect(res.body.message).toMatch(/^request body(\[0\]){64} is nested deeper than the limit of 64 levels of arrays and objects; flatten the value$/);
   });
 
