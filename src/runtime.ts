@@ -148,10 +148,10 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const health = async (): Promise<Record<string, ComponentHealth>> => {
     try {
       // At once, not one after another: a busy server answers each in its own turn of the event loop.
-      const [state, searchState] = await Promise.all([databaseHealth(db), searchHealth(search, indexer, readiness)]);
+      const [state, reachable] = await Promise.all([databaseHealth(db, readiness?.format), search.engine ? search.engine.healthy() : false]);
       return {
         database: { ok: true, kind: database.kind },
-        search: searchState,
+        search: searchHealth(search, indexer, readiness, reachable, state.indexBuilt),
         jobs: { ok: true, ...state.jobs },
         changeLog: { ok: true, pending: state.pending },
         tests: testEvaluator ? { ok: testEvaluator.state.healthy, enabled: true, ...testEvaluator.state } : { ok: true, enabled: false },
@@ -245,8 +245,8 @@ function nudgingEvaluator(waiter: IndexWaiter, evaluator: TestEvaluator | null):
   };
 }
 
-async function searchHealth(search: SearchConnection, indexer: SearchIndexer | null, readiness: IndexReadiness | null): Promise<ComponentHealth> {
+function searchHealth(search: SearchConnection, indexer: SearchIndexer | null, readiness: IndexReadiness | null, reachable: boolean, indexBuilt: boolean | null): ComponentHealth {
   if (!search.engine || !indexer || !readiness) return { ok: true, mode: search.mode, enabled: false, reason: search.reason ?? null };
-  const [reachable, index] = await Promise.all([search.engine.healthy(), readiness.current()]);
+  const index = readiness.observed(indexBuilt);
   return { ok: reachable, mode: search.mode, enabled: true, reachable, types: searchableEntityTypes().length, index, indexer: indexer.state };
 }

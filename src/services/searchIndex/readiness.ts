@@ -44,9 +44,14 @@ export class IndexReadiness {
     await this.refresh();
   }
 
-  /** Read now (health checks). */
-  async current(): Promise<{ format: string; state: 'ready' | 'rebuilding' }> {
-    await this.refresh();
+  /**
+   * The state read just now by GET /health, in its own statement (store/health.ts: one
+   * round trip for every component); `indexBuilt` null when the database does not know the format.
+   */
+  observed(indexBuilt: boolean | null): { format: string; state: 'ready' | 'rebuilding' } {
+    // Unknown yet (the indexer registers the format when it starts): nothing says it is incomplete.
+    this.built = indexBuilt !== false;
+    this.checkedAt = Date.now();
     return { format: this.format, state: this.built ? 'ready' : 'rebuilding' };
   }
 
