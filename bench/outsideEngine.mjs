@@ -12,7 +12,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function datasetIndex(meili) {
   const auth = { authorization: `Bearer ${meili.key}` };
   const { json } = await rawRequest(`${meili.url}/indexes?limit=1000`, 'GET', undefined, auth);
-  const index = json.results.find((i) => i.uid.endsWith('dataset'));
+  // Named propgraph_<type>_<format> (search/indexFormat.ts).
+  const index = json.results.find((i) => /(^|_)dataset(_[0-9a-z]+)?$/.test(i.uid));
   if (!index) throw new Error(`no dataset index among ${json.results.map((i) => i.uid).join(', ')}`);
   const docs = (await rawRequest(`${meili.url}/indexes/${index.uid}/documents?limit=1000`, 'GET', undefined, auth)).json.results;
   return { uid: index.uid, docs, auth };
