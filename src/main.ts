@@ -31,7 +31,11 @@ async function main(): Promise<void> {
       }, 30_000);
       force.unref();
       server.close().then(
-        () => process.exit(0),
+        () => {
+          // Queued log lines are flushed at exit (logger.ts), this one included.
+          log.info('stopped');
+          process.exit(0);
+        },
         (err) => {
           log.error({ err }, 'error during shutdown');
           process.exit(1);

@@ -47,6 +47,9 @@ test('starts on the embedded PostgreSQL, answers /health, shuts down gracefully 
   expect(await first.exited).toBe(0);
   expect(acknowledged.length).toBeGreaterThan(0);
   expect(first.output.join('')).toContain('shutting down');
+  // JSON lines are written asynchronously; the last one, logged just before exit, still arrives.
+  const lines = first.output.join('').trim().split('\n');
+  expect(JSON.parse(lines.at(-1)!)).toMatchObject({ msg: 'stopped' });
 
   const second = await startBuiltServer({ DATA_DIR: dataDir, MEILI_EMBEDDED: 'false' });
   try {
