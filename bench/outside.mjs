@@ -14,12 +14,13 @@
 // health|search|writes|attack (start-up, bulk load and that part only, then the memory;
 // attack: /health while four clients send issue #29's worst requests for --seconds (30),
 // written to the section "Under attack" of BENCHMARKS.md),
+// --pg-statements (the embedded PostgreSQL with pg_stat_statements: its time per statement in the writes),
 // --node-args "<flags>" (V8 or Node flags for the server, to try them: the start-up
 // timing still runs the server as `npm start` does). Writes the section "Where users
 // stand" of BENCHMARKS.md (not with --profile or --only).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,6 +32,12 @@ import { profileArgsFor, profileReport, profilesIn } from './outsideProfile.mjs'
 import { attacks, runAttacks } from './outsideAttack.mjs';
 import { searchFigures, startBareProxy } from './outsideSearch.mjs';
 import { writeFigures } from './outsideWrites.mjs';
+
+/** Loads pg_stat_statements into the embedded cluster (stopped after the start-up runs) when the server next starts it. */
+async function enableStatementStats(dataDir, db) {
+  if (db !== 'embedded') throw new Error('--pg-statements: the embedded PostgreSQL only (an external one is configured by its operator)');
+  appendFileSync(path.join(dataDir, 'postgres', 'postgresql.auto.conf'), "shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track = 'all'\n");
+}
 
 async function scenario(db, opts, externalPg) {
   const dataDir = tempDataDir(db);
@@ -55,6 +62,8 @@ async function scenario(db, opts, externalPg) {
   out.startup = await timeStartup(env);
   console.log(`npm start to healthy: first start ${round(out.startup.firstMs)} ms, again ${round(out.startup.warmMs)} ms`);
 
+  // --pg-statements: PostgreSQL's own account of its time, per statement (pg_stat_statements), for the writes.
+  if (opts.pgStatements) await enableStatementStats(dataDir, db);
   const server = await startAsUser(env, { nodeArgs: [...opts.nodeArgs, ...(opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${opts.profile}`] : [])] });
   const token = env.ROOT_TOKEN ?? readFileSync(path.join(dataDir, 'root-token'), 'utf8').trim();
   const meili = { url: server.meiliUrl, key: readFileSync(path.join(dataDir, 'meili', 'master-key'), 'utf8').trim() };
@@ -228,9 +237,10 @@ export async function run(argv) {
       only: { type: 'string' },
       'node-args': { type: 'string', default: '' },
       seconds: { type: 'string', default: '30' },
+      'pg-statements': { type: 'boolean', default: false },
     },
   });
-  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean), seconds: Number(values.seconds) };
+  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean), seconds: Number(values.seconds), pgStatements: values['pg-statements'] };
   if (opts.only !== undefined && !['health', 'search', 'writes', 'attack'].includes(opts.only)) throw new Error(`--only: health, search, writes or attack, not "${opts.only}"`);
   const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
   console.log(`outside-in benchmark: ${opts.n} datasets\n${machine()}`);

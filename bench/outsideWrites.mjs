@@ -37,10 +37,13 @@ export async function writeFigures(api, opts, databaseUrl, db, meili, serverPid)
   const out = {};
   // CPU time per write of the server, PostgreSQL and Meilisearch, each round (from /proc).
   const cpu = { rest: [], restAsync: [] };
+  const statements = opts.pgStatements ? await statementStats(databaseUrl) : null;
   const timedCpu = async (kind, work) => {
+    await statements?.reset();
     const before = cpuOfTree(serverPid);
     const result = await work();
     cpu[kind].push(new Map([...cpuBetween(before, cpuOfTree(serverPid))].map(([name, ms]) => [name, ms / opts.writes])));
+    if (statements) (out.statements ??= {})[kind] = await statements.top(opts.writes);
     return result;
   };
   const indexTasks = [];
@@ -65,6 +68,11 @@ export async function writeFigures(api, opts, databaseUrl, db, meili, serverPid)
     console.log(`round ${r + 1}: REST ${round(rounds.rest[r].opsPerSecond)}/s p99 ${round(rounds.rest[r].p99)} ms; REST async ${round(rounds.restAsync[r].opsPerSecond)}/s p99 ${round(rounds.restAsync[r].p99)} ms; Prisma same rows ${round(rounds.prisma[r].opsPerSecond)}/s p99 ${round(rounds.prisma[r].p99)} ms`);
   }
   await baseline.close();
+  await statements?.close();
+  for (const [kind, rows] of Object.entries(out.statements ?? {})) {
+    console.log(`PostgreSQL's statements, last round ${kind === 'rest' ? 'waiting for the index' : 'at commit'} (pg_stat_statements; ms per write: execution, planning; calls per write; statement):`);
+    for (const r of rows) console.log(`  ${round(r.execMs, 3)} ${round(r.planMs, 3)} ${round(r.calls, 2)} ${r.query}`);
+  }
   const med = (xs, k) => median(xs.map((x) => x[k]));
   // Median over the rounds of each process's CPU ms per write.
   const cpuPerWrite = Object.fromEntries(Object.entries(cpu).map(([kind, rs]) => [kind, new Map([...new Set(rs.flatMap((m) => [...m.keys()]))].map((name) => [name, median(rs.map((m) => m.get(name) ?? 0))]))]));
@@ -102,5 +110,27 @@ async function meiliTasks(meili, since, until) {
     documents: median(tasks.map((t) => t.details?.receivedDocuments ?? 0)),
     queuedMs: median(tasks.map((t) => ms(t.enqueuedAt, t.startedAt))),
     runMs: median(tasks.map((t) => ms(t.startedAt, t.finishedAt))),
+  };
+}
+
+/**
+ * pg_stat_statements on the server's database (enabled by `--pg-statements` before the
+ * server started): reset before a round, read after it, heaviest first, per write.
+ */
+async function statementStats(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  return {
+    reset: () => client.query('SELECT pg_stat_statements_reset()'),
+    top: async (writes) =>
+      (await client.query(`SELECT query, calls, total_exec_time, total_plan_time FROM pg_stat_statements
+        WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time + total_plan_time DESC LIMIT 15`)).rows.map((r) => ({
+        query: r.query.replace(/\s+/g, ' ').slice(0, 160),
+        calls: Number(r.calls) / writes,
+        execMs: r.total_exec_time / writes,
+        planMs: r.total_plan_time / writes,
+      })),
+    close: () => client.end(),
   };
 }
