@@ -20,7 +20,7 @@
 // stand" of BENCHMARKS.md (not with --profile or --only).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,10 +33,14 @@ import { attacks, runAttacks } from './outsideAttack.mjs';
 import { searchFigures, startBareProxy } from './outsideSearch.mjs';
 import { writeFigures } from './outsideWrites.mjs';
 
-/** Loads pg_stat_statements into the embedded cluster (stopped after the start-up runs) when the server next starts it. */
-async function enableStatementStats(dataDir, db) {
+/** Loads pg_stat_statements into the embedded cluster from its next start on (ALTER SYSTEM, as its superuser). */
+async function enableStatementStats(db, databaseUrl) {
   if (db !== 'embedded') throw new Error('--pg-statements: the embedded PostgreSQL only (an external one is configured by its operator)');
-  appendFileSync(path.join(dataDir, 'postgres', 'postgresql.auto.conf'), "shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track = 'all'\n");
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'");
+  await client.query("ALTER SYSTEM SET pg_stat_statements.track = 'all'");
+  await client.end();
 }
 
 async function scenario(db, opts, externalPg) {
@@ -62,9 +66,14 @@ async function scenario(db, opts, externalPg) {
   out.startup = await timeStartup(env);
   console.log(`npm start to healthy: first start ${round(out.startup.firstMs)} ms, again ${round(out.startup.warmMs)} ms`);
 
-  // --pg-statements: PostgreSQL's own account of its time, per statement (pg_stat_statements), for the writes.
-  if (opts.pgStatements) await enableStatementStats(dataDir, db);
-  const server = await startAsUser(env, { nodeArgs: [...opts.nodeArgs, ...(opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${opts.profile}`] : [])] });
+  const serverArgs = { nodeArgs: [...opts.nodeArgs, ...(opts.profile ? ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${opts.profile}`] : [])] };
+  let server = await startAsUser(env, serverArgs);
+  if (opts.pgStatements) {
+    // PostgreSQL's own account of its time, per statement (pg_stat_statements), for the writes: loaded at its next start.
+    await enableStatementStats(db, databaseUrl);
+    await server.stop();
+    server = await startAsUser(env, serverArgs);
+  }
   const token = env.ROOT_TOKEN ?? readFileSync(path.join(dataDir, 'root-token'), 'utf8').trim();
   const meili = { url: server.meiliUrl, key: readFileSync(path.join(dataDir, 'meili', 'master-key'), 'utf8').trim() };
   const api = {

@@ -43,7 +43,7 @@ export async function writeFigures(api, opts, databaseUrl, db, meili, serverPid)
     const before = cpuOfTree(serverPid);
     const result = await work();
     cpu[kind].push(new Map([...cpuBetween(before, cpuOfTree(serverPid))].map(([name, ms]) => [name, ms / opts.writes])));
-    if (statements) (out.statements ??= {})[kind] = await statements.top(opts.writes);
+    if (statements) (out.statements ??= {})[kind] = { top: await statements.top(opts.writes), waits: statements.waits() };
     return result;
   };
   const indexTasks = [];
@@ -69,9 +69,11 @@ export async function writeFigures(api, opts, databaseUrl, db, meili, serverPid)
   }
   await baseline.close();
   await statements?.close();
-  for (const [kind, rows] of Object.entries(out.statements ?? {})) {
-    console.log(`PostgreSQL's statements, last round ${kind === 'rest' ? 'waiting for the index' : 'at commit'} (pg_stat_statements; ms per write: execution, planning; calls per write; statement):`);
-    for (const r of rows) console.log(`  ${round(r.execMs, 3)} ${round(r.planMs, 3)} ${round(r.calls, 2)} ${r.query}`);
+  for (const [kind, { top, waits }] of Object.entries(out.statements ?? {})) {
+    const mode = kind === 'rest' ? 'waiting for the index' : 'at commit';
+    console.log(`PostgreSQL's statements, last round ${mode} (pg_stat_statements; ms per write: execution, planning; calls per write; statement):`);
+    for (const r of top) console.log(`  ${round(r.execMs, 3)} ${round(r.planMs, 3)} ${round(r.calls, 2)} ${r.query}`);
+    console.log(`PostgreSQL's active client backends, last round ${mode}, on average, by what they waited on: ${waits.join(', ')}`);
   }
   const med = (xs, k) => median(xs.map((x) => x[k]));
   // Median over the rounds of each process's CPU ms per write.
@@ -121,16 +123,45 @@ async function statementStats(databaseUrl) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  const sampler = new pg.Client({ connectionString: databaseUrl });
+  await sampler.connect();
+  const waits = new Map();
+  let samples = 0;
+  let sampling = false;
   return {
-    reset: () => client.query('SELECT pg_stat_statements_reset()'),
+    reset: async () => {
+      await client.query('SELECT pg_stat_statements_reset()');
+      waits.clear();
+      sampling = true;
+      void (async () => {
+        // What the active backends wait on, sampled back to back over the round (pg_stat_activity).
+        while (sampling) {
+          const { rows } = await sampler.query(`SELECT coalesce(wait_event_type || ':' || wait_event, 'on CPU') AS w, count(*)::int AS n
+            FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid() GROUP BY 1`);
+          samples++;
+          for (const r of rows) waits.set(r.w, (waits.get(r.w) ?? 0) + r.n);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+    },
+    waits: () => {
+      sampling = false;
+      const out = [...waits].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${round(n / samples, 2)}`);
+      samples = 0;
+      return out;
+    },
     top: async (writes) =>
       (await client.query(`SELECT query, calls, total_exec_time, total_plan_time FROM pg_stat_statements
-        WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time + total_plan_time DESC LIMIT 15`)).rows.map((r) => ({
-        query: r.query.replace(/\s+/g, ' ').slice(0, 160),
+        WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time + total_plan_time DESC LIMIT 12`)).rows.map((r) => ({
+        query: r.query.replace(/\s+/g, ' ').slice(0, 110),
         calls: Number(r.calls) / writes,
         execMs: r.total_exec_time / writes,
         planMs: r.total_plan_time / writes,
       })),
-    close: () => client.end(),
+    close: async () => {
+      sampling = false;
+      await client.end();
+      await sampler.end();
+    },
   };
 }
