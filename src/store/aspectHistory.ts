@@ -48,5 +48,6 @@ export async function rewriteHistory(db: Queryable, rows: readonly HistoryRow[])
   await db.execute(sql`
     UPDATE aspect a SET metadata = r.metadata
     FROM jsonb_to_recordset(${input}::jsonb) AS r(urn text, version bigint, metadata jsonb)
-    WHERE a.urn = r.urn AND a.aspect = 'structuredProperties' AND a.version = r.version`);
+    WHERE a.urn = ANY(${[...new Set(rows.map((r) => r.urn))]}::text[])
+      AND a.urn = r.urn AND a.aspect = 'structuredProperties' AND a.version = r.version`);
 }

@@ -45,18 +45,21 @@ export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]>
   const jobs = d.jobs.length === 0 ? EMPTY : sql`, jobs_added AS (
       INSERT INTO job (kind, payload) SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(d.jobs)}::jsonb) AS j(kind text, payload jsonb)
     )`;
+  // Rows named by arrays (\`urn = ANY\`), whose length the planner counts; it takes a
+  // jsonb_to_recordset for 100 rows and may read a whole table to join them (writeApply.ts).
+  const aspectUrns = [...new Set(aspects.map((a) => a.urn))];
   const rows = await tx.query<{ id: bigint }>(sql`
     WITH gone_entities AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(entities)}::jsonb) AS g(ord int, urn text, entity_type text)
     ), gone_aspects AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(aspects)}::jsonb) AS g(ord int, urn text, entity_type text, aspect text)
     ), entities_deleted AS (
-      DELETE FROM entity WHERE urn IN (SELECT urn FROM gone_entities)
+      DELETE FROM entity WHERE urn = ANY(${entities.map((e) => e.urn)}::text[])
     ), aspects_deleted AS (
-      DELETE FROM aspect a USING gone_aspects g WHERE a.urn = g.urn AND a.aspect = g.aspect
+      DELETE FROM aspect a USING gone_aspects g WHERE a.urn = ANY(${aspectUrns}::text[]) AND a.urn = g.urn AND a.aspect = g.aspect
     ), bumped AS (
       -- Optimistic writers that read the entity before this delete must not succeed after it.
-      UPDATE entity SET version = version + 1 WHERE urn IN (SELECT urn FROM gone_aspects)
+      UPDATE entity SET version = version + 1 WHERE urn = ANY(${aspectUrns}::text[])
     ), values_deleted AS (
       DELETE FROM property_value WHERE entity_urn = ANY(${[...d.entities.map((e) => e.urn), ...d.valueRowsOf]}::text[])
     )${registry}${jobs}, logged AS (
