@@ -107,10 +107,12 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       SELECT entity_urn, property_urn, entity_type, generation, vals FROM values_input
       ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"
     )`;
+  // The entities whose aspects are written, by array wherever a table is joined to them (see writePreconditions).
+  const written = [...new Set(writes.map((w) => w.urn))];
   // The hist CTE adds version max_version + 1; the newest `versionsKept` stay, counting it.
   const pruned = retention.versionsKept <= 0 ? EMPTY : sql`, pruned AS (
       DELETE FROM aspect h USING prev p
-      WHERE h.urn = p.urn AND h.aspect = p.aspect AND h.version > 0 AND h.version <= p.max_version + 1 - ${retention.versionsKept}
+      WHERE h.urn = ANY(${written}::text[]) AND h.urn = p.urn AND h.aspect = p.aspect AND h.version > 0 AND h.version <= p.max_version + 1 - ${retention.versionsKept}
     )`;
   const jobsAdded = jobs.length === 0 ? EMPTY : sql`, jobs_added AS (
       INSERT INTO job (kind, payload)
@@ -130,6 +132,7 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       SELECT a.urn, a.aspect, a.metadata, a.system_metadata, a.created_on, a.created_by, a.created_via,
              (SELECT MAX(h.version) FROM aspect h WHERE h.urn = a.urn AND h.aspect = a.aspect) AS max_version
       FROM aspect a JOIN input i ON a.urn = i.urn AND a.aspect = i.aspect AND a.version = 0
+      WHERE a.urn = ANY(${written}::text[])
     ), hist AS (
       INSERT INTO aspect (urn, aspect, version, metadata, system_metadata, created_on, created_by, created_via)
       SELECT urn, aspect, max_version + 1, metadata, system_metadata, created_on, created_by, created_via FROM prev
@@ -168,7 +171,7 @@ function writePreconditions(target: WriteTarget, decisions: readonly EntityWrite
   if (parents.length > 0) checks.push(sql`(SELECT count(*) FROM parents_locked) = ${parents.length}`);
   if (relied.length > 0) {
     checks.push(sql`(SELECT count(*) FROM jsonb_to_recordset(${JSON.stringify(relied)}::jsonb) AS r(urn text, entity_version bigint, generation bigint)
-      JOIN entity e ON e.urn = r.urn AND e.version = r.entity_version
+      JOIN entity e ON e.urn = r.urn AND e.version = r.entity_version AND e.urn = ANY(${relied.map((r) => r.urn)}::text[])
       JOIN structured_property sp ON sp.urn = r.urn AND sp.generation = r.generation) = ${relied.length}`);
   }
   if (claimed.length > 0) {
