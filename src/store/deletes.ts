@@ -45,7 +45,7 @@ export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]>
   const jobs = d.jobs.length === 0 ? EMPTY : sql`, jobs_added AS (
       INSERT INTO job (kind, payload) SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(d.jobs)}::jsonb) AS j(kind text, payload jsonb)
     )`;
-  // Rows named by arrays (\`urn = ANY\`), whose length the planner counts; it takes a
+  // Rows named by arrays (`urn = ANY`), whose length the planner counts; it takes a
   // jsonb_to_recordset for 100 rows and may read a whole table to join them (writeApply.ts).
   const aspectUrns = [...new Set(aspects.map((a) => a.urn))];
   const rows = await tx.query<{ id: bigint }>(sql`

@@ -3,7 +3,7 @@
  * jobs by status, the changes not yet indexed, whether the search index format is
  * built. One round trip rather than five, so
  * that a server busy with a large batch answers /health after one turn of its event
- * loop instead of queueing four times behind the batch's work.
+ * loop instead of queueing once per fact behind the batch's work.
  */
 import type { Queryable } from './database.js';
 import type { JobStatus } from './jobs.js';

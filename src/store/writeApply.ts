@@ -188,11 +188,12 @@ function writePreconditions(target: WriteTarget, decisions: readonly EntityWrite
     ), ok AS (SELECT ok FROM pre),`;
   }
   const bumps = touched.filter((t) => t.version !== null).length;
-  // \`urn = ANY(array)\` as well as the join: the planner counts an array's items, but takes
+  // `urn = ANY(array)` as well as the join: the planner counts an array's items, but takes
   // any jsonb_to_recordset for 100 rows, and against a table of some tens of thousands of
   // entities it chose to read all of them for a hash join: 5 ms of PostgreSQL's time per
   // one-entity write at 20,000 datasets (found with auto_explain; BENCHMARKS.md, writes).
-  // Every other join of the statement goes through an index as it is.
+  // The statement's other joins of a table to the batch's rows say the same (prev,
+  // pruned, the relied-on properties' check).
   return sql`${pre} guard AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(touched.map((t) => ({ ...t, version: t.version === null ? null : String(t.version) })))}::jsonb)
         AS g(urn text, entity_type text, version bigint)
