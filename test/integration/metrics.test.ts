@@ -397,10 +397,16 @@ suite('/metrics', () => {
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     const afterText = await scrapeText();
+    const residentNow = process.memoryUsage.rss();
     const after = parseScrape(afterText);
     expect(held.length).toBe(256 * 1024 ** 2);
     expect(moved(before, after, 'nodejs_external_memory_bytes')).toBeGreaterThan(200 * 1024 ** 2);
-    expect(moved(before, after, 'process_resident_memory_bytes')).toBeGreaterThan(100 * 1024 ** 2);
+    // Resident memory is not compared with the first scrape: the collector may hand back
+    // more of earlier suites' garbage meanwhile than the buffer adds (it fell by 80 MB once).
+    // It holds the buffer, and it is the process's own figure at the scrape.
+    const resident = total(after, 'process_resident_memory_bytes');
+    expect(resident).toBeGreaterThan(held.length);
+    expect(Math.abs(resident - residentNow)).toBeLessThan(residentNow * 0.25);
     expect(total(after, 'nodejs_eventloop_lag_max_seconds')).toBeGreaterThanOrEqual((blockedMs - 50) / 1000);
     for (const quantile of ['p50', 'p90', 'p99']) expect(has(after, `nodejs_eventloop_lag_${quantile}_seconds`)).toBe(true);
     const families = ['process_resident_memory_bytes', 'nodejs_external_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_max_seconds', 'nodejs_eventloop_lag_p99_seconds'];
