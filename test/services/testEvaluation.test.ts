@@ -199,7 +199,11 @@ const described = definition([{ property: 'datasetProperties.description', opera
       await evaluationSettled(on);
       expect(await storedOutcomes(on, D)).toEqual({ passing: [], failing: [testUrn('upgraded')] });
       const jobs = await on.database.db.query<{ payload: { trigger: string } }>(sql`SELECT payload FROM job WHERE kind = 'evaluate-tests'`);
-      expect(jobs.map((j) => j.payload.trigger)).toEqual(['start']);
+      // The start queues the full run. A 'changed' run of the same test may follow: the
+      // evaluator starts at the cluster's transaction horizon, which another suite's open
+      // transaction (one PostgreSQL serves every test worker) can hold behind the test's
+      // creation (seen once in a CI run). Both runs write the same results.
+      expect(jobs.map((j) => j.payload.trigger)).toContain('start');
     } finally {
       await on.stop();
     }
