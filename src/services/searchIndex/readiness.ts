@@ -59,9 +59,7 @@ export class IndexReadiness {
     this.checking ??= formatState(this.db, this.format)
       .then(
         (state) => {
-          // Unknown yet (the indexer registers the format when it starts): nothing says it is incomplete.
-          this.built = state === null || state.builtOn !== null;
-          this.checkedAt = Date.now();
+          this.observed(state === null ? null : state.builtOn !== null);
         },
         () => undefined,
       )
