@@ -71,10 +71,16 @@ test('the first minute: init, demo load, a search, a faceted search and the test
   // `npx propgraph` runs the package's bin file itself: the build leaves it executable.
   expect(statSync(path.join(ROOT, 'dist/cli/main.js')).mode & 0o111).not.toBe(0);
   // `npx propgraph` from the project folder, as a user runs it; the server is this suite's.
+  // With an npm cache of its own, as on a machine that never ran npx here: npx then links the
+  // project into its cache, which runs the project's install scripts unless they hold back.
+  const generated = path.join(ROOT, 'src/store/generated/prisma/client.ts');
+  const before = [statSync(generated).mtimeMs, statSync(path.join(ROOT, 'dist/main.js')).mtimeMs];
   const output = await runBash(commands!.split('\n').map((line) => (line ? `${line}\necho '@@'` : '')).join('\n'), {
     cwd: ROOT,
-    env: { DATA_DIR: path.join(projectDir, 'data') },
+    env: { DATA_DIR: path.join(projectDir, 'data'), npm_config_cache: path.join(projectDir, 'npm-cache') },
   });
+  // The first `npx propgraph` ran the CLI as built, without generating and building the project again.
+  expect([statSync(generated).mtimeMs, statSync(path.join(ROOT, 'dist/main.js')).mtimeMs]).toEqual(before);
   const [init, load, search, faceted, evaluate] = output.split('@@\n');
   expect(init).toMatch(/^Wrote .*config\.json \(server http:\/\/127\.0\.0\.1:\d+, with an access token of admin scope, checked\)\.\n$/);
   expect(load).toContain('Demo catalogue loaded: 13 structured properties, 300 datasets');
