@@ -3,8 +3,8 @@
  * works, records progress, and retries failures with exponential back-off. Several
  * replicas may run workers against one database; SKIP LOCKED keeps them apart.
  *
- * The lease is short (a replica that dies mid-job hands its job on within
- * LEASE_SECONDS) and renewed on a timer as well as with each progress report, so a
+ * The lease is short (a replica that dies mid-job hands its job on within its
+ * `leaseSeconds`, LEASE_SECONDS) and renewed on a timer as well as with each progress report, so a
  * single step that outlasts the lease (a slow Meilisearch task in a rebuild) does not
  * let a second worker start the same job beside it.
  */
@@ -20,7 +20,6 @@ import { SYSTEM_CALLER } from '../caller.js';
 import { cleanupBatch, propertyGone, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
 import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
 
-const LEASE_SECONDS = 15;
 /**
  * Holders cleaned per transaction by the hard delete's cleanup (and history pages scrubbed
  * after it): 1,000 cleaned 100,000 holders in 37 s, 200 in 55 s (BENCHMARKS.md, "Scale"),
@@ -55,18 +54,25 @@ export interface WorkerOptions {
   readonly onChanges?: (ids: bigint[]) => void;
   readonly pollMs?: number;
   readonly batchSize?: number;
+  /** How long a claimed job stays this worker's without a renewal (15 s); renewed three times as often. */
+  readonly leaseSeconds?: number;
   /** The search index format of this version: jobs for another format are left to its own version. */
   readonly format: string;
 }
 
 export class JobWorker {
-  private readonly id = `worker-${randomUUID()}`;
+  /** Not 'worker-…', the name of releases before 0.2.0, whose claims of kinds they cannot run the database skips (migration job_claims_by_kind). */
+  private readonly id = `worker:${randomUUID()}`;
   private readonly pause = new WakeableSleep();
   private running = false;
   private loopDone: Promise<void> | undefined;
   private readonly handlers = new Map<string, JobHandler>();
 
   private readonly audit: AuditTrail;
+
+  private get leaseSeconds(): number {
+    return this.options.leaseSeconds ?? 15;
+  }
 
   constructor(private readonly options: WorkerOptions) {
     this.audit = new AuditTrail(options.log);
@@ -100,7 +106,7 @@ export class JobWorker {
     while (this.running) {
       let job: Job | undefined;
       try {
-        job = await claimJob(this.options.db, this.id, LEASE_SECONDS, { kinds: [...this.handlers.keys()], format: this.options.format });
+        job = await claimJob(this.options.db, this.id, this.leaseSeconds, { kinds: [...this.handlers.keys()], format: this.options.format });
         failures = 0;
       } catch (err) {
         failures++;
@@ -120,12 +126,12 @@ export class JobWorker {
     const jobLog = log.child({ job: String(job.id), kind: job.kind });
     let leaseLost = false;
     const renew = (p: { total?: number; done?: number }) =>
-      heartbeat(db, job.id, this.id, LEASE_SECONDS, p).then((held) => {
+      heartbeat(db, job.id, this.id, this.leaseSeconds, p).then((held) => {
         if (!held) leaseLost = true;
         return held;
       });
     // A failed renewal (database briefly away) is retried at the next tick; the lease outlives two misses.
-    const renewal = setInterval(() => void renew({}).catch(() => undefined), (LEASE_SECONDS * 1000) / 3);
+    const renewal = setInterval(() => void renew({}).catch(() => undefined), (this.leaseSeconds * 1000) / 3);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const outcome = await handler({
