@@ -59,6 +59,12 @@ export interface Config {
   readonly reindexOnStart: boolean;
   readonly backgroundWorkers: boolean;
   /**
+   * LEASE_SECONDS: how long background work a replica claimed (a job, the indexer, the test
+   * evaluator) stays its own without a renewal, so how soon another replica takes over
+   * the work of one that died. Renewed three times as often.
+   */
+  readonly leaseSeconds: number;
+  /**
    * HISTORY_VERSIONS_KEPT: earlier versions kept per aspect (the newest ones), 0 for all
    * of them (the default: history is kept for good unless an operator limits it).
    */
@@ -279,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
+    leaseSeconds: int(env, 'LEASE_SECONDS', 15, 3),
     historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
     testEvaluation: bool(env, 'TEST_EVALUATION', true),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),

@@ -105,6 +105,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
         engine,
         log,
         batchSize: config.searchIndexBatchSize,
+        leaseSeconds: config.leaseSeconds,
         // An index created now on a database that already holds entities indexed before
         // (Meilisearch data lost, search newly enabled, a type newly searchable) must be rebuilt.
         onIndexesCreated: async (types) => {
@@ -118,11 +119,11 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
     : null;
   // The evaluator writes test results only, never the property registry: its count of registry changes stays at zero.
   const resultPath = { db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept };
-  const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge(), snapshotEveryMs: tuning.testCountsSnapshotMs }) : null;
+  const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge(), snapshotEveryMs: tuning.testCountsSnapshotMs, leaseSeconds: config.leaseSeconds }) : null;
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
   services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT });
+  worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds });
   // A bulk edit writes values only, never the property registry: its count of registry changes stays at zero.
   worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge() }));
   const searchService = services.search;

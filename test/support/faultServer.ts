@@ -4,7 +4,9 @@
  *   Meilisearch globalSetup started, under an index prefix of the suite's own;
  * - `embedded`: the default `npm start` runs, no URLs at all: the server starts its own
  *   PostgreSQL and Meilisearch under a fresh DATA_DIR.
- * Either way without a rate limit (the suites send thousands of requests a minute).
+ * Either way without a rate limit (the suites send thousands of requests a minute), and
+ * with leases of 5 s instead of 15 (LEASE_SECONDS): a killed replica's job or indexer is
+ * taken over by the same code, sooner, so a scenario waits 5 s for it instead of 15.
  * The suite reads the database and the engine directly through what this gives it.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,6 +20,9 @@ import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch }
 import { tempDir } from './tempDir.js';
 
 export type FaultBackend = 'external' | 'embedded';
+
+/** What every fault scenario's server runs with, beside its database and engine. */
+const FAULT_SETTINGS = { RATE_LIMIT_PER_MINUTE: '10000000', LEASE_SECONDS: '5' };
 
 /** The embedded default always (where the bundled engines exist), an external PostgreSQL when one is available. */
 export function faultBackends(): FaultBackend[] {
@@ -51,7 +56,7 @@ export interface FaultDeployment {
 export async function faultDeployment(backend: FaultBackend, tag: string): Promise<FaultDeployment> {
   const dataDir = tempDir(`propgraph-${tag}-`);
   const indexPrefix = `${tag}_${process.pid}_`;
-  const env: Record<string, string> = { DATA_DIR: dataDir, MEILI_INDEX_PREFIX: indexPrefix, RATE_LIMIT_PER_MINUTE: '10000000' };
+  const env: Record<string, string> = { DATA_DIR: dataDir, MEILI_INDEX_PREFIX: indexPrefix, ...FAULT_SETTINGS };
   let databaseUrl: string;
   if (backend === 'external') {
     const meili = sharedMeilisearch();
@@ -126,7 +131,7 @@ export function faultServerEnv(databaseUrl: string, prefix: string, dataDirTag: 
     MEILI_URL: meili.url,
     MEILI_API_KEY: meili.key,
     MEILI_INDEX_PREFIX: prefix,
-    RATE_LIMIT_PER_MINUTE: '10000000',
+    ...FAULT_SETTINGS,
     DATA_DIR: tempDir(`propgraph-${dataDirTag}-`),
   };
 }

@@ -22,6 +22,12 @@ describe('operations settings', () => {
     expect(() => loadConfig({ METRICS_PORT: 'x' })).toThrow(ConfigError);
   });
 
+  test('LEASE_SECONDS is 15 by default, at least 3 when given', () => {
+    expect(loadConfig({}).leaseSeconds).toBe(15);
+    expect(loadConfig({ LEASE_SECONDS: '5' }).leaseSeconds).toBe(5);
+    expect(() => loadConfig({ LEASE_SECONDS: '1' })).toThrow(new ConfigError('LEASE_SECONDS must be an integer >= 3, got "1"'));
+  });
+
   test('tracing is off unless an OTLP endpoint is set', () => {
     expect(loadConfig({}).tracing).toBeUndefined();
   });

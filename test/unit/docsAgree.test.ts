@@ -29,6 +29,7 @@ test('the documented defaults are what the configuration applies', () => {
   const readme = defaults('README.md');
   expect(readme.get('RATE_LIMIT_PER_MINUTE')).toBe(`\`${config.rateLimitPerMinute}\``);
   expect(readme.get('HISTORY_VERSIONS_KEPT')).toBe(`\`${config.historyVersionsKept}\``);
+  expect(readme.get('LEASE_SECONDS')).toBe(`\`${config.leaseSeconds}\``);
   expect(defaults('docs/guide.md').get('HISTORY_VERSIONS_KEPT')).toBe('`0`');
 });
 
