@@ -14,6 +14,8 @@ class SlowestSuites {
     const wall = (Date.now() - results.startTime) / 1000;
     const total = suites.reduce((sum, s) => sum + s.seconds, 0);
     const lines = suites.slice(0, 10).map((s) => `  ${s.seconds.toFixed(1).padStart(7)} s  ${s.file}`);
+    // SUITE_TIMES=<file> keeps every suite's seconds, to compare two runs suite by suite.
+    if (process.env.SUITE_TIMES) require('node:fs').writeFileSync(process.env.SUITE_TIMES, `${JSON.stringify({ wall, suites }, null, 1)}\n`);
     process.stderr.write(`\nSlowest suites (${suites.length} suites, ${total.toFixed(0)} s of suite time in ${wall.toFixed(0)} s of wall time):\n${lines.join('\n')}\n`);
   }
 }
