@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DEFAULT_GROUP_SCOPES, parseGroupScopes, type GroupScope } from './domain/person.js';
 import { URN_NAMESPACES, type UrnNamespace } from './domain/typeUrns.js';
 import type { LogFormat } from './logger.js';
+import { DEFAULT_LEASE_SECONDS } from './time.js';
 
 export interface Config {
   readonly port: number;
@@ -285,7 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
-    leaseSeconds: int(env, 'LEASE_SECONDS', 15, 3),
+    leaseSeconds: int(env, 'LEASE_SECONDS', DEFAULT_LEASE_SECONDS, 3),
     historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
     testEvaluation: bool(env, 'TEST_EVALUATION', true),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),

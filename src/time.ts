@@ -1,4 +1,11 @@
-/** Waiting: a plain sleep, the one back-off formula, a sleep that can be cut short, and turns for long loops. */
+/** Waiting: a plain sleep, the one back-off formula, a sleep that can be cut short, turns for long loops, and how long claimed work stays claimed. */
+
+/**
+ * How long background work a replica claimed (a job, the indexer, the test evaluator) stays
+ * its own without a renewal, unless LEASE_SECONDS says otherwise: another replica takes
+ * the work of one that died over within this long.
+ */
+export const DEFAULT_LEASE_SECONDS = 15;
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { Db } from '../store/database.js';
 import { acquireLease, releaseLease } from '../store/leases.js';
-import { backoffMs, WakeableSleep } from '../time.js';
+import { backoffMs, DEFAULT_LEASE_SECONDS, WakeableSleep } from '../time.js';
 
 export interface ConsumerLoopOptions {
   readonly db: Db;
@@ -142,6 +142,6 @@ export abstract class ConsumerLoop {
   }
 
   private leaseMs(): number {
-    return (this.loopOptions.leaseSeconds ?? 15) * 1000;
+    return (this.loopOptions.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
   }
 }

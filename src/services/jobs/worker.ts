@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
 import { claimJob, completeJob, failJob, heartbeat, releaseJob, saveJobResult, type Job } from '../../store/jobs.js';
-import { backoffMs, WakeableSleep } from '../../time.js';
+import { backoffMs, DEFAULT_LEASE_SECONDS, WakeableSleep } from '../../time.js';
 import { jobRuns } from '../../telemetry/metrics.js';
 import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
 import { AuditTrail } from '../audit.js';
@@ -54,7 +54,7 @@ export interface WorkerOptions {
   readonly onChanges?: (ids: bigint[]) => void;
   readonly pollMs?: number;
   readonly batchSize?: number;
-  /** How long a claimed job stays this worker's without a renewal (15 s); renewed three times as often. */
+  /** How long a claimed job stays this worker's without a renewal (DEFAULT_LEASE_SECONDS); renewed three times as often. */
   readonly leaseSeconds?: number;
   /** The search index format of this version: jobs for another format are left to its own version. */
   readonly format: string;
@@ -71,7 +71,7 @@ export class JobWorker {
   private readonly audit: AuditTrail;
 
   private get leaseSeconds(): number {
-    return this.options.leaseSeconds ?? 15;
+    return this.options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   }
 
   constructor(private readonly options: WorkerOptions) {
