@@ -6,8 +6,8 @@
  * Every flow runs at the server's root and again under `/gms`, as a client configured
  * with `http://host:8080/gms` sends it, on both kinds of database.
  */
-import { loadClientFixture, replayFlow, replaySummary, urnsOfFlow, type FlowOutcome } from '../support/datahubReplay.js';
-import { deleteUrns, startReplayServer, type ReplayServer } from '../support/replayServer.js';
+import { loadClientFixture, replaySummary, type FlowOutcome } from '../support/datahubReplay.js';
+import { replayFlows, startReplayServer } from '../support/replayServer.js';
 import { postgresAvailableForTests, type Backend } from '../support/server.js';
 
 const FLOWS = [
@@ -29,8 +29,8 @@ const FLOWS = [
 ] as const;
 
 /**
- * Flows that do not pass yet, with what they still need. They run as `test.failing`,
- * so one that starts passing turns the suite red until it is taken off this list.
+ * Flows that do not pass yet, with what they still need. Each must still fail, so one
+ * that starts passing turns the suite red until it is taken off this list.
  */
 const pendingFlows: Readonly<Partial<Record<(typeof FLOWS)[number], string>>> = {};
 
@@ -51,33 +51,21 @@ afterAll(() => {
   console.log(`${replaySummary(outcomes)}\n${outcomes.filter((o) => o.failures.length > 0).map((o) => `  ${o.name}: ${o.failures[0]}`).join('\n')}`);
 });
 
-describe.each(BACKENDS)('on the %s PostgreSQL', (backend) => {
-  let server: ReplayServer;
-
-  beforeAll(async () => {
-    const envs = new Set(FLOWS.map((f) => JSON.stringify(loadClientFixture(f).server.env)));
-    // One server per database: every flow is written for the same setup.
-    if (envs.size !== 1) throw new Error(`the fixtures ask for different server setups (${[...envs].join(' / ')}); start one server per setup`);
-    server = await startReplayServer(loadClientFixture(FLOWS[0]).server.env, backend);
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop();
-  });
-
-  describe.each(BASES)('DataHub client flows $name', ({ prefix, flows }) => {
-    for (const name of flows) {
-      const pending = pendingFlows[name];
-      const run = pending ? test.failing : test;
-      run(`${name}${pending ? ` (pending: ${pending})` : ''}`, async () => {
-        const fixture = loadClientFixture(name);
-        const outcome = await replayFlow(server.url, fixture, { token: server.token, ...(prefix ? { prefix } : {}) });
-        outcomes.push({ ...outcome, name: `${name}${prefix ?? ''} (${backend})` });
-        // A flow stopped midway leaves its entities; the next flow uses the same urns.
-        if (outcome.failures.length > 0) await deleteUrns(server, urnsOfFlow(fixture));
-        if (outcome.optionalFailures.length > 0) console.log(`${name}: optional steps failed (ignored as the client ignores them):\n  ${outcome.optionalFailures.join('\n  ')}`);
-        expect(outcome.failures).toEqual([]);
-      }, 300_000);
-    }
-  });
-});
+/** Every flow at each base, in order, on one server per database; the two run side by side (they share nothing, and mostly wait for their writes to be indexed). */
+test.concurrent.each(BACKENDS)('on the %s PostgreSQL: every client flow at / and under /gms', async (backend) => {
+  const envs = new Set(FLOWS.map((f) => JSON.stringify(loadClientFixture(f).server.env)));
+  // One server per database: every flow is written for the same setup.
+  if (envs.size !== 1) throw new Error(`the fixtures ask for different server setups (${[...envs].join(' / ')}); start one server per setup`);
+  const server = await startReplayServer(loadClientFixture(FLOWS[0]).server.env, backend);
+  try {
+    const runs = BASES.flatMap(({ prefix, flows }) => flows.map((flow) => ({ flow, prefix })));
+    const setup = await replayFlows(server, runs, backend);
+    outcomes.push(...setup);
+    // Every flow passes but the pending ones, which still fail (one that starts passing turns the suite red until it is taken off).
+    const pending = (i: number) => runs[i]!.flow in pendingFlows;
+    expect(setup.filter((o, i) => o.failures.length > 0 && !pending(i)).map((o) => `${o.name}: ${o.failures.join('; ')}`)).toEqual([]);
+    expect(setup.filter((o, i) => o.failures.length === 0 && pending(i)).map((o) => o.name)).toEqual([]);
+  } finally {
+    await server.stop();
+  }
+}, 600_000);

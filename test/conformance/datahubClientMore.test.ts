@@ -7,15 +7,15 @@
  * of database, with `URN_NAMESPACE=datahub` and with the default namespace: these
  * fixtures check nothing that depends on the namespace.
  */
-import { loadClientFixture, replayFlow, replaySummary, urnsOfFlow, type FlowOutcome } from '../support/datahubReplay.js';
-import { deleteUrns, startReplayServer, type ReplayServer } from '../support/replayServer.js';
+import { replaySummary, type FlowOutcome } from '../support/datahubReplay.js';
+import { replayFlows, startReplayServer } from '../support/replayServer.js';
 import { postgresAvailableForTests, type Backend } from '../support/server.js';
 
 const FLOWS = ['sdk-patch-builders', 'sdk-patch-builders-legacy', 'cli-ingest-report', 'sdk-search-filters', 'sdk-openapi-reads'] as const;
 
 /**
- * Flows that do not pass yet, with the first thing each still needs. They run as
- * `test.failing`, so one that starts passing turns the suite red until it is taken off.
+ * Flows that do not pass yet, with the first thing each still needs. Each must still
+ * fail, so one that starts passing turns the suite red until it is taken off.
  */
 const pendingFlows: Readonly<Partial<Record<(typeof FLOWS)[number], string>>> = {};
 
@@ -37,32 +37,20 @@ afterAll(() => {
   console.log(`${replaySummary(outcomes)}\n${outcomes.filter((o) => o.failures.length > 0).map((o) => `  ${o.name}: ${o.failures[0]}`).join('\n')}`);
 });
 
-describe.each(BACKENDS)('on the %s PostgreSQL', (backend) => {
-  describe.each(NAMESPACES)('with $name', ({ name: namespace, env }) => {
-    let server: ReplayServer;
+/** Every flow at each base, in order, on one server per database and namespace; the setups run side by side (they share nothing, and mostly wait for their writes to be indexed). */
+const SETUPS = BACKENDS.flatMap((backend) => NAMESPACES.map((namespace) => ({ backend, namespace: namespace.name, env: namespace.env })));
 
-    beforeAll(async () => {
-      server = await startReplayServer(env, backend);
-    }, 120_000);
-
-    afterAll(async () => {
-      await server?.stop();
-    });
-
-    describe.each(BASES)('DataHub client flows $name', ({ prefix }) => {
-      for (const name of FLOWS) {
-        const pending = pendingFlows[name];
-        const run = pending ? test.failing : test;
-        run(`${name}${pending ? ` (pending: ${pending})` : ''}`, async () => {
-          const fixture = loadClientFixture(name);
-          const outcome = await replayFlow(server.url, fixture, { token: server.token, ...(prefix ? { prefix } : {}) });
-          outcomes.push({ ...outcome, name: `${name}${prefix ?? ''} (${backend}, ${namespace})` });
-          // A flow stopped midway leaves its entities; the next run uses the same urns.
-          if (outcome.failures.length > 0) await deleteUrns(server, urnsOfFlow(fixture));
-          if (outcome.optionalFailures.length > 0) console.log(`${name}: optional steps failed (ignored as the client ignores them):\n  ${outcome.optionalFailures.join('\n  ')}`);
-          expect(outcome.failures).toEqual([]);
-        }, 300_000);
-      }
-    });
-  });
-});
+test.concurrent.each(SETUPS)('on the $backend PostgreSQL with $namespace: every client flow at / and under /gms', async ({ backend, namespace, env }) => {
+  const server = await startReplayServer(env, backend);
+  try {
+    const runs = BASES.flatMap(({ prefix }) => FLOWS.map((flow) => ({ flow, prefix })));
+    const setup = await replayFlows(server, runs, `${backend}, ${namespace}`);
+    outcomes.push(...setup);
+    // Every flow passes but the pending ones, which still fail (one that starts passing turns the suite red until it is taken off).
+    const pending = (i: number) => runs[i]!.flow in pendingFlows;
+    expect(setup.filter((o, i) => o.failures.length > 0 && !pending(i)).map((o) => `${o.name}: ${o.failures.join('; ')}`)).toEqual([]);
+    expect(setup.filter((o, i) => o.failures.length === 0 && pending(i)).map((o) => o.name)).toEqual([]);
+  } finally {
+    await server.stop();
+  }
+}, 600_000);

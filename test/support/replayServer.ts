@@ -2,6 +2,7 @@
  * The propgraph a DataHub client replay (datahubReplay.ts) runs against: a real server,
  * configured as the fixture says, with the root token as the client's token.
  */
+import { loadClientFixture, replayFlow, urnsOfFlow, type FlowOutcome } from './datahubReplay.js';
 import { searchAvailableForTests, startTestServer, type Backend } from './server.js';
 
 export interface ReplayServer {
@@ -33,4 +34,22 @@ export async function deleteUrns(server: ReplayServer, urns: readonly string[]):
     if (!type) continue;
     await fetch(`${server.url}/openapi/v3/entity/${type}/${encodeURIComponent(urn)}`, { method: 'DELETE', headers: { authorization: `Bearer ${server.token}` } }).catch(() => undefined);
   }
+}
+
+/**
+ * Replays flows one after another on one server, each at its base (`prefix`: a client
+ * configured with `…/gms`), as one client would; a flow that stopped midway has its
+ * entities deleted, since the next flow may use the same urns. `label` names the setup in
+ * each outcome.
+ */
+export async function replayFlows(server: ReplayServer, runs: ReadonlyArray<{ readonly flow: string; readonly prefix?: string | undefined }>, label: string): Promise<FlowOutcome[]> {
+  const outcomes: FlowOutcome[] = [];
+  for (const { flow, prefix } of runs) {
+    const fixture = loadClientFixture(flow);
+    const outcome = await replayFlow(server.url, fixture, { token: server.token, ...(prefix ? { prefix } : {}) });
+    outcomes.push({ ...outcome, name: `${flow}${prefix ?? ''} (${label})` });
+    if (outcome.failures.length > 0) await deleteUrns(server, urnsOfFlow(fixture));
+    if (outcome.optionalFailures.length > 0) console.log(`${flow}${prefix ?? ''} (${label}): optional steps failed (ignored as the client ignores them):\n  ${outcome.optionalFailures.join('\n  ')}`);
+  }
+  return outcomes;
 }
