@@ -53,3 +53,20 @@ export async function replayFlows(server: ReplayServer, runs: ReadonlyArray<{ re
   }
   return outcomes;
 }
+
+/**
+ * What differs from the list a suite keeps: the flows that failed though not pending, and
+ * the pending ones that passed (a flow that starts passing must be taken off the list).
+ * Both empty when the client works as listed.
+ */
+export function unexpectedOutcomes(
+  outcomes: readonly FlowOutcome[],
+  runs: ReadonlyArray<{ readonly flow: string }>,
+  pendingFlows: Readonly<Record<string, string | undefined>>,
+): { failed: string[]; passedWhilePending: string[] } {
+  const pending = (i: number) => runs[i]!.flow in pendingFlows;
+  return {
+    failed: outcomes.filter((o, i) => o.failures.length > 0 && !pending(i)).map((o) => `${o.name}: ${o.failures.join('; ')}`),
+    passedWhilePending: outcomes.filter((o, i) => o.failures.length === 0 && pending(i)).map((o) => o.name),
+  };
+}
