@@ -4,7 +4,7 @@
  * write either succeeds or fails with a clear JSON error, none hangs past a bound, /health
  * says search is down during the outage and ok after, and once Meilisearch is back every
  * acknowledged write is searchable (with its latest value) within a bound.
- * Two setups: an external Meilisearch stopped and started again, and the server's own
+ * Two setups, run side by side: an external Meilisearch stopped and started again, and the server's own
  * (embedded default) killed again and again for the whole outage, each time the server
  * restarts it, as a crash loop would.
  */
