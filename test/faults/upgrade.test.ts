@@ -98,7 +98,10 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     const running = await waitFor('the cleanup job to be part done', 120_000, async () => {
       const job = (await storedJobs(deployment.databaseUrl)).find((j) => j.payload?.propertyUrn === propertyUrn('up.held'));
       return job && job.status === 'running' && job.done > 0 && job.done < HELD ? job : undefined;
-    }, 20);
+    }, 20).catch(async (err: Error) => {
+      // Seen once beside two busy loops: say whether the job never ran or ran to its end unseen.
+      throw new Error(`${err.message}; jobs ${JSON.stringify(await storedJobs(deployment.databaseUrl))}`);
+    });
     old.child.kill('SIGTERM');
     expect(await old.exited).toBe(0);
     report(`release stopped with cleanup job ${running.id} at about ${running.done}/${running.total}`);
