@@ -60,6 +60,8 @@ export async function startChild(options: ChildOptions): Promise<RunningChild> {
   child.stdout?.setEncoding('utf8').on('data', onData);
   child.stderr?.setEncoding('utf8').on('data', onData);
   const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Its output read to the end: 'close' comes after 'exit', once the pipes are drained.
+  const drained = new Promise<void>((resolve) => child.once('close', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
@@ -86,6 +88,10 @@ export async function startChild(options: ChildOptions): Promise<RunningChild> {
       }, graceMs);
       await exit;
       clearTimeout(timer);
+      // Its last lines ("database system is shut down") are logged before the stop is over,
+      // so they come before the server's own last line; bounded, since a child of its own
+      // may hold the pipes open.
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     },
   };
 }
