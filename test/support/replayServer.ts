@@ -22,7 +22,10 @@ export async function startReplayServer(env: Readonly<Record<string, string>>, b
   const server = await startTestServer({
     ...(backend ? { backend } : {}),
     search: searchAvailableForTests(),
-    env: { ...env, AUTH_ENABLED: 'true', ROOT_TOKEN, RATE_LIMIT_PER_MINUTE: '1000000' },
+    // Writes return once search reflects them, however loaded the machine (the default bound
+    // is 5 s): a client's flow searches right after writing, and the replay checks the wire,
+    // not how long indexing takes beside the rest of the run.
+    env: { ...env, AUTH_ENABLED: 'true', ROOT_TOKEN, RATE_LIMIT_PER_MINUTE: '1000000', INDEX_WAIT_MS: '120000' },
   });
   return { url: server.url, token: ROOT_TOKEN, stop: () => server.stop() };
 }
