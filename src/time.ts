@@ -3,7 +3,7 @@
 /**
  * How long background work a replica claimed (a job, the indexer, the test evaluator) stays
  * its own without a renewal, unless LEASE_SECONDS says otherwise: another replica takes
- * the work of one that died over within this long.
+ * over the work of one that died within this long.
  */
 export const DEFAULT_LEASE_SECONDS = 15;
 

@@ -15,19 +15,15 @@ const MEASURED = require('../suiteSeconds.json');
 class SuiteOrder extends Sequencer {
   sort(tests) {
     const root = path.resolve(__dirname, '../..');
-    const seconds = (test) => {
-      const kept = this.time(test);
-      if (kept != null) return kept / 1000;
-      return MEASURED[path.relative(root, test.path)];
-    };
-    const size = (test) => test.context.hasteFS.getSize(test.path) ?? 0;
     // As Jest's own sequencer does: the kept times also decide whether a small run goes in band.
     for (const test of tests) test.duration = this.time(test);
+    const seconds = new Map(tests.map((t) => [t, t.duration != null ? t.duration / 1000 : MEASURED[path.relative(root, t.path)]]));
+    const size = (test) => test.context.hasteFS.getSize(test.path) ?? 0;
     return [...tests].sort((a, b) => {
       const failedA = this.hasFailed(a);
       const failedB = this.hasFailed(b);
       if (failedA !== failedB) return failedA ? -1 : 1;
-      const [sa, sb] = [seconds(a), seconds(b)];
+      const [sa, sb] = [seconds.get(a), seconds.get(b)];
       if ((sa == null) !== (sb == null)) return sa == null ? 1 : -1;
       if (sa != null && sb != null && sa !== sb) return sb - sa;
       return size(b) - size(a);
