@@ -15,7 +15,8 @@ import { startMeilisearch, type MeilisearchServer } from '../support/globalSetup
 import { holdersOf, indexedPairs } from '../support/indexedValues.js';
 import { attempt, runClients, statusCounts, type Outcome } from '../support/load.js';
 import { sleep, waitFor } from '../support/waitFor.js';
-import { postgresAvailableForTests, searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+import { eachSideBySide, faultBackends, type FaultBackend } from '../support/faultServer.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { pendingChanges } from '../support/storedValues.js';
 
 const CLIENTS = 8;
@@ -35,10 +36,8 @@ interface Outage {
   end(): Promise<void>;
 }
 
-const setups = searchAvailableForTests() ? (postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded']) : [];
-
 /** Starts the setup's server and says how to take its Meilisearch away and back. */
-async function deploy(setup: string): Promise<{ server: TestServer; outage: Outage; stop(): Promise<void> }> {
+async function deploy(setup: FaultBackend): Promise<{ server: TestServer; outage: Outage; stop(): Promise<void> }> {
   let meili: MeilisearchServer | undefined;
   let server: TestServer;
   let outage: Outage;
@@ -99,7 +98,7 @@ async function deploy(setup: string): Promise<{ server: TestServer; outage: Outa
 
 // The setups run side by side: each is mostly 30 s of outage, and they share nothing.
 describe('Meilisearch stopped for 30 s under write load', () => {
-  (setups.length > 0 ? test.concurrent.each(setups) : test.skip.each(['none']))('%s: writes succeed or fail clearly throughout, health reports the outage, every acknowledged write is searchable after it', async (setup) => {
+  eachSideBySide(faultBackends())('%s: writes succeed or fail clearly throughout, health reports the outage, every acknowledged write is searchable after it', async (setup) => {
     const report = (line: string) => console.log(`[meilisearch outage, ${setup}] ${line}`);
     const { server, outage, stop: stopDeployment } = await deploy(setup);
     try {

@@ -12,7 +12,7 @@
  */
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
-import { faultBackends, faultDeployment, type FaultBackend, type FaultDeployment } from '../support/faultServer.js';
+import { eachSideBySide, faultBackends, faultDeployment, type FaultBackend, type FaultDeployment } from '../support/faultServer.js';
 import { startPostgres, type PostgresServer } from '../support/globalSetup.js';
 import { enc } from '../support/http.js';
 import { holdersOf, indexedPairs } from '../support/indexedValues.js';
@@ -196,5 +196,5 @@ async function restartUnderLoad(backend: FaultBackend): Promise<void> {
 // The setups run side by side: each is mostly a few seconds of load, the outage and the
 // recovery window, and they share nothing.
 describe('PostgreSQL restarted under load', () => {
-  (backends.length > 0 ? test.concurrent.each(backends) : test.skip.each(['embedded' as FaultBackend]))('%s: requests fail with 503 during the outage, the same process serves again after it, no acknowledged write is lost', restartUnderLoad, 360_000);
+  eachSideBySide(backends)('%s: requests fail with 503 during the outage, the same process serves again after it, no acknowledged write is lost', restartUnderLoad, 360_000);
 });

@@ -30,6 +30,14 @@ export function faultBackends(): FaultBackend[] {
   return postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded'];
 }
 
+/**
+ * One test per setup, run side by side (each is mostly waiting, and they share nothing);
+ * a skipped one when the machine has no setup.
+ */
+export function eachSideBySide(backends: readonly FaultBackend[]) {
+  return backends.length > 0 ? test.concurrent.each([...backends]) : test.skip.each<FaultBackend>(['embedded']);
+}
+
 export interface MeiliAccess {
   readonly url: string;
   readonly key: string;
