@@ -73,7 +73,7 @@ const MINE = 'urn:li:structuredProperty:steward.reviewed';
   test("values remove takes a value (or the property) off the selected entities; history --property lists a property's changes everywhere", async () => {
     const removed = await cli(['values', 'remove', '--urn', DEMO_DATASET, '--property', 'steward.reviewed=by-sam']);
     expect(removed.code).toBe(0);
-    expect(removed.stdout).toMatch(/Bulk edit done \(job \d+\): 1 changed, 0 unchanged, 0 refused\./);
+    expect(removed.stdout).toMatch(/Bulk edit job \d+: 1\/1 entities\nBulk edit done \(job \d+\): 1 changed, 0 unchanged, 0 refused\./);
     const history = await cli(['history', '--property', 'steward.reviewed']);
     expect(history.code).toBe(0);
     const lines = history.stdout.trim().split('\n');

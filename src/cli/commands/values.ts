@@ -103,7 +103,8 @@ export async function bulkValues(ctx: CommandContext, operation: BulkOperation, 
     {
       progress: (j: JobView) => {
         progress.step(j.done);
-        if (!progress.showsBar && j.done !== reported && j.status !== 'done') {
+        // Off a terminal, a line per count seen, the last one too: a job done before the first poll still shows its count.
+        if (!progress.showsBar && j.done !== reported) {
           reported = j.done;
           printLine(out, `Bulk edit job ${jobId}: ${j.done}/${j.total ?? answer.entities} entities`);
         }
