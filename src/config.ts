@@ -262,6 +262,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     meiliApiKey: str(env, 'MEILI_API_KEY'),
     meiliEmbedded: bool(env, 'MEILI_EMBEDDED', true),
     meiliBinary: str(env, 'MEILI_BINARY'),
+    // Uncapped, Meilisearch takes a share of the machine's RAM and touches it afresh: its first
+    // tasks took 0.1-2 s each for one document on a 24 GiB machine, 5-20 ms capped (docs/decisions.md).
     meiliMaxIndexingMemoryBytes: bytes(env, 'MEILI_MAX_INDEXING_MEMORY', 256 * 1024 ** 2),
     meiliMaxIndexingThreads: int(env, 'MEILI_MAX_INDEXING_THREADS', 1, 1),
     meiliIndexPrefix: indexPrefix(env),

@@ -141,7 +141,9 @@ export async function startMeilisearch(options: { dataDir?: string; port?: numbe
   const child = spawn(
     MEILI_BINARY,
     ['--db-path', path.join(dataDir, 'data.ms'), '--http-addr', `127.0.0.1:${port}`, '--no-analytics', '--experimental-contains-filter',
-      '--dump-dir', path.join(dataDir, 'dumps'), '--snapshot-dir', path.join(dataDir, 'snapshots'), '--log-level', 'ERROR', '--max-indexing-threads', '2'],
+      '--dump-dir', path.join(dataDir, 'dumps'), '--snapshot-dir', path.join(dataDir, 'snapshots'), '--log-level', 'ERROR', '--max-indexing-threads', '2',
+      // Capped as the embedded default is (MEILI_MAX_INDEXING_MEMORY in config.ts): uncapped, its first tasks take seconds.
+      '--max-indexing-memory', '256MiB'],
     { stdio: 'ignore', env: { ...process.env, MEILI_MASTER_KEY: masterKey }, detached: false },
   );
   const url = `http://127.0.0.1:${port}`;
