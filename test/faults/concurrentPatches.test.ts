@@ -15,7 +15,7 @@ import { storageProblems, storedDatasets } from '../support/storedValues.js';
 const CLIENTS = 64;
 const DATASETS = 10;
 const PROPERTIES = 20;
-const ROUNDS = 10;
+const ROUNDS = 5;
 const report = (line: string) => console.log(`[concurrent patches] ${line}`);
 
 const datasetOf = (pair: number) => datasetUrnOf(`cc.d${pair % DATASETS}`);
@@ -86,7 +86,7 @@ const valueOf = (client: number, round: number) => `client${client}-round${round
       expect(new Map(d.entries!.map((e) => [e.propertyUrn, (e.values as Array<{ string: string }>).map((v) => v.string)]))).toEqual(
         new Map([...expected.get(d.urn)!].map(([p, v]) => [p, [v]])),
       );
-      // 20 pairs x 10 rounds, each changing the value: the latest version plus 199 older ones.
+      // 20 pairs x 5 rounds, each changing the value: the latest version plus 99 older ones.
       expect(d.history + 1).toBe(PROPERTIES * ROUNDS);
     }
   }, 180_000);
