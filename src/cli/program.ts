@@ -200,7 +200,7 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
       run(async (opts: { urn?: string; from?: string; force?: boolean }) => {
         if (opts.from !== undefined && opts.urn === undefined) {
           // Local: opens the database itself (docs/operations.md), so loaded only for this.
-          const { restoreBackup } = await import('../admin/restoreBackup.js');
+          const { restoreBackup } = await import('./local/restoreBackup.js');
           return restoreBackup(ctx.terminal, { from: opts.from, force: opts.force === true });
         }
         if (opts.urn !== undefined && opts.from === undefined) return restoreEntity(ctx, { urn: opts.urn });
@@ -214,7 +214,7 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--old-bin-dir <dir>', "a directory with the old major's initdb and postgres, when no installed package has them")
     .action(
       run(async (opts: { oldBinDir?: string }) => {
-        const { upgradeData } = await import('../admin/upgradeData.js');
+        const { upgradeData } = await import('./local/upgradeData.js');
         return upgradeData(ctx.terminal, opts);
       }),
     );

@@ -7,12 +7,12 @@
  * go through a server's HTTP API (docs/decisions.md, "Restore and upgrade-data run
  * locally").
  */
-import { ConfigError, loadConfig, type Config } from '../config.js';
-import { DataDirInUseError, lockDataDir, type DataDirLock } from '../embedded/dataDirLock.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../embedded/postgres.js';
-import { createLogger, type Logger } from '../logger.js';
-import { CliError, EXIT } from '../cli/errors.js';
-import type { Terminal } from '../cli/terminal.js';
+import { ConfigError, loadConfig, type Config } from '../../config.js';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from '../../embedded/dataDirLock.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../embedded/postgres.js';
+import { createLogger, type Logger } from '../../logger.js';
+import { CliError, EXIT } from '../errors.js';
+import type { Terminal } from '../terminal.js';
 
 export function localConfig(): Config {
   try {

@@ -21,14 +21,14 @@
 import { existsSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { CliError, EXIT, type ExitCode } from '../cli/errors.js';
-import { printLine, type Terminal } from '../cli/terminal.js';
-import { startEmbeddedPostgres } from '../embedded/postgres.js';
-import { bundledBinaries, clusterMajor, installedBinaryDirs, postgresMajor } from '../embedded/postgresBinaries.js';
-import { dumpToFile } from '../store/backup/dump.js';
-import { restoreDatabase } from '../store/backup/restore.js';
-import { readIndexFormats, writeIndexFormats } from '../store/backup/tables.js';
-import { APP_VERSION } from '../version.js';
+import { CliError, EXIT, type ExitCode } from '../errors.js';
+import { printLine, type Terminal } from '../terminal.js';
+import { startEmbeddedPostgres } from '../../embedded/postgres.js';
+import { bundledBinaries, clusterMajor, installedBinaryDirs, postgresMajor } from '../../embedded/postgresBinaries.js';
+import { dumpToFile } from '../../store/backup/dump.js';
+import { restoreDatabase } from '../../store/backup/restore.js';
+import { readIndexFormats, writeIndexFormats } from '../../store/backup/tables.js';
+import { APP_VERSION } from '../../version.js';
 import { readBackupFile } from './backupFile.js';
 import { localConfig, localLogger, lockForLocalWork, ProgressLine } from './localDatabase.js';
 

@@ -8,23 +8,23 @@
  * progress at GET /openapi/v3/jobs/{id}.
  */
 import { existsSync } from 'node:fs';
-import { CliError, EXIT, type ExitCode } from '../cli/errors.js';
-import { printLine, type Terminal } from '../cli/terminal.js';
-import type { Config } from '../config.js';
-import { BackupFormatError, type BackupManifest } from '../domain/backupFormat.js';
-import { SEARCH_INDEX_BUILD } from '../domain/jobKinds.js';
-import { INDEX_FORMAT } from '../search/indexFormat.js';
-import { setUrnNamespace } from '../domain/typeUrns.js';
-import { DataDirInUseError, lockDataDir, type DataDirLock } from '../embedded/dataDirLock.js';
-import type { Logger } from '../logger.js';
-import { connectSearch } from '../search/connect.js';
-import { rebuildIndexes } from '../services/searchIndex/rebuild.js';
-import { entityPageReader } from '../store/aspects.js';
-import { RestoreRefusedError, restoreDatabase } from '../store/backup/restore.js';
-import { openDatabase } from '../store/database.js';
-import { enqueueSingletonJob } from '../store/jobs.js';
-import { DataVersionError } from '../store/dataVersion.js';
-import { APP_VERSION } from '../version.js';
+import { CliError, EXIT, type ExitCode } from '../errors.js';
+import { printLine, type Terminal } from '../terminal.js';
+import type { Config } from '../../config.js';
+import { BackupFormatError, type BackupManifest } from '../../domain/backupFormat.js';
+import { SEARCH_INDEX_BUILD } from '../../domain/jobKinds.js';
+import { INDEX_FORMAT } from '../../search/indexFormat.js';
+import { setUrnNamespace } from '../../domain/typeUrns.js';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from '../../embedded/dataDirLock.js';
+import type { Logger } from '../../logger.js';
+import { connectSearch } from '../../search/connect.js';
+import { rebuildIndexes } from '../../services/searchIndex/rebuild.js';
+import { entityPageReader } from '../../store/aspects.js';
+import { RestoreRefusedError, restoreDatabase } from '../../store/backup/restore.js';
+import { openDatabase } from '../../store/database.js';
+import { enqueueSingletonJob } from '../../store/jobs.js';
+import { DataVersionError } from '../../store/dataVersion.js';
+import { APP_VERSION } from '../../version.js';
 import { localConfig, localLogger, openLocalDatabase, ProgressLine } from './localDatabase.js';
 
 export async function restoreBackup(terminal: Terminal, options: { from: string; force: boolean }): Promise<ExitCode> {
