@@ -142,7 +142,7 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
       for (const [i, name] of DELETED.entries()) {
         const via = i % 2 === 0 ? a : b;
         const res = await attempt(via.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(propertyUrn(name))}`);
-        // Seen beside other suites on a loaded machine: no answer in 30 s, the database idle. The replica's own account, then.
+        // A delete not answered 200 fails with the replica's own log lines, less the load's access lines.
         if (res.status !== 200) {
           const log = via.output.join('').split('\n').filter((l) => !/"route":"(\/openapi\/v3\/entity\/:entityName\/:urn\/:aspect|\/api\/graphql|\/health)"/.test(l));
           throw new Error(`DELETE ${name} through ${via.name}: ${res.status} ${res.error ?? res.text.slice(0, 300)} after ${res.ms} ms; its log, less the load's access lines, ends:\n${log.slice(-60).join('\n')}`);
