@@ -26,8 +26,8 @@ export function createLogger(level: string, format: LogFormat = 'json', destinat
   const human = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
   // JSON lines go out asynchronously (issue #29's profile: one synchronous write per access
   // line took 1.6 s of 32 s under attack). Lines queued while a write is in flight leave
-  // together in the next one; pino flushes what is queued when the process exits, so only
-  // a SIGKILL can lose the last lines, never data.
+  // together in the next one. A process that ends exits through exitAfterFlush, so only a
+  // SIGKILL can lose the last lines, never data.
   if (!human) return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
   // Synchronous, in this thread: start-up lines appear in order and none is lost at exit.
   return pino(
@@ -41,4 +41,23 @@ export function createLogger(level: string, format: LogFormat = 'json', destinat
       ...(destination ? { destination } : {}),
     }),
   );
+}
+
+/** Bound on waiting for standard output at exit: a reader that stopped reading must not hold the exit. */
+const EXIT_FLUSH_MS = 2000;
+
+/**
+ * Exits once every line logged so far is written, in order. pino's own exit handler
+ * writes what is queued synchronously but cannot wait for an asynchronous write already
+ * in flight, whose lines then came after the last line (seen beside two busy loops:
+ * PostgreSQL's "database system is shut down" after "stopped"), and its flush() answers
+ * at once. Ending the stream waits for that write, writes the rest, and closes it.
+ */
+export function exitAfterFlush(log: Logger, code: number): void {
+  const exit = () => process.exit(code);
+  setTimeout(exit, EXIT_FLUSH_MS);
+  const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as Partial<NodeJS.WritableStream> | undefined;
+  if (typeof stream?.end !== 'function' || typeof stream.once !== 'function') return exit();
+  stream.once('close', exit);
+  stream.end();
 }

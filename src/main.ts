@@ -1,7 +1,7 @@
 /** Entry point of `npm start`: configuration from the environment, then the server until a signal. */
 import { ConfigError, loadConfig } from './config.js';
 import { startEnginesEarly } from './embedded/earlyStart.js';
-import { createLogger } from './logger.js';
+import { createLogger, exitAfterFlush } from './logger.js';
 
 async function main(): Promise<void> {
   let config;
@@ -27,18 +27,17 @@ async function main(): Promise<void> {
       log.info({ signal }, 'shutting down');
       const force = setTimeout(() => {
         log.error('shutdown took too long; exiting');
-        process.exit(1);
+        exitAfterFlush(log, 1);
       }, 30_000);
       force.unref();
       server.close().then(
         () => {
-          // Queued log lines are flushed at exit (logger.ts), this one included.
           log.info('stopped');
-          process.exit(0);
+          exitAfterFlush(log, 0);
         },
         (err) => {
           log.error({ err }, 'error during shutdown');
-          process.exit(1);
+          exitAfterFlush(log, 1);
         },
       );
     });
