@@ -92,9 +92,6 @@ export async function startChild(options: ChildOptions): Promise<RunningChild> {
       // so they come before the server's own last line; bounded, since a child of its own
       // may hold the pipes open.
       await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-      // A process starved of the CPU runs that timer before reading what the pipes already
-      // hold (timers come before I/O in a turn of the loop): one more turn reads it.
-      await new Promise((resolve) => setImmediate(resolve));
     },
   };
 }
