@@ -33,7 +33,11 @@ const RELEASE_CLAIM = `
     await s?.close();
   });
 
-  const enqueue = async (kind: string) => (await s.query<{ id: string }>(`INSERT INTO job (kind, payload) VALUES ($1, '{}'::jsonb) RETURNING id::text AS id`, [kind]))[0]!.id;
+  // Runnable already: run_after keeps milliseconds and its default rounds the insert's time
+  // to the nearest one, so a claim in the next half millisecond could find it not yet due
+  // (seen once: an old release's claim of a cleanup job came back empty).
+  const enqueue = async (kind: string) =>
+    (await s.query<{ id: string }>(`INSERT INTO job (kind, payload, run_after) VALUES ($1, '{}'::jsonb, now() - interval '1 second') RETURNING id::text AS id`, [kind]))[0]!.id;
   const row = async (id: string) => (await s.query(`SELECT status, attempts, locked_by FROM job WHERE id = $1`, [id]))[0];
 
   test("the old release's claim of a kind it cannot run is skipped, the job left as it was; this release's worker takes it", async () => {
