@@ -127,6 +127,7 @@ async function restartUnderLoad(backend: FaultBackend): Promise<void> {
     let backAt = 0;
     const load = runClients(WRITERS + 2, (i) => (i < WRITERS ? writer() : i === WRITERS ? reader() : graphqlReader()));
     await sleep(3_000);
+    await waitFor('load answered before the outage', 60_000, async () => (outcomes.length >= WRITERS + 2 ? true : undefined), 100);
     shutDownAt = Date.now();
     await restart.begin();
     // /health asked throughout the outage (the embedded restart can be quick); the first refusal is checked below.
@@ -141,7 +142,12 @@ async function restartUnderLoad(backend: FaultBackend): Promise<void> {
     backAt = await ending;
     const down = downProbes[0] ?? { status: 200, body: undefined };
     report(`PostgreSQL back after an outage of ${backAt - shutDownAt} ms`);
-    await sleep(RECOVERY_BOUND_MS + 3_000);
+    // Load runs on until every client has finished requests started after the bound: a
+    // fixed few seconds more saw none on a loaded machine (the clients' answers came late).
+    await sleep(RECOVERY_BOUND_MS);
+    const bound = backAt + RECOVERY_BOUND_MS;
+    await waitFor('requests started after the recovery bound', 60_000, async () =>
+      outcomes.filter((o) => o.startedAt >= bound).length >= 3 * (WRITERS + 2) ? true : undefined, 100);
     stop = true;
     await load;
     // The same process, still up, serving: health ok again.
