@@ -62,6 +62,21 @@ export async function claimJob(db: Queryable, worker: string, leaseSeconds: numb
   return rows[0] ? toJob(rows[0]) : undefined;
 }
 
+/**
+ * Milliseconds until the earliest pending job `claimJob` would take becomes due (0 when
+ * one is due already), or null when none is pending: an idle worker sleeps until then
+ * rather than a whole poll, so a job queued with a delay (a changed test's evaluation)
+ * starts when it is due.
+ */
+export async function nextJobDueInMs(db: Queryable, runs: { kinds: readonly string[]; format: string }): Promise<number | null> {
+  const rows = await db.query<{ ms: number | null }>(sql`
+    SELECT (EXTRACT(EPOCH FROM min(run_after) - now()) * 1000)::float8 AS ms FROM job
+    WHERE status = 'pending' AND kind = ANY(${runs.kinds}::text[])
+      AND (payload->>'format' IS NULL OR payload->>'format' = ${runs.format})`);
+  const ms = rows[0]?.ms;
+  return ms === null || ms === undefined ? null : Math.max(0, Math.ceil(ms));
+}
+
 /** Extends the lease and records progress; false when the lease was lost to another worker. */
 export async function heartbeat(db: Queryable, id: bigint, worker: string, leaseSeconds: number, progress: { total?: number; done?: number }): Promise<boolean> {
   const n = await db.execute(sql`

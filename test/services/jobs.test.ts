@@ -5,9 +5,13 @@
  * queued state can be seen first. In process, on a real PostgreSQL.
  */
 import { NotFoundError, ValidationError } from '../../src/domain/errors.js';
+import { createLogger } from '../../src/logger.js';
 import { CLEANUP_PROPERTY_VALUES } from '../../src/services/jobs/kinds.js';
+import { JobWorker } from '../../src/services/jobs/worker.js';
+import { sql } from '../../src/store/sql.js';
 import { ADMIN, READER, startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, jobsSettled, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
+import { waitFor } from '../support/waitFor.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -61,4 +65,24 @@ test('a bad status or count is a ValidationError naming it; an unknown or malfor
   expect((await rejection(jobs().list(READER, { count: -1 }), ValidationError)).field).toBe('count');
   await rejection(jobs().get(READER, '999999'), NotFoundError);
   await rejection(jobs().get(READER, 'abc'), NotFoundError);
+});
+
+test('a job queued with a delay starts when it is due, not at the next poll', async () => {
+  // A poll longer than the test's wait: only the worker's wake at the due time can run it.
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), pollMs: 600_000, format: 'test' });
+  const ran: bigint[] = [];
+  worker.register('test-delayed', async ({ job }) => {
+    ran.push(job.id);
+    return 'done';
+  });
+  worker.start();
+  try {
+    const [queued] = await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, run_after) VALUES ('test-delayed', '{}'::jsonb, now() + interval '1 second') RETURNING id`);
+    // As a service that queues a job does: the worker looks, finds it not yet due, and sleeps.
+    worker.nudge();
+    await waitFor('the delayed job to run', 30_000, async () => (ran.length > 0 ? true : undefined), 50);
+    expect(ran).toEqual([queued!.id]);
+  } finally {
+    await worker.stop();
+  }
 });

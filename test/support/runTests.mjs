@@ -1,4 +1,4 @@
-// `npm test`: the static checks (generated types up to date, the three TypeScript
+// `npm test`: the static checks (generated types up to date, the TypeScript
 // projects) and Jest at the same time, rather than the checks first. The checks take
 // about 20 s of one core; Jest's suites leave a core idle often enough (they wait on
 // servers) to absorb them, so they run at a lower priority and their output is

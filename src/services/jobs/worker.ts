@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
-import { claimJob, completeJob, failJob, heartbeat, releaseJob, saveJobResult, type Job } from '../../store/jobs.js';
+import { claimJob, completeJob, failJob, heartbeat, nextJobDueInMs, releaseJob, saveJobResult, type Job } from '../../store/jobs.js';
 import { backoffMs, DEFAULT_LEASE_SECONDS, WakeableSleep } from '../../time.js';
 import { jobRuns } from '../../telemetry/metrics.js';
 import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
@@ -105,15 +105,21 @@ export class JobWorker {
     let failures = 0;
     while (this.running) {
       let job: Job | undefined;
+      let idleMs = this.options.pollMs ?? 1000;
+      const runs = { kinds: [...this.handlers.keys()], format: this.options.format };
       try {
-        job = await claimJob(this.options.db, this.id, this.leaseSeconds, { kinds: [...this.handlers.keys()], format: this.options.format });
+        job = await claimJob(this.options.db, this.id, this.leaseSeconds, runs);
+        // Nothing to run now: sleep until the next delayed job is due if that comes before the
+        // next poll (at least 20 ms: a due job another worker is claiming must not spin this loop).
+        const due = job ? null : await nextJobDueInMs(this.options.db, runs);
+        if (due !== null) idleMs = Math.min(idleMs, Math.max(due, 20) + 5);
         failures = 0;
       } catch (err) {
         failures++;
         log.warn({ err: (err as Error).message }, 'could not claim a job; database unavailable?');
       }
       if (!job) {
-        await this.pause.sleep(failures > 0 ? backoffMs(failures, CLAIM_BACKOFF) : (this.options.pollMs ?? 1000));
+        await this.pause.sleep(failures > 0 ? backoffMs(failures, CLAIM_BACKOFF) : idleMs);
         continue;
       }
       await (tracing() ? inSpan(`job ${job.kind}`, SpanKind.INTERNAL, { 'propgraph.job.id': String(job.id), 'propgraph.job.kind': job.kind }, () => this.run(job)) : this.run(job));
