@@ -7,9 +7,11 @@
 import { Agent, request } from 'node:http';
 import { waitFor } from './waitFor.js';
 
-// Idle connections are closed by the agent before the server's keep-alive timeout (it
-// reads the `Keep-Alive: timeout` hint), as fetch does; at most 256 per server.
-const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+// Idle connections are closed by the agent a second before the server's keep-alive
+// timeout, as fetch does: Node's agent follows the `Keep-Alive: timeout` hint only when
+// it has a timeout of its own (which closes idle sockets only: a request in flight is
+// not cut short). At most 256 connections per server.
+const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 60_000 });
 
 /** One exchange: the status, the headers as fetch gives them, the body as text. Rejects as fetch does (`cause` names the socket error). */
 function exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; headers: Headers; text: string }> {
