@@ -5,7 +5,7 @@
  */
 import type { Queryable, Tx } from './database.js';
 import type { JobModel } from './generated/prisma/models.js';
-import { raw, sql } from './sql.js';
+import { raw, sql, type Sql } from './sql.js';
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
 
@@ -40,20 +40,29 @@ export async function enqueueJob(tx: Tx, kind: string, payload: Record<string, u
   return rows[0]!.id;
 }
 
+/** What a worker runs: these kinds, for its search index format or for none. */
+export interface WorkerRuns {
+  readonly kinds: readonly string[];
+  readonly format: string;
+}
+
+function runnableBy(runs: WorkerRuns): Sql {
+  return sql`kind = ANY(${runs.kinds}::text[]) AND (payload->>'format' IS NULL OR payload->>'format' = ${runs.format})`;
+}
+
 /**
  * Claims the oldest runnable job for `worker`, leasing it for `leaseSeconds`: only of
  * the kinds it runs, and only jobs for its search index format or for none (versions
  * side by side in a rolling upgrade leave each other's jobs alone).
  */
-export async function claimJob(db: Queryable, worker: string, leaseSeconds: number, runs: { kinds: readonly string[]; format: string }): Promise<Job | undefined> {
+export async function claimJob(db: Queryable, worker: string, leaseSeconds: number, runs: WorkerRuns): Promise<Job | undefined> {
   const rows = await db.query<Row>(sql`
     UPDATE job SET status = 'running', locked_by = ${worker},
                    locked_until = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1
     WHERE id = (
       SELECT id FROM job
       WHERE ((status = 'pending' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
-        AND kind = ANY(${runs.kinds}::text[])
-        AND (payload->>'format' IS NULL OR payload->>'format' = ${runs.format})
+        AND ${runnableBy(runs)}
       ORDER BY id
       FOR UPDATE SKIP LOCKED
       LIMIT 1
@@ -68,11 +77,10 @@ export async function claimJob(db: Queryable, worker: string, leaseSeconds: numb
  * rather than a whole poll, so a job queued with a delay (a changed test's evaluation)
  * starts when it is due.
  */
-export async function nextJobDueInMs(db: Queryable, runs: { kinds: readonly string[]; format: string }): Promise<number | null> {
+export async function nextJobDueInMs(db: Queryable, runs: WorkerRuns): Promise<number | null> {
   const rows = await db.query<{ ms: number | null }>(sql`
     SELECT (EXTRACT(EPOCH FROM min(run_after) - now()) * 1000)::float8 AS ms FROM job
-    WHERE status = 'pending' AND kind = ANY(${runs.kinds}::text[])
-      AND (payload->>'format' IS NULL OR payload->>'format' = ${runs.format})`);
+    WHERE status = 'pending' AND ${runnableBy(runs)}`);
   const ms = rows[0]?.ms;
   return ms === null || ms === undefined ? null : Math.max(0, Math.ceil(ms));
 }
