@@ -13,9 +13,8 @@ import { waitFor } from './waitFor.js';
 // not cut short). At most 256 connections per server.
 const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 60_000 });
 
-/** One exchange: the status, the headers as fetch gives them, the body as text. Rejects as fetch does (`cause` names the socket error). */
+/** One exchange over plain HTTP (every server under test): the status, the headers as fetch gives them, the body as text. Rejects as fetch does (`cause` names the socket error). */
 function exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; headers: Headers; text: string }> {
-  if (url.protocol !== 'http:') return fetchExchange(url, method, headers, body);
   return new Promise((resolve, reject) => {
     const req = request(url, { method, agent, headers: body !== undefined ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -31,11 +30,6 @@ function exchange(url: URL, method: string, headers: Record<string, string>, bod
     req.on('error', (err) => reject(new TypeError('fetch failed', { cause: err })));
     req.end(body);
   });
-}
-
-async function fetchExchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; headers: Headers; text: string }> {
-  const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
-  return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
 export interface HttpResponse<T = any> {
