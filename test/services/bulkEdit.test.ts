@@ -12,6 +12,7 @@ import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import type { Caller } from '../../src/services/caller.js';
 import type { JobView } from '../../src/services/jobs/jobService.js';
 import { searchAvailableForTests } from '../support/server.js';
+import { indexCaughtUp } from '../support/serviceCatalog.js';
 import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { waitFor } from '../support/waitFor.js';
 
@@ -49,6 +50,9 @@ async function finished(jobId: string): Promise<JobView> {
     await rt.services.entities.batchUpsert(admin, ENTITY.dataset, [...HIVE, ...KAFKA].map((urn) => ({ urn, aspects: new Map([['status', { value: { removed: false } }]]) })));
     await rt.services.values.upsert(admin, HIVE[0]!, [{ structuredPropertyUrn: TIER, values: [{ stringValue: 'gold' }] }, { structuredPropertyUrn: TAGS, values: [{ stringValue: 'pii' }] }]);
     await rt.services.values.upsert(admin, HIVE[1]!, [{ structuredPropertyUrn: LOCKED, values: [{ stringValue: 'frozen' }] }]);
+    // The edits select by search: every dataset must be in the index first. A write's bounded
+    // wait for it can run out on a loaded machine (a whole run saw 2 of the 40 selected).
+    await indexCaughtUp(rt);
   }, 180_000);
 
   afterAll(async () => {
