@@ -225,6 +225,8 @@ export type PropertyValueInput = {
 
 export type RemoveStructuredPropertiesInput = {
   assetUrn: string;
+  /** The asset's structuredProperties aspectVersion as read: refused as stale if someone wrote since. */
+  expectedVersion?: string | null | undefined;
   structuredPropertyUrns: Array<string>;
 };
 
@@ -235,13 +237,17 @@ export type ReplaceStructuredPropertyDefinitionInput = {
   description?: string | null | undefined;
   displayName?: string | null | undefined;
   entityTypes: Array<string>;
+  /** The definitionAspectVersion as read: refused as stale (extensions.reason STALE) if someone changed the definition since. */
+  expectedVersion?: string | null | undefined;
   immutable?: boolean | null | undefined;
+  /** Instead of a new version: rules that keep the stored values the change would break (a job then rewrites them). */
+  migration?: StructuredPropertyMigrationInput | null | undefined;
   /** Flags given are set; others keep their value. */
   settings?: StructuredPropertySettingsInput | null | undefined;
   typeQualifier?: TypeQualifierInput | null | undefined;
   urn: string;
   valueType: string;
-  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change. Absent: the stored version is kept. */
+  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change that breaks stored values, unless a migration keeps them. Absent: the stored version is kept. */
   version?: string | null | undefined;
 };
 
@@ -309,6 +315,16 @@ export type StructuredPropertyInputParams = {
   values: Array<PropertyValueInput>;
 };
 
+/** Rules that keep stored values through a breaking definition change, instead of a new version that drops them all. */
+export type StructuredPropertyMigrationInput = {
+  /** Numbers become strings, or strings numbers (every string must read as one), for a value type change. */
+  convert?: boolean | null | undefined;
+  /** Drop only the values the new definition still refuses (needs the privilege to drop values). */
+  dropInvalid?: boolean | null | undefined;
+  /** Each stored value `from` becomes `to`. */
+  remap?: Array<ValueRemapInput> | null | undefined;
+};
+
 export type StructuredPropertySettingsInput = {
   hideInAssetSummaryWhenEmpty?: boolean | null | undefined;
   isHidden?: boolean | null | undefined;
@@ -344,6 +360,8 @@ export type UpdateTestInput = {
 
 export type UpsertStructuredPropertiesInput = {
   assetUrn: string;
+  /** The asset's structuredProperties aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone wrote since. */
+  expectedVersion?: string | null | undefined;
   structuredPropertyInputParams: Array<StructuredPropertyInputParams>;
 };
 
@@ -356,6 +374,11 @@ export type ValueHistoryInput = {
   scrollId?: string | null | undefined;
   /** An entity: its history. */
   urn?: string | null | undefined;
+};
+
+export type ValueRemapInput = {
+  from: PropertyValueInput;
+  to: PropertyValueInput;
 };
 
 export type HeldValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:

@@ -165,6 +165,15 @@ export type AutoCompleteResults = {
   suggestions: Array<Scalars['String']['output']>;
 };
 
+export type BreakingChangeCount = {
+  __typename?: 'BreakingChangeCount';
+  change: Scalars['String']['output'];
+  /** Entities holding values it breaks. */
+  holders?: Maybe<Scalars['Int']['output']>;
+  /** valueType, cardinality, allowedValueRemoved, allowedValuesAdded, entityTypeRemoved, allowedTypesRestricted or allowedTypeRemoved. */
+  kind: Scalars['String']['output'];
+};
+
 export type BulkEditChange = {
   __typename?: 'BulkEditChange';
   after: Array<PropertyValue>;
@@ -376,6 +385,17 @@ export type DatasetProperties = {
   description?: Maybe<Scalars['String']['output']>;
   name: Scalars['String']['output'];
   qualifiedName?: Maybe<Scalars['String']['output']>;
+};
+
+/** What a definition change would do, decided and written nothing. */
+export type DefinitionChangePreview = {
+  __typename?: 'DefinitionChangePreview';
+  /** The breaking changes and how many entities hold values each breaks; a change no stored value breaks needs neither a version nor a migration. */
+  breaking: Array<BreakingChangeCount>;
+  /** What a new version would drop (the values the property holds now); nothing for a change that keeps the version. */
+  impact: ValueImpact;
+  /** What the migration sent would do, rule by rule; null when none was sent or nothing breaks. */
+  migration?: Maybe<MigrationEffect>;
 };
 
 export type DeleteStructuredPropertyInput = {
@@ -673,6 +693,36 @@ export type MetadataAttribution = {
   time: Scalars['Long']['output'];
 };
 
+export type MigrationEffect = {
+  __typename?: 'MigrationEffect';
+  /** Entities whose values the migration changes. */
+  changed: Scalars['Int']['output'];
+  /** Entities holding values of the property. */
+  holders: Scalars['Int']['output'];
+  refusedEntities: Scalars['Int']['output'];
+  /** Values the rules leave invalid: the migration is refused while there are any. */
+  refusedValues: Scalars['Int']['output'];
+  rules: Array<MigrationRuleEffect>;
+};
+
+export type MigrationExample = {
+  __typename?: 'MigrationExample';
+  /** Null: the entity's values of the property are dropped. */
+  after?: Maybe<Array<PropertyValue>>;
+  before: Array<PropertyValue>;
+  urn: Scalars['String']['output'];
+};
+
+export type MigrationRuleEffect = {
+  __typename?: 'MigrationRuleEffect';
+  entities: Scalars['Int']['output'];
+  /** Up to ten entities it changes, before and after. */
+  examples: Array<MigrationExample>;
+  /** remap {double=3.0} → {double=2.0}, convert or dropInvalid. */
+  rule: Scalars['String']['output'];
+  values: Scalars['Int']['output'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Sets, adds or removes one property's values on every entity a search selects (or the entities named), through the same write path as one entity's edit: a job (follow it with job(id)); with dryRun, every entity's change decided and nothing written. */
@@ -855,6 +905,8 @@ export type Query = {
   listTests?: Maybe<ListTestsResult>;
   /** Who is calling: the token this request presented, its scope and what that scope allows. */
   me: AuthenticatedUser;
+  /** What replacing the definition would do (breaking changes and their holders, what a new version would drop, what a migration would do), decided and written nothing. */
+  previewStructuredPropertyDefinition: DefinitionChangePreview;
   /** Scrolls through search results with a cursor (reaches every hit). */
   scrollAcrossEntities?: Maybe<ScrollResults>;
   /** A page of search results by offset (DataHub's searchAcrossEntities), with facets; reaches the first 10,000 hits. scrollAcrossEntities reaches every hit. */
@@ -922,6 +974,11 @@ export type QueryListTestsArgs = {
 };
 
 
+export type QueryPreviewStructuredPropertyDefinitionArgs = {
+  input: ReplaceStructuredPropertyDefinitionInput;
+};
+
+
 export type QueryScrollAcrossEntitiesArgs = {
   input: ScrollAcrossEntitiesInput;
 };
@@ -958,6 +1015,8 @@ export type QueryValueHistoryArgs = {
 
 export type RemoveStructuredPropertiesInput = {
   assetUrn: Scalars['String']['input'];
+  /** The asset's structuredProperties aspectVersion as read: refused as stale if someone wrote since. */
+  expectedVersion?: InputMaybe<Scalars['String']['input']>;
   structuredPropertyUrns: Array<Scalars['String']['input']>;
 };
 
@@ -968,13 +1027,17 @@ export type ReplaceStructuredPropertyDefinitionInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   displayName?: InputMaybe<Scalars['String']['input']>;
   entityTypes: Array<Scalars['String']['input']>;
+  /** The definitionAspectVersion as read: refused as stale (extensions.reason STALE) if someone changed the definition since. */
+  expectedVersion?: InputMaybe<Scalars['String']['input']>;
   immutable?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Instead of a new version: rules that keep the stored values the change would break (a job then rewrites them). */
+  migration?: InputMaybe<StructuredPropertyMigrationInput>;
   /** Flags given are set; others keep their value. */
   settings?: InputMaybe<StructuredPropertySettingsInput>;
   typeQualifier?: InputMaybe<TypeQualifierInput>;
   urn: Scalars['String']['input'];
   valueType: Scalars['String']['input'];
-  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change. Absent: the stored version is kept. */
+  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change that breaks stored values, unless a migration keeps them. Absent: the stored version is kept. */
   version?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1136,6 +1199,8 @@ export type StringValue = {
 
 export type StructuredProperties = {
   __typename?: 'StructuredProperties';
+  /** The stored version of the entity's structuredProperties aspect as read (its systemMetadata.version). Send it back as expectedVersion: a write over a change made since is refused as stale (extensions.reason STALE), not lost. */
+  aspectVersion?: Maybe<Scalars['String']['output']>;
   properties: Array<StructuredPropertiesEntry>;
 };
 
@@ -1182,9 +1247,13 @@ export type StructuredPropertyDefinitionRevision = {
 export type StructuredPropertyEntity = Entity & {
   __typename?: 'StructuredPropertyEntity';
   definition: StructuredPropertyDefinition;
+  /** The stored version of the definition as read; send it back as expectedVersion to change it only if no one has since. */
+  definitionAspectVersion?: Maybe<Scalars['String']['output']>;
   /** The definition after each write, newest first. A hard delete removes the history with the property. */
   definitionHistory: Array<StructuredPropertyDefinitionRevision>;
   exists?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether a migration of its values is in progress (its job rewrites them; until then they read through its rules). */
+  migrating: Scalars['Boolean']['output'];
   /** Display settings (the structuredPropertySettings aspect); every flag false when never set. */
   settings?: Maybe<StructuredPropertySettings>;
   /** Whether the property is soft deleted. */
@@ -1198,6 +1267,16 @@ export type StructuredPropertyEntity = Entity & {
 export type StructuredPropertyInputParams = {
   structuredPropertyUrn: Scalars['String']['input'];
   values: Array<PropertyValueInput>;
+};
+
+/** Rules that keep stored values through a breaking definition change, instead of a new version that drops them all. */
+export type StructuredPropertyMigrationInput = {
+  /** Numbers become strings, or strings numbers (every string must read as one), for a value type change. */
+  convert?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Drop only the values the new definition still refuses (needs the privilege to drop values). */
+  dropInvalid?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Each stored value `from` becomes `to`. */
+  remap?: InputMaybe<Array<ValueRemapInput>>;
 };
 
 export type StructuredPropertySettings = {
@@ -1353,6 +1432,8 @@ export type TypeQualifierInput = {
 export type UpdateStructuredPropertyInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   displayName?: InputMaybe<Scalars['String']['input']>;
+  /** The definitionAspectVersion as read: refused as stale (extensions.reason STALE) if someone changed the definition since. */
+  expectedVersion?: InputMaybe<Scalars['String']['input']>;
   immutable?: InputMaybe<Scalars['Boolean']['input']>;
   newAllowedValues?: InputMaybe<Array<AllowedValueInput>>;
   newEntityTypes?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -1376,6 +1457,8 @@ export type UpdateTypeQualifierInput = {
 
 export type UpsertStructuredPropertiesInput = {
   assetUrn: Scalars['String']['input'];
+  /** The asset's structuredProperties aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone wrote since. */
+  expectedVersion?: InputMaybe<Scalars['String']['input']>;
   structuredPropertyInputParams: Array<StructuredPropertyInputParams>;
 };
 
@@ -1436,6 +1519,11 @@ export type ValueImpact = {
   byEntityType: Array<EntityTypeCount>;
   entities: Scalars['Int']['output'];
   values: Scalars['Int']['output'];
+};
+
+export type ValueRemapInput = {
+  from: PropertyValueInput;
+  to: PropertyValueInput;
 };
 
 export type WithIndex<TObject> = TObject & Record<string, any>;
@@ -1583,6 +1671,7 @@ export type ResolversTypes = ResolversObject<{
   AutoCompleteMultipleResults: ResolverTypeWrapper<Omit<AutoCompleteMultipleResults, 'suggestions'> & { suggestions: Array<ResolversTypes['AutoCompleteResultForEntity']> }>;
   AutoCompleteResultForEntity: ResolverTypeWrapper<Omit<AutoCompleteResultForEntity, 'entities'> & { entities: Array<ResolversTypes['Entity']> }>;
   AutoCompleteResults: ResolverTypeWrapper<Omit<AutoCompleteResults, 'entities'> & { entities: Array<ResolversTypes['Entity']> }>;
+  BreakingChangeCount: ResolverTypeWrapper<BreakingChangeCount>;
   BulkEditChange: ResolverTypeWrapper<BulkEditChangeModel>;
   BulkEditOperation: BulkEditOperation;
   BulkEditProgress: ResolverTypeWrapper<BulkEditProgressModel>;
@@ -1603,6 +1692,7 @@ export type ResolversTypes = ResolversObject<{
   DataTypeInfo: ResolverTypeWrapper<DataTypeInfoModel>;
   Dataset: ResolverTypeWrapper<EntityModel>;
   DatasetProperties: ResolverTypeWrapper<DatasetProperties>;
+  DefinitionChangePreview: ResolverTypeWrapper<Omit<DefinitionChangePreview, 'impact' | 'migration'> & { impact: ResolversTypes['ValueImpact'], migration?: Maybe<ResolversTypes['MigrationEffect']> }>;
   DeleteStructuredPropertyInput: DeleteStructuredPropertyInput;
   Entity: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Entity']>;
   EntityType: EntityType;
@@ -1631,6 +1721,9 @@ export type ResolversTypes = ResolversObject<{
   ListTestsResult: ResolverTypeWrapper<ListTestsResultModel>;
   Long: ResolverTypeWrapper<Scalars['Long']['output']>;
   MetadataAttribution: ResolverTypeWrapper<AttributionModel>;
+  MigrationEffect: ResolverTypeWrapper<Omit<MigrationEffect, 'rules'> & { rules: Array<ResolversTypes['MigrationRuleEffect']> }>;
+  MigrationExample: ResolverTypeWrapper<Omit<MigrationExample, 'after' | 'before'> & { after?: Maybe<Array<ResolversTypes['PropertyValue']>>, before: Array<ResolversTypes['PropertyValue']> }>;
+  MigrationRuleEffect: ResolverTypeWrapper<Omit<MigrationRuleEffect, 'examples'> & { examples: Array<ResolversTypes['MigrationExample']> }>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NumberValue: ResolverTypeWrapper<PropertyValueModel>;
   PlatformPrivileges: ResolverTypeWrapper<Privileges>;
@@ -1667,6 +1760,7 @@ export type ResolversTypes = ResolversObject<{
   StructuredPropertyDefinitionRevision: ResolverTypeWrapper<DefinitionRevisionModel>;
   StructuredPropertyEntity: ResolverTypeWrapper<EntityModel>;
   StructuredPropertyInputParams: StructuredPropertyInputParams;
+  StructuredPropertyMigrationInput: StructuredPropertyMigrationInput;
   StructuredPropertySettings: ResolverTypeWrapper<StructuredPropertySettings>;
   StructuredPropertySettingsInput: StructuredPropertySettingsInput;
   Test: ResolverTypeWrapper<EntityModel>;
@@ -1695,6 +1789,7 @@ export type ResolversTypes = ResolversObject<{
   ValueHistoryInput: ValueHistoryInput;
   ValueHistoryResult: ResolverTypeWrapper<Omit<ValueHistoryResult, 'entries' | 'events'> & { entries: Array<ResolversTypes['ValueHistoryEntry']>, events: Array<ResolversTypes['LifecycleEvent']> }>;
   ValueImpact: ResolverTypeWrapper<ValueImpactModel>;
+  ValueRemapInput: ValueRemapInput;
 }>;
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1717,6 +1812,7 @@ export type ResolversParentTypes = ResolversObject<{
   AutoCompleteMultipleResults: Omit<AutoCompleteMultipleResults, 'suggestions'> & { suggestions: Array<ResolversParentTypes['AutoCompleteResultForEntity']> };
   AutoCompleteResultForEntity: Omit<AutoCompleteResultForEntity, 'entities'> & { entities: Array<ResolversParentTypes['Entity']> };
   AutoCompleteResults: Omit<AutoCompleteResults, 'entities'> & { entities: Array<ResolversParentTypes['Entity']> };
+  BreakingChangeCount: BreakingChangeCount;
   BulkEditChange: BulkEditChangeModel;
   BulkEditProgress: BulkEditProgressModel;
   BulkEditRefusal: BulkEditRefusal;
@@ -1736,6 +1832,7 @@ export type ResolversParentTypes = ResolversObject<{
   DataTypeInfo: DataTypeInfoModel;
   Dataset: EntityModel;
   DatasetProperties: DatasetProperties;
+  DefinitionChangePreview: Omit<DefinitionChangePreview, 'impact' | 'migration'> & { impact: ResolversParentTypes['ValueImpact'], migration?: Maybe<ResolversParentTypes['MigrationEffect']> };
   DeleteStructuredPropertyInput: DeleteStructuredPropertyInput;
   Entity: ResolversInterfaceTypes<ResolversParentTypes>['Entity'];
   EntityTypeCount: EntityTypeCount;
@@ -1760,6 +1857,9 @@ export type ResolversParentTypes = ResolversObject<{
   ListTestsResult: ListTestsResultModel;
   Long: Scalars['Long']['output'];
   MetadataAttribution: AttributionModel;
+  MigrationEffect: Omit<MigrationEffect, 'rules'> & { rules: Array<ResolversParentTypes['MigrationRuleEffect']> };
+  MigrationExample: Omit<MigrationExample, 'after' | 'before'> & { after?: Maybe<Array<ResolversParentTypes['PropertyValue']>>, before: Array<ResolversParentTypes['PropertyValue']> };
+  MigrationRuleEffect: Omit<MigrationRuleEffect, 'examples'> & { examples: Array<ResolversParentTypes['MigrationExample']> };
   Mutation: Record<PropertyKey, never>;
   NumberValue: PropertyValueModel;
   PlatformPrivileges: Privileges;
@@ -1792,6 +1892,7 @@ export type ResolversParentTypes = ResolversObject<{
   StructuredPropertyDefinitionRevision: DefinitionRevisionModel;
   StructuredPropertyEntity: EntityModel;
   StructuredPropertyInputParams: StructuredPropertyInputParams;
+  StructuredPropertyMigrationInput: StructuredPropertyMigrationInput;
   StructuredPropertySettings: StructuredPropertySettings;
   StructuredPropertySettingsInput: StructuredPropertySettingsInput;
   Test: EntityModel;
@@ -1818,6 +1919,7 @@ export type ResolversParentTypes = ResolversObject<{
   ValueHistoryInput: ValueHistoryInput;
   ValueHistoryResult: Omit<ValueHistoryResult, 'entries' | 'events'> & { entries: Array<ResolversParentTypes['ValueHistoryEntry']>, events: Array<ResolversParentTypes['LifecycleEvent']> };
   ValueImpact: ValueImpactModel;
+  ValueRemapInput: ValueRemapInput;
 }>;
 
 export type AccessTokenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessToken'] = ResolversParentTypes['AccessToken']> = ResolversObject<{
@@ -1878,6 +1980,12 @@ export type AutoCompleteResultsResolvers<ContextType = GraphQLContext, ParentTyp
   entities?: Resolver<Array<ResolversTypes['Entity']>, ParentType, ContextType>;
   query?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   suggestions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type BreakingChangeCountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BreakingChangeCount'] = ResolversParentTypes['BreakingChangeCount']> = ResolversObject<{
+  change?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  holders?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
 export type BulkEditChangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BulkEditChange'] = ResolversParentTypes['BulkEditChange']> = ResolversObject<{
@@ -2007,6 +2115,12 @@ export type DatasetPropertiesResolvers<ContextType = GraphQLContext, ParentType 
   qualifiedName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
+export type DefinitionChangePreviewResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DefinitionChangePreview'] = ResolversParentTypes['DefinitionChangePreview']> = ResolversObject<{
+  breaking?: Resolver<Array<ResolversTypes['BreakingChangeCount']>, ParentType, ContextType>;
+  impact?: Resolver<ResolversTypes['ValueImpact'], ParentType, ContextType>;
+  migration?: Resolver<Maybe<ResolversTypes['MigrationEffect']>, ParentType, ContextType>;
+}>;
+
 export type EntityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Entity'] = ResolversParentTypes['Entity']> = ResolversObject<{
   __resolveType: TypeResolveFn<'CorpUser' | 'DataPlatform' | 'DataTypeEntity' | 'Dataset' | 'EntityTypeEntity' | 'GenericEntity' | 'SchemaFieldEntity' | 'StructuredPropertyEntity' | 'Test', ParentType, ContextType>;
 }>;
@@ -2120,6 +2234,27 @@ export type MetadataAttributionResolvers<ContextType = GraphQLContext, ParentTyp
   time?: Resolver<ResolversTypes['Long'], ParentType, ContextType>;
 }>;
 
+export type MigrationEffectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MigrationEffect'] = ResolversParentTypes['MigrationEffect']> = ResolversObject<{
+  changed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  holders?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  refusedEntities?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  refusedValues?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rules?: Resolver<Array<ResolversTypes['MigrationRuleEffect']>, ParentType, ContextType>;
+}>;
+
+export type MigrationExampleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MigrationExample'] = ResolversParentTypes['MigrationExample']> = ResolversObject<{
+  after?: Resolver<Maybe<Array<ResolversTypes['PropertyValue']>>, ParentType, ContextType>;
+  before?: Resolver<Array<ResolversTypes['PropertyValue']>, ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type MigrationRuleEffectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MigrationRuleEffect'] = ResolversParentTypes['MigrationRuleEffect']> = ResolversObject<{
+  entities?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  examples?: Resolver<Array<ResolversTypes['MigrationExample']>, ParentType, ContextType>;
+  rule?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  values?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
   bulkEditStructuredProperties?: Resolver<ResolversTypes['BulkEditResult'], ParentType, ContextType, RequireFields<MutationBulkEditStructuredPropertiesArgs, 'input'>>;
   createAccessToken?: Resolver<Maybe<ResolversTypes['AccessToken']>, ParentType, ContextType, RequireFields<MutationCreateAccessTokenArgs, 'input'>>;
@@ -2170,6 +2305,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   listJobs?: Resolver<ResolversTypes['ListJobsResult'], ParentType, ContextType, Partial<QueryListJobsArgs>>;
   listTests?: Resolver<Maybe<ResolversTypes['ListTestsResult']>, ParentType, ContextType, RequireFields<QueryListTestsArgs, 'input'>>;
   me?: Resolver<ResolversTypes['AuthenticatedUser'], ParentType, ContextType>;
+  previewStructuredPropertyDefinition?: Resolver<ResolversTypes['DefinitionChangePreview'], ParentType, ContextType, RequireFields<QueryPreviewStructuredPropertyDefinitionArgs, 'input'>>;
   scrollAcrossEntities?: Resolver<Maybe<ResolversTypes['ScrollResults']>, ParentType, ContextType, RequireFields<QueryScrollAcrossEntitiesArgs, 'input'>>;
   searchAcrossEntities?: Resolver<Maybe<ResolversTypes['SearchResults']>, ParentType, ContextType, RequireFields<QuerySearchAcrossEntitiesArgs, 'input'>>;
   structuredProperty?: Resolver<Maybe<ResolversTypes['StructuredPropertyEntity']>, ParentType, ContextType, RequireFields<QueryStructuredPropertyArgs, 'urn'>>;
@@ -2241,6 +2377,7 @@ export type StringValueResolvers<ContextType = GraphQLContext, ParentType extend
 }>;
 
 export type StructuredPropertiesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StructuredProperties'] = ResolversParentTypes['StructuredProperties']> = ResolversObject<{
+  aspectVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   properties?: Resolver<Array<ResolversTypes['StructuredPropertiesEntry']>, ParentType, ContextType>;
 }>;
 
@@ -2277,8 +2414,10 @@ export type StructuredPropertyDefinitionRevisionResolvers<ContextType = GraphQLC
 export type StructuredPropertyEntityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StructuredPropertyEntity'] = ResolversParentTypes['StructuredPropertyEntity'], FederationReferenceType extends FederationReferenceTypes['StructuredPropertyEntity'] = FederationReferenceTypes['StructuredPropertyEntity']> = ResolversObject<{
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['StructuredPropertyEntity']> | FederationReferenceType, FederationReferenceType, ContextType>;
   definition?: Resolver<ResolversTypes['StructuredPropertyDefinition'], ParentType, ContextType>;
+  definitionAspectVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   definitionHistory?: Resolver<Array<ResolversTypes['StructuredPropertyDefinitionRevision']>, ParentType, ContextType>;
   exists?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  migrating?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   settings?: Resolver<Maybe<ResolversTypes['StructuredPropertySettings']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['Status']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
@@ -2414,6 +2553,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   AutoCompleteMultipleResults?: AutoCompleteMultipleResultsResolvers<ContextType>;
   AutoCompleteResultForEntity?: AutoCompleteResultForEntityResolvers<ContextType>;
   AutoCompleteResults?: AutoCompleteResultsResolvers<ContextType>;
+  BreakingChangeCount?: BreakingChangeCountResolvers<ContextType>;
   BulkEditChange?: BulkEditChangeResolvers<ContextType>;
   BulkEditProgress?: BulkEditProgressResolvers<ContextType>;
   BulkEditRefusal?: BulkEditRefusalResolvers<ContextType>;
@@ -2429,6 +2569,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   DataTypeInfo?: DataTypeInfoResolvers<ContextType>;
   Dataset?: DatasetResolvers<ContextType>;
   DatasetProperties?: DatasetPropertiesResolvers<ContextType>;
+  DefinitionChangePreview?: DefinitionChangePreviewResolvers<ContextType>;
   Entity?: EntityResolvers<ContextType>;
   EntityTypeCount?: EntityTypeCountResolvers<ContextType>;
   EntityTypeEntity?: EntityTypeEntityResolvers<ContextType>;
@@ -2445,6 +2586,9 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   ListTestsResult?: ListTestsResultResolvers<ContextType>;
   Long?: GraphQLScalarType;
   MetadataAttribution?: MetadataAttributionResolvers<ContextType>;
+  MigrationEffect?: MigrationEffectResolvers<ContextType>;
+  MigrationExample?: MigrationExampleResolvers<ContextType>;
+  MigrationRuleEffect?: MigrationRuleEffectResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   NumberValue?: NumberValueResolvers<ContextType>;
   PlatformPrivileges?: PlatformPrivilegesResolvers<ContextType>;
