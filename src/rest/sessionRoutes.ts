@@ -23,7 +23,7 @@ export const SIGN_OUT_PATH = '/auth/sign-out';
 
 export async function sessionRoutes(app: FastifyInstance, options: { sessions: BrowserSessionService }): Promise<void> {
   app.post(SESSION_PATH, async (request, reply) => {
-    if (request.credential !== 'bearer') {
+    if (request.credential === 'cookie') {
       throw new ValidationError('Sign in with an access token: send it as Authorization: Bearer <token> (this browser is signed in already when its session cookie works)', 'authorization');
     }
     const session = await options.sessions.open(request.caller);

@@ -18,6 +18,7 @@ import {
   PEOPLE,
   propgraphClient,
   signInAtProvider,
+  signInErrorOf,
   signInThroughConsoleRoutes,
   startOpenIdProvider,
   submit,
@@ -60,13 +61,7 @@ async function signInError(callbackResponse: Response): Promise<unknown> {
   return readSignInError(jar);
 }
 
-async function readSignInError(jar: CookieJar): Promise<unknown> {
-  const url = new URL('/auth/sign-in-error', server.url);
-  const cookie = jar.header(url);
-  const response = await fetch(url, { headers: cookie ? { cookie } : {} });
-  jar.store(url, response);
-  return response.status === 200 ? response.json() : undefined;
-}
+const readSignInError = (jar: CookieJar) => signInErrorOf(server.url, jar);
 
 async function deviceSignIn(person: ProviderPerson): Promise<{ status: number; body: any }> {
   const started = await http(server.url, 'POST', '/auth/device', { json: {} });

@@ -257,3 +257,12 @@ export async function signInThroughConsoleRoutes(serverUrl: string, person: Prov
   const landing = await signInAtProvider(jar, start, person, backHome);
   return { token: jar.value(server, 'propgraph_session'), landing: landing.url, jar };
 }
+
+/** Why the browser's last console sign-in was refused, as GET /auth/sign-in-error tells it (once); undefined when there is nothing to tell. */
+export async function signInErrorOf(serverUrl: string, jar: CookieJar): Promise<{ code: string; message: string } | undefined> {
+  const url = new URL('/auth/sign-in-error', serverUrl);
+  const cookie = jar.header(url);
+  const response = await fetch(url, { headers: cookie ? { cookie } : {} });
+  jar.store(url, response);
+  return response.status === 200 ? ((await response.json()) as { code: string; message: string }) : undefined;
+}
