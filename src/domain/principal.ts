@@ -71,3 +71,9 @@ export function principalKindOf(actor: string): PrincipalKind {
   if (id.startsWith(MACHINE_PREFIX)) return 'machine';
   return id.startsWith('_') ? 'system' : 'person';
 }
+
+/** How a header names an actor: a person by their id, a machine by its token's name, the system by its id. */
+export function displayNameOf(actor: string): string {
+  const id = actor.startsWith(CORPUSER) ? actor.slice(CORPUSER.length) : actor;
+  return id.startsWith(MACHINE_PREFIX) ? id.slice(MACHINE_PREFIX.length) : id;
+}

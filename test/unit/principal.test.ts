@@ -1,7 +1,7 @@
 /** People and machines are different principals (issue #39, item 6): the namespaces, read from the urn alone. */
 import { parseMachineTokenName } from '../../src/domain/accessToken.js';
 import { ValidationError } from '../../src/domain/errors.js';
-import { isEmailAddress, machinePrincipal, plainIdProblem, principalKindOf } from '../../src/domain/principal.js';
+import { displayNameOf, isEmailAddress, machinePrincipal, plainIdProblem, principalKindOf } from '../../src/domain/principal.js';
 import { personOfClaims, parseGroupScopes } from '../../src/domain/person.js';
 import { thrown } from './thrown.js';
 
@@ -18,6 +18,12 @@ describe('the namespace of an actor', () => {
     ['unknown', 'system'],
   ])('%s is a %s', (urn, kind) => {
     expect(principalKindOf(urn)).toBe(kind);
+  });
+
+  test('a header names a machine by its token’s name, anyone else by their id', () => {
+    expect(displayNameOf('urn:li:corpuser:__service_root')).toBe('root');
+    expect(displayNameOf('urn:li:corpuser:ana@example.com')).toBe('ana@example.com');
+    expect(displayNameOf('urn:li:corpuser:__local')).toBe('__local');
   });
 
   test('a machine token acts in the machine namespace', () => {

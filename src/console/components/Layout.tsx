@@ -1,5 +1,6 @@
 /** The frame of every signed-in page: skip link, navigation, who is signed in. */
 import type { ReactNode } from 'react';
+import { displayNameOf } from '../../domain/principal.js';
 import { Link } from '../lib/router';
 import { signOutEverywhere, type Me } from '../lib/session';
 
@@ -33,7 +34,7 @@ export function Layout({ me, path, children }: { me: Me; path: string; children:
         </nav>
         <div className="who">
           <span>
-            {me.corpUser.username}{' '}
+            {displayNameOf(me.corpUser.urn)}{' '}
             <span className="scope">
               ({KIND[me.corpUser.principalType]}
               {me.scope.toLowerCase()} access)
