@@ -1,4 +1,5 @@
 /** People and machines are different principals (issue #39, item 6): the namespaces, read from the urn alone. */
+import fc from 'fast-check';
 import { parseMachineTokenName } from '../../src/domain/accessToken.js';
 import { ValidationError } from '../../src/domain/errors.js';
 import { displayNameOf, isEmailAddress, machinePrincipal, plainIdProblem, principalKindOf } from '../../src/domain/principal.js';
@@ -88,5 +89,57 @@ describe('machine token names', () => {
     expect((err as ValidationError).field).toBe('name');
     expect((err as Error).message).toContain(reason);
     expect((err as Error).message).toContain('urn:li:corpuser:__service_<name>');
+  });
+});
+
+describe('generated claims (issue #46, items 5 and 10)', () => {
+  const rules = { userClaim: 'email', groupsClaim: 'groups', groupScopes: parseGroupScopes('*:read') };
+  const text = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom('root', '__service_root', '__propgraph_system', 'alice@example.com', 'x@example.com,urn:li:corpuser:root', 'urn:li:corpuser:root', ' alice@example.com', 'a@b', '_', ''),
+    fc.emailAddress(),
+  );
+  const anyValue = fc.oneof(text, fc.boolean(), fc.constant(null), fc.integer(), fc.array(text, { maxLength: 2 }));
+  const claims = fc.record({ sub: anyValue, email: anyValue, email_verified: anyValue, groups: anyValue }, { requiredKeys: [] });
+
+  test('whatever a provider sends, a person let in is a plain person: never a machine, the system, a list or a urn', () => {
+    fc.assert(
+      fc.property(claims, (c) => {
+        const outcome = personOfClaims(c, rules);
+        if (!outcome.ok) return;
+        const id = outcome.person.urn.slice('urn:li:corpuser:'.length);
+        expect(principalKindOf(outcome.person.urn)).toBe('person');
+        expect(plainIdProblem(id)).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('an email names the person only when email_verified is exactly true', () => {
+    fc.assert(
+      fc.property(claims, (c) => {
+        const outcome = personOfClaims(c, rules);
+        if (!outcome.ok || typeof c.email !== 'string' || c.email.trim() === c.sub) return;
+        if (outcome.person.urn === `urn:li:corpuser:${c.email.trim()}`) expect(c.email_verified).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a machine token name is refused, or gives a machine principal that no person can have', () => {
+    fc.assert(
+      fc.property(text, (name) => {
+        let accepted: string;
+        try {
+          accepted = parseMachineTokenName(name);
+        } catch (err) {
+          expect(err).toBeInstanceOf(ValidationError);
+          return;
+        }
+        expect(principalKindOf(machinePrincipal(accepted))).toBe('machine');
+        expect(accepted).not.toContain('@');
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
