@@ -62,15 +62,21 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * origin: `Sec-Fetch-Site: same-origin`, which browsers set and no page can forge (not
  * `same-site`: a sibling subdomain is another origin); a browser that sends no Fetch
  * Metadata must send an `Origin` naming this host. No token to plant in pages, nothing
- * for a script to read (docs/decisions.md gives the choice).
+ * for a script to read (docs/decisions.md gives the choice). `unlabelled: 'allow'` lets
+ * through a request that says nothing of where it came from, which no current browser
+ * sends: for signing in, where a request from another site's page is what is refused
+ * (it would sign the browser in as someone else), and a client that is not a browser may
+ * ask.
  */
-export function crossSiteRefusal(request: FastifyRequest): string | undefined {
+export function crossSiteRefusal(request: FastifyRequest, options: { unlabelled: 'refuse' | 'allow' } = { unlabelled: 'refuse' }): string | undefined {
   if (SAFE_METHODS.has(request.method)) return undefined;
   const fix = 'the session cookie authenticates only requests from this server\'s own pages; other clients send Authorization: Bearer <token>';
   const site = header(request, 'sec-fetch-site');
   if (site !== undefined) return site === 'same-origin' ? undefined : `Cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)}): ${fix}`;
   const origin = header(request, 'origin');
-  if (origin === undefined) return `Request refused: it carries the session cookie but neither Sec-Fetch-Site nor Origin says where it came from; ${fix}`;
+  if (origin === undefined) {
+    return options.unlabelled === 'allow' ? undefined : `Request refused: it carries the session cookie but neither Sec-Fetch-Site nor Origin says where it came from; ${fix}`;
+  }
   let host: string | undefined;
   try {
     host = new URL(origin).host;

@@ -26,6 +26,9 @@ export async function sessionRoutes(app: FastifyInstance, options: { sessions: B
     if (request.credential === 'cookie') {
       throw new ValidationError('Sign in with an access token: send it as Authorization: Bearer <token> (this browser is signed in already when its session cookie works)', 'authorization');
     }
+    // Another site's page must not sign this browser in as someone else (login forgery).
+    const refusal = crossSiteRefusal(request, { unlabelled: 'allow' });
+    if (refusal) return reply.code(403).send({ error: 'Forbidden', message: refusal });
     const session = await options.sessions.open(request.caller);
     startBrowserSession(reply, session.token, { secure: cameOverTls(request) });
     const { metadata } = session;

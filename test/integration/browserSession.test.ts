@@ -66,6 +66,15 @@ describe('signing in with an access token', () => {
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
+  test('another site’s page cannot sign the browser in as someone else', async () => {
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }]) {
+      const res = await http(server.url, 'POST', '/auth/session', { headers: { ...bearer(ROOT), ...headers } });
+      expect(res.status).toBe(403);
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+    expect((await http(server.url, 'POST', '/auth/session', { headers: { ...bearer(ROOT), ...SAME_ORIGIN } })).status).toBe(200);
+  });
+
   test('the session cookie alone cannot open another session', async () => {
     const { cookie } = await openSession(ROOT);
     const res = await http(server.url, 'POST', '/auth/session', { headers: { cookie, ...SAME_ORIGIN } });
