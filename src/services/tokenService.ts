@@ -32,23 +32,18 @@ import { AuditTrail } from './audit.js';
 import {
   capOwnedTokens,
   findToken,
-  findTokenByHash,
-  findTokensByHash,
   hasActiveAdminToken,
   insertToken,
   listTokens,
   listTokensOwnedBy,
   revokeSessionByHash,
   revokeToken,
-  touchToken,
   upsertNamedToken,
   type StoredToken,
-  type TokenWithParent,
 } from '../store/accessTokens.js';
 import type { Db } from '../store/database.js';
 import { isPerson, type Caller } from './caller.js';
-import { SharedLookups } from './sharedLookups.js';
-import { sharedLookupStatements, throttledLookups } from '../telemetry/metrics.js';
+import { TokenLookup } from './tokenLookup.js';
 
 export interface TokenMetadata {
   readonly id: string;
@@ -104,18 +99,6 @@ export interface AuthenticateOptions {
 }
 
 const ROOT_ID = 'root';
-/** A verified token is trusted this long before it is looked up again (bounds revocation lag). */
-const CACHE_MS = 2000;
-/**
- * A secret found to be no token is refused this long without a lookup (issue #29: 1,100
- * bad requests a second each cost one). A new token's secret is random, so none is
- * refused wrongly; creating one clears its entry anyway.
- */
-const UNKNOWN_MS = 5000;
-/** Secrets remembered, each way; beyond, the least recently used are dropped. */
-const CACHE_ENTRIES = 10_000;
-/** Throttled lookups: hashes one statement asks for, hashes waiting at most, and a statement per this many milliseconds at most. */
-const SHARED_LOOKUP = { maxKeys: 500, maxWaiting: 5_000, roundMs: 100 };
 
 function metadataOf(t: StoredToken): TokenMetadata {
   return {
@@ -173,20 +156,12 @@ export interface TokenService {
 }
 
 export class DefaultTokenService implements TokenService {
-  private readonly cache = new Map<string, { token: TokenWithParent; at: number }>();
-  /** Hashes found to be no token, with when that stops being trusted; in least recently used order. */
-  private readonly unknown = new Map<string, number>();
-  private readonly shared: SharedLookups<TokenWithParent>;
-
+  private readonly lookup: TokenLookup;
   private readonly audit: AuditTrail;
 
   constructor(private readonly deps: { db: Db; log: Logger }) {
     this.audit = new AuditTrail(deps.log);
-    this.shared = new SharedLookups({
-      ...SHARED_LOOKUP,
-      counted: { queued: (outcome) => throttledLookups.inc({ outcome }), statement: () => sharedLookupStatements.inc() },
-      lookup: async (hashes) => new Map((await findTokensByHash(deps.db, hashes)).map((t) => [t.tokenHash, t])),
-    });
+    this.lookup = new TokenLookup(deps.db);
   }
 
   async create(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
@@ -233,7 +208,7 @@ export class DefaultTokenService implements TokenService {
     const { person } = input;
     const lowered = await capOwnedTokens(this.deps.db, person.urn, person.scope, scopesAbove(person.scope));
     if (lowered.length > 0) {
-      this.cache.clear();
+      this.lookup.forgetAll();
       this.deps.log.info({ owner: person.urn, scope: person.scope, tokenIds: lowered }, 'personal tokens lowered to their owner\'s scope');
     }
     return this.insert({
@@ -285,7 +260,7 @@ export class DefaultTokenService implements TokenService {
   async endSession(secret: string): Promise<boolean> {
     const hash = hashToken(secret);
     const ended = await revokeSessionByHash(this.deps.db, hash);
-    this.cache.delete(hash);
+    this.lookup.forget(hash);
     if (ended) this.audit.record({ action: 'token.revoke', actor: ended.owner ?? 'unknown', target: `token ${ended.id}`, outcome: 'done', detail: { kind: 'session', signOut: true } });
     return ended !== undefined;
   }
@@ -302,7 +277,7 @@ export class DefaultTokenService implements TokenService {
   }): Promise<NewToken> {
     const secret = newTokenSecret();
     const stored = await insertToken(this.deps.db, { id: randomUUID(), tokenHash: hashToken(secret), ...t });
-    this.unknown.delete(stored.tokenHash);
+    this.lookup.issued(stored.tokenHash);
     return { token: secret, metadata: metadataOf(stored) };
   }
 
@@ -319,9 +294,8 @@ export class DefaultTokenService implements TokenService {
         throw new ForbiddenError(`Access token ${id} is not yours: a person revokes their own tokens; an admin revokes any`);
       }
       await revokeToken(this.deps.db, id);
-      this.cache.delete(token.tokenHash);
-      // The console sessions opened with it die with it, on this server at once.
-      for (const [hash, entry] of this.cache) if (entry.token.parentId === id) this.cache.delete(hash);
+      // It, and the console sessions opened with it, end on this server at once.
+      this.lookup.forget(token.tokenHash, id);
       return true;
     });
   }
@@ -329,36 +303,10 @@ export class DefaultTokenService implements TokenService {
   async authenticate(secret: string, options: AuthenticateOptions = {}): Promise<AuthResult> {
     const hash = hashToken(secret);
     const now = Date.now();
-    let cached = this.cache.get(hash);
-    if (!cached || now - cached.at > CACHE_MS) {
-      const unknownUntil = this.unknown.get(hash);
-      if (unknownUntil !== undefined && unknownUntil > now) {
-        this.unknown.delete(hash);
-        this.unknown.set(hash, unknownUntil);
-        return { ok: false, reason: 'Invalid access token' };
-      }
-      let token: TokenWithParent | undefined;
-      if (options.throttled) {
-        const answer = await this.shared.find(hash);
-        if (answer === 'full') return { ok: false, reason: 'Too many authentications are waiting from addresses past their failure limit' };
-        token = answer.found;
-      } else {
-        token = await findTokenByHash(this.deps.db, hash);
-      }
-      if (!token) {
-        this.cache.delete(hash);
-        this.unknown.delete(hash);
-        this.unknown.set(hash, now + UNKNOWN_MS);
-        if (this.unknown.size > CACHE_ENTRIES) this.unknown.delete(this.unknown.keys().next().value!);
-        return { ok: false, reason: 'Invalid access token' };
-      }
-      this.unknown.delete(hash);
-      cached = { token, at: now };
-      this.cache.set(hash, cached);
-      if (this.cache.size > CACHE_ENTRIES) this.cache.clear();
-      void touchToken(this.deps.db, token.id).catch(() => undefined);
-    }
-    const token = cached.token;
+    const found = await this.lookup.find(hash, options, now);
+    if (found === 'full') return { ok: false, reason: 'Too many authentications are waiting from addresses past their failure limit' };
+    if (found === 'unknown') return { ok: false, reason: 'Invalid access token' };
+    const { token } = found;
     if (!sameHash(token.tokenHash, hash)) return { ok: false, reason: 'Invalid access token' };
     if (token.revokedOn) return { ok: false, reason: 'Access token has been revoked' };
     if (token.expiresOn && token.expiresOn.getTime() <= now) return { ok: false, reason: 'Access token has expired' };
@@ -372,14 +320,13 @@ export class DefaultTokenService implements TokenService {
   }
 
   verifiedBefore(secret: string): boolean {
-    const cached = this.cache.get(hashToken(secret));
-    return cached !== undefined && !cached.token.revokedOn;
+    return this.lookup.verifiedBefore(hashToken(secret));
   }
 
   async ensureRootToken(rootToken: string | undefined): Promise<string | undefined> {
     if (rootToken) {
       await upsertNamedToken(this.deps.db, { id: ROOT_ID, name: 'root', scope: 'admin', tokenHash: hashToken(rootToken), createdBy: 'ROOT_TOKEN' });
-      this.unknown.delete(hashToken(rootToken));
+      this.lookup.issued(hashToken(rootToken));
       return undefined;
     }
     if (await hasActiveAdminToken(this.deps.db)) return undefined;
