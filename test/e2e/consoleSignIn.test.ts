@@ -113,8 +113,8 @@ test('CI has Chromium for the sign-in walk', () => {
     // Cookies are per host, not per port: the provider's, on 127.0.0.1 too, are beside it.
     const cookie = (await context.cookies(server.url)).find((c) => c.name === 'propgraph_session');
     expect(cookie).toMatchObject({ name: 'propgraph_session', httpOnly: true, sameSite: 'Strict', path: '/', expires: -1 });
-    expect(await second.evaluate(() => document.cookie)).not.toContain('propgraph_session');
-    expect(await second.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }))).not.toContain(cookie!.value);
+    expect(await second.evaluate('document.cookie')).not.toContain('propgraph_session');
+    expect(await second.evaluate('JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage })')).not.toContain(cookie!.value);
   }, 60_000);
 
   test('signing out in one tab signs out the other, and ends the session on the server', async () => {

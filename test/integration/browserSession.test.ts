@@ -10,7 +10,6 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { withClient } from '../support/storedValues.js';
 
 const ROOT = `pgt_browser_session_${Math.random().toString(36).slice(2)}`;
-const PROPERTY = 'urn:li:structuredProperty:io.session.tier';
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 const MUTATION = 'mutation c($input: CreateStructuredPropertyInput!) { createStructuredProperty(input: $input) { urn } }';
 
@@ -67,7 +66,8 @@ describe('signing in with an access token', () => {
   });
 
   test('another site’s page cannot sign the browser in as someone else', async () => {
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }]) {
+    const elsewhere: Array<Record<string, string>> = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }];
+    for (const headers of elsewhere) {
       const res = await http(server.url, 'POST', '/auth/session', { headers: { ...bearer(ROOT), ...headers } });
       expect(res.status).toBe(403);
       expect(res.headers.getSetCookie()).toEqual([]);

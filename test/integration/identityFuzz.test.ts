@@ -15,7 +15,6 @@ const ROOT = 'identity-fuzz-root';
 const RUNS = { numRuns: 80 };
 
 let server: TestServer;
-let host: string;
 /** A live session's cookie, which no forged request may use or end. */
 let session: string;
 let baseline: string;
@@ -50,7 +49,6 @@ beforeAll(async () => {
   // An issuer nobody answers at: the sign-in routes exist (the provider is asked only on first use).
   const issuer = `http://127.0.0.1:${await freePort()}/realms/none`;
   server = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN: ROOT, RATE_LIMIT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000', TEST_EVALUATION: 'false', OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'propgraph' } });
-  host = new URL(server.url).host;
   const opened = await fetch(`${server.url}/auth/session`, { method: 'POST', headers: { authorization: `Bearer ${ROOT}` } });
   session = opened.headers.getSetCookie()[0]!.split(';')[0]!;
   baseline = await databaseChecksum(server.database.sql);
