@@ -20,9 +20,10 @@ export async function historyRoutes(app: FastifyInstance, options: { services: S
       count: intParam(q, 'count') ?? null,
       scrollId: stringParam(q, 'scrollId') || null,
     });
-    // Whether the actor is a person, a machine or the system is read from its urn (domain/principal.ts).
+    // Whether each actor is a person, a machine or the system is read from its urn (domain/principal.ts).
     const entries = page.entries.map((e) => ({ ...e, actorType: principalKindOf(e.actor) }));
-    return { ...(page.scrollId ? { scrollId: page.scrollId } : {}), entries };
+    const events = page.events.map((e) => ({ ...e, actorType: principalKindOf(e.actor) }));
+    return { ...(page.scrollId ? { scrollId: page.scrollId } : {}), entries, events };
   });
 
   app.post('/values/bulk', async (request, reply) => {
