@@ -4,7 +4,7 @@
  */
 import { IncompatibleChangeError, ValidationError } from './errors.js';
 import type { PropertyDefinition } from './propertyDefinition.js';
-import { describeValue, sameValue } from './typedValue.js';
+import { sameValue, valueAsWritten } from './typedValue.js';
 
 /** Lists the breaking changes from `stored` to `next`, each as a sentence. */
 export function breakingChanges(stored: PropertyDefinition, next: PropertyDefinition): string[] {
@@ -18,7 +18,7 @@ export function breakingChanges(stored: PropertyDefinition, next: PropertyDefini
   if (before.length === 0 && after.length > 0) changes.push('allowedValues are added where any value was allowed');
   for (const old of before) {
     if (after.length > 0 && !after.some((a) => sameValue(a.value, old.value))) {
-      changes.push(`allowed value ${describeValue(old.value)} is removed`);
+      changes.push(`allowed value ${valueAsWritten(old.value)} is removed`);
     }
   }
   for (const t of stored.entityTypes) {
