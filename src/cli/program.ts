@@ -59,7 +59,8 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--token <token>', 'access token sent as Authorization: Bearer; - reads it from stdin (a token given here is visible to other users in ps)')
     .option('--token-file <path>', 'read the access token from this file (e.g. data/root-token)')
     .option('--no-check', 'write the configuration without checking that the server answers and accepts the token')
-    .action(run((opts: { server?: string; token?: string; tokenFile?: string; check: boolean }) => init(ctx, opts)));
+    .option('--force', 'replace the configuration the profile holds without asking')
+    .action(run((opts: { server?: string; token?: string; tokenFile?: string; check: boolean; force?: boolean }) => init(ctx, opts)));
 
   program
     .command('login')
