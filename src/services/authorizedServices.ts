@@ -88,6 +88,7 @@ export class AuthorizedPropertyService extends Authorized<PropertyService> imple
   audit: PropertyService['audit'] = (...args) => this.inner.audit(...args);
   create: PropertyService['create'] = (caller, ...rest) => this.allowed(caller, 'create', P.create).create(caller, ...rest);
   replace: PropertyService['replace'] = (caller, ...rest) => this.allowed(caller, 'replace', P.replace).replace(caller, ...rest);
+  previewReplace: PropertyService['previewReplace'] = (caller, ...rest) => this.allowed(caller, 'previewReplace', P.previewReplace).previewReplace(caller, ...rest);
   update: PropertyService['update'] = (caller, ...rest) => this.allowed(caller, 'update', P.update).update(caller, ...rest);
   softDelete: PropertyService['softDelete'] = (caller, ...rest) => this.allowed(caller, 'softDelete', P.softDelete).softDelete(caller, ...rest);
   restore: PropertyService['restore'] = (caller, ...rest) => this.allowed(caller, 'restore', P.restore).restore(caller, ...rest);

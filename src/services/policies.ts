@@ -88,6 +88,8 @@ export const propertyPolicy = {
   create: 'write',
   update: 'write',
   replace: 'write',
+  // As the REST dry run of a definition write.
+  previewReplace: 'write',
   // As a REST write of the property's status aspect.
   softDelete: 'write',
   restore: 'write',

@@ -6,10 +6,11 @@
  */
 import { ENTITY } from '../domain/registry/entityTypes.js';
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, ValidationError } from '../domain/errors.js';
+import { ForbiddenError, IncompatibleChangeError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { AllowedValue, Cardinality, PropertyDefinition } from '../domain/propertyDefinition.js';
 import type { TypedValue } from '../domain/typedValue.js';
 import { parseUrn, type Urn } from '../domain/urn.js';
+import type { ValueImpact } from '../domain/valueImpact.js';
 import { aspectAudit, aspectRevisions, type AuditStamps } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { findProperties } from '../store/propertyRegistry.js';
@@ -101,6 +102,37 @@ function allowedValuesOf(inputs: readonly AllowedValueInput[], field: string): A
   }));
 }
 
+/**
+ * What saving a whole definition would do, decided by the write path's own dry run: no
+ * stored value affected (COMPATIBLE), a new version that drops the impact's values
+ * (VERSIONED), or a change the write path refuses (BREAKING, with its message and what
+ * a new version would drop).
+ */
+export interface DefinitionPreview {
+  readonly verdict: 'COMPATIBLE' | 'VERSIONED' | 'BREAKING';
+  readonly message: string | null;
+  readonly impact: ValueImpact;
+}
+
+/** The propertyDefinition aspect a whole-definition input stands for. */
+function replacedDefinition(urn: Urn, input: ReplacePropertyInput): Record<string, unknown> {
+  const definition: Record<string, unknown> = {
+    qualifiedName: urn.id,
+    valueType: input.valueType,
+    entityTypes: input.entityTypes,
+    cardinality: input.cardinality ?? 'SINGLE',
+    immutable: input.immutable ?? false,
+  };
+  if (input.displayName != null) definition.displayName = input.displayName;
+  if (input.description != null) definition.description = input.description;
+  if (input.allowedValues != null && input.allowedValues.length > 0) definition.allowedValues = allowedValuesOf(input.allowedValues, 'allowedValues');
+  if (input.typeQualifier?.allowedTypes != null && input.typeQualifier.allowedTypes.length > 0) {
+    definition.typeQualifier = { allowedTypes: input.typeQualifier.allowedTypes };
+  }
+  if (input.version != null) definition.version = input.version;
+  return definition;
+}
+
 export interface PropertyService {
   /** A property's definition and whether it is soft deleted; undefined when there is none. */
   get(caller: Caller, urn: string): Promise<PropertyState | undefined>;
@@ -115,6 +147,8 @@ export interface PropertyService {
    * compatibility: a breaking change needs a greater version (docs/contract.md §2).
    */
   replace(caller: Caller, input: ReplacePropertyInput, options?: WriteOptions): Promise<Written<string>>;
+  /** What replace would do, without writing (the console's verdict before Save). */
+  previewReplace(caller: Caller, input: ReplacePropertyInput): Promise<DefinitionPreview>;
   /** Soft delete (docs/contract.md §5): the status aspect's removed flag; the definition and values stay. */
   softDelete(caller: Caller, urn: string, options?: WriteOptions): Promise<Written<string>>;
   /** Undoes a soft delete. */
@@ -166,20 +200,7 @@ export class DefaultPropertyService implements PropertyService {
 
   async replace(caller: Caller, input: ReplacePropertyInput, options: WriteOptions = {}): Promise<Written<string>> {
     const urn = propertyUrn(input.urn);
-    const definition: Record<string, unknown> = {
-      qualifiedName: urn.id,
-      valueType: input.valueType,
-      entityTypes: input.entityTypes,
-      cardinality: input.cardinality ?? 'SINGLE',
-      immutable: input.immutable ?? false,
-    };
-    if (input.displayName != null) definition.displayName = input.displayName;
-    if (input.description != null) definition.description = input.description;
-    if (input.allowedValues != null && input.allowedValues.length > 0) definition.allowedValues = allowedValuesOf(input.allowedValues, 'allowedValues');
-    if (input.typeQualifier?.allowedTypes != null && input.typeQualifier.allowedTypes.length > 0) {
-      definition.typeQualifier = { allowedTypes: input.typeQualifier.allowedTypes };
-    }
-    if (input.version != null) definition.version = input.version;
+    const definition = replacedDefinition(urn, input);
     const replace: AspectWriteRequest = {
       aspect: 'propertyDefinition',
       compute: (current) => {
@@ -189,6 +210,24 @@ export class DefaultPropertyService implements PropertyService {
     };
     const written = await this.deps.entities.writeAspects(caller, urn.value, [replace, ...settingsWrite(input.settings)], options);
     return { result: urn.value, receipt: written.receipt };
+  }
+
+  async previewReplace(caller: Caller, input: ReplacePropertyInput): Promise<DefinitionPreview> {
+    const urn = propertyUrn(input.urn);
+    const stored = await this.get(caller, urn.value);
+    if (!stored) throw new NotFoundError(`Structured property ${urn.value} does not exist`);
+    const definition = replacedDefinition(urn, input);
+    try {
+      const impact = await this.deps.entities.previewWrite(caller, urn.value, 'propertyDefinition', { value: definition }, { createOnly: false });
+      const versioned = input.version != null && input.version !== stored.definition.version;
+      return { verdict: versioned ? 'VERSIONED' : 'COMPATIBLE', message: null, impact };
+    } catch (err) {
+      const versioned = input.version != null && input.version !== stored.definition.version;
+      // A new version that drops values the caller may not drop: still its verdict, with the refusal Save would give.
+      if (err instanceof ForbiddenError && versioned) return { verdict: 'VERSIONED', message: err.message, impact: await this.deps.entities.previewDelete(caller, urn.value) };
+      if (!(err instanceof IncompatibleChangeError)) throw err;
+      return { verdict: 'BREAKING', message: err.message, impact: await this.deps.entities.previewDelete(caller, urn.value) };
+    }
   }
 
   async softDelete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<Written<string>> {

@@ -214,6 +214,56 @@ describe('backwards compatibility and versions', () => {
     expect(await properties().get(ADMIN, missing)).toBeUndefined();
   });
 
+  describe('previewReplace: the verdict before Save, from the write path\'s dry run; nothing is written (issue #41)', () => {
+    const input = (qn: string, extra: Record<string, unknown> = {}) => ({
+      urn: propertyUrn(qn),
+      valueType: 'urn:li:dataType:svc.number',
+      entityTypes: ['urn:li:entityType:svc.dataset'],
+      cardinality: 'MULTIPLE' as const,
+      allowedValues: [{ numberValue: 30 }, { numberValue: 60 }],
+      ...extra,
+    });
+
+    test('a widening change is COMPATIBLE and drops nothing', async () => {
+      const qn = name();
+      await writeDefinition(qn, retention(qn));
+      await datasetWith(qn, [30, 60]);
+      const preview = await properties().previewReplace(WRITER, input(qn, { allowedValues: [{ numberValue: 30 }, { numberValue: 60 }, { numberValue: 90 }] }));
+      expect(preview).toEqual({ verdict: 'COMPATIBLE', message: null, impact: { entities: 0, values: 0, byEntityType: {} } });
+      expect((await stored(qn))!.allowedValues).toHaveLength(2);
+    });
+
+    test('removing an allowed value entities hold is BREAKING, with the message Save would give and what a new version would drop', async () => {
+      const qn = name();
+      await writeDefinition(qn, retention(qn));
+      const d = await datasetWith(qn, [30, 60]);
+      const before = await stored(qn);
+      const preview = await properties().previewReplace(WRITER, input(qn, { allowedValues: [{ numberValue: 30 }] }));
+      expect(preview.verdict).toBe('BREAKING');
+      expect(preview.message).toMatch(/allowed value 60 is removed/);
+      expect(preview.impact).toEqual({ entities: 1, values: 2, byEntityType: { dataset: 1 } });
+      expect(await stored(qn)).toEqual(before);
+      expect(await catalog.valuesOf(d)).toEqual([{ propertyUrn: propertyUrn(qn), values: [{ double: 30 }, { double: 60 }] }]);
+    });
+
+    test('the same change with a new version is VERSIONED with the values it drops; a writer also reads why Save would be refused', async () => {
+      const qn = name();
+      await writeDefinition(qn, retention(qn));
+      const d = await datasetWith(qn, [30, 60]);
+      const change = input(qn, { allowedValues: [{ numberValue: 30 }], version: '20240614080000' });
+      expect(await properties().previewReplace(ADMIN, change)).toEqual({ verdict: 'VERSIONED', message: null, impact: { entities: 1, values: 2, byEntityType: { dataset: 1 } } });
+      const writer = await properties().previewReplace(WRITER, change);
+      expect(writer.verdict).toBe('VERSIONED');
+      expect(writer.message).toMatch(/needs a token with admin scope/);
+      expect((await stored(qn))!.version).toBeUndefined();
+      expect(await catalog.valuesOf(d)).toHaveLength(1);
+    });
+
+    test('a property that does not exist is a NotFoundError', async () => {
+      await rejection(properties().previewReplace(WRITER, input(name())), NotFoundError);
+    });
+  });
+
   test('update appends: text fields, allowed values, entity types, SINGLE to MULTIPLE; a missing property is a NotFoundError', async () => {
     const qn = name();
     const urn = await catalog.define(qn, { valueType: 'number', allowedValues: [{ value: { double: 30 } }] });

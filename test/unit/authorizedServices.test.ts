@@ -69,6 +69,7 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
   ['properties', AuthorizedPropertyService, 'history', [PROPERTY], 'read'],
   ['properties', AuthorizedPropertyService, 'create', [{}], 'write'],
   ['properties', AuthorizedPropertyService, 'replace', [{}], 'write'],
+  ['properties', AuthorizedPropertyService, 'previewReplace', [{}], 'write'],
   ['properties', AuthorizedPropertyService, 'update', [{}], 'write'],
   ['properties', AuthorizedPropertyService, 'softDelete', [PROPERTY], 'write'],
   ['properties', AuthorizedPropertyService, 'restore', [PROPERTY], 'write'],

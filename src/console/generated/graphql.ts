@@ -86,6 +86,14 @@ export type CreateTestInput = {
   name: string;
 };
 
+export type DefinitionVerdict =
+  /** Refused as it stands: a breaking change that needs a new version. */
+  | 'BREAKING'
+  /** Saving changes no stored value. */
+  | 'COMPATIBLE'
+  /** A new version: the values written under the current one are hidden at once and then removed. */
+  | 'VERSIONED';
+
 export type EntityType =
   | 'ACCESS_TOKEN'
   | 'APPLICATION'
@@ -476,6 +484,8 @@ export type DefinitionFragment = { qualifiedName: string, displayName: string | 
       | { stringValue: string }
      }> | null };
 
+export type SettingsFragment = { isHidden: boolean, showInSearchFilters: boolean, showInAssetSummary: boolean, hideInAssetSummaryWhenEmpty: boolean, showAsAssetBadge: boolean, showInColumnsTable: boolean };
+
 export type PropertySummaryFragment = { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
         | { numberValue: number }
         | { stringValue: string }
@@ -499,7 +509,7 @@ export type PropertyQueryVariables = Exact<{
 }>;
 
 
-export type PropertyQuery = { structuredProperty: { urn: string, settings: { showInSearchFilters: boolean, isHidden: boolean } | null, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, created: { time: number, actor: { urn: string } | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+export type PropertyQuery = { structuredProperty: { urn: string, settings: { isHidden: boolean, showInSearchFilters: boolean, showInAssetSummary: boolean, hideInAssetSummaryWhenEmpty: boolean, showAsAssetBadge: boolean, showInColumnsTable: boolean } | null, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, created: { time: number, actor: { urn: string } | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
           | { numberValue: number }
           | { stringValue: string }
          }> | null }, definitionHistory: Array<{ revision: number, written: { time: number, actor: { urn: string } | null }, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -569,6 +579,23 @@ export type CleanupJobsQueryVariables = Exact<{
 
 
 export type CleanupJobsQuery = { listJobs: { jobs: Array<{ id: string, status: JobStatus, total: number | null, done: number, remaining: number | null, percentDone: number, lastError: string | null }> } };
+
+export type PropertyNamesQueryVariables = Exact<{
+  input: ScrollAcrossEntitiesInput;
+}>;
+
+
+export type PropertyNamesQuery = { scrollAcrossEntities: { nextScrollId: string | null, searchResults: Array<{ entity:
+        | { urn: string, definition: { qualifiedName: string, displayName: string | null } }
+        | Record<PropertyKey, never>
+       }> } | null };
+
+export type DefinitionPreviewQueryVariables = Exact<{
+  input: ReplaceStructuredPropertyDefinitionInput;
+}>;
+
+
+export type DefinitionPreviewQuery = { structuredPropertyDefinitionPreview: { verdict: DefinitionVerdict, message: string | null, impact: { entities: number, values: number, byEntityType: Array<{ entityType: EntityType, count: number }> } } };
 
 type EntityHeader_CorpUser_Fragment = { urn: string, type: EntityType };
 
@@ -984,6 +1011,16 @@ export const ResultsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"Results"}) as unknown as TypedDocumentString<ResultsFragment, unknown>;
+export const SettingsFragmentDoc = new TypedDocumentString(`
+    fragment Settings on StructuredPropertySettings {
+  isHidden
+  showInSearchFilters
+  showInAssetSummary
+  hideInAssetSummaryWhenEmpty
+  showAsAssetBadge
+  showInColumnsTable
+}
+    `, {"fragmentName":"Settings"}) as unknown as TypedDocumentString<SettingsFragment, unknown>;
 export const EntityHeaderFragmentDoc = new TypedDocumentString(`
     fragment EntityHeader on Entity {
   urn
@@ -1486,8 +1523,7 @@ export const PropertyDocument = new TypedDocumentString(`
   structuredProperty(urn: $urn) {
     ...PropertySummary
     settings {
-      showInSearchFilters
-      isHidden
+      ...Settings
     }
     definition {
       created {
@@ -1561,6 +1597,14 @@ fragment Definition on StructuredPropertyDefinition {
     }
     description
   }
+}
+fragment Settings on StructuredPropertySettings {
+  isHidden
+  showInSearchFilters
+  showInAssetSummary
+  hideInAssetSummaryWhenEmpty
+  showAsAssetBadge
+  showInColumnsTable
 }
 fragment PropertySummary on StructuredPropertyEntity {
   urn
@@ -1663,6 +1707,40 @@ export const CleanupJobsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CleanupJobsQuery, CleanupJobsQueryVariables>;
+export const PropertyNamesDocument = new TypedDocumentString(`
+    query PropertyNames($input: ScrollAcrossEntitiesInput!) {
+  scrollAcrossEntities(input: $input) {
+    nextScrollId
+    searchResults {
+      entity {
+        ... on StructuredPropertyEntity {
+          urn
+          definition {
+            qualifiedName
+            displayName
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PropertyNamesQuery, PropertyNamesQueryVariables>;
+export const DefinitionPreviewDocument = new TypedDocumentString(`
+    query DefinitionPreview($input: ReplaceStructuredPropertyDefinitionInput!) {
+  structuredPropertyDefinitionPreview(input: $input) {
+    verdict
+    message
+    impact {
+      entities
+      values
+      byEntityType {
+        entityType
+        count
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DefinitionPreviewQuery, DefinitionPreviewQueryVariables>;
 export const SearchEntitiesDocument = new TypedDocumentString(`
     query SearchEntities($input: ScrollAcrossEntitiesInput!) {
   scrollAcrossEntities(input: $input) {

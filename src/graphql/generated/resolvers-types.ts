@@ -378,6 +378,14 @@ export type DatasetProperties = {
   qualifiedName?: Maybe<Scalars['String']['output']>;
 };
 
+export type DefinitionVerdict =
+  /** Refused as it stands: a breaking change that needs a new version. */
+  | 'BREAKING'
+  /** Saving changes no stored value. */
+  | 'COMPATIBLE'
+  /** A new version: the values written under the current one are hidden at once and then removed. */
+  | 'VERSIONED';
+
 export type DeleteStructuredPropertyInput = {
   urn: Scalars['String']['input'];
 };
@@ -845,6 +853,8 @@ export type Query = {
   searchAcrossEntities?: Maybe<SearchResults>;
   /** A structured property by urn; null when it does not exist. */
   structuredProperty?: Maybe<StructuredPropertyEntity>;
+  /** What replaceStructuredPropertyDefinition would do with this input, decided by the same write path and nothing written: the verdict before Save. */
+  structuredPropertyDefinitionPreview: StructuredPropertyDefinitionPreview;
   /** A metadata test by urn; null when it does not exist. */
   test?: Maybe<Test>;
   /** The compliance view of metadata tests: per live test, how many entities pass, fail and are not applicable, with a count per day. */
@@ -918,6 +928,11 @@ export type QuerySearchAcrossEntitiesArgs = {
 
 export type QueryStructuredPropertyArgs = {
   urn: Scalars['String']['input'];
+};
+
+
+export type QueryStructuredPropertyDefinitionPreviewArgs = {
+  input: ReplaceStructuredPropertyDefinitionInput;
 };
 
 
@@ -1152,6 +1167,16 @@ export type StructuredPropertyDefinition = {
   valueType: DataTypeEntity;
   /** The definition's version (yyyyMMddhhmmss), when it has one. */
   version?: Maybe<Scalars['String']['output']>;
+};
+
+/** What saving a whole definition would do. */
+export type StructuredPropertyDefinitionPreview = {
+  __typename?: 'StructuredPropertyDefinitionPreview';
+  /** For VERSIONED: the values the new version drops. For BREAKING: what a new version would drop. Nothing for COMPATIBLE. */
+  impact: ValueImpact;
+  /** For BREAKING: the refusal Save would answer, naming the changes. */
+  message?: Maybe<Scalars['String']['output']>;
+  verdict: DefinitionVerdict;
 };
 
 export type StructuredPropertyDefinitionRevision = {
@@ -1585,6 +1610,7 @@ export type ResolversTypes = ResolversObject<{
   DataTypeInfo: ResolverTypeWrapper<DataTypeInfoModel>;
   Dataset: ResolverTypeWrapper<EntityModel>;
   DatasetProperties: ResolverTypeWrapper<DatasetProperties>;
+  DefinitionVerdict: DefinitionVerdict;
   DeleteStructuredPropertyInput: DeleteStructuredPropertyInput;
   Entity: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Entity']>;
   EntityType: EntityType;
@@ -1645,6 +1671,7 @@ export type ResolversTypes = ResolversObject<{
   StructuredProperties: ResolverTypeWrapper<StructuredPropertiesModel>;
   StructuredPropertiesEntry: ResolverTypeWrapper<StructuredPropertiesEntryModel>;
   StructuredPropertyDefinition: ResolverTypeWrapper<DefinitionModel>;
+  StructuredPropertyDefinitionPreview: ResolverTypeWrapper<Omit<StructuredPropertyDefinitionPreview, 'impact'> & { impact: ResolversTypes['ValueImpact'] }>;
   StructuredPropertyDefinitionRevision: ResolverTypeWrapper<DefinitionRevisionModel>;
   StructuredPropertyEntity: ResolverTypeWrapper<EntityModel>;
   StructuredPropertyInputParams: StructuredPropertyInputParams;
@@ -1769,6 +1796,7 @@ export type ResolversParentTypes = ResolversObject<{
   StructuredProperties: StructuredPropertiesModel;
   StructuredPropertiesEntry: StructuredPropertiesEntryModel;
   StructuredPropertyDefinition: DefinitionModel;
+  StructuredPropertyDefinitionPreview: Omit<StructuredPropertyDefinitionPreview, 'impact'> & { impact: ResolversParentTypes['ValueImpact'] };
   StructuredPropertyDefinitionRevision: DefinitionRevisionModel;
   StructuredPropertyEntity: EntityModel;
   StructuredPropertyInputParams: StructuredPropertyInputParams;
@@ -2143,6 +2171,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   scrollAcrossEntities?: Resolver<Maybe<ResolversTypes['ScrollResults']>, ParentType, ContextType, RequireFields<QueryScrollAcrossEntitiesArgs, 'input'>>;
   searchAcrossEntities?: Resolver<Maybe<ResolversTypes['SearchResults']>, ParentType, ContextType, RequireFields<QuerySearchAcrossEntitiesArgs, 'input'>>;
   structuredProperty?: Resolver<Maybe<ResolversTypes['StructuredPropertyEntity']>, ParentType, ContextType, RequireFields<QueryStructuredPropertyArgs, 'urn'>>;
+  structuredPropertyDefinitionPreview?: Resolver<ResolversTypes['StructuredPropertyDefinitionPreview'], ParentType, ContextType, RequireFields<QueryStructuredPropertyDefinitionPreviewArgs, 'input'>>;
   test?: Resolver<Maybe<ResolversTypes['Test']>, ParentType, ContextType, RequireFields<QueryTestArgs, 'urn'>>;
   testReport?: Resolver<ResolversTypes['TestReport'], ParentType, ContextType, Partial<QueryTestReportArgs>>;
   validateTest?: Resolver<ResolversTypes['ValidateTestResult'], ParentType, ContextType, RequireFields<QueryValidateTestArgs, 'input'>>;
@@ -2236,6 +2265,12 @@ export type StructuredPropertyDefinitionResolvers<ContextType = GraphQLContext, 
   typeQualifier?: Resolver<Maybe<ResolversTypes['TypeQualifier']>, ParentType, ContextType>;
   valueType?: Resolver<ResolversTypes['DataTypeEntity'], ParentType, ContextType>;
   version?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type StructuredPropertyDefinitionPreviewResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StructuredPropertyDefinitionPreview'] = ResolversParentTypes['StructuredPropertyDefinitionPreview']> = ResolversObject<{
+  impact?: Resolver<ResolversTypes['ValueImpact'], ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  verdict?: Resolver<ResolversTypes['DefinitionVerdict'], ParentType, ContextType>;
 }>;
 
 export type StructuredPropertyDefinitionRevisionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StructuredPropertyDefinitionRevision'] = ResolversParentTypes['StructuredPropertyDefinitionRevision']> = ResolversObject<{
@@ -2431,6 +2466,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   StructuredProperties?: StructuredPropertiesResolvers<ContextType>;
   StructuredPropertiesEntry?: StructuredPropertiesEntryResolvers<ContextType>;
   StructuredPropertyDefinition?: StructuredPropertyDefinitionResolvers<ContextType>;
+  StructuredPropertyDefinitionPreview?: StructuredPropertyDefinitionPreviewResolvers<ContextType>;
   StructuredPropertyDefinitionRevision?: StructuredPropertyDefinitionRevisionResolvers<ContextType>;
   StructuredPropertyEntity?: StructuredPropertyEntityResolvers<ContextType>;
   StructuredPropertySettings?: StructuredPropertySettingsResolvers<ContextType>;

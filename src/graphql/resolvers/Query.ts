@@ -128,6 +128,7 @@ export const Query: QueryResolvers = {
     const page = await ctx.services.history.valueHistory(ctx.caller, { urn: input.urn ?? null, property: input.propertyUrn ?? null, count: input.count ?? null, scrollId: input.scrollId ?? null });
     return { nextScrollId: page.scrollId, entries: page.entries };
   },
+  structuredPropertyDefinitionPreview: (_root, { input }, ctx) => ctx.services.properties.previewReplace(ctx.caller, input),
   entity: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);
     // Data types and entity types are built in: they exist without being stored.
