@@ -5,6 +5,7 @@ import { ErrorMessage, Loading } from './components/Messages';
 import { MeDocument } from './generated/graphql';
 import { messageOf, request } from './lib/api';
 import { navigate, useLocation } from './lib/router';
+import { PropertyNamesProvider } from './lib/propertyNames';
 import { pickUpSignIn, session, takeSignInOutcome, type Me } from './lib/session';
 import { EntityPage } from './pages/EntityPage';
 import { PropertyCatalogue } from './pages/PropertyCatalogue';
@@ -49,9 +50,11 @@ export function App() {
   if (error) return <main id="main"><ErrorMessage title="The console could not start.">{error}</ErrorMessage></main>;
   if (!me) return <main id="main"><Loading what="your account" /></main>;
   return (
-    <Layout me={me} path={location.path}>
-      <Page me={me} path={location.path} params={location.params} />
-    </Layout>
+    <PropertyNamesProvider>
+      <Layout me={me} path={location.path}>
+        <Page me={me} path={location.path} params={location.params} />
+      </Layout>
+    </PropertyNamesProvider>
   );
 }
 

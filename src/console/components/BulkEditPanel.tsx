@@ -7,7 +7,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApplicablePropertiesDocument, BulkEditDocument, BulkEditJobDocument, type BulkEditMutation, type BulkEditOperation, type BulkEditJobQuery, type PropertySummaryFragment } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { counted, propertyLabel, valueText } from '../lib/properties';
+import { counted, valueText } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
 import { useQuery } from '../lib/useQuery';
 import { ErrorMessage, StatusMessage } from './Messages';
 import { valueInputs } from './ValueEditor';
@@ -25,11 +26,12 @@ const POLL_MS = 400;
 const shown = (values: ReadonlyArray<Parameters<typeof valueText>[0]>) => (values.length === 0 ? 'no value' : values.map(valueText).join(', '));
 
 export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDone(): void }) {
+  const nameOf = usePropertyLabel();
   const properties = useQuery(ApplicablePropertiesDocument, { input: { types: ['STRUCTURED_PROPERTY'], query: '*', count: 1000 } });
   const choices = (properties.data?.scrollAcrossEntities?.searchResults ?? [])
     .map((r) => r.entity)
     .filter((e): e is PropertySummaryFragment => 'definition' in e && !(e as PropertySummaryFragment).status?.removed)
-    .sort((a, b) => propertyLabel(a.definition).localeCompare(propertyLabel(b.definition)));
+    .sort((a, b) => nameOf(a.definition).localeCompare(nameOf(b.definition)));
   const [propertyUrn, setPropertyUrn] = useState('');
   const [operation, setOperation] = useState<BulkEditOperation>('SET');
   const [value, setValue] = useState('');
@@ -93,7 +95,7 @@ export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDon
             <option value="">Choose a property…</option>
             {choices.map((c) => (
               <option key={c.urn} value={c.urn}>
-                {propertyLabel(c.definition)}
+                {nameOf(c.definition)}
               </option>
             ))}
           </select>
@@ -131,7 +133,7 @@ export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDon
       {preview && !job && (
         <div className="confirm" role="dialog" aria-labelledby="bulk-confirm-title">
           <h3 id="bulk-confirm-title">
-            {property ? propertyLabel(property.definition) : ''}: {counted(preview.changed, 'entity changes', 'entities change')}, {preview.unchanged} unchanged, {preview.refused.length} refused
+            {property ? nameOf(property.definition) : ''}: {counted(preview.changed, 'entity changes', 'entities change')}, {preview.unchanged} unchanged, {preview.refused.length} refused
           </h3>
           <ul className="bulk-changes">
             {preview.changes.slice(0, 10).map((c) => (

@@ -14,7 +14,8 @@ import { PropertyFacet, KeyFacet } from '../components/Facets';
 import { ValueText } from '../components/ValueEditor';
 import { PropertyStatusDocument, SearchEntitiesDocument, SearchFacetsDocument, type SearchEntitiesQuery, type SearchFacetsQuery } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { entityTypeLabel, propertyLabel, valueText } from '../lib/properties';
+import { entityTypeLabel, valueText } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
 import { entityPath, Link, navigate, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { facetFieldOf, filtersOf, propertiesNamed, searchUrl, withoutProperties } from '../lib/searchState';
@@ -252,6 +253,7 @@ function Results({ query, orFilters, onError, selectable, selected, onSelect }: 
 }
 
 function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit; selectable: boolean; selected: boolean; onToggle(on: boolean): void }) {
+  const nameOf = usePropertyLabel();
   let title = e.urn;
   let detail = '';
   let href = entityPath(e.urn);
@@ -279,7 +281,7 @@ function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit
         <dl className="result-values">
           {held.slice(0, VALUES_SHOWN).map((p) => (
             <div key={p.structuredProperty.urn}>
-              <dt>{propertyLabel(p.structuredProperty.definition)}</dt>
+              <dt>{nameOf(p.structuredProperty.definition)}</dt>
               <dd>
                 {p.values.map((v, i) => (
                   <span key={i}>
