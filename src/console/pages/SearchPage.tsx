@@ -18,7 +18,7 @@ import { entityTypeLabel, valueText } from '../lib/properties';
 import { usePropertyLabel } from '../lib/propertyNames';
 import { entityPath, Link, navigate, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
-import { facetFieldOf, filtersOf, propertiesNamed, searchUrl, withoutProperties } from '../lib/searchState';
+import { facetFieldOf, filtersOf, propertiesNamed, resultValues, searchUrl, withoutProperties } from '../lib/searchState';
 
 const PAGE = 20;
 /** Values a result shows; the entity's page has them all. */
@@ -148,6 +148,7 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
             key={`${usable.toString()}#${reloads}`}
             query={query}
             orFilters={orOf(filtersOf(usable))}
+            filtered={propertiesNamed(usable)}
             onError={setResultsError}
             selectable={me.platformPrivileges.editStructuredPropertyValues}
             selected={selected}
@@ -165,6 +166,8 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
 
 interface ResultsProps {
   readonly query: string;
+  /** The properties the search filters on (qualified names): their values are shown first on every result. */
+  readonly filtered: readonly string[];
   readonly orFilters: ReturnType<typeof orOf>;
   onError(message: string | null): void;
   readonly selectable: boolean;
@@ -172,7 +175,7 @@ interface ResultsProps {
   onSelect(next: ReadonlySet<string>): void;
 }
 
-function Results({ query, orFilters, onError, selectable, selected, onSelect }: ResultsProps) {
+function Results({ query, orFilters, filtered, onError, selectable, selected, onSelect }: ResultsProps) {
   const [hits, setHits] = useState<Hit[]>([]);
   const [total, setTotal] = useState<number | null>(null);
   const [next, setNext] = useState<string | null | undefined>(undefined);
@@ -237,7 +240,7 @@ function Results({ query, orFilters, onError, selectable, selected, onSelect }: 
       <ol className="result-list">
         {hits.map((e) => (
           <li key={e.urn}>
-            <ResultItem entity={e} selectable={selectable} selected={selected.has(e.urn)} onToggle={(on) => toggle(e.urn, on)} />
+            <ResultItem entity={e} filtered={filtered} selectable={selectable} selected={selected.has(e.urn)} onToggle={(on) => toggle(e.urn, on)} />
           </li>
         ))}
       </ol>
@@ -252,7 +255,7 @@ function Results({ query, orFilters, onError, selectable, selected, onSelect }: 
   );
 }
 
-function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit; selectable: boolean; selected: boolean; onToggle(on: boolean): void }) {
+function ResultItem({ entity: e, filtered, selectable, selected, onToggle }: { entity: Hit; filtered: readonly string[]; selectable: boolean; selected: boolean; onToggle(on: boolean): void }) {
   const nameOf = usePropertyLabel();
   let title = e.urn;
   let detail = '';
@@ -268,6 +271,7 @@ function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit
     href = propertyPath(e.urn);
   }
   const held = 'structuredProperties' in e ? (e.structuredProperties?.properties ?? []) : [];
+  const values = resultValues(held, filtered, VALUES_SHOWN);
   const id = `select-${e.urn.replace(/[^A-Za-z0-9]+/g, '-')}`;
   return (
     <article className="result">
@@ -279,10 +283,10 @@ function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit
       </p>
       {held.length > 0 && (
         <dl className="result-values">
-          {held.slice(0, VALUES_SHOWN).map((p) => (
+          {values.shown.map((p) => (
             <div key={p.structuredProperty.urn}>
-              <dt>{nameOf(p.structuredProperty.definition)}</dt>
-              <dd>
+              <dt className={p.filtered ? 'filtered' : undefined}>{nameOf(p.structuredProperty.definition)}</dt>
+              <dd className={p.filtered ? 'filtered' : undefined}>
                 {p.values.map((v, i) => (
                   <span key={i}>
                     {i > 0 && ', '}
@@ -292,7 +296,7 @@ function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit
               </dd>
             </div>
           ))}
-          {held.length > VALUES_SHOWN && <p className="hint">and {held.length - VALUES_SHOWN} more on its page</p>}
+          {values.more > 0 && <p className="hint">and {values.more} more on its page</p>}
         </dl>
       )}
     </article>
