@@ -746,10 +746,28 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
-          | { name: string, urn: string, type: EntityType, platform: { name: string } }
+          | { name: string, urn: string, type: EntityType, platform: { name: string }, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                        | { numberValue: number }
+                        | { stringValue: string }
+                       }> | null }, status: { removed: boolean } | null }, values: Array<
+                  | { numberValue: number }
+                  | { stringValue: string }
+                 | null> }> } | null }
           | { urn: string, type: EntityType }
-          | { urn: string, type: EntityType }
-          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                        | { numberValue: number }
+                        | { stringValue: string }
+                       }> | null }, status: { removed: boolean } | null }, values: Array<
+                  | { numberValue: number }
+                  | { stringValue: string }
+                 | null> }> } | null }
+          | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                        | { numberValue: number }
+                        | { stringValue: string }
+                       }> | null }, status: { removed: boolean } | null }, values: Array<
+                  | { numberValue: number }
+                  | { stringValue: string }
+                 | null> }> } | null }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
         > }, test: { urn: string, name: string, category: string, description: string | null }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }> }> } };
@@ -2071,13 +2089,90 @@ export const TestComplianceDocument = new TypedDocumentString(`
             platform {
               name
             }
+            structuredProperties {
+              ...ResultValues
+            }
+          }
+          ... on SchemaFieldEntity {
+            structuredProperties {
+              ...ResultValues
+            }
+          }
+          ... on GenericEntity {
+            structuredProperties {
+              ...ResultValues
+            }
           }
         }
       }
     }
   }
 }
-    fragment Compliance on TestCompliance {
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}
+fragment Definition on StructuredPropertyDefinition {
+  qualifiedName
+  displayName
+  description
+  cardinality
+  immutable
+  version
+  valueType {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  entityTypes {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  typeQualifier {
+    allowedTypes {
+      urn
+      info {
+        type
+        qualifiedName
+      }
+    }
+  }
+  allowedValues {
+    value {
+      ...Value
+    }
+    description
+  }
+}
+fragment PropertySummary on StructuredPropertyEntity {
+  urn
+  definition {
+    ...Definition
+  }
+  status {
+    removed
+  }
+}
+fragment ResultValues on StructuredProperties {
+  properties {
+    structuredProperty {
+      ...PropertySummary
+    }
+    values {
+      ...Value
+    }
+  }
+}
+fragment Compliance on TestCompliance {
   test {
     urn
     name

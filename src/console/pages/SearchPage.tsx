@@ -130,7 +130,7 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
         </div>
       )}
       {error && <ErrorMessage title="The search failed.">{error}</ErrorMessage>}
-      {me.platformPrivileges.editStructuredPropertyValues && selected.size > 0 && <BulkEditPanel urns={[...selected]} onDone={() => setReloads((n) => n + 1)} />}
+      {me.platformPrivileges.editStructuredPropertyValues && selected.size > 0 && <BulkEditPanel selection={{ urns: [...selected] }} onDone={() => setReloads((n) => n + 1)} />}
       <div className="search-layout">
         <aside aria-label="Filters" className="facets">
           <h2>Filters</h2>
