@@ -15,11 +15,12 @@ import type { ComplianceService } from './complianceService.js';
 import type { EntityService } from './entityService.js';
 import type { HistoryService } from './historyService.js';
 import type { JobService } from './jobs/jobService.js';
-import { backupPolicy, bulkEditPolicy, compliancePolicy, entityPolicy, historyPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import { backupPolicy, bulkEditPolicy, valueImportPolicy, compliancePolicy, entityPolicy, historyPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
 import type { TokenService } from './tokenService.js';
+import type { ValueImportService } from './valueImportService.js';
 import type { ValueService } from './valueService.js';
 
 abstract class Authorized<S> {
@@ -53,6 +54,8 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   patchAspect: EntityService['patchAspect'] = (caller, urn, ...rest) => this.allowed(caller, 'patchAspect', E.patchAspect(caller, urn)).patchAspect(caller, urn, ...rest);
   updateAspect: EntityService['updateAspect'] = (caller, urn, ...rest) => this.allowed(caller, 'updateAspect', E.updateAspect(caller, urn)).updateAspect(caller, urn, ...rest);
   writeAspects: EntityService['writeAspects'] = (caller, urn, ...rest) => this.allowed(caller, 'writeAspects', E.writeAspects(caller, urn)).writeAspects(caller, urn, ...rest);
+  updateAspects: EntityService['updateAspects'] = (caller, aspect, updates, ...rest) =>
+    this.allowed(caller, 'updateAspects', E.updateAspects(caller, aspect, updates)).updateAspects(caller, aspect, updates, ...rest);
   batchUpsert: EntityService['batchUpsert'] = (caller, type, ...rest) => this.allowed(caller, 'batchUpsert', E.batchUpsert(caller, type)).batchUpsert(caller, type, ...rest);
   batchPatch: EntityService['batchPatch'] = (caller, type, ...rest) => this.allowed(caller, 'batchPatch', E.batchPatch(caller, type)).batchPatch(caller, type, ...rest);
   batchGet: EntityService['batchGet'] = (caller, ...rest) => this.allowed(caller, 'batchGet', E.batchGet).batchGet(caller, ...rest);
@@ -111,6 +114,13 @@ export class AuthorizedHistoryService extends Authorized<HistoryService> impleme
   }
   aspectVersion: HistoryService['aspectVersion'] = (caller, ...rest) => this.allowed(caller, 'aspectVersion', historyPolicy.aspectVersion).aspectVersion(caller, ...rest);
   valueHistory: HistoryService['valueHistory'] = (caller, ...rest) => this.allowed(caller, 'valueHistory', historyPolicy.valueHistory).valueHistory(caller, ...rest);
+}
+
+export class AuthorizedValueImportService extends Authorized<ValueImportService> implements ValueImportService {
+  constructor(inner: ValueImportService) {
+    super(inner, 'valueImports');
+  }
+  importValues: ValueImportService['importValues'] = (caller, ...rest) => this.allowed(caller, 'importValues', valueImportPolicy.importValues).importValues(caller, ...rest);
 }
 
 export class AuthorizedBulkEditService extends Authorized<BulkEditService> implements BulkEditService {

@@ -82,6 +82,11 @@ export interface EntityService {
   patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: PatchAspectOptions): Promise<Written<AspectResult>>;
   /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
   updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<Written<AspectResult>>;
+  /**
+   * Computes one aspect of each of several entities (distinct URNs) from what readers
+   * see of it, in one write: all of them or none (a value import's rows).
+   */
+  updateAspects(caller: Caller, aspect: string, updates: readonly { urn: string; compute: (current: unknown | undefined) => unknown }[], options?: WriteOptions): Promise<Written<AspectResult[]>>;
   /** Writes several aspects of one entity together: all of them or none. */
   writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options?: WriteOptions): Promise<Written<AspectResult[]>>;
   /**

@@ -142,6 +142,11 @@ export abstract class EntityWrites {
     return onlyResult(await this.write(caller, parseUrn(urnValue), [{ aspect, compute }], options));
   }
 
+  async updateAspects(caller: Caller, aspect: string, updates: readonly { urn: string; compute: (current: unknown | undefined) => unknown }[], options: WriteOptions = {}): Promise<Written<AspectResult[]>> {
+    const outcomes = await this.writeMany(updates.map((u) => ({ urn: parseUrn(u.urn), requests: [{ aspect, compute: u.compute }] })), caller, {});
+    return { result: outcomes.map((o) => o.results[0]!), receipt: await this.receiptOf(outcomes.flatMap((o) => o.changeIds), options) };
+  }
+
   async writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options: WriteOptions = {}): Promise<Written<AspectResult[]>> {
     return this.write(caller, parseUrn(urnValue), [...requests], options);
   }

@@ -20,6 +20,7 @@ import {
   AuthorizedSearchService,
   AuthorizedTestService,
   AuthorizedTokenService,
+  AuthorizedValueImportService,
   AuthorizedValueService,
 } from './authorizedServices.js';
 import { DefaultBackupService, type BackupService } from './backupService.js';
@@ -36,12 +37,15 @@ import { DefaultSearchService, type SearchService } from './searchService.js';
 import { DefaultTestService, type TestService } from './testService.js';
 import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
+import { DefaultValueImportService, type ValueImportService } from './valueImportService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
 
 export interface Services {
   readonly entities: EntityService;
   readonly properties: PropertyService;
   readonly values: ValueService;
+  /** Value imports (CSV rows): checked whole, written whole. */
+  readonly valueImports: ValueImportService;
   /** Aspect versions and the history of values (who changed which value when). */
   readonly history: HistoryService;
   /** Bulk edits of values on the entities a search selects (jobs). */
@@ -93,6 +97,7 @@ export function createServices(deps: ServiceDeps): Services {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
     values: new AuthorizedValueService(new DefaultValueService({ entities })),
+    valueImports: new AuthorizedValueImportService(new DefaultValueImportService({ db: deps.db, entities })),
     history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
     bulkEdits: new AuthorizedBulkEditService(
       new DefaultBulkEditService({ db: deps.db, log: deps.log, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),

@@ -17,6 +17,7 @@ import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
 import type { TokenService } from './tokenService.js';
+import type { ValueImportService } from './valueImportService.js';
 import type { ValueService } from './valueService.js';
 
 type AnyFunction = (...args: never[]) => unknown;
@@ -62,6 +63,7 @@ export const entityPolicy = {
   patchAspect: (_caller, urn) => aspectWriteScope(urn),
   updateAspect: (_caller, urn) => aspectWriteScope(urn),
   writeAspects: (_caller, urn) => aspectWriteScope(urn),
+  updateAspects: (_caller, _aspect, updates) => (updates.some((u) => aspectWriteScope(u.urn) === 'admin') ? 'admin' : 'write'),
   batchUpsert: (_caller, entityType) => (entityType.adminWrites ? 'admin' : 'write'),
   batchPatch: (_caller, entityType) => (entityType.adminWrites ? 'admin' : 'write'),
   batchGet: 'read',
@@ -110,6 +112,11 @@ export const historyPolicy = {
   aspectVersion: 'read',
   valueHistory: 'read',
 } as const satisfies Policy<HistoryService>;
+
+// A value import writes values, as value upserts do.
+export const valueImportPolicy = {
+  importValues: 'write',
+} as const satisfies Policy<ValueImportService>;
 
 // A bulk edit writes values, entity by entity, as value upserts do.
 export const bulkEditPolicy = {
