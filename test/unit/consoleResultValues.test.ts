@@ -1,5 +1,5 @@
 /** The console's search results: which values a result shows (issue #41: a filtered value hid behind "and 1 more"). */
-import { resultValues } from '../../src/console/lib/searchState.js';
+import { resultValues } from '../../src/console/lib/resultValues.js';
 
 const held = (...names: string[]) => names.map((qualifiedName) => ({ structuredProperty: { definition: { qualifiedName } } }));
 const names = (r: ReturnType<typeof resultValues>) => r.shown.map((p) => `${p.structuredProperty.definition.qualifiedName}${p.filtered ? '*' : ''}`);

@@ -18,7 +18,8 @@ import { entityTypeLabel, valueText } from '../lib/properties';
 import { usePropertyLabel } from '../lib/propertyNames';
 import { entityPath, Link, navigate, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
-import { facetFieldOf, filtersOf, propertiesNamed, resultValues, searchUrl, withoutProperties } from '../lib/searchState';
+import { resultValues } from '../lib/resultValues';
+import { facetFieldOf, filtersOf, propertiesNamed, searchUrl, withoutProperties } from '../lib/searchState';
 
 const PAGE = 20;
 /** Values a result shows; the entity's page has them all. */
