@@ -7,6 +7,7 @@ import { messageOf, request } from './lib/api';
 import { navigate, useLocation } from './lib/router';
 import { PropertyNamesProvider } from './lib/propertyNames';
 import { pickUpSignIn, session, takeSignInOutcome, type Me } from './lib/session';
+import { CsvPage } from './pages/CsvPage';
 import { EntityPage } from './pages/EntityPage';
 import { PropertyCatalogue } from './pages/PropertyCatalogue';
 import { PropertyForm } from './pages/PropertyForm';
@@ -66,6 +67,7 @@ function Page({ me, path, params }: { me: Me; path: string; params: URLSearchPar
   if (section === 'properties' && id) return <PropertyPage me={me} urn={id} key={id} />;
   if (section === 'properties') return <PropertyCatalogue me={me} params={params} />;
   if (section === 'search') return <SearchPage me={me} params={params} />;
+  if (section === 'csv') return <CsvPage me={me} params={params} />;
   if (section === 'entity' && id) return <EntityPage me={me} urn={id} key={id} />;
   if (section === 'tests' && id === 'new') return <TestForm me={me} urn={null} />;
   if (section === 'tests' && id && action === 'edit') return <TestForm me={me} urn={id} key={`${id}/edit`} />;

@@ -216,6 +216,13 @@ export type FilterOperator =
   | 'LESS_THAN_OR_EQUAL_TO'
   | 'START_WITH';
 
+export type ImportStructuredPropertyValuesInput = {
+  /** The structured properties of the value columns, in order (URNs). */
+  columns: Array<string>;
+  dryRun?: boolean | null | undefined;
+  rows: Array<ValueImportRowInput>;
+};
+
 export type JobStatus =
   | 'DONE'
   | 'FAILED'
@@ -364,6 +371,14 @@ export type ValueHistoryInput = {
   scrollId?: string | null | undefined;
   /** An entity: its history. */
   urn?: string | null | undefined;
+};
+
+export type ValueImportRowInput = {
+  /** One cell per column: the values as written (numbers as text too); an empty cell removes the property. */
+  cells: Array<Array<string>>;
+  /** The row's line in the file, named in its problems; absent: its position (1-based). */
+  line?: number | null | undefined;
+  urn: string;
 };
 
 export type HeldValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -709,6 +724,54 @@ export type SearchFacetsQuery = { aggregateAcrossEntities: { facets: Array<{ fie
                }> | null } }
         | Record<PropertyKey, never>
        | null, aggregations: Array<{ value: string, count: number, description: string | null }> }> | null } | null };
+
+export type ExportEntitiesQueryVariables = Exact<{
+  input: ScrollAcrossEntitiesInput;
+}>;
+
+
+export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextScrollId: string | null, searchResults: Array<{ entity:
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { name: string, urn: string, properties: { description: string | null } | null, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                      | { numberValue: number }
+                      | { stringValue: string }
+                     }> | null }, status: { removed: boolean } | null }, values: Array<
+                | { numberValue: number }
+                | { stringValue: string }
+               | null> }> } | null }
+        | { urn: string }
+        | { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                      | { numberValue: number }
+                      | { stringValue: string }
+                     }> | null }, status: { removed: boolean } | null }, values: Array<
+                | { numberValue: number }
+                | { stringValue: string }
+               | null> }> } | null }
+        | { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                      | { numberValue: number }
+                      | { stringValue: string }
+                     }> | null }, status: { removed: boolean } | null }, values: Array<
+                | { numberValue: number }
+                | { stringValue: string }
+               | null> }> } | null }
+        | { urn: string }
+        | { urn: string }
+       }> } | null };
+
+export type ImportValuesMutationVariables = Exact<{
+  input: ImportStructuredPropertyValuesInput;
+}>;
+
+
+export type ImportValuesMutation = { importStructuredPropertyValues: { dryRun: boolean, written: boolean, rows: number, changed: number, unchanged: number, problems: Array<{ line: number | null, urn: string | null, column: string | null, reason: string }>, changes: Array<{ line: number, urn: string, change: { structuredProperty: { urn: string }, before: Array<
+          | { numberValue: number }
+          | { stringValue: string }
+        > | null, after: Array<
+          | { numberValue: number }
+          | { stringValue: string }
+        > } }> } };
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2007,6 +2070,140 @@ fragment Definition on StructuredPropertyDefinition {
     description
   }
 }`) as unknown as TypedDocumentString<SearchFacetsQuery, SearchFacetsQueryVariables>;
+export const ExportEntitiesDocument = new TypedDocumentString(`
+    query ExportEntities($input: ScrollAcrossEntitiesInput!) {
+  scrollAcrossEntities(input: $input) {
+    total
+    nextScrollId
+    searchResults {
+      entity {
+        urn
+        ... on Dataset {
+          name
+          properties {
+            description
+          }
+          structuredProperties {
+            ...ResultValues
+          }
+        }
+        ... on SchemaFieldEntity {
+          structuredProperties {
+            ...ResultValues
+          }
+        }
+        ... on GenericEntity {
+          structuredProperties {
+            ...ResultValues
+          }
+        }
+      }
+    }
+  }
+}
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}
+fragment Definition on StructuredPropertyDefinition {
+  qualifiedName
+  displayName
+  description
+  cardinality
+  immutable
+  version
+  valueType {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  entityTypes {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  typeQualifier {
+    allowedTypes {
+      urn
+      info {
+        type
+        qualifiedName
+      }
+    }
+  }
+  allowedValues {
+    value {
+      ...Value
+    }
+    description
+  }
+}
+fragment PropertySummary on StructuredPropertyEntity {
+  urn
+  definition {
+    ...Definition
+  }
+  status {
+    removed
+  }
+}
+fragment ResultValues on StructuredProperties {
+  properties {
+    structuredProperty {
+      ...PropertySummary
+    }
+    values {
+      ...Value
+    }
+  }
+}`) as unknown as TypedDocumentString<ExportEntitiesQuery, ExportEntitiesQueryVariables>;
+export const ImportValuesDocument = new TypedDocumentString(`
+    mutation ImportValues($input: ImportStructuredPropertyValuesInput!) {
+  importStructuredPropertyValues(input: $input) {
+    dryRun
+    written
+    rows
+    changed
+    unchanged
+    problems {
+      line
+      urn
+      column
+      reason
+    }
+    changes {
+      line
+      urn
+      change {
+        structuredProperty {
+          urn
+        }
+        before {
+          ...Value
+        }
+        after {
+          ...Value
+        }
+      }
+    }
+  }
+}
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}`) as unknown as TypedDocumentString<ImportValuesMutation, ImportValuesMutationVariables>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {

@@ -19,7 +19,7 @@ import { usePropertyLabel } from '../lib/propertyNames';
 import { entityPath, Link, navigate, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { resultValues } from '../lib/resultValues';
-import { facetFieldOf, filtersOf, propertiesNamed, searchUrl, withoutProperties } from '../lib/searchState';
+import { facetFieldOf, filtersOf, orOf, propertiesNamed, searchUrl, withoutProperties } from '../lib/searchState';
 
 const PAGE = 20;
 /** Values a result shows; the entity's page has them all. */
@@ -81,7 +81,6 @@ function useFacets(query: string, params: URLSearchParams, enabled: boolean): { 
   return state?.key === key ? state : { facets: null, error: null };
 }
 
-const orOf = (filters: ReturnType<typeof filtersOf>) => (filters.length ? [{ and: filters }] : []);
 
 export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) {
   const q = params.get('q') ?? '';
@@ -119,6 +118,9 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
             Clear search
           </button>
         )}
+        <Link className="button secondary" href={`/csv${usable.size ? `?${usable}` : ''}`}>
+          Export these results as CSV
+        </Link>
       </form>
       {unusable.length > 0 && (
         <div className="message message-error" role="alert">
