@@ -299,9 +299,9 @@ function ResultItem({ entity: e, filtered, selectable, selected, onToggle }: { e
               </dd>
             </div>
           ))}
-          {values.more > 0 && <p className="hint">and {values.more} more on its page</p>}
         </dl>
       )}
+      {values.more > 0 && <p className="hint">and {values.more} more on its page</p>}
     </article>
   );
 }

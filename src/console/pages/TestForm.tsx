@@ -152,7 +152,9 @@ function TestEditor({ urn, initial, properties }: { urn: string | null; initial:
             <RuleBuilder form={rules} properties={properties} onChange={setRules} />
             <details className="definition-preview">
               <summary>The definition the form writes (JSON)</summary>
-              <pre>{jsonOf(rules)}</pre>
+              <pre tabIndex={0} aria-label="The definition the form writes">
+                {jsonOf(rules)}
+              </pre>
             </details>
           </div>
         ) : (
