@@ -9,14 +9,16 @@ import { LIMITS } from '../domain/limits.js';
 import { effectiveDefinition, type PropertyDefinition } from '../domain/propertyDefinition.js';
 import type { DefinitionState, StructuredPropertiesAspect } from '../domain/structuredProperties.js';
 import { ValidationError } from '../domain/errors.js';
-import { tryParseUrn, type Urn } from '../domain/urn.js';
+import { parseUrn, tryParseUrn, type Urn } from '../domain/urn.js';
 import { applyImportEdit, checkImport, type ImportProblem, type ImportRow } from '../domain/valueImport.js';
 import { valueChanges, type ValueChange } from '../domain/valueHistory.js';
 import type { Db } from '../store/database.js';
 import { findProperties } from '../store/propertyRegistry.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService } from './entityService.js';
-import { NO_CHANGE } from './aspects/pipeline.js';
+import { NO_CHANGE } from '../domain/writes/entityWrite.js';
+import type { WritePlan } from '../domain/writes/plan.js';
+import type { WriteService } from './writes/writeService.js';
 import { NOTHING_WRITTEN, type Written } from './writeReceipt.js';
 
 export interface ValueImportInput {
@@ -48,7 +50,7 @@ export interface ValueImportService {
 const describe = (p: ImportProblem) => `${p.line === null ? 'header' : `line ${p.line}`}${p.urn ? `: ${p.urn}` : ''}${p.column ? `: ${p.column}` : ''}: ${p.reason}`;
 
 export class DefaultValueImportService implements ValueImportService {
-  constructor(private readonly deps: { db: Db; entities: EntityService }) {}
+  constructor(private readonly deps: { db: Db; entities: EntityService; writes: WriteService }) {}
 
   async importValues(caller: Caller, input: ValueImportInput, options: WriteOptions = {}): Promise<Written<ValueImportResult>> {
     if (input.rows.length > LIMITS.importRows) {
@@ -81,18 +83,31 @@ export class DefaultValueImportService implements ValueImportService {
     }
     // Applied to the values as they are when written: a change since the check is kept where the file does not name it.
     if (changing.length === 0) return { result: result(true), receipt: NOTHING_WRITTEN };
-    const written = await this.deps.entities.updateAspects(
-      caller,
-      'structuredProperties',
-      changing.map((e) => ({
-        urn: e.urn,
-        compute: (current: unknown) => {
-          const next = applyImportEdit(current as StructuredPropertiesAspect | undefined, e);
-          return valueChanges(current ?? null, next).length === 0 ? NO_CHANGE : next;
-        },
+    if (changing.length > LIMITS.batchEntities) {
+      throw new ValidationError(
+        `The import changes ${changing.length} entities, more than the ${LIMITS.batchEntities} one write may change; split the file (a dry run says which rows change)`,
+        'rows',
+      );
+    }
+    // One plan, all or nothing; each row applied to the values as they are when written,
+    // so a change since the check is kept where the file does not name it.
+    const plan: WritePlan = {
+      entities: changing.map((e) => ({
+        urn: parseUrn(e.urn),
+        label: { at: `rows[line ${e.line}]`, what: e.urn },
+        changes: [
+          {
+            op: 'compute' as const,
+            aspect: 'structuredProperties',
+            compute: (current: unknown) => {
+              const next = applyImportEdit(current as StructuredPropertiesAspect | undefined, e);
+              return valueChanges(current ?? null, next).length === 0 ? NO_CHANGE : next;
+            },
+          },
+        ],
       })),
-      options,
-    );
+    };
+    const written = await this.deps.writes.submit(caller, plan, options);
     return { result: result(true), receipt: written.receipt };
   }
 }

@@ -183,35 +183,6 @@ describe('replaceStructuredPropertyDefinition', () => {
   });
 });
 
-describe('structuredPropertyDefinitionPreview', () => {
-  const PREVIEW = `query v($input: ReplaceStructuredPropertyDefinitionInput!) {
-    structuredPropertyDefinitionPreview(input: $input) { verdict message impact { entities values byEntityType { entityType count } } }
-  }`;
-  test('answers the verdict Save would meet and what it drops, writing nothing; a read token may not ask', async () => {
-    const urn = await createTierProperty();
-    await datasetWith('console.preview1', urn, 'silver');
-    const base = { urn, valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'] };
-    const widening = await gql(PREVIEW, { input: { ...base, allowedValues: [{ stringValue: 'gold' }, { stringValue: 'silver' }, { stringValue: 'bronze' }] } });
-    expect(widening.data.structuredPropertyDefinitionPreview).toEqual({ verdict: 'COMPATIBLE', message: null, impact: { entities: 0, values: 0, byEntityType: [] } });
-    const breaking = await gql(PREVIEW, { input: { ...base, allowedValues: [{ stringValue: 'gold' }] } });
-    expect(breaking.data.structuredPropertyDefinitionPreview).toEqual({
-      verdict: 'BREAKING',
-      message: expect.stringMatching(/^Incompatible structured property definition change: allowed value "silver" is removed\./),
-      impact: { entities: 1, values: 1, byEntityType: [{ entityType: 'DATASET', count: 1 }] },
-    });
-    const versioned = await gql(PREVIEW, { input: { ...base, allowedValues: [{ stringValue: 'gold' }], version: '20300101000000' } });
-    expect(versioned.data.structuredPropertyDefinitionPreview).toMatchObject({ verdict: 'VERSIONED', impact: { entities: 1, values: 1 } });
-    const after = await gql('query p($urn: String!) { structuredProperty(urn: $urn) { definition { version allowedValues { description } } definitionHistory { revision } } }', { urn });
-    expect(after.data.structuredProperty.definition).toMatchObject({ version: null });
-    expect(after.data.structuredProperty.definitionHistory).toEqual([{ revision: 1 }]);
-
-    const token = await gql('mutation t { createAccessToken(input: {name: "preview-reader", scope: READ}) { accessToken } }');
-    expect(token.errors).toBeUndefined();
-    const refused = await gql(PREVIEW, { input: { ...base, allowedValues: [{ stringValue: 'gold' }] } }, { authorization: `Bearer ${token.data.createAccessToken.accessToken}` });
-    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-  });
-});
-
 describe('importStructuredPropertyValues', () => {
   const IMPORT = `mutation i($input: ImportStructuredPropertyValuesInput!) {
     importStructuredPropertyValues(input: $input) {

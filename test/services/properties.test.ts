@@ -9,6 +9,7 @@ import { AlreadyExistsError, ForbiddenError, IncompatibleChangeError, InvalidUrn
 import { ADMIN, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, definitionOf, jobsSettled, propertyUrn, rejection, serviceCatalog, type DefinitionInput, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { storedDatasets } from '../support/storedValues.js';
+import { writesOf } from '../support/writes.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -25,8 +26,9 @@ afterAll(async () => {
 
 const properties = () => runtime.services.properties;
 const entities = () => runtime.services.entities;
+const writes = () => writesOf(runtime.services);
 const writeDefinition = (qn: string, def: Record<string, unknown>, options: { createOnly?: boolean } = {}, caller = WRITER) =>
-  entities().setAspect(caller, propertyUrn(qn), 'propertyDefinition', { value: def }, options);
+  writes().setAspect(caller, propertyUrn(qn), 'propertyDefinition', { value: def }, options);
 const stored = async (qn: string) => (await properties().get(ADMIN, propertyUrn(qn)))?.definition;
 
 const retention = (qn: string, extra: DefinitionInput = {}) =>
@@ -137,20 +139,39 @@ describe('backwards compatibility and versions', () => {
     ['a value type change', { valueType: 'string', allowedValues: [{ value: { string: '30' } }] }, /valueType changes/],
     ['removing an allowed value', { allowedValues: [{ value: { double: 30 } }] }, /allowed value 60 is removed/],
     ['removing an entity type', { entityTypes: ['dataFlow'] }, /entity type urn:li:entityType:svc\.dataset is removed/],
-  ])('%s without a new version is an IncompatibleChangeError naming the change; the definition stays', async (_label, change, message) => {
+  ])('%s without a new version, where stored values break, is an IncompatibleChangeError naming the change and its holders; the definition stays', async (_label, change, message) => {
     const qn = name();
     await writeDefinition(qn, retention(qn));
+    await datasetWith(qn, [30, 60]);
     const before = await stored(qn);
     const err = await rejection(writeDefinition(qn, retention(qn, change)), IncompatibleChangeError);
     expect(err.message).toMatch(message);
+    expect(err.message).toMatch(/\(1 entity holds values it breaks\)/);
     expect(err.message).toMatch(/Set a new version/);
     expect(await stored(qn)).toEqual(before);
   });
 
-  test('adding allowed values where there were none is breaking too', async () => {
+  test.each<[string, DefinitionInput, ReadonlyArray<number>]>([
+    ['MULTIPLE to SINGLE where no entity holds two values', { cardinality: 'SINGLE' }, [30]],
+    ['a value type change where no entity holds a value', { valueType: 'string', allowedValues: [{ value: { string: '30' } }] }, []],
+    ['removing an allowed value no entity holds', { allowedValues: [{ value: { double: 30 } }] }, [30]],
+    ['removing an entity type no entity of that type uses', { entityTypes: ['dataset', 'dataFlow'], cardinality: 'MULTIPLE' }, [30]],
+  ])('%s is accepted without a version, and every stored value stays (docs/contract.md, "Definitions evolve")', async (_label, change, values) => {
+    const qn = name();
+    await writeDefinition(qn, retention(qn, { entityTypes: ['dataset', 'dataFlow', 'dataJob'] }));
+    const d = values.length > 0 ? await datasetWith(qn, values) : undefined;
+    await writeDefinition(qn, retention(qn, change));
+    expect(await stored(qn)).toMatchObject(retention(qn, change).valueType === 'string' ? { valueType: 'urn:li:dataType:svc.string' } : {});
+    expect((await stored(qn))!.version).toBeUndefined();
+    if (d) expect(await catalog.valuesOf(d)).toEqual([{ propertyUrn: propertyUrn(qn), values: values.map((v) => ({ double: v })) }]);
+  });
+
+  test('adding allowed values where there were none is breaking too, when a stored value is not among them', async () => {
     const qn = name();
     await catalog.define(qn, { valueType: 'number' });
+    await datasetWith(qn, [2]);
     await rejection(writeDefinition(qn, definitionOf(qn, { valueType: 'number', allowedValues: [{ value: { double: 1 } }] })), IncompatibleChangeError);
+    await writeDefinition(qn, definitionOf(qn, { valueType: 'number', allowedValues: [{ value: { double: 1 } }, { value: { double: 2 } }] }));
   });
 
   test('widening (SINGLE to MULTIPLE, new allowed values, new entity types, text fields) needs no version', async () => {
@@ -206,62 +227,13 @@ describe('backwards compatibility and versions', () => {
     const urn = await catalog.define(qn, { valueType: 'number', description: 'old', displayName: 'Old' });
     await properties().replace(WRITER, { urn, valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'], description: 'new' });
     expect(await stored(qn)).toEqual({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'SINGLE', immutable: false, description: 'new' });
+    await datasetWith(qn, [7]);
     await rejection(properties().replace(WRITER, { urn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), IncompatibleChangeError);
-    await properties().replace(WRITER, { urn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], version: '20250101000000' });
+    await properties().replace(ADMIN, { urn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], version: '20250101000000' });
     expect((await stored(qn))!.valueType).toBe('urn:li:dataType:svc.string');
     const missing = propertyUrn(name());
     await rejection(properties().replace(WRITER, { urn: missing, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), NotFoundError);
     expect(await properties().get(ADMIN, missing)).toBeUndefined();
-  });
-
-  describe('previewReplace: the verdict before Save, from the write path\'s dry run; nothing is written (issue #41)', () => {
-    const input = (qn: string, extra: Record<string, unknown> = {}) => ({
-      urn: propertyUrn(qn),
-      valueType: 'urn:li:dataType:svc.number',
-      entityTypes: ['urn:li:entityType:svc.dataset'],
-      cardinality: 'MULTIPLE' as const,
-      allowedValues: [{ numberValue: 30 }, { numberValue: 60 }],
-      ...extra,
-    });
-
-    test('a widening change is COMPATIBLE and drops nothing', async () => {
-      const qn = name();
-      await writeDefinition(qn, retention(qn));
-      await datasetWith(qn, [30, 60]);
-      const preview = await properties().previewReplace(WRITER, input(qn, { allowedValues: [{ numberValue: 30 }, { numberValue: 60 }, { numberValue: 90 }] }));
-      expect(preview).toEqual({ verdict: 'COMPATIBLE', message: null, impact: { entities: 0, values: 0, byEntityType: {} } });
-      expect((await stored(qn))!.allowedValues).toHaveLength(2);
-    });
-
-    test('removing an allowed value entities hold is BREAKING, with the message Save would give and what a new version would drop', async () => {
-      const qn = name();
-      await writeDefinition(qn, retention(qn));
-      const d = await datasetWith(qn, [30, 60]);
-      const before = await stored(qn);
-      const preview = await properties().previewReplace(WRITER, input(qn, { allowedValues: [{ numberValue: 30 }] }));
-      expect(preview.verdict).toBe('BREAKING');
-      expect(preview.message).toMatch(/allowed value 60 is removed/);
-      expect(preview.impact).toEqual({ entities: 1, values: 2, byEntityType: { dataset: 1 } });
-      expect(await stored(qn)).toEqual(before);
-      expect(await catalog.valuesOf(d)).toEqual([{ propertyUrn: propertyUrn(qn), values: [{ double: 30 }, { double: 60 }] }]);
-    });
-
-    test('the same change with a new version is VERSIONED with the values it drops; a writer also reads why Save would be refused', async () => {
-      const qn = name();
-      await writeDefinition(qn, retention(qn));
-      const d = await datasetWith(qn, [30, 60]);
-      const change = input(qn, { allowedValues: [{ numberValue: 30 }], version: '20240614080000' });
-      expect(await properties().previewReplace(ADMIN, change)).toEqual({ verdict: 'VERSIONED', message: null, impact: { entities: 1, values: 2, byEntityType: { dataset: 1 } } });
-      const writer = await properties().previewReplace(WRITER, change);
-      expect(writer.verdict).toBe('VERSIONED');
-      expect(writer.message).toMatch(/needs a token with admin scope/);
-      expect((await stored(qn))!.version).toBeUndefined();
-      expect(await catalog.valuesOf(d)).toHaveLength(1);
-    });
-
-    test('a property that does not exist is a NotFoundError', async () => {
-      await rejection(properties().previewReplace(WRITER, input(name())), NotFoundError);
-    });
   });
 
   test('update appends: text fields, allowed values, entity types, SINGLE to MULTIPLE; a missing property is a NotFoundError', async () => {
@@ -325,7 +297,7 @@ describe('soft delete and restore', () => {
     const urn = await catalog.define(qn);
     const d = await datasetWith(qn, ['x']);
     await properties().softDelete(WRITER, urn);
-    await entities().deleteAspect(WRITER, urn, 'status');
+    await writes().deleteAspect(WRITER, urn, 'status');
     expect((await properties().get(ADMIN, urn))!.removed).toBe(false);
     expect(await catalog.valuesOf(d)).toHaveLength(1);
   });

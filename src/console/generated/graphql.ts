@@ -86,14 +86,6 @@ export type CreateTestInput = {
   name: string;
 };
 
-export type DefinitionVerdict =
-  /** Refused as it stands: a breaking change that needs a new version. */
-  | 'BREAKING'
-  /** Saving changes no stored value. */
-  | 'COMPATIBLE'
-  /** A new version: the values written under the current one are hidden at once and then removed. */
-  | 'VERSIONED';
-
 export type EntityType =
   | 'ACCESS_TOKEN'
   | 'APPLICATION'
@@ -240,6 +232,8 @@ export type PropertyValueInput = {
 
 export type RemoveStructuredPropertiesInput = {
   assetUrn: string;
+  /** The asset's structuredProperties aspectVersion as read: refused as stale if someone wrote since. */
+  expectedVersion?: string | null | undefined;
   structuredPropertyUrns: Array<string>;
 };
 
@@ -250,13 +244,17 @@ export type ReplaceStructuredPropertyDefinitionInput = {
   description?: string | null | undefined;
   displayName?: string | null | undefined;
   entityTypes: Array<string>;
+  /** The definitionAspectVersion as read: refused as stale (extensions.reason STALE) if someone changed the definition since. */
+  expectedVersion?: string | null | undefined;
   immutable?: boolean | null | undefined;
+  /** Instead of a new version: rules that keep the stored values the change would break (a job then rewrites them). */
+  migration?: StructuredPropertyMigrationInput | null | undefined;
   /** Flags given are set; others keep their value. */
   settings?: StructuredPropertySettingsInput | null | undefined;
   typeQualifier?: TypeQualifierInput | null | undefined;
   urn: string;
   valueType: string;
-  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change. Absent: the stored version is kept. */
+  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change that breaks stored values, unless a migration keeps them. Absent: the stored version is kept. */
   version?: string | null | undefined;
 };
 
@@ -324,6 +322,16 @@ export type StructuredPropertyInputParams = {
   values: Array<PropertyValueInput>;
 };
 
+/** Rules that keep stored values through a breaking definition change, instead of a new version that drops them all. */
+export type StructuredPropertyMigrationInput = {
+  /** Numbers become strings, or strings numbers (every string must read as one), for a value type change. */
+  convert?: boolean | null | undefined;
+  /** Drop only the values the new definition still refuses (needs the privilege to drop values). */
+  dropInvalid?: boolean | null | undefined;
+  /** Each stored value `from` becomes `to`. */
+  remap?: Array<ValueRemapInput> | null | undefined;
+};
+
 export type StructuredPropertySettingsInput = {
   hideInAssetSummaryWhenEmpty?: boolean | null | undefined;
   isHidden?: boolean | null | undefined;
@@ -359,6 +367,8 @@ export type UpdateTestInput = {
 
 export type UpsertStructuredPropertiesInput = {
   assetUrn: string;
+  /** The asset's structuredProperties aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone wrote since. */
+  expectedVersion?: string | null | undefined;
   structuredPropertyInputParams: Array<StructuredPropertyInputParams>;
 };
 
@@ -379,6 +389,11 @@ export type ValueImportRowInput = {
   /** The row's line in the file, named in its problems; absent: its position (1-based). */
   line?: number | null | undefined;
   urn: string;
+};
+
+export type ValueRemapInput = {
+  from: PropertyValueInput;
+  to: PropertyValueInput;
 };
 
 export type HeldValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -610,7 +625,7 @@ export type DefinitionPreviewQueryVariables = Exact<{
 }>;
 
 
-export type DefinitionPreviewQuery = { structuredPropertyDefinitionPreview: { verdict: DefinitionVerdict, message: string | null, impact: { entities: number, values: number, byEntityType: Array<{ entityType: EntityType, count: number }> } } };
+export type DefinitionPreviewQuery = { previewStructuredPropertyDefinition: { impact: { entities: number, values: number, byEntityType: Array<{ entityType: EntityType, count: number }> }, breaking: Array<{ change: string, kind: string, holders: number | null }> } };
 
 type EntityHeader_CorpUser_Fragment = { urn: string, type: EntityType };
 
@@ -1808,9 +1823,7 @@ export const PropertyNamesDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<PropertyNamesQuery, PropertyNamesQueryVariables>;
 export const DefinitionPreviewDocument = new TypedDocumentString(`
     query DefinitionPreview($input: ReplaceStructuredPropertyDefinitionInput!) {
-  structuredPropertyDefinitionPreview(input: $input) {
-    verdict
-    message
+  previewStructuredPropertyDefinition(input: $input) {
     impact {
       entities
       values
@@ -1818,6 +1831,11 @@ export const DefinitionPreviewDocument = new TypedDocumentString(`
         entityType
         count
       }
+    }
+    breaking {
+      change
+      kind
+      holders
     }
   }
 }

@@ -4,7 +4,7 @@
  * definition, a name already taken) comes back as the server's message, with what to do.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { DefinitionVerdict, usePreview } from '../components/DefinitionVerdict';
+import { DefinitionVerdict, useVerdict } from '../components/DefinitionVerdict';
 import { ErrorMessage, Loading } from '../components/Messages';
 import { CreatePropertyDocument, PropertyDocument, ReplacePropertyDocument } from '../generated/graphql';
 import { ApiError, messageOf, request } from '../lib/api';
@@ -38,7 +38,7 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
   const names = usePropertyNames();
   const namesakes = sameDisplayName(names.names, form.displayName, form.qualifiedName.trim());
   // The verdict is asked for only of a definition the form's own checks accept.
-  const verdict = usePreview(editing && checkForm(form) === null ? replaceInput(urn, form) : null);
+  const verdict = useVerdict(editing && checkForm(form) === null ? replaceInput(urn, form) : null, currentVersion ?? null);
   const useNewVersion = () => {
     set('version', versionNow());
     document.getElementById('pf-version')?.focus();

@@ -36,6 +36,7 @@ import { TestResult } from './TestResult.js';
 import { TypeQualifier } from './TypeQualifier.js';
 import { ValueChange } from './ValueChange.js';
 import { ValueHistoryEntry } from './ValueHistoryEntry.js';
+import { LifecycleEvent } from './LifecycleEvent.js';
 import { ValueImpact } from './ValueImpact.js';
 
 export const resolvers: Resolvers = {
@@ -71,6 +72,7 @@ export const resolvers: Resolvers = {
   SchemaField,
   StructuredPropertyDefinitionRevision,
   ValueHistoryEntry,
+  LifecycleEvent,
   ValueChange,
   ValueImpact,
   BulkEditResult,
