@@ -11,11 +11,11 @@ export type AccessTokenScope =
 
 /** What a token is for, and who it acts as. */
 export type AccessTokenType =
-  /** Issued by an admin for a job or service; acts as urn:li:corpuser:<name>. */
+  /** Issued by an admin for a job or service; acts as urn:li:corpuser:__service_<name>, a principal no person can have. */
   | 'MACHINE'
   /** Issued by a person signed in through OpenID Connect, for their own use; acts as them, never above their scope. */
   | 'PERSONAL'
-  /** Issued when a person signs in (the console, propgraph login); acts as them. */
+  /** Issued when someone signs in (the console, propgraph login); acts as them: a person, or the principal of the token the console was signed in with. */
   | 'SESSION';
 
 export type AggregateAcrossEntitiesInput = {
@@ -220,6 +220,15 @@ export type JobStatus =
   | 'FAILED'
   | 'PENDING'
   | 'RUNNING';
+
+/** The three kinds of actor, each in a namespace of corpuser urns of its own. */
+export type PrincipalType =
+  /** A machine token: urn:li:corpuser:__service_<token name>. */
+  | 'MACHINE'
+  /** Signed in through OpenID Connect: urn:li:corpuser:<sub or email>. */
+  | 'PERSON'
+  /** propgraph's own work (urn:li:corpuser:__propgraph_system) and other system actors such as DataHub's __datahub_system. */
+  | 'SYSTEM';
 
 export type PropertyCardinality =
   | 'MULTIPLE'
@@ -492,7 +501,7 @@ export type ValueHistoryQueryVariables = Exact<{
 }>;
 
 
-export type ValueHistoryQuery = { valueHistory: { nextScrollId: string | null, entries: Array<{ urn: string, version: number, time: number, actorUrn: string, via: string | null, changes: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null } }, before: Array<
+export type ValueHistoryQuery = { valueHistory: { nextScrollId: string | null, entries: Array<{ urn: string, version: number, time: number, actorUrn: string, via: string | null, actor: { principalType: PrincipalType } | null, changes: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null } }, before: Array<
           | { numberValue: number }
           | { stringValue: string }
         > | null, after: Array<
@@ -791,14 +800,7 @@ export type ImportValuesMutation = { importStructuredPropertyValues: { dryRun: b
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean } } };
-
-export type EndSessionMutationVariables = Exact<{
-  tokenId: string;
-}>;
-
-
-export type EndSessionMutation = { revokeAccessToken: boolean };
+export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean } } };
 
 export type TestPageQueryVariables = Exact<{
   urn: string;
@@ -1519,6 +1521,9 @@ export const ValueHistoryDocument = new TypedDocumentString(`
       version
       time
       actorUrn
+      actor {
+        principalType
+      }
       via
       changes {
         structuredProperty {
@@ -2228,6 +2233,7 @@ export const MeDocument = new TypedDocumentString(`
     corpUser {
       urn
       username
+      principalType
     }
     scope
     tokenId
@@ -2244,11 +2250,6 @@ export const MeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
-export const EndSessionDocument = new TypedDocumentString(`
-    mutation EndSession($tokenId: String!) {
-  revokeAccessToken(tokenId: $tokenId)
-}
-    `) as unknown as TypedDocumentString<EndSessionMutation, EndSessionMutationVariables>;
 export const TestPageDocument = new TypedDocumentString(`
     query TestPage($urn: String!) {
   test(urn: $urn) {

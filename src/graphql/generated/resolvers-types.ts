@@ -49,8 +49,12 @@ export type AccessTokenMetadata = {
   id: Scalars['String']['output'];
   lastUsedAt?: Maybe<Scalars['Long']['output']>;
   name: Scalars['String']['output'];
-  /** The person a PERSONAL or SESSION token belongs to and acts as; null for MACHINE tokens. */
+  /** Whom a PERSONAL or SESSION token belongs to and acts as; null for MACHINE tokens. */
   ownerUrn?: Maybe<Scalars['String']['output']>;
+  /** The token a console session was opened with (the session ends with it); null otherwise. */
+  parentId?: Maybe<Scalars['String']['output']>;
+  /** Who the token acts as, recorded on everything it writes. */
+  principalUrn: Scalars['String']['output'];
   revoked: Scalars['Boolean']['output'];
   scope: AccessTokenScope;
   type: AccessTokenType;
@@ -63,11 +67,11 @@ export type AccessTokenScope =
 
 /** What a token is for, and who it acts as. */
 export type AccessTokenType =
-  /** Issued by an admin for a job or service; acts as urn:li:corpuser:<name>. */
+  /** Issued by an admin for a job or service; acts as urn:li:corpuser:__service_<name>, a principal no person can have. */
   | 'MACHINE'
   /** Issued by a person signed in through OpenID Connect, for their own use; acts as them, never above their scope. */
   | 'PERSONAL'
-  /** Issued when a person signs in (the console, propgraph login); acts as them. */
+  /** Issued when someone signs in (the console, propgraph login); acts as them: a person, or the principal of the token the console was signed in with. */
   | 'SESSION';
 
 export type AggregateAcrossEntitiesInput = {
@@ -244,6 +248,8 @@ export type CorpUser = Entity & {
   editableProperties?: Maybe<CorpUserEditableProperties>;
   /** The corpUserInfo aspect; null when none is stored. */
   info?: Maybe<CorpUserInfo>;
+  /** Whether this actor is a person, a machine token (urn:li:corpuser:__service_<name>) or propgraph's own work, read from the urn (docs/security.md, Principals). */
+  principalType: PrincipalType;
   /** The same as info (DataHub's newer name). */
   properties?: Maybe<CorpUserProperties>;
   type: EntityType;
@@ -884,6 +890,15 @@ export type PlatformType =
   | 'QUERY_ENGINE'
   | 'RELATIONAL_DB'
   | 'SEARCH_ENGINE';
+
+/** The three kinds of actor, each in a namespace of corpuser urns of its own. */
+export type PrincipalType =
+  /** A machine token: urn:li:corpuser:__service_<token name>. */
+  | 'MACHINE'
+  /** Signed in through OpenID Connect: urn:li:corpuser:<sub or email>. */
+  | 'PERSON'
+  /** propgraph's own work (urn:li:corpuser:__propgraph_system) and other system actors such as DataHub's __datahub_system. */
+  | 'SYSTEM';
 
 export type PropertyCardinality =
   | 'MULTIPLE'
@@ -1784,6 +1799,7 @@ export type ResolversTypes = ResolversObject<{
   NumberValue: ResolverTypeWrapper<PropertyValueModel>;
   PlatformPrivileges: ResolverTypeWrapper<Privileges>;
   PlatformType: PlatformType;
+  PrincipalType: PrincipalType;
   PropertyCardinality: PropertyCardinality;
   PropertyValue: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['PropertyValue']>;
   PropertyValueInput: PropertyValueInput;
@@ -2001,6 +2017,8 @@ export type AccessTokenMetadataResolvers<ContextType = GraphQLContext, ParentTyp
   lastUsedAt?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   ownerUrn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  parentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  principalUrn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   revoked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   scope?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['AccessTokenType'], ParentType, ContextType>;
@@ -2086,6 +2104,7 @@ export type BulkEditResultResolvers<ContextType = GraphQLContext, ParentType ext
 export type CorpUserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CorpUser'] = ResolversParentTypes['CorpUser']> = ResolversObject<{
   editableProperties?: Resolver<Maybe<ResolversTypes['CorpUserEditableProperties']>, ParentType, ContextType>;
   info?: Resolver<Maybe<ResolversTypes['CorpUserInfo']>, ParentType, ContextType>;
+  principalType?: Resolver<ResolversTypes['PrincipalType'], ParentType, ContextType>;
   properties?: Resolver<Maybe<ResolversTypes['CorpUserProperties']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
   urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
