@@ -340,8 +340,11 @@ export class DefaultWriteService implements WriteService {
       }
       if (p.plan.deleteEntity || p.deletes.length > 0) {
         const existed = (deleted.get(i)?.length ?? 0) > 0;
-        for (const action of this.auditedActions({ ...p, plan: { ...p.plan, changes: p.plan.changes.filter((c) => c.op === 'delete') } })) {
-          this.audit.record({ action, actor: caller.actor, target, outcome: 'done', detail: { existed } });
+        const deletes = p.plan.changes.filter((c) => c.op === 'delete');
+        for (const [k, action] of this.auditedActions({ ...p, plan: { ...p.plan, changes: deletes } }).entries()) {
+          // A delete of an aspect names the aspect; a delete of the entity is the entity.
+          const aspect: Record<string, string> = p.plan.deleteEntity ? {} : { aspect: deletes[k]!.aspect };
+          this.audit.record({ action, actor: caller.actor, target, outcome: 'done', detail: { ...aspect, existed } });
         }
       }
     });
