@@ -5,8 +5,10 @@
  * in place of the registries'). It is labelled with its version, revision and source,
  * runs as a non-root user with the server as PID 1 on its embedded engines, answers its
  * health check, takes a write and finds it by search; `podman stop` (SIGTERM) drains it
- * and it exits 0; a new container on the same volume has everything. Each step's time
- * is printed (the suite runs in CI, whose time is bounded).
+ * and it exits 0; a new container on the same volume has everything. With DATABASE_URL
+ * and MEILI_URL it runs on external engines instead, on a read-only root file system as
+ * the Kubernetes manifests run it. Each step's time is printed (the suite runs in CI,
+ * whose time is bounded).
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
@@ -16,6 +18,9 @@ import { packArtefact } from '../support/artefact.js';
 import { ROOT } from '../support/build.js';
 import { datasetUrn, V3 } from '../support/catalog.js';
 import { http } from '../support/http.js';
+import { freePort } from '../../src/embedded/freePort.js';
+import { createTestDatabase } from '../support/postgres.js';
+import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from '../support/server.js';
 import { DEBIAN_BASE, ensureBaseImages, NODE_BASE, podman, podmanAvailable, RUNTIME, ULIMITS } from '../support/podman.js';
 import { tempDir } from '../support/tempDir.js';
 import { waitFor } from '../support/waitFor.js';
@@ -35,12 +40,16 @@ async function npmConfig(key: string): Promise<string | undefined> {
   return value && value !== 'null' && value !== 'undefined' ? value : undefined;
 }
 
-/** Starts a container of the image on the volume; its name and URL once it is ready. */
-async function startContainer(name: string): Promise<{ name: string; url: string; ms: number }> {
+/**
+ * Starts a container of the image on the volume (or, with `external`, on the host's
+ * network with those settings); its name and URL once it is ready.
+ */
+async function startContainer(name: string, external?: { port: number; args: string[] }): Promise<{ name: string; url: string; ms: number }> {
   const started = Date.now();
-  await podman(['run', '-d', '--name', name, ...RUNTIME, ...ULIMITS, '-p', '127.0.0.1::8080', '-v', `${VOLUME}:/data`, '-e', `ROOT_TOKEN=${TOKEN}`, IMAGE]);
+  const where = external ? ['--network', 'host', '-e', `PORT=${external.port}`, '-e', 'HOST=127.0.0.1', ...external.args] : ['-p', '127.0.0.1::8080', '-v', `${VOLUME}:/data`];
+  await podman(['run', '-d', '--name', name, ...RUNTIME, ...ULIMITS, ...where, '-e', `ROOT_TOKEN=${TOKEN}`, IMAGE]);
   containers.push(name);
-  const port = (await podman(['port', name, '8080'])).stdout.trim().split(':').pop();
+  const port = external ? String(external.port) : (await podman(['port', name, '8080'])).stdout.trim().split(':').pop();
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${name} to be ready`, 180_000, async () => {
     const state = (await podman(['inspect', name, '--format', '{{.State.Status}}'])).stdout.trim();
@@ -137,4 +146,25 @@ async function startContainer(name: string): Promise<{ name: string; url: string
     expect(await search(second.url)).toEqual([urn]);
     await podman(['stop', '--time', '60', second.name]);
   }, 600_000);
+
+  (postgresAvailableForTests() && searchAvailableForTests() ? test : test.skip)(
+    'runs on an external PostgreSQL and Meilisearch from DATABASE_URL and MEILI_URL, on a read-only root file system',
+    async () => {
+      const databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_image_${process.pid}`);
+      const meili = sharedMeilisearch();
+      const args = ['--read-only', '--tmpfs', '/tmp', '--tmpfs', '/data', '-e', `DATABASE_URL=${databaseUrl}`, '-e', `MEILI_URL=${meili.url}`, '-e', `MEILI_API_KEY=${meili.key}`, '-e', `MEILI_INDEX_PREFIX=image_${process.pid}_`];
+      const server = await startContainer(`propgraph-test-ext-${tag}`, { port: await freePort(), args });
+      report(`container on external engines ready in ${server.ms} ms`);
+      expect((await http(server.url, 'GET', '/health', { headers: root })).body.status).toBe('ok');
+      const listening = (await podman(['logs', server.name])).stdout.split('\n').find((l) => l.includes('"msg":"propgraph listening"'))!;
+      expect(JSON.parse(listening)).toMatchObject({ database: 'external', search: 'external' });
+      const urn = datasetUrn('container.external');
+      expect((await http(server.url, 'POST', `${V3}/entity/dataset`, { headers: root, json: [{ urn, status: { value: { removed: false } } }] })).status).toBe(200);
+      const found = await http(server.url, 'GET', `${V3}/entity/dataset`, { headers: root, query: { query: 'container.external' } });
+      expect(found.body.entities.map((e: { urn: string }) => e.urn)).toEqual([urn]);
+      await podman(['stop', '--time', '60', server.name]);
+      expect(JSON.parse((await podman(['inspect', server.name, '--format', '{{json .State}}'])).stdout).ExitCode).toBe(0);
+    },
+    300_000,
+  );
 });

@@ -60,7 +60,7 @@ test('audit lines, and only they, go to the file, rotated past its size with a b
   expect(numbers.at(-1)).toBe(total - 1);
   expect(numbers.length).toBeLessThan(total);
   for (const f of readdirSync(dir)) expect(readFileSync(path.join(dir, f)).length).toBeLessThanOrEqual(2048 + 512);
-  (log as unknown as Record<symbol, { end(): void }>)[pino.symbols.streamSym].end();
+  (log as unknown as Record<symbol, { end(): void }>)[pino.symbols.streamSym]!.end();
 });
 
 test('the server writes its audit lines to AUDIT_LOG_FILE, and they are there once a SIGTERM has stopped it', async () => {
