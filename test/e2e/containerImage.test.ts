@@ -61,6 +61,8 @@ async function startContainer(name: string, external?: { port: number; args: str
   return { name, url, ms: Date.now() - started };
 }
 
+if (!podmanAvailable()) console.warn('containerImage: skipped (needs podman, runc and debootstrap: .ci/run installs them)');
+
 (podmanAvailable() ? describe : describe.skip)('the container image', () => {
   beforeAll(async () => {
     const baseMs = await ensureBaseImages();
