@@ -32,6 +32,7 @@ import { sleep, waitFor } from '../support/waitFor.js';
 import { releasesBefore } from '../../src/domain/releases.js';
 import { INDEX_FORMAT } from '../../src/search/indexFormat.js';
 import { APP_VERSION } from '../../src/version.js';
+import { VERSION_MIGRATION } from '../../src/store/dataVersion.js';
 import { listMigrations } from '../../src/store/migrate.js';
 
 const HELD = 4000;
@@ -140,7 +141,12 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     const ours = listMigrations().map((m) => m.name).filter((name) => name > previous.find((r) => r.version === version)!.lastMigration);
     expect(upgraded[0]).toMatchObject({ fromVersion: version, toVersion: APP_VERSION, migrations: ours });
     report(`current build listening ${startMs} ms after start; upgrade logged: ${JSON.stringify({ from: upgraded[0]!.fromVersion, to: upgraded[0]!.toVersion, migrations: upgraded[0]!.migrations })}`);
-    expect(await withClient(deployment.databaseUrl, async (c) => (await c.query('SELECT version, previous_version FROM propgraph_version ORDER BY id')).rows)).toEqual([{ version: APP_VERSION, previous_version: version }]);
+    // A release from 0.2.0 on recorded itself when it created the database; 0.1.0 did not.
+    const releaseRecorded = previous.find((r) => r.version === version)!.lastMigration >= VERSION_MIGRATION ? [{ version, previous_version: null }] : [];
+    expect(await withClient(deployment.databaseUrl, async (c) => (await c.query('SELECT version, previous_version FROM propgraph_version ORDER BY id')).rows)).toEqual([
+      ...releaseRecorded,
+      { version: APP_VERSION, previous_version: version },
+    ]);
 
     // It serves at once, saying whether its search index is being built.
     const early = await http(current.url, 'GET', '/health', { headers: root });
