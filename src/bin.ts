@@ -8,8 +8,10 @@
  */
 export {};
 
-const [command] = process.argv.slice(2);
-if (command === 'serve') {
+const [command, ...rest] = process.argv.slice(2);
+// `serve` takes no arguments (the environment configures the server): with any, such as
+// --help, the CLI answers, which documents `serve` and refuses what it does not know.
+if (command === 'serve' && rest.length === 0) {
   process.argv.splice(2, 1);
   await import('./main.js');
 } else {

@@ -227,7 +227,7 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .description('run the server in this process, as `npm start` does (configured by environment variables: README, "Configuration")')
     .action(
       run(async () => {
-        throw new CliError('`serve` is run by the installed `propgraph` command (dist/bin.js), not by dist/cli/main.js', EXIT.usage);
+        throw new CliError('`serve` takes no arguments (environment variables configure the server: README, "Configuration"), and is run by the installed `propgraph` command (dist/bin.js)', EXIT.usage);
       }),
     );
 

@@ -7,8 +7,10 @@
  * console and the API explorer, and a SIGTERM that drains. The figures (size,
  * packages, install time, start time, memory) are printed.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { diskMegabytes, installArtefact, installedPackages, packArtefact, residentMegabytes, type InstalledArtefact } from '../support/artefact.js';
 import { startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, V3 } from '../support/catalog.js';
@@ -54,6 +56,9 @@ test('installs with no build tool chain, only what runs, within 300 MB with both
   }
   expect(existsSync(path.join(installed.root, 'src'))).toBe(false);
   expect(readlinkSync(path.join(modules, '.bin', 'propgraph'))).toBe('../propgraph/dist/bin.js');
+  // With an argument, `serve` is the CLI's: it documents itself and starts nothing.
+  const help = await promisify(execFile)(process.execPath, [path.join(modules, '.bin', 'propgraph'), 'serve', '--help'], { cwd: installed.dir, timeout: 30_000 });
+  expect(help.stdout).toContain('Usage: propgraph serve');
 });
 
 test('propgraph serve runs the server on its embedded engines: a write, a search, the console, the explorer; SIGTERM drains', async () => {
