@@ -91,11 +91,20 @@ export interface ServiceDeps {
   readonly tokenSessionHours?: number;
   /** The process's count of committed registry changes, shared with the writers the runtime builds beside these services. */
   readonly registryChanges?: LocalRegistryChanges;
+  /** Concurrent writes share a statement and its commit (WRITE_GROUP_COMMIT); default true. */
+  readonly groupCommit?: boolean;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const registryChanges = deps.registryChanges ?? new LocalRegistryChanges();
-  const writes = new DefaultWriteService({ db: deps.db, log: deps.log, indexWaiter: deps.indexWaiter, registryChanges, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}) });
+  const writes = new DefaultWriteService({
+    db: deps.db,
+    log: deps.log,
+    indexWaiter: deps.indexWaiter,
+    registryChanges,
+    ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
+    ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
+  });
   const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, indexWaiter: deps.indexWaiter, writes });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);

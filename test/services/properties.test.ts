@@ -49,6 +49,7 @@ describe('create', () => {
     expect(await properties().get(ADMIN, urn)).toEqual({
       urn,
       removed: false,
+      migrating: false,
       definition: { qualifiedName: qn, valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset', 'urn:li:entityType:svc.dataFlow'], cardinality: 'SINGLE', immutable: false },
     });
   });
