@@ -7,6 +7,7 @@
  * (`access`, `audit`) and say the same in their message, so that a person reading the
  * pretty form sees one line each while a machine reading JSON gets the fields.
  */
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
@@ -40,7 +41,7 @@ export function createLogger(level: string, format: LogFormat = 'json', destinat
   // line took 1.6 s of 32 s under attack). Lines queued while a write is in flight leave
   // together in the next one. A process that ends exits through exitAfterFlush, so only a
   // SIGKILL can lose the last lines, never data.
-  const withAudit = <S extends DestinationStream>(main: S): DestinationStream => (audit ? teeAuditLines(main, openAuditFile(audit)) : main);
+  const withAudit = (main: DestinationStream): DestinationStream => (audit ? teeAuditLines(main, openAuditFile(audit)) : main);
   if (!human) return pino(options, withAudit(destination ?? pino.destination({ dest: 1, sync: false })));
   // Synchronous, in this thread: start-up lines appear in order and none is lost at exit.
   return pino(
@@ -66,14 +67,24 @@ const AUDIT_LINE = '"audit":{"action":"';
  * (audit.log.1 the newest rotated, `files` kept), so it never grows without bound.
  */
 function openAuditFile(audit: AuditFile): NodeJS.WritableStream {
+  // A file that cannot be written stops the start, naming it, rather than losing lines later.
+  try {
+    mkdirSync(path.dirname(audit.file), { recursive: true });
+    closeSync(openSync(audit.file, 'a'));
+  } catch (err) {
+    throw new Error(`AUDIT_LOG_FILE ${audit.file} cannot be written: ${(err as Error).message}`);
+  }
   const name = path.basename(audit.file);
   const sizeKiB = Math.max(1, Math.ceil(audit.maxBytes / 1024));
   // With `rotate` (logrotate's behaviour) the name's only argument is the rotated file's number.
-  return createStream((rotated: number | Date | null) => (typeof rotated === 'number' && rotated > 0 ? `${name}.${rotated}` : name), {
+  const stream = createStream((rotated: number | Date | null) => (typeof rotated === 'number' && rotated > 0 ? `${name}.${rotated}` : name), {
     path: path.dirname(audit.file),
     size: `${sizeKiB}K`,
     rotate: audit.files,
   });
+  // A write that fails later (a full disk) must not end the server: the log keeps the line.
+  stream.on('error', (err: Error) => process.stderr.write(`propgraph: the audit file ${audit.file} failed: ${err.message}\n`));
+  return stream;
 }
 
 /**

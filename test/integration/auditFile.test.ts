@@ -63,6 +63,15 @@ test('audit lines, and only they, go to the file, rotated past its size with a b
   (log as unknown as Record<symbol, { end(): void }>)[pino.symbols.streamSym]!.end();
 });
 
+test("the file's folder is made if missing; a file that cannot be written stops the start naming it", () => {
+  const dir = tempDir('propgraph-audit-dir-');
+  const nested = path.join(dir, 'audit', 'trail', 'audit.log');
+  createLogger('info', 'json', { write: () => undefined }, { file: nested, maxBytes: 4096, files: 1 });
+  expect(existsSync(nested)).toBe(true);
+  const blocked = path.join(nested, 'below-a-file.log');
+  expect(() => createLogger('info', 'json', { write: () => undefined }, { file: blocked, maxBytes: 4096, files: 1 })).toThrow(`AUDIT_LOG_FILE ${blocked} cannot be written`);
+});
+
 test('the server writes its audit lines to AUDIT_LOG_FILE, and they are there once a SIGTERM has stopped it', async () => {
   await buildOnce();
   const dir = tempDir('propgraph-audit-server-');
