@@ -6,7 +6,8 @@
  * DataHub's Rest.li; a person's sign-in through a real OpenID provider in Chromium,
  * whose callback is the proxy's https address; a backup streamed whole; plain HTTP sent
  * to HTTPS. Forwarded headers from an address TRUSTED_PROXIES does not name change
- * nothing.
+ * nothing (the callback, the address failed authentications count against); from one
+ * it names, each forwarded client is counted apart.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -156,14 +157,32 @@ function renderRecipe(ports: { server: number; tls: number; plain: number }, cer
     expect(redirect.searchParams.get('redirect_uri')).toBe(`${proxy}/auth/callback`);
     expect(String(login.headers['set-cookie'])).toContain('Secure');
 
-    // The same headers from an address the setting does not name: not believed.
-    const untrusting = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN: TOKEN, TRUSTED_PROXIES: '10.1.2.3', ...oidcEnv(provider.issuer) } });
+    // The same headers from an address the setting does not name: not believed, neither
+    // for the callback nor for the address failed authentications are counted against.
+    const env = { AUTH_ENABLED: 'true', ROOT_TOKEN: TOKEN, AUTH_FAILURES_PER_MINUTE: '2', ...oidcEnv(provider.issuer) };
+    const untrusting = await startTestServer({ env: { ...env, TRUSTED_PROXIES: '10.1.2.3' } });
+    const trusting = await startTestServer({ env: { ...env, TRUSTED_PROXIES: '127.0.0.1' } });
+    const badToken = async (url: string, client: string) => {
+      const res = await fetch(`${url}${V3}/entity/dataset/x`, { headers: { authorization: 'Bearer not-a-token', 'x-forwarded-for': client } });
+      await res.arrayBuffer();
+      return res.status;
+    };
     try {
       const res = await fetch(`${untrusting.url}/auth/login?returnTo=/search`, { redirect: 'manual', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } });
       await res.arrayBuffer();
       expect(new URL(res.headers.get('location')!).searchParams.get('redirect_uri')).toBe(`${untrusting.url}/auth/callback`);
+      const clients = ['203.0.113.1', '203.0.113.2', '203.0.113.3'];
+      const untrusted: number[] = [];
+      const trusted: number[] = [];
+      for (const client of clients) untrusted.push(await badToken(untrusting.url, client));
+      for (const client of clients) trusted.push(await badToken(trusting.url, client));
+      // One address (the connection's) for all three, against one per forwarded client.
+      expect(untrusted).toEqual([401, 401, 429]);
+      expect(trusted).toEqual([401, 401, 401]);
+      expect([await badToken(trusting.url, clients[0]!), await badToken(trusting.url, clients[0]!)]).toEqual([401, 429]);
     } finally {
       await untrusting.stop();
+      await trusting.stop();
     }
   }, 60_000);
 
