@@ -11,7 +11,7 @@
  * whose time is bounded).
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { packArtefact } from '../support/artefact.js';
@@ -34,6 +34,7 @@ const VOLUME = `propgraph-test-data-${tag}`;
 const SOURCE = 'https://example.invalid/propgraph.git';
 const report = (line: string) => console.log(`[container] ${line}`);
 const containers: string[] = [];
+const scratch: string[] = [];
 
 async function npmConfig(key: string): Promise<string | undefined> {
   const value = (await promisify(execFile)('npm', ['config', 'get', key])).stdout.trim();
@@ -70,6 +71,7 @@ if (!podmanAvailable()) console.warn('containerImage: skipped (needs podman, run
     let started = Date.now();
     const tgz = await packArtefact();
     const context = tempDir('propgraph-image-');
+    scratch.push(path.dirname(tgz), context);
     copyFileSync(tgz, path.join(context, path.basename(tgz)));
     report(`artefact packed in ${Date.now() - started} ms`);
     // The build reaches the npm registry as this machine does: its network, its CA file
@@ -98,6 +100,7 @@ if (!podmanAvailable()) console.warn('containerImage: skipped (needs podman, run
     if (containers.length > 0) await podman(['rm', '-f', ...containers]).catch(() => undefined);
     await podman(['volume', 'rm', '-f', VOLUME]).catch(() => undefined);
     await podman(['rmi', '-f', IMAGE]).catch(() => undefined);
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
   test('is labelled with its version, revision and source, and declares its user, volume, port and health check', async () => {

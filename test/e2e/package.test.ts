@@ -8,7 +8,7 @@
  * packages, install time, start time, memory) are printed.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readlinkSync } from 'node:fs';
+import { existsSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { diskMegabytes, installArtefact, installedPackages, packArtefact, residentMegabytes, type InstalledArtefact } from '../support/artefact.js';
@@ -24,9 +24,11 @@ const BUNDLED_ENGINES = process.platform === 'linux' && process.arch === 'x64';
 
 let installed: InstalledArtefact;
 let server: (BuiltProcess & { url: string }) | undefined;
+let tgz: string;
+let dataDir: string | undefined;
 
 beforeAll(async () => {
-  const tgz = await packArtefact();
+  tgz = await packArtefact();
   installed = await installArtefact(tgz);
   report(`${path.basename(tgz)} installed with --omit=dev in ${installed.installMs} ms`);
 }, 900_000);
@@ -36,6 +38,8 @@ afterAll(async () => {
     server.child.kill('SIGKILL');
     await server.exited;
   }
+  // The install is about 300 MB: not left behind in the temporary directory.
+  for (const dir of [installed?.dir, tgz && path.dirname(tgz), dataDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 test('installs with no build tool chain, only what runs, within 300 MB with both embedded engines', async () => {
@@ -62,8 +66,8 @@ test('installs with no build tool chain, only what runs, within 300 MB with both
 });
 
 test('propgraph serve runs the server on its embedded engines: a write, a search, the console, the explorer; SIGTERM drains', async () => {
-  const data = tempDir('propgraph-package-data-');
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: installed.dir, DATA_DIR: data, AUTH_ENABLED: 'true', ROOT_TOKEN: TOKEN, LOG_FORMAT: 'json' };
+  dataDir = tempDir('propgraph-package-data-');
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: installed.dir, DATA_DIR: dataDir, AUTH_ENABLED: 'true', ROOT_TOKEN: TOKEN, LOG_FORMAT: 'json' };
   const started = Date.now();
   // The .bin link's target, run as the shell runs `propgraph serve`, from the install folder.
   server = await startBuiltServer(env, 180_000, installed.root, { script: path.join(installed.root, 'dist', 'bin.js'), args: ['serve'] });
