@@ -222,6 +222,17 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
       }),
     );
 
+  // Listed for --help; the package's `propgraph` command (src/bin.ts) runs the server
+  // itself before the CLI is loaded, since the CLI does not hold the server's code.
+  program
+    .command('serve')
+    .description('run the server in this process, as `npm start` does (configured by environment variables: README, "Configuration")')
+    .action(
+      run(async () => {
+        throw new CliError('`serve` takes no arguments (environment variables configure the server: README, "Configuration"), and is run by the installed `propgraph` command (dist/bin.js)', EXIT.usage);
+      }),
+    );
+
   program
     .command('upgrade-data')
     .description("migrate DATA_DIR's embedded PostgreSQL cluster to this propgraph's PostgreSQL major version (server stopped; the old cluster is kept)")
