@@ -405,7 +405,7 @@ export type ValueRemapInput = {
   to: PropertyValueInput;
 };
 
-export type HeldValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+export type HeldValuesFragment = { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
             | { numberValue: number }
             | { stringValue: string }
            }> | null }, status: { removed: boolean } | null }, values: Array<
@@ -424,13 +424,13 @@ export type EntityPageQuery = { entity:
     | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
-    | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+    | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
                  }> | null }, status: { removed: boolean } | null }, values: Array<
             | { numberValue: number }
             | { stringValue: string }
-           | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null, schemaMetadata: { fields: Array<{ fieldPath: string, nativeDataType: string | null, description: string | null, schemaFieldEntity: { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+           | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null, schemaMetadata: { fields: Array<{ fieldPath: string, nativeDataType: string | null, description: string | null, schemaFieldEntity: { urn: string, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                         | { numberValue: number }
                         | { stringValue: string }
                        }> | null }, status: { removed: boolean } | null }, values: Array<
@@ -438,14 +438,14 @@ export type EntityPageQuery = { entity:
                   | { stringValue: string }
                  | null> }> } | null } | null }> } | null, platform: { urn: string, name: string } }
     | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+    | { urn: string, type: EntityType, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
                  }> | null }, status: { removed: boolean } | null }, values: Array<
             | { numberValue: number }
             | { stringValue: string }
            | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null }
-    | { fieldPath: string, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+    | { fieldPath: string, urn: string, type: EntityType, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
                  }> | null }, status: { removed: boolean } | null }, values: Array<
@@ -474,7 +474,7 @@ export type SetValuesMutationVariables = Exact<{
 }>;
 
 
-export type SetValuesMutation = { upsertStructuredProperties: { properties: Array<{ structuredProperty: { urn: string }, values: Array<
+export type SetValuesMutation = { upsertStructuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string }, values: Array<
         | { numberValue: number }
         | { stringValue: string }
        | null> }> } };
@@ -484,7 +484,7 @@ export type RemoveValuesMutationVariables = Exact<{
 }>;
 
 
-export type RemoveValuesMutation = { removeStructuredProperties: { properties: Array<{ structuredProperty: { urn: string }, values: Array<
+export type RemoveValuesMutation = { removeStructuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string }, values: Array<
         | { numberValue: number }
         | { stringValue: string }
        | null> }> } };
@@ -507,7 +507,7 @@ export type ValueHistoryQuery = { valueHistory: { nextScrollId: string | null, e
         > | null, after: Array<
           | { numberValue: number }
           | { stringValue: string }
-        > }> }> } };
+        > }> }>, events: Array<{ urn: string, event: string, time: number, actorUrn: string, via: string | null, detail: string | null, actor: { principalType: PrincipalType } | null }> } };
 
 type Value_NumberValue_Fragment = { numberValue: number };
 
@@ -548,7 +548,7 @@ export type PropertyQueryVariables = Exact<{
 }>;
 
 
-export type PropertyQuery = { structuredProperty: { urn: string, settings: { isHidden: boolean, showInSearchFilters: boolean, showInAssetSummary: boolean, hideInAssetSummaryWhenEmpty: boolean, showAsAssetBadge: boolean, showInColumnsTable: boolean } | null, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, created: { time: number, actor: { urn: string } | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+export type PropertyQuery = { structuredProperty: { definitionAspectVersion: string | null, migrating: boolean, urn: string, settings: { isHidden: boolean, showInSearchFilters: boolean, showInAssetSummary: boolean, hideInAssetSummaryWhenEmpty: boolean, showAsAssetBadge: boolean, showInColumnsTable: boolean } | null, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, created: { time: number, actor: { urn: string } | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
           | { numberValue: number }
           | { stringValue: string }
          }> | null }, definitionHistory: Array<{ revision: number, written: { time: number, actor: { urn: string } | null }, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -612,13 +612,6 @@ export type HardDeletePropertyMutationVariables = Exact<{
 
 export type HardDeletePropertyMutation = { deleteStructuredProperty: boolean };
 
-export type CleanupJobsQueryVariables = Exact<{
-  propertyUrn: string;
-}>;
-
-
-export type CleanupJobsQuery = { listJobs: { jobs: Array<{ id: string, status: JobStatus, total: number | null, done: number, remaining: number | null, percentDone: number, lastError: string | null }> } };
-
 export type PropertyNamesQueryVariables = Exact<{
   input: ScrollAcrossEntitiesInput;
 }>;
@@ -634,7 +627,29 @@ export type DefinitionPreviewQueryVariables = Exact<{
 }>;
 
 
-export type DefinitionPreviewQuery = { previewStructuredPropertyDefinition: { impact: { entities: number, values: number, byEntityType: Array<{ entityType: EntityType, count: number }> }, breaking: Array<{ change: string, kind: string, holders: number | null }> } };
+export type DefinitionPreviewQuery = { previewStructuredPropertyDefinition: { impact: { entities: number, values: number, byEntityType: Array<{ entityType: EntityType, count: number }> }, breaking: Array<{ change: string, kind: string, holders: number | null }>, migration: { holders: number, changed: number, refusedValues: number, refusedEntities: number, rules: Array<{ rule: string, entities: number, values: number, examples: Array<{ urn: string, before: Array<
+            | { numberValue: number }
+            | { stringValue: string }
+          >, after: Array<
+            | { numberValue: number }
+            | { stringValue: string }
+          > | null }> }> } | null } };
+
+export type MigrationEffectFragment = { holders: number, changed: number, refusedValues: number, refusedEntities: number, rules: Array<{ rule: string, entities: number, values: number, examples: Array<{ urn: string, before: Array<
+        | { numberValue: number }
+        | { stringValue: string }
+      >, after: Array<
+        | { numberValue: number }
+        | { stringValue: string }
+      > | null }> }> };
+
+export type PropertyJobsQueryVariables = Exact<{
+  propertyUrn: string;
+  kind: string;
+}>;
+
+
+export type PropertyJobsQuery = { listJobs: { jobs: Array<{ id: string, status: JobStatus, total: number | null, done: number, remaining: number | null, percentDone: number, lastError: string | null }> } };
 
 type EntityHeader_CorpUser_Fragment = { urn: string, type: EntityType };
 
@@ -1026,6 +1041,7 @@ fragment Definition on StructuredPropertyDefinition {
 }`, {"fragmentName":"PropertySummary"}) as unknown as TypedDocumentString<PropertySummaryFragment, unknown>;
 export const HeldValuesFragmentDoc = new TypedDocumentString(`
     fragment HeldValues on StructuredProperties {
+  aspectVersion
   properties {
     structuredProperty {
       ...PropertySummary
@@ -1119,6 +1135,35 @@ export const SettingsFragmentDoc = new TypedDocumentString(`
   showInColumnsTable
 }
     `, {"fragmentName":"Settings"}) as unknown as TypedDocumentString<SettingsFragment, unknown>;
+export const MigrationEffectFragmentDoc = new TypedDocumentString(`
+    fragment MigrationEffect on MigrationEffect {
+  holders
+  changed
+  refusedValues
+  refusedEntities
+  rules {
+    rule
+    entities
+    values
+    examples {
+      urn
+      before {
+        ...Value
+      }
+      after {
+        ...Value
+      }
+    }
+  }
+}
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}`, {"fragmentName":"MigrationEffect"}) as unknown as TypedDocumentString<MigrationEffectFragment, unknown>;
 export const EntityHeaderFragmentDoc = new TypedDocumentString(`
     fragment EntityHeader on Entity {
   urn
@@ -1274,6 +1319,7 @@ export const EntityPageDocument = new TypedDocumentString(`
   }
 }
     fragment HeldValues on StructuredProperties {
+  aspectVersion
   properties {
     structuredProperty {
       ...PropertySummary
@@ -1449,6 +1495,7 @@ fragment PropertySummary on StructuredPropertyEntity {
 export const SetValuesDocument = new TypedDocumentString(`
     mutation SetValues($input: UpsertStructuredPropertiesInput!) {
   upsertStructuredProperties(input: $input) {
+    aspectVersion
     properties {
       structuredProperty {
         urn
@@ -1470,6 +1517,7 @@ export const SetValuesDocument = new TypedDocumentString(`
 export const RemoveValuesDocument = new TypedDocumentString(`
     mutation RemoveValues($input: RemoveStructuredPropertiesInput!) {
   removeStructuredProperties(input: $input) {
+    aspectVersion
     properties {
       structuredProperty {
         urn
@@ -1540,6 +1588,17 @@ export const ValueHistoryDocument = new TypedDocumentString(`
           ...Value
         }
       }
+    }
+    events {
+      urn
+      event
+      time
+      actorUrn
+      actor {
+        principalType
+      }
+      via
+      detail
     }
   }
 }
@@ -1623,6 +1682,8 @@ export const PropertyDocument = new TypedDocumentString(`
     query Property($urn: String!) {
   structuredProperty(urn: $urn) {
     ...PropertySummary
+    definitionAspectVersion
+    migrating
     settings {
       ...Settings
     }
@@ -1791,23 +1852,6 @@ export const HardDeletePropertyDocument = new TypedDocumentString(`
   deleteStructuredProperty(input: {urn: $urn})
 }
     `) as unknown as TypedDocumentString<HardDeletePropertyMutation, HardDeletePropertyMutationVariables>;
-export const CleanupJobsDocument = new TypedDocumentString(`
-    query CleanupJobs($propertyUrn: String!) {
-  listJobs(
-    input: {propertyUrn: $propertyUrn, kind: "cleanup-property-values", count: 1}
-  ) {
-    jobs {
-      id
-      status
-      total
-      done
-      remaining
-      percentDone
-      lastError
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<CleanupJobsQuery, CleanupJobsQueryVariables>;
 export const PropertyNamesDocument = new TypedDocumentString(`
     query PropertyNames($input: ScrollAcrossEntitiesInput!) {
   scrollAcrossEntities(input: $input) {
@@ -1842,9 +1886,54 @@ export const DefinitionPreviewDocument = new TypedDocumentString(`
       kind
       holders
     }
+    migration {
+      ...MigrationEffect
+    }
   }
 }
-    `) as unknown as TypedDocumentString<DefinitionPreviewQuery, DefinitionPreviewQueryVariables>;
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}
+fragment MigrationEffect on MigrationEffect {
+  holders
+  changed
+  refusedValues
+  refusedEntities
+  rules {
+    rule
+    entities
+    values
+    examples {
+      urn
+      before {
+        ...Value
+      }
+      after {
+        ...Value
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<DefinitionPreviewQuery, DefinitionPreviewQueryVariables>;
+export const PropertyJobsDocument = new TypedDocumentString(`
+    query PropertyJobs($propertyUrn: String!, $kind: String!) {
+  listJobs(input: {propertyUrn: $propertyUrn, kind: $kind, count: 1}) {
+    jobs {
+      id
+      status
+      total
+      done
+      remaining
+      percentDone
+      lastError
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PropertyJobsQuery, PropertyJobsQueryVariables>;
 export const SearchEntitiesDocument = new TypedDocumentString(`
     query SearchEntities($input: ScrollAcrossEntitiesInput!) {
   scrollAcrossEntities(input: $input) {
