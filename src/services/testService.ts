@@ -142,11 +142,16 @@ function documentOf(view: EntityView): EntityDocument {
   return { urn: view.urn, entityType: view.entityType.name, aspects };
 }
 
+/** A test write that names the version it read (its testInfo revision): refused as stale when it moved on (docs/contract.md §14, "Stale writes"). */
+export interface TestWriteOptions extends WriteOptions {
+  readonly expectedVersion?: string | null;
+}
+
 export interface TestService {
   /** Creates a test; returns its URN. An existing id is refused. */
   createTest(caller: Caller, input: CreateTestInput, options?: WriteOptions): Promise<Written<string>>;
   /** Replaces an existing test's name, category, description and definition; returns its URN. */
-  updateTest(caller: Caller, urnValue: string, input: TestInput, options?: WriteOptions): Promise<Written<string>>;
+  updateTest(caller: Caller, urnValue: string, input: TestInput, options?: TestWriteOptions): Promise<Written<string>>;
   /** Hard-deletes a test; true when there was one to delete. */
   deleteTest(caller: Caller, urnValue: string, options?: WriteOptions): Promise<Written<boolean>>;
   /** A test by URN; null when there is none. */
@@ -186,9 +191,10 @@ export class DefaultTestService implements TestService {
     return { result: urn, receipt: written.receipt };
   }
 
-  async updateTest(caller: Caller, urnValue: string, input: TestInput, options: WriteOptions = {}): Promise<Written<string>> {
+  async updateTest(caller: Caller, urnValue: string, input: TestInput, options: TestWriteOptions = {}): Promise<Written<string>> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const info = testInfoOf(input);
+    const { expectedVersion, ...writeOptions } = options;
     const change = {
       op: 'compute' as const,
       aspect: 'testInfo',
@@ -196,8 +202,9 @@ export class DefaultTestService implements TestService {
         if (current === undefined) throw new NotFoundError(`Test ${urn.value} does not exist`);
         return info;
       },
+      ...(expectedVersion != null ? { ifVersionMatch: expectedVersion } : {}),
     };
-    const written = await this.deps.writes.submit(caller, entityPlan(urn, [change]), options);
+    const written = await this.deps.writes.submit(caller, entityPlan(urn, [change]), writeOptions);
     return { result: urn.value, receipt: written.receipt };
   }
 

@@ -17,7 +17,8 @@
  * 5. Soft delete and restore are told in the property's timeline.
  * 6. A hard delete in the console, then a sentinel scan finds its value in no table and
  *    no search document; the timeline keeps that it happened.
- * 7. A metadata test's page tells its lifecycle, a machine token's act marked as one.
+ * 7. A metadata test's page tells its lifecycle, a machine token's act marked as one; a
+ *    test saved over a machine's change is told, and Take theirs reloads the form.
  *
  * Every new or changed page is scanned with axe-core; nothing may leave this machine,
  * hit the Content-Security-Policy or throw. Screenshots go to test-artifacts/console/.
@@ -396,6 +397,30 @@ test('CI has what the catalog-of-record walk needs', () => {
     await created.waitFor();
     expect(await created.innerText()).toMatch(/\(machine token\)[\s\S]*Created/);
     await scan(page, 'test-page-history');
+  }, 120_000);
+
+  test('a test edited in the console while a machine token changed it: the save is told, and Take theirs shows what is stored', async () => {
+    const page = alice.page;
+    await page.goto(`${server.url}/tests/${enc(TEST_URN)}/edit`);
+    await heading(page, 'Edit Has a tier');
+    const theirs = await gql('mutation u($urn: String!, $input: UpdateTestInput!) { updateTest(urn: $urn, input: $input) }', {
+      urn: TEST_URN,
+      input: { name: 'Has a tier (loader)', category: 'Governance', definition: { json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: `structuredProperties.${TIER}`, operator: 'exists' }] }) } },
+    });
+    expect(theirs.errors).toBeUndefined();
+    await page.getByLabel('Category').fill('Stewardship');
+    await page.getByRole('button', { name: 'Save test' }).click();
+    const told = page.locator('section.stale');
+    await told.getByRole('heading', { name: 'Not saved: someone changed this test after you opened the form' }).waitFor();
+    expect(await told.getByRole('alert').innerText()).toMatch(/root \(machine token\) at .* via graphql/);
+    expect(await told.locator('tr[data-field="name"] td').allInnerTexts()).toEqual(expect.arrayContaining(['Has a tier', 'Has a tier (loader)']));
+    expect(await told.locator('tr[data-field="category"]').count()).toBe(0);
+    await scan(page, 'test-form-stale-save');
+    await told.getByRole('button', { name: 'Take theirs' }).click();
+    await heading(page, 'Edit Has a tier (loader)');
+    expect(await page.getByLabel('Category').inputValue()).toBe('Governance');
+    const stored = await gql('query t($u: String!) { test(urn: $u) { name category } }', { u: TEST_URN });
+    expect(stored.data.test).toEqual({ name: 'Has a tier (loader)', category: 'Governance' });
   }, 120_000);
 
   test('every page scanned is free of serious accessibility violations; nothing left the machine, hit the CSP or threw', () => {

@@ -225,6 +225,8 @@ export type UpdateTestInput = {
   category: string;
   definition: TestDefinitionInput;
   description?: string | null | undefined;
+  /** The test's aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone changed it since. */
+  expectedVersion?: string | null | undefined;
   name: string;
 };
 

@@ -371,6 +371,8 @@ export type UpdateTestInput = {
   category: string;
   definition: TestDefinitionInput;
   description?: string | null | undefined;
+  /** The test's aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone changed it since. */
+  expectedVersion?: string | null | undefined;
   name: string;
 };
 
@@ -822,7 +824,7 @@ export type TestPageQueryVariables = Exact<{
 }>;
 
 
-export type TestPageQuery = { test: { urn: string, name: string, category: string, description: string | null, definition: { json: string | null } } | null };
+export type TestPageQuery = { test: { urn: string, name: string, category: string, description: string | null, aspectVersion: string | null, definition: { json: string | null } } | null };
 
 export type ComplianceFragment = { passing: number, failing: number, notApplicable: number, test: { urn: string, name: string, category: string, description: string | null }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }> };
 
@@ -2349,6 +2351,7 @@ export const TestPageDocument = new TypedDocumentString(`
     definition {
       json
     }
+    aspectVersion
   }
 }
     `) as unknown as TypedDocumentString<TestPageQuery, TestPageQueryVariables>;

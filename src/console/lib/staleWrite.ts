@@ -58,3 +58,36 @@ export function valuesOf(v: unknown): string[] {
   if (Array.isArray(v)) return v.map(String);
   return v === null || v === undefined ? [] : [String(v)];
 }
+
+/** One field of a whole record a stale save missed, as the choice shows it. */
+export interface StaleField {
+  readonly field: string;
+  readonly label: string;
+  /** As the form opened it, as stored now, as this person's form has it: in words. */
+  readonly before: string;
+  readonly theirs: string;
+  readonly yours: string;
+  /** Whether this person changed it. */
+  readonly edited: boolean;
+  /** Whether the form can take either side (a field it does not edit stays theirs). */
+  readonly choosable: boolean;
+}
+
+/**
+ * The fields the refusal names (per field for aspects other than values), among those a
+ * form shows, each in words beside this person's value of it.
+ */
+export function staleFields(
+  stale: StaleWrite,
+  fields: ReadonlyArray<{ readonly field: string; readonly label: string; readonly choosable: boolean }>,
+  mine: Readonly<Record<string, unknown>>,
+  text: (field: string, value: unknown) => string,
+): StaleField[] {
+  return fields.flatMap((f) => {
+    const c = stale.changes.find((x) => x.field === f.field);
+    if (!c) return [];
+    const before = text(f.field, c.before);
+    const yours = text(f.field, mine[f.field]);
+    return [{ field: f.field, label: f.label, before, theirs: text(f.field, c.after), yours, edited: yours !== before, choosable: f.choosable }];
+  });
+}

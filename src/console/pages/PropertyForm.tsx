@@ -8,11 +8,14 @@ import { DefinitionVerdict, useVerdict } from '../components/DefinitionVerdict';
 import { MigrationProgress } from '../components/JobProgress';
 import { MigrationFields } from '../components/MigrationFields';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
-import { StaleDefinition } from '../components/StaleDefinition';
+import { StaleFields } from '../components/StaleFields';
 import { CreatePropertyDocument, PropertyDocument, ReplacePropertyDocument } from '../generated/graphql';
 import { ApiError, messageOf, request } from '../lib/api';
 import {
+  aspectOf,
   checkForm,
+  DEFINITION_FIELDS,
+  definitionFieldText,
   createInput,
   EMPTY_FORM,
   formOf,
@@ -27,7 +30,7 @@ import {
 import { ASSET_TYPES, entityTypeLabel, URN_TARGET_TYPES, versionNow, VALUE_TYPES } from '../lib/properties';
 import { sameDisplayName, usePropertyNames } from '../lib/propertyNames';
 import { Link, navigate, propertyPath } from '../lib/router';
-import { staleOf, type StaleWrite } from '../lib/staleWrite';
+import { staleFields, staleOf, type StaleWrite } from '../lib/staleWrite';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
 
@@ -174,9 +177,10 @@ function DefinitionForm({ urn, initial, stored: storedAtOpen, read, currentVersi
       )}
       {notice && <StatusMessage>{notice}</StatusMessage>}
       {stale && (
-        <StaleDefinition
+        <StaleFields
           stale={stale}
-          form={form}
+          what="property"
+          rows={staleFields(stale, DEFINITION_FIELDS.map((f) => ({ ...f, choosable: f.keys.length > 0 })), aspectOf(form), definitionFieldText)}
           busy={busy}
           onKeepMine={() => {
             setBase((b) => ({ ...b, version: stale.currentVersion }));

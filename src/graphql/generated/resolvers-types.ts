@@ -1330,6 +1330,8 @@ export type StructuredPropertySettingsInput = {
 
 export type Test = Entity & {
   __typename?: 'Test';
+  /** The stored version of the test's testInfo as read; send it back as expectedVersion to change it only if no one has since. */
+  aspectVersion?: Maybe<Scalars['String']['output']>;
   category: Scalars['String']['output'];
   definition: TestDefinition;
   description?: Maybe<Scalars['String']['output']>;
@@ -1477,6 +1479,8 @@ export type UpdateTestInput = {
   category: Scalars['String']['input'];
   definition: TestDefinitionInput;
   description?: InputMaybe<Scalars['String']['input']>;
+  /** The test's aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone changed it since. */
+  expectedVersion?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
 };
 
@@ -2522,6 +2526,7 @@ export type StructuredPropertySettingsResolvers<ContextType = GraphQLContext, Pa
 
 export type TestResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Test'] = ResolversParentTypes['Test'], FederationReferenceType extends FederationReferenceTypes['Test'] = FederationReferenceTypes['Test']> = ResolversObject<{
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Test']> | FederationReferenceType, FederationReferenceType, ContextType>;
+  aspectVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   category?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   definition?: Resolver<ResolversTypes['TestDefinition'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

@@ -48,8 +48,8 @@ export const Mutation: MutationResolvers = {
     ),
   createTest: async (_root, { input }, ctx) =>
     ctx.receipts.resultOf(await ctx.services.tests.createTest(ctx.caller, { ...input, definition: { json: input.definition.json ?? '' } })),
-  updateTest: async (_root, { urn, input }, ctx) =>
-    ctx.receipts.resultOf(await ctx.services.tests.updateTest(ctx.caller, urn, { ...input, definition: { json: input.definition.json ?? '' } })),
+  updateTest: async (_root, { urn, input: { expectedVersion, ...input } }, ctx) =>
+    ctx.receipts.resultOf(await ctx.services.tests.updateTest(ctx.caller, urn, { ...input, definition: { json: input.definition.json ?? '' } }, { expectedVersion: expectedVersion ?? null })),
   deleteTest: async (_root, { urn }, ctx) => ctx.receipts.resultOf(await ctx.services.tests.deleteTest(ctx.caller, urn)),
   createAccessToken: async (_root, { input }, ctx) => {
     const lifetime = DURATIONS[input.duration ?? 'NO_EXPIRY'];

@@ -1,34 +1,27 @@
 /**
- * A definition save refused as stale: someone saved the property after this form was
- * opened. It says who, when and through what, and each field they changed before →
- * after beside this person's, and lets them choose: keep theirs (write the form over the
- * other), take the other's (the form reloads with what is stored), or merge field by
- * field into the form, to check and save.
+ * A save of a whole record (a property's definition, a metadata test) refused as stale:
+ * someone saved it after this form was opened. It says who, when and through what, and
+ * each field they changed before → after beside this person's, and lets them choose:
+ * keep theirs (write the form over the other), take the other's (the form reloads with
+ * what is stored), or merge field by field into the form, to check and save.
  */
 import { useEffect, useRef, useState } from 'react';
-import { aspectOf, DEFINITION_FIELDS, definitionFieldText, type FormState } from '../lib/definitionForm';
-import { writeText, type StaleWrite } from '../lib/staleWrite';
+import { writeText, type StaleField, type StaleWrite } from '../lib/staleWrite';
 
 interface Props {
   readonly stale: StaleWrite;
-  readonly form: FormState;
+  /** What was saved: `property`, `test`. */
+  readonly what: string;
+  readonly rows: readonly StaleField[];
   readonly busy: boolean;
   onKeepMine(): void;
   onTakeTheirs(): void;
-  /** Merges into the form the stored definition's fields named (the others stay as the form has them). */
+  /** Merges into the form the stored record's fields named (the others stay as the form has them). */
   onMerge(theirFields: readonly string[]): void;
 }
 
-export function StaleDefinition({ stale, form, busy, onKeepMine, onTakeTheirs, onMerge }: Props) {
+export function StaleFields({ stale, what, rows, busy, onKeepMine, onTakeTheirs, onMerge }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const mine = aspectOf(form);
-  const rows = DEFINITION_FIELDS.flatMap((f) => {
-    const c = stale.changes.find((x) => x.field === f.field);
-    if (!c) return [];
-    const before = definitionFieldText(f.field, c.before);
-    const yours = definitionFieldText(f.field, mine[f.field]);
-    return [{ ...f, before, theirs: definitionFieldText(f.field, c.after), yours, edited: yours !== before }];
-  });
   // A field only they changed stays theirs; one both changed starts as this person's.
   const [picks, setPicks] = useState<Record<string, 'yours' | 'theirs'>>(() => Object.fromEntries(rows.map((r) => [r.field, r.edited ? 'yours' : 'theirs'])));
   useEffect(() => heading.current?.focus(), [stale]);
@@ -36,11 +29,11 @@ export function StaleDefinition({ stale, form, busy, onKeepMine, onTakeTheirs, o
   return (
     <section className="stale" aria-labelledby="stale-title">
       <h2 id="stale-title" tabIndex={-1} ref={heading}>
-        Not saved: someone changed this property after you opened the form
+        Not saved: someone changed this {what} after you opened the form
       </h2>
       <div role="alert">
         <p>
-          Your definition was not written, so their change is not lost. Saved since you opened it (version {stale.expectedVersion}, now {stale.currentVersion}):
+          Your {what} was not written, so their change is not lost. Saved since you opened it (version {stale.expectedVersion}, now {stale.currentVersion}):
         </p>
         <ul className="stale-writes">
           {stale.writesSince.map((w) => (
@@ -63,11 +56,11 @@ export function StaleDefinition({ stale, form, busy, onKeepMine, onTakeTheirs, o
           {rows.map((r) => (
             <tr key={r.field} data-field={r.field}>
               <th scope="row">{r.label}</th>
-              <td>{r.before}</td>
-              <td>{r.theirs}</td>
-              <td>{r.edited ? <strong>{r.yours}</strong> : <span className="hint">{r.yours} (as you opened it)</span>}</td>
+              <td className="stale-value">{r.before}</td>
+              <td className="stale-value">{r.theirs}</td>
+              <td className="stale-value">{r.edited ? <strong>{r.yours}</strong> : <span className="hint">{r.yours} (as you opened it)</span>}</td>
               <td>
-                {r.keys.length === 0 ? (
+                {!r.choosable ? (
                   <span className="hint">Theirs</span>
                 ) : (
                   <fieldset className="stale-pick">
@@ -92,13 +85,13 @@ export function StaleDefinition({ stale, form, busy, onKeepMine, onTakeTheirs, o
         <button type="button" className="secondary" disabled={busy} onClick={onTakeTheirs}>
           Take theirs
         </button>
-        <button type="button" className="secondary" disabled={busy} onClick={() => onMerge(rows.filter((r) => r.keys.length > 0 && picks[r.field] === 'theirs').map((r) => r.field))}>
+        <button type="button" className="secondary" disabled={busy} onClick={() => onMerge(rows.filter((r) => r.choosable && picks[r.field] === 'theirs').map((r) => r.field))}>
           Merge into the form
         </button>
       </div>
       <p className="hint">
-        Keep mine saves the whole form over their definition; Take theirs discards your edit and shows what is stored; Merge into the form takes the fields chosen as theirs,
-        keeps the rest of yours, and leaves the result in the form to check and save.
+        Keep mine saves the whole form over theirs; Take theirs discards your edit and shows what is stored; Merge into the form takes the fields chosen as theirs, keeps the
+        rest of yours, and leaves the result in the form to check and save.
       </p>
     </section>
   );
