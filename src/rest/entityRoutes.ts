@@ -89,7 +89,13 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
       const plan = planOf(
         itemsOf(patchItemsOf(request.body), (item) => ({
           urn: parseUrnOfType(item.urn, type),
-          changes: [...item.aspects].map(([aspect, input]) => ({ op: 'patch' as const, aspect, patches: input.patches, ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}) })),
+          changes: [...item.aspects].map(([aspect, input]) => ({
+            op: 'patch' as const,
+            aspect,
+            patches: input.patches,
+            ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+            ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+          })),
         })),
       );
       const written = request.receipts.resultOf(await services.writes.submit(request.caller, plan, { async: writeAsync(q) }));

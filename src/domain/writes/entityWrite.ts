@@ -6,7 +6,7 @@
  * carries. Pure: the state comes in, the decision goes out.
  */
 import { checkAspectSize } from '../aspectSize.js';
-import { AlreadyExistsError, AspectExistsError, NotFoundError, PreconditionError } from '../errors.js';
+import { AlreadyExistsError, AspectExistsError, NotFoundError, StaleWriteError } from '../errors.js';
 import { jsonEqual } from '../json.js';
 import type { Urn } from '../urn.js';
 import type { AspectRules, HolderAnswer } from './aspectRules.js';
@@ -83,7 +83,13 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
     if (request.ifVersionMatch !== undefined) {
       const current = prev ? String(revisionOf(prev)) : '-1';
       if (current !== request.ifVersionMatch) {
-        throw new PreconditionError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`);
+        // Bare here (the domain reads no history); the write service adds who wrote since and what changed.
+        throw new StaleWriteError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`, {
+          urn: urn.value,
+          aspect: request.aspect,
+          expected: request.ifVersionMatch,
+          current,
+        });
       }
     }
   }
