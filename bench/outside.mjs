@@ -15,6 +15,8 @@
 // attack: /health while four clients send issue #29's worst requests for --seconds (30),
 // written to the section "Under attack" of BENCHMARKS.md),
 // --pg-statements (the embedded PostgreSQL with pg_stat_statements: its time per statement in the writes),
+// --group-commit both (with --only writes: the writes twice in one run, the server with
+// WRITE_GROUP_COMMIT=false and then as shipped, written to the section "Group commit"),
 // --node-args "<flags>" (V8 or Node flags for the server, to try them: the start-up
 // timing still runs the server as `npm start` does). Writes the section "Where users
 // stand" of BENCHMARKS.md (not with --profile or --only).
@@ -45,7 +47,7 @@ async function enableStatementStats(db, databaseUrl) {
 
 async function scenario(db, opts, externalPg) {
   const dataDir = tempDataDir(db);
-  const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000' };
+  const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', ...opts.serverEnv };
   let databaseUrl;
   if (db === 'external') {
     const name = `bench_${Date.now()}`;
@@ -232,6 +234,48 @@ ${rows.join('\n')}
 `;
 }
 
+/**
+ * The writes with group commit off, then on (issue #44): the same load, the same client,
+ * one run, each on a fresh server and database; the Prisma baseline beside each.
+ */
+async function groupCommitComparison(opts) {
+  const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
+  let externalPg;
+  if (dbs.includes('external')) externalPg = await (await testServers()).startPostgres({ durable: true });
+  const rows = [];
+  try {
+    for (const db of dbs) {
+      const by = {};
+      for (const [label, value] of [['off', 'false'], ['on', 'true']]) {
+        console.log(`\n== ${db} PostgreSQL, WRITE_GROUP_COMMIT=${value}`);
+        by[label] = (await scenario(db, { ...opts, serverEnv: { WRITE_GROUP_COMMIT: value } }, externalPg)).writes;
+      }
+      const cpu = (w, kind) => [...w.cpu[kind]].map(([name, ms]) => `${name} ${round(ms, 2)}`).join(', ');
+      const total = (w, kind) => [...w.cpu[kind].values()].reduce((a, b) => a + b, 0);
+      const figure = (w, kind) => `${round(w[kind].opsPerSecond)}/s, p50 ${round(w[kind].p50, 1)} ms, p99 ${round(w[kind].p99, 1)} ms; CPU ${round(total(w, kind), 2)} ms per write (${cpu(w, kind)})`;
+      rows.push(`| **${db} PostgreSQL** | | | |`);
+      rows.push(`| REST v3 value writes, ${opts.concurrency} clients, \`async=true\` (answer at commit) | ${figure(by.off, 'restAsync')} | ${figure(by.on, 'restAsync')} | ≥ 1,000/s, p99 ≤ 100 ms: ${met(by.on.restAsync.opsPerSecond >= 1000 && by.on.restAsync.p99 <= 100)} |`);
+      rows.push(`| the same, waiting for the index (the default) | ${figure(by.off, 'rest')} | ${figure(by.on, 'rest')} | ≥ 600/s, p99 ≤ 150 ms: ${met(by.on.rest.opsPerSecond >= 600 && by.on.rest.p99 <= 150)} |`);
+      const prisma = (w) => `${round(w.prisma.opsPerSecond)}/s, p50 ${round(w.prisma.p50, 1)} ms, p99 ${round(w.prisma.p99, 1)} ms`;
+      rows.push(`| baseline: Prisma writing the same rows one transaction each, same run | ${prisma(by.off)} | ${prisma(by.on)} | |`);
+      const tasks = (w) => `${round(w.indexTasks.perSecond, 1)} tasks/s of ${round(w.indexTasks.documents, 1)} documents`;
+      rows.push(`| Meilisearch document tasks while writes wait for the index | ${tasks(by.off)} | ${tasks(by.on)} | |`);
+    }
+  } finally {
+    await externalPg?.stop();
+  }
+  const body = `
+Command: \`npm run bench -- outside --only writes --group-commit both --db ${opts.db} --n ${opts.n} --writes ${opts.writes} --rounds ${opts.rounds}\`
+Machine: ${machine()}; its 1-minute load average at the end: ${round(loadavg()[0], 1)} (the machine is shared). Each side is a fresh server started as \`npm start\` starts it, with a token, over HTTP, ${opts.n} datasets loaded first; ${opts.rounds} rounds of ${opts.writes} writes of new values from ${opts.concurrency} clients; medians of the rounds. CPU is user + system of the server, PostgreSQL and Meilisearch from /proc, per write.
+
+| Figure | \`WRITE_GROUP_COMMIT=false\` | as shipped (group commit) | Target (issue #44) |
+|---|---|---|---|
+${rows.join('\n')}
+`;
+  console.log(body);
+  writeSection('Group commit: writes before and after', body);
+}
+
 export async function run(argv) {
   const { values } = parseArgs({
     args: argv,
@@ -247,10 +291,15 @@ export async function run(argv) {
       'node-args': { type: 'string', default: '' },
       seconds: { type: 'string', default: '30' },
       'pg-statements': { type: 'boolean', default: false },
+      'group-commit': { type: 'string' },
     },
   });
   const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean), seconds: Number(values.seconds), pgStatements: values['pg-statements'] };
   if (opts.only !== undefined && !['health', 'search', 'writes', 'attack'].includes(opts.only)) throw new Error(`--only: health, search, writes or attack, not "${opts.only}"`);
+  if (values['group-commit'] !== undefined) {
+    if (values['group-commit'] !== 'both' || opts.only !== 'writes') throw new Error('--group-commit both goes with --only writes');
+    return groupCommitComparison(opts);
+  }
   const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
   console.log(`outside-in benchmark: ${opts.n} datasets\n${machine()}`);
   let externalPg;
