@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { GraphQLContext } from './context.js';
 import { createErrorFormatter, errorLogPlugin } from './errors.js';
-import { documentGate } from './documentGate.js';
+import { documentGate, objectTypesOf } from './documentGate.js';
 import { entitiesLimitPlugin } from './entitiesLimit.js';
 import { completeListsInTurns } from './listTurns.js';
 import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
@@ -92,7 +92,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
         return inOperationSpan(() => apolloHandler.call(this, request, reply));
       }
     : apolloHandler;
-  const checkDocumentFirst = documentGate();
+  const checkDocumentFirst = documentGate(DEFAULT_QUERY_LIMITS, objectTypesOf(schema));
   for (const url of GRAPHQL_PATHS) {
     app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, preHandler: checkDocumentFirst, bodyLimit: GRAPHQL_BODY_LIMIT });
   }
