@@ -23,8 +23,8 @@ import { buildSchema } from './schema.js';
 import { tracing } from '../telemetry/tracing.js';
 import { stringifyInTurns } from '../jsonInTurns.js';
 
-/** DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`. */
-export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql'];
+/** DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`; its web app to `/api/v2/graphql`. */
+export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql', '/api/v2/graphql'];
 
 /**
  * Copies what resolvers put in `context.extensions` into the response's `extensions`,

@@ -37,6 +37,9 @@ import { DefaultTestService, type TestService } from './testService.js';
 import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
+import { AuthorizedViewService, DefaultViewService, type ViewService } from './viewService.js';
+import { DataHubAppService } from './datahubAppService.js';
+import { savedViewLister } from '../store/savedViews.js';
 
 export interface Services {
   readonly entities: EntityService;
@@ -55,6 +58,10 @@ export interface Services {
   readonly backup: BackupService;
   /** People signing in through OpenID Connect; null when no provider is configured. */
   readonly signIn: SignInService | null;
+  /** Saved views (DataHub's views): personal and global search scopes. */
+  readonly views: ViewService;
+  /** What DataHub's web app asks of the server as a whole (its start-up configuration). */
+  readonly datahubApp: DataHubAppService;
 }
 
 export interface ServiceDeps {
@@ -80,6 +87,8 @@ export interface ServiceDeps {
   readonly onJobQueued?: () => void;
   /** Sign-in through an OpenID provider (OIDC_ISSUER); absent: off. */
   readonly signIn?: Omit<SignInDeps, 'tokens' | 'log'>;
+  /** Whether requests need a token (AUTH_ENABLED; DataHub's app shows it). Absent: true. */
+  readonly authEnabled?: boolean;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -104,5 +113,7 @@ export function createServices(deps: ServiceDeps): Services {
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
+    views: new AuthorizedViewService(new DefaultViewService({ entities, listViews: savedViewLister(deps.db) })),
+    datahubApp: new DataHubAppService({ version: deps.appVersion, authEnabled: deps.authEnabled ?? true }),
   };
 }

@@ -15,6 +15,7 @@ import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
 import { SORT_ATTRIBUTE_OF, type PageRequest, type ScrollOrder, type SearchRequest, type SortAttribute } from '../search/request.js';
 import { sortKeyOf } from '../domain/searchSort.js';
+import { closestWord } from '../domain/closestWord.js';
 import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
 import { MAX_FACET_VALUES, MAX_RANKED_HITS } from '../search/settings.js';
@@ -66,6 +67,25 @@ export interface AggregateInput {
 
 export interface AggregateResult {
   facets: Facet[];
+}
+
+/**
+ * DataHub's searchAcrossEntities: a page by offset, with the facets its search page shows
+ * (`facets`: none; `keys`: entity type and platform; `all`: those and every property shown
+ * in search filters, DataHub's includeStructuredPropertyFacets) and, when nothing matched a
+ * keyword query, `suggestions`: the query with a misspelt word replaced by the closest name
+ * the index holds (DataHub's getSuggestions).
+ */
+export interface SearchPageInput extends ScrollInput {
+  readonly start?: number | null;
+  readonly facets?: 'none' | 'keys' | 'all';
+  readonly suggestions?: boolean;
+}
+
+export interface SearchPageResult extends ScrollResult {
+  start: number;
+  facets: Facet[] | null;
+  suggestions: Array<{ text: string; frequency: number }>;
 }
 
 export interface EntitySearchOptions {
@@ -120,7 +140,7 @@ export interface SearchService {
    * DataHub's searchAcrossEntities: a page by offset (`start`), in the order a scroll
    * gives; `start + count` at most MAX_RANKED_HITS (offsets are a ranked page's).
    */
-  search(caller: Caller, input: ScrollInput & { readonly start?: number | null }): Promise<ScrollResult & { start: number }>;
+  search(caller: Caller, input: SearchPageInput): Promise<SearchPageResult>;
   /**
    * DataHub's OpenAPI scroll: a scroll (one type, several or the default ones) whose hits
    * come back as entities with the aspects named (all of them when none are).
@@ -212,7 +232,9 @@ export class DefaultSearchService implements SearchService {
     return { scrollId: page.nextScrollId, entities };
   }
 
-  async search(caller: Caller, input: ScrollInput & { readonly start?: number | null }): Promise<ScrollResult & { start: number }> {
+  async search(caller: Caller, input: SearchPageInput): Promise<SearchPageResult> {
+    const listed = await this.listedInstead(caller, input);
+    if (listed) return listed;
     const start = input.start ?? 0;
     if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number >= 0, got ${start}`, 'start');
     const count = pageSize(input.count, PAGE_LIMITS.searchCount);
@@ -221,7 +243,43 @@ export class DefaultSearchService implements SearchService {
     }
     const page = await this.scroll(caller, { ...input, count: start + count, scrollId: null });
     const entities = page.entities.slice(start);
-    return { start, count: entities.length, total: page.total, nextScrollId: null, entities };
+    const choice = input.facets ?? 'none';
+    const facets =
+      choice === 'none'
+        ? null
+        : (await this.aggregate(caller, { types: input.types, query: input.query ?? null, orFilters: input.orFilters ?? null, includeSoftDeleted: input.includeSoftDeleted ?? null, facets: choice === 'keys' ? [...DEFAULT_KEY_FACETS] : null })).facets;
+    const suggestions = input.suggestions && page.total === 0 ? await this.suggestionsFor(caller, input) : [];
+    return { start, count: entities.length, total: page.total, nextScrollId: null, entities, facets, suggestions };
+  }
+
+  /**
+   * A search of one type that is not indexed (data platforms, as DataHub's app lists them
+   * for its platform picker), for everything (`*`, no filter): the entities stored, in URN
+   * order, from the database. Anything narrower is refused as before.
+   */
+  private async listedInstead(caller: Caller, input: SearchPageInput): Promise<SearchPageResult | null> {
+    const [only, ...others] = input.types.map((t) => findEntityType(t) ?? entityTypeByGraphql(t));
+    if (!only || others.length > 0 || only.searchable || (input.query?.trim() ?? '*') !== '*' || (input.orFilters?.length ?? 0) > 0 || (input.start ?? 0) !== 0) return null;
+    const page = await this.deps.entities.listEntities(caller, only, { count: pageSize(input.count, PAGE_LIMITS.searchCount), aspects: [] });
+    const entities = page.entities.map((e) => ({ urn: e.urn, entityType: only.name }));
+    return { start: 0, count: entities.length, total: entities.length, nextScrollId: null, entities, facets: input.facets && input.facets !== 'none' ? [] : null, suggestions: [] };
+  }
+
+  /** For each keyword no entity matched, the closest name among those sharing its first letters; the query with it replaced, and how many entities that finds. */
+  private async suggestionsFor(caller: Caller, input: SearchPageInput): Promise<Array<{ text: string; frequency: number }>> {
+    const { keywords } = parseQuery(input.query, null);
+    if (!keywords) return [];
+    const words = keywords.split(/\s+/).filter((w) => w.length >= 3);
+    let text = keywords;
+    for (const word of words) {
+      const near = await this.scroll(caller, { types: input.types, query: word.slice(0, 2), count: SUGGESTION_CANDIDATES, orFilters: input.orFilters ?? null });
+      const candidates = near.entities.flatMap((e) => nameWords(parseUrn(e.urn)));
+      const closest = closestWord(word, candidates);
+      if (closest && closest.toLowerCase() !== word.toLowerCase()) text = text.replace(word, closest);
+    }
+    if (text === keywords) return [];
+    const found = await this.scroll(caller, { types: input.types, query: text, count: 1, orFilters: input.orFilters ?? null });
+    return found.total > 0 ? [{ text, frequency: found.total }] : [];
   }
 
   async scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }> {
@@ -282,6 +340,15 @@ export class DefaultSearchService implements SearchService {
     if (!this.searcherOrNull) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
     return this.searcherOrNull;
   }
+}
+
+/** Entities read to find a suggestion for one word. */
+const SUGGESTION_CANDIDATES = 50;
+
+/** The words of an entity's name (its key's name, or its last key part), split where names split. */
+function nameWords(urn: ReturnType<typeof parseUrn>): string[] {
+  const name = urn.parts[urn.entityType.keyFields.indexOf('name')] ?? urn.parts[urn.parts.length - 1] ?? '';
+  return name.split(/[^A-Za-z0-9]+/).filter((w) => w.length >= 3);
 }
 
 function parseQuery(query: string | null | undefined, orFilters: AndFilter[] | null | undefined): ParsedQuery {

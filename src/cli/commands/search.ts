@@ -66,7 +66,7 @@ function describeHit(hit: Hit): { type: string; name: string; platform: string; 
   const e = hit.entity;
   const type = entityTypeByGraphql(e.type)?.name ?? e.type;
   if ('platform' in e) return { type, name: e.name, platform: e.platform.name, urn: e.urn };
-  if ('fieldPath' in e) return { type, name: `${e.parent.name}.${e.fieldPath}`, platform: '', urn: e.urn };
+  if ('fieldPath' in e) return { type, name: `${'name' in e.parent ? e.parent.name : e.parent.urn}.${e.fieldPath}`, platform: '', urn: e.urn };
   if ('definition' in e) return { type, name: e.definition.displayName ?? e.definition.qualifiedName, platform: '', urn: e.urn };
   return { type, name: '', platform: '', urn: e.urn };
 }
