@@ -13,8 +13,8 @@ import { and, ALL, fieldsOf, filterFromOrFilters, simplify, splitKeywords, type 
 import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
 import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
-import { SORT_ATTRIBUTE_OF, type PageRequest, type ScrollOrder, type SearchRequest, type SortAttribute } from '../search/request.js';
-import { sortKeyOf } from '../domain/searchSort.js';
+import type { Page, PageRequest, SearchRequest } from '../search/request.js';
+import { pageOrderOf, scrollOrderOf, valueSortedPage } from './searchOrder.js';
 import { closestWord } from '../domain/closestWord.js';
 import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
@@ -167,10 +167,7 @@ export class DefaultSearchService implements SearchService {
     const types = typesOf(input.types);
     const count = pageSize(input.count, PAGE_LIMITS.searchCount);
     const query = parseQuery(input.query, input.orFilters);
-    const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request(types, query, (await resolveFields(this.registry, query.filter, [], used)), input.includeSoftDeleted),
-      (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, ...scrollOrderOf(input.sort) }),
-    );
+    const page = await this.orderedPage(types, query, scrollOrderOf(input.sort), count, input.scrollId ?? null, input.includeSoftDeleted);
     return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })) };
   }
 
@@ -215,7 +212,7 @@ export class DefaultSearchService implements SearchService {
         if (entityType.searchable) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
         throw new ValidationError(`Entity type ${entityType.name} is not searchable; query must be absent or *`, 'query');
       }
-      if (order !== 'asc' || ordered.sortBy) throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, ordered.sortBy ? 'sort' : 'sortOrder');
+      if (order !== 'asc' || ordered.sortBy || ordered.byValue) throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, ordered.sortBy || ordered.byValue ? 'sort' : 'sortOrder');
       return this.deps.entities.listEntities(caller, entityType, {
         count,
         ...(options.scrollId ? { scrollId: options.scrollId } : {}),
@@ -223,10 +220,7 @@ export class DefaultSearchService implements SearchService {
       });
     }
     const query = parseQuery(text, null);
-    const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request([entityType], query, await resolveFields(this.registry, query.filter, [], used), false),
-      (request) => this.searcher().page(request, { count, scrollId: options.scrollId ?? null, ...ordered }),
-    );
+    const page = await this.orderedPage([entityType], query, ordered, count, options.scrollId ?? null, false);
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
     return { scrollId: page.nextScrollId, entities };
@@ -302,6 +296,21 @@ export class DefaultSearchService implements SearchService {
     );
   }
 
+  /** A page in the order asked, the sort's property resolved with the filter's fields (a deleted one is refused as a filter on it is). */
+  private orderedPage(types: readonly EntityTypeInfo[], query: ParsedQuery, ordering: Pick<PageRequest, 'order' | 'sortBy'> & { readonly byValue?: string }, count: number, scrollId: string | null, includeSoftDeleted: boolean | null | undefined): Promise<Page> {
+    const { byValue, ...engineOrder } = ordering;
+    return this.registry.withCurrentRegistry(
+      async (used) => {
+        const resolved = await resolveFields(this.registry, query.filter, byValue ? [byValue] : [], used);
+        return { request: this.request(types, query, resolved, includeSoftDeleted), property: byValue ? resolved.properties.get(byValue) : undefined };
+      },
+      ({ request, property }) =>
+        byValue && property && engineOrder.order !== 'relevance'
+          ? valueSortedPage(this.searcher(), this.deps.db, request, { field: byValue, propertyUrn: property.urn, generation: property.generation, direction: engineOrder.order }, count, scrollId)
+          : this.searcher().page(request, { count, scrollId, ...engineOrder }),
+    );
+  }
+
   private request(
     types: readonly EntityTypeInfo[],
     query: ParsedQuery,
@@ -366,25 +375,6 @@ function typesOf(names: readonly string[]): EntityTypeInfo[] {
     out.set(type.name, type);
   }
   return [...out.values()];
-}
-
-/** How a page is ordered: the URN by default (keyset), relevance for keywords unless sorted, or a time or the name. */
-function pageOrderOf(field: string | undefined, sortOrder: string | undefined, name: string): { order: Exclude<ScrollOrder, 'relevance'>; sortBy?: SortAttribute } {
-  const key = field === undefined ? 'urn' : sortKeyOf(field, name);
-  const order = directionOf(sortOrder);
-  return key === 'urn' ? { order } : { order, sortBy: SORT_ATTRIBUTE_OF[key] };
-}
-
-function scrollOrderOf(sort: ScrollInput['sort']): Pick<PageRequest, 'order' | 'sortBy'> {
-  const first = sort?.[0];
-  if (!first) return { order: 'relevance' };
-  return pageOrderOf(first.field, first.sortOrder, 'sortInput.sortCriteria[0].field');
-}
-
-function directionOf(sortOrder: string | undefined): Exclude<ScrollOrder, 'relevance'> {
-  if (sortOrder === undefined || /^asc(ending)?$/i.test(sortOrder)) return 'asc';
-  if (/^desc(ending)?$/i.test(sortOrder)) return 'desc';
-  throw new ValidationError(`sortOrder must be ASCENDING or DESCENDING, got ${sortOrder}`, 'sortOrder');
 }
 
 export type { EngineRequest } from '../search/explain.js';
