@@ -74,6 +74,8 @@ export interface Config {
   readonly testEvaluation: boolean;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
   readonly urnNamespace: UrnNamespace;
+  /** DROP_UNDEFINED_PROPERTY_VALUES: drop a write's values of properties that do not exist (logging a warning) instead of refusing it. */
+  readonly dropUndefinedPropertyValues: boolean;
   /** METRICS_PORT: a second port (on HOST) serving /metrics without a token; unset: /metrics only on PORT, with a token. */
   readonly metricsPort: number | undefined;
   /** OpenTelemetry trace export (OTLP/HTTP); undefined, the default, makes no spans at all. */
@@ -292,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
     testEvaluation: bool(env, 'TEST_EVALUATION', true),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
+    dropUndefinedPropertyValues: bool(env, 'DROP_UNDEFINED_PROPERTY_VALUES', false),
     metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
     tracing: tracingConfig(env),
     oidc: oidcConfig(env, authEnabled),

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { searchableEntityTypes } from './domain/registry/entityTypes.js';
 import { setUrnNamespace } from './domain/typeUrns.js';
+import { setUndefinedPropertyValues } from './domain/structuredProperties.js';
 import { lockDataDir, type DataDirLock } from './embedded/dataDirLock.js';
 import type { EarlyStart } from './embedded/earlyStart.js';
 import { OpenIdProvider } from './identity/openIdProvider.js';
@@ -71,6 +72,7 @@ export interface RuntimeTuning {
 /** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
 export async function startRuntime(config: Config, log: Logger, early?: EarlyStart, tuning: RuntimeTuning = {}): Promise<Runtime> {
   setUrnNamespace(config.urnNamespace);
+  setUndefinedPropertyValues(config.dropUndefinedPropertyValues ? 'drop' : 'refuse');
   // Before anything in DATA_DIR is touched: a second server on it must change nothing.
   const lock = early?.lock ?? (await lockDataDir(config.dataDir));
   // The database and the search engine start side by side (each may be a child process).

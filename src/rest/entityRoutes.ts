@@ -61,6 +61,9 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
         .batchUpsert(request.caller, type, items, {
           createOnly: boolParam(q, 'createIfNotExists', false),
           createEntityOnly: boolParam(q, 'createEntityIfNotExists', false),
+          // DataHub's v3 batch create is an upsert that brings its entities into being (its SDK emits a
+          // value on a dataset nothing has created yet); a single aspect's value endpoint still answers 404.
+          createsEntity: version === 'v3',
           async: writeAsync(q),
         })
         .catch(explainCreateOnly('An aspect in this batch exists', 'as sent')),

@@ -134,7 +134,7 @@ export abstract class EntityWrites {
 
   async patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options: PatchAspectOptions = {}): Promise<Written<AspectResult>> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
-    const request = { ...patchRequest(aspect, patch), ...(options.systemMetadata ? { systemMetadata: options.systemMetadata } : {}) };
+    const request = { ...patchRequest(aspect, caller, patch), ...(options.systemMetadata ? { systemMetadata: options.systemMetadata } : {}) };
     return onlyResult(await this.write(caller, urn, [request], options));
   }
 
@@ -152,7 +152,7 @@ export abstract class EntityWrites {
 
   async batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options: WriteOptions = {}): Promise<Written<BatchWritten[]>> {
     return this.writeBatch(caller, entityType, items, patchesInOrder, (aspect, input) => ({
-      ...patchRequest(aspect, ...input.patches),
+      ...patchRequest(aspect, caller, ...input.patches),
       ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
     }), options);
   }
@@ -178,10 +178,11 @@ export abstract class EntityWrites {
       await turns.turn();
     }
     const merged = mergeBatchEntries(entries, combine);
-    const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: [...aspects].map(([aspect, input]) => requestOf(aspect, input)) }));
+    const entities = merged.map(({ urn, aspects }) => ({ urn: parsed.get(urn)!, requests: withKeyIf(options.createsEntity, parsed.get(urn)!, [...aspects].map(([aspect, input]) => requestOf(aspect, input))) }));
     const outcomes = await this.writeMany(entities, caller, { createEntityOnly: options.createEntityOnly ?? false });
     const receipt = await this.receiptOf(outcomes.flatMap((o) => o.changeIds), options);
-    return { result: merged.map(({ urn }, i) => ({ urn, results: outcomes[i]!.results })), receipt };
+    // The key aspect a batch added to create its entities is not among what was asked.
+    return { result: merged.map(({ urn, aspects }, i) => ({ urn, results: outcomes[i]!.results.slice(entities[i]!.requests.length - aspects.size) })), receipt };
   }
 
   async deleteEntity(caller: Caller, urnValue: string, options: WriteOptions & { entityType?: EntityTypeInfo } = {}): Promise<WriteReceipt> {
@@ -236,7 +237,7 @@ export abstract class EntityWrites {
    */
   async authorize(caller: Caller, call: EntityCall): Promise<void> {
     if ((call.method !== 'setAspect' && call.method !== 'patchAspect') || call.aspect !== 'propertyDefinition' || valueDropsOf(caller) === 'allowed') return;
-    const request: AspectWriteRequest = call.method === 'setAspect' ? { aspect: call.aspect, value: call.input.value } : patchRequest(call.aspect, call.patch);
+    const request: AspectWriteRequest = call.method === 'setAspect' ? { aspect: call.aspect, value: call.input.value } : patchRequest(call.aspect, caller, call.patch);
     await this.writeMany([{ urn: parseUrn(call.urn), requests: [request] }], caller, { dryRun: true }).catch((err: unknown) => {
       if (err instanceof ForbiddenError) throw err;
     });
@@ -257,9 +258,7 @@ export abstract class EntityWrites {
   }
 
   private async write(caller: Caller, urn: Urn, requests: AspectWriteRequest[], options: WriteOptions): Promise<Written<AspectResult[]>> {
-    const keyAspect = urn.entityType.keyAspect;
-    const withKey =
-      options.createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
+    const withKey = withKeyIf(options.createsEntity, urn, requests);
     const [outcome] = await this.writeMany([{ urn, requests: withKey }], caller, {});
     const results = withKey === requests ? outcome!.results : outcome!.results.slice(1);
     return { result: results, receipt: await this.receiptOf(outcome!.changeIds, options) };
@@ -282,6 +281,7 @@ export abstract class EntityWrites {
       throw err;
     }
     if (options.dryRun) return outcomes;
+    for (const warning of outcomes.flatMap((o) => o.warnings ?? [])) this.deps.log.warn({ actor: caller.actor }, `write ${warning} (DROP_UNDEFINED_PROPERTY_VALUES)`);
     for (let i = 0; i < entities.length; i++) {
       const urn = entities[i]!.urn;
       for (const result of outcomes[i]!.results) {
@@ -311,14 +311,29 @@ function setRequest(aspect: string, input: AspectInput, createOnly: boolean | un
   };
 }
 
+/** The requests with the entity's key aspect first when the write creates its entity (and does not write the key itself). */
+function withKeyIf(createsEntity: boolean | undefined, urn: Urn, requests: AspectWriteRequest[]): AspectWriteRequest[] {
+  const keyAspect = urn.entityType.keyAspect;
+  return createsEntity && !requests.some((r) => r.aspect === keyAspect) ? [{ aspect: keyAspect, value: keyAspectOf(urn) }, ...requests] : requests;
+}
+
 /** The one aspect result of a single-aspect write. */
 function onlyResult(written: Written<AspectResult[]>): Written<AspectResult> {
   return { result: written.result[0]!, receipt: written.receipt };
 }
 
-/** JSON patches as one write: applied in order to what readers see of the aspect, or to an empty one when it is absent. */
-function patchRequest(aspect: string, ...patches: readonly PatchDocument[]): AspectWriteRequest {
+/**
+ * JSON patches as one write: applied in order to what readers see of the aspect, or to an
+ * empty one when it is absent. An attribution a patch's path alone names is the writer's, now.
+ */
+function patchRequest(aspect: string, caller: Caller, ...patches: readonly PatchDocument[]): AspectWriteRequest {
   const info = findAspect(aspect);
   const start = info?.empty ?? {};
-  return { aspect, compute: (current) => patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, info?.patchKeys), current ?? structuredClone(start)) };
+  return {
+    aspect,
+    compute: (current) => {
+      const fill = { attribution: { time: Date.now(), actor: caller.actor } };
+      return patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, info?.patchKeys, fill), current ?? structuredClone(start));
+    },
+  };
 }

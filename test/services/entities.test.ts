@@ -107,6 +107,17 @@ describe('the createsEntity write option (Rest.li proposals create their entity;
     expect(await catalog.valuesOf(d)).toEqual([{ propertyUrn: owner, values: [{ string: 'p' }] }]);
   });
 
+  test("a batch with it (DataHub's v3 batch create) creates each missing entity from its key; the answer lists only the aspects sent", async () => {
+    const [d, existing] = [datasetUrn(name()), datasetUrn(name())];
+    await catalog.createDatasets([existing]);
+    const values = { properties: [{ propertyUrn: owner, values: [{ string: 'b' }] }] };
+    await rejection(entities().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ structuredProperties: values }) }]), NotFoundError);
+    const { result } = await entities().batchUpsert(WRITER, ENTITY.dataset, [d, existing].map((urn) => ({ urn, aspects: aspects({ structuredProperties: values }) })), { createsEntity: true });
+    expect(result.map((r) => [r.urn, r.results.map((a) => a.aspect)])).toEqual([[d, ['structuredProperties']], [existing, ['structuredProperties']]]);
+    expect(await exists(d)).toBe(true);
+    expect(await catalog.valuesOf(d)).toEqual(values.properties);
+  });
+
   test('on an existing entity it changes nothing else', async () => {
     const d = datasetUrn(name());
     await catalog.createDatasets([d]);

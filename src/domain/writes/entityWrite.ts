@@ -123,6 +123,7 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
   const registryChanges = new Map<string, RegistryChange>();
   const jobs: JobRequest[] = [];
   const reliesOn = new Set<string>();
+  const warnings: string[] = [];
   let valueRows: readonly ValueRow[] | null = null;
   for (const { request, rules, prev, current, next } of resolved) {
     const kept = { aspect: request.aspect, systemMetadata: prev?.systemMetadata ?? null };
@@ -131,6 +132,7 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
       continue;
     }
     const d = rules.decide(next, { urn, stored: prev?.metadata, aspects: entity.aspects, values: entity.values, properties: registry.properties, searchFieldOwners: registry.searchFieldOwners });
+    warnings.push(...(d.warnings ?? []));
     if (d.store === 'never' || (prev && d.store === 'if-changed' && jsonEqual(prev.metadata, d.stored))) {
       results.push({ ...kept, value: d.visible });
       continue;
@@ -160,5 +162,6 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
     jobs,
     reliesOn: [...reliesOn],
     results,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }

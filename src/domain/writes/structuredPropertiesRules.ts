@@ -9,6 +9,7 @@ import { effectiveDefinition } from '../propertyDefinition.js';
 import {
   checkRemoval,
   parseStructuredPropertiesAspect,
+  undefinedPropertyValues,
   validateAssignment,
   type AssignmentContext,
   type DefinitionState,
@@ -41,9 +42,15 @@ export function decideStructuredProperties(next: unknown, state: AspectState): A
   const named = new Set(parsed.properties.map((p) => p.propertyUrn));
 
   const entries: PropertyValueAssignment[] = [];
+  const warnings: string[] = [];
   // One value row per property: the values of all its entries (one per attribution source), each once.
   const byProperty = new Map<string, { generation: bigint; values: TypedValue[] }>();
   for (const p of parsed.properties) {
+    if (!rules.definitions.has(p.propertyUrn) && undefinedPropertyValues() === 'drop') {
+      named.delete(p.propertyUrn);
+      warnings.push(`dropped the values of ${p.propertyUrn} on ${state.urn.value}: no such structured property`);
+      continue;
+    }
     const values = validateAssignment(p.propertyUrn, p.values, rules);
     entries.push({ propertyUrn: p.propertyUrn, values, ...p.extra });
     const row = byProperty.get(p.propertyUrn);
@@ -69,6 +76,7 @@ export function decideStructuredProperties(next: unknown, state: AspectState): A
     registry: null,
     jobs: [],
     reliesOn: [...new Set([...named, ...rules.current.keys(), ...rows.map((r) => r.propertyUrn)])],
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 

@@ -51,6 +51,8 @@ export interface AspectDecision {
   readonly jobs: readonly JobRequest[];
   /** Properties whose registry records the decision relied on. */
   readonly reliesOn: readonly string[];
+  /** What the decision left out of the write and the writer should hear of (logged). */
+  readonly warnings?: readonly string[];
 }
 
 export interface AspectResult {
@@ -85,6 +87,8 @@ export interface EntityWriteDecision {
   readonly reliesOn: readonly string[];
   /** Per request, what the caller is answered. */
   readonly results: readonly AspectResult[];
+  /** The aspects' decisions' warnings. */
+  readonly warnings?: readonly string[];
 }
 
 /** Whether applying the decision changes anything (else there is nothing to store). */

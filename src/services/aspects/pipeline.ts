@@ -51,6 +51,8 @@ export interface WriteOutcome {
   readonly changeIds: bigint[];
   /** Properties whose stored values the write drops (a new version of a property that has some). */
   readonly valuesDropped: readonly string[];
+  /** What the decisions left out of the write (values of properties that do not exist, when dropped). */
+  readonly warnings?: readonly string[];
 }
 
 export interface EntityWriteOptions {
@@ -171,7 +173,7 @@ async function attemptWrites(
   const ids = await applyWrites(target, decisions, state, { versionsKept: options.historyVersionsKept ?? 0 });
   if (!ids) return null;
   return {
-    outcome: decisions.map((d) => ({ results: [...d.results], changeIds: ids.has(d.urn) ? [ids.get(d.urn)!] : [], valuesDropped: dropped(d) })),
+    outcome: decisions.map((d) => ({ results: [...d.results], changeIds: ids.has(d.urn) ? [ids.get(d.urn)!] : [], valuesDropped: dropped(d), ...(d.warnings ? { warnings: d.warnings } : {}) })),
     registryChanged: decisions.some((d) => changesSomething(d) && d.registry.length > 0),
   };
 }
