@@ -13,7 +13,7 @@ export type ScrollCursor =
   | { readonly order: 'relevance'; readonly offset: number }
   /** A sort on another attribute (a time, the name) is paged by position, as relevance is. */
   | { readonly order: 'sorted'; readonly by: SortAttribute; readonly direction: 'asc' | 'desc'; readonly offset: number }
-  /** A sort on a property's value (services/valueSortedPage.ts), paged by position. */
+  /** A sort on a property's value (services/searchOrder.ts), paged by position. */
   | { readonly order: 'byValue'; readonly direction: 'asc' | 'desc'; readonly offset: number };
 
 export function encodeCursor(cursor: ScrollCursor): string {

@@ -60,7 +60,7 @@ export interface Services {
   readonly signIn: SignInService | null;
   /** Saved views (DataHub's views): personal and global search scopes. */
   readonly views: ViewService;
-  /** What DataHub's web app asks of the server as a whole (its start-up configuration). */
+  /** What DataHub's web app asks of the server beyond the catalog (its start-up configuration, its tours' steps). */
   readonly datahubApp: DataHubAppService;
 }
 
@@ -114,6 +114,6 @@ export function createServices(deps: ServiceDeps): Services {
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
     views: new AuthorizedViewService(new DefaultViewService({ entities, listViews: savedViewLister(deps.db) })),
-    datahubApp: new DataHubAppService({ version: deps.appVersion, authEnabled: deps.authEnabled ?? true }),
+    datahubApp: new DataHubAppService({ version: deps.appVersion, authEnabled: deps.authEnabled ?? true }, entities),
   };
 }

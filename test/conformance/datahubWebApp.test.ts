@@ -26,13 +26,13 @@ afterAll(() => {
 });
 
 describe("the web app's documents", () => {
-  test('the four pages send 30 operations, and operations.json holds each of them (and the view builder\'s), from the app source it names', () => {
+  test("the four pages send 30 operations, and operations.json holds each of them (and those of the view builder and the shell's extras), from the app source it names", () => {
     const fourPages = new Set(['shell', 'structuredProperties', 'search', 'datasetProfile']);
     expect([...new Set(pages.sequence.filter((r) => fourPages.has(r.page)).map((r) => r.operation))]).toHaveLength(30);
     const sent = [...new Set(pages.sequence.map((r) => r.operation))].sort();
     expect(operations.operations.map((o) => o.name).sort()).toEqual(sent);
     expect(operations.source.commit).toMatch(/^[0-9a-f]{40}$/);
-    expect(new Set(pages.sequence.map((r) => r.page))).toEqual(new Set([...fourPages, 'views']));
+    expect(new Set(pages.sequence.map((r) => r.page))).toEqual(new Set([...fourPages, 'views', 'alsoSent']));
   });
 
   for (const op of operations.operations) {

@@ -33,7 +33,7 @@ export interface WebAppOperations {
 }
 
 export interface WebAppRequest {
-  readonly page: 'shell' | 'structuredProperties' | 'search' | 'datasetProfile' | 'views';
+  readonly page: 'shell' | 'alsoSent' | 'structuredProperties' | 'search' | 'datasetProfile' | 'views';
   readonly id: string;
   readonly operation: string;
   readonly uiSource: string;

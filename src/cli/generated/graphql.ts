@@ -268,6 +268,8 @@ export type CliSearchQuery = { scrollAcrossEntities: { total: number, count: num
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { name: string, origin: FabricType, urn: string, type: EntityType, platform: { name: string } }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
@@ -288,6 +290,8 @@ export type CliSearchQuery = { scrollAcrossEntities: { total: number, count: num
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
         | { fieldPath: string, urn: string, type: EntityType, parent:
+            | { urn: string }
+            | { urn: string }
             | { urn: string }
             | { urn: string }
             | { urn: string }
@@ -387,6 +391,8 @@ export type CliTestReportQueryVariables = Exact<{
 
 
 export type CliTestReportQuery = { testReport: { generatedAt: string, tests: Array<{ passing: number, failing: number, notApplicable: number, test: { urn: string, name: string, category: string }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }>, failingEntities: { total: number, nextScrollId: string | null, entities: Array<
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }

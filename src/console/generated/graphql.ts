@@ -416,6 +416,8 @@ export type EntityPageQuery = { entity:
     | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
     | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
@@ -460,6 +462,8 @@ export type EntityPageQuery = { entity:
             | { numberValue: number }
             | { stringValue: string }
            | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null, parent:
+        | { urn: string }
+        | { urn: string }
         | { urn: string }
         | { urn: string }
         | { urn: string }
@@ -694,6 +698,10 @@ type EntityHeader_DataHubPageModule_Fragment = { urn: string, type: EntityType }
 
 type EntityHeader_DataHubPageTemplate_Fragment = { urn: string, type: EntityType };
 
+type EntityHeader_DataHubPolicy_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubRole_Fragment = { urn: string, type: EntityType };
+
 type EntityHeader_DataHubView_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_DataJob_Fragment = { urn: string, type: EntityType };
@@ -765,6 +773,8 @@ type EntityHeader_SchemaFieldEntity_Fragment = { fieldPath: string, urn: string,
     | { urn: string }
     | { urn: string }
     | { urn: string }
+    | { urn: string }
+    | { urn: string }
     | { name: string, urn: string }
     | { urn: string }
     | { urn: string }
@@ -814,6 +824,8 @@ export type EntityHeaderFragment =
   | EntityHeader_DataFlow_Fragment
   | EntityHeader_DataHubPageModule_Fragment
   | EntityHeader_DataHubPageTemplate_Fragment
+  | EntityHeader_DataHubPolicy_Fragment
+  | EntityHeader_DataHubRole_Fragment
   | EntityHeader_DataHubView_Fragment
   | EntityHeader_DataJob_Fragment
   | EntityHeader_DataPlatform_Fragment
@@ -880,6 +892,8 @@ export type SearchEntitiesQuery = { scrollAcrossEntities: { total: number, count
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -918,6 +932,8 @@ export type SearchEntitiesQuery = { scrollAcrossEntities: { total: number, count
                 | { numberValue: number }
                 | { stringValue: string }
                | null> }> } | null, parent:
+            | { urn: string }
+            | { urn: string }
             | { urn: string }
             | { urn: string }
             | { urn: string }
@@ -1042,6 +1058,8 @@ export type TestComplianceQueryVariables = Exact<{
 
 
 export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number, failing: number, notApplicable: number, failingEntities: { total: number, nextScrollId: string | null, entities: Array<
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }

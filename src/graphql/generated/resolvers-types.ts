@@ -424,6 +424,15 @@ export type BatchGetStepStatesResult = {
   results: Array<StepStateResult>;
 };
 
+export type BatchUpdateStepStatesInput = {
+  states: Array<StepStateInput>;
+};
+
+export type BatchUpdateStepStatesResult = {
+  __typename?: 'BatchUpdateStepStatesResult';
+  results: Array<UpdateStepStateResult>;
+};
+
 export type BrowsePathEntry = {
   __typename?: 'BrowsePathEntry';
   entity?: Maybe<Entity>;
@@ -1117,6 +1126,33 @@ export type DataHubPersona = {
   urn: Scalars['String']['output'];
 };
 
+export type DataHubPolicy = Entity & {
+  __typename?: 'DataHubPolicy';
+  name: Scalars['String']['output'];
+  relationships?: Maybe<EntityRelationshipsResult>;
+  type: EntityType;
+  urn: Scalars['String']['output'];
+};
+
+
+export type DataHubPolicyRelationshipsArgs = {
+  input: RelationshipsInput;
+};
+
+export type DataHubRole = Entity & {
+  __typename?: 'DataHubRole';
+  description: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  relationships?: Maybe<EntityRelationshipsResult>;
+  type: EntityType;
+  urn: Scalars['String']['output'];
+};
+
+
+export type DataHubRoleRelationshipsArgs = {
+  input: RelationshipsInput;
+};
+
 export type DataHubView = Entity & {
   __typename?: 'DataHubView';
   definition: DataHubViewDefinition;
@@ -1381,6 +1417,7 @@ export type DataProductProperties = {
   description?: Maybe<Scalars['String']['output']>;
   externalUrl?: Maybe<Scalars['String']['output']>;
   name: Scalars['String']['output'];
+  numAssets?: Maybe<Scalars['Int']['output']>;
 };
 
 export type DataTypeEntity = Entity & {
@@ -1976,6 +2013,11 @@ export type EntityTypeInfo = {
   type: EntityType;
 };
 
+export type EntityTypeToPlatforms = {
+  entityType: EntityType;
+  platforms?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
 export type EntityWithRelationships = {
   lineage?: Maybe<EntityLineageResult>;
   relationships?: Maybe<EntityRelationshipsResult>;
@@ -2385,6 +2427,12 @@ export type GenericEntityRelationshipsArgs = {
   input: RelationshipsInput;
 };
 
+export type GetGrantedPrivilegesInput = {
+  actorUrn: Scalars['String']['input'];
+  includeEvaluationDetails?: InputMaybe<Scalars['Boolean']['input']>;
+  resourceSpec?: InputMaybe<ResourceSpec>;
+};
+
 export type GetQuickFiltersInput = {
   viewUrn?: InputMaybe<Scalars['String']['input']>;
 };
@@ -2726,6 +2774,13 @@ export type LineageDirection =
   | 'DOWNSTREAM'
   | 'UPSTREAM';
 
+export type LineageFlags = {
+  endTimeMillis?: InputMaybe<Scalars['Long']['input']>;
+  entitiesExploredPerHopLimit?: InputMaybe<Scalars['Int']['input']>;
+  ignoreAsHops?: InputMaybe<Array<EntityTypeToPlatforms>>;
+  startTimeMillis?: InputMaybe<Scalars['Long']['input']>;
+};
+
 export type LineageInput = {
   count?: InputMaybe<Scalars['Int']['input']>;
   direction: LineageDirection;
@@ -2784,6 +2839,22 @@ export type ListMyViewsInput = {
   viewType?: InputMaybe<DataHubViewType>;
 };
 
+export type ListPostsInput = {
+  count?: InputMaybe<Scalars['Int']['input']>;
+  orFilters?: InputMaybe<Array<AndFilterInput>>;
+  query?: InputMaybe<Scalars['String']['input']>;
+  resourceUrn?: InputMaybe<Scalars['String']['input']>;
+  start?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type ListPostsResult = {
+  __typename?: 'ListPostsResult';
+  count: Scalars['Int']['output'];
+  posts: Array<Post>;
+  start: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
+};
+
 export type ListRecommendationsInput = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   requestContext?: InputMaybe<RecommendationRequestContext>;
@@ -2794,6 +2865,20 @@ export type ListRecommendationsInput = {
 export type ListRecommendationsResult = {
   __typename?: 'ListRecommendationsResult';
   modules: Array<RecommendationModule>;
+};
+
+export type ListRolesInput = {
+  count?: InputMaybe<Scalars['Int']['input']>;
+  query?: InputMaybe<Scalars['String']['input']>;
+  start?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type ListRolesResult = {
+  __typename?: 'ListRolesResult';
+  count: Scalars['Int']['output'];
+  roles: Array<DataHubRole>;
+  start: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
 };
 
 export type ListTestsInput = {
@@ -3128,6 +3213,7 @@ export type MetricInfo = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  batchUpdateStepStates: BatchUpdateStepStatesResult;
   /** Sets, adds or removes one property's values on every entity a search selects (or the entities named), through the same write path as one entity's edit: a job (follow it with job(id)); with dryRun, every entity's change decided and nothing written. */
   bulkEditStructuredProperties: BulkEditResult;
   /** Issues an access token: a machine token (admin scope), or a signed-in person's personal token (up to their own scope). The secret is in the answer and never again. */
@@ -3161,6 +3247,11 @@ export type Mutation = {
   updateView?: Maybe<DataHubView>;
   /** Sets the named properties on the asset (new ones added, existing ones replaced); others are kept. */
   upsertStructuredProperties: StructuredProperties;
+};
+
+
+export type MutationBatchUpdateStepStatesArgs = {
+  input: BatchUpdateStepStatesInput;
 };
 
 
@@ -3497,6 +3588,37 @@ export type Privilege = {
   type: Scalars['String']['output'];
 };
 
+export type Privileges = {
+  __typename?: 'Privileges';
+  privileges: Array<Scalars['String']['output']>;
+};
+
+export type ProductUpdate = {
+  __typename?: 'ProductUpdate';
+  ctaLink: Scalars['String']['output'];
+  ctaText: Scalars['String']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  enabled: Scalars['Boolean']['output'];
+  features?: Maybe<Array<ProductUpdateFeature>>;
+  header?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
+  image?: Maybe<Scalars['String']['output']>;
+  primaryCtaLink?: Maybe<Scalars['String']['output']>;
+  primaryCtaText?: Maybe<Scalars['String']['output']>;
+  requiredVersion?: Maybe<Scalars['String']['output']>;
+  secondaryCtaLink?: Maybe<Scalars['String']['output']>;
+  secondaryCtaText?: Maybe<Scalars['String']['output']>;
+  title: Scalars['String']['output'];
+};
+
+export type ProductUpdateFeature = {
+  __typename?: 'ProductUpdateFeature';
+  availability?: Maybe<Scalars['String']['output']>;
+  description: Scalars['String']['output'];
+  icon?: Maybe<Scalars['String']['output']>;
+  title: Scalars['String']['output'];
+};
+
 export type PropertyCardinality =
   | 'MULTIPLE'
   | 'SINGLE';
@@ -3530,6 +3652,7 @@ export type Query = {
   autoCompleteForMultiple?: Maybe<AutoCompleteMultipleResults>;
   batchGetStepStates: BatchGetStepStatesResult;
   browseV2?: Maybe<BrowseResultsV2>;
+  corpUser?: Maybe<CorpUser>;
   /** A dataset by urn; null when it does not exist. */
   dataset?: Maybe<Dataset>;
   entities?: Maybe<Array<Maybe<Entity>>>;
@@ -3537,19 +3660,23 @@ export type Query = {
   entity?: Maybe<Entity>;
   /** Why a metadata test gives its outcome on an entity: each rule, whether it held, and what the entity has at its path. */
   explainTest: TestExplanation;
+  getGrantedPrivileges?: Maybe<Privileges>;
   getQuickFilters?: Maybe<GetQuickFiltersResult>;
   getSchemaVersionList?: Maybe<GetSchemaVersionListResult>;
   globalHomePageSettings?: Maybe<GlobalHomePageSettings>;
   globalViewsSettings?: Maybe<GlobalViewsSettings>;
   /** A background job by id (e.g. the value cleanup a hard delete started); null when it does not exist. */
   job?: Maybe<Job>;
+  latestProductUpdate?: Maybe<ProductUpdate>;
   /** Access tokens, never their secrets: every token for an admin; for a person signed in through OpenID Connect, their own. */
   listAccessTokens: ListAccessTokenResult;
   listGlobalViews?: Maybe<ListViewsResult>;
   /** Background jobs, newest first; filter by property to follow the cleanup of its values. */
   listJobs: ListJobsResult;
   listMyViews?: Maybe<ListViewsResult>;
+  listPosts?: Maybe<ListPostsResult>;
   listRecommendations?: Maybe<ListRecommendationsResult>;
+  listRoles?: Maybe<ListRolesResult>;
   listTests?: Maybe<ListTestsResult>;
   /** Who is calling: the token this request presented, its scope and what that scope allows. */
   me: AuthenticatedUser;
@@ -3557,6 +3684,7 @@ export type Query = {
   scrollAcrossEntities?: Maybe<ScrollResults>;
   /** A page of search results by offset (DataHub's searchAcrossEntities), with facets; reaches the first 10,000 hits. scrollAcrossEntities reaches every hit. */
   searchAcrossEntities?: Maybe<SearchResults>;
+  searchAcrossLineage?: Maybe<SearchAcrossLineageResults>;
   /** A structured property by urn; null when it does not exist. */
   structuredProperty?: Maybe<StructuredPropertyEntity>;
   /** A metadata test by urn; null when it does not exist. */
@@ -3596,6 +3724,11 @@ export type QueryBrowseV2Args = {
 };
 
 
+export type QueryCorpUserArgs = {
+  urn: Scalars['String']['input'];
+};
+
+
 export type QueryDatasetArgs = {
   urn: Scalars['String']['input'];
 };
@@ -3617,6 +3750,11 @@ export type QueryExplainTestArgs = {
 };
 
 
+export type QueryGetGrantedPrivilegesArgs = {
+  input: GetGrantedPrivilegesInput;
+};
+
+
 export type QueryGetQuickFiltersArgs = {
   input: GetQuickFiltersInput;
 };
@@ -3629,6 +3767,11 @@ export type QueryGetSchemaVersionListArgs = {
 
 export type QueryJobArgs = {
   id: Scalars['String']['input'];
+};
+
+
+export type QueryLatestProductUpdateArgs = {
+  refreshCache?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -3652,8 +3795,18 @@ export type QueryListMyViewsArgs = {
 };
 
 
+export type QueryListPostsArgs = {
+  input: ListPostsInput;
+};
+
+
 export type QueryListRecommendationsArgs = {
   input: ListRecommendationsInput;
+};
+
+
+export type QueryListRolesArgs = {
+  input: ListRolesInput;
 };
 
 
@@ -3669,6 +3822,11 @@ export type QueryScrollAcrossEntitiesArgs = {
 
 export type QuerySearchAcrossEntitiesArgs = {
   input: SearchAcrossEntitiesInput;
+};
+
+
+export type QuerySearchAcrossLineageArgs = {
+  input: SearchAcrossLineageInput;
 };
 
 
@@ -3807,6 +3965,11 @@ export type ResourcePrivileges = {
   privileges: Array<Privilege>;
   resourceType: Scalars['String']['output'];
   resourceTypeDisplayName?: Maybe<Scalars['String']['output']>;
+};
+
+export type ResourceSpec = {
+  resourceType: EntityType;
+  resourceUrn: Scalars['String']['input'];
 };
 
 export type RestoreStructuredPropertyInput = {
@@ -4026,6 +4189,31 @@ export type SearchAcrossEntitiesInput = {
   viewUrn?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type SearchAcrossLineageInput = {
+  count?: InputMaybe<Scalars['Int']['input']>;
+  direction: LineageDirection;
+  endTimeMillis?: InputMaybe<Scalars['Long']['input']>;
+  filters?: InputMaybe<Array<FacetFilterInput>>;
+  lineageFlags?: InputMaybe<LineageFlags>;
+  orFilters?: InputMaybe<Array<AndFilterInput>>;
+  query?: InputMaybe<Scalars['String']['input']>;
+  searchFlags?: InputMaybe<SearchFlags>;
+  sortInput?: InputMaybe<SearchSortInput>;
+  start?: InputMaybe<Scalars['Int']['input']>;
+  startTimeMillis?: InputMaybe<Scalars['Long']['input']>;
+  types?: InputMaybe<Array<EntityType>>;
+  urn?: InputMaybe<Scalars['String']['input']>;
+  viewUrn?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type SearchAcrossLineageResults = {
+  __typename?: 'SearchAcrossLineageResults';
+  count: Scalars['Int']['output'];
+  facets?: Maybe<Array<FacetMetadata>>;
+  start: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
+};
+
 export type SearchBarApi =
   | 'AUTOCOMPLETE_FOR_MULTIPLE'
   | 'SEARCH_ACROSS_ENTITIES';
@@ -4197,6 +4385,11 @@ export type StdDataType =
   | 'STRING'
   | 'URN';
 
+export type StepStateInput = {
+  id: Scalars['String']['input'];
+  properties: Array<InputMaybe<StringMapEntryInput>>;
+};
+
 export type StepStateResult = {
   __typename?: 'StepStateResult';
   id: Scalars['String']['output'];
@@ -4207,6 +4400,11 @@ export type StringMapEntry = {
   __typename?: 'StringMapEntry';
   key: Scalars['String']['output'];
   value?: Maybe<Scalars['String']['output']>;
+};
+
+export type StringMapEntryInput = {
+  key: Scalars['String']['input'];
+  value?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type StringValue = {
@@ -4547,6 +4745,12 @@ export type UpdateGlobalViewsSettingsInput = {
   defaultView?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type UpdateStepStateResult = {
+  __typename?: 'UpdateStepStateResult';
+  id: Scalars['String']['output'];
+  succeeded: Scalars['Boolean']['output'];
+};
+
 export type UpdateStructuredPropertyInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   displayName?: InputMaybe<Scalars['String']['input']>;
@@ -4879,6 +5083,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( EntityModel )
     | ( EntityModel )
     | ( EntityModel )
+    | ( EntityModel )
+    | ( EntityModel )
     | ( SavedViewModel )
     | ( EntityModel )
     | ( EntityModel )
@@ -4991,6 +5197,8 @@ export type ResolversTypes = ResolversObject<{
   AutoCompleteResults: ResolverTypeWrapper<Omit<AutoCompleteResults, 'entities'> & { entities: Array<ResolversTypes['Entity']> }>;
   BatchGetStepStatesInput: BatchGetStepStatesInput;
   BatchGetStepStatesResult: ResolverTypeWrapper<BatchGetStepStatesResult>;
+  BatchUpdateStepStatesInput: BatchUpdateStepStatesInput;
+  BatchUpdateStepStatesResult: ResolverTypeWrapper<BatchUpdateStepStatesResult>;
   BrowsePathEntry: ResolverTypeWrapper<Omit<BrowsePathEntry, 'entity'> & { entity?: Maybe<ResolversTypes['Entity']> }>;
   BrowsePathV2: ResolverTypeWrapper<Omit<BrowsePathV2, 'path'> & { path: Array<ResolversTypes['BrowsePathEntry']> }>;
   BrowseResultGroupV2: ResolverTypeWrapper<Omit<BrowseResultGroupV2, 'entity'> & { entity?: Maybe<ResolversTypes['Entity']> }>;
@@ -5057,6 +5265,8 @@ export type ResolversTypes = ResolversObject<{
   DataHubPageTemplateSurface: ResolverTypeWrapper<DataHubPageTemplateSurface>;
   DataHubPageTemplateVisibility: ResolverTypeWrapper<DataHubPageTemplateVisibility>;
   DataHubPersona: ResolverTypeWrapper<DataHubPersona>;
+  DataHubPolicy: ResolverTypeWrapper<EntityModel>;
+  DataHubRole: ResolverTypeWrapper<EntityModel>;
   DataHubView: ResolverTypeWrapper<SavedViewModel>;
   DataHubViewDefinition: ResolverTypeWrapper<DataHubViewDefinition>;
   DataHubViewDefinitionInput: DataHubViewDefinitionInput;
@@ -5127,6 +5337,7 @@ export type ResolversTypes = ResolversObject<{
   EntityTypeCount: ResolverTypeWrapper<EntityTypeCount>;
   EntityTypeEntity: ResolverTypeWrapper<EntityModel>;
   EntityTypeInfo: ResolverTypeWrapper<EntityTypeInfoModel>;
+  EntityTypeToPlatforms: EntityTypeToPlatforms;
   EntityWithRelationships: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['EntityWithRelationships']>;
   EvaluateTestsInput: EvaluateTestsInput;
   ExplainTestInput: ExplainTestInput;
@@ -5171,6 +5382,7 @@ export type ResolversTypes = ResolversObject<{
   FreshnessAssertionType: FreshnessAssertionType;
   FreshnessCronSchedule: ResolverTypeWrapper<FreshnessCronSchedule>;
   GenericEntity: ResolverTypeWrapper<EntityModel>;
+  GetGrantedPrivilegesInput: GetGrantedPrivilegesInput;
   GetQuickFiltersInput: GetQuickFiltersInput;
   GetQuickFiltersResult: ResolverTypeWrapper<Omit<GetQuickFiltersResult, 'quickFilters'> & { quickFilters: Array<Maybe<ResolversTypes['QuickFilter']>> }>;
   GetSchemaVersionListInput: GetSchemaVersionListInput;
@@ -5216,6 +5428,7 @@ export type ResolversTypes = ResolversObject<{
   KeyValueSchema: ResolverTypeWrapper<KeyValueSchema>;
   LineageConfig: ResolverTypeWrapper<LineageConfig>;
   LineageDirection: LineageDirection;
+  LineageFlags: LineageFlags;
   LineageInput: LineageInput;
   LinkModuleParams: ResolverTypeWrapper<LinkModuleParams>;
   ListAccessTokenInput: ListAccessTokenInput;
@@ -5224,8 +5437,12 @@ export type ResolversTypes = ResolversObject<{
   ListJobsInput: ListJobsInput;
   ListJobsResult: ResolverTypeWrapper<Omit<ListJobsResult, 'jobs'> & { jobs: Array<ResolversTypes['Job']> }>;
   ListMyViewsInput: ListMyViewsInput;
+  ListPostsInput: ListPostsInput;
+  ListPostsResult: ResolverTypeWrapper<Omit<ListPostsResult, 'posts'> & { posts: Array<ResolversTypes['Post']> }>;
   ListRecommendationsInput: ListRecommendationsInput;
   ListRecommendationsResult: ResolverTypeWrapper<Omit<ListRecommendationsResult, 'modules'> & { modules: Array<ResolversTypes['RecommendationModule']> }>;
+  ListRolesInput: ListRolesInput;
+  ListRolesResult: ResolverTypeWrapper<Omit<ListRolesResult, 'roles'> & { roles: Array<ResolversTypes['DataHubRole']> }>;
   ListTestsInput: ListTestsInput;
   ListTestsResult: ResolverTypeWrapper<ListTestsResultModel>;
   ListViewsResult: ResolverTypeWrapper<Omit<ListViewsResult, 'views'> & { views: Array<ResolversTypes['DataHubView']> }>;
@@ -5283,6 +5500,9 @@ export type ResolversTypes = ResolversObject<{
   PostContentType: PostContentType;
   PostType: PostType;
   Privilege: ResolverTypeWrapper<Privilege>;
+  Privileges: ResolverTypeWrapper<Privileges>;
+  ProductUpdate: ResolverTypeWrapper<ProductUpdate>;
+  ProductUpdateFeature: ResolverTypeWrapper<ProductUpdateFeature>;
   PropertyCardinality: PropertyCardinality;
   PropertyValue: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['PropertyValue']>;
   PropertyValueInput: PropertyValueInput;
@@ -5304,6 +5524,7 @@ export type ResolversTypes = ResolversObject<{
   ResolvedActor: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['ResolvedActor']>;
   ResolvedAuditStamp: ResolverTypeWrapper<AuditStampModel>;
   ResourcePrivileges: ResolverTypeWrapper<ResourcePrivileges>;
+  ResourceSpec: ResourceSpec;
   RestoreStructuredPropertyInput: RestoreStructuredPropertyInput;
   RichTextModuleParams: ResolverTypeWrapper<RichTextModuleParams>;
   Role: ResolverTypeWrapper<EntityModel>;
@@ -5325,6 +5546,8 @@ export type ResolversTypes = ResolversObject<{
   ScrollAcrossEntitiesInput: ScrollAcrossEntitiesInput;
   ScrollResults: ResolverTypeWrapper<Omit<ScrollResults, 'facets' | 'searchResults'> & { facets?: Maybe<Array<ResolversTypes['FacetMetadata']>>, searchResults: Array<ResolversTypes['SearchResult']> }>;
   SearchAcrossEntitiesInput: SearchAcrossEntitiesInput;
+  SearchAcrossLineageInput: SearchAcrossLineageInput;
+  SearchAcrossLineageResults: ResolverTypeWrapper<Omit<SearchAcrossLineageResults, 'facets'> & { facets?: Maybe<Array<ResolversTypes['FacetMetadata']>> }>;
   SearchBarAPI: SearchBarApi;
   SearchBarConfig: ResolverTypeWrapper<SearchBarConfig>;
   SearchCardConfig: ResolverTypeWrapper<SearchCardConfig>;
@@ -5349,8 +5572,10 @@ export type ResolversTypes = ResolversObject<{
   SqlAssertionType: SqlAssertionType;
   Status: ResolverTypeWrapper<Status>;
   StdDataType: StdDataType;
+  StepStateInput: StepStateInput;
   StepStateResult: ResolverTypeWrapper<StepStateResult>;
   StringMapEntry: ResolverTypeWrapper<StringMapEntry>;
+  StringMapEntryInput: StringMapEntryInput;
   StringValue: ResolverTypeWrapper<PropertyValueModel>;
   StructuredProperties: ResolverTypeWrapper<StructuredPropertiesModel>;
   StructuredPropertiesEntry: ResolverTypeWrapper<StructuredPropertiesEntryModel>;
@@ -5392,6 +5617,7 @@ export type ResolversTypes = ResolversObject<{
   TypeQualifierInput: TypeQualifierInput;
   UpdateCorpUserViewsSettingsInput: UpdateCorpUserViewsSettingsInput;
   UpdateGlobalViewsSettingsInput: UpdateGlobalViewsSettingsInput;
+  UpdateStepStateResult: ResolverTypeWrapper<UpdateStepStateResult>;
   UpdateStructuredPropertyInput: UpdateStructuredPropertyInput;
   UpdateTestInput: UpdateTestInput;
   UpdateTypeQualifierInput: UpdateTypeQualifierInput;
@@ -5462,6 +5688,8 @@ export type ResolversParentTypes = ResolversObject<{
   AutoCompleteResults: Omit<AutoCompleteResults, 'entities'> & { entities: Array<ResolversParentTypes['Entity']> };
   BatchGetStepStatesInput: BatchGetStepStatesInput;
   BatchGetStepStatesResult: BatchGetStepStatesResult;
+  BatchUpdateStepStatesInput: BatchUpdateStepStatesInput;
+  BatchUpdateStepStatesResult: BatchUpdateStepStatesResult;
   BrowsePathEntry: Omit<BrowsePathEntry, 'entity'> & { entity?: Maybe<ResolversParentTypes['Entity']> };
   BrowsePathV2: Omit<BrowsePathV2, 'path'> & { path: Array<ResolversParentTypes['BrowsePathEntry']> };
   BrowseResultGroupV2: Omit<BrowseResultGroupV2, 'entity'> & { entity?: Maybe<ResolversParentTypes['Entity']> };
@@ -5524,6 +5752,8 @@ export type ResolversParentTypes = ResolversObject<{
   DataHubPageTemplateSurface: DataHubPageTemplateSurface;
   DataHubPageTemplateVisibility: DataHubPageTemplateVisibility;
   DataHubPersona: DataHubPersona;
+  DataHubPolicy: EntityModel;
+  DataHubRole: EntityModel;
   DataHubView: SavedViewModel;
   DataHubViewDefinition: DataHubViewDefinition;
   DataHubViewDefinitionInput: DataHubViewDefinitionInput;
@@ -5585,6 +5815,7 @@ export type ResolversParentTypes = ResolversObject<{
   EntityTypeCount: EntityTypeCount;
   EntityTypeEntity: EntityModel;
   EntityTypeInfo: EntityTypeInfoModel;
+  EntityTypeToPlatforms: EntityTypeToPlatforms;
   EntityWithRelationships: ResolversInterfaceTypes<ResolversParentTypes>['EntityWithRelationships'];
   EvaluateTestsInput: EvaluateTestsInput;
   ExplainTestInput: ExplainTestInput;
@@ -5619,6 +5850,7 @@ export type ResolversParentTypes = ResolversObject<{
   FreshnessAssertionSchedule: FreshnessAssertionSchedule;
   FreshnessCronSchedule: FreshnessCronSchedule;
   GenericEntity: EntityModel;
+  GetGrantedPrivilegesInput: GetGrantedPrivilegesInput;
   GetQuickFiltersInput: GetQuickFiltersInput;
   GetQuickFiltersResult: Omit<GetQuickFiltersResult, 'quickFilters'> & { quickFilters: Array<Maybe<ResolversParentTypes['QuickFilter']>> };
   GetSchemaVersionListInput: GetSchemaVersionListInput;
@@ -5653,6 +5885,7 @@ export type ResolversParentTypes = ResolversObject<{
   Job: JobView;
   KeyValueSchema: KeyValueSchema;
   LineageConfig: LineageConfig;
+  LineageFlags: LineageFlags;
   LineageInput: LineageInput;
   LinkModuleParams: LinkModuleParams;
   ListAccessTokenInput: ListAccessTokenInput;
@@ -5661,8 +5894,12 @@ export type ResolversParentTypes = ResolversObject<{
   ListJobsInput: ListJobsInput;
   ListJobsResult: Omit<ListJobsResult, 'jobs'> & { jobs: Array<ResolversParentTypes['Job']> };
   ListMyViewsInput: ListMyViewsInput;
+  ListPostsInput: ListPostsInput;
+  ListPostsResult: Omit<ListPostsResult, 'posts'> & { posts: Array<ResolversParentTypes['Post']> };
   ListRecommendationsInput: ListRecommendationsInput;
   ListRecommendationsResult: Omit<ListRecommendationsResult, 'modules'> & { modules: Array<ResolversParentTypes['RecommendationModule']> };
+  ListRolesInput: ListRolesInput;
+  ListRolesResult: Omit<ListRolesResult, 'roles'> & { roles: Array<ResolversParentTypes['DataHubRole']> };
   ListTestsInput: ListTestsInput;
   ListTestsResult: ListTestsResultModel;
   ListViewsResult: Omit<ListViewsResult, 'views'> & { views: Array<ResolversParentTypes['DataHubView']> };
@@ -5707,6 +5944,9 @@ export type ResolversParentTypes = ResolversObject<{
   Post: EntityModel;
   PostContent: PostContent;
   Privilege: Privilege;
+  Privileges: Privileges;
+  ProductUpdate: ProductUpdate;
+  ProductUpdateFeature: ProductUpdateFeature;
   PropertyValue: ResolversUnionTypes<ResolversParentTypes>['PropertyValue'];
   PropertyValueInput: PropertyValueInput;
   Quantile: Quantile;
@@ -5725,6 +5965,7 @@ export type ResolversParentTypes = ResolversObject<{
   ResolvedActor: ResolversUnionTypes<ResolversParentTypes>['ResolvedActor'];
   ResolvedAuditStamp: AuditStampModel;
   ResourcePrivileges: ResourcePrivileges;
+  ResourceSpec: ResourceSpec;
   RestoreStructuredPropertyInput: RestoreStructuredPropertyInput;
   RichTextModuleParams: RichTextModuleParams;
   Role: EntityModel;
@@ -5743,6 +5984,8 @@ export type ResolversParentTypes = ResolversObject<{
   ScrollAcrossEntitiesInput: ScrollAcrossEntitiesInput;
   ScrollResults: Omit<ScrollResults, 'facets' | 'searchResults'> & { facets?: Maybe<Array<ResolversParentTypes['FacetMetadata']>>, searchResults: Array<ResolversParentTypes['SearchResult']> };
   SearchAcrossEntitiesInput: SearchAcrossEntitiesInput;
+  SearchAcrossLineageInput: SearchAcrossLineageInput;
+  SearchAcrossLineageResults: Omit<SearchAcrossLineageResults, 'facets'> & { facets?: Maybe<Array<ResolversParentTypes['FacetMetadata']>> };
   SearchBarConfig: SearchBarConfig;
   SearchCardConfig: SearchCardConfig;
   SearchFlags: SearchFlags;
@@ -5763,8 +6006,10 @@ export type ResolversParentTypes = ResolversObject<{
   SortCriterion: SortCriterion;
   SqlAssertionInfo: SqlAssertionInfo;
   Status: Status;
+  StepStateInput: StepStateInput;
   StepStateResult: StepStateResult;
   StringMapEntry: StringMapEntry;
+  StringMapEntryInput: StringMapEntryInput;
   StringValue: PropertyValueModel;
   StructuredProperties: StructuredPropertiesModel;
   StructuredPropertiesEntry: StructuredPropertiesEntryModel;
@@ -5802,6 +6047,7 @@ export type ResolversParentTypes = ResolversObject<{
   TypeQualifierInput: TypeQualifierInput;
   UpdateCorpUserViewsSettingsInput: UpdateCorpUserViewsSettingsInput;
   UpdateGlobalViewsSettingsInput: UpdateGlobalViewsSettingsInput;
+  UpdateStepStateResult: UpdateStepStateResult;
   UpdateStructuredPropertyInput: UpdateStructuredPropertyInput;
   UpdateTestInput: UpdateTestInput;
   UpdateTypeQualifierInput: UpdateTypeQualifierInput;
@@ -6030,6 +6276,10 @@ export type AutoCompleteResultsResolvers<ContextType = GraphQLContext, ParentTyp
 
 export type BatchGetStepStatesResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BatchGetStepStatesResult'] = ResolversParentTypes['BatchGetStepStatesResult']> = ResolversObject<{
   results?: Resolver<Array<ResolversTypes['StepStateResult']>, ParentType, ContextType>;
+}>;
+
+export type BatchUpdateStepStatesResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BatchUpdateStepStatesResult'] = ResolversParentTypes['BatchUpdateStepStatesResult']> = ResolversObject<{
+  results?: Resolver<Array<ResolversTypes['UpdateStepStateResult']>, ParentType, ContextType>;
 }>;
 
 export type BrowsePathEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BrowsePathEntry'] = ResolversParentTypes['BrowsePathEntry']> = ResolversObject<{
@@ -6477,6 +6727,23 @@ export type DataHubPersonaResolvers<ContextType = GraphQLContext, ParentType ext
   urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
+export type DataHubPolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataHubPolicy'] = ResolversParentTypes['DataHubPolicy']> = ResolversObject<{
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  relationships?: Resolver<Maybe<ResolversTypes['EntityRelationshipsResult']>, ParentType, ContextType, RequireFields<DataHubPolicyRelationshipsArgs, 'input'>>;
+  type?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type DataHubRoleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataHubRole'] = ResolversParentTypes['DataHubRole']> = ResolversObject<{
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  relationships?: Resolver<Maybe<ResolversTypes['EntityRelationshipsResult']>, ParentType, ContextType, RequireFields<DataHubRoleRelationshipsArgs, 'input'>>;
+  type?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type DataHubViewResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataHubView'] = ResolversParentTypes['DataHubView']> = ResolversObject<{
   definition?: Resolver<ResolversTypes['DataHubViewDefinition'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -6644,6 +6911,7 @@ export type DataProductPropertiesResolvers<ContextType = GraphQLContext, ParentT
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   externalUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  numAssets?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 }>;
 
 export type DataTypeEntityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataTypeEntity'] = ResolversParentTypes['DataTypeEntity']> = ResolversObject<{
@@ -6899,7 +7167,7 @@ export type EmbedResolvers<ContextType = GraphQLContext, ParentType extends Reso
 }>;
 
 export type EntityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Entity'] = ResolversParentTypes['Entity']> = ResolversObject<{
-  __resolveType: TypeResolveFn<'Application' | 'Assertion' | 'BusinessAttribute' | 'Chart' | 'Container' | 'CorpGroup' | 'CorpUser' | 'Dashboard' | 'DataFlow' | 'DataHubPageModule' | 'DataHubPageTemplate' | 'DataHubView' | 'DataJob' | 'DataPlatform' | 'DataPlatformInstance' | 'DataProcessInstance' | 'DataProduct' | 'DataTypeEntity' | 'Dataset' | 'Document' | 'Domain' | 'ERModelRelationship' | 'EntityTypeEntity' | 'Form' | 'GenericEntity' | 'GlossaryNode' | 'GlossaryTerm' | 'Incident' | 'MLFeature' | 'MLFeatureTable' | 'MLModel' | 'MLModelGroup' | 'MLPrimaryKey' | 'Metric' | 'OwnershipTypeEntity' | 'Post' | 'Role' | 'SchemaFieldEntity' | 'SemanticModel' | 'StructuredPropertyEntity' | 'Tag' | 'Test' | 'VersionSet', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'Application' | 'Assertion' | 'BusinessAttribute' | 'Chart' | 'Container' | 'CorpGroup' | 'CorpUser' | 'Dashboard' | 'DataFlow' | 'DataHubPageModule' | 'DataHubPageTemplate' | 'DataHubPolicy' | 'DataHubRole' | 'DataHubView' | 'DataJob' | 'DataPlatform' | 'DataPlatformInstance' | 'DataProcessInstance' | 'DataProduct' | 'DataTypeEntity' | 'Dataset' | 'Document' | 'Domain' | 'ERModelRelationship' | 'EntityTypeEntity' | 'Form' | 'GenericEntity' | 'GlossaryNode' | 'GlossaryTerm' | 'Incident' | 'MLFeature' | 'MLFeatureTable' | 'MLModel' | 'MLModelGroup' | 'MLPrimaryKey' | 'Metric' | 'OwnershipTypeEntity' | 'Post' | 'Role' | 'SchemaFieldEntity' | 'SemanticModel' | 'StructuredPropertyEntity' | 'Tag' | 'Test' | 'VersionSet', ParentType, ContextType>;
 }>;
 
 export type EntityAssertionsResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EntityAssertionsResult'] = ResolversParentTypes['EntityAssertionsResult']> = ResolversObject<{
@@ -7451,8 +7719,22 @@ export type ListJobsResultResolvers<ContextType = GraphQLContext, ParentType ext
   jobs?: Resolver<Array<ResolversTypes['Job']>, ParentType, ContextType>;
 }>;
 
+export type ListPostsResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListPostsResult'] = ResolversParentTypes['ListPostsResult']> = ResolversObject<{
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  posts?: Resolver<Array<ResolversTypes['Post']>, ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
 export type ListRecommendationsResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListRecommendationsResult'] = ResolversParentTypes['ListRecommendationsResult']> = ResolversObject<{
   modules?: Resolver<Array<ResolversTypes['RecommendationModule']>, ParentType, ContextType>;
+}>;
+
+export type ListRolesResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListRolesResult'] = ResolversParentTypes['ListRolesResult']> = ResolversObject<{
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  roles?: Resolver<Array<ResolversTypes['DataHubRole']>, ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
 export type ListTestsResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListTestsResult'] = ResolversParentTypes['ListTestsResult']> = ResolversObject<{
@@ -7680,6 +7962,7 @@ export type MetricInfoResolvers<ContextType = GraphQLContext, ParentType extends
 }>;
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
+  batchUpdateStepStates?: Resolver<ResolversTypes['BatchUpdateStepStatesResult'], ParentType, ContextType, RequireFields<MutationBatchUpdateStepStatesArgs, 'input'>>;
   bulkEditStructuredProperties?: Resolver<ResolversTypes['BulkEditResult'], ParentType, ContextType, RequireFields<MutationBulkEditStructuredPropertiesArgs, 'input'>>;
   createAccessToken?: Resolver<Maybe<ResolversTypes['AccessToken']>, ParentType, ContextType, RequireFields<MutationCreateAccessTokenArgs, 'input'>>;
   createStructuredProperty?: Resolver<ResolversTypes['StructuredPropertyEntity'], ParentType, ContextType, RequireFields<MutationCreateStructuredPropertyArgs, 'input'>>;
@@ -7840,6 +8123,34 @@ export type PrivilegeResolvers<ContextType = GraphQLContext, ParentType extends 
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
+export type PrivilegesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Privileges'] = ResolversParentTypes['Privileges']> = ResolversObject<{
+  privileges?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type ProductUpdateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProductUpdate'] = ResolversParentTypes['ProductUpdate']> = ResolversObject<{
+  ctaLink?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ctaText?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  features?: Resolver<Maybe<Array<ResolversTypes['ProductUpdateFeature']>>, ParentType, ContextType>;
+  header?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  image?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  primaryCtaLink?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  primaryCtaText?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  requiredVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  secondaryCtaLink?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  secondaryCtaText?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type ProductUpdateFeatureResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ProductUpdateFeature'] = ResolversParentTypes['ProductUpdateFeature']> = ResolversObject<{
+  availability?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  icon?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
 export type PropertyValueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PropertyValue'] = ResolversParentTypes['PropertyValue']> = ResolversObject<{
   __resolveType: TypeResolveFn<'NumberValue' | 'StringValue', ParentType, ContextType>;
 }>;
@@ -7860,24 +8171,30 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   autoCompleteForMultiple?: Resolver<Maybe<ResolversTypes['AutoCompleteMultipleResults']>, ParentType, ContextType, RequireFields<QueryAutoCompleteForMultipleArgs, 'input'>>;
   batchGetStepStates?: Resolver<ResolversTypes['BatchGetStepStatesResult'], ParentType, ContextType, RequireFields<QueryBatchGetStepStatesArgs, 'input'>>;
   browseV2?: Resolver<Maybe<ResolversTypes['BrowseResultsV2']>, ParentType, ContextType, RequireFields<QueryBrowseV2Args, 'input'>>;
+  corpUser?: Resolver<Maybe<ResolversTypes['CorpUser']>, ParentType, ContextType, RequireFields<QueryCorpUserArgs, 'urn'>>;
   dataset?: Resolver<Maybe<ResolversTypes['Dataset']>, ParentType, ContextType, RequireFields<QueryDatasetArgs, 'urn'>>;
   entities?: Resolver<Maybe<Array<Maybe<ResolversTypes['Entity']>>>, ParentType, ContextType, RequireFields<QueryEntitiesArgs, 'urns'>>;
   entity?: Resolver<Maybe<ResolversTypes['Entity']>, ParentType, ContextType, RequireFields<QueryEntityArgs, 'urn'>>;
   explainTest?: Resolver<ResolversTypes['TestExplanation'], ParentType, ContextType, RequireFields<QueryExplainTestArgs, 'input'>>;
+  getGrantedPrivileges?: Resolver<Maybe<ResolversTypes['Privileges']>, ParentType, ContextType, RequireFields<QueryGetGrantedPrivilegesArgs, 'input'>>;
   getQuickFilters?: Resolver<Maybe<ResolversTypes['GetQuickFiltersResult']>, ParentType, ContextType, RequireFields<QueryGetQuickFiltersArgs, 'input'>>;
   getSchemaVersionList?: Resolver<Maybe<ResolversTypes['GetSchemaVersionListResult']>, ParentType, ContextType, RequireFields<QueryGetSchemaVersionListArgs, 'input'>>;
   globalHomePageSettings?: Resolver<Maybe<ResolversTypes['GlobalHomePageSettings']>, ParentType, ContextType>;
   globalViewsSettings?: Resolver<Maybe<ResolversTypes['GlobalViewsSettings']>, ParentType, ContextType>;
   job?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<QueryJobArgs, 'id'>>;
+  latestProductUpdate?: Resolver<Maybe<ResolversTypes['ProductUpdate']>, ParentType, ContextType, RequireFields<QueryLatestProductUpdateArgs, 'refreshCache'>>;
   listAccessTokens?: Resolver<ResolversTypes['ListAccessTokenResult'], ParentType, ContextType, Partial<QueryListAccessTokensArgs>>;
   listGlobalViews?: Resolver<Maybe<ResolversTypes['ListViewsResult']>, ParentType, ContextType, RequireFields<QueryListGlobalViewsArgs, 'input'>>;
   listJobs?: Resolver<ResolversTypes['ListJobsResult'], ParentType, ContextType, Partial<QueryListJobsArgs>>;
   listMyViews?: Resolver<Maybe<ResolversTypes['ListViewsResult']>, ParentType, ContextType, RequireFields<QueryListMyViewsArgs, 'input'>>;
+  listPosts?: Resolver<Maybe<ResolversTypes['ListPostsResult']>, ParentType, ContextType, RequireFields<QueryListPostsArgs, 'input'>>;
   listRecommendations?: Resolver<Maybe<ResolversTypes['ListRecommendationsResult']>, ParentType, ContextType, RequireFields<QueryListRecommendationsArgs, 'input'>>;
+  listRoles?: Resolver<Maybe<ResolversTypes['ListRolesResult']>, ParentType, ContextType, RequireFields<QueryListRolesArgs, 'input'>>;
   listTests?: Resolver<Maybe<ResolversTypes['ListTestsResult']>, ParentType, ContextType, RequireFields<QueryListTestsArgs, 'input'>>;
   me?: Resolver<ResolversTypes['AuthenticatedUser'], ParentType, ContextType>;
   scrollAcrossEntities?: Resolver<Maybe<ResolversTypes['ScrollResults']>, ParentType, ContextType, RequireFields<QueryScrollAcrossEntitiesArgs, 'input'>>;
   searchAcrossEntities?: Resolver<Maybe<ResolversTypes['SearchResults']>, ParentType, ContextType, RequireFields<QuerySearchAcrossEntitiesArgs, 'input'>>;
+  searchAcrossLineage?: Resolver<Maybe<ResolversTypes['SearchAcrossLineageResults']>, ParentType, ContextType, RequireFields<QuerySearchAcrossLineageArgs, 'input'>>;
   structuredProperty?: Resolver<Maybe<ResolversTypes['StructuredPropertyEntity']>, ParentType, ContextType, RequireFields<QueryStructuredPropertyArgs, 'urn'>>;
   test?: Resolver<Maybe<ResolversTypes['Test']>, ParentType, ContextType, RequireFields<QueryTestArgs, 'urn'>>;
   testReport?: Resolver<ResolversTypes['TestReport'], ParentType, ContextType, Partial<QueryTestReportArgs>>;
@@ -8050,6 +8367,13 @@ export type ScrollResultsResolvers<ContextType = GraphQLContext, ParentType exte
   facets?: Resolver<Maybe<Array<ResolversTypes['FacetMetadata']>>, ParentType, ContextType>;
   nextScrollId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   searchResults?: Resolver<Array<ResolversTypes['SearchResult']>, ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type SearchAcrossLineageResultsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SearchAcrossLineageResults'] = ResolversParentTypes['SearchAcrossLineageResults']> = ResolversObject<{
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  facets?: Resolver<Maybe<Array<ResolversTypes['FacetMetadata']>>, ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
@@ -8348,6 +8672,11 @@ export type TypeQualifierResolvers<ContextType = GraphQLContext, ParentType exte
   allowedTypes?: Resolver<Maybe<Array<ResolversTypes['EntityTypeEntity']>>, ParentType, ContextType>;
 }>;
 
+export type UpdateStepStateResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateStepStateResult'] = ResolversParentTypes['UpdateStepStateResult']> = ResolversObject<{
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  succeeded?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+}>;
+
 export type UsageAggregationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UsageAggregation'] = ResolversParentTypes['UsageAggregation']> = ResolversObject<{
   bucket?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   metrics?: Resolver<Maybe<ResolversTypes['UsageAggregationMetrics']>, ParentType, ContextType>;
@@ -8492,6 +8821,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   AutoCompleteResultForEntity?: AutoCompleteResultForEntityResolvers<ContextType>;
   AutoCompleteResults?: AutoCompleteResultsResolvers<ContextType>;
   BatchGetStepStatesResult?: BatchGetStepStatesResultResolvers<ContextType>;
+  BatchUpdateStepStatesResult?: BatchUpdateStepStatesResultResolvers<ContextType>;
   BrowsePathEntry?: BrowsePathEntryResolvers<ContextType>;
   BrowsePathV2?: BrowsePathV2Resolvers<ContextType>;
   BrowseResultGroupV2?: BrowseResultGroupV2Resolvers<ContextType>;
@@ -8547,6 +8877,8 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   DataHubPageTemplateSurface?: DataHubPageTemplateSurfaceResolvers<ContextType>;
   DataHubPageTemplateVisibility?: DataHubPageTemplateVisibilityResolvers<ContextType>;
   DataHubPersona?: DataHubPersonaResolvers<ContextType>;
+  DataHubPolicy?: DataHubPolicyResolvers<ContextType>;
+  DataHubRole?: DataHubRoleResolvers<ContextType>;
   DataHubView?: DataHubViewResolvers<ContextType>;
   DataHubViewDefinition?: DataHubViewDefinitionResolvers<ContextType>;
   DataHubViewFilter?: DataHubViewFilterResolvers<ContextType>;
@@ -8665,7 +8997,9 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   LinkModuleParams?: LinkModuleParamsResolvers<ContextType>;
   ListAccessTokenResult?: ListAccessTokenResultResolvers<ContextType>;
   ListJobsResult?: ListJobsResultResolvers<ContextType>;
+  ListPostsResult?: ListPostsResultResolvers<ContextType>;
   ListRecommendationsResult?: ListRecommendationsResultResolvers<ContextType>;
+  ListRolesResult?: ListRolesResultResolvers<ContextType>;
   ListTestsResult?: ListTestsResultResolvers<ContextType>;
   ListViewsResult?: ListViewsResultResolvers<ContextType>;
   Long?: GraphQLScalarType;
@@ -8709,6 +9043,9 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   Post?: PostResolvers<ContextType>;
   PostContent?: PostContentResolvers<ContextType>;
   Privilege?: PrivilegeResolvers<ContextType>;
+  Privileges?: PrivilegesResolvers<ContextType>;
+  ProductUpdate?: ProductUpdateResolvers<ContextType>;
+  ProductUpdateFeature?: ProductUpdateFeatureResolvers<ContextType>;
   PropertyValue?: PropertyValueResolvers<ContextType>;
   Quantile?: QuantileResolvers<ContextType>;
   QueriesTabConfig?: QueriesTabConfigResolvers<ContextType>;
@@ -8736,6 +9073,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   SchemaFieldSpec?: SchemaFieldSpecResolvers<ContextType>;
   SchemaMetadata?: SchemaMetadataResolvers<ContextType>;
   ScrollResults?: ScrollResultsResolvers<ContextType>;
+  SearchAcrossLineageResults?: SearchAcrossLineageResultsResolvers<ContextType>;
   SearchBarConfig?: SearchBarConfigResolvers<ContextType>;
   SearchCardConfig?: SearchCardConfigResolvers<ContextType>;
   SearchFlagsConfig?: SearchFlagsConfigResolvers<ContextType>;
@@ -8783,6 +9121,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   ThemeConfig?: ThemeConfigResolvers<ContextType>;
   TimeWindow?: TimeWindowResolvers<ContextType>;
   TypeQualifier?: TypeQualifierResolvers<ContextType>;
+  UpdateStepStateResult?: UpdateStepStateResultResolvers<ContextType>;
   UsageAggregation?: UsageAggregationResolvers<ContextType>;
   UsageAggregationMetrics?: UsageAggregationMetricsResolvers<ContextType>;
   UsageQueryResult?: UsageQueryResultResolvers<ContextType>;

@@ -1,11 +1,15 @@
 /**
  * The queries and mutations DataHub's web app sends beyond propgraph's own: its start-up
  * configuration, saved views and their defaults, and what its shell asks for that
- * propgraph keeps no data of (product-tour steps, recommendations, quick filters, schema
- * versions, browse paths): an empty answer of the shape the app reads
+ * propgraph keeps no data of (recommendations, quick filters, schema versions, browse paths,
+ * posts, roles, product updates): an empty answer of the shape the app reads
  * (docs/datahub-compatibility.md lists them).
  */
 import { tryParseUrn } from '../../domain/urn.js';
+import { scopeAllows } from '../../domain/accessToken.js';
+import { ForbiddenError } from '../../domain/errors.js';
+import { privilegesOf } from '../../services/privileges.js';
+import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { parseViewType } from '../../domain/savedView.js';
 import type { MutationResolvers, QueryResolvers } from '../generated/resolvers-types.js';
 import type { ViewPage } from '../../services/viewService.js';
@@ -15,7 +19,24 @@ export const DataHubQuery: QueryResolvers = {
   appConfig: (_root, _args, ctx) => ctx.services.datahubApp.appConfig(),
   globalViewsSettings: async (_root, _args, ctx) => ({ defaultView: await ctx.services.views.globalDefault(ctx.caller) }),
   globalHomePageSettings: () => null,
-  batchGetStepStates: () => ({ results: [] }),
+  batchGetStepStates: async (_root, { input }, ctx) => ({ results: (await ctx.services.datahubApp.stepStates(ctx.caller, input.ids)).map((s) => ({ id: s.id, properties: [...s.properties] })) }),
+  latestProductUpdate: () => null,
+  corpUser: (_root, { urn }) => {
+    const parsed = tryParseUrn(urn);
+    return parsed.ok && parsed.urn.entityType === ENTITY.corpuser ? entityModel(urn) : null;
+  },
+  listPosts: (_root, { input }) => ({ start: input.start ?? 0, count: 0, total: 0, posts: [] }),
+  listRoles: (_root, { input }) => ({ start: input.start ?? 0, count: 0, total: 0, roles: [] }),
+  // DataHub's lineage: propgraph keeps none.
+  searchAcrossLineage: () => ({ start: 0, count: 0, total: 0, facets: [] }),
+  // What the caller may do on an entity, in DataHub's privilege names (its pages show only with VIEW_ENTITY_PAGE).
+  getGrantedPrivileges: (_root, { input }, ctx) => {
+    if (input.actorUrn !== ctx.caller.actor && !scopeAllows(ctx.caller.scope, 'admin')) {
+      throw new ForbiddenError(`actorUrn ${input.actorUrn} is not you (${ctx.caller.actor}); only an admin may ask about another principal`);
+    }
+    const privileges = privilegesOf(ctx.caller);
+    return { privileges: ['VIEW_ENTITY_PAGE', ...(privileges.editStructuredPropertyValues ? ['EDIT_ENTITY_PROPERTIES'] : [])] };
+  },
   getQuickFilters: () => ({ quickFilters: [] }),
   listRecommendations: () => ({ modules: [] }),
   getSchemaVersionList: () => ({ latestVersion: null, semanticVersionList: [] }),
@@ -38,6 +59,9 @@ function listed(page: ViewPage) {
 }
 
 export const DataHubMutation: MutationResolvers = {
+  batchUpdateStepStates: async (_root, { input }, ctx) => ({
+    results: ctx.receipts.resultOf(await ctx.services.datahubApp.setStepStates(ctx.caller, input.states.map((s) => ({ id: s.id, properties: s.properties.flatMap((p) => (p && typeof p.value === 'string' ? [{ key: p.key, value: p.value }] : [])) })))),
+  }),
   createView: async (_root, { input }, ctx) => ctx.receipts.resultOf(await ctx.services.views.create(ctx.caller, parseViewType(input.viewType, 'viewType'), input)),
   updateView: async (_root, { urn, input }, ctx) => ctx.receipts.resultOf(await ctx.services.views.update(ctx.caller, urn, input)),
   deleteView: async (_root, { urn }, ctx) => ctx.receipts.resultOf(await ctx.services.views.delete(ctx.caller, urn)),
