@@ -38,6 +38,8 @@ import { installTraceHeader } from './rest/traceHeader.js';
 import { traceRoutes } from './rest/traceRoutes.js';
 import type { Services } from './services/index.js';
 import { consoleRoutes, isConsolePath } from './web/console.js';
+import { datahubAppRoutes, isDataHubAppPath } from './web/datahubApp.js';
+import { DATAHUB_APP_GRAPHQL_PATH, datahubAppSessionRoutes, installDataHubAppCookieAuth } from './rest/datahubAppSession.js';
 import { graphiqlRoutes, isGraphiqlPath } from './web/graphiql.js';
 import { isSwaggerUiPath, swaggerUiRoutes } from './web/swaggerUi.js';
 
@@ -161,13 +163,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   // Sign-in is browser and CLI plumbing (docs/security.md), not part of the REST API.
-  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) });
+  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) || isDataHubAppPath(url) });
   const signingIn = services.signIn !== null;
+  // DataHub's web app authenticates its GraphQL requests with its sign-in cookie: before the one authentication hook.
+  installDataHubAppCookieAuth(app);
   installAuthentication(app, {
     enabled: config.authEnabled,
     tokens: services.tokens,
     publicPaths: (path) =>
-      path === '/health' || PROBE_PATHS.includes(path) || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)) || (signingIn && SIGN_IN_PATHS.includes(path)),
+      path === '/health' ||
+      PROBE_PATHS.includes(path) ||
+      isDocumentationPath(path) ||
+      (config.consoleEnabled && isConsolePath(path)) ||
+      (signingIn && SIGN_IN_PATHS.includes(path)) ||
+      (isDataHubAppPath(path) && path !== DATAHUB_APP_GRAPHQL_PATH),
     identifiedOnPublicPaths: (path) => path === '/health',
     graphqlPaths: GRAPHQL_PATHS,
     failuresPerMinute: config.authFailuresPerMinute,
@@ -203,5 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.graphiqlEnabled) await app.register(graphiqlRoutes);
   if (services.signIn) await app.register(signInRoutes, { signIn: services.signIn, redirectUrl: config.oidc?.redirectUrl, consoleEnabled: config.consoleEnabled });
   if (config.consoleEnabled) await app.register(consoleRoutes, { graphqlUrl: config.consoleGraphqlUrl, signInProvider: services.signIn?.providerName ?? null });
+  await app.register(datahubAppSessionRoutes, { tokens: services.tokens, signIn: services.signIn, sessionHours: config.oidc?.sessionHours ?? 12 });
+  await app.register(datahubAppRoutes, { dir: config.datahubAppDir });
   return app;
 }

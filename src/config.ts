@@ -45,6 +45,8 @@ export interface Config {
   readonly graphiqlEnabled: boolean;
   /** The web console at / (docs/console.md). */
   readonly consoleEnabled: boolean;
+  /** DATAHUB_APP_DIR: DataHub's own web app, built, served at /datahub/ (unset: not served). */
+  readonly datahubAppDir: string | undefined;
   /** The GraphQL endpoint the console calls: a path on this server or an absolute URL (a federation gateway). */
   readonly consoleGraphqlUrl: string;
   readonly bodyLimitBytes: number;
@@ -280,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),
     graphiqlEnabled: bool(env, 'GRAPHIQL_ENABLED', !production),
     consoleEnabled: bool(env, 'CONSOLE_ENABLED', true),
+    datahubAppDir: str(env, 'DATAHUB_APP_DIR'),
     consoleGraphqlUrl: consoleGraphqlUrl(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100),

@@ -17,14 +17,18 @@ import { entitiesLimitPlugin } from './entitiesLimit.js';
 import { completeListsInTurns } from './listTurns.js';
 import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
 import { DEFAULT_QUERY_LIMITS } from './limits.js';
+import { DATAHUB_APP_GRAPHQL_PATH } from '../rest/datahubAppSession.js';
 import { createLoaders } from './loaders.js';
 import { inOperationSpan, operationTelemetryPlugin, traceRootResolvers } from './operationTelemetry.js';
 import { buildSchema } from './schema.js';
 import { tracing } from '../telemetry/tracing.js';
 import { stringifyInTurns } from '../jsonInTurns.js';
 
-/** DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`; its web app to `/api/v2/graphql`. */
-export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql', '/api/v2/graphql'];
+/**
+ * DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`; its web
+ * app to `/api/v2/graphql` under the path it is served at (rest/datahubAppSession.ts).
+ */
+export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql', '/api/v2/graphql', DATAHUB_APP_GRAPHQL_PATH];
 
 /**
  * Copies what resolvers put in `context.extensions` into the response's `extensions`,
