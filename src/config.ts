@@ -38,6 +38,8 @@ export interface Config {
   readonly writeWaitForIndex: boolean;
   /** Upper bound on how long a write waits for the index before returning anyway. */
   readonly indexWaitMs: number;
+  /** Concurrent writes share one statement and one commit (WRITE_GROUP_COMMIT, default true). */
+  readonly writeGroupCommit: boolean;
   readonly logLevel: string;
   /** LOG_FORMAT: JSON lines, or lines for people; `auto` picks by whether stdout is a terminal. */
   readonly logFormat: LogFormat;
@@ -58,6 +60,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Failed authentications one client address may make per minute before it is answered 429. */
   readonly authFailuresPerMinute: number;
+  /** How long a console sign-in with an access token lasts, at most (never past the token). */
+  readonly consoleSessionHours: number;
   /** system-update at start-up (docs/contract.md §5). */
   readonly reindexOnStart: boolean;
   readonly backgroundWorkers: boolean;
@@ -277,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootToken: str(env, 'ROOT_TOKEN'),
     writeWaitForIndex: bool(env, 'WRITE_WAIT_FOR_INDEX', true),
     indexWaitMs: int(env, 'INDEX_WAIT_MS', 5000),
+    writeGroupCommit: bool(env, 'WRITE_GROUP_COMMIT', true),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),
@@ -290,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
     authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 600, 1),
+    consoleSessionHours: int(env, 'CONSOLE_SESSION_HOURS', 12, 1),
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),

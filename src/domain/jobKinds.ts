@@ -12,3 +12,5 @@ export const SEARCH_INDEX_BUILD = 'search-index-build';
 export const EVALUATE_TESTS = 'evaluate-tests';
 /** A bulk edit of one property's values on the entities a search selected (issue #27). */
 export const BULK_EDIT_VALUES = 'bulk-edit-values';
+/** A migration of one property's values: each entity still under the generation it migrates from, rewritten through the write path. */
+export const MIGRATE_PROPERTY_VALUES = 'migrate-property-values';

@@ -27,6 +27,8 @@ export interface DefinitionModel {
 export interface StructuredPropertiesModel {
   readonly associatedUrn: string;
   readonly properties: readonly PropertyValueAssignment[];
+  /** The aspect's stored version as read or written (its systemMetadata.version); null when unknown. */
+  readonly aspectVersion?: string | null;
 }
 
 export interface StructuredPropertiesEntryModel {
@@ -125,7 +127,7 @@ export type TestComplianceModel = TestCompliance;
 export type TestExplanationModel = ExplainedOutcome;
 export type PredicateOutcomeModel = PredicateOutcome;
 
-export type { HistoryEntry as ValueHistoryEntryModel, ValueChange as ValueChangeModel } from '../services/historyService.js';
+export type { HistoryEntry as ValueHistoryEntryModel, ValueChange as ValueChangeModel, LifecycleEntry as LifecycleEventModel } from '../services/historyService.js';
 export type { ValueImpact as ValueImpactModel } from '../domain/valueImpact.js';
 export type { BulkEditAnswer as BulkEditResultModel } from '../services/bulkEditService.js';
 export type { EntityEdit as BulkEditChangeModel, BulkEditResult as BulkEditProgressModel } from '../services/jobs/bulkEditValues.js';

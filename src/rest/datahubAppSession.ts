@@ -4,7 +4,8 @@
  *
  *   POST {app}/logIn {username, password}   signs in with an access token as the password
  *                                           (propgraph keeps no passwords); the username must
- *                                           be the token's principal (its id or its URN)
+ *                                           be the token's principal (its id or its URN; a
+ *                                           machine token's, its name)
  *   GET  {app}/sso                          single sign-on at the OpenID provider (OIDC_ISSUER),
  *   GET  {app}/sso/callback                 back from it, with a session token issued
  *   GET  {app}/authenticate?redirect_uri=   where the app sends a browser that got a 401: on
@@ -24,6 +25,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../domain/errors.js';
+import { displayNameOf } from '../domain/principal.js';
 import { tryParseUrn } from '../domain/urn.js';
 import type { AuthorizationChecks } from '../identity/openIdProvider.js';
 import type { SignInService } from '../services/signInService.js';
@@ -105,9 +107,10 @@ export async function datahubAppSessionRoutes(app: FastifyInstance, options: Dat
     if (!result.ok) return refused(reply, 401, `The password is not a valid access token: ${result.reason}`);
     const actor = result.caller.actor;
     const id = tryParseUrn(actor);
-    const names = [actor, ...(id.ok ? [id.urn.id] : [])];
+    // A machine token's principal (__service_<name>) is named by its token's name too, as the console shows it.
+    const names = [actor, displayNameOf(actor), ...(id.ok ? [id.urn.id] : [])];
     if (typeof body.username === 'string' && body.username !== '' && !names.includes(body.username)) {
-      return refused(reply, 401, `This token belongs to ${actor}: sign in as ${id.ok ? id.urn.id : actor}`);
+      return refused(reply, 401, `This token belongs to ${actor}: sign in as ${displayNameOf(actor)}`);
     }
     signedIn(request, reply, body.password, actor);
     return reply.header('cache-control', 'no-store').send({});

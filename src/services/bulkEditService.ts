@@ -25,7 +25,7 @@ import type { Caller } from './caller.js';
 import { propertyUrnOf } from './historyService.js';
 import { applyValueEdit, type BulkEditPayload, type EntityEdit } from './jobs/bulkEditValues.js';
 import type { SearchService } from './searchService.js';
-import type { WritePath } from './aspects/pipeline.js';
+import type { WriteService } from './writes/writeService.js';
 
 export interface BulkEditInput {
   /** A REST query (docs/search.md) selecting the entities; `*` for all of the types. */
@@ -66,17 +66,18 @@ export interface BulkEditService {
   edit(caller: Caller, input: BulkEditInput): Promise<BulkEditAnswer>;
 }
 
-export interface BulkEditServiceDeps extends WritePath {
+export interface BulkEditServiceDeps {
+  readonly db: Db;
+  readonly writes: WriteService;
   readonly search: SearchService;
   /** Where the audit line of a queued edit goes. */
   readonly log: Logger;
-  readonly historyVersionsKept?: number;
   /** Tells the job worker there is work (else it finds it at its next poll). */
   readonly onJobQueued?: () => void;
 }
 
 export class DefaultBulkEditService implements BulkEditService {
-  constructor(private readonly deps: BulkEditServiceDeps & { readonly db: Db }) {}
+  constructor(private readonly deps: BulkEditServiceDeps) {}
 
   async edit(caller: Caller, input: BulkEditInput): Promise<BulkEditAnswer> {
     const propertyUrn = propertyUrnOf(input.property);
@@ -89,7 +90,7 @@ export class DefaultBulkEditService implements BulkEditService {
     checkValueEdit(edit);
     const urns = await this.selection(caller, input, definition.entityTypes);
     if (input.dryRun) {
-      const outcome = await applyValueEdit(this.deps, urns, edit, { actor: caller.actor, via: caller.via }, { dryRun: true });
+      const outcome = await applyValueEdit(this.deps, urns, edit, caller, { dryRun: true });
       return {
         dryRun: true,
         propertyUrn,
@@ -102,7 +103,7 @@ export class DefaultBulkEditService implements BulkEditService {
         changes: outcome.changed.slice(0, LISTED),
       };
     }
-    const payload: BulkEditPayload = { propertyUrn, operation, values: [...edit.values], urns, actor: caller.actor, via: caller.via ?? null, query: input.urns ? null : (input.query ?? '*') };
+    const payload: BulkEditPayload = { propertyUrn, operation, values: [...edit.values], urns, actor: caller.actor, scope: caller.scope, via: caller.via ?? null, query: input.urns ? null : (input.query ?? '*') };
     const id = await inTransaction(this.deps.db, (tx) => enqueueJob(tx, BULK_EDIT_VALUES, payload as unknown as Record<string, unknown>));
     new AuditTrail(this.deps.log).record({ action: 'values.bulkEdit', actor: caller.actor, target: propertyUrn, outcome: 'done', detail: { job: String(id), operation, entities: urns.length } });
     this.deps.onJobQueued?.();

@@ -1,5 +1,6 @@
 /** Who is calling a service, as established by the authentication hook at the edge. */
 import type { TokenKind, TokenScope } from '../domain/accessToken.js';
+import { principalKindOf } from '../domain/principal.js';
 
 export type Scope = TokenScope;
 
@@ -7,12 +8,12 @@ export type Scope = TokenScope;
  * The interface a request came through, recorded with every aspect version it writes
  * (the audit stamp's third part, beside actor and time). `cli` and `console` are what
  * propgraph's own clients say of themselves (X-Propgraph-Client); `system` is the
- * server's own work (cleanup jobs).
+ * server's own work (cleanup jobs); `migration` a migration's rewrite of values, in the name of whoever changed the definition.
  */
-export type WriteInterface = 'rest-v2' | 'rest-v3' | 'restli' | 'graphql' | 'cli' | 'console' | 'system';
+export type WriteInterface = 'rest-v2' | 'rest-v3' | 'restli' | 'graphql' | 'cli' | 'console' | 'system' | 'migration';
 
 export interface Caller {
-  /** Recorded as createdBy on writes, e.g. `urn:li:corpuser:ci-loader`. */
+  /** Recorded as createdBy on writes, e.g. `urn:li:corpuser:ana@example.com` or `urn:li:corpuser:__service_ci-loader` (domain/principal.ts). */
   readonly actor: string;
   readonly scope: Scope;
   /** The access token the caller presented, when authentication is on. */
@@ -25,10 +26,11 @@ export interface Caller {
 
 /**
  * Whether the actor is a person who signed in through OpenID Connect (through a sign-in
- * session or one of their personal tokens): people hold tokens of their own.
+ * session or one of their personal tokens): people hold tokens of their own. A console
+ * session opened with a machine token is a session, but acts as the machine.
  */
 export function isPerson(caller: Caller): boolean {
-  return caller.tokenKind === 'personal' || caller.tokenKind === 'session';
+  return (caller.tokenKind === 'personal' || caller.tokenKind === 'session') && principalKindOf(caller.actor) === 'person';
 }
 
 /** The caller used by background jobs and start-up tasks. */

@@ -11,8 +11,10 @@ import { ForbiddenError, ValidationError } from '../domain/errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { findEntityType } from '../domain/registry/entityTypes.js';
 import { tryParseUrn } from '../domain/urn.js';
+import { entityPlan, setChange } from '../domain/writes/plan.js';
 import type { Caller } from './caller.js';
 import type { EntityService } from './entityService.js';
+import type { WriteService } from './writes/writeService.js';
 import { bothWrites, NOTHING_WRITTEN, type Written } from './writeReceipt.js';
 
 const STEP_TYPE = findEntityType('dataHubStepState')!;
@@ -28,8 +30,9 @@ export interface StepState {
 export class DataHubAppService {
   constructor(
     private readonly facts: AppConfigFacts,
-    /** Unwrapped: this service checks its own callers. */
     private readonly entities: EntityService,
+    /** The write entry point with the app-state gate (appStateWrites.ts): this service checks its own callers. */
+    private readonly writes: WriteService,
   ) {}
 
   /** Anyone signed in may read it: the app needs it before it shows anything. */
@@ -62,7 +65,9 @@ export class DataHubAppService {
     for (const [i, state] of states.entries()) {
       if (!state.id.startsWith(`${caller.actor}-`)) throw new ForbiddenError(`states[${i}].id ${state.id} is another person's step: a step id starts with the URN of the person who did it (${caller.actor}-)`);
       const properties = Object.fromEntries(state.properties.map((p) => [p.key, p.value]));
-      const written = await this.entities.setAspect(caller, `urn:li:${STEP_TYPE.name}:${state.id}`, STEP_ASPECT, { value: { properties, lastModified: { time: Date.now(), actor: caller.actor } } }, { createsEntity: true, entityType: STEP_TYPE });
+      const urn = tryParseUrn(`urn:li:${STEP_TYPE.name}:${state.id}`);
+      if (!urn.ok) throw new ValidationError(`states[${i}].id ${state.id} does not make a step urn: ${urn.reason}`, `states[${i}].id`);
+      const written = await this.writes.submit(caller, entityPlan(urn.urn, [setChange(STEP_ASPECT, { value: { properties, lastModified: { time: Date.now(), actor: caller.actor } } })], { createsEntity: true }));
       receipt = bothWrites(receipt, written.receipt);
       results.push({ id: state.id, succeeded: true });
     }

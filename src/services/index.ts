@@ -21,6 +21,7 @@ import {
   AuthorizedTestService,
   AuthorizedTokenService,
   AuthorizedValueService,
+  AuthorizedWriteService,
 } from './authorizedServices.js';
 import { DefaultBackupService, type BackupService } from './backupService.js';
 import { AuditTrail } from './audit.js';
@@ -34,14 +35,19 @@ import { DefaultJobService, type JobService } from './jobs/jobService.js';
 import { DefaultPropertyService, type PropertyService } from './propertyService.js';
 import { DefaultSearchService, type SearchService } from './searchService.js';
 import { DefaultTestService, type TestService } from './testService.js';
+import { DefaultBrowserSessionService, type BrowserSessionService } from './browserSessions.js';
 import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
+import { DefaultWriteService, type WriteService } from './writes/writeService.js';
 import { AuthorizedViewService, DefaultViewService, type ViewService } from './viewService.js';
 import { DataHubAppService } from './datahubAppService.js';
+import { appStateGate } from './appStateWrites.js';
 import { savedViewLister } from '../store/savedViews.js';
 
 export interface Services {
+  /** The one write entry point: every write is a plan submitted here. */
+  readonly writes: WriteService;
   readonly entities: EntityService;
   readonly properties: PropertyService;
   readonly values: ValueService;
@@ -58,6 +64,8 @@ export interface Services {
   readonly backup: BackupService;
   /** People signing in through OpenID Connect; null when no provider is configured. */
   readonly signIn: SignInService | null;
+  /** The console's sessions (its sign-in with an access token, and signing out). */
+  readonly sessions: BrowserSessionService;
   /** Saved views (DataHub's views): personal and global search scopes. */
   readonly views: ViewService;
   /** What DataHub's web app asks of the server beyond the catalog (its start-up configuration, its tours' steps). */
@@ -87,24 +95,49 @@ export interface ServiceDeps {
   readonly onJobQueued?: () => void;
   /** Sign-in through an OpenID provider (OIDC_ISSUER); absent: off. */
   readonly signIn?: Omit<SignInDeps, 'tokens' | 'log'>;
+  /** How long a console sign-in with an access token lasts (CONSOLE_SESSION_HOURS); absent: 12. */
+  readonly tokenSessionHours?: number;
+  /** The process's count of committed registry changes, shared with the writers the runtime builds beside these services. */
+  readonly registryChanges?: LocalRegistryChanges;
+  /** Concurrent writes share a statement and its commit (WRITE_GROUP_COMMIT); default true. */
+  readonly groupCommit?: boolean;
   /** Whether requests need a token (AUTH_ENABLED; DataHub's app shows it). Absent: true. */
   readonly authEnabled?: boolean;
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const registryChanges = new LocalRegistryChanges();
-  const entities = new DefaultEntityService({ ...deps, registryChanges });
+  const registryChanges = deps.registryChanges ?? new LocalRegistryChanges();
+  const writes = new DefaultWriteService({
+    db: deps.db,
+    log: deps.log,
+    indexWaiter: deps.indexWaiter,
+    registryChanges,
+    ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
+    ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
+  });
+  // The app's per-person state (views, tour steps): the same write path behind its own gate (appStateWrites.ts).
+  const appStateWrites = new DefaultWriteService({
+    db: deps.db,
+    log: deps.log,
+    indexWaiter: deps.indexWaiter,
+    registryChanges,
+    gate: appStateGate,
+    ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
+    ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
+  });
+  const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, indexWaiter: deps.indexWaiter, writes });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
-  const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities });
+  const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities, writes });
   const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
   return {
+    writes: new AuthorizedWriteService(writes),
     entities: new AuthorizedEntityService(entities),
-    properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
-    values: new AuthorizedValueService(new DefaultValueService({ entities })),
+    properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities, writes })),
+    values: new AuthorizedValueService(new DefaultValueService({ entities, writes })),
     history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
     bulkEdits: new AuthorizedBulkEditService(
-      new DefaultBulkEditService({ db: deps.db, log: deps.log, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
+      new DefaultBulkEditService({ db: deps.db, log: deps.log, writes, search, ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
     ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(tests),
@@ -113,7 +146,8 @@ export function createServices(deps: ServiceDeps): Services {
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
-    views: new AuthorizedViewService(new DefaultViewService({ entities, listViews: savedViewLister(deps.db) })),
-    datahubApp: new DataHubAppService({ version: deps.appVersion, authEnabled: deps.authEnabled ?? true }, entities),
+    sessions: new DefaultBrowserSessionService({ tokens, tokenSessionHours: deps.tokenSessionHours ?? 12 }),
+    views: new AuthorizedViewService(new DefaultViewService({ entities, writes: appStateWrites, listViews: savedViewLister(deps.db) })),
+    datahubApp: new DataHubAppService({ version: deps.appVersion, authEnabled: deps.authEnabled ?? true }, entities, appStateWrites),
   };
 }

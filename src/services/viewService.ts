@@ -13,9 +13,12 @@ import { PAGE_LIMITS, pageSize } from '../domain/limits.js';
 import { findEntityType } from '../domain/registry/entityTypes.js';
 import { newView, updatedView, viewInfoOf, viewOf, type SavedView, type ViewInput, type ViewType } from '../domain/savedView.js';
 import { tryParseUrn } from '../domain/urn.js';
+import { tryParseUrn as parse } from '../domain/urn.js';
+import { entityDeletePlan, entityPlan, setChange } from '../domain/writes/plan.js';
 import type { SavedViewLister } from '../store/savedViews.js';
 import type { Caller } from './caller.js';
 import type { EntityService } from './entityService.js';
+import type { WriteService } from './writes/writeService.js';
 import type { Written } from './writeReceipt.js';
 
 const VIEW_TYPE = findEntityType('dataHubView')!;
@@ -49,8 +52,9 @@ export interface ViewService {
 }
 
 export interface ViewDeps {
-  /** Unwrapped: this service authorizes its own calls (AuthorizedViewService). */
   readonly entities: EntityService;
+  /** The write entry point with the app-state gate (appStateWrites.ts): this service authorizes its own calls (AuthorizedViewService). */
+  readonly writes: WriteService;
   readonly listViews: SavedViewLister;
   readonly now?: () => number;
 }
@@ -78,20 +82,20 @@ export class DefaultViewService implements ViewService {
 
   async create(caller: Caller, viewType: ViewType, input: ViewInput): Promise<Written<SavedView>> {
     const view = newView(`urn:li:${VIEW_TYPE.name}:${randomUUID()}`, viewType, input, caller.actor, this.now());
-    const written = await this.deps.entities.setAspect(caller, view.urn, VIEW_ASPECT, { value: viewInfoOf(view) }, { createsEntity: true, entityType: VIEW_TYPE });
+    const written = await this.deps.writes.submit(caller, entityPlan(urnOf(view.urn), [setChange(VIEW_ASPECT, { value: viewInfoOf(view) })], { createsEntity: true }));
     return { result: view, receipt: written.receipt };
   }
 
   async update(caller: Caller, urn: string, input: ViewInput): Promise<Written<SavedView>> {
     const view = await this.editable(caller, urn);
     const next = updatedView(view, input, caller.actor, this.now());
-    const written = await this.deps.entities.setAspect(caller, urn, VIEW_ASPECT, { value: viewInfoOf(next) }, { entityType: VIEW_TYPE });
+    const written = await this.deps.writes.submit(caller, entityPlan(urnOf(urn), [setChange(VIEW_ASPECT, { value: viewInfoOf(next) })]));
     return { result: next, receipt: written.receipt };
   }
 
   async delete(caller: Caller, urn: string): Promise<Written<true>> {
     await this.editable(caller, urn);
-    return { result: true, receipt: await this.deps.entities.deleteEntity(caller, urn, { entityType: VIEW_TYPE }) };
+    return { result: true, receipt: (await this.deps.writes.submit(caller, entityDeletePlan(urnOf(urn)))).receipt };
   }
 
   async globalDefault(): Promise<string | null> {
@@ -101,7 +105,7 @@ export class DefaultViewService implements ViewService {
 
   async setGlobalDefault(caller: Caller, urn: string | null): Promise<Written<true>> {
     if (urn !== null) await this.mustBe(caller, urn, 'GLOBAL');
-    const written = await this.deps.entities.updateAspect(caller, SETTINGS_URN, SETTINGS_ASPECT, (current) => withDefaultView(current, urn), { createsEntity: true });
+    const written = await this.deps.writes.submit(caller, entityPlan(urnOf(SETTINGS_URN), [{ op: 'compute', aspect: SETTINGS_ASPECT, compute: (current) => withDefaultView(current, urn) }], { createsEntity: true }));
     return { result: true, receipt: written.receipt };
   }
 
@@ -113,7 +117,7 @@ export class DefaultViewService implements ViewService {
   async setMyDefault(caller: Caller, urn: string | null): Promise<Written<true>> {
     if (urn !== null) await this.mustBe(caller, urn, undefined);
     if (!tryParseUrn(caller.actor).ok) throw new ValidationError(`${caller.actor} is not a person: only people have a default view`, 'defaultView');
-    const written = await this.deps.entities.updateAspect(caller, caller.actor, USER_SETTINGS_ASPECT, (current) => withDefaultView(current, urn), { createsEntity: true });
+    const written = await this.deps.writes.submit(caller, entityPlan(urnOf(caller.actor), [{ op: 'compute', aspect: USER_SETTINGS_ASPECT, compute: (current) => withDefaultView(current, urn) }], { createsEntity: true }));
     return { result: true, receipt: written.receipt };
   }
 
@@ -154,6 +158,12 @@ export class DefaultViewService implements ViewService {
     if (!view) throw new ValidationError(`defaultView names ${urn}, which is not a view you can see`, 'defaultView');
     if (viewType && view.viewType !== viewType) throw new ValidationError(`defaultView must be a ${viewType.toLowerCase()} view; ${urn} is ${view.viewType.toLowerCase()}`, 'defaultView');
   }
+}
+
+function urnOf(value: string) {
+  const parsed = parse(value);
+  if (!parsed.ok) throw new ValidationError(`${value} is not a valid urn: ${parsed.reason}`, 'urn');
+  return parsed.urn;
 }
 
 /** A person sees their own personal views and every global one. */

@@ -47,6 +47,15 @@ export const httpRequestErrors = new client.Counter({
   registers,
 });
 
+// The write path: how many writes each statement carried (group commit, services/aspects/groupCommit.ts).
+
+export const writesPerStatement = new client.Histogram({
+  name: 'propgraph_writes_per_statement',
+  help: 'Writes (requests or job chunks) that shared one guarded statement and its commit; _count is the statements',
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+  registers,
+});
+
 // GraphQL, by operation.
 
 export const graphqlOperationDuration = new client.Histogram({
@@ -125,6 +134,21 @@ export const searchTasks = new client.Gauge({
   name: 'propgraph_search_tasks',
   help: 'Meilisearch tasks by status (enqueued, processing), engine-wide; absent when the engine does not answer; sampled at scrape',
   labelNames: ['status'] as const,
+  registers,
+});
+
+// Authentication.
+
+export const throttledLookups = new client.Counter({
+  name: 'propgraph_auth_throttled_lookups_total',
+  help: 'Tokens from client addresses past AUTH_FAILURES_PER_MINUTE looked up in a shared statement (outcome: queued, or refused with the queue full)',
+  labelNames: ['outcome'] as const,
+  registers,
+});
+
+export const sharedLookupStatements = new client.Counter({
+  name: 'propgraph_auth_shared_lookup_statements_total',
+  help: 'Statements that looked up the tokens of throttled addresses (each answers every token that waited)',
   registers,
 });
 

@@ -117,7 +117,7 @@ const proposal = (entityUrn: string, aspectName: string, aspect: unknown) => ({
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 60_000 });
     const cookies = await browser.context.cookies(`${server.url}${APP}/`);
-    expect(cookies.find((c) => c.name === 'actor')?.value).toBe(encodeURIComponent('urn:li:corpuser:root'));
+    expect(cookies.find((c) => c.name === 'actor')?.value).toBe(encodeURIComponent('urn:li:corpuser:__service_root'));
     expect(cookies.find((c) => c.name === 'propgraph_datahub_app')?.httpOnly).toBe(true);
   }, 120_000);
 

@@ -62,7 +62,7 @@ describe('signing in as the app does', () => {
     expect(res.status).toBe(200);
     const cookies = cookiesOf(res);
     expect(cookies).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^propgraph_datahub_app=.*; Path=\/datahub; .*HttpOnly; SameSite=Lax/), expect.stringMatching(/^actor=urn%3Ali%3Acorpuser%3Aroot; Path=\/datahub; /)]),
+      expect.arrayContaining([expect.stringMatching(/^propgraph_datahub_app=.*; Path=\/datahub; .*HttpOnly; SameSite=Lax/), expect.stringMatching(/^actor=urn%3Ali%3Acorpuser%3A__service_root; Path=\/datahub; /)]),
     );
     expect(cookies.find((c) => c.startsWith('actor='))).not.toContain('HttpOnly');
   });
@@ -73,7 +73,7 @@ describe('signing in as the app does', () => {
     expect(((await bad.json()) as { message: string }).message).toMatch(/not a valid access token/);
     const other = await logIn('alice', ROOT_TOKEN);
     expect(other.status).toBe(401);
-    expect(((await other.json()) as { message: string }).message).toBe('This token belongs to urn:li:corpuser:root: sign in as root');
+    expect(((await other.json()) as { message: string }).message).toBe('This token belongs to urn:li:corpuser:__service_root: sign in as root');
     expect((await logIn('root', '')).status).toBe(400);
   });
 
@@ -81,7 +81,7 @@ describe('signing in as the app does', () => {
     const token = cookiesOf(await logIn('root', ROOT_TOKEN)).find((c) => c.startsWith('propgraph_datahub_app='))!.split(';')[0]!;
     const signedIn = await gql(token);
     expect(signedIn.status).toBe(200);
-    expect(await signedIn.json()).toEqual({ data: { me: { corpUser: { urn: 'urn:li:corpuser:root' } } } });
+    expect(await signedIn.json()).toEqual({ data: { me: { corpUser: { urn: 'urn:li:corpuser:__service_root' } } } });
     const anonymous = await gql();
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');

@@ -100,7 +100,7 @@ describe('me', () => {
     const res = await gql(ME, undefined, { authorization: `Bearer ${token.secret}` });
     expect(res.errors).toBeUndefined();
     expect(res.data.me).toEqual({
-      corpUser: { urn: expect.stringMatching(/^urn:li:corpuser:console-/), username: expect.stringMatching(/^console-/) },
+      corpUser: { urn: expect.stringMatching(/^urn:li:corpuser:__service_console-/), username: expect.stringMatching(/^__service_console-/) },
       scope: scope.toUpperCase(),
       tokenId: token.id,
       platformPrivileges: privileges,
@@ -162,7 +162,8 @@ describe('replaceStructuredPropertyDefinition', () => {
     expect(res.errors).toEqual([
       {
         // The impact of the new version it asks for follows (docs/contract.md §13).
-        message: 'Incompatible structured property definition change: allowed value {string=silver} is removed. Set a new version (yyyyMMddhhmmss) to apply a breaking change. A new version hides at once, and then removes, the 1 value on 1 entity (dataset: 1) the property holds now.',
+        message:
+          'Incompatible structured property definition change: allowed value {string=silver} is removed (1 entity holds values it breaks). Set a new version (yyyyMMddhhmmss) to apply a breaking change, which drops every stored value, or send a migration that keeps them. A new version hides at once, and then removes, the 1 value on 1 entity (dataset: 1) the property holds now.',
         // The service's own code beside Apollo's: the console tells a breaking change apart by it, not by the text.
         extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', reason: 'INCOMPATIBLE_CHANGE' }),
         locations: expect.anything(),
@@ -199,7 +200,7 @@ describe('definitionHistory', () => {
       [2, null, 'second', ['a']],
       [1, null, null, ['a']],
     ]);
-    expect(history[0].written.actor.urn).toBe('urn:li:corpuser:root');
+    expect(history[0].written.actor.urn).toBe('urn:li:corpuser:__service_root');
     expect(history[0].written.time).toBeGreaterThanOrEqual(history[2].written.time);
   });
 });

@@ -12,7 +12,7 @@ import { waitFor } from '../support/waitFor.js';
 const V3 = '/openapi/v3';
 const ROOT_TOKEN = 'logs-suite-root-token-0123456789abcdef';
 const AUTH = { authorization: `Bearer ${ROOT_TOKEN}` };
-const ROOT_ACTOR = 'urn:li:corpuser:root';
+const ROOT_ACTOR = 'urn:li:corpuser:__service_root';
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
 
 interface Line {
@@ -86,7 +86,9 @@ describe('audit lines', () => {
   test('a definition written, refused, soft deleted, restored and hard deleted: each names actor, target and outcome', async () => {
     const before = auditLines().length;
     await ok(defineProperty(property));
-    // A breaking change without a new version is refused: audited as refused, with its code.
+    const holder = ds('logs.audit.holder');
+    await ok(http(server.url, 'POST', `${V3}/entity/dataset`, { headers: AUTH, json: [{ urn: holder, status: { value: { removed: false } }, structuredProperties: { value: { properties: [{ propertyUrn: property, values: [{ string: 'gold' }] }] } } }] }));
+    // A breaking change of values stored, without a new version, is refused: audited as refused, with its code.
     expect((await defineProperty(property, { valueType: 'urn:li:dataType:svc.number' })).status).toBe(400);
     await ok(http(server.url, 'POST', `${V3}/entity/structuredProperty/${enc(property)}/status`, { headers: AUTH, query: { createIfNotExists: 'false' }, json: { value: { removed: true } } }));
     await ok(http(server.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(property)}/status`, { headers: AUTH }));
@@ -100,8 +102,8 @@ describe('audit lines', () => {
       { action: 'entity.hardDelete', actor: ROOT_ACTOR, target: property, outcome: 'done' },
     ]);
     expect(added[1]!.detail).toEqual({ code: 'INCOMPATIBLE_CHANGE' });
-    expect(added[1]!.msg).toBe(`audit definition.write ${property} by ${ROOT_ACTOR}: refused (INCOMPATIBLE_CHANGE)`);
-    expect(added[4]!.msg).toBe(`audit entity.hardDelete ${property} by ${ROOT_ACTOR}: done`);
+    expect(added[1]!.msg).toBe(`audit definition.write ${property} by ${ROOT_ACTOR} (machine): refused (INCOMPATIBLE_CHANGE)`);
+    expect(added[4]!.msg).toBe(`audit entity.hardDelete ${property} by ${ROOT_ACTOR} (machine): done`);
   });
 
   test('the cleanup job of a hard delete is audited when it ends', async () => {
@@ -133,7 +135,7 @@ describe('audit lines', () => {
       target: tier,
       outcome: 'done',
       detail: { job: jobId, operation: 'set', entities: 2 },
-      msg: `audit values.bulkEdit ${tier} by ${ROOT_ACTOR}: done`,
+      msg: `audit values.bulkEdit ${tier} by ${ROOT_ACTOR} (machine): done`,
     });
     await waitFor('the bulk edit job to end', 60_000, async () => auditLines().find((a) => a.action === 'job.run' && a.target === `job ${jobId}`));
   });
@@ -155,7 +157,8 @@ describe('audit lines', () => {
   });
 
   test('a target quoted from input is cut at 200 characters, so a line stays small', async () => {
-    const long = ds(`logs.long_${'n'.repeat(3000)}`);
+    // As long as a urn may be (2,000 characters): far past what an audit line quotes.
+    const long = ds(`logs.long_${'n'.repeat(1900)}`);
     const before = auditLines().length;
     await http(server.url, 'DELETE', `${V3}/entity/dataset/${enc(long)}`, { headers: AUTH });
     const [line] = auditLines().slice(before);

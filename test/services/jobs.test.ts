@@ -69,7 +69,7 @@ test('a bad status or count is a ValidationError naming it; an unknown or malfor
 
 test('a job queued with a delay starts when it is due, not at the next poll', async () => {
   // A poll longer than the test's wait: only the worker's wake at the due time can run it.
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), pollMs: 600_000, format: 'test' });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, pollMs: 600_000, format: 'test' });
   const ran: bigint[] = [];
   worker.register('test-delayed', async ({ job }) => {
     ran.push(job.id);

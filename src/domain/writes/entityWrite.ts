@@ -9,8 +9,8 @@ import { checkAspectSize } from '../aspectSize.js';
 import { AlreadyExistsError, AspectExistsError, NotFoundError, PreconditionError } from '../errors.js';
 import { jsonEqual } from '../json.js';
 import type { Urn } from '../urn.js';
-import type { AspectRules } from './aspectRules.js';
-import type { AspectResult, AspectRow, EntityWriteDecision, JobRequest, RegistryChange, ValueRow } from './writeDecision.js';
+import type { AspectRules, HolderAnswer } from './aspectRules.js';
+import type { AspectResult, AspectRow, EntityWriteDecision, JobRequest, LifecycleNote, RegistryChange, ValueRow } from './writeDecision.js';
 import { revisionOf, type CurrentAspect, type EntityState, type RegistryState } from './writeState.js';
 
 /** Returned by a compute function: leave the aspect as it is. */
@@ -34,6 +34,8 @@ export interface EntityReading {
   readonly urn: Urn;
   /** The aspects named in `reads` that the entity holds, as readers see them. */
   readonly aspects: ReadonlyMap<string, unknown>;
+  /** Who writes, when: what a patch fills in of an attribution its path alone names (plan.ts). */
+  readonly writer?: { readonly actor: string; readonly time: number };
 }
 
 export type AspectWriteRequest = NextValue & {
@@ -44,6 +46,8 @@ export type AspectWriteRequest = NextValue & {
   readonly ifVersionMatch?: string;
   /** Caller-supplied system metadata to keep beside the aspect (runId, properties, ...). */
   readonly systemMetadata?: Record<string, unknown>;
+  /** What the aspect's rules take beside the value (a definition's migration). */
+  readonly directive?: unknown;
 };
 
 export interface RuledRequest {
@@ -91,7 +95,13 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
  * Computes each request's new value from what readers currently see of its aspect (and
  * of the aspects it reads, shown by `rulesOf` their rules), within the aspect size limit.
  */
-export function resolveRequests(urn: Urn, entity: EntityState, requests: readonly RuledRequest[], rulesOf?: (aspect: string) => AspectRules): ResolvedRequest[] {
+export function resolveRequests(
+  urn: Urn,
+  entity: EntityState,
+  requests: readonly RuledRequest[],
+  rulesOf?: (aspect: string) => AspectRules,
+  writer?: EntityReading['writer'],
+): ResolvedRequest[] {
   const reading = (names: readonly string[]): EntityReading => {
     const aspects = new Map<string, unknown>();
     for (const name of names) {
@@ -100,7 +110,7 @@ export function resolveRequests(urn: Urn, entity: EntityState, requests: readonl
       if (!stored && name !== urn.entityType.keyAspect) continue;
       aspects.set(name, rulesOf ? rulesOf(name).view(stored?.metadata, { urn, values: entity.values }) : stored?.metadata);
     }
-    return { urn, aspects };
+    return { urn, aspects, ...(writer ? { writer } : {}) };
   };
   return requests.map(({ request, rules }) => {
     const prev = entity.aspects.get(request.aspect);
@@ -116,14 +126,44 @@ function merged(a: RegistryChange | undefined, b: RegistryChange): RegistryChang
   return a ? { urn: b.urn, define: b.define ?? a.define, removed: b.removed ?? a.removed } : b;
 }
 
-/** Decides every aspect of one entity's write; throws the first rule broken. */
-export function decideEntityWrite(urn: Urn, entity: EntityState, registry: RegistryState, resolved: readonly ResolvedRequest[], context: WriteContext): EntityWriteDecision {
+/** The rules' question about values other entities hold, for each request that has one. */
+export function holderQuestions(urn: Urn, entity: EntityState, registry: RegistryState, resolved: readonly ResolvedRequest[]): Array<{ aspect: string; question: NonNullable<ReturnType<NonNullable<AspectRules['holdersToCount']>>> }> {
+  const out = [];
+  for (const { request, rules, prev, next } of resolved) {
+    if (next === NO_CHANGE || !rules.holdersToCount) continue;
+    const question = rules.holdersToCount(next, {
+      urn,
+      stored: prev?.metadata,
+      aspects: entity.aspects,
+      values: entity.values,
+      properties: registry.properties,
+      searchFieldOwners: registry.searchFieldOwners,
+      ...(request.directive !== undefined ? { directive: request.directive } : {}),
+    });
+    if (question) out.push({ aspect: request.aspect, question });
+  }
+  return out;
+}
+
+/**
+ * Decides every aspect of one entity's write; throws the first rule broken. `holders`:
+ * the answers to the rules' questions about values other entities hold, by aspect.
+ */
+export function decideEntityWrite(
+  urn: Urn,
+  entity: EntityState,
+  registry: RegistryState,
+  resolved: readonly ResolvedRequest[],
+  context: WriteContext,
+  holders: ReadonlyMap<string, HolderAnswer> = new Map(),
+): EntityWriteDecision {
   const writes: AspectRow[] = [];
   const results: AspectResult[] = [];
   const registryChanges = new Map<string, RegistryChange>();
   const jobs: JobRequest[] = [];
   const reliesOn = new Set<string>();
-  const warnings: string[] = [];
+  const events: LifecycleNote[] = [];
+  const reports: Record<string, Readonly<Record<string, unknown>>> = {};
   let valueRows: readonly ValueRow[] | null = null;
   for (const { request, rules, prev, current, next } of resolved) {
     const kept = { aspect: request.aspect, systemMetadata: prev?.systemMetadata ?? null };
@@ -131,8 +171,18 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
       results.push({ ...kept, value: current });
       continue;
     }
-    const d = rules.decide(next, { urn, stored: prev?.metadata, aspects: entity.aspects, values: entity.values, properties: registry.properties, searchFieldOwners: registry.searchFieldOwners });
-    warnings.push(...(d.warnings ?? []));
+    const answer = holders.get(request.aspect);
+    const d = rules.decide(next, {
+      urn,
+      stored: prev?.metadata,
+      aspects: entity.aspects,
+      values: entity.values,
+      properties: registry.properties,
+      searchFieldOwners: registry.searchFieldOwners,
+      ...(request.directive !== undefined ? { directive: request.directive } : {}),
+      ...(answer ? { holders: answer } : {}),
+    });
+    if (d.report) reports[request.aspect] = d.report;
     if (d.store === 'never' || (prev && d.store === 'if-changed' && jsonEqual(prev.metadata, d.stored))) {
       results.push({ ...kept, value: d.visible });
       continue;
@@ -147,8 +197,11 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
     results.push({ aspect: request.aspect, value: d.visible, systemMetadata });
     if (d.valueRows) valueRows = d.valueRows;
     if (d.registry) registryChanges.set(d.registry.urn, merged(registryChanges.get(d.registry.urn), d.registry));
-    jobs.push(...d.jobs);
+    // Who caused a job is kept with it: a migration rewrites values in their name, and the jobs list says who asked.
+    jobs.push(...d.jobs.map((j) => ({ ...j, payload: { ...j.payload, requestedBy: { actor: context.actor, via: context.via ?? null } } })));
     for (const p of d.reliesOn) reliesOn.add(p);
+    // Only definitions (properties, metadata tests) have a lifecycle worth a history of its own.
+    if (urn.entityType.definitionAspect) events.push(...d.events);
   }
   return {
     urn: urn.value,
@@ -161,7 +214,8 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
     registry: [...registryChanges.values()],
     jobs,
     reliesOn: [...reliesOn],
+    events,
     results,
-    ...(warnings.length > 0 ? { warnings } : {}),
+    reports,
   };
 }

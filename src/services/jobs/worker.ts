@@ -17,7 +17,8 @@ import { jobRuns } from '../../telemetry/metrics.js';
 import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
 import { AuditTrail } from '../audit.js';
 import { SYSTEM_CALLER } from '../caller.js';
-import { cleanupBatch, propertyGone, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
+import type { WriteService } from '../writes/writeService.js';
+import { cleanupBatch, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
 import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
 
 /**
@@ -50,8 +51,10 @@ export class LeaseLostError extends Error {}
 export interface WorkerOptions {
   readonly db: Db;
   readonly log: Logger;
-  /** Called with change ids a job wrote (so the indexer can be nudged). */
-  readonly onChanges?: (ids: bigint[]) => void;
+  /** The one write entry point, which the cleanup writes through. */
+  readonly writes: WriteService;
+  /** Called when a job wrote something (so the indexer can be nudged). */
+  readonly onChanges?: () => void;
   readonly pollMs?: number;
   readonly batchSize?: number;
   /** How long a claimed job stays this worker's without a renewal (DEFAULT_LEASE_SECONDS); renewed three times as often. */
@@ -191,22 +194,19 @@ export class JobWorker {
     await ctx.progress({ total, done });
     for (;;) {
       if (ctx.stopping()) return 'yield';
-      const batch = await cleanupBatch(db, propertyUrn, SYSTEM_CALLER.actor, this.options.batchSize ?? CLEANUP_BATCH);
-      if (batch.removed === 0 && batch.changeIds.length === 0) {
-        if ((await remainingStaleValues(db, propertyUrn)) === 0) {
-          if ((await propertyGone(db, propertyUrn)) && (await this.scrubHistory(ctx, propertyUrn)) === 'yield') return 'yield';
-          await ctx.progress({ total, done: total });
-          return 'done';
-        }
-        continue;
+      const batch = await cleanupBatch(db, this.options.writes, propertyUrn, this.options.batchSize ?? CLEANUP_BATCH);
+      if (batch.removed === 0) {
+        if ((await this.scrubHistory(ctx, propertyUrn)) === 'yield') return 'yield';
+        await ctx.progress({ total, done: total });
+        return 'done';
       }
       done += batch.removed;
-      if (batch.changeIds.length > 0) this.options.onChanges?.(batch.changeIds);
+      if (batch.lastChange > 0n) this.options.onChanges?.();
       await ctx.progress({ total, done: Math.min(done, total) });
     }
   }
 
-  /** The older versions of a gone property's holders, page by page (a page is idempotent, so a restart simply goes on). */
+  /** The older versions written before the change that still name the property, page by page (a page is idempotent, so a restart simply goes on). */
   private async scrubHistory(ctx: JobContext, propertyUrn: string): Promise<'done' | 'yield'> {
     let from = '';
     for (;;) {
