@@ -7,7 +7,7 @@
  *                                           be the token's principal (its id or its URN; a
  *                                           machine token's, its name)
  *   GET  {app}/sso                          single sign-on at the OpenID provider (OIDC_ISSUER),
- *   GET  {app}/sso/callback                 back from it, with a session token issued
+ *   GET  {app}/sso/callback                 back from it, signed in
  *   GET  {app}/authenticate?redirect_uri=   where the app sends a browser that got a 401: on
  *                                           to the page when signed in, else to sign in
  *   GET  {app}/logOut                       signs out
@@ -15,22 +15,24 @@
  *   POST {app}/openapi/v1/tracking/track    the app's analytics events: accepted, not kept
  *   GET  {app}/mfe/config                   the app's micro-frontends: none (YAML)
  *
- * The app holds the signed-in person in two cookies, as DataHub's frontend server sets them:
- * `actor`, readable by the app's scripts, the principal's URN (the app shows the person as
- * signed in while it is present), and an HttpOnly one with the token. The app's GraphQL
- * endpoint ({app}/api/v2/graphql, only it) takes that token from the cookie when the request
- * carries no Authorization header; the one authentication hook checks it as any token
- * (rest/authentication.ts), and its 401 sends the app to {app}/authenticate. This module is
- * the app's own and apart from the console's sign-in (rest/signInRoutes.ts).
+ * Signing in opens propgraph's browser session (rest/browserSession.ts, docs/security.md
+ * "Browser sessions"): its HttpOnly, SameSite=Strict cookie is what authenticates the app's
+ * GraphQL requests, as it does the console's, with the same forgery check; the app and
+ * the console in one browser share it. Beside it the app needs DataHub's `actor` cookie,
+ * which its scripts read (the principal's URN: the app shows the person as signed in while
+ * it is present, and sends a 401 to {app}/authenticate). This module is the app's own
+ * routes; the session is the identity module's.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../domain/errors.js';
 import { displayNameOf } from '../domain/principal.js';
 import { tryParseUrn } from '../domain/urn.js';
 import type { AuthorizationChecks } from '../identity/openIdProvider.js';
+import type { BrowserSessionService } from '../services/browserSessions.js';
 import type { SignInService } from '../services/signInService.js';
 import type { TokenService } from '../services/tokenService.js';
-import { clearCookie, readCookie, setCookie, type CookieOptions } from './cookies.js';
+import { cameOverTls, crossSiteRefusal, endBrowserSession, sessionSecretOf, startBrowserSession } from './browserSession.js';
+import { clearCookie, readCookie, setCookie } from './cookies.js';
 
 /** Where the app is served: its pages, its files and the routes it calls. */
 export const DATAHUB_APP_PATH = '/datahub';
@@ -38,9 +40,9 @@ export const DATAHUB_APP_GRAPHQL_PATH = `${DATAHUB_APP_PATH}/api/v2/graphql`;
 
 /** DataHub's name for the cookie the app reads the signed-in person from (its CLIENT_AUTH_COOKIE). */
 const ACTOR_COOKIE = 'actor';
-const TOKEN_COOKIE = 'propgraph_datahub_app';
 const CHECKS_COOKIE = 'propgraph_datahub_sso';
 const CHECKS_MAX_AGE_S = 600;
+const CALLBACK_PATH = `${DATAHUB_APP_PATH}/sso/callback`;
 
 /** The app's routes that anyone may call (they are how one signs in). */
 export const DATAHUB_APP_PUBLIC_ROUTES = ['/logIn', '/sso', '/sso/callback', '/authenticate', '/logOut', '/signUp', '/resetNativeUserCredentials', '/openapi/v1/tracking/track', '/mfe/config'].map(
@@ -49,23 +51,11 @@ export const DATAHUB_APP_PUBLIC_ROUTES = ['/logIn', '/sso', '/sso/callback', '/a
 
 export interface DataHubAppSessionOptions {
   readonly tokens: TokenService;
+  readonly sessions: BrowserSessionService;
   /** Single sign-on; null when no OpenID provider is configured. */
   readonly signIn: SignInService | null;
-  /** How long a sign-in with a token lasts in the browser (the session length of single sign-on). */
-  readonly sessionHours: number;
-}
-
-/**
- * Turns the app's cookie into the bearer token its GraphQL requests authenticate with. It
- * runs before the authentication hook, on the app's GraphQL endpoint only, and never
- * overrides a token the request carries itself.
- */
-export function installDataHubAppCookieAuth(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.headers.authorization !== undefined || request.url.split('?')[0] !== DATAHUB_APP_GRAPHQL_PATH) return;
-    const token = readCookie(request, TOKEN_COOKIE);
-    if (token) request.headers.authorization = `Bearer ${decodeURIComponent(token)}`;
-  });
+  /** The console's callback URL registered at the provider (OIDC_REDIRECT_URL), whose origin the app's callback shares; unset: the address the browser used. */
+  readonly redirectUrl: string | undefined;
 }
 
 /** A page of the app to go back to: a path under the app, never another site. */
@@ -82,23 +72,25 @@ function appPath(value: unknown): string {
 }
 
 export async function datahubAppSessionRoutes(app: FastifyInstance, options: DataHubAppSessionOptions): Promise<void> {
-  const secure = (request: FastifyRequest) => request.protocol === 'https';
-  const cookie = (request: FastifyRequest, maxAgeSeconds: number): CookieOptions => ({ path: DATAHUB_APP_PATH, maxAgeSeconds, sameSite: 'Lax', secure: secure(request) });
-  const sessionSeconds = Math.round(options.sessionHours * 3600);
-
-  const signedIn = (request: FastifyRequest, reply: FastifyReply, token: string, actor: string) => {
-    setCookie(reply, TOKEN_COOKIE, encodeURIComponent(token), cookie(request, sessionSeconds));
-    // The app's scripts read this one: it is not HttpOnly, and holds only the principal's URN.
+  const actorCookie = (request: FastifyRequest, value: string, clear = false) =>
+    // The app's scripts read this one: it is not HttpOnly, and holds only the principal's URN. Like the session cookie it lasts as long as the browser's session.
+    `${ACTOR_COOKIE}=${clear ? '' : encodeURIComponent(value)}; Path=${DATAHUB_APP_PATH};${clear ? ' Max-Age=0;' : ''} SameSite=Lax${cameOverTls(request) ? '; Secure' : ''}`;
+  const signedIn = (request: FastifyRequest, reply: FastifyReply, secret: string, actor: string) => {
+    startBrowserSession(reply, secret, { secure: cameOverTls(request) });
     // Fastify adds each set-cookie header to those set before.
-    reply.header('set-cookie', `${ACTOR_COOKIE}=${encodeURIComponent(actor)}; Path=${DATAHUB_APP_PATH}; Max-Age=${sessionSeconds}; SameSite=Lax${secure(request) ? '; Secure' : ''}`);
+    reply.header('set-cookie', actorCookie(request, actor));
   };
   const signedOut = (request: FastifyRequest, reply: FastifyReply) => {
-    clearCookie(reply, TOKEN_COOKIE, { path: DATAHUB_APP_PATH, sameSite: 'Lax', secure: secure(request) });
-    reply.header('set-cookie', `${ACTOR_COOKIE}=; Path=${DATAHUB_APP_PATH}; Max-Age=0; SameSite=Lax`);
+    endBrowserSession(reply, { secure: cameOverTls(request) });
+    reply.header('set-cookie', actorCookie(request, '', true));
   };
-  const refused = (reply: FastifyReply, status: number, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error: status === 401 ? 'Unauthorized' : 'Bad Request', message });
+  const refused = (reply: FastifyReply, status: 400 | 401 | 403 | 404, message: string) =>
+    reply.code(status).header('cache-control', 'no-store').send({ error: { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status], message });
 
   app.post(`${DATAHUB_APP_PATH}/logIn`, { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    // Another site's page must not sign this browser in as someone else (login forgery).
+    const forgery = crossSiteRefusal(request, { unlabelled: 'allow' });
+    if (forgery) return refused(reply, 403, forgery);
     const body = (request.body ?? {}) as { username?: unknown; password?: unknown };
     if (typeof body.password !== 'string' || body.password === '') {
       return refused(reply, 400, 'password is required: propgraph keeps no passwords, so give an access token as the password (create one with propgraph tokens create or the console)');
@@ -112,37 +104,55 @@ export async function datahubAppSessionRoutes(app: FastifyInstance, options: Dat
     if (typeof body.username === 'string' && body.username !== '' && !names.includes(body.username)) {
       return refused(reply, 401, `This token belongs to ${actor}: sign in as ${displayNameOf(actor)}`);
     }
-    signedIn(request, reply, body.password, actor);
+    // The browser holds a session opened with the token, never the token itself: signing out ends it, the token stays.
+    let session;
+    try {
+      session = await options.sessions.open(result.caller);
+    } catch (err) {
+      if (err instanceof ServiceError) return refused(reply, 400, err.message);
+      throw err;
+    }
+    signedIn(request, reply, session.token, actor);
     return reply.header('cache-control', 'no-store').send({});
   });
 
   app.get(`${DATAHUB_APP_PATH}/authenticate`, async (request, reply) => {
     const target = appPath((request.query as Record<string, unknown>).redirect_uri);
-    const token = readCookie(request, TOKEN_COOKIE);
-    if (token && (await options.tokens.authenticate(decodeURIComponent(token))).ok) return reply.header('cache-control', 'no-store').redirect(target, 302);
+    reply.header('cache-control', 'no-store');
+    const secret = sessionSecretOf(request);
+    const result = secret ? await options.tokens.authenticate(secret) : undefined;
+    // Signed in (in the app or the console of this browser): on to the page, the actor cookie as the app needs it.
+    if (result?.ok) return reply.header('set-cookie', actorCookie(request, result.caller.actor)).redirect(target, 302);
     signedOut(request, reply);
     const next = options.signIn ? `${DATAHUB_APP_PATH}/sso` : `${DATAHUB_APP_PATH}/login`;
-    return reply.header('cache-control', 'no-store').redirect(`${next}?redirect_uri=${encodeURIComponent(target)}`, 302);
+    return reply.redirect(`${next}?redirect_uri=${encodeURIComponent(target)}`, 302);
   });
 
   app.get(`${DATAHUB_APP_PATH}/logOut`, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    // A link on another site's page must not sign the person out: only the app's own pages (or the address bar) may.
+    const site = request.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') return reply.redirect(`${DATAHUB_APP_PATH}/`, 302);
+    const secret = sessionSecretOf(request);
+    if (secret) await options.sessions.end(secret);
     signedOut(request, reply);
-    return reply.header('cache-control', 'no-store').redirect(`${DATAHUB_APP_PATH}/login`, 302);
+    return reply.redirect(`${DATAHUB_APP_PATH}/login`, 302);
   });
 
-  const callbackUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}${DATAHUB_APP_PATH}/sso/callback`;
+  const callbackUrl = (request: FastifyRequest) => (options.redirectUrl ? new URL(CALLBACK_PATH, options.redirectUrl).href : `${request.protocol}://${request.host}${CALLBACK_PATH}`);
+  const secureCallback = (request: FastifyRequest) => new URL(callbackUrl(request)).protocol === 'https:';
   app.get(`${DATAHUB_APP_PATH}/sso`, async (request, reply) => {
     if (!options.signIn) return refused(reply, 404, 'No single sign-on is configured (OIDC_ISSUER): sign in with an access token as the password');
     const returnTo = appPath((request.query as Record<string, unknown>).redirect_uri);
     const { url, checks } = await options.signIn.startBrowserSignIn(callbackUrl(request));
-    setCookie(reply, CHECKS_COOKIE, Buffer.from(JSON.stringify({ ...checks, returnTo }), 'utf8').toString('base64url'), { path: `${DATAHUB_APP_PATH}/sso/callback`, maxAgeSeconds: CHECKS_MAX_AGE_S, sameSite: 'Lax', secure: secure(request) });
+    setCookie(reply, CHECKS_COOKIE, Buffer.from(JSON.stringify({ ...checks, returnTo }), 'utf8').toString('base64url'), { path: CALLBACK_PATH, maxAgeSeconds: CHECKS_MAX_AGE_S, sameSite: 'Lax', secure: secureCallback(request) });
     return reply.header('cache-control', 'no-store').redirect(url.href, 302);
   });
 
   app.get(`${DATAHUB_APP_PATH}/sso/callback`, async (request, reply) => {
     if (!options.signIn) return refused(reply, 404, 'No single sign-on is configured (OIDC_ISSUER)');
     const pending = decodePending(readCookie(request, CHECKS_COOKIE));
-    clearCookie(reply, CHECKS_COOKIE, { path: `${DATAHUB_APP_PATH}/sso/callback`, sameSite: 'Lax', secure: secure(request) });
+    clearCookie(reply, CHECKS_COOKIE, { path: CALLBACK_PATH, sameSite: 'Lax', secure: secureCallback(request) });
     if (!pending) return reply.redirect(`${DATAHUB_APP_PATH}/login`, 302);
     try {
       const done = await options.signIn.finishBrowserSignIn(new URL(request.url, 'http://callback.invalid'), pending);

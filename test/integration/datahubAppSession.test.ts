@@ -1,9 +1,10 @@
 /**
  * What DataHub's web app calls besides GraphQL (src/rest/datahubAppSession.ts) and the
  * serving of its built files (src/web/datahubApp.ts), on a real server with authentication
- * on: sign-in with an access token as the password setting DataHub's `actor` cookie and an
- * HttpOnly token cookie, the app's GraphQL endpoint taking the token from that cookie and
- * answering 401 without it, /authenticate, sign-out, the refused password routes, tracking,
+ * on: sign-in with an access token as the password opening propgraph's browser session and
+ * setting DataHub's `actor` cookie, the app's GraphQL endpoint answering the session's
+ * principal and 401 without one, the forgery checks, /authenticate, sign-out ending the
+ * session, the refused password routes, tracking,
  * /mfe/config, and index.html with its base path filled in (a stand-in dist/ here; the real
  * app is walked in test/e2e/datahubAppBrowser.test.ts).
  */
@@ -31,11 +32,12 @@ afterAll(async () => {
 });
 
 const raw = (p: string, init: RequestInit = {}) => fetch(`${server.url}${p}`, { redirect: 'manual', ...init });
-const logIn = (username: string, password: string) =>
-  raw('/datahub/logIn', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+const logIn = (username: string, password: string, headers: Record<string, string> = {}) =>
+  raw('/datahub/logIn', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ username, password }) });
 const cookiesOf = (res: Response) => res.headers.getSetCookie();
-const gql = (cookie?: string) =>
-  raw('/datahub/api/v2/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify({ query: '{ me { corpUser { urn } } }' }) });
+/** The app's GraphQL request as its pages send it: from this origin (the browser says so), with the browser's cookie. */
+const gql = (cookie?: string, site = 'same-origin') =>
+  raw('/datahub/api/v2/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'sec-fetch-site': site, ...(cookie ? { cookie } : {}) }, body: JSON.stringify({ query: '{ me { corpUser { urn } } }' }) });
 
 describe("the app's files", () => {
   test('index.html answers every page, without a token, with <base href="@basePath"> filled in as /datahub/', async () => {
@@ -43,6 +45,8 @@ describe("the app's files", () => {
       const res = await http(server.url, 'GET', page);
       expect(res.status).toBe(200);
       expect(res.text).toContain('<base href="/datahub/" />');
+      // Only the app's own scripts run on its pages.
+      expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
     }
     expect((await raw('/datahub')).headers.get('location')).toBe('/datahub/');
   });
@@ -57,17 +61,21 @@ describe("the app's files", () => {
 });
 
 describe('signing in as the app does', () => {
-  test('an access token as the password signs in: the actor cookie holds the principal, the token is HttpOnly', async () => {
+  const sessionOf = async (res: Response) => cookiesOf(res).find((c) => c.startsWith('propgraph_session='))!.split(';')[0]!;
+
+  test("an access token as the password opens propgraph's browser session (HttpOnly, SameSite=Strict) and sets the actor cookie the app reads", async () => {
     const res = await logIn('root', ROOT_TOKEN);
     expect(res.status).toBe(200);
     const cookies = cookiesOf(res);
     expect(cookies).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^propgraph_datahub_app=.*; Path=\/datahub; .*HttpOnly; SameSite=Lax/), expect.stringMatching(/^actor=urn%3Ali%3Acorpuser%3A__service_root; Path=\/datahub; /)]),
+      expect.arrayContaining([expect.stringMatching(/^propgraph_session=pgt_.*; Path=\/; .*HttpOnly; SameSite=Strict/), expect.stringMatching(/^actor=urn%3Ali%3Acorpuser%3A__service_root; Path=\/datahub; /)]),
     );
+    // The browser holds a session opened with the token, never the token itself.
+    expect(cookies.join('\n')).not.toContain(ROOT_TOKEN);
     expect(cookies.find((c) => c.startsWith('actor='))).not.toContain('HttpOnly');
   });
 
-  test('a wrong token is 401 with a message the app shows; a username that is not the token\'s principal too; no password is 400', async () => {
+  test("a wrong token is 401 with a message the app shows; a username that is not the token's principal too; no password is 400; another site's page cannot sign the browser in", async () => {
     const bad = await logIn('root', 'not-a-token');
     expect(bad.status).toBe(401);
     expect(((await bad.json()) as { message: string }).message).toMatch(/not a valid access token/);
@@ -75,34 +83,47 @@ describe('signing in as the app does', () => {
     expect(other.status).toBe(401);
     expect(((await other.json()) as { message: string }).message).toBe('This token belongs to urn:li:corpuser:__service_root: sign in as root');
     expect((await logIn('root', '')).status).toBe(400);
+    const forged = await logIn('root', ROOT_TOKEN, { 'sec-fetch-site': 'cross-site' });
+    expect(forged.status).toBe(403);
+    expect(cookiesOf(forged)).toEqual([]);
   });
 
-  test("the app's GraphQL endpoint authenticates with the cookie; without it, it answers 401 as the app expects", async () => {
-    const token = cookiesOf(await logIn('root', ROOT_TOKEN)).find((c) => c.startsWith('propgraph_datahub_app='))!.split(';')[0]!;
-    const signedIn = await gql(token);
+  test("the app's GraphQL endpoint answers the session's principal from the app's own pages; another site's request is refused; without a session it answers 401 as the app expects", async () => {
+    const session = await sessionOf(await logIn('root', ROOT_TOKEN));
+    const signedIn = await gql(session);
     expect(signedIn.status).toBe(200);
     expect(await signedIn.json()).toEqual({ data: { me: { corpUser: { urn: 'urn:li:corpuser:__service_root' } } } });
+    expect((await gql(session, 'cross-site')).status).toBe(403);
     const anonymous = await gql();
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
-    // The cookie counts only there: the rest of the API still needs a bearer token.
-    expect((await raw('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json', cookie: token }, body: '{"query":"{ me { corpUser { urn } } }"}' })).status).toBe(401);
   });
 
-  test('/authenticate sends a signed-in browser on to its page and another to sign in, never off the app', async () => {
-    const token = cookiesOf(await logIn('root', ROOT_TOKEN)).find((c) => c.startsWith('propgraph_datahub_app='))!.split(';')[0]!;
-    const on = await raw('/datahub/authenticate?redirect_uri=%2Fsearch%3Fquery%3D*', { headers: { cookie: token } });
+  test('/authenticate sends a signed-in browser on to its page (the console\'s session counts) and another to sign in, never off the app', async () => {
+    const session = await sessionOf(await logIn('root', ROOT_TOKEN));
+    const on = await raw('/datahub/authenticate?redirect_uri=%2Fsearch%3Fquery%3D*', { headers: { cookie: session } });
     expect([on.status, on.headers.get('location')]).toEqual([302, '/datahub/search?query=*']);
+    expect(cookiesOf(on)).toEqual([expect.stringMatching(/^actor=urn%3Ali%3Acorpuser%3A__service_root; /)]);
+    const console = await sessionOf(await raw('/auth/session', { method: 'POST', headers: { authorization: `Bearer ${ROOT_TOKEN}` } }));
+    expect((await raw('/datahub/authenticate?redirect_uri=%2Fsearch', { headers: { cookie: console } })).headers.get('location')).toBe('/datahub/search');
     const off = await raw('/datahub/authenticate?redirect_uri=%2Fsearch');
     expect([off.status, off.headers.get('location')]).toEqual([302, '/datahub/login?redirect_uri=%2Fdatahub%2Fsearch']);
-    const away = await raw('/datahub/authenticate?redirect_uri=%2F%2Fevil.example', { headers: { cookie: token } });
+    const away = await raw('/datahub/authenticate?redirect_uri=%2F%2Fevil.example', { headers: { cookie: session } });
     expect(away.headers.get('location')).toBe('/datahub/');
   });
 
-  test('signing out clears both cookies; the password routes are refused saying how to sign in; single sign-on says it is not configured', async () => {
-    const out = await raw('/datahub/logOut');
+  test("signing out ends the session on the server and clears both cookies; a link on another site's page signs no one out", async () => {
+    const session = await sessionOf(await logIn('root', ROOT_TOKEN));
+    const forged = await raw('/datahub/logOut', { headers: { cookie: session, 'sec-fetch-site': 'cross-site' } });
+    expect(cookiesOf(forged)).toEqual([]);
+    expect((await gql(session)).status).toBe(200);
+    const out = await raw('/datahub/logOut', { headers: { cookie: session, 'sec-fetch-site': 'same-origin' } });
     expect(out.headers.get('location')).toBe('/datahub/login');
-    expect(cookiesOf(out)).toEqual(expect.arrayContaining([expect.stringMatching(/^propgraph_datahub_app=; .*Max-Age=0/), expect.stringMatching(/^actor=; .*Max-Age=0/)]));
+    expect(cookiesOf(out)).toEqual(expect.arrayContaining([expect.stringMatching(/^propgraph_session=; .*Max-Age=0/), expect.stringMatching(/^actor=; .*Max-Age=0/)]));
+    expect((await gql(session)).status).toBe(401);
+  });
+
+  test('the password routes are refused saying how to sign in; single sign-on says it is not configured', async () => {
     for (const route of ['/datahub/signUp', '/datahub/resetNativeUserCredentials']) {
       const res = await raw(route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(res.status).toBe(400);

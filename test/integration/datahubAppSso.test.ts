@@ -36,10 +36,10 @@ test("the app's single sign-on lands the person on the page they asked for, sign
   const actor = decodeURIComponent(jar.value(here, 'actor') ?? '');
   expect(actor).toMatch(/^urn:li:corpuser:[^_]/);
   const cookie = jar.header(new URL('/datahub/api/v2/graphql', server.url))!;
-  expect(cookie).toContain('propgraph_datahub_app=');
+  expect(cookie).toContain('propgraph_session=');
   const me = await fetch(`${server.url}/datahub/api/v2/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
+    headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', cookie },
     body: JSON.stringify({ query: '{ me { corpUser { urn } } }' }),
   });
   expect(me.status).toBe(200);
@@ -49,7 +49,7 @@ test("the app's single sign-on lands the person on the page they asked for, sign
 test('a callback without the sign-in it belongs to goes back to the sign-in page, signing no one in', async () => {
   const res = await fetch(`${server.url}/datahub/sso/callback?code=forged&state=forged`, { redirect: 'manual' });
   expect([res.status, res.headers.get('location')]).toEqual([302, '/datahub/login']);
-  expect(res.headers.getSetCookie().filter((c) => c.startsWith('actor=') || c.startsWith('propgraph_datahub_app='))).toEqual([]);
+  expect(res.headers.getSetCookie().filter((c) => c.startsWith('actor=') || c.startsWith('propgraph_session='))).toEqual([]);
 });
 
 test('without DATAHUB_APP_DIR the app is not served: its pages say how to build it and where to point the setting', async () => {
