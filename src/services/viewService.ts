@@ -13,7 +13,6 @@ import { PAGE_LIMITS, pageSize } from '../domain/limits.js';
 import { findEntityType } from '../domain/registry/entityTypes.js';
 import { newView, updatedView, viewInfoOf, viewOf, type SavedView, type ViewInput, type ViewType } from '../domain/savedView.js';
 import { tryParseUrn } from '../domain/urn.js';
-import { tryParseUrn as parse } from '../domain/urn.js';
 import { entityDeletePlan, entityPlan, setChange } from '../domain/writes/plan.js';
 import type { SavedViewLister } from '../store/savedViews.js';
 import type { Caller } from './caller.js';
@@ -161,7 +160,7 @@ export class DefaultViewService implements ViewService {
 }
 
 function urnOf(value: string) {
-  const parsed = parse(value);
+  const parsed = tryParseUrn(value);
   if (!parsed.ok) throw new ValidationError(`${value} is not a valid urn: ${parsed.reason}`, 'urn');
   return parsed.urn;
 }
