@@ -20,6 +20,7 @@ import {
   AuthorizedSearchService,
   AuthorizedTestService,
   AuthorizedTokenService,
+  AuthorizedValueImportService,
   AuthorizedValueService,
   AuthorizedWriteService,
 } from './authorizedServices.js';
@@ -38,6 +39,7 @@ import { DefaultTestService, type TestService } from './testService.js';
 import { DefaultBrowserSessionService, type BrowserSessionService } from './browserSessions.js';
 import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
+import { DefaultValueImportService, type ValueImportService } from './valueImportService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
 import { DefaultWriteService, type WriteService } from './writes/writeService.js';
 import { AuthorizedViewService, DefaultViewService, type ViewService } from './viewService.js';
@@ -51,6 +53,8 @@ export interface Services {
   readonly entities: EntityService;
   readonly properties: PropertyService;
   readonly values: ValueService;
+  /** Value imports (CSV rows): checked whole, written whole. */
+  readonly valueImports: ValueImportService;
   /** Aspect versions and the history of values (who changed which value when). */
   readonly history: HistoryService;
   /** Bulk edits of values on the entities a search selects (jobs). */
@@ -135,6 +139,7 @@ export function createServices(deps: ServiceDeps): Services {
     entities: new AuthorizedEntityService(entities),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities, writes })),
     values: new AuthorizedValueService(new DefaultValueService({ entities, writes })),
+    valueImports: new AuthorizedValueImportService(new DefaultValueImportService({ db: deps.db, entities, writes })),
     history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
     bulkEdits: new AuthorizedBulkEditService(
       new DefaultBulkEditService({ db: deps.db, log: deps.log, writes, search, ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
