@@ -48,6 +48,8 @@ export interface Config {
   readonly graphiqlEnabled: boolean;
   /** The web console at / (docs/console.md). */
   readonly consoleEnabled: boolean;
+  /** DATAHUB_APP_DIR: DataHub's own web app, built, served at /datahub/ (unset: not served). */
+  readonly datahubAppDir: string | undefined;
   /** The GraphQL endpoint the console calls: a path on this server or an absolute URL (a federation gateway). */
   readonly consoleGraphqlUrl: string;
   readonly bodyLimitBytes: number;
@@ -87,6 +89,8 @@ export interface Config {
   readonly testEvaluation: boolean;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
   readonly urnNamespace: UrnNamespace;
+  /** DROP_UNDEFINED_PROPERTY_VALUES: drop a write's values of properties that do not exist (logging a warning) instead of refusing it. */
+  readonly dropUndefinedPropertyValues: boolean;
   /** METRICS_PORT: a second port (on HOST) serving /metrics without a token; unset: /metrics only on PORT, with a token. */
   readonly metricsPort: number | undefined;
   /** OpenTelemetry trace export (OTLP/HTTP); undefined, the default, makes no spans at all. */
@@ -321,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),
     graphiqlEnabled: bool(env, 'GRAPHIQL_ENABLED', !production),
     consoleEnabled: bool(env, 'CONSOLE_ENABLED', true),
+    datahubAppDir: str(env, 'DATAHUB_APP_DIR'),
     consoleGraphqlUrl: consoleGraphqlUrl(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100),
@@ -338,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
     testEvaluation: bool(env, 'TEST_EVALUATION', true),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
+    dropUndefinedPropertyValues: bool(env, 'DROP_UNDEFINED_PROPERTY_VALUES', false),
     metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
     tracing: tracingConfig(env),
     oidc: oidcConfig(env, authEnabled),

@@ -363,15 +363,18 @@ test('input limits: CLI files with a bad character or deep nesting are refused w
 const GRAPHQL_NAMES = ['dataset', 'urn', '__typename', 'structuredProperties', 'entity', 'listTests', 'x', 'a_b'];
 const junkToken = fc.oneof(fc.constantFrom(...GRAPHQL_NAMES), fc.constantFrom('{', '}', '(', ')', '[', ']', ':', '$', '@', '...', '!', '=', '|', '&'), fc.integer().map(String), fc.constant('"s"'));
 
-/** GraphQL documents over a document limit: tokens, one field repeated, fragments spread, depth. */
+/**
+ * GraphQL documents over a document limit: tokens; one field spelled so often that checking
+ * its spellings merge passes 25,000 comparisons (225 spellings, fragments merged in); more
+ * than 50 fragments spread in one selection set; depth over 25 (docs/security.md, "Limits").
+ */
 const oversizedDocument = fc.oneof(
   fc.tuple(fc.array(junkToken, { minLength: 50, maxLength: 50 }), fc.integer({ min: 250, max: 2000 })).map(([tokens, times]) => `{ ${Array.from({ length: times }, () => tokens.join(' ')).join(' ')} }`),
-  fc.tuple(fc.constantFrom(...GRAPHQL_NAMES), fc.integer({ min: 26, max: 3000 })).map(([name, times]) => `{ ${`${name} `.repeat(times)}}`),
-  fc.tuple(fc.constantFrom('__typename', 'dataset(urn: "u") { urn }'), fc.integer({ min: 26, max: 600 }), fc.boolean()).map(([field, times, inline]) =>
+  fc.tuple(fc.constantFrom(...GRAPHQL_NAMES), fc.integer({ min: 226, max: 3000 })).map(([name, times]) => `{ ${`${name} `.repeat(times)}}`),
+  fc.tuple(fc.constantFrom('__typename', 'dataset(urn: "u") { urn }'), fc.integer({ min: 226, max: 600 }), fc.boolean()).map(([field, times, inline]) =>
     inline ? `{ ${`... on Query { ${field} } `.repeat(times)}}` : `{ ${Array.from({ length: times }, (_, i) => `...F${i}`).join(' ')} } ${Array.from({ length: times }, (_, i) => `fragment F${i} on Query { ${field} }`).join(' ')}`,
   ),
-  fc.integer({ min: 16, max: 400 }).map((depth) => `{ ${'entity(urn: "u") { ... on Dataset { platform { '.repeat(depth)}urn${' } } }'.repeat(depth)} }`),
-  fc.integer({ min: 10, max: 60 }).map((levels) => `{ ...F0 } ${Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F${levels} on Query { __typename }`),
+  fc.integer({ min: 26, max: 400 }).map((depth) => `{ ${'entity(urn: "u") { ... on Dataset { platform { '.repeat(depth)}urn${' } } }'.repeat(depth)} }`),
 );
 
 test('oversized GraphQL documents are refused with a 4xx, each in bounded time', async () => {
@@ -383,6 +386,22 @@ test('oversized GraphQL documents are refused with a 4xx, each in bounded time',
       expect(Date.now() - started).toBeLessThan(2000);
     }),
     { numRuns: 60 },
+  );
+});
+
+test('fragments spread twice at every level (up to 2^60 spellings) resolve what they name once: answered at once, or refused for their number (over 50 merged into one selection set)', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 10, max: 60 }), async (levels) => {
+      const query = `{ ...F0 } ${Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F${levels} on Query { __typename }`;
+      const started = Date.now();
+      const res = await fetch(`${server.url}/api/graphql`, { method: 'POST', headers: { authorization: `Bearer ${ROOT}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      // F0 ... F<levels>: levels + 1 fragments merged into the operation's selection set.
+      const answer = (await res.json()) as { data?: unknown; errors?: Array<{ message: string }> };
+      if (levels + 1 <= 50) expect([res.status, answer]).toEqual([200, { data: { __typename: 'Query' } }]);
+      else expect([res.status, answer.errors?.[0]?.message]).toEqual([400, 'Query spreads more than the limit of 50 fragments in one selection set']);
+      expect(Date.now() - started).toBeLessThan(2000);
+    }),
+    { numRuns: 20 },
   );
 });
 

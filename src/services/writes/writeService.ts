@@ -338,6 +338,8 @@ export class DefaultWriteService implements WriteService {
         return;
       }
       if (e.status === 'skipped') return;
+      const dropped = e.reports.structuredProperties?.droppedValuesOf as readonly string[] | undefined;
+      if (dropped) this.deps.log.warn({ actor: caller.actor, urn: target, properties: dropped }, 'dropped the values of structured properties that do not exist (DROP_UNDEFINED_PROPERTY_VALUES)');
       const type = p.plan.urn.entityType;
       for (const result of e.results) {
         const action = auditedAspectWrite(result.aspect, result.value, type.name);
