@@ -123,10 +123,10 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
   services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds });
+  worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
   // A bulk edit writes values only, never the property registry: its count of registry changes stays at zero.
-  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge() }));
   const searchService = services.search;
+  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge(), search: searchService.enabled ? searchService : null, indexWaiter }));
   worker.register(EVALUATE_TESTS, (ctx) =>
     runEvaluationJob({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, search: searchService.enabled ? searchService : null, onChanges: () => indexer?.nudge() }, ctx),
   );

@@ -36,8 +36,8 @@ const jobs = () => runtime.services.jobs;
 test('a hard delete queues a cleanup job for the property: pending, nothing done yet, remaining unknown', async () => {
   await runtime.services.properties.delete(ADMIN, propertyUrn(HELD));
   const [job] = await jobs().list(READER, { propertyUrn: propertyUrn(HELD) });
-  expect(job).toMatchObject({ kind: CLEANUP_PROPERTY_VALUES, status: 'pending', attempts: 0, done: 0, remaining: null, finishedOn: null, payload: { propertyUrn: propertyUrn(HELD) } });
-  expect(await jobs().get(READER, job!.id)).toEqual(job);
+  expect(job).toMatchObject({ kind: CLEANUP_PROPERTY_VALUES, status: 'pending', attempts: 0, done: 0, remaining: null, finishedOn: null, propertyUrn: propertyUrn(HELD), owner: null });
+  expect(await jobs().get(READER, job!.id)).toEqual({ ...job, payload: { propertyUrn: propertyUrn(HELD) }, result: null });
 });
 
 test('the worker runs it to the end: every holder counted, none remaining, the values gone', async () => {
@@ -53,7 +53,7 @@ test('listing filters by status, kind and property, newest first, and pages by c
   await runtime.services.properties.delete(ADMIN, propertyUrn(OTHER));
   await jobsSettled(runtime);
   const all = await jobs().list(READER, {});
-  expect(all.map((j) => j.payload.propertyUrn)).toEqual([propertyUrn(OTHER), propertyUrn(HELD)]);
+  expect(all.map((j) => j.propertyUrn)).toEqual([propertyUrn(OTHER), propertyUrn(HELD)]);
   expect(Number(all[0]!.id)).toBeGreaterThan(Number(all[1]!.id));
   expect(await jobs().list(READER, { status: 'done', kind: CLEANUP_PROPERTY_VALUES, propertyUrn: propertyUrn(OTHER) })).toEqual([all[0]]);
   expect(await jobs().list(READER, { status: 'failed' })).toEqual([]);

@@ -4,7 +4,7 @@ import type { EntityModel, DefinitionModel, StructuredPropertiesModel, Structure
 import type { TokenMetadata } from '../../services/tokenService.js';
 import type { Caller } from '../../services/caller.js';
 import type { Privileges } from '../../services/privileges.js';
-import type { JobView } from '../../services/jobs/jobService.js';
+import type { JobListing } from '../../services/jobs/jobService.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -185,9 +185,14 @@ export type BulkEditOperation =
 export type BulkEditProgress = {
   __typename?: 'BulkEditProgress';
   changed: Scalars['Int']['output'];
+  /** Entities someone else changed after the selection was fixed that were still edited, on their values as they were at their turn. */
+  changedSinceSelection: Scalars['Int']['output'];
+  /** The entities left as they were, each with the reason; in listJobs, empty (read job(id)). */
   refused: Array<BulkEditRefusal>;
-  /** Entities the rules refused to change (the first thousand are listed). */
+  /** Entities left as they were: refused by the rules, or skipped (the first thousand are listed in refused). */
   refusedCount: Scalars['Int']['output'];
+  /** Of refusedCount, the entities that changed after the selection was fixed and no longer match its search. */
+  skipped: Scalars['Int']['output'];
   unchanged: Scalars['Int']['output'];
 };
 
@@ -204,10 +209,12 @@ export type BulkEditResult = {
   /** Dry run: the first hundred changes, value by value. */
   changes: Array<BulkEditChange>;
   dryRun: Scalars['Boolean']['output'];
-  /** Entities selected. */
+  /** Entities selected: the count before apply. */
   entities: Scalars['Int']['output'];
   /** The job applying the edit; null for a dry run. */
   job?: Maybe<Job>;
+  /** The most entities one bulk edit may select (a larger selection is refused: narrow or split it). */
+  limit: Scalars['Int']['output'];
   /** Dry run: entities the rules refuse to change, with the reason (the first hundred). */
   refused: Array<BulkEditRefusal>;
   structuredPropertyUrn: Scalars['String']['output'];
@@ -219,6 +226,8 @@ export type BulkEditStructuredPropertiesInput = {
   /** Decide every entity's change and write nothing. */
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   operation: BulkEditOperation;
+  /** Filters the search's entities must match too, as searchAcrossEntities takes them (with no query: every entity matching them). The job keeps the search and resolves it page by page as it runs. */
+  orFilters?: InputMaybe<Array<AndFilterInput>>;
   /** A search selecting the entities (the REST query syntax: `platform:hive AND origin:PROD`, `*` for all); or give urns. */
   query?: InputMaybe<Scalars['String']['input']>;
   structuredPropertyUrn: Scalars['String']['input'];
@@ -589,6 +598,8 @@ export type Job = {
   /** cleanup-property-values (after a hard delete or a new version), reindex, or evaluate-tests (metadata tests run over the entities they select). */
   kind: Scalars['String']['output'];
   lastError?: Maybe<Scalars['String']['output']>;
+  /** The principal who asked for the job (a bulk edit, a test run); null for propgraph's own jobs. */
+  owner?: Maybe<Scalars['String']['output']>;
   /** How far the job got, 0 to 100 (100 once done). */
   percentDone: Scalars['Float']['output'];
   /** The structured property whose values the job removes, for cleanup jobs. */
@@ -1602,7 +1613,7 @@ export type ResolversTypes = ResolversObject<{
   FailingEntitiesInput: FailingEntitiesInput;
   FilterOperator: FilterOperator;
   GenericEntity: ResolverTypeWrapper<EntityModel>;
-  Job: ResolverTypeWrapper<JobView>;
+  Job: ResolverTypeWrapper<JobListing>;
   JobStatus: JobStatus;
   ListAccessTokenInput: ListAccessTokenInput;
   ListAccessTokenResult: ResolverTypeWrapper<Omit<ListAccessTokenResult, 'tokens'> & { tokens: Array<ResolversTypes['AccessTokenMetadata']> }>;
@@ -1731,7 +1742,7 @@ export type ResolversParentTypes = ResolversObject<{
   FailingEntities: Omit<FailingEntities, 'entities'> & { entities: Array<ResolversParentTypes['Entity']> };
   FailingEntitiesInput: FailingEntitiesInput;
   GenericEntity: EntityModel;
-  Job: JobView;
+  Job: JobListing;
   ListAccessTokenInput: ListAccessTokenInput;
   ListAccessTokenResult: Omit<ListAccessTokenResult, 'tokens'> & { tokens: Array<ResolversParentTypes['AccessTokenMetadata']> };
   ListJobsInput: ListJobsInput;
@@ -1869,8 +1880,10 @@ export type BulkEditChangeResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type BulkEditProgressResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BulkEditProgress'] = ResolversParentTypes['BulkEditProgress']> = ResolversObject<{
   changed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  changedSinceSelection?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   refused?: Resolver<Array<ResolversTypes['BulkEditRefusal']>, ParentType, ContextType>;
   refusedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  skipped?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   unchanged?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
@@ -1885,6 +1898,7 @@ export type BulkEditResultResolvers<ContextType = GraphQLContext, ParentType ext
   dryRun?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   entities?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   job?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType>;
+  limit?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   refused?: Resolver<Array<ResolversTypes['BulkEditRefusal']>, ParentType, ContextType>;
   structuredPropertyUrn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   unchanged?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2053,6 +2067,7 @@ export type JobResolvers<ContextType = GraphQLContext, ParentType extends Resolv
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  owner?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   percentDone?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   propertyUrn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   remaining?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
