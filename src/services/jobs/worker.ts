@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
-import { claimJob, completeJob, failJob, nextJobDueInMs, pruneJobs, recordProgress, releaseJob, type Job, type JobProgress, type WorkerRuns } from '../../store/jobs.js';
+import { claimJob, completeJob, failJob, nextJobDueInMs, pruneJobs, recordProgress, releaseJob, scrubJobsOfProperty, type Job, type JobProgress, type WorkerRuns } from '../../store/jobs.js';
 import { backoffMs, DEFAULT_LEASE_SECONDS } from '../../time.js';
 import { jobRuns } from '../../telemetry/metrics.js';
 import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
@@ -208,7 +208,11 @@ export class JobWorker extends WorkLoop {
     for (;;) {
       if (ctx.stopping()) return 'yield';
       const page = await scrubHistoryBatch(this.options.db, propertyUrn, ctx.job.createdOn, from, this.options.batchSize ?? CLEANUP_BATCH);
-      if (page.rewritten === 0) return 'done';
+      if (page.rewritten === 0) {
+        // Hard means gone in the job table too: no earlier job keeps the property's values.
+        await scrubJobsOfProperty(this.options.db, propertyUrn, ctx.job.createdOn, CLEANUP_PROPERTY_VALUES);
+        return 'done';
+      }
       from = page.nextUrn;
       await ctx.progress({});
     }
