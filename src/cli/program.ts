@@ -6,7 +6,8 @@ import { upsertDatasets, getDataset, listDatasets } from './commands/dataset.js'
 import { deleteEntity } from './commands/delete.js';
 import { history } from './commands/history.js';
 import { bulkValues, type BulkOperation, type BulkValuesOptions } from './commands/values.js';
-import { exportValues, importValues } from './commands/valuesCsv.js';
+import { exportValues } from './commands/valuesCsv.js';
+import { importValues } from './commands/valuesCsvImport.js';
 import { completionScript } from './completion.js';
 import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
