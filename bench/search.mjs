@@ -22,6 +22,7 @@ const { findEntityType } = await dist('domain/registry/entityTypes.js');
 const { createLogger } = await dist('logger.js');
 const { startServer } = await dist('server.js');
 const { SYSTEM_CALLER } = await dist('services/caller.js');
+const { parseUrn, parseUrnOfType } = await dist('domain/urn.js');
 const { rebuildIndexes } = await dist('services/searchIndex/rebuild.js');
 const { findPropertiesBySearchField } = await dist('store/propertyRegistry.js');
 const { pendingCount } = await dist('store/changeLog.js');
@@ -83,12 +84,17 @@ export async function run(args) {
   const log = createLogger('warn');
   const server = await startServer(config, log);
   const db = server.database.db;
-  const { entities, search } = server.services;
+  const { writes, search } = server.services;
   try {
     console.log(`database: ${server.database.kind}; Meilisearch 1.21.0 at ${meili.url}`);
     const define = (qualifiedName, valueType, cardinality) =>
-      entities.setAspect(SYSTEM_CALLER, `urn:li:structuredProperty:${qualifiedName}`, 'propertyDefinition', {
-        value: { qualifiedName, valueType: `urn:li:dataType:svc.${valueType}`, cardinality, entityTypes: ['urn:li:entityType:svc.dataset'] },
+      writes.submit(SYSTEM_CALLER, {
+        entities: [
+          {
+            urn: parseUrn(`urn:li:structuredProperty:${qualifiedName}`),
+            changes: [{ op: 'set', aspect: 'propertyDefinition', value: { qualifiedName, valueType: `urn:li:dataType:svc.${valueType}`, cardinality, entityTypes: ['urn:li:entityType:svc.dataset'] } }],
+          },
+        ],
       });
     await define('bench.score', 'number', 'SINGLE');
     await define('bench.tier', 'string', 'SINGLE');
@@ -101,25 +107,24 @@ export async function run(args) {
       const items = [];
       for (let i = start; i < Math.min(N, start + BATCH); i++) {
         items.push({
-          urn: `urn:li:dataset:(urn:li:dataPlatform:hive,bench.t${String(i).padStart(6, '0')},PROD)`,
-          aspects: new Map([
-            ['status', { value: { removed: false } }],
-            [
-              'structuredProperties',
-              {
-                value: {
+          urn: parseUrnOfType(`urn:li:dataset:(urn:li:dataPlatform:hive,bench.t${String(i).padStart(6, '0')},PROD)`, dataset),
+          changes: [
+            { op: 'set', aspect: 'status', value: { removed: false } },
+            {
+              op: 'set',
+              aspect: 'structuredProperties',
+              value: {
                   properties: [
                     { propertyUrn: 'urn:li:structuredProperty:bench.score', values: [{ double: (i % 200) / 2 }] },
                     { propertyUrn: 'urn:li:structuredProperty:bench.tier', values: [{ string: TIERS[i % TIERS.length] }] },
                     { propertyUrn: 'urn:li:structuredProperty:bench.regions', values: [{ string: REGIONS[i % 10] }, { string: REGIONS[(i * 7 + 3) % 10] }].filter((v, k, a) => a.findIndex((w) => w.string === v.string) === k) },
                   ],
-                },
               },
-            ],
-          ]),
+            },
+          ],
         });
       }
-      await entities.batchUpsert(SYSTEM_CALLER, dataset, items, { async: true });
+      await writes.submit(SYSTEM_CALLER, { entities: items }, { async: true });
       if ((start / BATCH) % 10 === 9) process.stdout.write(`  loaded ${start + BATCH} datasets (${((performance.now() - t) / 1000).toFixed(0)} s)\n`);
     }
     const loadSeconds = (performance.now() - t) / 1000;

@@ -19,7 +19,9 @@ import { SYSTEM_CALLER } from './services/caller.js';
 import { createServices, type Services } from './services/index.js';
 import { NO_WAIT, type IndexWaiter } from './services/indexWaiter.js';
 import { bulkEditHandler } from './services/jobs/bulkEditValues.js';
-import { BULK_EDIT_VALUES, EVALUATE_TESTS, REINDEX, SEARCH_INDEX_BUILD } from './services/jobs/kinds.js';
+import { BULK_EDIT_VALUES, EVALUATE_TESTS, MIGRATE_PROPERTY_VALUES, REINDEX, SEARCH_INDEX_BUILD } from './services/jobs/kinds.js';
+import { migrationHandler } from './services/jobs/migratePropertyValues.js';
+import { DefaultWriteService } from './services/writes/writeService.js';
 import { JobWorker, type JobHandler } from './services/jobs/worker.js';
 import { LocalRegistryChanges } from './services/localRegistryChanges.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
@@ -117,18 +119,20 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
         requestBuild: requestRebuild,
       })
     : null;
-  // The evaluator writes test results only, never the property registry: its count of registry changes stays at zero.
-  const resultPath = { db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept };
-  const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge(), snapshotEveryMs: tuning.testCountsSnapshotMs, leaseSeconds: config.leaseSeconds }) : null;
+  // One count of registry changes for the process: every writer adds its committed ones to it.
+  const registryChanges = new LocalRegistryChanges();
+  // Background writers answer at commit: the indexer takes their changes from the change log.
+  const backgroundWrites = new DefaultWriteService({ db, log, indexWaiter: NO_WAIT, registryChanges, ...(config.historyVersionsKept !== undefined ? { historyVersionsKept: config.historyVersionsKept } : {}) });
+  const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: backgroundWrites, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge(), snapshotEveryMs: tuning.testCountsSnapshotMs, leaseSeconds: config.leaseSeconds }) : null;
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
-  services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
+  services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, registryChanges, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  worker = new JobWorker({ db, log, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
-  // A bulk edit writes values only, never the property registry: its count of registry changes stays at zero.
+  worker = new JobWorker({ db, log, writes: backgroundWrites, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
+  worker.register(MIGRATE_PROPERTY_VALUES, migrationHandler({ db, writes: backgroundWrites, log, onChanges: () => indexer?.nudge() }));
   const searchService = services.search;
-  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, registryChanges: new LocalRegistryChanges(), historyVersionsKept: config.historyVersionsKept, onChanges: () => indexer?.nudge(), search: searchService.enabled ? searchService : null, indexWaiter }));
+  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, writes: backgroundWrites, onChanges: () => indexer?.nudge(), search: searchService.enabled ? searchService : null, indexWaiter }));
   worker.register(EVALUATE_TESTS, (ctx) =>
-    runEvaluationJob({ db, store: resultPath, catalog: new TestCatalog({ db, log }), log, search: searchService.enabled ? searchService : null, onChanges: () => indexer?.nudge() }, ctx),
+    runEvaluationJob({ db, store: backgroundWrites, catalog: new TestCatalog({ db, log }), log, search: searchService.enabled ? searchService : null, onChanges: () => indexer?.nudge() }, ctx),
   );
   if (engine) {
     const rebuild: JobHandler = async (ctx) => {

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'INCOMPATIBLE_CHANGE'
   | 'ALREADY_EXISTS'
   | 'PRECONDITION_FAILED'
+  | 'CONFLICT'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'PAYLOAD_TOO_LARGE'
@@ -27,6 +28,12 @@ export interface ErrorSubject {
 export class ServiceError extends Error {
   /** See ErrorSubject. */
   readonly propertyUrn?: string;
+  /**
+   * Structured facts beside the message, as JSON, for clients to act on (the items of a
+   * refused batch, the writes a stale write missed): REST answers them as `details`,
+   * GraphQL in the error's extensions.
+   */
+  readonly details?: Readonly<Record<string, unknown>>;
 
   constructor(
     readonly code: ErrorCode,
@@ -37,6 +44,11 @@ export class ServiceError extends Error {
     super(message);
     this.name = new.target.name;
     if (subject.propertyUrn !== undefined) this.propertyUrn = subject.propertyUrn;
+  }
+
+  /** What kind of refusal this is, for clients (GraphQL's `extensions.reason`): the code, unless a subclass says more. */
+  get reason(): string {
+    return this.code;
   }
 }
 
@@ -107,6 +119,60 @@ export class AspectExistsError extends AlreadyExistsError {
 export class PreconditionError extends ServiceError {
   constructor(message: string) {
     super('PRECONDITION_FAILED', message);
+  }
+}
+
+/** The thing is busy with something that must end first (a migration of a property's values in progress). */
+export class ConflictError extends ServiceError {
+  constructor(message: string, subject?: ErrorSubject) {
+    super('CONFLICT', message, undefined, subject);
+  }
+}
+
+/** A write named the version it read (If-Version-Match, If-Match, expectedVersion), and the aspect has moved on since. */
+export class StaleWriteError extends PreconditionError {
+  constructor(
+    message: string,
+    readonly stale: {
+      readonly urn: string;
+      readonly aspect: string;
+      readonly expected: string;
+      readonly current: string;
+    },
+    details?: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+    if (details) Object.defineProperty(this, 'details', { value: details, enumerable: true });
+  }
+
+  override get reason(): string {
+    return 'STALE';
+  }
+}
+
+/** One refused item of an all-or-nothing batch: where it was in the request, its entity, and why. */
+export interface RefusedItem {
+  readonly at: string;
+  readonly urn: string;
+  readonly error: ServiceError;
+}
+
+/**
+ * Several items of an all-or-nothing write refused, each for its own reason; nothing was
+ * written. Its code is the items' own when they share one (all forbidden: 403), else a
+ * validation failure (400); every item is listed, so one answer names every problem.
+ */
+export class BatchRefusedError extends ServiceError {
+  constructor(readonly items: readonly RefusedItem[]) {
+    const codes = new Set(items.map((i) => i.error.code));
+    const code: ErrorCode = codes.size === 1 ? items[0]!.error.code : 'VALIDATION_FAILED';
+    const shown = items.slice(0, 10).map((i) => `${i.at}: ${i.error.message}`);
+    const more = items.length > shown.length ? `; and ${items.length - shown.length} more (see details.items)` : '';
+    super(code, `${items.length} items of this batch were refused, so nothing was written: ${shown.join('; ')}${more}`);
+    Object.defineProperty(this, 'details', {
+      value: { items: items.map((i) => ({ at: i.at, urn: i.urn, code: i.error.code, ...(i.error.field ? { field: i.error.field } : {}), message: i.error.message, ...(i.error.details ? { details: i.error.details } : {}) })) },
+      enumerable: true,
+    });
   }
 }
 

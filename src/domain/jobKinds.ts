@@ -12,11 +12,13 @@ export const SEARCH_INDEX_BUILD = 'search-index-build';
 export const EVALUATE_TESTS = 'evaluate-tests';
 /** A bulk edit of one property's values on the entities a search selected (issue #27). */
 export const BULK_EDIT_VALUES = 'bulk-edit-values';
+/** A migration of one property's values: each entity still under the generation it migrates from, rewritten through the write path. */
+export const MIGRATE_PROPERTY_VALUES = 'migrate-property-values';
 
 /**
  * The order a worker takes due jobs in, first to last: a hard delete's cleanup (values
  * readers already lost must not wait behind anyone's batch work), the search index
- * builds, bulk edits, then metadata-test evaluations. A kind not listed runs with the
+ * builds, bulk edits and migrations, then metadata-test evaluations. A kind not listed runs with the
  * bulk edits. A running job is asked to stop at its next step when one of an earlier
  * rank is due (issue #46 item 6: a cleanup waited 90 s behind a thousand evaluations).
  */
@@ -25,6 +27,7 @@ const JOB_RANKS: ReadonlyArray<readonly [string, number]> = [
   [SEARCH_INDEX_BUILD, 1],
   [REINDEX, 1],
   [BULK_EDIT_VALUES, 2],
+  [MIGRATE_PROPERTY_VALUES, 2],
   [EVALUATE_TESTS, 3],
 ];
 export const DEFAULT_JOB_RANK = 2;

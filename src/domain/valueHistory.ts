@@ -20,6 +20,8 @@ export interface ValuesVersion {
    * is not known).
    */
   readonly previous: unknown | null | undefined;
+  /** When the version before was written (undefined: not known). */
+  readonly previousTime?: number | undefined;
   readonly time: number;
   readonly actor: string;
   readonly via: string | null;
@@ -81,13 +83,36 @@ export function valueChanges(previous: unknown | null | undefined, next: unknown
 }
 
 /**
- * The entries for versions (newest first, as read), keeping only changes of the
- * properties `shown` allows (a property filter, and no property readers may not see);
- * a version left with no change is left out.
+ * Since when a property's values may be read back (docs/contract.md, "Which values a read
+ * may return"): the start of its current lineage (its definition first written, or
+ * written again after a hard delete, or given a breaking version), in ms; undefined when
+ * none may be (the property is gone, or soft deleted). A version written before that
+ * start holds another lineage's values, which no read returns.
  */
-export function historyEntries(versions: readonly ValuesVersion[], shown: (propertyUrn: string) => boolean): HistoryEntry[] {
+export type ShownSince = (propertyUrn: string) => number | undefined;
+
+/** A stored version as a read at `time` may show it: the entries of properties whose values it may return. */
+export function visibleAt(metadata: unknown, time: number, since: ShownSince): unknown {
+  const aspect = metadata as Partial<StructuredPropertiesAspect> | null | undefined;
+  if (!aspect || typeof aspect !== 'object' || !Array.isArray(aspect.properties)) return metadata;
+  return {
+    ...aspect,
+    properties: aspect.properties.filter((p) => {
+      const from = p && typeof p.propertyUrn === 'string' ? since(p.propertyUrn) : undefined;
+      return from !== undefined && time >= from;
+    }),
+  };
+}
+
+/**
+ * The entries for versions (newest first, as read), keeping only changes of the
+ * properties `shown` allows (a property filter), and only values `since` lets a read
+ * return; a version left with no change is left out.
+ */
+export function historyEntries(versions: readonly ValuesVersion[], shown: (propertyUrn: string) => boolean, since: ShownSince = () => 0): HistoryEntry[] {
   return versions.flatMap((v) => {
-    const changes = valueChanges(v.previous, v.metadata).filter((c) => shown(c.propertyUrn));
+    const previous = v.previous === null || v.previous === undefined ? v.previous : visibleAt(v.previous, v.previousTime ?? v.time, since);
+    const changes = valueChanges(previous, visibleAt(v.metadata, v.time, since)).filter((c) => shown(c.propertyUrn));
     return changes.length === 0 ? [] : [{ urn: v.urn, version: v.version, time: v.time, actor: v.actor, via: v.via, changes }];
   });
 }

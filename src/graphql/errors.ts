@@ -18,6 +18,7 @@ const CODES: Record<ErrorCode, string> = {
   INCOMPATIBLE_CHANGE: 'BAD_USER_INPUT',
   ALREADY_EXISTS: 'BAD_USER_INPUT',
   PRECONDITION_FAILED: 'BAD_USER_INPUT',
+  CONFLICT: 'CONFLICT',
   PAYLOAD_TOO_LARGE: 'BAD_USER_INPUT',
   UNSUPPORTED_MEDIA_TYPE: 'BAD_USER_INPUT',
   NOT_FOUND: 'NOT_FOUND',
@@ -73,7 +74,7 @@ export function createErrorFormatter() {
         // Domain messages quote input up to 200 characters; this bounds whatever slipped through.
         message: original.message.length <= MAX_MESSAGE ? original.message : `${original.message.slice(0, MAX_MESSAGE)}… (${original.message.length - MAX_MESSAGE} more characters)`,
         // `reason` is the service's own code (INCOMPATIBLE_CHANGE, ...): clients tell refusals apart by it, never by the text.
-        extensions: { code: CODES[original.code], reason: original.code, ...(original.field ? { field: original.field } : {}) },
+        extensions: { code: CODES[original.code], reason: original.reason, ...(original.field ? { field: original.field } : {}), ...(original.details ? original.details : {}) },
       };
     }
     const code = formatted.extensions?.code;

@@ -112,7 +112,7 @@ export type TestComplianceModel = TestCompliance;
 export type TestExplanationModel = ExplainedOutcome;
 export type PredicateOutcomeModel = PredicateOutcome;
 
-export type { HistoryEntry as ValueHistoryEntryModel, ValueChange as ValueChangeModel } from '../services/historyService.js';
+export type { HistoryEntry as ValueHistoryEntryModel, ValueChange as ValueChangeModel, LifecycleEntry as LifecycleEventModel } from '../services/historyService.js';
 export type { ValueImpact as ValueImpactModel } from '../domain/valueImpact.js';
 export type { BulkEditAnswer as BulkEditResultModel } from '../services/bulkEditService.js';
 export type { EntityEdit as BulkEditChangeModel, BulkEditResult as BulkEditProgressModel } from '../services/jobs/bulkEditValues.js';

@@ -2,15 +2,18 @@
  * The generic entity routes of REST v2 and v3 (docs/contract.md §4): one set of handlers, shaped
  * per version by shapes.ts, calling the same services as the GraphQL resolvers.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AspectExistsError, ASPECT_EXISTS } from '../domain/errors.js';
 import { parsePatchDocument } from '../domain/jsonPatch.js';
+import { parseUrnOfType } from '../domain/urn.js';
+import { entityDeletePlan, entityPlan, itemsOf, planOf, setChange, type AspectInput } from '../domain/writes/plan.js';
 import { entityTypeNamed } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
+import { onlyEntity, type EntityOutcome } from '../services/writes/writeService.js';
 import { boolParam, intParam, listParam, optionalBoolParam, stringParam, versionParam, type Query } from './params.js';
-import type { BatchWritten } from '../services/entityService.js';
 import { turnForLargeBody } from './bodyTurns.js';
 import { aspectInputOf, aspectResponse, batchGetItemsOf, batchItemsOf, entityResponse, entityViewResponse, patchItemsOf, type ApiVersion } from './shapes.js';
+import { expectedVersionOf, setEntityTag } from './versionHeaders.js';
 
 interface EntityParams {
   entityName: string;
@@ -39,9 +42,20 @@ function explainCreateOnly(what: string, createOnlyIs: string) {
 }
 
 /** One v3 item per entity written, with every aspect the request wrote for it. */
-function writtenResponse(written: readonly BatchWritten[], q: Query): Array<Record<string, unknown>> {
+function writtenResponse(written: readonly EntityOutcome[], q: Query): Array<Record<string, unknown>> {
   const withSystemMetadata = boolParam(q, 'systemMetadata', false);
   return written.map((w) => entityResponse('v3', w.urn, w.results.map((r) => [r.aspect, r]), withSystemMetadata));
+}
+
+/** The version an aspect write names (If-Match, If-Version-Match headers, or the v3 envelope's), added to what the body carries. */
+function withExpectedVersion(request: FastifyRequest, input: AspectInput): AspectInput {
+  const expected = input.ifVersionMatch ?? expectedVersionOf(request.headers);
+  return expected === undefined ? input : { ...input, ifVersionMatch: expected };
+}
+
+/** An answer about one aspect carries its version as an ETag, which If-Match sends back. */
+function tagged(reply: FastifyReply, systemMetadata: Record<string, unknown> | null | undefined): void {
+  setEntityTag(reply, systemMetadata);
 }
 
 export async function entityRoutes(app: FastifyInstance, options: EntityRouteOptions): Promise<void> {
@@ -54,26 +68,32 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
   app.post('/entity/:entityName', async (request) => {
     const q = query(request);
     const type = entityTypeNamed(params(request).entityName);
+    const createOnly = boolParam(q, 'createIfNotExists', false);
     const items = batchItemsOf(version, request.body);
     await turnForLargeBody(request);
-    const written = request.receipts.resultOf(
-      await entities
-        .batchUpsert(request.caller, type, items, {
-          createOnly: boolParam(q, 'createIfNotExists', false),
-          createEntityOnly: boolParam(q, 'createEntityIfNotExists', false),
-          async: writeAsync(q),
-        })
-        .catch(explainCreateOnly('An aspect in this batch exists', 'as sent')),
+    const plan = planOf(
+      itemsOf(items, (item) => ({ urn: parseUrnOfType(item.urn, type), changes: [...item.aspects].map(([aspect, input]) => setChange(aspect, input, createOnly)) })),
+      { createEntityOnly: boolParam(q, 'createEntityIfNotExists', false) },
     );
-    return version === 'v3' ? writtenResponse(written, q) : written.map((w) => ({ urn: w.urn }));
+    const written = request.receipts.resultOf(
+      await services.writes.submit(request.caller, plan, { async: writeAsync(q) }).catch(explainCreateOnly('An aspect in this batch exists', 'as sent')),
+    );
+    return version === 'v3' ? writtenResponse(written.entities, q) : written.entities.map((w) => ({ urn: w.urn }));
   });
 
   if (version === 'v3') {
     // DataHub's entity-level PATCH, as its Python client sends it in OpenAPI mode.
     app.patch('/entity/:entityName', async (request) => {
       const q = query(request);
-      const written = request.receipts.resultOf(await entities.batchPatch(request.caller, entityTypeNamed(params(request).entityName), patchItemsOf(request.body), { async: writeAsync(q) }));
-      return writtenResponse(written, q);
+      const type = entityTypeNamed(params(request).entityName);
+      const plan = planOf(
+        itemsOf(patchItemsOf(request.body), (item) => ({
+          urn: parseUrnOfType(item.urn, type),
+          changes: [...item.aspects].map(([aspect, input]) => ({ op: 'patch' as const, aspect, patches: input.patches, ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}) })),
+        })),
+      );
+      const written = request.receipts.resultOf(await services.writes.submit(request.caller, plan, { async: writeAsync(q) }));
+      return writtenResponse(written.entities, q);
     });
 
     app.post('/entity/:entityName/batchGet', async (request) => {
@@ -114,11 +134,12 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     const { entityName, urn } = params(request);
     // What the delete would remove, and nothing removed (docs/contract.md §13).
     if (boolParam(query(request), 'dryRun', false)) return { dryRun: true, impact: await entities.previewDelete(request.caller, urn, { entityType: entityTypeNamed(entityName) }) };
-    request.receipts.add(await entities.deleteEntity(request.caller, urn, { entityType: entityTypeNamed(entityName), async: writeAsync(query(request)) }));
+    const plan = entityDeletePlan(parseUrnOfType(urn, entityTypeNamed(entityName)));
+    request.receipts.add((await services.writes.submit(request.caller, plan, { async: writeAsync(query(request)) })).receipt);
     return reply.code(200).send();
   });
 
-  app.get('/entity/:entityName/:urn/:aspect', async (request) => {
+  app.get('/entity/:entityName/:urn/:aspect', async (request, reply) => {
     const { entityName, urn, aspect } = params(request);
     const q = query(request);
     const asked = versionParam(q);
@@ -127,44 +148,42 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
       asked === 0
         ? await entities.getAspect(request.caller, urn, aspect, entityTypeNamed(entityName))
         : await services.history.aspectVersion(request.caller, urn, aspect, asked, entityTypeNamed(entityName));
+    if (asked === 0) tagged(reply, value.systemMetadata);
     return aspectResponse(version, urn, aspect, value, boolParam(q, 'systemMetadata', false));
   });
 
-  app.post('/entity/:entityName/:urn/:aspect', async (request) => {
+  app.post('/entity/:entityName/:urn/:aspect', async (request, reply) => {
     const q = query(request);
     const { entityName, urn, aspect } = params(request);
+    const input = withExpectedVersion(request, aspectInputOf(version, request.body));
+    const plan = entityPlan(parseUrnOfType(urn, entityTypeNamed(entityName)), [setChange(aspect, input, boolParam(q, 'createIfNotExists', true))]);
     if (boolParam(q, 'dryRun', false)) {
-      const options = { entityType: entityTypeNamed(entityName), createOnly: boolParam(q, 'createIfNotExists', true) };
-      const impact = await entities.previewWrite(request.caller, urn, aspect, aspectInputOf(version, request.body), options).catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default"));
+      const { impact } = await services.writes.preview(request.caller, plan).catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default"));
       return { dryRun: true, impact };
     }
-    const result = request.receipts.resultOf(
-      await entities
-        .setAspect(request.caller, urn, aspect, aspectInputOf(version, request.body), {
-          entityType: entityTypeNamed(entityName),
-          createOnly: boolParam(q, 'createIfNotExists', true),
-          async: writeAsync(q),
-        })
-        .catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default")),
+    const written = request.receipts.resultOf(
+      await services.writes.submit(request.caller, plan, { async: writeAsync(q) }).catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default")),
     );
+    const result = onlyEntity(written).results[0]!;
+    tagged(reply, result.systemMetadata);
     return entityResponse(version, urn, [[aspect, result]], boolParam(q, 'systemMetadata', false));
   });
 
-  app.patch('/entity/:entityName/:urn/:aspect', async (request) => {
+  app.patch('/entity/:entityName/:urn/:aspect', async (request, reply) => {
     const q = query(request);
     const { entityName, urn, aspect } = params(request);
-    const result = request.receipts.resultOf(
-      await entities.patchAspect(request.caller, urn, aspect, parsePatchDocument(request.body), {
-        entityType: entityTypeNamed(entityName),
-        async: writeAsync(q),
-      }),
-    );
+    const expected = expectedVersionOf(request.headers);
+    const change = { op: 'patch' as const, aspect, patches: [parsePatchDocument(request.body)], ...(expected !== undefined ? { ifVersionMatch: expected } : {}) };
+    const written = request.receipts.resultOf(await services.writes.submit(request.caller, entityPlan(parseUrnOfType(urn, entityTypeNamed(entityName)), [change]), { async: writeAsync(q) }));
+    const result = onlyEntity(written).results[0]!;
+    tagged(reply, result.systemMetadata);
     return entityResponse(version, urn, [[aspect, result]], boolParam(q, 'systemMetadata', false));
   });
 
   app.delete('/entity/:entityName/:urn/:aspect', async (request, reply) => {
     const { entityName, urn, aspect } = params(request);
-    request.receipts.add(await entities.deleteAspect(request.caller, urn, aspect, { entityType: entityTypeNamed(entityName), async: writeAsync(query(request)) }));
+    const plan = entityPlan(parseUrnOfType(urn, entityTypeNamed(entityName)), [{ op: 'delete', aspect }]);
+    request.receipts.add((await services.writes.submit(request.caller, plan, { async: writeAsync(query(request)) })).receipt);
     return reply.code(200).send();
   });
 }

@@ -18,6 +18,7 @@ const STATUS: Record<ErrorCode, [number, string]> = {
   UNAUTHORIZED: [401, 'Unauthorized'],
   FORBIDDEN: [403, 'Forbidden'],
   PRECONDITION_FAILED: [412, 'Precondition Error'],
+  CONFLICT: [409, 'Conflict'],
   PAYLOAD_TOO_LARGE: [413, 'Payload Too Large'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported Media Type'],
   RATE_LIMITED: [429, 'Too Many Requests'],
@@ -46,7 +47,7 @@ const INTERNAL = {
 
 export interface HttpError {
   readonly status: number;
-  readonly body: { error: string; message: string };
+  readonly body: { error: string; message: string; details?: Readonly<Record<string, unknown>> };
 }
 
 function bounded(message: string): string {
@@ -83,7 +84,7 @@ export function httpErrorOf(err: unknown, url = ''): HttpError | undefined {
   if (err instanceof ServiceError) {
     const [status, kind] = STATUS[err.code];
     if (err instanceof InvalidUrnError) return { status, body: { error: `Invalid urn!: ${err.urn}`, message: err.message } };
-    return { status, body: { error: kind, message: err.message } };
+    return { status, body: { error: kind, message: err.message, ...(err.details ? { details: err.details } : {}) } };
   }
   const fastifyError = err as FastifyError;
   const known = fastifyError?.code ? frameworkError(fastifyError, url) : undefined;
@@ -108,7 +109,7 @@ export function errorSender(options: ErrorSenderOptions) {
   return (err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const mapped = httpErrorOf(err, request.url);
     if (!mapped) request.log.error({ err }, 'unhandled error');
-    const { status, body } = mapped ?? { status: 500, body: INTERNAL };
+    const { status, body }: HttpError = mapped ?? { status: 500, body: INTERNAL };
     if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '1');
     const message = bounded(body.message);
     reply.code(status).type('application/json');
@@ -116,7 +117,7 @@ export function errorSender(options: ErrorSenderOptions) {
       const code = status >= 500 ? 'INTERNAL_SERVER_ERROR' : (GRAPHQL_CODES[status] ?? 'BAD_USER_INPUT');
       return reply.send({ errors: [{ message, extensions: { code } }] });
     }
-    return reply.send({ error: body.error, message });
+    return reply.send({ error: body.error, message, ...(body.details ? { details: body.details } : {}) });
   };
 }
 

@@ -19,7 +19,7 @@ export async function historyRoutes(app: FastifyInstance, options: { services: S
       count: intParam(q, 'count') ?? null,
       scrollId: stringParam(q, 'scrollId') || null,
     });
-    return { ...(page.scrollId ? { scrollId: page.scrollId } : {}), entries: page.entries };
+    return { ...(page.scrollId ? { scrollId: page.scrollId } : {}), entries: page.entries, events: page.events };
   });
 
   app.post('/values/bulk', async (request, reply) => {

@@ -4,10 +4,11 @@
  * and nests responses under `aspects`. Routes are written once against this table.
  */
 import { parseShape } from '../domain/shapes/shape.js';
-import type { AspectResult } from '../services/aspects/pipeline.js';
+import type { AspectResult } from '../domain/writes/writeDecision.js';
 import { ValidationError } from '../domain/errors.js';
 import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
-import type { AspectInput, AspectValue, BatchPatchItem, EntityView } from '../services/entityService.js';
+import type { AspectInput } from '../domain/writes/plan.js';
+import type { AspectValue, EntityView } from '../services/entityService.js';
 import { batchGetShape, entityPatchBatchShape } from './bodies/datahubBatches.js';
 import { aspectEnvelopeShape, batchShape, type AspectEnvelope } from './bodies/entities.js';
 import type { ApiVersion } from './apiVersion.js';
@@ -37,8 +38,14 @@ export function batchItemsOf(version: ApiVersion, body: unknown): Array<{ urn: s
   });
 }
 
+/** Patches of one aspect of a batch item, with the system metadata they carry. */
+export interface PatchInput {
+  readonly patches: readonly PatchDocument[];
+  readonly systemMetadata?: Record<string, unknown>;
+}
+
 /** Entities of a v3 entity-level PATCH body: per aspect, the patch document in `value`. */
-export function patchItemsOf(body: unknown): BatchPatchItem[] {
+export function patchItemsOf(body: unknown): Array<{ urn: string; aspects: Map<string, PatchInput> }> {
   return parseShape(entityPatchBatchShape, body, 'request body').map(({ urn, ...rest }, i) => ({
     urn,
     aspects: new Map(

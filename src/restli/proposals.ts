@@ -6,14 +6,12 @@
  * interface's JSON, and then judged by the aspect's own rules in the services.
  */
 import { aspectNamed, requireKnownAspect, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
-import { relocated, ServiceError, ValidationError } from '../domain/errors.js';
+import { relocated, ValidationError } from '../domain/errors.js';
 import { checkInputLimits, quoteInput } from '../domain/inputLimits.js';
 import { checkJsonTextNesting } from '../domain/textNesting.js';
 import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
-import { parseUrn } from '../domain/urn.js';
-import type { Caller, WriteOptions } from '../services/caller.js';
-import type { EntityCall, EntityService } from '../services/entityService.js';
-import type { WriteReceipt } from '../services/writeReceipt.js';
+import { parseUrn, parseUrnOfType } from '../domain/urn.js';
+import type { PlanItem, PlanItemLabel } from '../domain/writes/plan.js';
 import type { ChangeType, ProposalShape } from './bodies.js';
 
 const JSON_TYPE = 'application/json';
@@ -94,41 +92,30 @@ export function parseProposal(raw: ProposalShape, at: string): Proposal {
   }
 }
 
-/** The entity service call a proposal makes, for authorizing a batch before its first write. */
-export function callOf(p: Proposal): EntityCall {
-  switch (p.changeType) {
-    case 'CREATE_ENTITY':
-      return { method: 'batchUpsert', entityType: p.entityType };
-    case 'DELETE':
-      return { method: 'deleteAspect', urn: p.urn, aspect: p.aspect };
-    case 'PATCH':
-      return { method: 'patchAspect', urn: p.urn, aspect: p.aspect, patch: p.patch! };
-    default:
-      return { method: 'setAspect', urn: p.urn, aspect: p.aspect, input: { value: p.value } };
-  }
-}
-
-/** Applies one proposal through the entity service (its authorization included); returns the write's receipt. */
-export async function applyProposal(entities: EntityService, caller: Caller, p: Proposal, options: WriteOptions): Promise<WriteReceipt> {
-  const input = { value: p.value, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) };
-  // A proposal brings its entity into being, as DataHub's ingestion does (the service's createsEntity).
-  const proposalOptions = { ...options, entityType: p.entityType, createsEntity: true };
+/**
+ * What a proposal asks as a plan item, the same changes REST v3 makes: UPSERT a set,
+ * CREATE a create-only set, CREATE_ENTITY a create-only entity, PATCH a JSON patch,
+ * DELETE an aspect delete. Every proposal but a DELETE brings its entity into being, as
+ * DataHub's ingestion does.
+ */
+export function planItemOf(p: Proposal, label?: PlanItemLabel): PlanItem {
+  const urn = parseUrnOfType(p.urn, p.entityType);
+  const sm = p.systemMetadata ? { systemMetadata: p.systemMetadata } : {};
+  const base = { urn, ...(label ? { label } : {}) };
   switch (p.changeType) {
     case 'UPSERT':
     case 'CREATE':
-      return (await entities.setAspect(caller, p.urn, p.aspect, input, { ...proposalOptions, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) })).receipt;
+      return { ...base, createsEntity: true, changes: [{ op: 'set', aspect: p.aspect, value: p.value, ...sm, ...(p.changeType === 'CREATE' ? { createOnly: true } : {}) }] };
     case 'PATCH':
-      return (await entities.patchAspect(caller, p.urn, p.aspect, p.patch!, { ...proposalOptions, ...(p.systemMetadata ? { systemMetadata: p.systemMetadata } : {}) })).receipt;
+      return { ...base, createsEntity: true, changes: [{ op: 'patch', aspect: p.aspect, patches: [p.patch!], ...sm }] };
     case 'CREATE_ENTITY':
-      return (await entities.batchUpsert(caller, p.entityType, [{ urn: p.urn, aspects: new Map([[p.aspect, input]]) }], { ...options, createEntityOnly: true })).receipt;
+      return { ...base, createsEntity: true, createEntityOnly: true, changes: [{ op: 'set', aspect: p.aspect, value: p.value, ...sm }] };
     case 'DELETE':
-      return entities.deleteAspect(caller, p.urn, p.aspect, { entityType: p.entityType, ...options });
+      return { ...base, changes: [{ op: 'delete', aspect: p.aspect }] };
   }
 }
 
-/** An error about one proposal of a batch, told with which one it was. */
-export function inBatch(err: unknown, index: number, p: Proposal): unknown {
-  if (!(err instanceof ServiceError)) return err;
-  const at = `proposals[${index}]`;
-  return relocated(err, err.field ? `${at}.${err.field}` : at, `${at} (${p.changeType} ${p.aspect} of ${p.urn}): ${err.message}`);
+/** How a proposal of a batch is named in errors about it. */
+export function proposalLabel(p: Proposal, index: number): PlanItemLabel {
+  return { at: `proposals[${index}]`, what: `${p.changeType} ${p.aspect} of ${p.urn}` };
 }

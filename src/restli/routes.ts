@@ -11,13 +11,14 @@ import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { quoteInput } from '../domain/inputLimits.js';
 import { checkRequestedResults } from '../domain/limits.js';
 import { parseShape } from '../domain/shapes/shape.js';
-import { keyAspectOf, parseUrn } from '../domain/urn.js';
+import { keyAspectOf, parseUrn, parseUrnOfType } from '../domain/urn.js';
+import { entityDeletePlan, itemsOf, planOf } from '../domain/writes/plan.js';
 import type { WriteOptions } from '../services/caller.js';
 import type { AspectValue } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
 import { stringParam, versionParam, type Query } from '../rest/params.js';
 import { deleteEntityShape, deleteReferencesShape, ingestProposalBatchShape, ingestProposalShape } from './bodies.js';
-import { applyProposal, callOf, inBatch, parseProposal } from './proposals.js';
+import { parseProposal, planItemOf, proposalLabel } from './proposals.js';
 import { serverConfig } from './serverConfig.js';
 
 export interface RestliRouteOptions {
@@ -99,27 +100,19 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
     const name = action(request, ['ingestProposal', 'ingestProposalBatch']);
     if (name === 'ingestProposal') {
       const body = parseShape(ingestProposalShape, request.body, 'request body');
-      request.receipts.add(await applyProposal(entities, request.caller, parseProposal(body.proposal, 'proposal'), writeOptions(body.async)));
+      const plan = planOf([planItemOf(parseProposal(body.proposal, 'proposal'))]);
+      request.receipts.add((await options.services.writes.submit(request.caller, plan, writeOptions(body.async))).receipt);
       return SUCCESS;
     }
     const body = parseShape(ingestProposalBatchShape, request.body, 'request body');
     checkRequestedResults(body.proposals.length, 'This proposal batch', 'proposals');
-    // Every proposal is checked, and authorized, before the first is applied, so a bad or forbidden one writes nothing.
-    const proposals = body.proposals.map((p, i) => parseProposal(p, `proposals[${i}]`));
-    for (const [i, p] of proposals.entries()) {
-      try {
-        await entities.authorize(request.caller, callOf(p));
-      } catch (err) {
-        throw inBatch(err, i, p);
-      }
-    }
-    for (const [i, p] of proposals.entries()) {
-      request.receipts.add(
-        await applyProposal(entities, request.caller, p, writeOptions(body.async)).catch((err: unknown) => {
-          throw inBatch(err, i, p);
-        }),
-      );
-    }
+    // The batch is one plan, all or nothing: every proposal is checked, authorized and decided before anything is written,
+    // and a refusal lists every bad proposal (docs/contract.md, "Whole batches").
+    const items = itemsOf(body.proposals, (raw, at, i) => {
+      const p = parseProposal(raw, at);
+      return planItemOf(p, proposalLabel(p, i));
+    }, (i) => `proposals[${i}]`);
+    request.receipts.add((await options.services.writes.submit(request.caller, planOf(items), writeOptions(body.async))).receipt);
     return SUCCESS;
   });
 
@@ -154,7 +147,7 @@ export async function restliRoutes(app: FastifyInstance, options: RestliRouteOpt
           throw err;
         },
       );
-      request.receipts.add(await entities.deleteEntity(request.caller, urn, { entityType: type, ...writeOptions(undefined) }));
+      request.receipts.add((await options.services.writes.submit(request.caller, entityDeletePlan(parseUrnOfType(urn, type)), writeOptions(undefined))).receipt);
       return { value: { urn, rows, timeseriesRows: 0 } };
     }
     const body = parseShape(deleteReferencesShape, request.body, 'request body');

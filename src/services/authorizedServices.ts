@@ -21,6 +21,7 @@ import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
 import type { TokenService } from './tokenService.js';
 import type { ValueService } from './valueService.js';
+import type { WriteService } from './writes/writeService.js';
 
 abstract class Authorized<S> {
   constructor(
@@ -36,6 +37,12 @@ abstract class Authorized<S> {
     }
     return this.inner;
   }
+
+  /** The wrapped service, for a method whose rule is 'in-write-path': the write entry point decides, entity by entity. */
+  protected decidedInside(caller: Caller, method: string): S {
+    if (!caller || typeof caller.scope !== 'string') throw new Error(`${this.name}.${method} called without a caller`);
+    return this.inner;
+  }
 }
 
 const E = entityPolicy;
@@ -49,33 +56,20 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   exists: EntityService['exists'] = (...args) => this.inner.exists(...args);
   existing: EntityService['existing'] = (...args) => this.inner.existing(...args);
   readEntities: EntityService['readEntities'] = (...args) => this.inner.readEntities(...args);
-  setAspect: EntityService['setAspect'] = (caller, urn, ...rest) => this.allowed(caller, 'setAspect', E.setAspect(caller, urn)).setAspect(caller, urn, ...rest);
-  patchAspect: EntityService['patchAspect'] = (caller, urn, ...rest) => this.allowed(caller, 'patchAspect', E.patchAspect(caller, urn)).patchAspect(caller, urn, ...rest);
-  updateAspect: EntityService['updateAspect'] = (caller, urn, ...rest) => this.allowed(caller, 'updateAspect', E.updateAspect(caller, urn)).updateAspect(caller, urn, ...rest);
-  writeAspects: EntityService['writeAspects'] = (caller, urn, ...rest) => this.allowed(caller, 'writeAspects', E.writeAspects(caller, urn)).writeAspects(caller, urn, ...rest);
-  batchUpsert: EntityService['batchUpsert'] = (caller, type, ...rest) => this.allowed(caller, 'batchUpsert', E.batchUpsert(caller, type)).batchUpsert(caller, type, ...rest);
-  batchPatch: EntityService['batchPatch'] = (caller, type, ...rest) => this.allowed(caller, 'batchPatch', E.batchPatch(caller, type)).batchPatch(caller, type, ...rest);
   batchGet: EntityService['batchGet'] = (caller, ...rest) => this.allowed(caller, 'batchGet', E.batchGet).batchGet(caller, ...rest);
   traceWrites: EntityService['traceWrites'] = (caller, ...rest) => this.allowed(caller, 'traceWrites', E.traceWrites).traceWrites(caller, ...rest);
-  deleteEntity: EntityService['deleteEntity'] = (caller, ...rest) => this.allowed(caller, 'deleteEntity', E.deleteEntity).deleteEntity(caller, ...rest);
   references: EntityService['references'] = (caller, ...rest) => this.allowed(caller, 'references', E.references).references(caller, ...rest);
   removeReferences: EntityService['removeReferences'] = (caller, ...rest) => this.allowed(caller, 'removeReferences', E.removeReferences).removeReferences(caller, ...rest);
-  deleteAspect: EntityService['deleteAspect'] = (caller, urn, aspect, ...rest) =>
-    this.allowed(caller, 'deleteAspect', E.deleteAspect(caller, urn, aspect)).deleteAspect(caller, urn, aspect, ...rest);
-  /** The rule of the method asked about, as that method's own wrapper applies it. */
-  authorize: EntityService['authorize'] = (caller, call) => {
-    const need =
-      call.method === 'setAspect'
-        ? E.setAspect(caller, call.urn)
-        : call.method === 'patchAspect'
-          ? E.patchAspect(caller, call.urn)
-          : call.method === 'batchUpsert'
-            ? E.batchUpsert(caller, call.entityType)
-            : E.deleteAspect(caller, call.urn, call.aspect);
-    return this.allowed(caller, call.method, need).authorize(caller, call);
-  };
-  previewWrite: EntityService['previewWrite'] = (caller, urn, ...rest) => this.allowed(caller, 'previewWrite', E.previewWrite(caller, urn)).previewWrite(caller, urn, ...rest);
   previewDelete: EntityService['previewDelete'] = (caller, ...rest) => this.allowed(caller, 'previewDelete', E.previewDelete).previewDelete(caller, ...rest);
+}
+
+/** The write entry point decides every entity itself (writes/writeGate.ts); the wrapper only checks there is a caller. */
+export class AuthorizedWriteService extends Authorized<WriteService> implements WriteService {
+  constructor(inner: WriteService) {
+    super(inner, 'writes');
+  }
+  submit: WriteService['submit'] = (caller, ...rest) => this.decidedInside(caller, 'submit').submit(caller, ...rest);
+  preview: WriteService['preview'] = (caller, ...rest) => this.decidedInside(caller, 'preview').preview(caller, ...rest);
 }
 
 const P = propertyPolicy;

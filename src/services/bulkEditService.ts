@@ -32,7 +32,7 @@ import { allSelected, selectionSize, tooMany, type BulkSelection, type Selection
 import { NO_WAIT } from './indexWaiter.js';
 import type { AndFilter } from '../domain/searchFilter.js';
 import type { SearchService } from './searchService.js';
-import type { WritePath } from './aspects/pipeline.js';
+import type { WriteService } from './writes/writeService.js';
 
 export interface BulkEditInput {
   /** A REST query (docs/search.md) selecting the entities; `*` for all of the types. */
@@ -77,17 +77,18 @@ export interface BulkEditService {
   edit(caller: Caller, input: BulkEditInput): Promise<BulkEditAnswer>;
 }
 
-export interface BulkEditServiceDeps extends WritePath {
+export interface BulkEditServiceDeps {
+  readonly db: Db;
+  readonly writes: WriteService;
   readonly search: SearchService;
   /** Where the audit line of a queued edit goes. */
   readonly log: Logger;
-  readonly historyVersionsKept?: number;
   /** Tells the job worker there is work (else it finds it at its next poll). */
   readonly onJobQueued?: () => void;
 }
 
 export class DefaultBulkEditService implements BulkEditService {
-  constructor(private readonly deps: BulkEditServiceDeps & { readonly db: Db }) {}
+  constructor(private readonly deps: BulkEditServiceDeps) {}
 
   async edit(caller: Caller, input: BulkEditInput): Promise<BulkEditAnswer> {
     const propertyUrn = propertyUrnOf(input.property);
@@ -103,7 +104,7 @@ export class DefaultBulkEditService implements BulkEditService {
     const limit = LIMITS.bulkEditEntities;
     if (input.dryRun) {
       const urns = await allSelected(this.selectionDeps(), selection, 'query');
-      const outcome = await applyValueEdit(this.deps, urns, edit, { actor: caller.actor, via: caller.via }, { dryRun: true });
+      const outcome = await applyValueEdit(this.deps, urns, edit, caller, { dryRun: true });
       return {
         dryRun: true,
         propertyUrn,
@@ -124,6 +125,7 @@ export class DefaultBulkEditService implements BulkEditService {
       operation,
       values: [...edit.values],
       actor: caller.actor,
+      scope: caller.scope,
       via: caller.via ?? null,
       urns: 'urns' in selection ? [...selection.urns] : null,
       selectedAt: 'urns' in selection ? selection.selectedAt : null,

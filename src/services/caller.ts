@@ -7,9 +7,9 @@ export type Scope = TokenScope;
  * The interface a request came through, recorded with every aspect version it writes
  * (the audit stamp's third part, beside actor and time). `cli` and `console` are what
  * propgraph's own clients say of themselves (X-Propgraph-Client); `system` is the
- * server's own work (cleanup jobs).
+ * server's own work (cleanup jobs); `migration` a migration's rewrite of values, in the name of whoever changed the definition.
  */
-export type WriteInterface = 'rest-v2' | 'rest-v3' | 'restli' | 'graphql' | 'cli' | 'console' | 'system';
+export type WriteInterface = 'rest-v2' | 'rest-v3' | 'restli' | 'graphql' | 'cli' | 'console' | 'system' | 'migration';
 
 export interface Caller {
   /** Recorded as createdBy on writes, e.g. `urn:li:corpuser:ci-loader`. */

@@ -1,59 +1,56 @@
 /**
- * Entities and their aspects, behind REST's entity routes and GraphQL: the service's
- * interface and its reads (one entity, many, a page of one type, a batch, a write's
- * trace, the aspects that name an entity). The writes and hard deletes are the base
- * class's (entityWrites.ts); the listing of one type, with its scroll ids, is
- * entityListing.ts's.
+ * Entities and their aspects, behind REST's entity routes and GraphQL: the reads (one
+ * entity, many, a page of one type, a batch, a write's trace, the aspects that name an
+ * entity) and the two entity-wide acts built on the write entry point: taking an entity
+ * out of the aspects that name it, and what a delete would remove. Every write is a plan
+ * submitted to services/writes/writeService.ts; the listing of one type, with its scroll
+ * ids, is entityListing.ts's.
  */
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError } from '../domain/errors.js';
-import type { PatchDocument } from '../domain/jsonPatch.js';
 import { checkRequestedResults, requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
+import { NO_CHANGE } from '../domain/writes/entityWrite.js';
+import { planOf } from '../domain/writes/plan.js';
 import { aspectTraceOf, lastChangeOfTrace, type AspectTrace } from '../domain/writeTrace.js';
-import { entitiesWithAspectContaining, entityExists, latestAspectNamesOfMany } from '../store/aspects.js';
+import type { ValueImpact } from '../domain/valueImpact.js';
+import { entitiesWithAspectContaining, entityExists, latestAspectNamesOfMany, type EntityPageReader } from '../store/aspects.js';
 import { entitiesPendingUpTo } from '../store/changeLog.js';
+import type { Db } from '../store/database.js';
+import { heldValueImpact } from '../store/heldValueImpact.js';
+import { propertyImpact } from '../store/propertyImpact.js';
 import type { Caller, WriteOptions } from './caller.js';
 import { existingUrns, readEntityViews } from './entityReads.js';
 import { listEntityPage } from './entityListing.js';
 import type { AspectValue, EntityView } from './entityView.js';
-import type { AspectResult, AspectWriteRequest } from './aspects/pipeline.js';
-import {
-  EntityWrites,
-  type AspectInput,
-  type BatchItem,
-  type BatchOptions,
-  type BatchPatchItem,
-  type BatchWritten,
-  type EntityCall,
-  type EntityReference,
-  type PatchAspectOptions,
-  type SetAspectOptions,
-} from './entityWrites.js';
-import type { ValueImpact } from '../domain/valueImpact.js';
-import type { WriteReceipt, Written } from './writeReceipt.js';
+import type { IndexWaiter } from './indexWaiter.js';
+import type { WriteService } from './writes/writeService.js';
+import type { Written } from './writeReceipt.js';
 
 export type { AspectValue, EntityView } from './entityView.js';
-export type {
-  AspectInput,
-  BatchItem,
-  BatchOptions,
-  BatchPatchItem,
-  BatchWritten,
-  EntityCall,
-  EntityDeps,
-  EntityReference,
-  PatchAspectOptions,
-  PatchInput,
-  SetAspectOptions,
-} from './entityWrites.js';
 
 /** Resolves a REST `{entityName}` path segment (case-insensitive). */
 export function entityTypeNamed(name: string): EntityTypeInfo {
   const type = findEntityType(name);
   if (!type) throw new NotFoundError(`Unknown entity type ${name}`);
   return type;
+}
+
+/** An aspect of another entity that names an entity (DataHub's relationship name). */
+export interface EntityReference {
+  readonly entity: string;
+  readonly aspect: string;
+  readonly relationship: string;
+}
+
+export interface EntityDeps {
+  readonly db: Db;
+  /** Pages of entities with named aspects in one read (search pages, batch reads). */
+  readonly readEntityPage: EntityPageReader;
+  readonly indexWaiter: IndexWaiter;
+  /** The one write entry point. */
+  readonly writes: WriteService;
 }
 
 export interface EntityService {
@@ -76,27 +73,6 @@ export interface EntityService {
    * opaque cursor (the last URN returned); null when there is nothing more.
    */
   listEntities(caller: Caller, entityType: EntityTypeInfo, options: { count: number; scrollId?: string; aspects?: readonly string[] }): Promise<{ scrollId: string | null; entities: EntityView[] }>;
-  /** Writes (replaces) one aspect. */
-  setAspect(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<Written<AspectResult>>;
-  /** Applies a JSON patch to what readers currently see of the aspect, then writes it like a set. */
-  patchAspect(caller: Caller, urnValue: string, aspect: string, patch: PatchDocument, options?: PatchAspectOptions): Promise<Written<AspectResult>>;
-  /** Computes an aspect from its current visible value (GraphQL merge semantics, removals). */
-  updateAspect(caller: Caller, urnValue: string, aspect: string, compute: (current: unknown | undefined) => unknown, options?: WriteOptions): Promise<Written<AspectResult>>;
-  /** Writes several aspects of one entity together: all of them or none. */
-  writeAspects(caller: Caller, urnValue: string, requests: readonly AspectWriteRequest[], options?: WriteOptions): Promise<Written<AspectResult[]>>;
-  /**
-   * Creates or updates several entities of one type. Everything is validated before
-   * anything is written, so a bad entry fails the batch without partial writes. One
-   * URN may come in several items (DataHub's clients send one per aspect): they are
-   * merged in order, and the answer has one entry per entity, in first-appearance order.
-   */
-  batchUpsert(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchItem[], options?: BatchOptions): Promise<Written<BatchWritten[]>>;
-  /**
-   * Patches aspects of several entities of one type (DataHub's entity-level PATCH):
-   * each patch applies to what readers see of the aspect (an empty one when absent,
-   * which creates it), patches of one aspect in the order sent; all or nothing.
-   */
-  batchPatch(caller: Caller, entityType: EntityTypeInfo, items: readonly BatchPatchItem[], options?: WriteOptions): Promise<Written<BatchWritten[]>>;
   /**
    * Reads the named aspects of several entities of one type (DataHub's batchGet); an
    * item naming no aspect gets all of them. Entities that do not exist are left out.
@@ -108,34 +84,20 @@ export interface EntityService {
    * entities and aspects asked about are answered; the client rejects any other.
    */
   traceWrites(caller: Caller, traceId: string, asked: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Map<string, AspectTrace>>>;
-  /** Hard-deletes an entity; idempotent. */
-  deleteEntity(caller: Caller, urnValue: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<WriteReceipt>;
   /** The aspects of other entities that name this entity (a tag in a dataset's globalTags, ...). */
   references(caller: Caller, urnValue: string): Promise<EntityReference[]>;
   /**
-   * Takes this entity out of every aspect that names it, each through the write path
-   * as an edit of that aspect; answers what it changed.
+   * Takes this entity out of every aspect that names it, as one plan of edits of those
+   * aspects (all or nothing); answers what it changed.
    */
   removeReferences(caller: Caller, urnValue: string, options?: WriteOptions): Promise<Written<EntityReference[]>>;
-  /** Deletes one aspect; idempotent. */
-  deleteAspect(caller: Caller, urnValue: string, aspect: string, options?: WriteOptions & { entityType?: EntityTypeInfo }): Promise<WriteReceipt>;
-  /**
-   * Whether the caller may make a call, without making it: a batch of calls (Rest.li's
-   * proposal batch) is authorized whole before its first write. The authorization
-   * wrapper answers; the service itself allows everything.
-   */
-  authorize(caller: Caller, call: EntityCall): Promise<void>;
-  /**
-   * What writing the aspect would drop of the values entities hold (a definition that
-   * starts a new version drops its property's values), deciding everything and writing
-   * nothing; a write the rules refuse throws as the write would (REST dryRun=true).
-   */
-  previewWrite(caller: Caller, urnValue: string, aspect: string, input: AspectInput, options?: SetAspectOptions & { entityType?: EntityTypeInfo }): Promise<ValueImpact>;
   /** What hard-deleting the entity would remove of the values entities hold: a property's values everywhere, an entity's own (REST dryRun=true). */
   previewDelete(caller: Caller, urnValue: string, options?: { entityType?: EntityTypeInfo }): Promise<ValueImpact>;
 }
 
-export class DefaultEntityService extends EntityWrites implements EntityService {
+export class DefaultEntityService implements EntityService {
+  constructor(private readonly deps: EntityDeps) {}
+
   async getEntity(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo; aspects?: readonly string[] } = {}): Promise<EntityView> {
     const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
     const views = await this.readEntities([urn], options.aspects);
@@ -214,5 +176,24 @@ export class DefaultEntityService extends EntityWrites implements EntityService 
       }
     }
     return found;
+  }
+
+  async removeReferences(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<Written<EntityReference[]>> {
+    const urn = parseUrn(urnValue);
+    const found = await this.references(caller, urnValue);
+    const rules = new Map(referenceRulesFor(urn.entityType.name).map((r) => [r.aspect, r]));
+    const plan = planOf(
+      found.map((ref) => {
+        const rule = rules.get(ref.aspect)!;
+        return { urn: parseUrn(ref.entity), changes: [{ op: 'compute' as const, aspect: ref.aspect, compute: (current: unknown) => (current === undefined ? NO_CHANGE : rule.remove(current, urn.value)) }] };
+      }),
+    );
+    const written = await this.deps.writes.submit(caller, plan, options);
+    return { result: found, receipt: written.receipt };
+  }
+
+  async previewDelete(_caller: Caller, urnValue: string, options: { entityType?: EntityTypeInfo } = {}): Promise<ValueImpact> {
+    const urn = options.entityType ? parseUrnOfType(urnValue, options.entityType) : parseUrn(urnValue);
+    return urn.entityType.definitionAspect ? propertyImpact(this.deps.db, urn.value) : heldValueImpact(this.deps.db, urn.value);
   }
 }

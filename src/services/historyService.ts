@@ -14,7 +14,8 @@ import { textViolation } from '../domain/inputLimits.js';
 import { pageSize } from '../domain/limits.js';
 import type { StructuredPropertiesAspect } from '../domain/structuredProperties.js';
 import { parseUrn, parseUrnOfType } from '../domain/urn.js';
-import { historyEntries, type HistoryCursor, type HistoryEntry, type ValuesVersion } from '../domain/valueHistory.js';
+import { historyEntries, visibleAt, type HistoryCursor, type HistoryEntry, type ShownSince, type ValuesVersion } from '../domain/valueHistory.js';
+import { lifecycleEventsOf } from '../store/lifecycleEvents.js';
 import { aspectVersion, latestAudit, valuesVersions, type ValuesVersionRow } from '../store/aspectVersions.js';
 import type { Db } from '../store/database.js';
 import { findProperties } from '../store/propertyRegistry.js';
@@ -42,11 +43,30 @@ export interface HistoryQuery {
   readonly scrollId?: string | null;
 }
 
+/** Something that happened to a property or a metadata test as a whole, with who and when. */
+export interface LifecycleEntry {
+  readonly urn: string;
+  /** created, changed, versionChanged, migrationStarted, migrationFinished, softDeleted, restored, hardDeleted. */
+  readonly event: string;
+  readonly time: number;
+  readonly actor: string;
+  readonly via: string | null;
+  readonly detail: Record<string, unknown> | null;
+}
+
 export interface HistoryPage {
   readonly entries: HistoryEntry[];
+  /**
+   * The lifecycle of the property or metadata test asked about (its urn, or `property`),
+   * newest first, on the first page; empty for other entities.
+   */
+  readonly events: LifecycleEntry[];
   /** Pass back for the next page; null when there is none. */
   readonly scrollId: string | null;
 }
+
+/** Lifecycle events told on a history's first page (a property's lifecycle is short; this bounds a pathological one). */
+const EVENTS_SHOWN = 100;
 
 /** Entries per page when the caller names no count. */
 const HISTORY_PAGE = 20;
@@ -84,7 +104,7 @@ export class DefaultHistoryService implements HistoryService {
     }
     const found = await aspectVersion(this.deps.db, urn.value, aspect, version);
     if (!found) throw new NotFoundError(`Version ${version} of aspect ${aspect} of ${urn.value} does not exist`);
-    const value = aspect === 'structuredProperties' ? await this.withoutHiddenProperties(found.metadata) : found.metadata;
+    const value = aspect === 'structuredProperties' ? visibleAt(found.metadata, found.createdOn.getTime(), await this.shownSince(propertiesNamed(found.metadata))) : found.metadata;
     return { urn: urn.value, aspect, version, value, systemMetadata: found.systemMetadata, created: stampOf(found) };
   }
 
@@ -105,23 +125,23 @@ export class DefaultHistoryService implements HistoryService {
       limit: count + 1,
     });
     const page = rows.slice(0, count);
-    const visible = await this.visibleProperties(page.flatMap((r) => [...propertiesNamed(r.metadata), ...propertiesNamed(r.previous)]));
-    const entries = historyEntries(page.map(versionOf), (p) => visible.has(p) && (propertyUrn === undefined || p === propertyUrn));
+    const since = await this.shownSince(page.flatMap((r) => [...propertiesNamed(r.metadata), ...propertiesNamed(r.previous)]));
+    const entries = historyEntries(page.map(versionOf), (p) => propertyUrn === undefined || p === propertyUrn, since);
     const last = page.at(-1);
-    return { entries, scrollId: rows.length > count && last ? encodeHistoryCursor({ time: last.createdOn.getTime(), urn: last.urn, revision: last.revision }) : null };
+    const about = urn !== undefined && parseUrn(urn).entityType.definitionAspect ? urn : propertyUrn;
+    const events = query.scrollId || about === undefined ? [] : (await lifecycleEventsOf(this.deps.db, about, EVENTS_SHOWN)).map((e) => ({ urn: e.urn, event: e.event, time: e.createdOn.getTime(), actor: e.actor, via: e.via, detail: e.detail }));
+    return { entries, events, scrollId: rows.length > count && last ? encodeHistoryCursor({ time: last.createdOn.getTime(), urn: last.urn, revision: last.revision }) : null };
   }
 
-  /** The live, not soft-deleted properties among those named. */
-  private async visibleProperties(urns: readonly string[]): Promise<Set<string>> {
+  /**
+   * The one rule for which values a read of history may return (docs/contract.md, "Which
+   * values a read may return"): a property's, from the start of its current lineage on,
+   * while it exists and is not soft deleted.
+   */
+  private async shownSince(urns: readonly string[]): Promise<ShownSince> {
     const found = await findProperties(this.deps.db, [...new Set(urns)]);
-    return new Set([...found.values()].filter((p) => !p.removed).map((p) => p.urn));
-  }
-
-  private async withoutHiddenProperties(metadata: unknown): Promise<unknown> {
-    const aspect = metadata as Partial<StructuredPropertiesAspect> | null;
-    if (!aspect || !Array.isArray(aspect.properties)) return metadata;
-    const visible = await this.visibleProperties(propertiesNamed(metadata));
-    return { ...aspect, properties: aspect.properties.filter((p) => visible.has(p.propertyUrn)) };
+    const from = new Map([...found.values()].filter((p) => !p.removed).map((p) => [p.urn, p.lineageStartedOn.getTime()]));
+    return (p) => from.get(p);
   }
 }
 
@@ -137,7 +157,7 @@ function stampOf(stamp: { createdOn: Date; createdBy: string; createdVia: string
 /** A stored row as the domain reads it: the version before is null for a first write, unknown when retention deleted it. */
 function versionOf(r: ValuesVersionRow): ValuesVersion {
   const previous = r.previousRevision !== null ? r.previous : r.revision === 1 ? null : undefined;
-  return { urn: r.urn, version: r.version, metadata: r.metadata, previous, time: r.createdOn.getTime(), actor: r.createdBy, via: r.createdVia };
+  return { urn: r.urn, version: r.version, metadata: r.metadata, previous, previousTime: r.previousOn?.getTime(), time: r.createdOn.getTime(), actor: r.createdBy, via: r.createdVia };
 }
 
 export function encodeHistoryCursor(cursor: HistoryCursor): string {

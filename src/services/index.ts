@@ -21,6 +21,7 @@ import {
   AuthorizedTestService,
   AuthorizedTokenService,
   AuthorizedValueService,
+  AuthorizedWriteService,
 } from './authorizedServices.js';
 import { DefaultBackupService, type BackupService } from './backupService.js';
 import { AuditTrail } from './audit.js';
@@ -37,8 +38,11 @@ import { DefaultTestService, type TestService } from './testService.js';
 import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
+import { DefaultWriteService, type WriteService } from './writes/writeService.js';
 
 export interface Services {
+  /** The one write entry point: every write is a plan submitted here. */
+  readonly writes: WriteService;
   readonly entities: EntityService;
   readonly properties: PropertyService;
   readonly values: ValueService;
@@ -80,22 +84,26 @@ export interface ServiceDeps {
   readonly onJobQueued?: () => void;
   /** Sign-in through an OpenID provider (OIDC_ISSUER); absent: off. */
   readonly signIn?: Omit<SignInDeps, 'tokens' | 'log'>;
+  /** The process's count of committed registry changes, shared with the writers the runtime builds beside these services. */
+  readonly registryChanges?: LocalRegistryChanges;
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const registryChanges = new LocalRegistryChanges();
-  const entities = new DefaultEntityService({ ...deps, registryChanges });
+  const registryChanges = deps.registryChanges ?? new LocalRegistryChanges();
+  const writes = new DefaultWriteService({ db: deps.db, log: deps.log, indexWaiter: deps.indexWaiter, registryChanges, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}) });
+  const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, indexWaiter: deps.indexWaiter, writes });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
-  const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities });
+  const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities, writes });
   const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
   return {
+    writes: new AuthorizedWriteService(writes),
     entities: new AuthorizedEntityService(entities),
-    properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities })),
-    values: new AuthorizedValueService(new DefaultValueService({ entities })),
+    properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities, writes })),
+    values: new AuthorizedValueService(new DefaultValueService({ entities, writes })),
     history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
     bulkEdits: new AuthorizedBulkEditService(
-      new DefaultBulkEditService({ db: deps.db, log: deps.log, registryChanges, search, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}), ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
+      new DefaultBulkEditService({ db: deps.db, log: deps.log, writes, search, ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
     ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(tests),

@@ -5,7 +5,6 @@
  * service method, applied by the wrappers in authorizedServices.ts and read by
  * privileges.ts, so what clients are shown is what the services accept.
  */
-import { tryParseUrn } from '../domain/urn.js';
 import { isPerson, type Scope } from './caller.js';
 import type { BulkEditService } from './bulkEditService.js';
 import type { ComplianceService } from './complianceService.js';
@@ -18,38 +17,20 @@ import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
 import type { TokenService } from './tokenService.js';
 import type { ValueService } from './valueService.js';
+import type { WriteService } from './writes/writeService.js';
 
 type AnyFunction = (...args: never[]) => unknown;
 type MethodKeys<S> = { [K in keyof S]: S[K] extends AnyFunction ? K : never }[keyof S];
 
 /**
  * A method's rule: the scope it needs (its first argument is the Caller), a function of
- * its arguments giving that scope, or 'unchecked' for helpers that take no caller and
- * only read (they are reachable only from already-authorized requests). Every method of
- * a service has one, or its policy does not compile.
+ * its arguments giving that scope, 'unchecked' for helpers that take no caller and
+ * only read (they are reachable only from already-authorized requests), or
+ * 'in-write-path' for writes, which the one write entry point decides entity by entity
+ * (writes/writeGate.ts). Every method of a service has one, or its policy does not compile.
  */
-export type Rule<F> = Scope | 'unchecked' | (F extends (...args: infer A) => unknown ? (...args: A) => Scope : never);
+export type Rule<F> = Scope | 'unchecked' | 'in-write-path' | (F extends (...args: infer A) => unknown ? (...args: A) => Scope : never);
 export type Policy<S> = { readonly [K in MethodKeys<S>]: Rule<S[K]> };
-
-/** Writing to a metadata test (any of its aspects) is test management: admin. */
-function aspectWriteScope(urn: string): Scope {
-  const parsed = tryParseUrn(urn);
-  return parsed.ok && parsed.urn.entityType.adminWrites ? 'admin' : 'write';
-}
-
-/**
- * Deleting an aspect edits the entity (write), unless it ends in a removal: deleting
- * the key aspect hard-deletes the entity (a dataset with its fields), and deleting a
- * property's propertyDefinition drops it from the registry and queues the removal of
- * its values. Those need admin on every route, as deleting the entity does (docs/contract.md §5, §12).
- * An unparseable urn is refused by the service itself.
- */
-function aspectDeleteScope(urn: string, aspect: string): Scope {
-  const parsed = tryParseUrn(urn);
-  if (!parsed.ok) return 'write';
-  const type = parsed.urn.entityType;
-  return aspect === type.keyAspect || type.definitionAspect === aspect ? 'admin' : aspectWriteScope(urn);
-}
 
 export const entityPolicy = {
   getEntity: 'read',
@@ -58,28 +39,20 @@ export const entityPolicy = {
   exists: 'unchecked',
   existing: 'unchecked',
   readEntities: 'unchecked',
-  setAspect: (_caller, urn) => aspectWriteScope(urn),
-  patchAspect: (_caller, urn) => aspectWriteScope(urn),
-  updateAspect: (_caller, urn) => aspectWriteScope(urn),
-  writeAspects: (_caller, urn) => aspectWriteScope(urn),
-  batchUpsert: (_caller, entityType) => (entityType.adminWrites ? 'admin' : 'write'),
-  batchPatch: (_caller, entityType) => (entityType.adminWrites ? 'admin' : 'write'),
   batchGet: 'read',
   traceWrites: 'read',
-  deleteEntity: 'admin',
   references: 'read',
-  // Each removal is an edit of the referring entity's aspect, as a REST write of it is.
+  // Each removal is an edit of the referring entity's aspect, decided per entity in the write path too; asking for one is a write.
   removeReferences: 'write',
-  deleteAspect: (_caller, urn, aspect) => aspectDeleteScope(urn, aspect),
-  // Asks about another method's rule (authorizedServices.ts applies that rule).
-  authorize: 'unchecked',
-  // Asking what a write would drop needs what the write needs; what a delete would remove is a count anyone who reads may see.
-  previewWrite: (_caller, urn) => aspectWriteScope(urn),
+  // What a delete would remove is a count anyone who reads may see.
   previewDelete: 'read',
 } as const satisfies Policy<EntityService>;
 
-// What the write path finds only once it decides a write has its rule beside it (writePolicy.ts).
-export { destructiveWritePolicy } from './writePolicy.js';
+/** Every write is decided per entity, inside the one entry point (writes/writeGate.ts), whatever the interface. */
+export const writePolicy = {
+  submit: 'in-write-path',
+  preview: 'in-write-path',
+} as const satisfies Policy<WriteService>;
 
 export const propertyPolicy = {
   get: 'read',

@@ -14,8 +14,10 @@ import { aspectAudit, aspectRevisions, type AuditStamps } from '../store/aspects
 import type { Db } from '../store/database.js';
 import { findProperties } from '../store/propertyRegistry.js';
 import type { Caller, WriteOptions } from './caller.js';
-import type { AspectWriteRequest } from './aspects/pipeline.js';
 import type { EntityService } from './entityService.js';
+import { entityDeletePlan, entityPlan, type ComputeChange, type SetChange } from '../domain/writes/plan.js';
+import type { MigrationRules } from '../domain/valueMigration.js';
+import type { WriteService } from './writes/writeService.js';
 import type { Written } from './writeReceipt.js';
 
 export interface AllowedValueInput {
@@ -60,6 +62,10 @@ export interface ReplacePropertyInput {
   entityTypes: readonly string[];
   version?: string | null;
   settings?: PropertySettingsInput | null;
+  /** The definition's version as read (its revision): a write over a later one is refused as stale. */
+  expectedVersion?: string | null;
+  /** Rules that keep the stored values a breaking change would break (instead of a new version). */
+  migration?: MigrationRules | null;
 }
 
 export interface DefinitionRevision {
@@ -78,6 +84,8 @@ export interface UpdatePropertyInput {
   setCardinalityAsMultiple?: boolean | null;
   newEntityTypes?: readonly string[] | null;
   settings?: PropertySettingsInput | null;
+  /** The definition's version as read (its revision): a write over a later one is refused as stale. */
+  expectedVersion?: string | null;
 }
 
 export interface PropertyState {
@@ -128,7 +136,7 @@ export interface PropertyService {
 }
 
 export class DefaultPropertyService implements PropertyService {
-  constructor(private readonly deps: { db: Db; entities: EntityService }) {}
+  constructor(private readonly deps: { db: Db; entities: EntityService; writes: WriteService }) {}
 
   async get(_caller: Caller, urn: string): Promise<PropertyState | undefined> {
     return (await this.getMany([urn])).get(urn);
@@ -160,7 +168,8 @@ export class DefaultPropertyService implements PropertyService {
     if (input.description != null) definition.description = input.description;
     if (input.allowedValues != null) definition.allowedValues = allowedValuesOf(input.allowedValues, 'allowedValues');
     if (input.typeQualifier?.allowedTypes != null) definition.typeQualifier = { allowedTypes: input.typeQualifier.allowedTypes };
-    const written = await this.deps.entities.writeAspects(caller, urn, [{ aspect: 'propertyDefinition', value: definition, createOnly: true }, ...settingsWrite(input.settings)], options);
+    const create: SetChange = { op: 'set', aspect: 'propertyDefinition', value: definition, createOnly: true };
+    const written = await this.deps.writes.submit(caller, entityPlan(parseUrn(urn), [create, ...settingsWrite(input.settings)]), options);
     return { result: urn, receipt: written.receipt };
   }
 
@@ -180,14 +189,17 @@ export class DefaultPropertyService implements PropertyService {
       definition.typeQualifier = { allowedTypes: input.typeQualifier.allowedTypes };
     }
     if (input.version != null) definition.version = input.version;
-    const replace: AspectWriteRequest = {
+    const replace: ComputeChange = {
+      op: 'compute',
       aspect: 'propertyDefinition',
       compute: (current) => {
         if (current === undefined) throw new NotFoundError(`Structured property ${urn.value} does not exist`);
         return definition;
       },
+      ...(input.expectedVersion != null ? { ifVersionMatch: input.expectedVersion } : {}),
+      ...(input.migration ? { directive: { migration: input.migration } } : {}),
     };
-    const written = await this.deps.entities.writeAspects(caller, urn.value, [replace, ...settingsWrite(input.settings)], options);
+    const written = await this.deps.writes.submit(caller, entityPlan(urn, [replace, ...settingsWrite(input.settings)]), options);
     return { result: urn.value, receipt: written.receipt };
   }
 
@@ -206,14 +218,16 @@ export class DefaultPropertyService implements PropertyService {
 
   private async setRemoved(caller: Caller, urn: string, removed: boolean, options: WriteOptions): Promise<Written<string>> {
     const parsed = propertyUrn(urn);
-    const written = await this.deps.entities.setAspect(caller, parsed.value, 'status', { value: { removed } }, options);
+    const written = await this.deps.writes.submit(caller, entityPlan(parsed, [{ op: 'set', aspect: 'status', value: { removed } }]), options);
     return { result: parsed.value, receipt: written.receipt };
   }
 
   async update(caller: Caller, input: UpdatePropertyInput, options: WriteOptions = {}): Promise<Written<string>> {
     const urn = propertyUrn(input.urn);
-    const update: AspectWriteRequest = {
+    const update: ComputeChange = {
+      op: 'compute',
       aspect: 'propertyDefinition',
+      ...(input.expectedVersion != null ? { ifVersionMatch: input.expectedVersion } : {}),
       compute: (current) => {
         if (current === undefined) throw new NotFoundError(`Structured property ${urn.value} does not exist`);
         const def = { ...(current as PropertyDefinition) } as PropertyDefinition;
@@ -231,14 +245,14 @@ export class DefaultPropertyService implements PropertyService {
         return def;
       },
     };
-    const written = await this.deps.entities.writeAspects(caller, urn.value, [update, ...settingsWrite(input.settings)], options);
+    const written = await this.deps.writes.submit(caller, entityPlan(urn, [update, ...settingsWrite(input.settings)]), options);
     return { result: urn.value, receipt: written.receipt };
   }
 
   async delete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<Written<boolean>> {
     const parsed = parseUrn(urn);
     if (parsed.entityType !== ENTITY.structuredProperty) throw new ValidationError(`${urn} is not a structured property urn`, 'urn');
-    return { result: true, receipt: await this.deps.entities.deleteEntity(caller, urn, options) };
+    return { result: true, receipt: (await this.deps.writes.submit(caller, entityDeletePlan(parsed), options)).receipt };
   }
 }
 
@@ -251,11 +265,12 @@ function propertyUrn(value: string): Urn {
 const SETTING_FLAGS = ['isHidden', 'showInSearchFilters', 'showInAssetSummary', 'showAsAssetBadge', 'showInColumnsTable', 'hideInAssetSummaryWhenEmpty'] as const;
 
 /** The structuredPropertySettings write for the flags given (none when no flag is given). */
-function settingsWrite(input: PropertySettingsInput | null | undefined): AspectWriteRequest[] {
+function settingsWrite(input: PropertySettingsInput | null | undefined): ComputeChange[] {
   const given = SETTING_FLAGS.filter((flag) => input?.[flag] !== undefined && input?.[flag] !== null);
   if (given.length === 0) return [];
   return [
     {
+      op: 'compute',
       aspect: 'structuredPropertySettings',
       compute: (current) => {
         const next: Record<string, unknown> = { ...((current as Record<string, unknown> | undefined) ?? {}) };

@@ -21,7 +21,9 @@ import type { Db } from '../store/database.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
 import { TEST_TYPE, TestCatalog, type RunnableTest } from './testCatalog.js';
-import { countRun, logExceeded, resultsRequest, type EvaluationBounds, type Evaluated } from './testEvaluation/resultWriter.js';
+import { countRun, logExceeded, resultsChange, type EvaluationBounds, type Evaluated } from './testEvaluation/resultWriter.js';
+import { entityDeletePlan, entityPlan } from '../domain/writes/plan.js';
+import type { WriteService } from './writes/writeService.js';
 import { TestSet } from './testEvaluation/testSet.js';
 import { bothWrites, NOTHING_WRITTEN, type Written } from './writeReceipt.js';
 
@@ -82,6 +84,7 @@ export interface TestServiceDeps {
   readonly db: Db;
   readonly log: Logger;
   readonly entities: EntityService;
+  readonly writes: WriteService;
 }
 
 const DEFAULT_LIST_COUNT = 20;
@@ -179,30 +182,29 @@ export class DefaultTestService implements TestService {
       throw new ValidationError(`id ${JSON.stringify(id)} cannot be a test id${parsed.ok ? ': ids cannot have spaces' : `: ${parsed.reason}`}`, 'id');
     }
     const urn = parsed.urn.value;
-    const written = await this.deps.entities.setAspect(caller, urn, 'testInfo', { value: testInfoOf(input) }, { ...options, createOnly: true, entityType: TEST_TYPE });
+    const written = await this.deps.writes.submit(caller, entityPlan(parsed.urn, [{ op: 'set', aspect: 'testInfo', value: testInfoOf(input), createOnly: true }]), options);
     return { result: urn, receipt: written.receipt };
   }
 
   async updateTest(caller: Caller, urnValue: string, input: TestInput, options: WriteOptions = {}): Promise<Written<string>> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const info = testInfoOf(input);
-    const written = await this.deps.entities.updateAspect(
-      caller,
-      urn.value,
-      'testInfo',
-      (current) => {
+    const change = {
+      op: 'compute' as const,
+      aspect: 'testInfo',
+      compute: (current: unknown) => {
         if (current === undefined) throw new NotFoundError(`Test ${urn.value} does not exist`);
         return info;
       },
-      options,
-    );
+    };
+    const written = await this.deps.writes.submit(caller, entityPlan(urn, [change]), options);
     return { result: urn.value, receipt: written.receipt };
   }
 
   async deleteTest(caller: Caller, urnValue: string, options: WriteOptions = {}): Promise<Written<boolean>> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const existed = await this.deps.entities.exists(urn.value);
-    const receipt = await this.deps.entities.deleteEntity(caller, urn.value, { ...options, entityType: TEST_TYPE });
+    const { receipt } = await this.deps.writes.submit(caller, entityDeletePlan(urn), options);
     return { result: existed, receipt };
   }
 
@@ -318,9 +320,9 @@ export class DefaultTestService implements TestService {
     let receipt = NOTHING_WRITTEN;
     for (const urn of urns) {
       let last: TestRun = { passing: [], failing: [], exceeded: [] };
-      const request = resultsRequest(urn, set, evaluated, stamp, () => bounds, (run) => (last = run));
-      if (!request) throw new ValidationError(`Entities of type ${urn.entityType.name} hold no test results; evaluate without push`, 'push');
-      const written = await this.deps.entities.writeAspects(caller, urn.value, [request], options);
+      const change = resultsChange(urn, set, evaluated, stamp, () => bounds, (run) => (last = run));
+      if (!change) throw new ValidationError(`Entities of type ${urn.entityType.name} hold no test results; evaluate without push`, 'push');
+      const written = await this.deps.writes.submit(caller, entityPlan(urn, [change]), options);
       receipt = bothWrites(receipt, written.receipt);
       runs.set(urn.value, last);
       countRun(last, tests.length, 'request');

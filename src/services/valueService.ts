@@ -9,7 +9,11 @@ import type { PropertyValueAssignment, StructuredPropertiesAspect } from '../dom
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService } from './entityService.js';
 import { typedValueOfInput } from './propertyService.js';
-import { NO_CHANGE } from './aspects/pipeline.js';
+import { NO_CHANGE } from '../domain/writes/entityWrite.js';
+import { entityPlan } from '../domain/writes/plan.js';
+import { parseUrn } from '../domain/urn.js';
+import type { WriteService } from './writes/writeService.js';
+import { onlyEntity } from './writes/writeService.js';
 import type { Written } from './writeReceipt.js';
 
 export interface PropertyValuesInput {
@@ -26,19 +30,24 @@ function entriesOf(aspect: unknown): PropertyValueAssignment[] {
   return ((aspect as StructuredPropertiesAspect | undefined)?.properties ?? []).map((p) => ({ ...p }));
 }
 
+/** A value write that names the version it read (the asset's structuredProperties revision): refused as stale when it moved on. */
+export interface ValueWriteOptions extends WriteOptions {
+  readonly expectedVersion?: string | null;
+}
+
 export interface ValueService {
   /** Sets the values of the properties named, keeping the asset's other properties. */
-  upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options?: WriteOptions): Promise<Written<AssetProperties>>;
+  upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options?: ValueWriteOptions): Promise<Written<AssetProperties>>;
   /** Removes the properties named from the asset. */
-  remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options?: WriteOptions): Promise<Written<AssetProperties>>;
+  remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options?: ValueWriteOptions): Promise<Written<AssetProperties>>;
   /** What readers see of an asset's structured properties (empty when it has none). */
   get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined>;
 }
 
 export class DefaultValueService implements ValueService {
-  constructor(private readonly deps: { entities: EntityService }) {}
+  constructor(private readonly deps: { entities: EntityService; writes: WriteService }) {}
 
-  async upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options: WriteOptions = {}): Promise<Written<AssetProperties>> {
+  async upsert(caller: Caller, assetUrn: string, params: readonly PropertyValuesInput[], options: ValueWriteOptions = {}): Promise<Written<AssetProperties>> {
     const assignments = params.map((p, i) => ({
       propertyUrn: p.structuredPropertyUrn,
       values: p.values.map((v, j) => typedValueOfInput(v, `structuredPropertyInputParams[${i}].values[${j}]`)),
@@ -48,39 +57,34 @@ export class DefaultValueService implements ValueService {
       if (named.has(a.propertyUrn)) throw new ValidationError(`Property ${a.propertyUrn} is listed more than once`, 'structuredPropertyUrn', { propertyUrn: a.propertyUrn });
       named.add(a.propertyUrn);
     }
-    const written = await this.deps.entities.updateAspect(
-      caller,
-      assetUrn,
-      'structuredProperties',
-      (current) => {
-        // A property named is set: its entries (one per attribution source) become this one, where the first stood.
-        let entries = entriesOf(current);
-        for (const a of assignments) {
-          const at = entries.findIndex((e) => e.propertyUrn === a.propertyUrn);
-          entries = entries.filter((e) => e.propertyUrn !== a.propertyUrn);
-          entries.splice(at < 0 ? entries.length : at, 0, a);
-        }
-        return { properties: entries };
-      },
-      options,
-    );
-    return { result: { associatedUrn: assetUrn, properties: entriesOf(written.result.value) }, receipt: written.receipt };
+    return this.write(caller, assetUrn, (current) => {
+      // A property named is set: its entries (one per attribution source) become this one, where the first stood.
+      let entries = entriesOf(current);
+      for (const a of assignments) {
+        const at = entries.findIndex((e) => e.propertyUrn === a.propertyUrn);
+        entries = entries.filter((e) => e.propertyUrn !== a.propertyUrn);
+        entries.splice(at < 0 ? entries.length : at, 0, a);
+      }
+      return { properties: entries };
+    }, options);
   }
 
-  async remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options: WriteOptions = {}): Promise<Written<AssetProperties>> {
+  async remove(caller: Caller, assetUrn: string, propertyUrns: readonly string[], options: ValueWriteOptions = {}): Promise<Written<AssetProperties>> {
     const drop = new Set(propertyUrns);
-    const written = await this.deps.entities.updateAspect(
-      caller,
-      assetUrn,
-      'structuredProperties',
-      (current) => {
-        const entries = entriesOf(current);
-        const kept = entries.filter((e) => !drop.has(e.propertyUrn));
-        return current === undefined || kept.length === entries.length ? NO_CHANGE : { properties: kept };
-      },
-      options,
-    );
-    return { result: { associatedUrn: assetUrn, properties: entriesOf(written.result.value) }, receipt: written.receipt };
+    return this.write(caller, assetUrn, (current) => {
+      const entries = entriesOf(current);
+      const kept = entries.filter((e) => !drop.has(e.propertyUrn));
+      return current === undefined || kept.length === entries.length ? NO_CHANGE : { properties: kept };
+    }, options);
+  }
+
+  /** The asset's structuredProperties computed from what readers see, as one plan. */
+  private async write(caller: Caller, assetUrn: string, compute: (current: unknown) => unknown, options: ValueWriteOptions): Promise<Written<AssetProperties>> {
+    const { expectedVersion, ...writeOptions } = options;
+    const change = { op: 'compute' as const, aspect: 'structuredProperties', compute, ...(expectedVersion != null ? { ifVersionMatch: expectedVersion } : {}) };
+    const written = await this.deps.writes.submit(caller, entityPlan(parseUrn(assetUrn), [change]), writeOptions);
+    const entity = onlyEntity(written.result);
+    return { result: { associatedUrn: assetUrn, properties: entriesOf(entity.results[0]?.value) }, receipt: written.receipt };
   }
 
   async get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined> {

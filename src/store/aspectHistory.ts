@@ -18,16 +18,6 @@ export interface HistoryRow {
 /** A property named in a structuredProperties aspect, as a JSON containment pattern. */
 const naming = (propertyUrn: string) => JSON.stringify([{ propertyUrn }]);
 
-/** Older versions of these entities' structuredProperties that name the property. */
-export async function historyOfEntitiesNaming(db: Queryable, urns: readonly string[], propertyUrn: string): Promise<HistoryRow[]> {
-  if (urns.length === 0) return [];
-  return db.query<HistoryRow>(sql`
-    SELECT urn, version, metadata FROM aspect
-    WHERE urn = ANY(${urns}::text[]) AND aspect = 'structuredProperties' AND version > 0
-      AND metadata->'properties' @> ${naming(propertyUrn)}::jsonb
-    ORDER BY urn, version`);
-}
-
 /**
  * Up to `limit` older versions, anywhere, that name the property and were written no
  * later than `writtenBy`, in urn order from `fromUrn` (a page: rewritten rows no longer

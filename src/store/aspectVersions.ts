@@ -43,6 +43,8 @@ export interface ValuesVersionRow {
   readonly previous: unknown | null;
   /** Its revision (null: none is stored). */
   readonly previousRevision: number | null;
+  /** When it was written (null: none is stored). */
+  readonly previousOn: Date | null;
   readonly createdOn: Date;
   readonly createdBy: string;
   readonly createdVia: string | null;
@@ -76,16 +78,16 @@ export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Prom
   const after = q.after
     ? sql`AND (created_on, urn, revision) < (${new Date(q.after.time)}::timestamptz, ${q.after.urn}::text, ${BigInt(q.after.revision)}::bigint)`
     : EMPTY;
-  const rows = await db.query<{ urn: string; version: bigint; revision: bigint; metadata: unknown; previous: unknown | null; previous_revision: bigint | null; created_on: Date; created_by: string; created_via: string | null }>(sql`
+  const rows = await db.query<{ urn: string; version: bigint; revision: bigint; metadata: unknown; previous: unknown | null; previous_revision: bigint | null; previous_on: Date | null; created_on: Date; created_by: string; created_via: string | null }>(sql`
     WITH v AS (
       SELECT a.urn, a.version, a.metadata, a.created_on, a.created_by, a.created_via,
              CASE WHEN a.version = 0 THEN MAX(a.version) OVER (PARTITION BY a.urn) + 1 ELSE a.version END AS revision
       FROM aspect a WHERE a.aspect = 'structuredProperties' AND ${entities}
     ), d AS (
-      SELECT v.*, LAG(metadata) OVER w AS previous, LAG(revision) OVER w AS previous_revision
+      SELECT v.*, LAG(metadata) OVER w AS previous, LAG(revision) OVER w AS previous_revision, LAG(created_on) OVER w AS previous_on
       FROM v WINDOW w AS (PARTITION BY urn ORDER BY revision)
     )
-    SELECT urn, version, revision, metadata, previous, previous_revision, created_on, created_by, created_via FROM d
+    SELECT urn, version, revision, metadata, previous, previous_revision, previous_on, created_on, created_by, created_via FROM d
     WHERE ${key('metadata')} IS DISTINCT FROM ${key('previous')} ${after}
     ORDER BY created_on DESC, urn DESC, revision DESC
     LIMIT ${q.limit}`);
@@ -96,8 +98,34 @@ export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Prom
     metadata: r.metadata,
     previous: r.previous,
     previousRevision: r.previous_revision === null ? null : Number(r.previous_revision),
+    previousOn: r.previous_on,
     createdOn: r.created_on,
     createdBy: r.created_by,
     createdVia: r.created_via,
   }));
+}
+
+export interface RevisionRow {
+  /** The revision (systemMetadata.version) the row holds. */
+  readonly revision: number;
+  readonly metadata: unknown;
+  readonly createdOn: Date;
+  readonly createdBy: string;
+  readonly createdVia: string | null;
+}
+
+/**
+ * The versions of an aspect from revision `from` on (the one a stale write read, and
+ * every later one), oldest first; at most `limit` of the later ones, and always the latest.
+ * The revision a writer read may be gone (HISTORY_VERSIONS_KEPT), then only later ones come.
+ */
+export async function revisionsSince(db: Queryable, urn: string, aspect: string, from: number, limit: number): Promise<RevisionRow[]> {
+  const rows = await db.query<{ revision: number; metadata: unknown; created_on: Date; created_by: string; created_via: string | null }>(sql`
+    SELECT revision, metadata, created_on, created_by, created_via FROM (
+      SELECT COALESCE((system_metadata->>'version')::int, 1) AS revision, version, metadata, created_on, created_by, created_via,
+             row_number() OVER (ORDER BY COALESCE((system_metadata->>'version')::int, 1) DESC) AS newest
+      FROM aspect WHERE urn = ${urn} AND aspect = ${aspect}
+    ) r WHERE r.version = 0 OR (r.revision >= ${from} AND (r.newest <= ${limit + 1} OR r.revision = ${from}))
+    ORDER BY revision`);
+  return rows.map((r) => ({ revision: Number(r.revision), metadata: r.metadata, createdOn: r.created_on, createdBy: r.created_by, createdVia: r.created_via }));
 }

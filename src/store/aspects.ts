@@ -5,6 +5,7 @@
  */
 import type { TypedValue } from '../domain/typedValue.js';
 import type { HeldValue } from '../domain/writes/writeState.js';
+import { activeMigrationOf } from '../domain/valueMigration.js';
 import type { Queryable } from './database.js';
 import type { AspectModel, EntityModel } from './generated/prisma/models.js';
 import { raw, sql, type Statement } from './sql.js';
@@ -197,7 +198,7 @@ interface PageFactRow {
   name: string | null;
   /** The aspect's metadata ('a'), the values held ('v'). */
   body: unknown;
-  /** The aspect's system metadata ('a'). */
+  /** The aspect's system metadata ('a'); the property's migration ('v', when the row is under an older generation). */
   meta: Record<string, unknown> | null;
   generation: string | null;
   current_generation: string | null;
@@ -238,7 +239,16 @@ export function entityPageReader(db: Queryable): EntityPageReader {
     for (const r of rows) {
       if (r.kind === 'e') existing.add(r.urn);
       else if (r.kind === 'a') mapOf(aspects, r.urn).set(r.name!, { metadata: r.body, systemMetadata: r.meta });
-      else listOf(values, r.urn).push({ propertyUrn: r.name!, generation: BigInt(r.generation!), values: r.body as TypedValue[], currentGeneration: r.current_generation === null ? null : BigInt(r.current_generation), removed: r.removed === true });
+      else {
+        listOf(values, r.urn).push({
+          propertyUrn: r.name!,
+          generation: BigInt(r.generation!),
+          values: r.body as TypedValue[],
+          currentGeneration: r.current_generation === null ? null : BigInt(r.current_generation),
+          removed: r.removed === true,
+          migration: activeMigrationOf(r.meta),
+        });
+      }
     }
     for (const e of entities) {
       out.set(e.urn, {

@@ -30,8 +30,8 @@ export async function lockForDelete(tx: Tx, entity: { urn: string; entityType: s
   return all.map((e) => ({ ...e, aspects: aspects.filter((a) => a.urn === e.urn).map((a) => a.aspect) }));
 }
 
-/** Applies a delete decision; returns the change-log ids, in order. */
-export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]> {
+/** Applies a delete decision by `author` (its lifecycle events name them); returns the change-log ids, in order. */
+export async function applyDeletes(tx: Tx, d: DeleteDecision, author: { readonly actor: string; readonly via: string | null }): Promise<bigint[]> {
   if (d.entities.length + d.aspects.length === 0) return [];
   const entities = d.entities.map((e, ord) => ({ ord, urn: e.urn, entity_type: e.entityType }));
   const aspects = d.aspects.map((a, k) => ({ ord: entities.length + k, urn: a.urn, entity_type: a.entityType, aspect: a.aspect }));
@@ -41,6 +41,12 @@ export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]>
       DELETE FROM structured_property WHERE urn = ANY(${deletedProperties}::text[])
     ), registry_restored AS (
       UPDATE structured_property SET removed = false WHERE urn = ANY(${restoredProperties}::text[])
+    )`;
+  const events = d.events.map((e) => ({ urn: e.urn, entity_type: e.entityType, event: e.note.event, actor: author.actor, via: author.via, detail: e.note.detail ?? null }));
+  const eventsAdded = events.length === 0 ? EMPTY : sql`, events_added AS (
+      INSERT INTO lifecycle_event (urn, entity_type, event, actor, via, detail)
+      SELECT urn, entity_type, event, actor, via, detail FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+        AS v(urn text, entity_type text, event text, actor text, via text, detail jsonb)
     )`;
   const jobs = d.jobs.length === 0 ? EMPTY : sql`, jobs_added AS (
       INSERT INTO job (kind, payload) SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(d.jobs)}::jsonb) AS j(kind text, payload jsonb)
@@ -62,7 +68,7 @@ export async function applyDeletes(tx: Tx, d: DeleteDecision): Promise<bigint[]>
       UPDATE entity SET version = version + 1 WHERE urn = ANY(${aspectUrns}::text[])
     ), values_deleted AS (
       DELETE FROM property_value WHERE entity_urn = ANY(${[...d.entities.map((e) => e.urn), ...d.valueRowsOf]}::text[])
-    )${registry}${jobs}, logged AS (
+    )${registry}${jobs}${eventsAdded}, logged AS (
       INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
       SELECT urn, entity_type, aspect, 'DELETE', ${activeTraceparent()}::text FROM (
         SELECT ord, urn, entity_type, NULL::text AS aspect FROM gone_entities

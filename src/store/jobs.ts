@@ -281,27 +281,30 @@ export async function pruneJobs(db: Queryable, olderThanSeconds: number, limit: 
 }
 
 /**
- * Hard means gone (issue #46 item 14): after a property's hard delete, no job queued no
- * later than the delete (`deletedBy`) keeps a value of it. A job working for the property
- * (a bulk edit, a migration) keeps what describes it, not its values, entities or
- * selection, and ends if it had not (its worker finds its lease gone); any job's refusals
- * that name the property (their reasons quote values) are dropped, their counts kept.
- * The cleanup jobs themselves hold no value and stay. Returns how many jobs were rewritten.
+ * Hard means gone (issue #46 item 14): after a property's values were dropped (a hard
+ * delete, a breaking version change), no job queued no later than that change
+ * (`changedBy`) keeps a value of it. A finished job working for the property (a bulk
+ * edit, a migration) keeps what describes it, not its values, entities or selection; an
+ * unfinished one is ended the same way when the property is `gone` (its worker finds its
+ * lease gone), and left to run otherwise (its writes meet the current definition). Any
+ * job's refusals that name the property (their reasons quote values) are dropped, their
+ * counts kept. The cleanup jobs themselves hold no value and stay. Returns how many jobs
+ * were rewritten.
  */
-export async function scrubJobsOfProperty(db: Queryable, propertyUrn: string, deletedBy: Date, cleanupKind: string): Promise<number> {
-  const gone = 'its structured property was hard deleted';
+export async function scrubJobsOfProperty(db: Queryable, propertyUrn: string, changedBy: Date, gone: boolean, cleanupKind: string): Promise<number> {
+  const reason = gone ? 'its structured property was hard deleted' : "its structured property's values were dropped by a breaking change";
   const working = await db.execute(sql`
-    UPDATE job SET payload = (payload - 'values' - 'urns' - 'query' - 'orFilters' - 'rules') || jsonb_build_object('scrubbed', ${gone}::text),
+    UPDATE job SET payload = (payload - 'values' - 'urns' - 'query' - 'orFilters' - 'rules') || jsonb_build_object('scrubbed', ${reason}::text),
                    result = CASE WHEN jsonb_typeof(result) = 'object' THEN result - 'refused' - 'examples' ELSE result END,
-                   last_error = CASE WHEN status IN ('pending', 'running') THEN ${`ended: ${gone}`}::text ELSE last_error END,
+                   last_error = CASE WHEN status IN ('pending', 'running') THEN ${`ended: ${reason}`}::text ELSE last_error END,
                    finished_on = CASE WHEN status IN ('pending', 'running') THEN now() ELSE finished_on END,
                    status = CASE WHEN status IN ('pending', 'running') THEN 'failed' ELSE status END,
                    locked_by = NULL, locked_until = NULL
-    WHERE payload->>'propertyUrn' = ${propertyUrn} AND kind <> ${cleanupKind} AND created_on <= ${deletedBy}
-      AND NOT (payload ? 'scrubbed')`);
+    WHERE payload->>'propertyUrn' = ${propertyUrn} AND kind <> ${cleanupKind} AND created_on <= ${changedBy}
+      AND NOT (payload ? 'scrubbed') AND (${gone} OR status IN ('done', 'failed'))`);
   const naming = await db.execute(sql`
     UPDATE job SET result = result - 'refused' - 'examples'
-    WHERE jsonb_typeof(result) = 'object' AND (result ? 'refused' OR result ? 'examples') AND created_on <= ${deletedBy}
+    WHERE jsonb_typeof(result) = 'object' AND (result ? 'refused' OR result ? 'examples') AND created_on <= ${changedBy}
       AND strpos(result::text, ${propertyUrn}) > 0`);
   return working + naming;
 }

@@ -13,7 +13,7 @@ export type RegisteredProperty = Readonly<RegisteredPropertyModel>;
 
 /** The view's columns, named as the model names them. */
 const REGISTERED = raw(
-  'urn, qualified_name AS "qualifiedName", search_field AS "searchField", value_type AS "valueType", version, generation, removed, definition, entity_version AS "entityVersion"',
+  'urn, qualified_name AS "qualifiedName", search_field AS "searchField", value_type AS "valueType", version, generation, removed, definition, entity_version AS "entityVersion", migration, lineage_started_on AS "lineageStartedOn"',
 );
 
 export async function findProperties(db: Queryable, urns: readonly string[]): Promise<Map<string, RegisteredProperty>> {

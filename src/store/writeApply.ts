@@ -13,6 +13,7 @@
  * name claimed is still free. On the locked path the entities are locked already; the
  * property and search-field checks remain. A refused statement writes nothing.
  */
+import { activeMigrationJson } from '../domain/valueMigration.js';
 import { changesSomething, type EntityWriteDecision, type RegistryChange } from '../domain/writes/writeDecision.js';
 import { EMPTY, join, sql, type Sql } from './sql.js';
 import { isRetryableConflict, isUniqueViolation } from './statementRefusal.js';
@@ -114,6 +115,12 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       DELETE FROM aspect h USING prev p
       WHERE h.urn = ANY(${written}::text[]) AND h.urn = p.urn AND h.aspect = p.aspect AND h.version > 0 AND h.version <= p.max_version + 1 - ${retention.versionsKept}
     )`;
+  const events = decisions.flatMap((d) => d.events.map((e) => ({ urn: d.urn, entity_type: d.entityType, event: e.event, actor: d.createdBy, via: d.createdVia ?? null, detail: e.detail ?? null })));
+  const eventsAdded = events.length === 0 ? EMPTY : sql`, events_added AS (
+      INSERT INTO lifecycle_event (urn, entity_type, event, actor, via, detail)
+      SELECT urn, entity_type, event, actor, via, detail FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+        AS v(urn text, entity_type text, event text, actor text, via text, detail jsonb) WHERE (SELECT ok FROM ok)
+    )`;
   const jobsAdded = jobs.length === 0 ? EMPTY : sql`, jobs_added AS (
       INSERT INTO job (kind, payload)
       SELECT kind, payload FROM jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) AS j(kind text, payload jsonb) WHERE (SELECT ok FROM ok)
@@ -142,7 +149,7 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       ON CONFLICT (urn, aspect, version) DO UPDATE
         SET metadata = EXCLUDED.metadata, system_metadata = EXCLUDED.system_metadata,
             created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by, created_via = EXCLUDED.created_via
-    )${pruned}${values}${registryChanges(registry)}${jobsAdded}, logged AS (
+    )${pruned}${values}${registryChanges(registry)}${jobsAdded}${eventsAdded}, logged AS (
       INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
       SELECT urn, min(entity_type), string_agg(aspect, ',' ORDER BY ord), 'UPSERT', ${activeTraceparent()}::text FROM log_input GROUP BY urn ORDER BY min(ord)
       RETURNING id, urn
@@ -169,16 +176,27 @@ function writePreconditions(target: WriteTarget, decisions: readonly EntityWrite
   }))];
   const checks: Sql[] = [];
   if (parents.length > 0) checks.push(sql`(SELECT count(*) FROM parents_locked) = ${parents.length}`);
+  // The property entities relied on are share-locked: a definition change, which locks its
+  // entity for update while it counts the values it would break (propertyDefinitionRules),
+  // waits for this statement, or this one for it and then finds the entity moved on.
   if (relied.length > 0) {
-    checks.push(sql`(SELECT count(*) FROM jsonb_to_recordset(${JSON.stringify(relied)}::jsonb) AS r(urn text, entity_version bigint, generation bigint)
-      JOIN entity e ON e.urn = r.urn AND e.version = r.entity_version AND e.urn = ANY(${relied.map((r) => r.urn)}::text[])
-      JOIN structured_property sp ON sp.urn = r.urn AND sp.generation = r.generation) = ${relied.length}`);
+    checks.push(sql`(SELECT count(*) FROM relied_locked) = ${relied.length}`);
   }
   if (claimed.length > 0) {
     checks.push(sql`NOT EXISTS (SELECT 1 FROM jsonb_to_recordset(${JSON.stringify(claimed)}::jsonb) AS c(field text, urn text)
       JOIN structured_property sp ON sp.search_field = c.field AND sp.urn <> c.urn)`);
   }
-  const pre = sql`${parents.length > 0 ? sql`parents_locked AS (SELECT urn FROM entity WHERE urn = ANY(${parents}::text[]) FOR SHARE), ` : EMPTY}pre AS (
+  const reliedLocked =
+    relied.length === 0
+      ? EMPTY
+      : sql`relied_locked AS (
+      SELECT e.urn FROM entity e
+      JOIN jsonb_to_recordset(${JSON.stringify(relied)}::jsonb) AS r(urn text, entity_version bigint, generation bigint) ON e.urn = r.urn AND e.version = r.entity_version
+      JOIN structured_property sp ON sp.urn = r.urn AND sp.generation = r.generation
+      WHERE e.urn = ANY(${relied.map((r) => r.urn)}::text[])
+      FOR SHARE OF e
+    ), `;
+  const pre = sql`${parents.length > 0 ? sql`parents_locked AS (SELECT urn FROM entity WHERE urn = ANY(${parents}::text[]) FOR SHARE), ` : EMPTY}${reliedLocked}pre AS (
       SELECT ${checks.length > 0 ? join(checks, ' AND ') : sql`true`} AS ok
     ),`;
   const touched = decisions.map((d) => ({ urn: d.urn, entity_type: d.entityType, version: state.entities.get(d.urn)?.version ?? null }));
@@ -221,19 +239,26 @@ function registryChanges(changes: readonly RegistryChange[]): Sql {
     value_type: c.define?.valueType ?? null,
     version: c.define?.version ?? null,
     generation: c.define && c.define.generation !== 'new' ? String(c.define.generation) : null,
+    new_lineage: c.define?.lineage === 'new',
+    migration: c.define?.migration ? activeMigrationJson(c.define.migration) : null,
     removed: c.removed,
   }));
+  // A lineage starts at the statement's clock, not the transaction's start: a value write
+  // that committed while this one waited for its locks belongs to the lineage before.
   return sql`, registry_input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS r(urn text, qualified_name text, search_field text, value_type text, version text, generation bigint, removed boolean)
+        AS r(urn text, qualified_name text, search_field text, value_type text, version text, generation bigint, new_lineage boolean, migration jsonb, removed boolean)
       WHERE (SELECT ok FROM ok)
     ), registry_defined AS (
-      INSERT INTO structured_property (urn, qualified_name, search_field, value_type, version, generation, removed)
+      INSERT INTO structured_property (urn, qualified_name, search_field, value_type, version, generation, removed, lineage_started_on, migration)
       SELECT urn, qualified_name, search_field, value_type, version,
-             COALESCE(generation, nextval('structured_property_generation_seq')), COALESCE(removed, false)
+             COALESCE(generation, nextval('structured_property_generation_seq')), COALESCE(removed, false), clock_timestamp(), migration
       FROM registry_input WHERE search_field IS NOT NULL
       ON CONFLICT (urn) DO UPDATE SET value_type = EXCLUDED.value_type, version = EXCLUDED.version, generation = EXCLUDED.generation,
-        removed = COALESCE((SELECT r.removed FROM registry_input r WHERE r.urn = EXCLUDED.urn), structured_property.removed)
+        removed = COALESCE((SELECT r.removed FROM registry_input r WHERE r.urn = EXCLUDED.urn), structured_property.removed),
+        lineage_started_on = CASE WHEN (SELECT r.new_lineage FROM registry_input r WHERE r.urn = EXCLUDED.urn) THEN EXCLUDED.lineage_started_on
+                                  ELSE structured_property.lineage_started_on END,
+        migration = EXCLUDED.migration
     ), registry_flagged AS (
       UPDATE structured_property sp SET removed = r.removed FROM registry_input r WHERE sp.urn = r.urn AND r.search_field IS NULL
     )`;

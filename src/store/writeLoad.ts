@@ -12,6 +12,7 @@
  */
 import type { PropertyDefinition } from '../domain/propertyDefinition.js';
 import type { TypedValue } from '../domain/typedValue.js';
+import { activeMigrationOf } from '../domain/valueMigration.js';
 import type { CurrentAspect, EntityState, Existence, HeldValue, PropertyRecord, RegistryState } from '../domain/writes/writeState.js';
 import type { Db, Queryable, Tx } from './database.js';
 import type { EntityModel } from './generated/prisma/models.js';
@@ -56,8 +57,8 @@ export interface WriteState extends RegistryState {
 type LoadedRow =
   | { kind: 'entityVersion'; urn: string; data: { version: string } }
   | { kind: 'aspect'; urn: string; data: { aspect: string; metadata: unknown; system_metadata: Record<string, unknown> | null } }
-  | { kind: 'heldValue'; urn: string; data: { property_urn: string; generation: string; values: TypedValue[]; current_generation: string | null; removed: boolean | null } }
-  | { kind: 'property'; urn: string; data: { generation: string; removed: boolean; definition: PropertyDefinition; entity_version: string } }
+  | { kind: 'heldValue'; urn: string; data: { property_urn: string; generation: string; values: TypedValue[]; current_generation: string | null; removed: boolean | null; migration: unknown } }
+  | { kind: 'property'; urn: string; data: { generation: string; removed: boolean; definition: PropertyDefinition; entity_version: string; migration: unknown } }
   | { kind: 'searchFieldOwner'; urn: string; data: { search_field: string } };
 
 function sortedUnique(values: Iterable<string>): string[] {
@@ -98,6 +99,11 @@ export async function loadWriteState(target: WriteTarget, request: LoadRequest):
   }));
 }
 
+/** Takes back entities the locked load created for writes that were then refused (they have no aspect yet). */
+export async function discardCreated(tx: Tx, urns: readonly string[]): Promise<void> {
+  await tx.query(sql`DELETE FROM entity e WHERE e.urn = ANY(${urns}::text[]) AND NOT EXISTS (SELECT 1 FROM aspect a WHERE a.urn = e.urn)`);
+}
+
 /** Registry records of more properties (named by values computed after the load), with the same query. */
 export async function loadPropertyRecords(target: WriteTarget, urns: readonly string[]): Promise<ReadonlyMap<string, PropertyRecord>> {
   const request: LoadRequest = { entities: [], aspects: [], properties: urns, searchFields: [] };
@@ -135,11 +141,12 @@ function stateOf(
         values: v.values,
         currentGeneration: v.current_generation === null ? null : BigInt(v.current_generation),
         removed: v.removed ?? false,
+        migration: activeMigrationOf(v.migration),
       });
       values.set(r.urn, list);
     } else if (r.kind === 'property') {
       const p = r.data;
-      properties.set(r.urn, { urn: r.urn, generation: BigInt(p.generation), removed: p.removed, definition: p.definition, entityVersion: BigInt(p.entity_version) });
+      properties.set(r.urn, { urn: r.urn, generation: BigInt(p.generation), removed: p.removed, definition: p.definition, entityVersion: BigInt(p.entity_version), migration: activeMigrationOf(p.migration) });
     } else if (r.kind === 'searchFieldOwner') {
       searchFieldOwners.set(r.data.search_field, r.urn);
     }
@@ -170,12 +177,13 @@ async function loadRows(db: Queryable, request: LoadRequest, entityUrns: readonl
     FROM aspect a WHERE a.urn = ANY(${urns}::text[]) AND a.version = 0 AND a.aspect = ANY(${request.aspects}::text[])
     UNION ALL
     SELECT 'heldValue' AS kind, pv.entity_urn, json_build_object('property_urn', pv.property_urn, 'generation', pv.generation::text, 'values', pv."values",
-                                                         'current_generation', sp.generation::text, 'removed', sp.removed) AS data
+                                                         'current_generation', sp.generation::text, 'removed', sp.removed,
+                                                         'migration', CASE WHEN pv.generation <> sp.generation THEN sp.migration END) AS data
     FROM property_value pv LEFT JOIN structured_property sp ON sp.urn = pv.property_urn
     WHERE pv.entity_urn = ANY(${withValues}::text[])
     UNION ALL
     SELECT 'property' AS kind, rp.urn, json_build_object('generation', rp.generation::text, 'removed', rp.removed, 'definition', rp.definition,
-                                                  'entity_version', rp.entity_version::text) AS data
+                                                  'entity_version', rp.entity_version::text, 'migration', rp.migration) AS data
     FROM registered_property rp
     WHERE rp.urn IN (SELECT unnest(${request.properties}::text[])
                      UNION SELECT property_urn FROM property_value WHERE entity_urn = ANY(${withValues}::text[]))

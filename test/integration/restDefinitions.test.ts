@@ -96,13 +96,27 @@ describe('definitions over REST', () => {
     expect((await http(url, 'GET', defPath(V3, urn))).status).toBe(404);
   });
 
-  test('a breaking change without a new version is a 400 naming the change, and the definition stays', async () => {
+  test('a breaking change without a new version, where stored values break, is a 400 naming the change and its holders, and the definition stays', async () => {
     const qn = name();
     const urn = await defineProperty(url, qn, numberDefinition(qn));
+    const dataset = datasetUrnOf(`${qn}.held`);
+    await createDatasets(url, [dataset]);
+    await setProperties(url, dataset, [{ propertyUrn: urn, values: [{ double: 30 }, { double: 60 }] }]);
     const res = await http(url, 'POST', defPath(V3, urn), { query: { createIfNotExists: 'false' }, json: { value: numberDefinition(qn, { cardinality: 'SINGLE' }) } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Validation Error', message: expect.stringMatching(/cardinality changes from MULTIPLE to SINGLE/) });
+    expect(res.body).toEqual({ error: 'Validation Error', message: expect.stringMatching(/cardinality changes from MULTIPLE to SINGLE \(1 entity holds values it breaks\)/) });
     expect((await http(url, 'GET', defPath(V3, urn))).body.propertyDefinition.value).toEqual(numberDefinition(qn));
+  });
+
+  test('the same change where no entity holds two values is accepted without a version (docs/contract.md, "Definitions evolve")', async () => {
+    const qn = name();
+    const urn = await defineProperty(url, qn, numberDefinition(qn));
+    const dataset = datasetUrnOf(`${qn}.held`);
+    await createDatasets(url, [dataset]);
+    await setProperties(url, dataset, [{ propertyUrn: urn, values: [{ double: 30 }] }]);
+    const res = await http(url, 'POST', defPath(V3, urn), { query: { createIfNotExists: 'false' }, json: { value: numberDefinition(qn, { cardinality: 'SINGLE' }) } });
+    expect(res.status).toBe(200);
+    expect((await getProperties(url, dataset)).body.structuredProperties.value.properties).toEqual([{ propertyUrn: urn, values: [{ double: 30 }] }]);
   });
 
   describe('soft delete and restore (status aspect)', () => {

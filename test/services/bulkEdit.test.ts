@@ -15,6 +15,7 @@ import { searchAvailableForTests } from '../support/server.js';
 import { indexCaughtUp } from '../support/serviceCatalog.js';
 import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { waitFor } from '../support/waitFor.js';
+import { writesOf } from '../support/writes.js';
 
 const TIER = 'urn:li:structuredProperty:io.bulk.tier';
 const TAGS = 'urn:li:structuredProperty:io.bulk.tags';
@@ -47,7 +48,7 @@ async function finished(jobId: string): Promise<JobView> {
     });
     await rt.services.properties.create(admin, { id: 'io.bulk.tags', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'MULTIPLE' });
     await rt.services.properties.create(admin, { id: 'io.bulk.locked', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], immutable: true });
-    await rt.services.entities.batchUpsert(admin, ENTITY.dataset, [...HIVE, ...KAFKA].map((urn) => ({ urn, aspects: new Map([['status', { value: { removed: false } }]]) })));
+    await writesOf(rt.services).batchUpsert(admin, ENTITY.dataset, [...HIVE, ...KAFKA].map((urn) => ({ urn, aspects: new Map([['status', { value: { removed: false } }]]) })));
     await rt.services.values.upsert(admin, HIVE[0]!, [{ structuredPropertyUrn: TIER, values: [{ stringValue: 'gold' }] }, { structuredPropertyUrn: TAGS, values: [{ stringValue: 'pii' }] }]);
     await rt.services.values.upsert(admin, HIVE[1]!, [{ structuredPropertyUrn: LOCKED, values: [{ stringValue: 'frozen' }] }]);
     // The edits select by search: every dataset must be in the index first. A write's bounded

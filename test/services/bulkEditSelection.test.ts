@@ -20,7 +20,6 @@ import type { Caller } from '../../src/services/caller.js';
 import { bulkEditHandler, type BulkEditJobDeps } from '../../src/services/jobs/bulkEditValues.js';
 import { INDEX_BEHIND, NO_LONGER_MATCHES } from '../../src/services/jobs/bulkSelection.js';
 import type { JobContext } from '../../src/services/jobs/worker.js';
-import { LocalRegistryChanges } from '../../src/services/localRegistryChanges.js';
 import { ChangeLogIndexWaiter } from '../../src/services/searchIndex/changeLogWaiter.js';
 import type { SearchService } from '../../src/services/searchService.js';
 import { claimJob, completeJob, getJob, recordProgress, type Job } from '../../src/store/jobs.js';
@@ -28,6 +27,7 @@ import { sql } from '../../src/store/sql.js';
 import { searchAvailableForTests } from '../support/server.js';
 import { indexCaughtUp } from '../support/serviceCatalog.js';
 import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
+import { writesOf } from '../support/writes.js';
 
 const TIER = 'urn:li:structuredProperty:io.sel.tier';
 const NOTE = 'urn:li:structuredProperty:io.sel.note';
@@ -46,7 +46,7 @@ const valuesOf = async (urn: string, property: string) => (await rt.services.val
 function deps(search: SearchService = rt.services.search): BulkEditJobDeps {
   return {
     db: rt.database.db,
-    registryChanges: new LocalRegistryChanges(),
+    writes: rt.services.writes,
     search,
     indexWaiter: new ChangeLogIndexWaiter({ db: rt.database.db, indexer: rt.indexer!, timeoutMs: 60_000 }),
     onChanges: () => rt.indexer?.nudge(),
@@ -91,7 +91,7 @@ async function run(claimed: { job: Job; worker: string }, handlerDeps: BulkEditJ
     await rt.services.properties.create(admin, { id: 'io.sel.tier', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], allowedValues: [{ stringValue: 'bronze' }, { stringValue: 'silver' }, { stringValue: 'gold' }] });
     await rt.services.properties.create(admin, { id: 'io.sel.note', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] });
     await rt.services.properties.create(admin, { id: 'io.sel.tags', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'MULTIPLE' });
-    await rt.services.entities.batchUpsert(admin, ENTITY.dataset, BRONZE.map((urn) => ({ urn, aspects: new Map([['status', { value: { removed: false } }]]) })));
+    await writesOf(rt.services).batchUpsert(admin, ENTITY.dataset, BRONZE.map((urn) => ({ urn, aspects: new Map([['status', { value: { removed: false } }]]) })));
     for (const urn of BRONZE) await rt.services.values.upsert(admin, urn, [{ structuredPropertyUrn: TIER, values: [{ stringValue: 'bronze' }] }]);
     await indexCaughtUp(rt);
   }, 300_000);

@@ -9,9 +9,12 @@ import { AlreadyExistsError, InvalidUrnError, NotFoundError, PreconditionError, 
 import { LIMITS } from '../../src/domain/limits.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import { parseUrn } from '../../src/domain/urn.js';
-import { entityTypeNamed, type AspectInput, type PatchInput } from '../../src/services/entityService.js';
+import { entityTypeNamed } from '../../src/services/entityService.js';
+import type { AspectInput } from '../../src/domain/writes/plan.js';
+import type { PatchInput } from '../../src/rest/shapes.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, fieldUrn, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
+import { writesOf } from '../support/writes.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -31,6 +34,7 @@ afterAll(async () => {
 });
 
 const entities = () => runtime.services.entities;
+const writes = () => writesOf(runtime.services);
 const aspects = (entries: Record<string, unknown>): Map<string, AspectInput> => new Map(Object.entries(entries).map(([aspect, value]) => [aspect, { value }]));
 const exists = (urn: string) => entities().exists(urn);
 const keyOf = (urn: string) => ({ platform: 'urn:li:dataPlatform:hive', name: urn.split(',')[1], origin: 'PROD' });
@@ -39,17 +43,17 @@ describe('single-aspect writes', () => {
   test('createOnly refuses an aspect that exists (AlreadyExistsError) and keeps it; without it the write replaces', async () => {
     const d = datasetUrn(name());
     await catalog.createDatasets([d]);
-    await entities().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'first' } }, { createOnly: true });
-    await rejection(entities().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'second' } }, { createOnly: true }), AlreadyExistsError);
+    await writes().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'first' } }, { createOnly: true });
+    await rejection(writes().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'second' } }, { createOnly: true }), AlreadyExistsError);
     expect((await entities().getAspect(READER, d, 'datasetProperties')).value).toEqual({ description: 'first' });
-    await entities().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'second' } });
+    await writes().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'second' } });
     expect((await entities().getAspect(READER, d, 'datasetProperties')).value).toEqual({ description: 'second' });
   });
 
   test('a write answers the aspect exactly as stored, without defaults, and records system metadata beside it', async () => {
     const d = datasetUrn(name());
     await catalog.createDatasets([d]);
-    const { result } = await entities().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'orders' }, systemMetadata: { runId: 'load-1' } });
+    const { result } = await writes().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'orders' }, systemMetadata: { runId: 'load-1' } });
     expect(result.value).toEqual({ description: 'orders' });
     const read = await entities().getAspect(READER, d, 'datasetProperties');
     expect(read.value).toEqual({ description: 'orders' });
@@ -59,15 +63,16 @@ describe('single-aspect writes', () => {
   test('If-Version-Match: a stale version is a PreconditionError and changes nothing; the current one writes', async () => {
     const d = datasetUrn(name());
     await catalog.createDatasets([d]);
-    const stale = await rejection(entities().setAspect(WRITER, d, 'status', { value: { removed: true }, ifVersionMatch: '7' }), PreconditionError);
-    expect(stale.message).toMatch(/Expected version 7 of status, actual version 1/);
+    const stale = await rejection(writes().setAspect(WRITER, d, 'status', { value: { removed: true }, ifVersionMatch: '7' }), PreconditionError);
+    expect(stale.message).toMatch(/status of urn:li:dataset:.* is at version 1, not 7 as read/);
+    expect(stale.details).toMatchObject({ expectedVersion: '7', currentVersion: '1', changes: [] });
     expect((await entities().getAspect(READER, d, 'status')).value).toEqual({ removed: false });
-    await entities().setAspect(WRITER, d, 'status', { value: { removed: true }, ifVersionMatch: '1' });
+    await writes().setAspect(WRITER, d, 'status', { value: { removed: true }, ifVersionMatch: '1' });
     expect((await entities().getAspect(READER, d, 'status')).value).toEqual({ removed: true });
   });
 
   test('an aspect the entity type does not have is a ValidationError on aspect, listing the known ones', async () => {
-    const err = await rejection(entities().setAspect(WRITER, datasetUrn(name()), 'warpDrive', { value: {} }), ValidationError);
+    const err = await rejection(writes().setAspect(WRITER, datasetUrn(name()), 'warpDrive', { value: {} }), ValidationError);
     expect(err).toMatchObject({ field: 'aspect', message: expect.stringMatching(/^Unknown aspect warpDrive for entity type dataset; known aspects: datasetKey, /) });
   });
 
@@ -81,7 +86,7 @@ describe('single-aspect writes', () => {
   test('an aspect of a plain shape is checked too: a status whose removed is not a boolean is a ValidationError', async () => {
     const d = datasetUrn(name());
     await catalog.createDatasets([d]);
-    const err = await rejection(entities().setAspect(WRITER, d, 'status', { value: { removed: 'no' } }), ValidationError);
+    const err = await rejection(writes().setAspect(WRITER, d, 'status', { value: { removed: 'no' } }), ValidationError);
     expect(err.message).toMatch(/removed must be true or false, not "no"/);
   });
 });
@@ -89,13 +94,13 @@ describe('single-aspect writes', () => {
 describe('the createsEntity write option (Rest.li proposals create their entity; REST v3 answers 404)', () => {
   test('without it, a write that never creates entities is a NotFoundError and nothing comes into being', async () => {
     const d = datasetUrn(name());
-    await rejection(entities().setAspect(WRITER, d, 'structuredProperties', { value: { properties: [{ propertyUrn: owner, values: [{ string: 'x' }] }] } }), NotFoundError);
+    await rejection(writes().setAspect(WRITER, d, 'structuredProperties', { value: { properties: [{ propertyUrn: owner, values: [{ string: 'x' }] }] } }), NotFoundError);
     expect(await exists(d)).toBe(false);
   });
 
   test('with it, the same write brings the entity into being with its key aspect, in the same transaction', async () => {
     const d = datasetUrn(name());
-    const { result } = await entities().setAspect(WRITER, d, 'structuredProperties', { value: { properties: [{ propertyUrn: owner, values: [{ string: 'x' }] }] } }, { createsEntity: true });
+    const { result } = await writes().setAspect(WRITER, d, 'structuredProperties', { value: { properties: [{ propertyUrn: owner, values: [{ string: 'x' }] }] } }, { createsEntity: true });
     expect(result.aspect).toBe('structuredProperties');
     const view = await entities().getEntity(READER, d);
     expect(Object.fromEntries([...view.aspects].map(([k, v]) => [k, v.value]))).toEqual({ datasetKey: keyOf(d), structuredProperties: { properties: [{ propertyUrn: owner, values: [{ string: 'x' }] }] } });
@@ -103,14 +108,14 @@ describe('the createsEntity write option (Rest.li proposals create their entity;
 
   test('a patch with it starts from an empty aspect of a new entity', async () => {
     const d = datasetUrn(name());
-    await entities().patchAspect(WRITER, d, 'structuredProperties', { patch: [{ op: 'add', path: `/properties/${owner}`, value: { propertyUrn: owner, values: [{ string: 'p' }] } }], arrayPrimaryKeys: { properties: ['propertyUrn'] } }, { createsEntity: true });
+    await writes().patchAspect(WRITER, d, 'structuredProperties', { patch: [{ op: 'add', path: `/properties/${owner}`, value: { propertyUrn: owner, values: [{ string: 'p' }] } }], arrayPrimaryKeys: { properties: ['propertyUrn'] } }, { createsEntity: true });
     expect(await catalog.valuesOf(d)).toEqual([{ propertyUrn: owner, values: [{ string: 'p' }] }]);
   });
 
   test('on an existing entity it changes nothing else', async () => {
     const d = datasetUrn(name());
     await catalog.createDatasets([d]);
-    await entities().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'x' } }, { createsEntity: true });
+    await writes().setAspect(WRITER, d, 'datasetProperties', { value: { description: 'x' } }, { createsEntity: true });
     expect([...(await entities().getEntity(READER, d)).aspects.keys()].sort()).toEqual(['datasetKey', 'datasetProperties', 'status']);
   });
 });
@@ -118,7 +123,7 @@ describe('the createsEntity write option (Rest.li proposals create their entity;
 describe('batches', () => {
   test('batchUpsert creates several entities and answers each with the aspects written', async () => {
     const [a, b] = [datasetUrn(name()), datasetUrn(name())];
-    const { result: written } = await entities().batchUpsert(WRITER, ENTITY.dataset, [
+    const { result: written } = await writes().batchUpsert(WRITER, ENTITY.dataset, [
       { urn: a, aspects: aspects({ status: { removed: false }, datasetProperties: { description: 'orders' } }) },
       { urn: b, aspects: aspects({ datasetKey: keyOf(b) }) },
     ]);
@@ -132,7 +137,7 @@ describe('batches', () => {
   test('one invalid entry fails the whole batch and nothing is written', async () => {
     const [good, bad] = [datasetUrn(name()), datasetUrn(name())];
     await rejection(
-      entities().batchUpsert(WRITER, ENTITY.dataset, [
+      writes().batchUpsert(WRITER, ENTITY.dataset, [
         { urn: good, aspects: aspects({ status: { removed: false } }) },
         { urn: bad, aspects: aspects({ status: { removed: 'no' } }) },
       ]),
@@ -142,36 +147,36 @@ describe('batches', () => {
   });
 
   test('a key aspect that disagrees with the urn is a ValidationError naming the key field', async () => {
-    const err = await rejection(entities().batchUpsert(WRITER, ENTITY.dataset, [{ urn: datasetUrn(name()), aspects: aspects({ datasetKey: { name: 'other' } }) }]), ValidationError);
+    const err = await rejection(writes().batchUpsert(WRITER, ENTITY.dataset, [{ urn: datasetUrn(name()), aspects: aspects({ datasetKey: { name: 'other' } }) }]), ValidationError);
     expect(err).toMatchObject({ field: 'datasetKey.name', message: expect.stringMatching(/datasetKey\.name does not match the urn/) });
   });
 
   test('createEntityOnly refuses an entity that exists; createOnly an aspect that exists', async () => {
     const d = datasetUrn(name());
     await catalog.createDatasets([d]);
-    const entity = await rejection(entities().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ datasetProperties: {} }) }], { createEntityOnly: true }), AlreadyExistsError);
+    const entity = await rejection(writes().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ datasetProperties: {} }) }], { createEntityOnly: true }), AlreadyExistsError);
     expect(entity.message).toBe('Cannot perform CREATE since the entity already exists.');
-    await rejection(entities().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ status: { removed: true } }) }], { createOnly: true }), AlreadyExistsError);
+    await rejection(writes().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ status: { removed: true } }) }], { createOnly: true }), AlreadyExistsError);
     expect((await entities().getAspect(READER, d, 'status')).value).toEqual({ removed: false });
   });
 
   test('an entry whose urn is of another type is an InvalidUrnError; an unknown aspect a ValidationError; nothing is written', async () => {
     const d = datasetUrn(name());
-    await rejection(entities().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ status: { removed: false } }) }, { urn: 'urn:li:tag:pii', aspects: aspects({ status: { removed: false } }) }]), InvalidUrnError);
-    expect((await rejection(entities().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ warpDrive: {} }) }]), ValidationError)).field).toBe('aspect');
+    await rejection(writes().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ status: { removed: false } }) }, { urn: 'urn:li:tag:pii', aspects: aspects({ status: { removed: false } }) }]), InvalidUrnError);
+    expect((await rejection(writes().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ warpDrive: {} }) }]), ValidationError)).field).toBe('aspect');
     expect(await exists(d)).toBe(false);
   });
 
   test(`a batch of more than ${LIMITS.batchEntities} entities is a ValidationError naming the limit`, async () => {
     const items = Array.from({ length: LIMITS.batchEntities + 1 }, (_, i) => ({ urn: datasetUrn(`db.entities.big${i}`), aspects: aspects({ status: { removed: false } }) }));
-    const err = await rejection(entities().batchUpsert(WRITER, ENTITY.dataset, items), ValidationError);
+    const err = await rejection(writes().batchUpsert(WRITER, ENTITY.dataset, items), ValidationError);
     expect(err.message).toMatch(new RegExp(`holds ${LIMITS.batchEntities + 1} entities, more than the limit of ${LIMITS.batchEntities} entities in one batch; split it$`));
     expect(await exists(items[0]!.urn)).toBe(false);
   });
 
   test('one urn in several items: merged in order, the same aspect twice keeps the later value, one answer per entity', async () => {
     const d = datasetUrn(name());
-    const { result: written } = await entities().batchUpsert(WRITER, ENTITY.dataset, [
+    const { result: written } = await writes().batchUpsert(WRITER, ENTITY.dataset, [
       { urn: d, aspects: aspects({ datasetProperties: { description: 'first' } }) },
       { urn: d, aspects: aspects({ status: { removed: false } }) },
       { urn: d, aspects: aspects({ datasetProperties: { description: 'second' } }) },
@@ -184,13 +189,13 @@ describe('batches', () => {
     const [a, b] = [datasetUrn(name()), datasetUrn(name())];
     const keyed = { arrayPrimaryKeys: { properties: ['propertyUrn'] } };
     const add = (value: string) => ({ ...keyed, patch: [{ op: 'add' as const, path: `/properties/${owner}`, value: { propertyUrn: owner, values: [{ string: value }] } }] });
-    await entities().batchPatch(WRITER, ENTITY.dataset, [
+    await writes().batchPatch(WRITER, ENTITY.dataset, [
       { urn: a, aspects: new Map<string, PatchInput>([['status', { patches: [{ patch: [{ op: 'add' as const, path: '/removed', value: false }], arrayPrimaryKeys: {} }] }], ['structuredProperties', { patches: [add('one'), add('two')] }]]) },
     ]);
     expect((await entities().getAspect(READER, a, 'status')).value).toEqual({ removed: false });
     expect(await catalog.valuesOf(a)).toEqual([{ propertyUrn: owner, values: [{ string: 'two' }] }]);
     await rejection(
-      entities().batchPatch(WRITER, ENTITY.dataset, [
+      writes().batchPatch(WRITER, ENTITY.dataset, [
         { urn: b, aspects: new Map<string, PatchInput>([['status', { patches: [{ patch: [{ op: 'add' as const, path: '/removed', value: false }], arrayPrimaryKeys: {} }] }]]) },
         { urn: a, aspects: new Map<string, PatchInput>([['structuredProperties', { patches: [{ ...keyed, patch: [{ op: 'add' as const, path: `/properties/${owner}`, value: { propertyUrn: owner, values: [] } }] }] }]]) },
       ]),
@@ -242,8 +247,8 @@ describe('reads', () => {
 
   test('listEntities pages in urn order with a cursor that reaches every entity, leaving soft-deleted ones out', async () => {
     const urns = [name(), name(), name()].map((n) => `urn:li:tag:${n}`);
-    await entities().batchUpsert(WRITER, TAG_TYPE, urns.map((urn) => ({ urn, aspects: aspects({ status: { removed: false } }) })));
-    await entities().setAspect(WRITER, urns[1]!, 'status', { value: { removed: true } });
+    await writes().batchUpsert(WRITER, TAG_TYPE, urns.map((urn) => ({ urn, aspects: aspects({ status: { removed: false } }) })));
+    await writes().setAspect(WRITER, urns[1]!, 'status', { value: { removed: true } });
     const seen: string[] = [];
     let scrollId: string | undefined;
     do {
@@ -274,22 +279,22 @@ describe('hard deletes', () => {
     const field = fieldUrn(d, 'col');
     await catalog.createDatasets([d]);
     await catalog.setValues(field, { [OWNER]: ['f'] });
-    await entities().deleteEntity(ADMIN, d);
+    await writes().deleteEntity(ADMIN, d);
     expect(await exists(d)).toBe(false);
     await rejection(entities().getEntity(READER, field), NotFoundError);
     await catalog.createDatasets([d]);
     expect(await catalog.valuesOf(field)).toEqual([]);
-    await entities().deleteEntity(ADMIN, datasetUrn(name()));
+    await writes().deleteEntity(ADMIN, datasetUrn(name()));
   });
 
   test('deleting one aspect keeps the entity; deleting the key aspect deletes the entity; both are idempotent', async () => {
     const d = datasetUrn(name());
     await catalog.createDatasets([d]);
     await catalog.setValues(d, { [OWNER]: ['x'] });
-    await entities().deleteAspect(WRITER, d, 'structuredProperties');
+    await writes().deleteAspect(WRITER, d, 'structuredProperties');
     expect(await catalog.valuesOf(d)).toEqual([]);
-    await entities().deleteAspect(WRITER, d, 'structuredProperties');
-    await entities().deleteAspect(ADMIN, d, 'datasetKey');
+    await writes().deleteAspect(WRITER, d, 'structuredProperties');
+    await writes().deleteAspect(ADMIN, d, 'datasetKey');
     expect(await exists(d)).toBe(false);
   });
 });
@@ -301,7 +306,7 @@ describe('references', () => {
   test('references finds the aspects naming a tag; removeReferences takes it out of each and keeps the rest', async () => {
     const d = datasetUrn(name());
     const schema = { schemaName: 't', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } }, fields: [{ fieldPath: 'ip', nativeDataType: 'string', type: { type: { 'com.linkedin.schema.StringType': {} } }, globalTags: tags }] };
-    await entities().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ globalTags: tags, schemaMetadata: schema }) }]);
+    await writes().batchUpsert(WRITER, ENTITY.dataset, [{ urn: d, aspects: aspects({ globalTags: tags, schemaMetadata: schema }) }]);
     const expected = [
       { entity: d, aspect: 'globalTags', relationship: 'TaggedWith' },
       { entity: d, aspect: 'schemaMetadata', relationship: 'SchemaFieldTaggedWith' },

@@ -89,7 +89,7 @@ test('a bad status or count is a ValidationError naming it; an unknown or malfor
 
 test('a job queued with a delay starts when it is due, not at the next poll', async () => {
   // A poll longer than the test's wait: only the worker's wake at the due time can run it.
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), pollMs: 600_000, format: 'test' });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, pollMs: 600_000, format: 'test' });
   const ran: bigint[] = [];
   worker.register('test-delayed', async ({ job }) => {
     ran.push(job.id);
@@ -109,7 +109,7 @@ test('a job queued with a delay starts when it is due, not at the next poll', as
 
 test('a running evaluation yields at its next step to an index build queued meanwhile, which runs first; then it resumes (issue #46 item 6)', async () => {
   const format = 'test-rank';
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), pollMs: 600_000, format, leaseSeconds: 30 });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, pollMs: 600_000, format, leaseSeconds: 30 });
   const events: string[] = [];
   let runs = 0;
   worker.register(EVALUATE_TESTS, async (ctx) => {
@@ -145,7 +145,7 @@ test('a running evaluation yields at its next step to an index build queued mean
 test('an idle worker deletes the jobs that ended before the retention, and keeps the others', async () => {
   const [old] = await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, status, finished_on) VALUES ('test-old', '{}'::jsonb, 'done', now() - interval '8 days') RETURNING id`);
   const [recent] = await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, status, finished_on) VALUES ('test-old', '{}'::jsonb, 'done', now() - interval '1 day') RETURNING id`);
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), pollMs: 20, format: 'test-prune', retentionSeconds: 7 * 86_400 });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, pollMs: 20, format: 'test-prune', retentionSeconds: 7 * 86_400 });
   worker.start();
   try {
     await waitFor('the old job to be deleted', 30_000, () => jobs().get(READER, String(old!.id)).then(() => undefined, (err: unknown) => (err instanceof NotFoundError ? true : undefined)), 50);

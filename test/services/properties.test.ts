@@ -9,6 +9,7 @@ import { AlreadyExistsError, ForbiddenError, IncompatibleChangeError, InvalidUrn
 import { ADMIN, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, definitionOf, jobsSettled, propertyUrn, rejection, serviceCatalog, type DefinitionInput, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { storedDatasets } from '../support/storedValues.js';
+import { writesOf } from '../support/writes.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -25,8 +26,9 @@ afterAll(async () => {
 
 const properties = () => runtime.services.properties;
 const entities = () => runtime.services.entities;
+const writes = () => writesOf(runtime.services);
 const writeDefinition = (qn: string, def: Record<string, unknown>, options: { createOnly?: boolean } = {}, caller = WRITER) =>
-  entities().setAspect(caller, propertyUrn(qn), 'propertyDefinition', { value: def }, options);
+  writes().setAspect(caller, propertyUrn(qn), 'propertyDefinition', { value: def }, options);
 const stored = async (qn: string) => (await properties().get(ADMIN, propertyUrn(qn)))?.definition;
 
 const retention = (qn: string, extra: DefinitionInput = {}) =>
@@ -137,20 +139,39 @@ describe('backwards compatibility and versions', () => {
     ['a value type change', { valueType: 'string', allowedValues: [{ value: { string: '30' } }] }, /valueType changes/],
     ['removing an allowed value', { allowedValues: [{ value: { double: 30 } }] }, /allowed value \{double=60\.0\} is removed/],
     ['removing an entity type', { entityTypes: ['dataFlow'] }, /entity type urn:li:entityType:svc\.dataset is removed/],
-  ])('%s without a new version is an IncompatibleChangeError naming the change; the definition stays', async (_label, change, message) => {
+  ])('%s without a new version, where stored values break, is an IncompatibleChangeError naming the change and its holders; the definition stays', async (_label, change, message) => {
     const qn = name();
     await writeDefinition(qn, retention(qn));
+    await datasetWith(qn, [30, 60]);
     const before = await stored(qn);
     const err = await rejection(writeDefinition(qn, retention(qn, change)), IncompatibleChangeError);
     expect(err.message).toMatch(message);
+    expect(err.message).toMatch(/\(1 entity holds values it breaks\)/);
     expect(err.message).toMatch(/Set a new version/);
     expect(await stored(qn)).toEqual(before);
   });
 
-  test('adding allowed values where there were none is breaking too', async () => {
+  test.each<[string, DefinitionInput, ReadonlyArray<number>]>([
+    ['MULTIPLE to SINGLE where no entity holds two values', { cardinality: 'SINGLE' }, [30]],
+    ['a value type change where no entity holds a value', { valueType: 'string', allowedValues: [{ value: { string: '30' } }] }, []],
+    ['removing an allowed value no entity holds', { allowedValues: [{ value: { double: 30 } }] }, [30]],
+    ['removing an entity type no entity of that type uses', { entityTypes: ['dataset', 'dataFlow'], cardinality: 'MULTIPLE' }, [30]],
+  ])('%s is accepted without a version, and every stored value stays (docs/contract.md, "Definitions evolve")', async (_label, change, values) => {
+    const qn = name();
+    await writeDefinition(qn, retention(qn, { entityTypes: ['dataset', 'dataFlow', 'dataJob'] }));
+    const d = values.length > 0 ? await datasetWith(qn, values) : undefined;
+    await writeDefinition(qn, retention(qn, change));
+    expect(await stored(qn)).toMatchObject(retention(qn, change).valueType === 'string' ? { valueType: 'urn:li:dataType:svc.string' } : {});
+    expect((await stored(qn))!.version).toBeUndefined();
+    if (d) expect(await catalog.valuesOf(d)).toEqual([{ propertyUrn: propertyUrn(qn), values: values.map((v) => ({ double: v })) }]);
+  });
+
+  test('adding allowed values where there were none is breaking too, when a stored value is not among them', async () => {
     const qn = name();
     await catalog.define(qn, { valueType: 'number' });
+    await datasetWith(qn, [2]);
     await rejection(writeDefinition(qn, definitionOf(qn, { valueType: 'number', allowedValues: [{ value: { double: 1 } }] })), IncompatibleChangeError);
+    await writeDefinition(qn, definitionOf(qn, { valueType: 'number', allowedValues: [{ value: { double: 1 } }, { value: { double: 2 } }] }));
   });
 
   test('widening (SINGLE to MULTIPLE, new allowed values, new entity types, text fields) needs no version', async () => {
@@ -206,8 +227,9 @@ describe('backwards compatibility and versions', () => {
     const urn = await catalog.define(qn, { valueType: 'number', description: 'old', displayName: 'Old' });
     await properties().replace(WRITER, { urn, valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'], description: 'new' });
     expect(await stored(qn)).toEqual({ qualifiedName: qn, valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'SINGLE', immutable: false, description: 'new' });
+    await datasetWith(qn, [7]);
     await rejection(properties().replace(WRITER, { urn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), IncompatibleChangeError);
-    await properties().replace(WRITER, { urn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], version: '20250101000000' });
+    await properties().replace(ADMIN, { urn, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], version: '20250101000000' });
     expect((await stored(qn))!.valueType).toBe('urn:li:dataType:svc.string');
     const missing = propertyUrn(name());
     await rejection(properties().replace(WRITER, { urn: missing, valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] }), NotFoundError);
@@ -275,7 +297,7 @@ describe('soft delete and restore', () => {
     const urn = await catalog.define(qn);
     const d = await datasetWith(qn, ['x']);
     await properties().softDelete(WRITER, urn);
-    await entities().deleteAspect(WRITER, urn, 'status');
+    await writes().deleteAspect(WRITER, urn, 'status');
     expect((await properties().get(ADMIN, urn))!.removed).toBe(false);
     expect(await catalog.valuesOf(d)).toHaveLength(1);
   });

@@ -16,6 +16,7 @@ import { searchAvailableForTests } from '../support/server.js';
 import { withClient } from '../support/storedValues.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, fieldUrn, indexCaughtUp, jobsSettled, propertiesAspect, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
+import { writesOf } from '../support/writes.js';
 
 const RETENTION = 'io.svc.search.retention';
 const RETENTION_FIELD = 'structuredProperties.io_svc_search_retention';
@@ -60,7 +61,7 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       entityTypes: ['urn:li:entityType:svc.dataset'],
       settings: { showInSearchFilters: true },
     });
-    await runtime.services.entities.batchUpsert(WRITER, ENTITY.dataset, [
+    await writesOf(runtime.services).batchUpsert(WRITER, ENTITY.dataset, [
       { urn: A, aspects: new Map([['status', { value: { removed: false } }], ['datasetProperties', { value: { name: 'Orders', description: 'Orders placed in the web shop' } }]]) },
       { urn: B, aspects: new Map([['status', { value: { removed: false } }], ['datasetProperties', { value: { description: 'Customers, with the orders they placed' } }]]) },
       { urn: C, aspects: new Map([['status', { value: { removed: false } }], ['datasetProperties', { value: { description: 'Card payments per session' } }]]) },
@@ -131,7 +132,7 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
 
     test('a type search does not cover is listed from the database; a query on it is a ValidationError on query', async () => {
       const platform = 'urn:li:dataPlatform:svcsearch';
-      await runtime.services.entities.batchUpsert(ADMIN, ENTITY.dataPlatform, [{ urn: platform, aspects: new Map([[ENTITY.dataPlatform.keyAspect, { value: keyAspectOf(parseUrn(platform)) }]]) }]);
+      await writesOf(runtime.services).batchUpsert(ADMIN, ENTITY.dataPlatform, [{ urn: platform, aspects: new Map([[ENTITY.dataPlatform.keyAspect, { value: keyAspectOf(parseUrn(platform)) }]]) }]);
       expect((await search().searchEntities(READER, ENTITY.dataPlatform, {})).entities.map((e) => e.urn)).toContain(platform);
       expect((await rejection(search().searchEntities(READER, ENTITY.dataPlatform, { query: 'name:x' }), ValidationError)).field).toBe('query');
     });
@@ -327,7 +328,7 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       const gone = datasetUrn('shop.removed');
       await catalog.createDatasets([gone]);
       expect(await queryUrns('name:shop.removed')).toEqual([gone]);
-      await runtime.services.entities.setAspect(WRITER, gone, 'status', { value: { removed: true } });
+      await writesOf(runtime.services).setAspect(WRITER, gone, 'status', { value: { removed: true } });
       expect(await queryUrns('name:shop.removed')).toEqual([]);
       expect(await scroll({ types: ['DATASET'], query: 'removed:true' })).toEqual([gone]);
       expect(await scroll({ types: ['DATASET'], query: 'name:shop.removed', includeSoftDeleted: true })).toEqual([gone]);
@@ -347,10 +348,10 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
   test('a write is seen by the next search (read-your-writes), and a delete likewise; their receipts say so', async () => {
     const fresh = datasetUrn('shop.fresh');
     await catalog.createDatasets([fresh]);
-    const { receipt: written } = await runtime.services.entities.setAspect(WRITER, fresh, 'structuredProperties', { value: propertiesAspect({ [RETENTION]: [365] }) });
+    const { receipt: written } = await writesOf(runtime.services).setAspect(WRITER, fresh, 'structuredProperties', { value: propertiesAspect({ [RETENTION]: [365] }) });
     expect(written).toEqual({ indexStatus: 'indexed', lastChange: expect.any(BigInt) });
     expect(await queryUrns(`${RETENTION_FIELD}:365`)).toEqual([fresh]);
-    const deleted = await runtime.services.entities.deleteEntity(ADMIN, fresh);
+    const deleted = await writesOf(runtime.services).deleteEntity(ADMIN, fresh);
     expect(deleted.indexStatus).toBe('indexed');
     expect(deleted.lastChange).toBeGreaterThan(written.lastChange);
     expect(await queryUrns(`${RETENTION_FIELD}:365`)).toEqual([]);

@@ -16,6 +16,7 @@ import { ADMIN, startTestRuntime, WRITER, type TestRuntime } from '../support/ru
 import { searchAvailableForTests } from '../support/server.js';
 import { evaluationSettled, storedOutcomes } from '../support/testEvaluation.js';
 import { waitFor } from '../support/waitFor.js';
+import { writesOf } from '../support/writes.js';
 
 const canRun = searchAvailableForTests();
 if (!canRun) console.warn('testEvaluation: skipped (no Meilisearch for tests)');
@@ -29,7 +30,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
   const db = () => rt.database.db;
 
   const write = (urn: string, aspects: Record<string, unknown>) =>
-    rt.services.entities.batchUpsert(WRITER, ENTITY.dataset, [{ urn, aspects: new Map(Object.entries(aspects).map(([k, v]) => [k, { value: v }])) }]);
+    writesOf(rt.services).batchUpsert(WRITER, ENTITY.dataset, [{ urn, aspects: new Map(Object.entries(aspects).map(([k, v]) => [k, { value: v }])) }]);
   const createTest = (id: string, def: { json: string }, name = id) => rt.services.tests.createTest(ADMIN, { id, name, category: 'Governance', definition: def });
   const resultsOf = async (urn: string) => (await rt.services.tests.getTestResults(ADMIN, urn)) as TestResults | null;
   const failingIn = async (test: string) =>
@@ -92,7 +93,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
 
   test('a new test is evaluated on every entity it selects, as a job with progress', async () => {
     const urns = Array.from({ length: 30 }, (_, i) => datasetUrn(`eval.bulk_${i}`));
-    await rt.services.entities.batchUpsert(
+    await writesOf(rt.services).batchUpsert(
       WRITER,
       ENTITY.dataset,
       urns.map((urn, i) => ({ urn, aspects: new Map([['datasetProperties', { value: { name: `bulk_${i}`, ...(i % 3 === 0 ? { description: 'x' } : {}) } }]]) })),
@@ -124,7 +125,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
   test('a soft-deleted test stops being evaluated and its results go; restored, they come back', async () => {
     const T = testUrn('described');
     const D = datasetUrn('eval.orders');
-    await rt.services.entities.setAspect(ADMIN, T, 'status', { value: { removed: true } });
+    await writesOf(rt.services).setAspect(ADMIN, T, 'status', { value: { removed: true } });
     await evaluationSettled(rt, { indexed: true });
     expect(await mentions(T)).toBe(0);
     expect(await failingIn(T)).toEqual([]);
@@ -133,7 +134,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
     await evaluationSettled(rt);
     expect((await storedOutcomes(rt, D))?.failing).not.toContain(T);
 
-    await rt.services.entities.setAspect(ADMIN, T, 'status', { value: { removed: false } });
+    await writesOf(rt.services).setAspect(ADMIN, T, 'status', { value: { removed: false } });
     await evaluationSettled(rt, { indexed: true });
     expect((await storedOutcomes(rt, D))?.failing).toContain(T);
     expect(await failingIn(T)).toContain(D);
@@ -177,7 +178,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
     const D = datasetUrn('eval.pushed');
     await write(D, { datasetProperties: { name: 'pushed' } });
     await evaluationSettled(rt);
-    await rt.services.entities.setAspect(WRITER, D, 'testResults', { value: { passing: [], failing: [] } });
+    await writesOf(rt.services).setAspect(WRITER, D, 'testResults', { value: { passing: [], failing: [] } });
     const answer = (await rt.services.tests.evaluate(WRITER, { urn: D, testUrns: [testUrn('described')], push: true })).result;
     expect(answer).toEqual({ passing: [], failing: [{ test: testUrn('described'), type: 'FAILURE' }] });
     expect((await resultsOf(D))?.failing).toEqual([{ test: testUrn('described'), type: 'FAILURE', lastComputed: { time: expect.any(Number), actor: WRITER.actor } }]);
@@ -189,7 +190,7 @@ const described = definition([{ property: 'datasetProperties.description', opera
     const off = await startTestRuntime({ env: { TEST_EVALUATION: 'false' } });
     const D = datasetUrn('upgrade.before');
     try {
-      await off.services.entities.batchUpsert(WRITER, ENTITY.dataset, [{ urn: D, aspects: new Map([['datasetProperties', { value: { name: 'before' } }]]) }]);
+      await writesOf(off.services).batchUpsert(WRITER, ENTITY.dataset, [{ urn: D, aspects: new Map([['datasetProperties', { value: { name: 'before' } }]]) }]);
       await off.services.tests.createTest(ADMIN, { id: 'upgraded', name: 'upgraded', category: 'c', definition: described });
     } finally {
       await off.stop();
@@ -218,14 +219,14 @@ const described = definition([{ property: 'datasetProperties.description', opera
       await a.services.tests.createTest(ADMIN, { id: 'replicated', name: 'replicated', category: 'c', definition: described });
       await waitFor('one evaluator to hold the lease', 30_000, async () => (a.testEvaluator!.state.leader !== b.testEvaluator!.state.leader ? true : undefined));
       const [leader, other] = a.testEvaluator!.state.leader ? [a, b] : [b, a];
-      await other.services.entities.batchUpsert(WRITER, ENTITY.dataset, [{ urn: D, aspects: new Map([['datasetProperties', { value: { name: 'one' } }]]) }]);
+      await writesOf(other.services).batchUpsert(WRITER, ENTITY.dataset, [{ urn: D, aspects: new Map([['datasetProperties', { value: { name: 'one' } }]]) }]);
       await evaluationSettled(leader);
       expect(await storedOutcomes(leader, D)).toEqual({ passing: [], failing: [testUrn('replicated')] });
       expect(other.testEvaluator!.state.evaluated).toBe(0);
 
       await leader.stop();
       stopped.add(leader);
-      await other.services.entities.batchUpsert(WRITER, ENTITY.dataset, [{ urn: D, aspects: new Map([['datasetProperties', { value: { name: 'one', description: 'now' } }]]) }]);
+      await writesOf(other.services).batchUpsert(WRITER, ENTITY.dataset, [{ urn: D, aspects: new Map([['datasetProperties', { value: { name: 'one', description: 'now' } }]]) }]);
       await evaluationSettled(other);
       expect(await storedOutcomes(other, D)).toEqual({ passing: [testUrn('replicated')], failing: [] });
       expect(other.testEvaluator!.state.leader).toBe(true);

@@ -15,6 +15,7 @@ import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../su
 import { searchAvailableForTests } from '../support/server.js';
 import { evaluationSettled, storedOutcomes } from '../support/testEvaluation.js';
 import { waitFor } from '../support/waitFor.js';
+import { writesOf } from '../support/writes.js';
 
 const canRun = searchAvailableForTests();
 if (!canRun) console.warn('testReport: skipped (no Meilisearch for tests)');
@@ -55,7 +56,7 @@ const nameOf = (i: number) => (i % 2 === 0 ? `fct_sales_${i}` : `dim_sales_${i}`
         ...(i % 5 !== 0 ? [['structuredProperties', { value: { properties: [{ propertyUrn: RETENTION, values: [{ double: i % 90 }] }] } }] as [string, { value: unknown }]] : []),
       ]),
     }));
-    await rt.services.entities.batchUpsert(WRITER, ENTITY.dataset, items, { async: true });
+    await writesOf(rt.services).batchUpsert(WRITER, ENTITY.dataset, items, { async: true });
     const test = (id: string, on: unknown, rules: unknown) => rt.services.tests.createTest(ADMIN, { id, name: id, category: 'Governance', definition: { json: JSON.stringify({ on, rules }) } });
     await test('report-owner', { types: ['dataset'], conditions: [{ property: 'datasetKey.origin', operator: 'equals', values: ['PROD'] }] }, [{ property: 'globalTags.tags.tag', operator: 'contains_any', values: [OWNED] }]);
     await test('report-retention', { types: ['dataset'] }, [{ property: `structuredProperties.${RETENTION}`, operator: 'greater_than', values: [30] }]);
@@ -137,7 +138,7 @@ const nameOf = (i: number) => (i % 2 === 0 ? `fct_sales_${i}` : `dim_sales_${i}`
   test('a run asked for is a job with progress that restores results written by hand', async () => {
     const stale = urnOf(10);
     const before = await storedOutcomes(rt, stale);
-    await rt.services.entities.setAspect(WRITER, stale, 'testResults', { value: { passing: [], failing: [] } });
+    await writesOf(rt.services).setAspect(WRITER, stale, 'testResults', { value: { passing: [], failing: [] } });
     await evaluationSettled(rt);
     // A write of testResults alone is not a change tests read: it stays until something else changes.
     expect(await storedOutcomes(rt, stale)).toEqual({ passing: [], failing: [] });

@@ -11,6 +11,7 @@ import type { TestService } from '../../src/services/testService.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, fieldUrn, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { withClient } from '../support/storedValues.js';
+import { writesOf } from '../support/writes.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -39,7 +40,7 @@ async function dataset(name: string, datasetProperties?: Record<string, unknown>
   const urn = datasetUrn(name);
   const aspects = new Map<string, { value: unknown }>([['status', { value: { removed: false } }]]);
   if (datasetProperties) aspects.set('datasetProperties', { value: datasetProperties });
-  await runtime.services.entities.batchUpsert(WRITER, ENTITY.dataset, [{ urn, aspects }]);
+  await writesOf(runtime.services).batchUpsert(WRITER, ENTITY.dataset, [{ urn, aspects }]);
   return urn;
 }
 
@@ -72,7 +73,7 @@ describe('tests as entities', () => {
   });
 
   test('the same rules hold for a testInfo written as an aspect', async () => {
-    const err = await rejection(runtime.services.entities.setAspect(ADMIN, testUrn('svc-aspect'), 'testInfo', { value: { name: 'n', category: 'c', definition: { type: 'JSON', json: '{"on": [' } } }), ValidationError);
+    const err = await rejection(writesOf(runtime.services).setAspect(ADMIN, testUrn('svc-aspect'), 'testInfo', { value: { name: 'n', category: 'c', definition: { type: 'JSON', json: '{"on": [' } } }), ValidationError);
     expect(err.message).toMatch(/not valid JSON/);
   });
 
@@ -100,7 +101,7 @@ describe('tests as entities', () => {
     const page = await tests().listTests(READER, { start: 1, count: 1, query: 'listable' });
     expect(page).toMatchObject({ start: 1, count: 1, total: 3 });
     expect(page.tests.map((t) => t.urn)).toEqual([testUrn('svc-list-2')]);
-    await runtime.services.entities.setAspect(ADMIN, testUrn('svc-list-3'), 'status', { value: { removed: true } });
+    await writesOf(runtime.services).setAspect(ADMIN, testUrn('svc-list-3'), 'status', { value: { removed: true } });
     expect((await tests().listTests(READER, { query: 'listable' })).tests.map((t) => t.urn)).toEqual([testUrn('svc-list-1'), testUrn('svc-list-2')]);
     expect((await rejection(tests().listTests(READER, { start: -1 }), ValidationError)).field).toBe('start');
     expect((await rejection(tests().listTests(READER, { count: 1.5 }), ValidationError)).field).toBe('count');
@@ -159,7 +160,7 @@ describe('evaluate', () => {
 
   test('a soft-deleted test is not run, and naming it is a ValidationError on testUrns; so is naming an unknown test', async () => {
     const gone = await create('eval-soft-deleted', onDatasets([]));
-    await runtime.services.entities.setAspect(ADMIN, gone, 'status', { value: { removed: true } });
+    await writesOf(runtime.services).setAspect(ADMIN, gone, 'status', { value: { removed: true } });
     expect(ids((await evaluate(READER, { urn: B })).passing)).not.toContain('eval-soft-deleted');
     expect(await rejection(evaluate(READER, { urn: B, testUrns: [gone] }), ValidationError)).toMatchObject({ field: 'testUrns', message: expect.stringContaining(gone) });
     expect(await rejection(evaluate(READER, { urn: B, testUrns: [testUrn('does-not-exist')] }), ValidationError)).toMatchObject({
@@ -299,7 +300,7 @@ describe('push', () => {
   });
 
   test('pushing a subset replaces only the results of the tests it ran', async () => {
-    await runtime.services.entities.setAspect(WRITER, D, 'datasetProperties', { value: { name: 'fct_push', description: 'now described' } });
+    await writesOf(runtime.services).setAspect(WRITER, D, 'datasetProperties', { value: { name: 'fct_push', description: 'now described' } });
     const before = (await tests().getTestResults(READER, D))!;
     await evaluate(WRITER, { urn: D, testUrns: [testUrn('push-fail')], push: true });
     expect(await tests().getTestResults(READER, D)).toEqual({
@@ -313,7 +314,7 @@ describe('push', () => {
   });
 
   test('a testResults aspect of the wrong shape is a ValidationError naming the entry', async () => {
-    const err = await rejection(runtime.services.entities.setAspect(WRITER, D, 'testResults', { value: { passing: [{ test: testUrn('x'), type: 'FAILURE' }], failing: [] } }), ValidationError);
+    const err = await rejection(writesOf(runtime.services).setAspect(WRITER, D, 'testResults', { value: { passing: [{ test: testUrn('x'), type: 'FAILURE' }], failing: [] } }), ValidationError);
     expect(err.message).toMatch(/passing\[0\]\.type must be "SUCCESS", not "FAILURE"/);
   });
 });

@@ -10,6 +10,7 @@ import { NotFoundError, SoftDeletedError, ValidationError } from '../../src/doma
 import type { Caller } from '../../src/services/caller.js';
 import type { HistoryEntry } from '../../src/services/historyService.js';
 import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
+import { writesOf } from '../support/writes.js';
 
 const P = 'urn:li:structuredProperty:io.hist.tier';
 const Q = 'urn:li:structuredProperty:io.hist.owner';
@@ -40,7 +41,7 @@ beforeAll(async () => {
   rt = await startTestRuntime();
   await define(cy, 'io.hist.tier');
   await define(cy, 'io.hist.owner');
-  await rt.services.entities.batchUpsert(cy, (await import('../../src/domain/registry/entityTypes.js')).ENTITY.dataset, [D, E].map((urn) => ({ urn, aspects: new Map([['status', { value: { removed: false } }]]) })));
+  await writesOf(rt.services).batchUpsert(cy, (await import('../../src/domain/registry/entityTypes.js')).ENTITY.dataset, [D, E].map((urn) => ({ urn, aspects: new Map([['status', { value: { removed: false } }]]) })));
   await rt.services.values.upsert(ana, D, [{ structuredPropertyUrn: P, values: [{ stringValue: 'bronze' }] }]);
   await rt.services.values.upsert(ben, D, [
     { structuredPropertyUrn: P, values: [{ stringValue: 'gold' }] },
@@ -138,7 +139,7 @@ describe('retention', () => {
   beforeAll(async () => {
     kept = await startTestRuntime({ env: { HISTORY_VERSIONS_KEPT: '2' } });
     await kept.services.properties.create(cy, { id: 'io.hist.tier', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] });
-    await kept.services.entities.setAspect(cy, F, 'status', { value: { removed: false } }, { createOnly: false });
+    await writesOf(kept.services).setAspect(cy, F, 'status', { value: { removed: false } }, { createOnly: false });
     for (const tier of ['t1', 't2', 't3', 't4', 't5']) await kept.services.values.upsert(ana, F, [{ structuredPropertyUrn: P, values: [{ stringValue: tier }] }]);
   }, 120_000);
 

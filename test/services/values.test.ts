@@ -10,6 +10,7 @@ import type { PatchDocument } from '../../src/domain/jsonPatch.js';
 import { parseUrn } from '../../src/domain/urn.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, fieldUrn, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
+import { writesOf } from '../support/writes.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -42,9 +43,10 @@ afterAll(async () => {
 });
 
 const entities = () => runtime.services.entities;
+const writes = () => writesOf(runtime.services);
 const values = () => runtime.services.values;
-const set = (urn: string, properties: unknown[], options = {}) => entities().setAspect(WRITER, urn, 'structuredProperties', { value: { properties } }, options);
-const patch = (urn: string, ops: PatchDocument['patch']) => entities().patchAspect(WRITER, urn, 'structuredProperties', keyed(ops));
+const set = (urn: string, properties: unknown[], options = {}) => writes().setAspect(WRITER, urn, 'structuredProperties', { value: { properties } }, options);
+const patch = (urn: string, ops: PatchDocument['patch']) => writes().patchAspect(WRITER, urn, 'structuredProperties', keyed(ops));
 
 async function dataset(): Promise<string> {
   const urn = datasetUrn(name());

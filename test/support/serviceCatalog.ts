@@ -8,6 +8,7 @@ import type { Caller } from '../../src/services/caller.js';
 import type { JobListing } from '../../src/services/jobs/jobService.js';
 import { ADMIN, type TestRuntime } from './runtime.js';
 import { waitFor } from './waitFor.js';
+import { writesOf } from './writes.js';
 
 export const propertyUrn = (qualifiedName: string): string => `urn:li:structuredProperty:${qualifiedName}`;
 export const datasetUrn = (name: string, platform = 'hive', origin = 'PROD'): string => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},${origin})`;
@@ -63,17 +64,18 @@ export interface ServiceCatalog {
 
 export function serviceCatalog(runtime: TestRuntime, caller: Caller = ADMIN): ServiceCatalog {
   const { entities, properties } = runtime.services;
+  const writes = writesOf(runtime.services);
   return {
     define: async (qualifiedName, def = {}) => {
       const urn = propertyUrn(qualifiedName);
-      await entities.setAspect(caller, urn, 'propertyDefinition', { value: definitionOf(qualifiedName, def) });
+      await writes.setAspect(caller, urn, 'propertyDefinition', { value: definitionOf(qualifiedName, def) });
       return urn;
     },
     createDatasets: async (urns) => {
-      await entities.batchUpsert(caller, ENTITY.dataset, urns.map((urn) => ({ urn, aspects: new Map([['status', { value: { removed: false } }]]) })));
+      await writes.batchUpsert(caller, ENTITY.dataset, urns.map((urn) => ({ urn, aspects: new Map([['status', { value: { removed: false } }]]) })));
     },
     setValues: async (urn, values) => {
-      await entities.setAspect(caller, urn, 'structuredProperties', { value: propertiesAspect(values) });
+      await writes.setAspect(caller, urn, 'structuredProperties', { value: propertiesAspect(values) });
     },
     valuesOf: async (urn) => {
       const view = await entities.getEntity(caller, urn, { aspects: ['structuredProperties'] });

@@ -8,8 +8,11 @@ import pg from 'pg';
 import { createLogger } from '../../src/logger.js';
 import { parseUrn } from '../../src/domain/urn.js';
 import { openDatabase, type Database, type Db } from '../../src/store/database.js';
-import { writeEntities, type WritePath } from '../../src/services/aspects/pipeline.js';
+import { writeEntities, type AspectWriteRequest, type WritePath } from '../../src/services/aspects/pipeline.js';
 import { LocalRegistryChanges } from '../../src/services/localRegistryChanges.js';
+import { NO_WAIT } from '../../src/services/indexWaiter.js';
+import { DefaultWriteService, type PlanOutcome, type WriteService } from '../../src/services/writes/writeService.js';
+import type { Urn } from '../../src/domain/urn.js';
 import { createTestDatabase } from './postgres.js';
 
 export interface StoreDatabase {
@@ -17,6 +20,8 @@ export interface StoreDatabase {
   readonly database: Database;
   /** What the write path runs on, as the server passes it, with its own count of registry changes. */
   readonly store: WritePath;
+  /** The write entry point over that store (answering at commit: no search index here). */
+  readonly writes: WriteService;
   /** A plain connection pool of its own, for arranging races and reading what was stored. */
   readonly pool: pg.Pool;
   query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
@@ -27,10 +32,12 @@ export async function openStoreDatabase(name: string): Promise<StoreDatabase> {
   const databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_${name}_${process.pid}`);
   const database = await openDatabase({ databaseUrl, dataDir: tmpdir(), log: createLogger('silent'), poolSize: 8 });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const store = { db: database.db, registryChanges: new LocalRegistryChanges() };
   return {
     db: database.db,
     database,
-    store: { db: database.db, registryChanges: new LocalRegistryChanges() },
+    store,
+    writes: new DefaultWriteService({ db: database.db, log: createLogger('silent'), indexWaiter: NO_WAIT, registryChanges: store.registryChanges }),
     pool,
     query: async (text, params = []) => (await pool.query(text, params)).rows,
     close: async () => {
@@ -46,7 +53,7 @@ export async function arrange(store: WritePath, writes: Array<{ urn: string; asp
     store,
     writes.map((w) => ({ urn: parseUrn(w.urn), requests: Object.entries(w.aspects).map(([aspect, value]) => ({ aspect, value })) })),
     'urn:li:corpuser:arranger',
-    { valueDrops: 'allowed' },
+    { atomic: true, valueDrops: 'allowed' },
   );
 }
 
@@ -57,3 +64,9 @@ export const definition = (name: string, extra: Record<string, unknown> = {}) =>
   cardinality: 'MULTIPLE',
   ...extra,
 });
+
+/** One entity's aspects written through the write entry point as `actor` (with admin scope), all or nothing. */
+export async function write(writes: WriteService, urn: Urn, requests: readonly AspectWriteRequest[], actor = 'urn:li:corpuser:writer'): Promise<PlanOutcome> {
+  const changes = requests.map((r) => ('value' in r ? { op: 'set' as const, aspect: r.aspect, value: r.value } : { op: 'compute' as const, aspect: r.aspect, compute: r.compute }));
+  return (await writes.submit({ actor, scope: 'admin', via: 'system' }, { entities: [{ urn, changes }] })).result;
+}

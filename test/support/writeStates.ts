@@ -20,6 +20,7 @@ export function record(name: string, options: { definition?: Partial<PropertyDef
     removed: options.removed ?? false,
     definition: definitionOf(name, options.definition),
     entityVersion: options.entityVersion ?? 1n,
+    migration: null,
   };
 }
 

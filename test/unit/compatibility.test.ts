@@ -29,7 +29,7 @@ describe('breaking changes without a version are rejected', () => {
 
     expect(message).toBe(
       'Incompatible structured property definition change: valueType changes from urn:li:dataType:svc.number to urn:li:dataType:svc.string. ' +
-        'Set a new version (yyyyMMddhhmmss) to apply a breaking change.',
+        'Set a new version (yyyyMMddhhmmss) to apply a breaking change, which drops every stored value, or send a migration that keeps them.',
     );
   });
 
@@ -107,7 +107,7 @@ describe('breaking changes with a greater version are allowed', () => {
   test('a value type change with a first version is allowed and starts a new version', () => {
     const next = definition({ valueType: 'urn:li:dataType:svc.string', version: V1 });
 
-    expect(checkCompatibility(definition(), next)).toEqual({ definition: next, versionChanged: true });
+    expect(checkCompatibility(definition(), next)).toMatchObject({ definition: next, versionChanged: true });
   });
 
   test('a MULTIPLE to SINGLE change with a version greater than the stored one is allowed', () => {
@@ -184,7 +184,7 @@ describe('widening is always allowed', () => {
   test('changing displayName and description is allowed', () => {
     const result = checkCompatibility(definition({ displayName: 'A', description: 'a' }), definition({ displayName: 'B', description: 'b' }));
 
-    expect(result).toEqual({ definition: definition({ displayName: 'B', description: 'b' }), versionChanged: false });
+    expect(result).toEqual({ definition: definition({ displayName: 'B', description: 'b' }), versionChanged: false, breaking: [] });
   });
 });
 

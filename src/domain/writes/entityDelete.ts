@@ -7,7 +7,7 @@
  */
 import { CLEANUP_PROPERTY_VALUES } from '../jobKinds.js';
 import { findEntityType, ruleKindOf } from '../registry/entityTypes.js';
-import type { JobRequest } from './writeDecision.js';
+import type { JobRequest, LifecycleNote } from './writeDecision.js';
 
 /** An entity a delete found (locked), with the aspects it has. */
 export interface EntityToDelete {
@@ -25,9 +25,16 @@ export interface DeleteDecision {
   readonly valueRowsOf: readonly string[];
   readonly registry: ReadonlyArray<{ readonly urn: string; readonly change: 'delete' | 'restore' }>;
   readonly jobs: readonly JobRequest[];
+  /** Lifecycle events of the definitions (properties, metadata tests) it removes or restores. */
+  readonly events: ReadonlyArray<{ readonly urn: string; readonly entityType: string; readonly note: LifecycleNote }>;
 }
 
-export const NOTHING_TO_DELETE: DeleteDecision = { entities: [], aspects: [], valueRowsOf: [], registry: [], jobs: [] };
+export const NOTHING_TO_DELETE: DeleteDecision = { entities: [], aspects: [], valueRowsOf: [], registry: [], jobs: [], events: [] };
+
+/** Whether an entity type's lifecycle is kept in history: definitions (properties, metadata tests). */
+function hasLifecycle(entityType: string): boolean {
+  return findEntityType(entityType)?.definitionAspect !== undefined;
+}
 
 function definitionGone(urn: string): Pick<DeleteDecision, 'registry' | 'jobs'> {
   return { registry: [{ urn, change: 'delete' }], jobs: [{ kind: CLEANUP_PROPERTY_VALUES, payload: { propertyUrn: urn } }] };
@@ -48,6 +55,7 @@ export function decideEntityDelete(found: readonly EntityToDelete[]): DeleteDeci
     valueRowsOf: [],
     registry: definitions.flatMap((d) => d.registry),
     jobs: definitions.flatMap((d) => d.jobs),
+    events: found.filter((e) => hasLifecycle(e.entityType)).map((e) => ({ urn: e.urn, entityType: e.entityType, note: { event: 'hardDeleted' } })),
   };
 }
 
@@ -59,9 +67,9 @@ export function decideAspectDelete(entity: EntityToDelete, aspect: string): Dele
     case 'structuredProperties':
       return { ...base, valueRowsOf: [entity.urn] };
     case 'propertyDefinition':
-      return { ...base, ...definitionGone(entity.urn) };
+      return { ...base, ...definitionGone(entity.urn), events: [{ urn: entity.urn, entityType: entity.entityType, note: { event: 'hardDeleted' } }] };
     case 'propertyStatus':
-      return { ...base, registry: [{ urn: entity.urn, change: 'restore' }] };
+      return { ...base, registry: [{ urn: entity.urn, change: 'restore' }], events: [{ urn: entity.urn, entityType: entity.entityType, note: { event: 'restored' } }] };
     default:
       return base;
   }

@@ -9,8 +9,8 @@ import { checkAspectSize } from '../aspectSize.js';
 import { AlreadyExistsError, AspectExistsError, NotFoundError, PreconditionError } from '../errors.js';
 import { jsonEqual } from '../json.js';
 import type { Urn } from '../urn.js';
-import type { AspectRules } from './aspectRules.js';
-import type { AspectResult, AspectRow, EntityWriteDecision, JobRequest, RegistryChange, ValueRow } from './writeDecision.js';
+import type { AspectRules, HolderAnswer } from './aspectRules.js';
+import type { AspectResult, AspectRow, EntityWriteDecision, JobRequest, LifecycleNote, RegistryChange, ValueRow } from './writeDecision.js';
 import { revisionOf, type CurrentAspect, type EntityState, type RegistryState } from './writeState.js';
 
 /** Returned by a compute function: leave the aspect as it is. */
@@ -44,6 +44,8 @@ export type AspectWriteRequest = NextValue & {
   readonly ifVersionMatch?: string;
   /** Caller-supplied system metadata to keep beside the aspect (runId, properties, ...). */
   readonly systemMetadata?: Record<string, unknown>;
+  /** What the aspect's rules take beside the value (a definition's migration). */
+  readonly directive?: unknown;
 };
 
 export interface RuledRequest {
@@ -116,13 +118,44 @@ function merged(a: RegistryChange | undefined, b: RegistryChange): RegistryChang
   return a ? { urn: b.urn, define: b.define ?? a.define, removed: b.removed ?? a.removed } : b;
 }
 
-/** Decides every aspect of one entity's write; throws the first rule broken. */
-export function decideEntityWrite(urn: Urn, entity: EntityState, registry: RegistryState, resolved: readonly ResolvedRequest[], context: WriteContext): EntityWriteDecision {
+/** The rules' question about values other entities hold, for each request that has one. */
+export function holderQuestions(urn: Urn, entity: EntityState, registry: RegistryState, resolved: readonly ResolvedRequest[]): Array<{ aspect: string; question: NonNullable<ReturnType<NonNullable<AspectRules['holdersToCount']>>> }> {
+  const out = [];
+  for (const { request, rules, prev, next } of resolved) {
+    if (next === NO_CHANGE || !rules.holdersToCount) continue;
+    const question = rules.holdersToCount(next, {
+      urn,
+      stored: prev?.metadata,
+      aspects: entity.aspects,
+      values: entity.values,
+      properties: registry.properties,
+      searchFieldOwners: registry.searchFieldOwners,
+      ...(request.directive !== undefined ? { directive: request.directive } : {}),
+    });
+    if (question) out.push({ aspect: request.aspect, question });
+  }
+  return out;
+}
+
+/**
+ * Decides every aspect of one entity's write; throws the first rule broken. `holders`:
+ * the answers to the rules' questions about values other entities hold, by aspect.
+ */
+export function decideEntityWrite(
+  urn: Urn,
+  entity: EntityState,
+  registry: RegistryState,
+  resolved: readonly ResolvedRequest[],
+  context: WriteContext,
+  holders: ReadonlyMap<string, HolderAnswer> = new Map(),
+): EntityWriteDecision {
   const writes: AspectRow[] = [];
   const results: AspectResult[] = [];
   const registryChanges = new Map<string, RegistryChange>();
   const jobs: JobRequest[] = [];
   const reliesOn = new Set<string>();
+  const events: LifecycleNote[] = [];
+  const reports: Record<string, Readonly<Record<string, unknown>>> = {};
   let valueRows: readonly ValueRow[] | null = null;
   for (const { request, rules, prev, current, next } of resolved) {
     const kept = { aspect: request.aspect, systemMetadata: prev?.systemMetadata ?? null };
@@ -130,7 +163,18 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
       results.push({ ...kept, value: current });
       continue;
     }
-    const d = rules.decide(next, { urn, stored: prev?.metadata, aspects: entity.aspects, values: entity.values, properties: registry.properties, searchFieldOwners: registry.searchFieldOwners });
+    const answer = holders.get(request.aspect);
+    const d = rules.decide(next, {
+      urn,
+      stored: prev?.metadata,
+      aspects: entity.aspects,
+      values: entity.values,
+      properties: registry.properties,
+      searchFieldOwners: registry.searchFieldOwners,
+      ...(request.directive !== undefined ? { directive: request.directive } : {}),
+      ...(answer ? { holders: answer } : {}),
+    });
+    if (d.report) reports[request.aspect] = d.report;
     if (d.store === 'never' || (prev && d.store === 'if-changed' && jsonEqual(prev.metadata, d.stored))) {
       results.push({ ...kept, value: d.visible });
       continue;
@@ -145,8 +189,11 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
     results.push({ aspect: request.aspect, value: d.visible, systemMetadata });
     if (d.valueRows) valueRows = d.valueRows;
     if (d.registry) registryChanges.set(d.registry.urn, merged(registryChanges.get(d.registry.urn), d.registry));
-    jobs.push(...d.jobs);
+    // Who caused a job is kept with it: a migration rewrites values in their name, and the jobs list says who asked.
+    jobs.push(...d.jobs.map((j) => ({ ...j, payload: { ...j.payload, requestedBy: { actor: context.actor, via: context.via ?? null } } })));
     for (const p of d.reliesOn) reliesOn.add(p);
+    // Only definitions (properties, metadata tests) have a lifecycle worth a history of its own.
+    if (urn.entityType.definitionAspect) events.push(...d.events);
   }
   return {
     urn: urn.value,
@@ -159,6 +206,8 @@ export function decideEntityWrite(urn: Urn, entity: EntityState, registry: Regis
     registry: [...registryChanges.values()],
     jobs,
     reliesOn: [...reliesOn],
+    events,
     results,
+    reports,
   };
 }

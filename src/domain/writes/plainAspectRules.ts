@@ -25,7 +25,7 @@ export const testInfoRules: AspectRules = {
   createsEntity: true,
   needs: () => NO_NEEDS,
   view: storedAsIs,
-  decide: (next) => plainDecision(parseTestInfo(next).info),
+  decide: (next, state) => ({ ...plainDecision(parseTestInfo(next).info), events: [{ event: state.stored === undefined ? 'created' : 'changed' }] }),
 };
 
 /** Results describe an entity, so they never create one. */

@@ -1,17 +1,45 @@
 /**
  * The propertyDefinition aspect (docs/contract.md §2): parsed and canonicalised, checked for
- * backwards compatibility against the stored definition, refused while the property
- * is soft deleted or when its search field name is taken. The registry row follows in
- * the same statement: a new version (or a new property) draws a new generation, which
- * hides every older value at once, and a cleanup job then deletes those values.
+ * backwards compatibility against the stored definition and the values entities hold
+ * (a breaking change no stored value breaks is accepted), refused while the property is
+ * soft deleted or migrating, or when its search field name is taken. The registry row
+ * follows in the same statement:
+ * - a new property, or a new `version`, starts a new lineage and a new generation, which
+ *   hides every older value at once; a cleanup job then deletes those values;
+ * - a migration (domain/valueMigration.ts) draws a new generation in the same lineage:
+ *   readers see the older values through its rules until its job has rewritten them.
  */
-import { checkCompatibility } from '../compatibility.js';
-import { SoftDeletedError, ValidationError } from '../errors.js';
-import { CLEANUP_PROPERTY_VALUES } from '../jobKinds.js';
-import { inCanonicalNamespace, parsePropertyDefinition, searchFieldName, type PropertyDefinition } from '../propertyDefinition.js';
+import { breakingChangeList, checkCompatibility, type CountedChange } from '../compatibility.js';
+import { ConflictError, SoftDeletedError, ValidationError } from '../errors.js';
+import { CLEANUP_PROPERTY_VALUES, MIGRATE_PROPERTY_VALUES } from '../jobKinds.js';
+import { effectiveDefinition, inCanonicalNamespace, parsePropertyDefinition, searchFieldName, type PropertyDefinition } from '../propertyDefinition.js';
 import { parseDataTypeUrn } from '../typeUrns.js';
-import { type AspectRules, type AspectState } from './aspectRules.js';
-import type { AspectDecision, EntityWriteDecision } from './writeDecision.js';
+import { activeMigrationJson, migrationEffect, migrationTargetOf, uncoveredRefusal, type ActiveMigration, type MigrationRules } from '../valueMigration.js';
+import { type AspectRules, type AspectState, type HolderQuestion } from './aspectRules.js';
+import type { AspectDecision, EntityWriteDecision, LifecycleNote, RegistryDefinition } from './writeDecision.js';
+
+/** What a definition write may carry beside the definition. */
+export interface DefinitionDirective {
+  readonly migration?: MigrationRules;
+}
+
+function migrationOf(directive: unknown): MigrationRules | undefined {
+  return (directive as DefinitionDirective | undefined)?.migration;
+}
+
+/** The stored definition and the registry record a change of it is judged against; undefined for a new property. */
+function storedOf(state: AspectState): { stored: PropertyDefinition; generation: bigint; migration: ActiveMigration | null } | undefined {
+  const registered = state.properties.get(state.urn.value);
+  if (state.stored === undefined || !registered) return undefined;
+  return { stored: inCanonicalNamespace(state.stored as PropertyDefinition), generation: registered.generation, migration: registered.migration };
+}
+
+function refuseWhileMigrating(state: AspectState): void {
+  const registered = state.properties.get(state.urn.value);
+  if (registered?.migration) {
+    throw new ConflictError(`A migration of ${state.urn.value}'s values is in progress; change the definition again once its job is done (GET /openapi/v3/jobs)`, { propertyUrn: state.urn.value });
+  }
+}
 
 export function decidePropertyDefinition(next: unknown, state: AspectState): AspectDecision {
   const urn = state.urn.value;
@@ -20,12 +48,38 @@ export function decidePropertyDefinition(next: unknown, state: AspectState): Asp
   if (registered?.removed) {
     throw new SoftDeletedError('Cannot mutate a soft deleted Structured Property Definition', 'propertyDefinition');
   }
+  const rules = migrationOf(state.directive);
+  const before = storedOf(state);
   let definition: PropertyDefinition = parsed;
-  let newGeneration = registered === undefined;
-  if (state.stored !== undefined && registered) {
-    const update = checkCompatibility(inCanonicalNamespace(state.stored as PropertyDefinition), parsed);
+  let registry: Pick<RegistryDefinition, 'generation' | 'lineage' | 'migration'> = { generation: 'new', lineage: 'new', migration: null };
+  const jobs: AspectDecision['jobs'][number][] = [];
+  const events: LifecycleNote[] = [];
+  let report: Record<string, unknown> | undefined;
+  if (!before) {
+    events.push({ event: 'created' });
+  } else {
+    refuseWhileMigrating(state);
+    const counted: readonly CountedChange[] | undefined = state.holders?.counted;
+    const update = checkCompatibility(before.stored, parsed, counted, rules !== undefined);
     definition = update.definition;
-    newGeneration = update.versionChanged;
+    report = { breaking: update.breaking.map((c) => ({ change: c.change, holders: c.holders })) };
+    if (update.versionChanged) {
+      // Values under an older generation (a previous version) are now invisible; remove them.
+      jobs.push({ kind: CLEANUP_PROPERTY_VALUES, payload: { propertyUrn: urn } });
+      events.push({ event: 'versionChanged', detail: { from: before.stored.version ?? null, to: definition.version ?? null } });
+    } else if (rules && update.breaking.length > 0) {
+      const target = migrationTargetOf(effectiveDefinition(urn, definition));
+      const effect = migrationEffect(state.holders?.entries ?? [], rules, target);
+      if (effect.refused.values > 0) throw uncoveredRefusal(urn, effect);
+      const migration: ActiveMigration = { fromGeneration: before.generation, rules, target };
+      registry = { generation: 'new', lineage: 'keep', migration };
+      jobs.push({ kind: MIGRATE_PROPERTY_VALUES, payload: { propertyUrn: urn, migration: activeMigrationJson(migration) } });
+      report = { ...report, migration: effect };
+      events.push({ event: 'migrationStarted', detail: { entities: effect.changed, holders: effect.holders, rules: effect.rules.map((r) => r.rule.split(' ')[0]).join(',') } });
+    } else {
+      registry = { generation: before.generation, lineage: 'keep', migration: null };
+      events.push({ event: 'changed' });
+    }
   }
   const searchField = searchFieldName(definition.qualifiedName);
   const owner = state.searchFieldOwners.get(searchField);
@@ -43,29 +97,41 @@ export function decidePropertyDefinition(next: unknown, state: AspectState): Asp
     valueRows: null,
     registry: {
       urn,
-      define: {
-        qualifiedName: definition.qualifiedName,
-        searchField,
-        valueType: parseDataTypeUrn(definition.valueType),
-        version: definition.version ?? null,
-        generation: newGeneration ? 'new' : registered!.generation,
-      },
+      define: { qualifiedName: definition.qualifiedName, searchField, valueType: parseDataTypeUrn(definition.valueType), version: definition.version ?? null, ...registry },
       removed: null,
     },
-    // Values under an older generation (a previous version) are now invisible; remove them.
-    jobs: newGeneration && registered ? [{ kind: CLEANUP_PROPERTY_VALUES, payload: { propertyUrn: urn } }] : [],
+    jobs,
     reliesOn: [],
+    events,
+    ...(report ? { report } : {}),
   };
+}
+
+/** The breaking changes of a definition write whose holders must be counted first (and every entry read, for a migration). */
+function holdersToCount(next: unknown, state: AspectState): HolderQuestion | null {
+  const before = storedOf(state);
+  if (!before || state.properties.get(state.urn.value)?.removed || before.migration) return null;
+  let parsed: PropertyDefinition;
+  try {
+    parsed = parsePropertyDefinition(next, state.urn.id);
+  } catch {
+    // The decision refuses it, with the reason.
+    return null;
+  }
+  const changes = breakingChangeList(before.stored, parsed);
+  if (changes.length === 0) return null;
+  return { propertyUrn: state.urn.value, generation: before.generation, changes, entries: migrationOf(state.directive) !== undefined };
 }
 
 /**
  * The properties whose stored values a write drops (issue #29): a definition that draws
- * a new generation for a property that already has one (a new version, breaking or not)
- * hides every value written before, and the cleanup job then deletes them. That is as
- * destructive as a hard delete of the values, so it needs the scope a hard delete needs.
+ * a new generation for a property that already has one, outside a migration (a new
+ * version, breaking or not), hides every value written before, and the cleanup job then
+ * deletes them. That is as destructive as a hard delete of the values, so it needs the
+ * scope a hard delete needs.
  */
 export function propertiesWhoseValuesDrop(decision: EntityWriteDecision, isRegistered: (urn: string) => boolean): string[] {
-  return decision.registry.filter((r) => r.define?.generation === 'new' && isRegistered(r.urn)).map((r) => r.urn);
+  return decision.registry.filter((r) => r.define?.generation === 'new' && r.define.migration === null && isRegistered(r.urn)).map((r) => r.urn);
 }
 
 /** The refusal of such a write to a caller who may not drop values, naming what it would drop. */
@@ -83,4 +149,8 @@ export const propertyDefinitionRules: AspectRules = {
   needs: (urn) => ({ aspects: [], values: false, properties: [urn.value], searchFields: [searchFieldName(urn.id)] }),
   view: (stored) => (stored === undefined ? stored : inCanonicalNamespace(stored as PropertyDefinition)),
   decide: decidePropertyDefinition,
+  // Judged against the values entities hold, which value writers change without touching this entity.
+  decidedUnderLock: true,
+  changesRegistry: true,
+  holdersToCount,
 };

@@ -16,7 +16,7 @@ import {
 } from '../structuredProperties.js';
 import { sameValue, type TypedValue } from '../typedValue.js';
 import type { AspectRules, AspectState } from './aspectRules.js';
-import { entriesOf, visibilityOf, visibleStructuredProperties } from './valueVisibility.js';
+import { entriesOf, visibilityOf, visibleStructuredProperties, visibleValues } from './valueVisibility.js';
 import type { AspectDecision, ValueRow } from './writeDecision.js';
 
 /** The property URNs a (not yet validated) structuredProperties value names. */
@@ -30,7 +30,10 @@ function assignmentContext(state: AspectState): AssignmentContext {
   const definitions = new Map<string, DefinitionState>();
   for (const [urn, record] of state.properties) definitions.set(urn, { definition: effectiveDefinition(urn, record.definition), removed: record.removed });
   const current = new Map<string, readonly TypedValue[]>();
-  for (const held of state.values) if (visibilityOf(held) === 'visible') current.set(held.propertyUrn, held.values);
+  for (const held of state.values) {
+    const values = visibleValues(held, held.values, state.urn.entityType.name);
+    if (values !== null) current.set(held.propertyUrn, values);
+  }
   return { targetType: state.urn.entityType.name, definitions, current };
 }
 
@@ -63,18 +66,20 @@ export function decideStructuredProperties(next: unknown, state: AspectState): A
   return {
     stored: { properties: entries },
     visible: { properties: entries.slice(0, visibleCount) },
-    // The same values written again after a versioned change are new values: their rows move to the current generation.
-    store: rows.some((r) => held.get(r.propertyUrn)?.generation !== r.generation) ? 'always' : 'if-changed',
+    // The same values written again after a versioned change (or a migration) are new values: their rows move to the
+    // current generation. A hidden row (an older generation, a property gone) goes even when the aspect reads the same.
+    store: rows.some((r) => held.get(r.propertyUrn)?.generation !== r.generation) || state.values.some((h) => !rows.some((r) => r.propertyUrn === h.propertyUrn)) ? 'always' : 'if-changed',
     valueRows: rows,
     registry: null,
     jobs: [],
     reliesOn: [...new Set([...named, ...rules.current.keys(), ...rows.map((r) => r.propertyUrn)])],
+    events: [],
   };
 }
 
 export const structuredPropertiesRules: AspectRules = {
   createsEntity: false,
   needs: (_urn, value) => ({ aspects: [], values: true, properties: propertiesNamedBy(value), searchFields: [] }),
-  view: (stored, context) => visibleStructuredProperties(stored, context.values),
+  view: (stored, context) => visibleStructuredProperties(stored, context.values, context.urn.entityType.name),
   decide: decideStructuredProperties,
 };

@@ -2,6 +2,7 @@
  * What a write decided, as data: the store applies it in one statement (guarded, or
  * inside the locked transaction) and the caller answers from it.
  */
+import type { ActiveMigration } from '../valueMigration.js';
 
 /** A property value row of an entity: the values of one property, under one generation. */
 export interface ValueRow {
@@ -16,8 +17,12 @@ export interface RegistryDefinition {
   readonly searchField: string;
   readonly valueType: string;
   readonly version: string | null;
-  /** `new`: draw a new generation, which hides every value written under older ones. */
+  /** `new`: draw a new generation, which hides every value written under older ones (but those a migration reads through). */
   readonly generation: bigint | 'new';
+  /** `new`: a new lineage (a new property, a re-created one, a breaking version): history shows values written since. */
+  readonly lineage: 'new' | 'keep';
+  /** The migration the new generation reads older values through; null: none. */
+  readonly migration: ActiveMigration | null;
 }
 
 /** A change to one property's registry row. */
@@ -31,6 +36,16 @@ export interface RegistryChange {
 export interface JobRequest {
   readonly kind: string;
   readonly payload: Record<string, unknown>;
+}
+
+/**
+ * Something that happened to a property or a metadata test as a whole (created,
+ * changed, a new version, a migration, soft deleted, restored, hard deleted), kept in
+ * its history with who and when. Its detail never holds values (hard means gone).
+ */
+export interface LifecycleNote {
+  readonly event: 'created' | 'changed' | 'versionChanged' | 'migrationStarted' | 'migrationFinished' | 'softDeleted' | 'restored' | 'hardDeleted';
+  readonly detail?: Readonly<Record<string, string | number | boolean | null>>;
 }
 
 /** What one aspect's rules decided about a new value. */
@@ -51,6 +66,10 @@ export interface AspectDecision {
   readonly jobs: readonly JobRequest[];
   /** Properties whose registry records the decision relied on. */
   readonly reliesOn: readonly string[];
+  /** Lifecycle events, kept when the aspect is written. */
+  readonly events: readonly LifecycleNote[];
+  /** What the decision found that the caller is told beside the value (a migration's effect); absent: nothing. */
+  readonly report?: Readonly<Record<string, unknown>>;
 }
 
 export interface AspectResult {
@@ -83,11 +102,15 @@ export interface EntityWriteDecision {
   readonly jobs: readonly JobRequest[];
   /** Properties whose registry records the decision relied on: refused if any changed meanwhile. */
   readonly reliesOn: readonly string[];
+  /** Lifecycle events of the entity (kept only for types whose lifecycle the registry tracks). */
+  readonly events: readonly LifecycleNote[];
   /** Per request, what the caller is answered. */
   readonly results: readonly AspectResult[];
+  /** What the decisions found that the caller is told (a migration's effect), by aspect. */
+  readonly reports: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Whether applying the decision changes anything (else there is nothing to store). */
 export function changesSomething(d: EntityWriteDecision): boolean {
-  return d.creates !== null || d.writes.length > 0 || d.valueRows !== null;
+  return d.creates !== null || d.writes.length > 0 || d.valueRows !== null || d.events.length > 0;
 }

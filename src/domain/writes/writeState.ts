@@ -4,6 +4,7 @@
  */
 import type { PropertyDefinition } from '../propertyDefinition.js';
 import type { TypedValue } from '../typedValue.js';
+import type { ActiveMigration } from '../valueMigration.js';
 
 /** The latest version of a stored aspect. */
 export interface CurrentAspect {
@@ -20,6 +21,8 @@ export interface HeldValue {
   /** The property's current generation; null when the property no longer exists. */
   readonly currentGeneration: bigint | null;
   readonly removed: boolean;
+  /** The property's migration in progress, when there is one: values under its fromGeneration are read through it. */
+  readonly migration?: ActiveMigration | null;
 }
 
 /** A live structured property as the registry holds it, with its stored definition. */
@@ -30,6 +33,8 @@ export interface PropertyRecord {
   readonly definition: PropertyDefinition;
   /** The property entity's write counter: a write decided on this record is refused if it moved. */
   readonly entityVersion: bigint;
+  /** Its migration in progress; null when none. */
+  readonly migration: ActiveMigration | null;
 }
 
 /**

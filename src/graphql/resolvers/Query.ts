@@ -126,7 +126,7 @@ export const Query: QueryResolvers = {
   explainTest: (_root, { input }, ctx) => ctx.services.compliance.explain(ctx.caller, { test: input.test, entity: input.urn }),
   valueHistory: async (_root, { input }, ctx) => {
     const page = await ctx.services.history.valueHistory(ctx.caller, { urn: input.urn ?? null, property: input.propertyUrn ?? null, count: input.count ?? null, scrollId: input.scrollId ?? null });
-    return { nextScrollId: page.scrollId, entries: page.entries };
+    return { nextScrollId: page.scrollId, entries: page.entries, events: page.events };
   },
   entity: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);

@@ -35,6 +35,7 @@ import { TestResult } from './TestResult.js';
 import { TypeQualifier } from './TypeQualifier.js';
 import { ValueChange } from './ValueChange.js';
 import { ValueHistoryEntry } from './ValueHistoryEntry.js';
+import { LifecycleEvent } from './LifecycleEvent.js';
 import { ValueImpact } from './ValueImpact.js';
 
 export const resolvers: Resolvers = {
@@ -70,6 +71,7 @@ export const resolvers: Resolvers = {
   SchemaField,
   StructuredPropertyDefinitionRevision,
   ValueHistoryEntry,
+  LifecycleEvent,
   ValueChange,
   ValueImpact,
   BulkEditResult,

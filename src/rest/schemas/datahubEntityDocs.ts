@@ -41,7 +41,7 @@ export function datahubBatchDocs(base: string, tags: readonly string[]): Record<
         }),
         404: ERRORS.notFound({ type: NOT_FOUND_ENTITY.type! }),
         ...bodyErrors(),
-        ...commonErrors('write', 'entities.batchPatch'),
+        ...commonErrors('write', 'Writing status of urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)'),
       },
     },
     [`POST ${base}/batchGet`]: {

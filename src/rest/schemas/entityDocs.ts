@@ -53,7 +53,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
         400: ERRORS.validation(WRITE_FAILURES),
         404: ERRORS.notFound({ type: NOT_FOUND_ENTITY.type! }),
         ...bodyErrors(),
-        ...commonErrors('write', 'entities.batchUpsert'),
+        ...commonErrors('write', 'Writing status of urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)'),
       },
     },
     ...(v3 ? datahubBatchDocs(base, tags) : {}),
@@ -122,7 +122,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
         200: { description: 'Deleted (or there was nothing to delete); empty body. With `dryRun=true`, what it would remove.', schema: ref('DryRun'), examples: { dryRun: { summary: 'dryRun=true on a property', value: { dryRun: true, impact: { entities: 12, values: 14, byEntityType: { dataset: 10, schemaField: 2 } } } } } },
         400: ERRORS.validation(INVALID),
         404: ERRORS.notFound({ type: NOT_FOUND_ENTITY.type! }),
-        ...commonErrors('admin', 'entities.deleteEntity'),
+        ...commonErrors('admin', 'Deleting urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)'),
       },
     },
     [`GET ${base}/{urn}/{aspect}`]: {
@@ -195,7 +195,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
         404: ERRORS.notFound({ entity: { summary: 'Target entity missing', value: { error: 'Not Found', message: `Entity ${DATASET_URN} does not exist` } } }),
         ...(v3 ? ({ 412: ERRORS.precondition } as Record<number, ResponseDoc>) : {}),
         ...bodyErrors(),
-        ...commonErrors('write', 'entities.setAspect'),
+        ...commonErrors('write', 'Writing status of urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)'),
       },
     },
     [`PATCH ${base}/{urn}/{aspect}`]: {
@@ -228,7 +228,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
         }),
         404: ERRORS.notFound({ entity: { summary: 'Target entity missing', value: { error: 'Not Found', message: `Entity ${DATASET_URN} does not exist` } } }),
         ...bodyErrors(),
-        ...commonErrors('write', 'entities.patchAspect'),
+        ...commonErrors('write', 'Writing status of urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)'),
       },
     },
     [`DELETE ${base}/{urn}/{aspect}`]: {
@@ -244,7 +244,7 @@ export function entityRouteDocs(version: ApiVersion): Record<string, RouteDoc> {
         200: NO_BODY('Deleted; empty body.'),
         400: ERRORS.validation(INVALID),
         404: ERRORS.notFound(NOT_FOUND_ENTITY),
-        ...commonErrors('write', 'entities.deleteAspect'),
+        ...commonErrors('write', 'Writing deleting status of urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)'),
       },
     },
   };

@@ -129,7 +129,7 @@ export const RESTLI_ROUTE_DOCS: Record<string, RouteDoc> = {
       400: ERRORS.validation(badJson),
       404: ERRORS.notFound({ property: { summary: 'Unknown property in a value', value: { error: 'Not Found', message: `Structured property ${PROPERTY_URN} does not exist` } } }),
       ...bodyErrors(),
-      ...commonErrors('write', 'entities.writeAspects'),
+      ...commonErrors('write', 'Writing status of urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)'),
     },
   },
   'GET /entitiesV2/{urn}': {
@@ -193,7 +193,7 @@ export const RESTLI_ROUTE_DOCS: Record<string, RouteDoc> = {
       400: ERRORS.validation({ action: { summary: 'No action', value: { error: 'Validation Error', message: 'Query parameter action is required: delete or deleteReferences' } } }),
       404: ERRORS.notFound({ type: { summary: 'Unknown entity type', value: { error: 'Not Found', message: 'No entity "urn:li:telemetry:clientId": this server has no entity type "telemetry"' } } }),
       ...bodyErrors(),
-      ...commonErrors('admin', 'entities.deleteEntity'),
+      ...commonErrors('admin', 'Deleting urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)'),
     },
   },
 };

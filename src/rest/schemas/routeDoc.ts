@@ -78,8 +78,18 @@ export const ERRORS = {
     ),
   notFound: (examples: Examples): ResponseDoc => errorResponse('Not found.', examples),
   precondition: errorResponse(
-    '`headers.If-Version-Match` in the body did not match the stored aspect version.',
-    one('Stale version', { error: 'Precondition Error', message: 'Expected version 7 of status, actual version 1' }),
+    'The version the write names (`If-Match`, `If-Version-Match`, or `headers.If-Version-Match` in the body) is not the stored one: the aspect changed since it was read. `details` says who wrote since, when, and what changed.',
+    one('Stale version', {
+      error: 'Precondition Error',
+      message:
+        'structuredProperties of urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD) is at version 4, not 3 as read, so this write would overwrite a change it did not see. Since then: urn:li:corpuser:bob at 2026-12-06T10:00:00.000Z (console). Changed: urn:li:structuredProperty:io.acme.tier: silver → bronze. Read it again and re-apply your change, or send the new version to overwrite.',
+      details: {
+        expectedVersion: '3',
+        currentVersion: '4',
+        writesSince: [{ version: '4', actor: 'urn:li:corpuser:bob', time: 1796551200000, via: 'console' }],
+        changes: [{ propertyUrn: 'urn:li:structuredProperty:io.acme.tier', before: ['silver'], after: ['bronze'] }],
+      },
+    }),
   ),
   tooLarge: errorResponse(
     'The body is larger than `BODY_LIMIT_BYTES` (16 MiB by default).',

@@ -1,17 +1,21 @@
 /**
- * The one write path for aspects, behind every service that writes them (entities,
- * properties, values, metadata test results, background jobs), in three steps: the
- * aspects' rules declare the state a write relies on and one query loads it
- * (store/writeLoad.ts); pure decisions (domain/writes/) compute each new value from
- * what readers see, validate it and say what to store; one statement applies them
- * (store/writeApply.ts). That statement is guarded and runs on its own; when other
- * writers keep getting in between, the same steps run in a transaction holding the
- * entities' locks. Hard deletes (an entity with its aspects, or one aspect) are decided
- * the same way, in a transaction holding the locks. A write that changed the property
- * registry is counted (LocalRegistryChanges) once it has committed.
+ * The write path behind the one entry point (services/writes/writeService.ts), in three
+ * steps: the aspects' rules declare the state a write relies on and one query loads it
+ * (store/writeLoad.ts); pure decisions (domain/writes/) compute each new value from what
+ * readers see, validate it and say what to store; one statement applies them
+ * (store/writeApply.ts). Each entity is decided on its own: a refused entity either
+ * refuses the whole write (atomic, nothing written) or only itself.
+ *
+ * The statement is guarded and runs on its own; when other writers keep getting in
+ * between, or when a decision relies on values other entities hold (a definition judged
+ * against them), the same steps run in a transaction holding the entities' locks. Hard
+ * deletes (an entity with its aspects, or one aspect) are decided the same way, in a
+ * transaction holding the locks. A write that changed the property registry is counted
+ * (LocalRegistryChanges) once it has committed.
  */
-import { ForbiddenError, IncompatibleChangeError, UnavailableError } from '../../domain/errors.js';
+import { ForbiddenError, IncompatibleChangeError, ServiceError, UnavailableError } from '../../domain/errors.js';
 import { breakingChangeImpact } from '../../domain/valueImpact.js';
+import { dropsValues, type MigrationEffect } from '../../domain/valueMigration.js';
 import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/propertyDefinitionRules.js';
 import { propertyImpact } from '../../store/propertyImpact.js';
 import type { Scope } from '../caller.js';
@@ -20,6 +24,7 @@ import { decideAspectDelete, decideEntityDelete, type DeleteDecision } from '../
 import {
   checkPreconditions,
   decideEntityWrite,
+  holderQuestions,
   NO_CHANGE,
   requireParent,
   resolveRequests,
@@ -27,13 +32,15 @@ import {
   type ResolvedRequest,
   type RuledRequest,
 } from '../../domain/writes/entityWrite.js';
+import type { HolderAnswer } from '../../domain/writes/aspectRules.js';
 import { changesSomething, type AspectResult, type EntityWriteDecision } from '../../domain/writes/writeDecision.js';
 import type { EntityState } from '../../domain/writes/writeState.js';
 import type { Tx } from '../../store/database.js';
 import { applyDeletes, lockForDelete } from '../../store/deletes.js';
+import { countHolders } from '../../store/propertyHolders.js';
 import { inTransaction } from '../../store/transaction.js';
 import { applyWrites, WriteConflict } from '../../store/writeApply.js';
-import { loadPropertyRecords, loadWriteState, queryableOf, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
+import { discardCreated, loadPropertyRecords, loadWriteState, queryableOf, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
 import { TurnTaker } from '../../time.js';
 import type { LocalRegistryChanges } from '../localRegistryChanges.js';
 import { handlerFor } from './handlers.js';
@@ -45,59 +52,72 @@ export interface WritePath extends WriteStore {
   readonly registryChanges: LocalRegistryChanges;
 }
 
-export interface WriteOutcome {
-  readonly results: AspectResult[];
-  /** Change log ids written; the caller may wait for the index to pass them. */
-  readonly changeIds: bigint[];
-  /** Properties whose stored values the write drops (a new version of a property that has some). */
-  readonly valuesDropped: readonly string[];
-}
+/** What became of one entity of a write. */
+export type EntityResult =
+  | {
+      readonly status: 'decided';
+      readonly results: readonly AspectResult[];
+      /** Change log ids written (none for a dry run, or when nothing changed). */
+      readonly changeIds: readonly bigint[];
+      /** Whether the write changes the entity (a dry run: would change it). */
+      readonly changed: boolean;
+      /** Properties whose stored values the write drops (a new version of a property that has some). */
+      readonly valuesDropped: readonly string[];
+      /** What the decisions found beside the values (a migration's effect), by aspect. */
+      readonly reports: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+    }
+  /** Refused by a rule, a precondition or the caller's rights: written nothing. */
+  | { readonly status: 'refused'; readonly error: ServiceError }
+  /** Absent, and the write was told to leave out such entities. */
+  | { readonly status: 'skipped' }
+  /** Not written because another entity of an all-or-nothing write was refused. */
+  | { readonly status: 'withheld' };
 
 export interface EntityWriteOptions {
+  /** All or nothing: any entity refused, none is written (the others are `withheld`); else each on its own. */
+  readonly atomic: boolean;
   /** Refuse when the entity already exists (REST createEntityIfNotExists=true). */
   readonly createEntityOnly?: boolean;
   /**
    * Whether the writer may drop stored values (a new version of a property that has
-   * some); when not, such a write is refused naming what it would drop. The scope this
-   * needs is services/policies.ts's.
+   * some, a migration that drops some); when not, such a write is refused naming what
+   * it would drop.
    */
   readonly valueDrops: 'allowed' | { readonly refusedUnless: Scope };
   /** The interface the write came through, stored with each aspect version beside the actor. */
   readonly via?: string | undefined;
   /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
   readonly historyVersionsKept?: number | undefined;
-  /** Decide and check everything, then write nothing (REST dryRun=true; a batch authorized before its first write). */
+  /** Decide and check everything, then write nothing (dry runs). */
   readonly dryRun?: boolean;
-  /**
-   * Leave out entities that do not exist (deleted since the caller listed them) instead
-   * of refusing the batch; their outcomes are empty. For writes that describe entities
-   * and never create them (metadata-test results).
-   */
+  /** Leave out entities that do not exist (deleted since the caller listed them) instead of refusing them. */
   readonly skipMissing?: boolean;
+  /** What only the decision shows is the caller's to be allowed (the policies): throws a ServiceError to refuse the entity. */
+  readonly authorize?: (decision: EntityWriteDecision) => void;
 }
 
 export interface EntityWrite {
   readonly urn: Urn;
   /** At most one request per aspect. */
   readonly requests: readonly AspectWriteRequest[];
+  /** Refuse when the entity already exists (beside the write-wide option). */
+  readonly createEntityOnly?: boolean;
 }
 
 /** Guarded statements tried before taking locks; then locked transactions, each retried when a property it relied on changed. */
 const OPTIMISTIC_ATTEMPTS = 2;
 const LOCKED_ATTEMPTS = 4;
 
-/**
- * Writes aspects of many entities (distinct URNs). Any rule broken anywhere throws
- * before anything is written.
- */
-export async function writeEntities(path: WritePath, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<WriteOutcome[]> {
+/** Writes aspects of many entities (distinct URNs); one result per entity, in order. */
+export async function writeEntities(path: WritePath, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<EntityResult[]> {
   const ruled: RuledRequest[][] = [];
   const turns = new TurnTaker();
   for (const e of entities) {
     ruled.push(e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) })));
     await turns.turn();
   }
-  for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+  const underLock = ruled.some((r) => r.some((x) => x.rules.decidedUnderLock));
+  for (let attempt = 0; !underLock && attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
     const done = await attemptWrites({ kind: 'optimistic', db: path.db }, entities, ruled, actor, options);
     if (done) return committed(path, done);
   }
@@ -105,75 +125,140 @@ export async function writeEntities(path: WritePath, entities: readonly EntityWr
     try {
       return committed(path, await inTransaction(path.db, async (tx) => (await attemptWrites({ kind: 'locked', tx }, entities, ruled, actor, options))!));
     } catch (err) {
+      if (err instanceof RolledBack) return err.results;
       if (!(err instanceof WriteConflict)) throw err;
       if (attempt >= LOCKED_ATTEMPTS) throw new UnavailableError('Concurrent changes to the properties this write uses kept getting in its way; retry');
     }
   }
 }
 
+/**
+ * Thrown out of a locked transaction that must leave nothing behind (a dry run, or an
+ * all-or-nothing write with a refused entity: the load may have created entities), so
+ * that it rolls back; it carries the results the caller is answered.
+ */
+export class RolledBack extends Error {
+  constructor(readonly results: EntityResult[]) {
+    super('the write decided to write nothing');
+  }
+}
+
+/**
+ * The same, inside a transaction the caller holds (a plan that deletes as well as writes
+ * runs whole in one): the locked steps, once; a conflict is the caller's to retry.
+ */
+export async function writeEntitiesIn(tx: Tx, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<{ results: EntityResult[]; registryChanged: boolean }> {
+  const ruled = entities.map((e) => e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) })));
+  return (await attemptWrites({ kind: 'locked', tx }, entities, ruled, actor, options))!;
+}
+
 /** A write that has committed: counted when it changed the registry, before anyone is told of it. */
-function committed<T>(path: WritePath, done: { readonly outcome: T; readonly registryChanged: boolean }): T {
+export function committed<T>(path: WritePath, done: { readonly results: T; readonly registryChanged: boolean }): T {
   if (done.registryChanged) path.registryChanges.noteCommitted();
-  return done.outcome;
+  return done.results;
+}
+
+/** A refusal by the rules or the caller's rights is the entity's; anything else breaks the whole write. */
+function refusal(err: unknown): EntityResult {
+  if (err instanceof ServiceError && !(err instanceof UnavailableError)) return { status: 'refused', error: err };
+  throw err;
 }
 
 /** Load, decide, apply. Null when the optimistic statement was refused. */
 async function attemptWrites(
   target: WriteTarget,
-  all: readonly EntityWrite[],
-  allRuled: readonly (readonly RuledRequest[])[],
+  entities: readonly EntityWrite[],
+  ruled: readonly (readonly RuledRequest[])[],
   actor: string,
   options: EntityWriteOptions,
-): Promise<{ outcome: WriteOutcome[]; registryChanged: boolean } | null> {
-  if (all.length === 0) return { outcome: [], registryChanged: false };
+): Promise<{ results: EntityResult[]; registryChanged: boolean } | null> {
+  if (entities.length === 0) return { results: [], registryChanged: false };
   // A large batch's steps take turns with the rest of the server (src/time.ts).
   const turns = new TurnTaker();
-  const request = loadRequestOf(all, allRuled);
+  const request = loadRequestOf(entities, ruled);
   await turns.turn();
   let state = await loadWriteState(target, request);
   const entityOf = (e: EntityWrite): EntityState => state.entities.get(e.urn.value)!;
-  if (options.skipMissing) {
-    const present = all.flatMap((e, i) => {
-      const found = entityOf(e);
-      return found.existence !== 'missing' && (!found.parent || found.parent.exists) ? [i] : [];
-    });
-    if (present.length < all.length) {
-      const done = await attemptWrites(target, present.map((i) => all[i]!), present.map((i) => allRuled[i]!), actor, options);
-      if (!done) return null;
-      const byUrn = new Map(present.map((i, k) => [all[i]!.urn.value, done.outcome[k]!]));
-      return { outcome: all.map((e) => byUrn.get(e.urn.value) ?? { results: [], changeIds: [], valuesDropped: [] }), registryChanged: done.registryChanged };
-    }
-  }
-  const entities = all;
-  const ruled = allRuled;
-  for (const e of entities) requireParent(entityOf(e));
-  entities.forEach((e, i) => checkPreconditions(e.urn, entityOf(e), ruled[i]!, options));
+  const results: (EntityResult | undefined)[] = entities.map(() => undefined);
+  const open = () => entities.flatMap((_, i) => (results[i] === undefined ? [i] : []));
+
   const resolved: ResolvedRequest[][] = [];
   for (const [i, e] of entities.entries()) {
-    resolved.push(resolveRequests(e.urn, entityOf(e), ruled[i]!, (aspect) => handlerFor(e.urn.entityType, aspect)));
+    const found = entityOf(e);
+    if (options.skipMissing && (found.existence === 'missing' || (found.parent && !found.parent.exists))) {
+      results[i] = { status: 'skipped' };
+    } else {
+      try {
+        requireParent(found);
+        checkPreconditions(e.urn, found, ruled[i]!, { createEntityOnly: e.createEntityOnly ?? options.createEntityOnly ?? false });
+        resolved[i] = resolveRequests(e.urn, found, ruled[i]!, (aspect) => handlerFor(e.urn.entityType, aspect));
+      } catch (err) {
+        results[i] = refusal(err);
+      }
+    }
     await turns.turn();
   }
   const more = propertiesStillNeeded(entities, resolved, request, state);
   if (more.length > 0) state = { ...state, properties: new Map([...state.properties, ...(await loadPropertyRecords(target, more))]) };
+
+  const holders = await answerHolderQuestions(target, entities, resolved, open(), state);
   const now = Date.now();
-  const decisions: EntityWriteDecision[] = [];
-  for (const [i, e] of entities.entries()) {
+  const decisions: (EntityWriteDecision | undefined)[] = entities.map(() => undefined);
+  for (const i of open()) {
+    const e = entities[i]!;
     try {
-      decisions.push(decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now, via: options.via }));
+      decisions[i] = decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now, via: options.via }, holders.get(i));
+      options.authorize?.(decisions[i]!);
     } catch (err) {
-      throw await withImpact(target, e.urn, err);
+      results[i] = refusal(await withImpact(target, e.urn, err));
     }
     await turns.turn();
   }
-  if (options.valueDrops !== 'allowed') await refuseValueDrops(target, decisions, state, options.valueDrops.refusedUnless);
+  if (options.valueDrops !== 'allowed') {
+    for (const i of open()) {
+      const refused = await valueDropRefused(target, decisions[i]!, state, options.valueDrops.refusedUnless);
+      if (refused) results[i] = { status: 'refused', error: refused };
+    }
+  }
+  const decided = open();
   const dropped = (d: EntityWriteDecision) => propertiesWhoseValuesDrop(d, (p) => state.properties.has(p));
-  if (options.dryRun) return { outcome: decisions.map((d) => ({ results: [...d.results], changeIds: [], valuesDropped: dropped(d) })), registryChanged: false };
-  const ids = await applyWrites(target, decisions, state, { versionsKept: options.historyVersionsKept ?? 0 });
-  if (!ids) return null;
-  return {
-    outcome: decisions.map((d) => ({ results: [...d.results], changeIds: ids.has(d.urn) ? [ids.get(d.urn)!] : [], valuesDropped: dropped(d) })),
-    registryChanged: decisions.some((d) => changesSomething(d) && d.registry.length > 0),
+  const answer = (i: number, changeIds: readonly bigint[]): EntityResult => {
+    const d = decisions[i]!;
+    return { status: 'decided', results: d.results, changeIds, changed: changesSomething(d), valuesDropped: dropped(d), reports: d.reports };
   };
+  const nothing = (finalResults: EntityResult[]) => {
+    // The locked load creates the entities a write may create: they must not outlive it.
+    if (target.kind === 'locked') throw new RolledBack(finalResults);
+    return { results: finalResults, registryChanged: false };
+  };
+  if (options.atomic && decided.length < entities.length) return nothing(entities.map((_, i) => results[i] ?? { status: 'withheld' }));
+  if (options.dryRun) {
+    for (const i of decided) results[i] = answer(i, []);
+    return nothing(results as EntityResult[]);
+  }
+  if (target.kind === 'locked') {
+    const created = entities.flatMap((e, i) => (results[i] !== undefined && entityOf(e).existence === 'created' ? [e.urn.value] : []));
+    if (created.length > 0) await discardCreated(target.tx, created);
+  }
+  const toApply = decided.map((i) => decisions[i]!);
+  const ids = await applyWrites(target, toApply, state, { versionsKept: options.historyVersionsKept ?? 0 });
+  if (!ids) return null;
+  for (const i of decided) results[i] = answer(i, ids.has(entities[i]!.urn.value) ? [ids.get(entities[i]!.urn.value)!] : []);
+  return { results: results as EntityResult[], registryChanged: toApply.some((d) => changesSomething(d) && d.registry.length > 0) };
+}
+
+/** The rules' questions about values other entities hold, answered (on the locked path, under the entity's lock), by entity. */
+async function answerHolderQuestions(target: WriteTarget, entities: readonly EntityWrite[], resolved: readonly ResolvedRequest[][], open: readonly number[], state: WriteState): Promise<Map<number, Map<string, HolderAnswer>>> {
+  const out = new Map<number, Map<string, HolderAnswer>>();
+  for (const i of open) {
+    const e = entities[i]!;
+    for (const { aspect, question } of holderQuestions(e.urn, state.entities.get(e.urn.value)!, state, resolved[i]!)) {
+      const answers = out.get(i) ?? new Map<string, HolderAnswer>();
+      answers.set(aspect, await countHolders(queryableOf(target), question));
+      out.set(i, answers);
+    }
+  }
+  return out;
 }
 
 /**
@@ -186,14 +271,20 @@ async function withImpact(target: WriteTarget, urn: Urn, err: unknown): Promise<
   return new IncompatibleChangeError(`${err.message} ${breakingChangeImpact(impact)}`);
 }
 
-/** Throws a ForbiddenError naming what the first write that drops stored values would drop; one that finds none stored goes on. */
-async function refuseValueDrops(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState, needs: Scope): Promise<void> {
-  for (const decision of decisions) {
-    for (const urn of propertiesWhoseValuesDrop(decision, (p) => state.properties.has(p))) {
-      const impact = await propertyImpact(queryableOf(target), urn);
-      if (impact.values > 0) throw new ForbiddenError(valueDropRefusal(urn, impact, needs));
-    }
+/** The refusal of a write that drops stored values (a new version, a migration dropping some) for a caller who may not; undefined when it drops none. */
+async function valueDropRefused(target: WriteTarget, decision: EntityWriteDecision, state: WriteState, needs: Scope): Promise<ForbiddenError | undefined> {
+  for (const urn of propertiesWhoseValuesDrop(decision, (p) => state.properties.has(p))) {
+    const impact = await propertyImpact(queryableOf(target), urn);
+    if (impact.values > 0) return new ForbiddenError(valueDropRefusal(urn, impact, needs));
   }
+  const migration = decision.reports.propertyDefinition?.migration as MigrationEffect | undefined;
+  if (migration && dropsValues(migration)) {
+    const dropped = migration.rules.find((r) => r.rule === 'dropInvalid')!;
+    return new ForbiddenError(
+      `This migration of ${decision.urn} drops ${dropped.values} stored value${dropped.values === 1 ? '' : 's'} on ${dropped.entities} entit${dropped.entities === 1 ? 'y' : 'ies'} (dropInvalid); a change that drops stored values needs a token with ${needs} scope`,
+    );
+  }
+  return undefined;
 }
 
 /** What the aspects' rules declare they rely on, for the whole batch. */
@@ -223,11 +314,11 @@ function loadRequestOf(entities: readonly EntityWrite[], ruled: readonly (readon
 }
 
 /** Properties named by values computed from the current view, which the load could not know of. */
-function propertiesStillNeeded(entities: readonly EntityWrite[], resolved: readonly ResolvedRequest[][], loaded: LoadRequest, state: WriteState): string[] {
+function propertiesStillNeeded(entities: readonly EntityWrite[], resolved: readonly (ResolvedRequest[] | undefined)[], loaded: LoadRequest, state: WriteState): string[] {
   const asked = new Set([...loaded.properties, ...state.properties.keys()]);
   const more = new Set<string>();
   entities.forEach((e, i) => {
-    for (const r of resolved[i]!) {
+    for (const r of resolved[i] ?? []) {
       if (r.next === NO_CHANGE || 'value' in r.request) continue;
       for (const p of r.rules.needs(e.urn, r.next).properties) if (!asked.has(p)) more.add(p);
     }
@@ -235,29 +326,26 @@ function propertiesStillNeeded(entities: readonly EntityWrite[], resolved: reado
   return [...more];
 }
 
-/** Hard-deletes an entity with all its aspects (a dataset with its schema fields), in a transaction of its own; a missing entity is not an error. Returns the change-log ids. */
-export async function deleteEntityAndAspects(path: WritePath, urn: Urn): Promise<bigint[]> {
-  return committed(path, await inTransaction(path.db, (tx) => deleteEntityIn(tx, urn)));
+/** Who deletes: named by the lifecycle events a delete of a definition leaves. */
+export interface DeleteAuthor {
+  readonly actor: string;
+  readonly via: string | null;
 }
 
-/** Deletes one aspect (all versions), in a transaction of its own; deleting the key aspect deletes the entity. */
-export async function deleteOneAspect(path: WritePath, urn: Urn, aspect: string): Promise<bigint[]> {
-  handlerFor(urn.entityType, aspect);
-  if (aspect === urn.entityType.keyAspect) return deleteEntityAndAspects(path, urn);
-  return committed(
-    path,
-    await inTransaction(path.db, async (tx) => {
-      const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, {});
-      return entity ? appliedDeletes(tx, decideAspectDelete(entity, aspect)) : { outcome: [], registryChanged: false };
-    }),
-  );
-}
-
-async function deleteEntityIn(tx: Tx, urn: Urn): Promise<{ outcome: bigint[]; registryChanged: boolean }> {
+/** Hard-deletes an entity with all its aspects (a dataset with its schema fields) inside `tx`; a missing entity is not an error. */
+export async function deleteEntityIn(tx: Tx, urn: Urn, author: DeleteAuthor): Promise<{ results: bigint[]; registryChanged: boolean }> {
   const found = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { childType: urn.entityType.childType });
-  return appliedDeletes(tx, decideEntityDelete(found));
+  return appliedDeletes(tx, decideEntityDelete(found), author);
 }
 
-async function appliedDeletes(tx: Tx, decision: DeleteDecision): Promise<{ outcome: bigint[]; registryChanged: boolean }> {
-  return { outcome: await applyDeletes(tx, decision), registryChanged: decision.registry.length > 0 };
+/** Deletes one aspect (all versions) inside `tx`; deleting the key aspect deletes the entity. */
+export async function deleteAspectIn(tx: Tx, urn: Urn, aspect: string, author: DeleteAuthor): Promise<{ results: bigint[]; registryChanged: boolean }> {
+  handlerFor(urn.entityType, aspect);
+  if (aspect === urn.entityType.keyAspect) return deleteEntityIn(tx, urn, author);
+  const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, {});
+  return entity ? appliedDeletes(tx, decideAspectDelete(entity, aspect), author) : { results: [], registryChanged: false };
+}
+
+async function appliedDeletes(tx: Tx, decision: DeleteDecision, author: DeleteAuthor): Promise<{ results: bigint[]; registryChanged: boolean }> {
+  return { results: await applyDeletes(tx, decision, author), registryChanged: decision.registry.length > 0 };
 }

@@ -1,28 +1,31 @@
 /**
  * The bulk edit job (docs/contract.md §13): one property's values set, added to or
  * removed on every entity of a selection (bulkSelection.ts: named, or a search resolved
- * page by page), in chunks, each entity's change through the one write path
- * (pipeline.ts) as its author wrote it: the history names the person who asked, the
- * interface they asked through, and the job (systemMetadata.runId).
+ * page by page), in chunks, each chunk one plan through the one write entry point
+ * (writes/writeService.ts) as its author: the history names the person who asked, the
+ * interface they asked through, and the job (systemMetadata.runId), and each entity is
+ * authorized as the author would be.
  *
- * A chunk is written in one statement; when the rules refuse any entity in it, or it
- * cannot be written at all (a URN of an entity that does not exist, or of a type that
- * holds no structured properties), the chunk is written again entity by entity, so one
- * refused entity stops nobody else and is reported with the reason; the job still ends.
- * An entity is never half-changed: its change is one aspect write. The job records its
- * counts, how far it got and its refusals in one statement after each chunk and resumes
- * where it stopped: a chunk redone after a crash changes nothing twice, and the entities
- * its lost attempt changed (stamped with the run) count as changed, once (issue #46
- * item 15). Once done, the job keeps what describes it, not its values or URNs.
+ * A chunk is written in one statement, each entity on its own: one refused entity (by a
+ * rule, by the author's rights, or a URN of an entity that does not exist or of a type
+ * that holds no structured properties) stops nobody else and is reported with the
+ * reason; the job still ends. An entity is never half-changed: its change is one aspect
+ * write. The job records its counts, how far it got and its refusals in one statement
+ * after each chunk and resumes where it stopped: a chunk redone after a crash changes
+ * nothing twice, and the entities its lost attempt changed (stamped with the run) count
+ * as changed, once (issue #46 item 15). Once done, the job keeps what describes it, not
+ * its values or URNs.
  */
 import { editedValues, valuesOf, type ValueEdit } from '../../domain/bulkEdit.js';
-import { ServiceError, UnavailableError } from '../../domain/errors.js';
+import { ServiceError } from '../../domain/errors.js';
 import type { TypedValue } from '../../domain/typedValue.js';
 import { parseUrn } from '../../domain/urn.js';
+import type { EntityPlan } from '../../domain/writes/plan.js';
+import type { Caller, Scope } from '../caller.js';
+import type { WriteService } from '../writes/writeService.js';
 import type { AndFilter } from '../../domain/searchFilter.js';
 import { LIMITS } from '../../domain/limits.js';
 import { entitiesWrittenByRun } from '../../store/bulkEditRuns.js';
-import { writeEntities, type EntityWrite, type WritePath } from '../aspects/pipeline.js';
 import { selectChunk, selectionSize, type BulkSelection, type SelectionDeps } from './bulkSelection.js';
 import type { JobContext, JobHandler } from './worker.js';
 
@@ -31,11 +34,6 @@ const CHUNK = 100;
 /** Refusals kept in a result (the count goes on past it), and the characters of each reason. */
 const REFUSALS_KEPT = 1000;
 const REASON_LENGTH = 500;
-
-export interface BulkAuthor {
-  readonly actor: string;
-  readonly via?: string | undefined;
-}
 
 export interface EntityEdit {
   readonly urn: string;
@@ -50,82 +48,72 @@ export interface BulkEditOutcome {
   readonly refused: Array<{ urn: string; reason: string }>;
 }
 
-export interface BulkEditDeps extends WritePath {
-  readonly historyVersionsKept?: number;
-  /** Called with the change ids a chunk wrote (the indexer is nudged). */
-  readonly onChanges?: (ids: bigint[]) => void;
+export interface BulkEditDeps {
+  /** The one write entry point: each chunk is one plan, each entity decided and authorized on its own. */
+  readonly writes: WriteService;
+  /** Called when a chunk wrote something (the indexer is nudged). */
+  readonly onChanges?: () => void;
 }
 
-/** Applies (or, dryRun, decides without writing) the edit on the entities, in chunks. */
-export async function applyValueEdit(deps: BulkEditDeps, urns: readonly string[], edit: ValueEdit, author: BulkAuthor, options: { dryRun: boolean; runId?: string }): Promise<BulkEditOutcome> {
+/** Applies (or, dryRun, decides without writing) the edit on the entities, in chunks, as `author`. */
+export async function applyValueEdit(deps: BulkEditDeps, urns: readonly string[], edit: ValueEdit, author: Caller, options: { dryRun: boolean; runId?: string }): Promise<BulkEditOutcome> {
   const out: BulkEditOutcome = { changed: [], unchanged: [], refused: [] };
   for (let i = 0; i < urns.length; i += CHUNK) merge(out, await applyChunk(deps, urns.slice(i, i + CHUNK), edit, author, options));
   return out;
 }
 
-async function applyChunk(deps: BulkEditDeps, urns: readonly string[], edit: ValueEdit, author: BulkAuthor, options: { dryRun: boolean; runId?: string }): Promise<BulkEditOutcome> {
-  try {
-    return await writeChunk(deps, urns, edit, author, options);
-  } catch (err) {
-    if (!refusal(err)) throw err;
-    // A chunk of one (the last of a selection, or a selection of one) is refused like any other entity, not thrown.
-    if (urns.length === 1) return { changed: [], unchanged: [], refused: [{ urn: urns[0]!, reason: reasonOf(err) }] };
-  }
+/**
+ * One plan for the chunk, each entity on its own (not atomic): one statement writes every
+ * entity the rules and the author's rights allow; a refused one is reported with its reason.
+ */
+async function applyChunk(deps: BulkEditDeps, urns: readonly string[], edit: ValueEdit, author: Caller, options: { dryRun: boolean; runId?: string }): Promise<BulkEditOutcome> {
   const out: BulkEditOutcome = { changed: [], unchanged: [], refused: [] };
+  const before = new Map<string, readonly TypedValue[]>();
+  const entities: EntityPlan[] = [];
+  const planned: string[] = [];
   for (const urn of urns) {
     try {
-      merge(out, await writeChunk(deps, [urn], edit, author, options));
+      const parsed = parseUrn(urn);
+      entities.push({
+        urn: parsed,
+        changes: [
+          {
+            op: 'compute',
+            aspect: 'structuredProperties',
+            compute: (current: unknown) => {
+              before.set(urn, valuesOf(current, edit.propertyUrn));
+              return editedValues(current, edit);
+            },
+            ...(options.runId ? { systemMetadata: { runId: options.runId } } : {}),
+          },
+        ],
+      });
+      planned.push(urn);
     } catch (err) {
-      if (!refusal(err)) throw err;
-      out.refused.push({ urn, reason: reasonOf(err) });
+      if (!(err instanceof ServiceError)) throw err;
+      out.refused.push({ urn, reason: bounded(err.message) });
     }
   }
-  return out;
-}
-
-/** An error about the entity (a rule, its absence, its type), not about the server: the entity is refused and the others go on. */
-function refusal(err: unknown): err is ServiceError {
-  return err instanceof ServiceError && !(err instanceof UnavailableError);
-}
-
-/** A refusal's reason as a result keeps it: bounded, since a result is read whole. */
-function reasonOf(err: ServiceError): string {
-  return err.message.length <= REASON_LENGTH ? err.message : `${err.message.slice(0, REASON_LENGTH)}…`;
-}
-
-/** One statement for the chunk: every entity's change, or (a rule refused one) none. */
-async function writeChunk(deps: BulkEditDeps, urns: readonly string[], edit: ValueEdit, author: BulkAuthor, options: { dryRun: boolean; runId?: string }): Promise<BulkEditOutcome> {
-  const before = new Map<string, readonly TypedValue[]>();
-  const writes: EntityWrite[] = urns.map((urn) => ({
-    urn: parseUrn(urn),
-    requests: [
-      {
-        aspect: 'structuredProperties',
-        compute: (current: unknown) => {
-          before.set(urn, valuesOf(current, edit.propertyUrn));
-          return editedValues(current, edit);
-        },
-        ...(options.runId ? { systemMetadata: { runId: options.runId } } : {}),
-      },
-    ],
-  }));
-  const outcomes = await writeEntities(deps, writes, author.actor, {
-    via: author.via,
-    historyVersionsKept: deps.historyVersionsKept,
-    dryRun: options.dryRun,
-    // Only structuredProperties aspects are written: no definition, so no property's values are dropped.
-    valueDrops: 'allowed',
-  });
-  const ids = outcomes.flatMap((o) => o.changeIds);
-  if (ids.length > 0) deps.onChanges?.(ids);
-  const out: BulkEditOutcome = { changed: [], unchanged: [], refused: [] };
-  urns.forEach((urn, i) => {
+  if (entities.length === 0) return out;
+  const { result, receipt } = await deps.writes.submit(author, { entities }, { atomic: false, dryRun: options.dryRun, async: true });
+  if (receipt.lastChange > 0n) deps.onChanges?.();
+  result.entities.forEach((e, i) => {
+    const urn = planned[i]!;
+    if (e.status === 'refused') {
+      out.refused.push({ urn, reason: bounded(e.error?.message ?? 'refused') });
+      return;
+    }
     const was = before.get(urn) ?? [];
-    const now = valuesOf(outcomes[i]!.results[0]?.value, edit.propertyUrn);
+    const now = valuesOf(e.results[0]?.value, edit.propertyUrn);
     if (sameList(was, now)) out.unchanged.push(urn);
     else out.changed.push({ urn, before: was, after: now });
   });
   return out;
+}
+
+/** A refusal's reason as a result keeps it: bounded, since a result is read whole. */
+function bounded(reason: string): string {
+  return reason.length <= REASON_LENGTH ? reason : `${reason.slice(0, REASON_LENGTH)}…`;
 }
 
 function sameList(a: readonly TypedValue[], b: readonly TypedValue[]): boolean {
@@ -144,6 +132,8 @@ export interface BulkEditPayload {
   readonly operation: ValueEdit['operation'];
   readonly values: TypedValue[];
   readonly actor: string;
+  /** The author's scope when they asked (jobs queued before it was kept: write, what queuing needed). */
+  readonly scope?: Scope;
   readonly via: string | null;
   /** Named entities, and when the selection was fixed (ISO, database clock); or null for a search. */
   readonly urns: string[] | null;
@@ -200,7 +190,7 @@ export function bulkEditHandler(deps: BulkEditJobDeps): JobHandler {
   return async (ctx: JobContext) => {
     const p = ctx.job.payload as unknown as BulkEditPayload;
     const edit: ValueEdit = { propertyUrn: p.propertyUrn, operation: p.operation, values: p.values };
-    const author = { actor: p.actor, via: p.via ?? undefined };
+    const author: Caller = { actor: p.actor, scope: p.scope ?? 'write', ...(p.via ? { via: p.via as Caller['via'] } : {}) };
     const selection = selectionOf(p, ctx.job.createdOn);
     const runId = `bulk-edit-${ctx.job.id}`;
     let cursor = (ctx.job.cursor as BulkCursor | null) ?? { next: null, end: false, total: await selectionSize(deps, selection) };

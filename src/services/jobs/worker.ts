@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
 import type { Db } from '../../store/database.js';
+import { findProperty } from '../../store/propertyRegistry.js';
 import { claimJob, completeJob, failJob, nextJobDueInMs, pruneJobs, recordProgress, releaseJob, scrubJobsOfProperty, type Job, type JobProgress, type WorkerRuns } from '../../store/jobs.js';
 import { backoffMs, DEFAULT_LEASE_SECONDS } from '../../time.js';
 import { jobRuns } from '../../telemetry/metrics.js';
@@ -25,7 +26,8 @@ import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
 import { AuditTrail } from '../audit.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import { WorkLoop } from '../consumerLoop.js';
-import { cleanupBatch, propertyGone, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
+import type { WriteService } from '../writes/writeService.js';
+import { cleanupBatch, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
 import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
 
 /**
@@ -57,8 +59,10 @@ export class LeaseLostError extends Error {}
 export interface WorkerOptions {
   readonly db: Db;
   readonly log: Logger;
-  /** Called with change ids a job wrote (so the indexer can be nudged). */
-  readonly onChanges?: (ids: bigint[]) => void;
+  /** The one write entry point, which the cleanup writes through. */
+  readonly writes: WriteService;
+  /** Called when a job wrote something (so the indexer can be nudged). */
+  readonly onChanges?: () => void;
   readonly pollMs?: number;
   readonly batchSize?: number;
   /** How long a claimed job stays this worker's without a renewal (DEFAULT_LEASE_SECONDS); renewed three times as often. */
@@ -187,22 +191,19 @@ export class JobWorker extends WorkLoop {
     await ctx.progress({ total, done });
     for (;;) {
       if (ctx.stopping()) return 'yield';
-      const batch = await cleanupBatch(db, propertyUrn, SYSTEM_CALLER.actor, this.options.batchSize ?? CLEANUP_BATCH);
-      if (batch.removed === 0 && batch.changeIds.length === 0) {
-        if ((await remainingStaleValues(db, propertyUrn)) === 0) {
-          if ((await propertyGone(db, propertyUrn)) && (await this.scrubHistory(ctx, propertyUrn)) === 'yield') return 'yield';
-          await ctx.progress({ total, done: total });
-          return 'done';
-        }
-        continue;
+      const batch = await cleanupBatch(db, this.options.writes, propertyUrn, this.options.batchSize ?? CLEANUP_BATCH);
+      if (batch.removed === 0) {
+        if ((await this.scrubHistory(ctx, propertyUrn)) === 'yield') return 'yield';
+        await ctx.progress({ total, done: total });
+        return 'done';
       }
       done += batch.removed;
-      if (batch.changeIds.length > 0) this.options.onChanges?.(batch.changeIds);
+      if (batch.lastChange > 0n) this.options.onChanges?.();
       await ctx.progress({ total, done: Math.min(done, total) });
     }
   }
 
-  /** The older versions of a gone property's holders, page by page (a page is idempotent, so a restart simply goes on). */
+  /** The older versions written before the change that still name the property, page by page (a page is idempotent, so a restart simply goes on). */
   private async scrubHistory(ctx: JobContext, propertyUrn: string): Promise<'done' | 'yield'> {
     let from = '';
     for (;;) {
@@ -210,7 +211,8 @@ export class JobWorker extends WorkLoop {
       const page = await scrubHistoryBatch(this.options.db, propertyUrn, ctx.job.createdOn, from, this.options.batchSize ?? CLEANUP_BATCH);
       if (page.rewritten === 0) {
         // Hard means gone in the job table too: no earlier job keeps the property's values.
-        await scrubJobsOfProperty(this.options.db, propertyUrn, ctx.job.createdOn, CLEANUP_PROPERTY_VALUES);
+        const gone = (await findProperty(this.options.db, propertyUrn)) === undefined;
+        await scrubJobsOfProperty(this.options.db, propertyUrn, ctx.job.createdOn, gone, CLEANUP_PROPERTY_VALUES);
         return 'done';
       }
       from = page.nextUrn;

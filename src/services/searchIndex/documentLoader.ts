@@ -10,6 +10,7 @@ import { buildDocument, type SearchDocument } from '../../search/documents.js';
 import type { EntityPageReader } from '../../store/aspects.js';
 import type { EntityTimesReader } from '../../store/entityTimes.js';
 import { TurnTaker } from '../../time.js';
+import { visibilityOf, visibleValues } from '../../domain/writes/valueVisibility.js';
 
 /** What documents are built from: the entity page (existence, aspects, values) and the entities' times. */
 export interface DocumentReads {
@@ -43,11 +44,14 @@ export async function loadDocuments(reads: DocumentReads, urns: readonly string[
       out.set(urn, null);
       continue;
     }
-    const rows = row.values
-      // Only current generations: older ones are hidden, and soft-deleted properties keep
-      // their values here so that a restore needs no reindex (filters on them are refused).
-      .filter((v) => v.currentGeneration !== null && v.generation === v.currentGeneration)
-      .map((v) => ({ generation: v.generation, values: v.values as TypedValue[] }));
+    // Only current generations: older ones are hidden, and soft-deleted properties keep
+    // their values here so that a restore needs no reindex (filters on them are refused).
+    // Values a migration has still to rewrite are indexed as it will write them.
+    const rows = row.values.flatMap((v) => {
+      if (v.currentGeneration !== null && v.generation === v.currentGeneration) return [{ generation: v.generation, values: v.values as TypedValue[] }];
+      const migrated = visibilityOf(v) === 'migrating' ? visibleValues(v, v.values, parsedUrn.entityType.name) : null;
+      return migrated ? [{ generation: v.currentGeneration!, values: [...migrated] }] : [];
+    });
     const own = new Map([...row.aspects.entries()].map(([name, stored]) => [name, stored.metadata]));
     const removed = (own.get('status') as { removed?: unknown } | undefined)?.removed === true;
     out.set(urn, buildDocument({ urn: parsedUrn, facts: searchFacts(parsedUrn, removed, own), values: rows, times: times.get(urn) }));

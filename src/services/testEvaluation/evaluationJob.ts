@@ -68,7 +68,7 @@ export interface EvaluationJobDeps {
   readonly log: Logger;
   /** Null when search is disabled: a run with a query then fails with the reason. */
   readonly search: SearchService | null;
-  readonly onChanges?: (ids: readonly bigint[]) => void;
+  readonly onChanges?: () => void;
   /** Entities written per statement. */
   readonly writeBatch?: number;
 }
@@ -98,8 +98,7 @@ export async function runEvaluationJob(deps: EvaluationJobDeps, ctx: JobContext)
     for (let i = 0; i < page.urns.length; i += size) batches.push(page.urns.slice(i, i + size));
     for (let i = 0; i < batches.length; i += WRITES_AT_ONCE) {
       const stored = await Promise.all(batches.slice(i, i + WRITES_AT_ONCE).map((urns) => storeEvaluations(deps.store, deps.log, urns, tests, evaluated, SYSTEM_CALLER.actor, request.trigger === 'run' ? 'run' : 'change')));
-      const changeIds = stored.flatMap((s) => s.changeIds);
-      if (changeIds.length > 0) deps.onChanges?.(changeIds);
+      if (stored.some((s) => s.lastChange > 0n)) deps.onChanges?.();
     }
     const done = cursor.done + page.handled;
     cursor = { ...page.next, total: Math.max(cursor.total, done), done };

@@ -18,14 +18,13 @@ import type { Urn } from '../../domain/urn.js';
 import type { EntityReading } from '../../domain/writes/entityWrite.js';
 import type { Logger } from '../../logger.js';
 import { countTestEvaluation, type TestEvaluationTrigger } from '../../telemetry/metrics.js';
-import { NO_CHANGE, writeEntities, type AspectWriteRequest, type EntityWrite, type WritePath } from '../aspects/pipeline.js';
+import { NO_CHANGE } from '../../domain/writes/entityWrite.js';
+import type { ComputeChange, EntityPlan } from '../../domain/writes/plan.js';
+import type { WriteService } from '../writes/writeService.js';
 import { RESULTS_ASPECT, TestSet } from './testSet.js';
 
-/** The write path results are stored through, with the history retention every aspect write keeps. */
-export interface ResultPath extends WritePath {
-  /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
-  readonly historyVersionsKept?: number;
-}
+/** Results are stored through the one write entry point, as every aspect is. */
+export type ResultPath = WriteService;
 
 /** What one evaluation replaces: the results of every test ('all'), or of the tests named. */
 export type Evaluated = ReadonlySet<string> | 'all';
@@ -42,20 +41,21 @@ export function entityBounds(): EvaluationBounds {
 }
 
 /**
- * The write request of one entity's results, or null when its type holds none.
+ * The change of one entity's results, or null when its type holds none.
  * `onRun` sees each evaluation (the last one counts: a write decided again runs again).
  */
-export function resultsRequest(
+export function resultsChange(
   urn: Urn,
   tests: TestSet,
   evaluated: Evaluated,
   stamp: ResultStamp,
   bounds: () => EvaluationBounds,
   onRun: (run: TestRun) => void,
-): AspectWriteRequest | null {
+): ComputeChange | null {
   if (!TestSet.holdsResults(urn.entityType)) return null;
   const applicable = tests.targets(urn.entityType) ? tests.tests : [];
   return {
+    op: 'compute',
     aspect: RESULTS_ASPECT,
     reads: tests.readsOf(urn.entityType),
     compute: (current: unknown, entity: EntityReading) => {
@@ -71,8 +71,8 @@ export function resultsRequest(
 export interface StoredEvaluation {
   /** Entities whose results changed. */
   readonly written: number;
-  /** Change-log ids of those writes (the indexer takes them from there). */
-  readonly changeIds: bigint[];
+  /** The last change logged (0 when none; the indexer takes them from there). */
+  readonly lastChange: bigint;
 }
 
 /**
@@ -89,20 +89,19 @@ export async function storeEvaluations(
   trigger: TestEvaluationTrigger,
 ): Promise<StoredEvaluation> {
   const stamp = { time: Date.now(), actor };
-  const writes: EntityWrite[] = [];
+  const entities: EntityPlan[] = [];
   const runs = new Map<string, TestRun>();
   for (const urn of urns) {
-    const request = resultsRequest(urn, tests, evaluated, stamp, entityBounds, (run) => runs.set(urn.value, run));
-    if (request) writes.push({ urn, requests: [request] });
+    const change = resultsChange(urn, tests, evaluated, stamp, entityBounds, (run) => runs.set(urn.value, run));
+    if (change) entities.push({ urn, changes: [change] });
   }
-  if (writes.length === 0) return { written: 0, changeIds: [] };
-  // Results are the only aspect written: no definition, so no stored value can drop.
-  const outcomes = await writeEntities(path, writes, actor, { skipMissing: true, historyVersionsKept: path.historyVersionsKept, valueDrops: 'allowed' });
+  if (entities.length === 0) return { written: 0, lastChange: 0n };
+  // The evaluator's own work (or a run someone with the right asked for): entities deleted meanwhile are left out.
+  const { result, receipt } = await path.submit({ actor, scope: 'admin', via: 'system' }, { entities }, { atomic: false, skipMissing: true, async: true });
   // The last run of each entity is the one its write stored (a write decided again runs again).
   logExceeded(log, runs);
   for (const run of runs.values()) countRun(run, tests.tests.length, trigger);
-  const changeIds = outcomes.flatMap((o) => o.changeIds);
-  return { written: changeIds.length, changeIds };
+  return { written: result.entities.filter((e) => e.status === 'written').length, lastChange: receipt.lastChange };
 }
 
 /** Counts a run's outcomes in the metrics (the tests out of scope too). */

@@ -14,6 +14,8 @@ const fieldOf = (d: string, path: string) => `urn:li:schemaField:(${d},${path})`
 const P = (name: string) => `urn:li:structuredProperty:del.${name}`;
 const value = (name: string, v: string) => ({ propertyUrn: P(name), values: [{ string: v }] });
 
+const AUTHOR = { actor: 'urn:li:corpuser:deleter', via: null };
+
 (postgresAvailableForTests() ? describe : describe.skip)('hard deletes in the store', () => {
   let s: StoreDatabase;
   const count = async (sql: string, params: unknown[]) => Number((await s.query<{ n: string }>(sql, params))[0]!.n);
@@ -23,11 +25,11 @@ const value = (name: string, v: string) => ({ propertyUrn: P(name), values: [{ s
     values: await count('SELECT count(*) AS n FROM property_value WHERE entity_urn = ANY($1)', [urns]),
   });
   const deleteEntity = (urn: string, entityType: string) =>
-    inTransaction(s.db, async (tx) => applyDeletes(tx, decideEntityDelete(await lockForDelete(tx, { urn, entityType }, { childType: entityType === 'dataset' ? 'schemaField' : undefined }))));
+    inTransaction(s.db, async (tx) => applyDeletes(tx, decideEntityDelete(await lockForDelete(tx, { urn, entityType }, { childType: entityType === 'dataset' ? 'schemaField' : undefined })), AUTHOR));
   const deleteAspect = (urn: string, entityType: string, aspect: string) =>
     inTransaction(s.db, async (tx) => {
       const [entity] = await lockForDelete(tx, { urn, entityType }, {});
-      return entity ? applyDeletes(tx, decideAspectDelete(entity, aspect)) : [];
+      return entity ? applyDeletes(tx, decideAspectDelete(entity, aspect), AUTHOR) : [];
     });
 
   beforeAll(async () => {

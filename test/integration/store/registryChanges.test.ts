@@ -5,9 +5,8 @@
  */
 import { ValidationError } from '../../../src/domain/errors.js';
 import { parseUrn } from '../../../src/domain/urn.js';
-import { deleteEntityAndAspects, deleteOneAspect, writeEntities } from '../../../src/services/aspects/pipeline.js';
 import { postgresAvailableForTests } from '../../support/server.js';
-import { arrange, definition, openStoreDatabase, type StoreDatabase } from '../../support/storeDatabase.js';
+import { arrange, definition, openStoreDatabase, write, type StoreDatabase } from '../../support/storeDatabase.js';
 
 const P = (name: string) => parseUrn(`urn:li:structuredProperty:count.${name}`);
 const D = parseUrn('urn:li:dataset:(urn:li:dataPlatform:hive,count.d,PROD)');
@@ -28,33 +27,34 @@ const ACTOR = 'urn:li:corpuser:counter';
 
   test('a definition written is counted once, after it commits', async () => {
     const before = counted();
-    await writeEntities(s.store, [{ urn: P('new'), requests: [{ aspect: 'propertyDefinition', value: definition('count.new') }] }], ACTOR, { valueDrops: 'allowed' });
+    await write(s.writes, P('new'), [{ aspect: 'propertyDefinition', value: definition('count.new') }], ACTOR);
     expect(counted()).toBe(before + 1);
   });
 
   test('writes that leave the registry alone are not counted', async () => {
     const before = counted();
-    await writeEntities(s.store, [{ urn: D, requests: [{ aspect: 'structuredProperties', value: { properties: [{ propertyUrn: P('new').value, values: [{ string: 'x' }] }] } }] }], ACTOR, { valueDrops: 'allowed' });
-    await writeEntities(s.store, [{ urn: D, requests: [{ aspect: 'status', value: { removed: false } }] }], ACTOR, { valueDrops: 'allowed' });
+    await write(s.writes, D, [{ aspect: 'structuredProperties', value: { properties: [{ propertyUrn: P('new').value, values: [{ string: 'x' }] }] } }], ACTOR);
+    await write(s.writes, D, [{ aspect: 'status', value: { removed: false } }], ACTOR);
     expect(counted()).toBe(before);
   });
 
   test('a refused definition is not counted', async () => {
     const before = counted();
-    await expect(writeEntities(s.store, [{ urn: P('bad'), requests: [{ aspect: 'propertyDefinition', value: definition('count.bad', { valueType: 'urn:li:dataType:svc.nothing' }) }] }], ACTOR, { valueDrops: 'allowed' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(write(s.writes, P('bad'), [{ aspect: 'propertyDefinition', value: definition('count.bad', { valueType: 'urn:li:dataType:svc.nothing' }) }], ACTOR)).rejects.toBeInstanceOf(ValidationError);
     expect(counted()).toBe(before);
   });
 
   test('soft delete and hard delete of a property are counted; deleting a dataset is not', async () => {
     await arrange(s.store, [{ urn: P('gone').value, aspects: { propertyDefinition: definition('count.gone') } }]);
     const before = counted();
-    await writeEntities(s.store, [{ urn: P('gone'), requests: [{ aspect: 'status', value: { removed: true } }] }], ACTOR, { valueDrops: 'allowed' });
+    await write(s.writes, P('gone'), [{ aspect: 'status', value: { removed: true } }], ACTOR);
     expect(counted()).toBe(before + 1);
-    await deleteOneAspect(s.store, P('gone'), 'status');
+    const system = { actor: ACTOR, scope: 'admin' as const };
+    await s.writes.submit(system, { entities: [{ urn: P('gone'), changes: [{ op: 'delete', aspect: 'status' }] }] });
     expect(counted()).toBe(before + 2);
-    await deleteEntityAndAspects(s.store, P('gone'));
+    await s.writes.submit(system, { entities: [{ urn: P('gone'), changes: [], deleteEntity: true }] });
     expect(counted()).toBe(before + 3);
-    await deleteEntityAndAspects(s.store, D);
+    await s.writes.submit(system, { entities: [{ urn: D, changes: [], deleteEntity: true }] });
     expect(counted()).toBe(before + 3);
   });
 });

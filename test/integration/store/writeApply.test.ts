@@ -20,7 +20,7 @@ const ACTOR = 'urn:li:corpuser:tester';
 
 function decision(urn: string, extra: Partial<EntityWriteDecision> = {}): EntityWriteDecision {
   const entityType = urn.split(':')[2]!;
-  return { urn, entityType, createdBy: ACTOR, creates: null, writes: [], valueRows: null, registry: [], jobs: [], reliesOn: [], results: [], ...extra };
+  return { urn, entityType, createdBy: ACTOR, creates: null, writes: [], valueRows: null, registry: [], jobs: [], reliesOn: [], events: [], results: [], reports: {}, ...extra };
 }
 const row = (aspect: string, metadata: unknown, revision: string) => ({ aspect, metadata, systemMetadata: { version: revision } });
 const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest => ({
@@ -197,7 +197,7 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
     const defineDecision = (name: string, generation: bigint | 'new', jobs: EntityWriteDecision['jobs'] = []) =>
       decision(P(name), {
         writes: [row('propertyDefinition', definition(`apply.${name}`), '1')],
-        registry: [{ urn: P(name), define: { qualifiedName: `apply.${name}`, searchField: `apply_${name}`, valueType: 'string', version: null, generation }, removed: null }],
+        registry: [{ urn: P(name), define: { qualifiedName: `apply.${name}`, searchField: `apply_${name}`, valueType: 'string', version: null, generation, lineage: generation === 'new' ? 'new' : 'keep', migration: null }, removed: null }],
         jobs,
       });
 

@@ -8,9 +8,8 @@ import { ValidationError } from '../../../src/domain/errors.js';
 import { parseUrn } from '../../../src/domain/urn.js';
 import type { PropertyDefinition } from '../../../src/domain/propertyDefinition.js';
 import type { StructuredPropertiesAspect } from '../../../src/domain/structuredProperties.js';
-import { writeEntities } from '../../../src/services/aspects/pipeline.js';
 import { postgresAvailableForTests } from '../../support/server.js';
-import { arrange, definition, openStoreDatabase, type StoreDatabase } from '../../support/storeDatabase.js';
+import { arrange, definition, openStoreDatabase, write, type StoreDatabase } from '../../support/storeDatabase.js';
 
 const WRITERS = 64;
 const D = parseUrn('urn:li:dataset:(urn:li:dataPlatform:hive,conc.d,PROD)');
@@ -32,12 +31,12 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
   test(`${WRITERS} writers merging values into one entity: every value is there, one version per write`, async () => {
     await Promise.all(
       Array.from({ length: WRITERS }, (_, i) =>
-        writeEntities(s.store, [{ urn: D, requests: [{ aspect: 'structuredProperties', compute: (current) => {
+        write(s.writes, D, [{ aspect: 'structuredProperties', compute: (current) => {
           const entries = (current as StructuredPropertiesAspect | undefined)?.properties ?? [];
           const existing = entries.find((e) => e.propertyUrn === P('many'));
           const values = [...(existing?.values ?? []), { string: `w${i}` }];
           return { properties: [...entries.filter((e) => e !== existing), { propertyUrn: P('many'), values }] };
-        } }] }], 'urn:li:corpuser:writer', { valueDrops: 'allowed' }),
+        } }], 'urn:li:corpuser:writer'),
       ),
     );
     const [stored] = await s.query<{ metadata: StructuredPropertiesAspect }>("SELECT metadata FROM aspect WHERE urn = $1 AND aspect = 'structuredProperties' AND version = 0", [D.value]);
@@ -53,10 +52,10 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
     const { generation } = (await s.query<{ generation: string }>('SELECT generation::text AS generation FROM structured_property WHERE urn = $1', [urn.value]))[0]!;
     await Promise.all(
       Array.from({ length: WRITERS / 2 }, (_, i) =>
-        writeEntities(s.store, [{ urn, requests: [{ aspect: 'propertyDefinition', compute: (current) => {
+        write(s.writes, urn, [{ aspect: 'propertyDefinition', compute: (current) => {
           const def = current as PropertyDefinition;
           return { ...def, description: `${def.description ?? ''}[${i}]` };
-        } }] }], 'urn:li:corpuser:writer', { valueDrops: 'allowed' }),
+        } }]),
       ),
     );
     const [stored] = await s.query<{ metadata: PropertyDefinition }>("SELECT metadata FROM aspect WHERE urn = $1 AND aspect = 'propertyDefinition' AND version = 0", [urn.value]);
@@ -68,7 +67,7 @@ const P = (name: string) => `urn:li:structuredProperty:conc.${name}`;
     for (let pair = 0; pair < 8; pair++) {
       const names = [`race.n${pair}`, `race_n${pair}`];
       const outcomes = await Promise.allSettled(
-        names.map((name) => writeEntities(s.store, [{ urn: parseUrn(`urn:li:structuredProperty:${name}`), requests: [{ aspect: 'propertyDefinition', value: definition(name) }] }], 'urn:li:corpuser:writer', { valueDrops: 'allowed' })),
+        names.map((name) => write(s.writes, parseUrn(`urn:li:structuredProperty:${name}`), [{ aspect: 'propertyDefinition', value: definition(name) }], 'urn:li:corpuser:writer')),
       );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason as Error;

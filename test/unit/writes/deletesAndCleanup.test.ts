@@ -1,8 +1,10 @@
 /** Hard deletes as data (docs/contract.md §5) and the cleanup job's decision (docs/contract.md §2, §5). */
 import { CLEANUP_PROPERTY_VALUES } from '../../../src/domain/jobKinds.js';
 import { decideAspectDelete, decideEntityDelete, NOTHING_TO_DELETE } from '../../../src/domain/writes/entityDelete.js';
-import { decideValueCleanup, withoutPropertyInVersion } from '../../../src/domain/writes/valueCleanup.js';
-import { aspect, DATASET, entity, held, propertyUrnOf, record } from '../../support/writeStates.js';
+import { withoutPropertyInVersion } from '../../../src/domain/writes/valueCleanup.js';
+import { structuredPropertiesRules } from '../../../src/domain/writes/structuredPropertiesRules.js';
+import type { HeldValue, PropertyRecord } from '../../../src/domain/writes/writeState.js';
+import { aspectState, DATASET, held, propertyUrnOf, record, registryOf } from '../../support/writeStates.js';
 
 const PROPERTY = propertyUrnOf('io.acryl.tier');
 const FIELD = `urn:li:schemaField:(${DATASET.value},id)`;
@@ -52,34 +54,31 @@ describe('hard delete of one aspect', () => {
   });
 });
 
-describe('the cleanup job', () => {
+describe('the cleanup job: each holder written again as readers see it', () => {
   const OTHER = record('other');
-  const context = { actor: 'system', now: 5 };
-  const target = { urn: DATASET.value, entityType: 'dataset' };
   const stored = { properties: [{ propertyUrn: PROPERTY, values: [{ string: 'old' }] }, { propertyUrn: OTHER.urn, values: [{ string: 'o' }] }] };
+  /** What the cleanup's write decides for the entity: its aspect as readers see it, written back. */
+  const cleanup = (values: HeldValue[], properties: PropertyRecord[], aspectStored: unknown = stored) => {
+    const view = structuredPropertiesRules.view(aspectStored, { urn: DATASET, values });
+    return structuredPropertiesRules.decide(view ?? { properties: [] }, aspectState({ stored: aspectStored, values, registry: registryOf(properties) }));
+  };
 
   test('a value written under an older generation leaves the rows and the stored aspect; others stay', () => {
-    const state = entity({ aspects: { structuredProperties: aspect(stored, 3) }, values: [held('io.acryl.tier', [{ string: 'old' }], record('io.acryl.tier', { generation: 2n }), 1n), held('other', [{ string: 'o' }], OTHER)] });
-    const d = decideValueCleanup(target, state, PROPERTY, context)!;
-    expect(d.writes).toEqual([{ aspect: 'structuredProperties', metadata: { properties: [stored.properties[1]] }, systemMetadata: { version: '4', runId: 'property-cleanup', lastObserved: 5 } }]);
+    const d = cleanup([held('io.acryl.tier', [{ string: 'old' }], record('io.acryl.tier', { generation: 2n }), 1n), held('other', [{ string: 'o' }], OTHER)], [record('io.acryl.tier', { generation: 2n }), OTHER]);
+    expect(d.stored).toEqual({ properties: [stored.properties[1]] });
     expect(d.valueRows).toEqual([{ propertyUrn: OTHER.urn, generation: 1n, values: [{ string: 'o' }] }]);
   });
 
   test('values of a property that is gone are stale too', () => {
-    const state = entity({ aspects: { structuredProperties: aspect(stored) }, values: [held('io.acryl.tier', [{ string: 'old' }], undefined)] });
-    expect(decideValueCleanup(target, state, PROPERTY, context)!.valueRows).toEqual([]);
-  });
-
-  test('a value written again under the current generation is left alone', () => {
-    const state = entity({ values: [held('io.acryl.tier', [{ string: 'new' }], record('io.acryl.tier', { generation: 2n }))] });
-    expect(decideValueCleanup(target, state, PROPERTY, context)).toBeNull();
-  });
-
-  test('a stale row without an entry in the aspect is removed without an aspect write', () => {
-    const state = entity({ values: [held('io.acryl.tier', [{ string: 'old' }], undefined)] });
-    const d = decideValueCleanup(target, state, PROPERTY, context)!;
-    expect(d.writes).toEqual([]);
+    const d = cleanup([held('io.acryl.tier', [{ string: 'old' }], undefined)], []);
     expect(d.valueRows).toEqual([]);
+    expect(d.stored).toEqual({ properties: [] });
+  });
+
+  test('a stale row without an entry in the aspect is removed, and the write happens though the aspect reads the same', () => {
+    const d = cleanup([held('io.acryl.tier', [{ string: 'old' }], undefined)], [], { properties: [] });
+    expect(d.valueRows).toEqual([]);
+    expect(d.store).toBe('always');
   });
 });
 

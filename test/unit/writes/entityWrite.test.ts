@@ -135,6 +135,6 @@ describe('new values and what is stored', () => {
       ruled([{ aspect: 'propertyDefinition', value: definitionOf(NAME, { description: 'd' }) }, propertyDefinitionRules], [{ aspect: 'status', value: { removed: true } }, propertyStatusRules]),
       registryOf([record(NAME, { generation: 4n })]),
     );
-    expect(d.registry).toEqual([{ urn: urn.value, define: { qualifiedName: NAME, searchField: 'io_acryl_tier', valueType: 'string', version: null, generation: 4n }, removed: true }]);
+    expect(d.registry).toEqual([{ urn: urn.value, define: { qualifiedName: NAME, searchField: 'io_acryl_tier', valueType: 'string', version: null, generation: 4n, lineage: 'keep', migration: null }, removed: true }]);
   });
 });

@@ -22,7 +22,7 @@ const existing = (extra: Parameters<typeof definitionOf>[1] = {}, options: { rem
 test('a new property draws a new generation and queues no job', () => {
   const d = decidePropertyDefinition(definitionOf(NAME), aspectState({ urn: URN }));
   expect(d.stored).toEqual(definitionOf(NAME));
-  expect(d.registry).toEqual({ urn: URN.value, define: { qualifiedName: NAME, searchField: 'io_acryl_tier', valueType: 'string', version: null, generation: 'new' }, removed: null });
+  expect(d.registry).toEqual({ urn: URN.value, define: { qualifiedName: NAME, searchField: 'io_acryl_tier', valueType: 'string', version: null, generation: 'new', lineage: 'new', migration: null }, removed: null });
   expect(d.jobs).toEqual([]);
 });
 
@@ -82,7 +82,7 @@ test('a definition write needs its own registry record and the owner of its sear
 
 describe('writes that drop stored values (issue #29, item 5)', () => {
   const decisionOf = (registry: Array<{ urn: string; define: { generation: bigint | 'new' } | null }>) =>
-    ({ registry: registry.map((r) => ({ urn: r.urn, removed: null, define: r.define && { qualifiedName: NAME, searchField: 'io_acryl_tier', valueType: 'string', version: V2, generation: r.define.generation } })) }) as unknown as EntityWriteDecision;
+    ({ registry: registry.map((r) => ({ urn: r.urn, removed: null, define: r.define && { qualifiedName: NAME, searchField: 'io_acryl_tier', valueType: 'string', version: V2, generation: r.define.generation, migration: null } })) }) as unknown as EntityWriteDecision;
 
   test('a new generation of a registered property drops its values; a new property, or the same generation, drops nothing', () => {
     expect(propertiesWhoseValuesDrop(decisionOf([{ urn: URN.value, define: { generation: 'new' } }]), () => true)).toEqual([URN.value]);
