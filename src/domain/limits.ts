@@ -44,6 +44,14 @@ export const LIMITS = {
    * above two seconds under four clients.
    */
   requestedResults: 10_000,
+  /**
+   * Characters of stored versions (each, and the one before it) one page of value
+   * history reads: 256 KiB. A page ends at its `count` or here, whichever comes first,
+   * and says where to go on. Ten aliases of valueHistory(count: 1000), 2.4 MB each, held
+   * /health at a p99 of 1.4 s under four clients (issue #46 item 2; BENCHMARKS.md, "Under
+   * attack").
+   */
+  historyPageCharacters: 256 * 1024,
 } as const;
 
 /** Throws a ValidationError naming the limit when a request asks for more results than it allows. */

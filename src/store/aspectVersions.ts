@@ -58,13 +58,27 @@ export interface ValuesVersionQuery {
   /** Versions older than this one (the previous page's last). */
   readonly after?: HistoryCursor;
   readonly limit: number;
+  /**
+   * Characters of JSON (each version and the one before it) a page may read: it ends
+   * before the version that starts past them (the first one always comes), so a page's
+   * cost is bounded by size, not only by count (issue #46 item 2).
+   */
+  readonly maxCharacters: number;
+}
+
+export interface ValuesVersionPage {
+  readonly rows: ValuesVersionRow[];
+  /** Whether more versions follow (the count or the size ended the page). */
+  readonly more: boolean;
 }
 
 /**
  * Versions of structuredProperties aspects that changed something (all values, or the
- * property's), newest first: by time, then entity, then write order.
+ * property's), newest first: by time, then entity, then write order; at most `limit` of
+ * them, and no more than `maxCharacters` of JSON, measured in the database so that what
+ * is left out is never sent or parsed.
  */
-export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Promise<ValuesVersionRow[]> {
+export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Promise<ValuesVersionPage> {
   if (q.urn === undefined && q.propertyUrn === undefined) throw new Error('valuesVersions needs an entity or a property');
   const entities =
     q.urn !== undefined
@@ -78,7 +92,7 @@ export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Prom
   const after = q.after
     ? sql`AND (created_on, urn, revision) < (${new Date(q.after.time)}::timestamptz, ${q.after.urn}::text, ${BigInt(q.after.revision)}::bigint)`
     : EMPTY;
-  const rows = await db.query<{ urn: string; version: bigint; revision: bigint; metadata: unknown; previous: unknown | null; previous_revision: bigint | null; previous_on: Date | null; created_on: Date; created_by: string; created_via: string | null }>(sql`
+  const rows = await db.query<{ urn: string; version: bigint; revision: bigint; metadata: unknown; previous: unknown | null; previous_revision: bigint | null; previous_on: Date | null; created_on: Date; created_by: string; created_via: string | null; page_rows: bigint }>(sql`
     WITH v AS (
       SELECT a.urn, a.version, a.metadata, a.created_on, a.created_by, a.created_via,
              CASE WHEN a.version = 0 THEN MAX(a.version) OVER (PARTITION BY a.urn) + 1 ELSE a.version END AS revision
@@ -86,23 +100,37 @@ export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Prom
     ), d AS (
       SELECT v.*, LAG(metadata) OVER w AS previous, LAG(revision) OVER w AS previous_revision, LAG(created_on) OVER w AS previous_on
       FROM v WINDOW w AS (PARTITION BY urn ORDER BY revision)
+    ), page AS (
+      SELECT urn, version, revision, metadata, previous, previous_revision, previous_on, created_on, created_by, created_via FROM d
+      WHERE ${key('metadata')} IS DISTINCT FROM ${key('previous')} ${after}
+      ORDER BY created_on DESC, urn DESC, revision DESC
+      LIMIT ${q.limit + 1}
+    ), sized AS (
+      SELECT page.*, count(*) OVER () AS page_rows,
+             SUM(length(metadata::text) + COALESCE(length(previous::text), 0)) OVER (ORDER BY created_on DESC, urn DESC, revision DESC ROWS UNBOUNDED PRECEDING)
+               - (length(metadata::text) + COALESCE(length(previous::text), 0)) AS before
+      FROM page
     )
-    SELECT urn, version, revision, metadata, previous, previous_revision, previous_on, created_on, created_by, created_via FROM d
-    WHERE ${key('metadata')} IS DISTINCT FROM ${key('previous')} ${after}
+    SELECT urn, version, revision, metadata, previous, previous_revision, previous_on, created_on, created_by, created_via, page_rows FROM sized
+    WHERE before = 0 OR before + length(metadata::text) + COALESCE(length(previous::text), 0) <= ${q.maxCharacters}
     ORDER BY created_on DESC, urn DESC, revision DESC
     LIMIT ${q.limit}`);
-  return rows.map((r) => ({
-    urn: r.urn,
-    version: Number(r.version),
-    revision: Number(r.revision),
-    metadata: r.metadata,
-    previous: r.previous,
-    previousRevision: r.previous_revision === null ? null : Number(r.previous_revision),
-    previousOn: r.previous_on,
-    createdOn: r.created_on,
-    createdBy: r.created_by,
-    createdVia: r.created_via,
-  }));
+  const more = rows.length > 0 && Number(rows[0]!.page_rows) > rows.length;
+  return {
+    more,
+    rows: rows.map((r) => ({
+      urn: r.urn,
+      version: Number(r.version),
+      revision: Number(r.revision),
+      metadata: r.metadata,
+      previous: r.previous,
+      previousRevision: r.previous_revision === null ? null : Number(r.previous_revision),
+      previousOn: r.previous_on,
+      createdOn: r.created_on,
+      createdBy: r.created_by,
+      createdVia: r.created_via,
+    })),
+  };
 }
 
 export interface RevisionRow {
