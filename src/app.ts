@@ -27,6 +27,7 @@ import { metricsRoutes } from './rest/metricsRoutes.js';
 import { installRequestTelemetry } from './rest/requestTelemetry.js';
 import { recordRoutes } from './rest/routeTable.js';
 import { restliRoutes } from './restli/routes.js';
+import { SESSION_PATH, SIGN_OUT_PATH, sessionRoutes } from './rest/sessionRoutes.js';
 import { SIGN_IN_PATHS, signInRoutes } from './rest/signInRoutes.js';
 import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
 import { backupRoutes, healthRoutes, jobRoutes, PROBE_PATHS, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
@@ -161,13 +162,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   // Sign-in is browser and CLI plumbing (docs/security.md), not part of the REST API.
-  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) });
+  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) || url === SESSION_PATH || url === SIGN_OUT_PATH });
   const signingIn = services.signIn !== null;
   installAuthentication(app, {
     enabled: config.authEnabled,
     tokens: services.tokens,
     publicPaths: (path) =>
-      path === '/health' || PROBE_PATHS.includes(path) || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)) || (signingIn && SIGN_IN_PATHS.includes(path)),
+      path === '/health' || PROBE_PATHS.includes(path) || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)) || (signingIn && SIGN_IN_PATHS.includes(path)) || path === SIGN_OUT_PATH,
     identifiedOnPublicPaths: (path) => path === '/health',
     graphqlPaths: GRAPHQL_PATHS,
     failuresPerMinute: config.authFailuresPerMinute,
@@ -201,6 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiDocsRoutes);
   await app.register(swaggerUiRoutes);
   if (config.graphiqlEnabled) await app.register(graphiqlRoutes);
+  await app.register(sessionRoutes, { sessions: services.sessions });
   if (services.signIn) await app.register(signInRoutes, { signIn: services.signIn, redirectUrl: config.oidc?.redirectUrl, consoleEnabled: config.consoleEnabled });
   if (config.consoleEnabled) await app.register(consoleRoutes, { graphqlUrl: config.consoleGraphqlUrl, signInProvider: services.signIn?.providerName ?? null });
   return app;

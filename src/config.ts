@@ -56,6 +56,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Failed authentications one client address may make per minute before it is answered 429. */
   readonly authFailuresPerMinute: number;
+  /** How long a console sign-in with an access token lasts, at most (never past the token). */
+  readonly consoleSessionHours: number;
   /** system-update at start-up (docs/contract.md §5). */
   readonly reindexOnStart: boolean;
   readonly backgroundWorkers: boolean;
@@ -290,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
     authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 600, 1),
+    consoleSessionHours: int(env, 'CONSOLE_SESSION_HOURS', 12, 1),
     reindexOnStart:
       bool(env, 'SEARCH_INDEX_BUILDER_MAPPINGS_REINDEX', false) && bool(env, 'ENABLE_STRUCTURED_PROPERTIES_SYSTEM_UPDATE', false),
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),

@@ -16,6 +16,8 @@ export interface RequestOptions {
    * a query it refuses with 400 and such a body) instead of raising ApiError.
    */
   readonly acceptErrorBody?: boolean;
+  /** More request headers (If-Version-Match). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 const REQUEST_TIMEOUT_MS = 120_000;
@@ -58,7 +60,7 @@ export class HttpClient {
       for (const item of list) url.searchParams.append(key, item);
     }
     // The server records the interface each write came through: this one is the CLI.
-    const headers: Record<string, string> = { accept: 'application/json', 'x-propgraph-client': 'cli' };
+    const headers: Record<string, string> = { ...options.headers, accept: 'application/json', 'x-propgraph-client': 'cli' };
     if (this.settings.token) headers.authorization = `Bearer ${this.settings.token}`;
     let body: string | undefined;
     if (options.json !== undefined) {

@@ -13,6 +13,7 @@ import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
 import { login } from './commands/login.js';
 import { getProperty, listProperties, upsertProperties } from './commands/properties.js';
+import { migrateProperties, type MigrateOptions } from './commands/propertyMigration.js';
 import { backup } from './commands/backup.js';
 import { restoreEntity } from './commands/restore.js';
 import { search } from './commands/search.js';
@@ -77,6 +78,16 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--dry-run', 'validate the file (and check it against the server) without writing; says how many values a new version would drop')
     .option('--atomic', 'write all entries in one transaction: all or nothing')
     .action(run((opts: { file: string; dryRun?: boolean; atomic?: boolean }) => upsertProperties(ctx, opts)));
+  properties
+    .command('migrate')
+    .description("change definitions whose change would break stored values, keeping the values: remap, convert or drop just the invalid ones (instead of a new version, which drops them all)")
+    .requiredOption('-f, --file <yaml>', 'definition file with the new definitions')
+    .option('--remap <from=to>', 'a stored value and what it becomes, e.g. --remap 3=2 (repeatable)', collect)
+    .option('--convert', 'numbers to strings or strings to numbers, for a value type change')
+    .option('--drop-invalid', 'drop only the values the new definition still refuses (needs the right to drop values)')
+    .option('--dry-run', 'say what each rule would change, with examples, and write nothing')
+    .option('--no-wait', 'write the definition and return while the job rewrites the values')
+    .action(run((opts: MigrateOptions) => migrateProperties(ctx, opts)));
   properties
     .command('get')
     .description('print a definition as snake_case JSON')
@@ -150,6 +161,7 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
       .option('--property <name=value>', 'the property and a value, e.g. acme.governance.tier=gold (repeat for several values of one property)', collect)
       .option('--dry-run', 'print what would change, value by value, and write nothing')
       .option('--no-wait', 'start the job and return')
+      .option('--if-version <n>', 'with one --urn (set only): write at once, and only if its values are still at this version (dataset get prints it); else refused, saying who changed what')
       .action(run((opts: BulkValuesOptions) => bulkValues(ctx, operation, opts)));
   bulk('set', "set a property's values on every selected entity (its other properties are kept)");
   bulk('add', 'add values of a property (cardinality MULTIPLE) on every selected entity');

@@ -19,6 +19,20 @@ export interface PropertyState {
   readonly removed: boolean;
 }
 
+/** A definition write's dry run: what a new version would drop; the breaking changes and what a migration would do. */
+export interface DefinitionDryRun {
+  readonly dryRun?: boolean;
+  readonly impact?: ValueImpact;
+  readonly compatibility?: {
+    readonly breaking?: ReadonlyArray<{ readonly change: string; readonly holders: number | null }>;
+    readonly migration?: {
+      readonly holders: number;
+      readonly changed: number;
+      readonly rules: ReadonlyArray<{ readonly rule: string; readonly entities: number; readonly values: number; readonly examples: ReadonlyArray<{ urn: string; before: unknown[]; after: unknown[] | null }> }>;
+    };
+  };
+}
+
 const path = (entityType: string, urn?: string, aspect?: string) =>
   `/entity/${entityType}${urn !== undefined ? `/${encodeURIComponent(urn)}` : ''}${aspect ? `/${aspect}` : ''}`;
 
@@ -30,9 +44,9 @@ export class RestApi {
   constructor(readonly http: HttpClient) {}
 
   /** The entity with the aspects named (all when none), or undefined when it does not exist. */
-  async getEntity(entityType: string, urn: string, aspects?: readonly string[]): Promise<EntityBody | undefined> {
+  async getEntity(entityType: string, urn: string, aspects?: readonly string[], options: { systemMetadata?: boolean } = {}): Promise<EntityBody | undefined> {
     try {
-      return await this.http.request<EntityBody>('GET', this.http.v3(path(entityType, urn)), { query: { aspects } });
+      return await this.http.request<EntityBody>('GET', this.http.v3(path(entityType, urn)), { query: { aspects, ...(options.systemMetadata ? { systemMetadata: true } : {}) } });
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -86,6 +100,22 @@ export class RestApi {
   /** What a hard delete would remove, removing nothing (dryRun=true). */
   async deleteImpact(entityType: string, urn: string): Promise<ValueImpact> {
     return (await this.http.request<{ impact: ValueImpact }>('DELETE', this.http.v3(path(entityType, urn)), { query: { dryRun: true } })).impact;
+  }
+
+  /** A definition written with a migration (docs/contract.md §14); dryRun: what it would do, written nothing. */
+  async migrateDefinition(urn: string, definition: PropertyDefinition, migration: unknown, dryRun: boolean): Promise<DefinitionDryRun> {
+    return this.http.request<DefinitionDryRun>('POST', this.http.v3(path(ENTITY.structuredProperty.name, urn, 'propertyDefinition')), {
+      query: { createIfNotExists: false, ...(dryRun ? { dryRun: true } : {}) },
+      json: { value: definition, migration },
+    });
+  }
+
+  /** Sets one property's values on an entity (a JSON patch of its structuredProperties), only if its version is still `ifVersion` when given. */
+  async setValues(entityType: string, urn: string, propertyUrn: string, values: readonly unknown[], ifVersion?: string): Promise<EntityBody> {
+    return this.http.request<EntityBody>('PATCH', this.http.v3(path(entityType, urn, 'structuredProperties')), {
+      json: { patch: [{ op: 'add', path: `/properties/${propertyUrn}`, value: { propertyUrn, values } }], arrayPrimaryKeys: { properties: ['propertyUrn'] } },
+      ...(ifVersion !== undefined ? { headers: { 'if-version-match': ifVersion } } : {}),
+    });
   }
 
   /** What writing the aspect would drop of stored values, writing nothing (dryRun=true); a refused write throws as it would. */

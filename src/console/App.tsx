@@ -3,9 +3,9 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Layout } from './components/Layout';
 import { ErrorMessage, Loading } from './components/Messages';
 import { MeDocument } from './generated/graphql';
-import { messageOf, request } from './lib/api';
+import { ApiError, messageOf, request } from './lib/api';
 import { navigate, useLocation } from './lib/router';
-import { pickUpSignIn, session, takeSignInOutcome, type Me } from './lib/session';
+import { session, takeSignInOutcome, type Me } from './lib/session';
 import { EntityPage } from './pages/EntityPage';
 import { PropertyCatalogue } from './pages/PropertyCatalogue';
 import { PropertyForm } from './pages/PropertyForm';
@@ -16,24 +16,33 @@ import { TestForm } from './pages/TestForm';
 import { TestDashboard, TestPage } from './pages/TestPages';
 
 export function App() {
-  const token = useSyncExternalStore(session.subscribe, session.token);
+  // The browser's session cookie says who this is; `me` is asked again at every sign-in or sign-out, in any tab.
+  const epoch = useSyncExternalStore(session.subscribe, session.snapshot);
+  const signedOut = session.isSignedOut();
   const location = useLocation();
   const [me, setMe] = useState<Me | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [pickingUp, setPickingUp] = useState(takeSignInOutcome);
-
-  useEffect(() => {
-    if (pickingUp) void pickUpSignIn().finally(() => setPickingUp(false));
-  }, [pickingUp]);
+  useState(takeSignInOutcome);
 
   useEffect(() => {
     setMe(null);
     setError(null);
-    if (!token) return;
+    if (signedOut) return;
+    let current = true;
     request(MeDocument, {})
-      .then((data) => setMe(data.me))
-      .catch((err: unknown) => setError(messageOf(err)));
-  }, [token]);
+      .then((data) => {
+        if (!current) return;
+        session.confirm();
+        setMe(data.me);
+      })
+      .catch((err: unknown) => {
+        // A 401 has signed this tab out already (lib/api.ts): the sign-in page follows.
+        if (current && !(err instanceof ApiError && err.code === 'UNAUTHENTICATED')) setError(messageOf(err));
+      });
+    return () => {
+      current = false;
+    };
+  }, [epoch, signedOut]);
 
   useEffect(() => {
     if (location.path === '/') navigate('/properties', { replace: true });
@@ -44,8 +53,7 @@ export function App() {
     document.title = title ? `${title} · propgraph console` : 'propgraph console';
   });
 
-  if (pickingUp) return <main id="main"><Loading what="your sign-in" /></main>;
-  if (!token) return <SignIn />;
+  if (signedOut) return <SignIn />;
   if (error) return <main id="main"><ErrorMessage title="The console could not start.">{error}</ErrorMessage></main>;
   if (!me) return <main id="main"><Loading what="your account" /></main>;
   return (

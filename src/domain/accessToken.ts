@@ -5,15 +5,17 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ValidationError } from './errors.js';
 import { LIMITS } from './limits.js';
+import { plainIdProblem, ROOT_TOKEN_NAME } from './principal.js';
 
 export const SCOPES = ['read', 'write', 'admin'] as const;
 export type TokenScope = (typeof SCOPES)[number];
 
 /**
  * What a token is for: `machine` tokens are issued by an admin and act as
- * `urn:li:corpuser:<name>`; `personal` tokens are issued by a signed-in person for their
- * own scripts and act as them; `session` tokens are issued at sign-in (the console,
- * `propgraph login`) and act as them too.
+ * `urn:li:corpuser:__service_<name>` (domain/principal.ts); `personal` tokens are issued
+ * by a signed-in person for their own scripts and act as them; `session` tokens are
+ * issued at sign-in (the console, `propgraph login`) and act as whoever signed in: a
+ * person, or the principal of the token the console was signed in with.
  */
 export const TOKEN_KINDS = ['machine', 'personal', 'session'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
@@ -73,12 +75,29 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
+/** A personal or session token's name: a label its owner reads in their token list. */
 export function parseTokenName(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw new ValidationError('name is required', 'name');
   if (value.length > LIMITS.nameLength) throw new ValidationError(`name is longer than the limit of ${LIMITS.nameLength} characters`, 'name');
-  // The name becomes the actor urn (urn:li:corpuser:<name>) on everything the token writes.
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new ValidationError('name must not contain control characters', 'name');
   return value.trim();
+}
+
+/**
+ * A machine token's name, which becomes its principal, `urn:li:corpuser:__service_<name>`,
+ * on everything it writes: a plain identifier, and never one that would pass for someone
+ * else. An email address is a person's form of principal (a person signed in as
+ * ana@example.com is `urn:li:corpuser:ana@example.com`), and `root` is the bootstrap
+ * token's: both are refused.
+ */
+export function parseMachineTokenName(value: unknown): string {
+  const name = parseTokenName(value);
+  const hint = 'a machine token acts as urn:li:corpuser:__service_<name>; name it after the job or service, e.g. nightly-loader';
+  const problem = plainIdProblem(name);
+  if (problem) throw new ValidationError(`name ${JSON.stringify(name.slice(0, 200))} ${problem}: ${hint}`, 'name');
+  if (name.includes('@')) throw new ValidationError(`name ${JSON.stringify(name.slice(0, 200))} is an email address, the form of a person's principal, and a machine token must never pass for a person: ${hint}`, 'name');
+  if (name.toLowerCase() === ROOT_TOKEN_NAME) throw new ValidationError(`name ${JSON.stringify(name)} is the root token's (ROOT_TOKEN) and is not given to another: ${hint}`, 'name');
+  return name;
 }
 
 export function parseTokenDescription(value: unknown): string | null {

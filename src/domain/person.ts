@@ -1,11 +1,11 @@
 /**
  * Who a person signed in through OpenID Connect is, read from the claims their provider
- * vouched for: the principal (`urn:li:corpuser:<email or sub>`) and the scope their
+ * vouched for: the principal (`urn:li:corpuser:<email or sub>`, domain/principal.ts) and the scope their
  * groups give them (OIDC_GROUP_SCOPES, e.g. `admins:admin,stewards:write,*:read`).
  * Pure: the claims arrive verified (identity/openIdProvider.ts).
  */
 import { SCOPES, type TokenScope } from './accessToken.js';
-import { tryParseUrn } from './urn.js';
+import { isEmailAddress, personPrincipal, plainIdProblem } from './principal.js';
 
 /** One rule of the mapping: members of `group` (or everyone, for `*`) get `scope`. */
 export interface GroupScope {
@@ -17,9 +17,6 @@ export interface GroupScope {
 export const DEFAULT_GROUP_SCOPES = '*:read';
 
 export const EVERYONE = '*';
-
-/** The longest principal id accepted (the actor is recorded on every write). */
-const MAX_ID_LENGTH = 500;
 
 /**
  * Parses `group:scope` pairs separated by commas. A group name may itself hold colons
@@ -75,7 +72,7 @@ export function groupsOf(claim: unknown): string[] {
 }
 
 export interface PersonRules {
-  /** The claim naming the person: `email` (when the provider does not call it unverified), else `sub`. */
+  /** The claim naming the person: `email` (only when the provider says it is verified), else `sub`. */
   readonly userClaim: string;
   readonly groupsClaim: string;
   readonly groupScopes: readonly GroupScope[];
@@ -92,19 +89,38 @@ export interface Person {
 export type PersonOutcome = { ok: true; person: Person } | { ok: false; reason: string };
 
 /**
- * The person behind verified claims. The user claim is used when it is a string the
- * provider does not mark unverified (an `email` with `email_verified: false` could be
- * anyone's address); otherwise the subject, which the provider guarantees unique.
+ * The id the configured user claim gives, undefined when it gives none (absent, empty,
+ * or an email the provider does not vouch for: the subject is used then), or a refusal
+ * when the provider vouches for something that is not an email address.
+ */
+function idFromUserClaim(claims: Readonly<Record<string, unknown>>, userClaim: string): { ok: true; id: string } | { ok: false; reason: string } | undefined {
+  const value = claimAt(claims, userClaim);
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const id = value.trim();
+  if (userClaim !== 'email') return { ok: true, id };
+  if (claims.email_verified !== true) return undefined;
+  if (!isEmailAddress(id)) return { ok: false, reason: `the provider's email claim ${JSON.stringify(id.slice(0, 200))} is not an email address (local@domain.tld, without spaces, commas or colons), so it cannot name a person` };
+  return { ok: true, id };
+}
+
+/**
+ * The person behind verified claims. The claims arrive signed by the provider, but what
+ * they say is read strictly: an `email` names the person only when the provider says it
+ * is verified (`email_verified` exactly `true`; `"false"`, `"true"` as text, or no such
+ * claim do not vouch for anything, as anyone may type an address at many providers);
+ * otherwise the subject, which the provider guarantees unique. The id must be a plain
+ * identifier (domain/principal.ts): never the form of a machine's or the system's
+ * principal, nor something that reads as a urn or a list.
  */
 export function personOfClaims(claims: Readonly<Record<string, unknown>>, rules: PersonRules): PersonOutcome {
-  const chosen = claimAt(claims, rules.userClaim);
-  const unverified = rules.userClaim === 'email' && claims.email_verified === false;
-  const id = typeof chosen === 'string' && chosen.trim() !== '' && !unverified ? chosen.trim() : claims.sub;
+  const chosen = idFromUserClaim(claims, rules.userClaim);
+  if (chosen && !chosen.ok) return chosen;
+  const id = chosen?.id ?? claims.sub;
+  const from = chosen ? rules.userClaim : 'sub';
   if (typeof id !== 'string' || id === '') return { ok: false, reason: 'the provider sent no subject (sub) for this person' };
-  if (id.length > MAX_ID_LENGTH) return { ok: false, reason: `the person's id is longer than ${MAX_ID_LENGTH} characters` };
-  if (/[\s\u0000-\u001f\u007f]/.test(id)) return { ok: false, reason: `the person's id ${JSON.stringify(id.slice(0, 200))} contains spaces or control characters` };
-  const urn = `urn:li:corpuser:${id}`;
-  if (!tryParseUrn(urn).ok) return { ok: false, reason: `the person's id ${JSON.stringify(id.slice(0, 200))} does not make a valid urn` };
+  const problem = plainIdProblem(id);
+  if (problem) return { ok: false, reason: `the person's id ${JSON.stringify(id.slice(0, 200))} (the ${from} claim) ${problem}, so it cannot name a person; ask an administrator to set OIDC_USER_CLAIM to a claim holding a plain identifier` };
+  const urn = personPrincipal(id);
   const groups = groupsOf(claimAt(claims, rules.groupsClaim));
   const scope = scopeOfGroups(groups, rules.groupScopes);
   if (!scope) {

@@ -25,6 +25,8 @@ export interface DefinitionModel {
 export interface StructuredPropertiesModel {
   readonly associatedUrn: string;
   readonly properties: readonly PropertyValueAssignment[];
+  /** The aspect's stored version as read or written (its systemMetadata.version); null when unknown. */
+  readonly aspectVersion?: string | null;
 }
 
 export interface StructuredPropertiesEntryModel {

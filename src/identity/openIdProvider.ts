@@ -5,7 +5,9 @@
  * authorization grant (`propgraph login`), both with the client's own credentials, so
  * no secret ever reaches a browser or a laptop. Every ID token is checked before its
  * claims are returned: signature against the provider's JWKS, issuer, audience,
- * expiry, nonce (code flow).
+ * expiry, nonce (code flow), and that it was not issued in the future (openid-client
+ * checks `iat` only for its type: a token stamped an hour ahead would otherwise be
+ * good for an hour more than the provider meant, issue #46 item 13).
  */
 import * as oidc from 'openid-client';
 import { UnauthorizedError, UnavailableError } from '../domain/errors.js';
@@ -55,6 +57,12 @@ const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const UNREACHABLE = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT', 'OAUTH_RESPONSE_IS_NOT_CONFORM', 'OAUTH_RESPONSE_IS_NOT_JSON']);
 /** Seconds a request to the provider may take. */
 const TIMEOUT_S = 15;
+/**
+ * Seconds the provider's clock may run ahead of ours: openid-client's own tolerance for
+ * `exp` and `nbf`, applied to `iat` too. NTP keeps servers within a second; more is a
+ * provider that is wrong, or a token that was made to outlive its lifetime.
+ */
+const CLOCK_SKEW_S = 30;
 
 export class OpenIdProvider {
   private configuration: Promise<oidc.Configuration> | undefined;
@@ -168,6 +176,10 @@ export class OpenIdProvider {
   private async claimsOf(config: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers): Promise<Claims> {
     const claims = tokens.claims();
     if (!claims) throw new UnauthorizedError('The provider sent no ID token: ask for the openid scope (OIDC_SCOPES)');
+    const ahead = claims.iat - Math.floor(Date.now() / 1000);
+    if (ahead > CLOCK_SKEW_S) {
+      throw new UnauthorizedError(`The sign-in could not be verified: the ID token says it was issued ${ahead} s in the future (more than the ${CLOCK_SKEW_S} s of clock skew allowed); the provider's clock or this server's is wrong`);
+    }
     const { groupsClaim } = this.options;
     const top = groupsClaim.split('.')[0]!;
     if (claims[groupsClaim] !== undefined || claims[top] !== undefined || !config.serverMetadata().userinfo_endpoint) return claims;

@@ -1,9 +1,13 @@
-/** Makes `request.caller` available to every route. */
+/** Makes `request.caller`, and how it was established, available to every route. */
 import type { Caller } from '../services/caller.js';
+
+/** How a request authenticated: `Authorization: Bearer`, the browser session cookie, or not at all. */
+export type Credential = 'bearer' | 'cookie' | 'none';
 
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller;
+    credential: Credential;
   }
 }
 

@@ -1,14 +1,15 @@
 /**
- * The two short-lived cookies of a console sign-in (rest/signInRoutes.ts), read and
- * written by hand: each is HttpOnly, bound to the one path that reads it, and gone
- * minutes after it is set. No other route reads cookies: the API authenticates with
- * `Authorization: Bearer` only, so cookies give a cross-site page nothing to ride on.
+ * Cookies, read and written by hand, all HttpOnly: the browser session
+ * (browserSession.ts), which the authentication hook reads on every route, and the
+ * short-lived ones of an OpenID sign-in (signInRoutes.ts), each bound to the one path
+ * that reads it and gone minutes after it is set.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface CookieOptions {
   readonly path: string;
-  readonly maxAgeSeconds: number;
+  /** Absent: the cookie lasts until the browser's session ends. */
+  readonly maxAgeSeconds?: number;
   readonly sameSite: 'Lax' | 'Strict';
   readonly secure: boolean;
 }
@@ -25,7 +26,7 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
 }
 
 function serialize(name: string, value: string, options: CookieOptions): string {
-  const attributes = [`${name}=${value}`, `Path=${options.path}`, `Max-Age=${options.maxAgeSeconds}`, 'HttpOnly', `SameSite=${options.sameSite}`];
+  const attributes = [`${name}=${value}`, `Path=${options.path}`, ...(options.maxAgeSeconds === undefined ? [] : [`Max-Age=${options.maxAgeSeconds}`]), 'HttpOnly', `SameSite=${options.sameSite}`];
   if (options.secure) attributes.push('Secure');
   return attributes.join('; ');
 }

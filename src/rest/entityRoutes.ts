@@ -158,8 +158,10 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     const input = withExpectedVersion(request, aspectInputOf(version, request.body));
     const plan = entityPlan(parseUrnOfType(urn, entityTypeNamed(entityName)), [setChange(aspect, input, boolParam(q, 'createIfNotExists', true))]);
     if (boolParam(q, 'dryRun', false)) {
-      const { impact } = await services.writes.preview(request.caller, plan).catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default"));
-      return { dryRun: true, impact };
+      const { impact, outcome } = await services.writes.preview(request.caller, plan).catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default"));
+      // A definition's dry run also says which breaking changes break stored values, and what a migration would do.
+      const report = onlyEntity(outcome).reports[aspect];
+      return { dryRun: true, impact, ...(report ? { compatibility: report } : {}) };
     }
     const written = request.receipts.resultOf(
       await services.writes.submit(request.caller, plan, { async: writeAsync(q) }).catch(explainCreateOnly(`The aspect is ${aspect} of ${urn}`, "this route's default")),

@@ -3,6 +3,7 @@
  * entity or a property, and bulk edits of a property's values (a job, or a dry run).
  */
 import type { FastifyInstance } from 'fastify';
+import { principalKindOf } from '../domain/principal.js';
 import { parseShape } from '../domain/shapes/shape.js';
 import type { Services } from '../services/index.js';
 import { bulkEditShape } from './bodies/bulkEdit.js';
@@ -19,7 +20,10 @@ export async function historyRoutes(app: FastifyInstance, options: { services: S
       count: intParam(q, 'count') ?? null,
       scrollId: stringParam(q, 'scrollId') || null,
     });
-    return { ...(page.scrollId ? { scrollId: page.scrollId } : {}), entries: page.entries, events: page.events };
+    // Whether each actor is a person, a machine or the system is read from its urn (domain/principal.ts).
+    const entries = page.entries.map((e) => ({ ...e, actorType: principalKindOf(e.actor) }));
+    const events = page.events.map((e) => ({ ...e, actorType: principalKindOf(e.actor) }));
+    return { ...(page.scrollId ? { scrollId: page.scrollId } : {}), entries, events };
   });
 
   app.post('/values/bulk', async (request, reply) => {

@@ -8,6 +8,7 @@ import type { AspectResult } from '../domain/writes/writeDecision.js';
 import { ValidationError } from '../domain/errors.js';
 import { parsePatchDocument, type PatchDocument } from '../domain/jsonPatch.js';
 import type { AspectInput } from '../domain/writes/plan.js';
+import { parseMigrationRules } from '../domain/valueMigration.js';
 import type { AspectValue, EntityView } from '../services/entityService.js';
 import { batchGetShape, entityPatchBatchShape } from './bodies/datahubBatches.js';
 import { aspectEnvelopeShape, batchShape, type AspectEnvelope } from './bodies/entities.js';
@@ -22,6 +23,7 @@ function aspectInput(env: AspectEnvelope): AspectInput {
     value: env.value,
     ...(env.systemMetadata ? { systemMetadata: env.systemMetadata } : {}),
     ...(ifVersionMatch !== undefined ? { ifVersionMatch: String(ifVersionMatch) } : {}),
+    ...(env.migration ? { migration: parseMigrationRules(env.migration) } : {}),
   };
 }
 

@@ -6,9 +6,11 @@
  *   GET  /auth/login?returnTo=/path  the browser goes to the provider; the PKCE verifier,
  *                                    state and nonce ride in a cookie only the callback reads
  *   GET  /auth/callback              the provider sends the browser back; the code is
- *                                    redeemed, the person let in, a session token issued
- *                                    into a cookie only /auth/session reads, for 2 minutes
- *   POST /auth/session               the console picks its session token up (once)
+ *                                    redeemed, the person let in, and a session token
+ *                                    issued into the browser session cookie
+ *                                    (browserSession.ts): signed in, in every tab
+ *   GET  /auth/sign-in-error         why the last sign-in failed, once (the callback
+ *                                    sends only a code in the address: domain/signInErrors.ts)
  *
  * The CLI (device authorization grant, also run here with the client's credentials):
  *   POST /auth/device                a user code and where to enter it
@@ -18,20 +20,23 @@
  * every API request after sign-in is authenticated like any other.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '../domain/errors.js';
+import { ForbiddenError, ServiceError, UnauthorizedError, UnavailableError } from '../domain/errors.js';
+import { isSignInErrorCode, type SignInErrorCode } from '../domain/signInErrors.js';
 import type { AuthorizationChecks } from '../identity/openIdProvider.js';
 import type { SignInService, SignedIn } from '../services/signInService.js';
 import { isConsolePath } from '../web/console.js';
+import { startBrowserSession } from './browserSession.js';
 import { clearCookie, readCookie, setCookie } from './cookies.js';
 
-export const SIGN_IN_PATHS = ['/auth/login', '/auth/callback', '/auth/session', '/auth/device', '/auth/device/token'];
+const ERROR_PATH = '/auth/sign-in-error';
+export const SIGN_IN_PATHS = ['/auth/login', '/auth/callback', ERROR_PATH, '/auth/device', '/auth/device/token'];
 
 const CHECKS_COOKIE = 'propgraph_sign_in';
-const SESSION_COOKIE = 'propgraph_session';
+const ERROR_COOKIE = 'propgraph_sign_in_error';
 /** Time to sign in at the provider. */
 const CHECKS_MAX_AGE_S = 600;
-/** Time for the console to pick its token up after the callback. */
-const SESSION_MAX_AGE_S = 120;
+/** Time for the console to read why its sign-in failed. */
+const ERROR_MAX_AGE_S = 120;
 const DEFAULT_RETURN = '/properties';
 
 export interface SignInRouteOptions {
@@ -74,12 +79,27 @@ function decodePending(value: string | undefined): PendingSignIn | undefined {
   }
 }
 
-/** The console reads the outcome from the fragment, which never reaches a server or a log. */
-function backToConsole(reply: FastifyReply, returnTo: string, fragment: string): FastifyReply {
-  return reply.header('cache-control', 'no-store').redirect(`${returnTo}#${fragment}`, 303);
+function backToConsole(reply: FastifyReply, location: string): FastifyReply {
+  return reply.header('cache-control', 'no-store').redirect(location, 303);
 }
 
-const signInError = (message: string) => `sign-in-error=${encodeURIComponent(message.slice(0, 500))}`;
+/** The code a refused sign-in shows as, by the error's class. */
+function errorCodeOf(err: ServiceError): SignInErrorCode {
+  if (err instanceof ForbiddenError) return 'not-let-in';
+  if (err instanceof UnauthorizedError) return 'refused';
+  if (err instanceof UnavailableError) return 'unavailable';
+  return 'failed';
+}
+
+function decodeFailure(value: string | undefined): { code: SignInErrorCode; message: string } | undefined {
+  if (!value) return undefined;
+  try {
+    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
+    return isSignInErrorCode(parsed.code) && typeof parsed.message === 'string' ? { code: parsed.code, message: parsed.message } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function signInRoutes(app: FastifyInstance, options: SignInRouteOptions): Promise<void> {
   const { signIn } = options;
@@ -96,27 +116,35 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
     return reply.header('cache-control', 'no-store').redirect(url.href, 302);
   });
 
+  /** Back to the console with only a code in the address; the server's reason waits for GET /auth/sign-in-error. */
+  const failedSignIn = (request: FastifyRequest, reply: FastifyReply, returnTo: string, code: SignInErrorCode, message: string) => {
+    const detail = Buffer.from(JSON.stringify({ code, message: message.slice(0, 1000) }), 'utf8').toString('base64url');
+    setCookie(reply, ERROR_COOKIE, detail, { path: ERROR_PATH, maxAgeSeconds: ERROR_MAX_AGE_S, sameSite: 'Lax', secure: secure(request) });
+    return backToConsole(reply, `${returnTo}#sign-in-error=${code}`);
+  };
+
   app.get('/auth/callback', async (request, reply) => {
     const pending = decodePending(readCookie(request, CHECKS_COOKIE));
     clearCookie(reply, CHECKS_COOKIE, { path: '/auth/callback', sameSite: 'Lax', secure: secure(request) });
-    if (!pending) return backToConsole(reply, DEFAULT_RETURN, signInError('The sign-in expired or began in another browser. Sign in again.'));
+    if (!pending) return failedSignIn(request, reply, DEFAULT_RETURN, 'expired', 'The sign-in expired or began in another browser. Sign in again.');
     let signedIn: SignedIn;
     try {
       signedIn = await signIn.finishBrowserSignIn(new URL(request.url, 'http://callback.invalid'), pending);
     } catch (err) {
-      if (err instanceof ServiceError) return backToConsole(reply, pending.returnTo, signInError(err.message));
+      if (err instanceof ServiceError) return failedSignIn(request, reply, pending.returnTo, errorCodeOf(err), err.message);
       throw err;
     }
-    setCookie(reply, SESSION_COOKIE, signedIn.token.token, { path: '/auth/session', maxAgeSeconds: SESSION_MAX_AGE_S, sameSite: 'Strict', secure: secure(request) });
-    return backToConsole(reply, pending.returnTo, 'signed-in');
+    startBrowserSession(reply, signedIn.token.token, { secure: secure(request) });
+    return backToConsole(reply, pending.returnTo);
   });
 
-  app.post('/auth/session', async (request, reply) => {
-    const token = readCookie(request, SESSION_COOKIE);
-    clearCookie(reply, SESSION_COOKIE, { path: '/auth/session', sameSite: 'Strict', secure: secure(request) });
+  app.get(ERROR_PATH, async (request, reply) => {
+    const stored = readCookie(request, ERROR_COOKIE);
+    clearCookie(reply, ERROR_COOKIE, { path: ERROR_PATH, sameSite: 'Lax', secure: secure(request) });
     reply.header('cache-control', 'no-store');
-    if (!token) return reply.code(404).send({ error: 'Not Found', message: 'No sign-in to pick up: it was picked up already or is older than two minutes. Sign in again.' });
-    return { accessToken: token };
+    const failure = decodeFailure(stored);
+    if (!failure) return reply.code(404).send({ error: 'Not Found', message: 'No failed sign-in to report: it was read already or is older than two minutes.' });
+    return failure;
   });
 
   app.post('/auth/device', async (_request, reply) => {

@@ -64,7 +64,9 @@ export async function jobRoutes(app: FastifyInstance, options: { services: Servi
   app.get('/jobs', async (request) => {
     const q = request.query as Query;
     const status = stringParam(q, 'status');
-    return { jobs: await jobs.list(request.caller, { ...(status ? { status } : {}), count: intParam(q, 'count') }) };
+    const kind = stringParam(q, 'kind');
+    const propertyUrn = stringParam(q, 'propertyUrn');
+    return { jobs: await jobs.list(request.caller, { ...(status ? { status } : {}), ...(kind ? { kind } : {}), ...(propertyUrn ? { propertyUrn } : {}), count: intParam(q, 'count') }) };
   });
   app.get('/jobs/:id', async (request) => jobs.get(request.caller, (request.params as { id: string }).id));
 }

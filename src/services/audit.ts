@@ -2,16 +2,18 @@
  * The audit trail: one log line for every act an operator is asked about later (a
  * definition changed, something deleted, a token made or revoked, a job run), written
  * where the act is decided, in the services, because only there are both the actor and
- * the outcome known. Each line names the actor, the act, its target and its outcome,
- * under the key `audit`, and says the same in its message:
+ * the outcome known. Each line names the actor and whether it is a person, a machine or
+ * the system (domain/principal.ts), the act, its target and its outcome, under the key
+ * `audit`, and says the same in its message:
  *
- *   audit entity.hardDelete urn:li:structuredProperty:io.x by urn:li:corpuser:ops: done
+ *   audit entity.hardDelete urn:li:structuredProperty:io.x by urn:li:corpuser:__service_ops (machine): done
  *
  * Targets and details quoted from input are cut at the 200 characters error messages
  * quote (domain/inputLimits.ts), so a line's size is bounded whatever a client sends.
  */
 import { ServiceError } from '../domain/errors.js';
 import { clipInput } from '../domain/inputLimits.js';
+import { principalKindOf } from '../domain/principal.js';
 import type { Logger } from '../logger.js';
 
 export type AuditAction =
@@ -59,9 +61,10 @@ export class AuditTrail {
     const actor = clipInput(event.actor);
     const target = clipInput(event.target);
     const detail = event.detail ? boundedDetail(event.detail) : undefined;
-    const fields = { action: event.action, actor, target, outcome: event.outcome, ...(detail ? { detail } : {}) };
+    const actorType = principalKindOf(event.actor);
+    const fields = { action: event.action, actor, actorType, target, outcome: event.outcome, ...(detail ? { detail } : {}) };
     const reason = typeof detail?.code === 'string' ? ` (${detail.code})` : '';
-    this.log.info({ audit: fields }, `audit ${event.action} ${target} by ${actor}: ${event.outcome}${reason}`);
+    this.log.info({ audit: fields }, `audit ${event.action} ${target} by ${actor} (${actorType}): ${event.outcome}${reason}`);
   }
 
   /**

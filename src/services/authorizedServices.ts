@@ -87,6 +87,7 @@ export class AuthorizedPropertyService extends Authorized<PropertyService> imple
   restore: PropertyService['restore'] = (caller, ...rest) => this.allowed(caller, 'restore', P.restore).restore(caller, ...rest);
   history: PropertyService['history'] = (caller, ...rest) => this.allowed(caller, 'history', P.history).history(caller, ...rest);
   delete: PropertyService['delete'] = (caller, ...rest) => this.allowed(caller, 'delete', P.delete).delete(caller, ...rest);
+  previewReplace: PropertyService['previewReplace'] = (caller, ...rest) => this.allowed(caller, 'previewReplace', P.previewReplace).previewReplace(caller, ...rest);
 }
 
 export class AuthorizedValueService extends Authorized<ValueService> implements ValueService {

@@ -1,5 +1,6 @@
 /** Who is calling a service, as established by the authentication hook at the edge. */
 import type { TokenKind, TokenScope } from '../domain/accessToken.js';
+import { principalKindOf } from '../domain/principal.js';
 
 export type Scope = TokenScope;
 
@@ -12,7 +13,7 @@ export type Scope = TokenScope;
 export type WriteInterface = 'rest-v2' | 'rest-v3' | 'restli' | 'graphql' | 'cli' | 'console' | 'system' | 'migration';
 
 export interface Caller {
-  /** Recorded as createdBy on writes, e.g. `urn:li:corpuser:ci-loader`. */
+  /** Recorded as createdBy on writes, e.g. `urn:li:corpuser:ana@example.com` or `urn:li:corpuser:__service_ci-loader` (domain/principal.ts). */
   readonly actor: string;
   readonly scope: Scope;
   /** The access token the caller presented, when authentication is on. */
@@ -25,10 +26,11 @@ export interface Caller {
 
 /**
  * Whether the actor is a person who signed in through OpenID Connect (through a sign-in
- * session or one of their personal tokens): people hold tokens of their own.
+ * session or one of their personal tokens): people hold tokens of their own. A console
+ * session opened with a machine token is a session, but acts as the machine.
  */
 export function isPerson(caller: Caller): boolean {
-  return caller.tokenKind === 'personal' || caller.tokenKind === 'session';
+  return (caller.tokenKind === 'personal' || caller.tokenKind === 'session') && principalKindOf(caller.actor) === 'person';
 }
 
 /** The caller used by background jobs and start-up tasks. */

@@ -35,6 +35,7 @@ import { DefaultJobService, type JobService } from './jobs/jobService.js';
 import { DefaultPropertyService, type PropertyService } from './propertyService.js';
 import { DefaultSearchService, type SearchService } from './searchService.js';
 import { DefaultTestService, type TestService } from './testService.js';
+import { DefaultBrowserSessionService, type BrowserSessionService } from './browserSessions.js';
 import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
@@ -59,6 +60,8 @@ export interface Services {
   readonly backup: BackupService;
   /** People signing in through OpenID Connect; null when no provider is configured. */
   readonly signIn: SignInService | null;
+  /** The console's sessions (its sign-in with an access token, and signing out). */
+  readonly sessions: BrowserSessionService;
 }
 
 export interface ServiceDeps {
@@ -84,6 +87,8 @@ export interface ServiceDeps {
   readonly onJobQueued?: () => void;
   /** Sign-in through an OpenID provider (OIDC_ISSUER); absent: off. */
   readonly signIn?: Omit<SignInDeps, 'tokens' | 'log'>;
+  /** How long a console sign-in with an access token lasts (CONSOLE_SESSION_HOURS); absent: 12. */
+  readonly tokenSessionHours?: number;
   /** The process's count of committed registry changes, shared with the writers the runtime builds beside these services. */
   readonly registryChanges?: LocalRegistryChanges;
 }
@@ -112,5 +117,6 @@ export function createServices(deps: ServiceDeps): Services {
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
+    sessions: new DefaultBrowserSessionService({ tokens, tokenSessionHours: deps.tokenSessionHours ?? 12 }),
   };
 }

@@ -66,6 +66,8 @@ export const propertyPolicy = {
   restore: 'write',
   history: 'read',
   delete: 'admin',
+  // Asking what a change would do needs what the change needs.
+  previewReplace: 'write',
 } as const satisfies Policy<PropertyService>;
 
 export const valuePolicy = {

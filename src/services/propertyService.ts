@@ -16,8 +16,9 @@ import { findProperties } from '../store/propertyRegistry.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService } from './entityService.js';
 import { entityDeletePlan, entityPlan, type ComputeChange, type SetChange } from '../domain/writes/plan.js';
-import type { MigrationRules } from '../domain/valueMigration.js';
-import type { WriteService } from './writes/writeService.js';
+import type { MigrationEffect, MigrationRules } from '../domain/valueMigration.js';
+import type { ValueImpact } from '../domain/valueImpact.js';
+import { onlyEntity, type WriteService } from './writes/writeService.js';
 import type { Written } from './writeReceipt.js';
 
 export interface AllowedValueInput {
@@ -92,6 +93,8 @@ export interface PropertyState {
   readonly urn: string;
   readonly definition: PropertyDefinition;
   readonly removed: boolean;
+  /** A migration of its values is in progress. */
+  readonly migrating: boolean;
 }
 
 /** `{stringValue}` / `{numberValue}` (exactly one) → a typed value object. */
@@ -133,6 +136,17 @@ export interface PropertyService {
   update(caller: Caller, input: UpdatePropertyInput, options?: WriteOptions): Promise<Written<string>>;
   /** Hard delete; true when done (also when the property did not exist). */
   delete(caller: Caller, urn: string, options?: WriteOptions): Promise<Written<boolean>>;
+  /**
+   * What replacing the definition would do, decided and written nothing: what a new
+   * version would drop, the breaking changes and their holders, what a migration would do.
+   */
+  previewReplace(caller: Caller, input: ReplacePropertyInput): Promise<DefinitionPreview>;
+}
+
+export interface DefinitionPreview {
+  readonly impact: ValueImpact;
+  readonly breaking: ReadonlyArray<{ readonly change: string; readonly kind: string; readonly holders: number | null }>;
+  readonly migration: MigrationEffect | null;
 }
 
 export class DefaultPropertyService implements PropertyService {
@@ -144,7 +158,7 @@ export class DefaultPropertyService implements PropertyService {
 
   async getMany(urns: readonly string[]): Promise<Map<string, PropertyState>> {
     const found = await findProperties(this.deps.db, urns);
-    return new Map([...found].map(([urn, r]) => [urn, { urn, definition: r.definition as unknown as PropertyDefinition, removed: r.removed }]));
+    return new Map([...found].map(([urn, r]) => [urn, { urn, definition: r.definition as unknown as PropertyDefinition, removed: r.removed, migrating: r.migration !== null }]));
   }
 
   async audit(urn: string): Promise<AuditStamps | undefined> {
@@ -174,6 +188,20 @@ export class DefaultPropertyService implements PropertyService {
   }
 
   async replace(caller: Caller, input: ReplacePropertyInput, options: WriteOptions = {}): Promise<Written<string>> {
+    const { urn, changes } = this.replaceChanges(input);
+    const written = await this.deps.writes.submit(caller, entityPlan(urn, changes), options);
+    return { result: urn.value, receipt: written.receipt };
+  }
+
+  async previewReplace(caller: Caller, input: ReplacePropertyInput): Promise<DefinitionPreview> {
+    const { urn, changes } = this.replaceChanges(input);
+    const { impact, outcome } = await this.deps.writes.preview(caller, entityPlan(urn, changes));
+    const report = onlyEntity(outcome).reports.propertyDefinition as { breaking?: DefinitionPreview['breaking']; migration?: MigrationEffect } | undefined;
+    return { impact, breaking: report?.breaking ?? [], migration: report?.migration ?? null };
+  }
+
+  /** The changes a replace makes: the whole definition (never creating the property), and the settings given. */
+  private replaceChanges(input: ReplacePropertyInput): { urn: Urn; changes: ComputeChange[] } {
     const urn = propertyUrn(input.urn);
     const definition: Record<string, unknown> = {
       qualifiedName: urn.id,
@@ -199,8 +227,7 @@ export class DefaultPropertyService implements PropertyService {
       ...(input.expectedVersion != null ? { ifVersionMatch: input.expectedVersion } : {}),
       ...(input.migration ? { directive: { migration: input.migration } } : {}),
     };
-    const written = await this.deps.writes.submit(caller, entityPlan(urn, [replace, ...settingsWrite(input.settings)]), options);
-    return { result: urn.value, receipt: written.receipt };
+    return { urn, changes: [replace, ...settingsWrite(input.settings)] };
   }
 
   async softDelete(caller: Caller, urn: string, options: WriteOptions = {}): Promise<Written<string>> {

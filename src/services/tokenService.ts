@@ -13,6 +13,7 @@ import {
   hashToken,
   newTokenSecret,
   parseIssuableKind,
+  parseMachineTokenName,
   parseKind,
   parseScope,
   parseTokenDescription,
@@ -25,23 +26,24 @@ import {
 } from '../domain/accessToken.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { Person } from '../domain/person.js';
+import { machinePrincipal } from '../domain/principal.js';
 import type { Logger } from '../logger.js';
 import { AuditTrail } from './audit.js';
 import {
   capOwnedTokens,
   findToken,
-  findTokenByHash,
   hasActiveAdminToken,
   insertToken,
   listTokens,
   listTokensOwnedBy,
+  revokeSessionByHash,
   revokeToken,
-  touchToken,
   upsertNamedToken,
   type StoredToken,
 } from '../store/accessTokens.js';
 import type { Db } from '../store/database.js';
 import { isPerson, type Caller } from './caller.js';
+import { TokenLookup } from './tokenLookup.js';
 
 export interface TokenMetadata {
   readonly id: string;
@@ -56,6 +58,10 @@ export interface TokenMetadata {
   readonly type: TokenKind;
   /** The person a personal or session token belongs to (and acts as); null for machine tokens. */
   readonly owner: string | null;
+  /** Who the token acts as: its owner, or for a machine token `urn:li:corpuser:__service_<name>`. */
+  readonly principal: string;
+  /** The token a console session was opened with (it lives no longer than that one); null otherwise. */
+  readonly parentId: string | null;
 }
 
 export interface NewToken {
@@ -83,17 +89,16 @@ export interface SignInTokenInput {
 
 export type AuthResult = { ok: true; caller: Caller } | { ok: false; reason: string };
 
+export interface AuthenticateOptions {
+  /**
+   * The request comes from an address past its failed-authentication limit: its lookup
+   * shares one statement with the others' (services/sharedLookups.ts), and is refused
+   * at once when too many wait.
+   */
+  readonly throttled?: boolean;
+}
+
 const ROOT_ID = 'root';
-/** A verified token is trusted this long before it is looked up again (bounds revocation lag). */
-const CACHE_MS = 2000;
-/**
- * A secret found to be no token is refused this long without a lookup (issue #29: 1,100
- * bad requests a second each cost one). A new token's secret is random, so none is
- * refused wrongly; creating one clears its entry anyway.
- */
-const UNKNOWN_MS = 5000;
-/** Secrets remembered, each way; beyond, the least recently used are dropped. */
-const CACHE_ENTRIES = 10_000;
 
 function metadataOf(t: StoredToken): TokenMetadata {
   return {
@@ -108,13 +113,22 @@ function metadataOf(t: StoredToken): TokenMetadata {
     lastUsedAt: t.lastUsedOn?.getTime() ?? null,
     type: parseKind(t.kind),
     owner: t.owner,
+    principal: principalOfToken(t),
+    parentId: t.parentId,
   };
 }
 
-/** Who a token acts as: its owner (a person), or for a machine token `urn:li:corpuser:<name>`. */
+/**
+ * Who a token acts as: its owner (a person, or the principal of the token a console
+ * session was opened with), or for a machine token `urn:li:corpuser:__service_<name>`,
+ * a namespace no person can have (domain/principal.ts).
+ */
+export function principalOfToken(t: { name: string; owner: string | null }): string {
+  return t.owner ?? machinePrincipal(t.name);
+}
+
 export function callerOfToken(t: { name: string; scope: string; id: string; kind: string; owner: string | null }): Caller {
-  const kind = parseKind(t.kind);
-  return { actor: t.owner ?? `urn:li:corpuser:${t.name}`, scope: parseScope(t.scope), tokenId: t.id, tokenKind: kind };
+  return { actor: principalOfToken(t), scope: parseScope(t.scope), tokenId: t.id, tokenKind: parseKind(t.kind) };
 }
 
 /** The kind a create asks for, and whether this caller may have it. */
@@ -130,7 +144,7 @@ export interface TokenService {
   /** Revokes a token at once on this server; 404 when there is none; a person's own only, unless admin. */
   revoke(caller: Caller, id: string): Promise<boolean>;
   /** Checks a presented secret. The lookup is by hash; the final comparison is constant-time. */
-  authenticate(secret: string): Promise<AuthResult>;
+  authenticate(secret: string, options?: AuthenticateOptions): Promise<AuthResult>;
   /** Whether this server has verified the secret before (recently enough to remember it), without a lookup. */
   verifiedBefore(secret: string): boolean;
   /**
@@ -142,14 +156,12 @@ export interface TokenService {
 }
 
 export class DefaultTokenService implements TokenService {
-  private readonly cache = new Map<string, { token: StoredToken; at: number }>();
-  /** Hashes found to be no token, with when that stops being trusted; in least recently used order. */
-  private readonly unknown = new Map<string, number>();
-
+  private readonly lookup: TokenLookup;
   private readonly audit: AuditTrail;
 
   constructor(private readonly deps: { db: Db; log: Logger }) {
     this.audit = new AuditTrail(deps.log);
+    this.lookup = new TokenLookup(deps.db);
   }
 
   async create(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
@@ -161,9 +173,9 @@ export class DefaultTokenService implements TokenService {
   }
 
   private async createToken(caller: Caller, input: CreateTokenInput): Promise<NewToken> {
-    const name = parseTokenName(input.name);
-    const scope = parseScope(input.scope);
     const kind = kindToCreate(caller, input);
+    const name = kind === 'machine' ? parseMachineTokenName(input.name) : parseTokenName(input.name);
+    const scope = parseScope(input.scope);
     if (input.expiresAt !== undefined && input.expiresAt !== null) {
       if (!Number.isFinite(input.expiresAt) || input.expiresAt <= Date.now()) throw new ValidationError('expiresAt must be in the future', 'expiresAt');
     }
@@ -196,7 +208,7 @@ export class DefaultTokenService implements TokenService {
     const { person } = input;
     const lowered = await capOwnedTokens(this.deps.db, person.urn, person.scope, scopesAbove(person.scope));
     if (lowered.length > 0) {
-      this.cache.clear();
+      this.lookup.forgetAll();
       this.deps.log.info({ owner: person.urn, scope: person.scope, tokenIds: lowered }, 'personal tokens lowered to their owner\'s scope');
     }
     return this.insert({
@@ -210,10 +222,62 @@ export class DefaultTokenService implements TokenService {
     });
   }
 
-  private async insert(t: { name: string; description: string | null; scope: TokenScope; kind: TokenKind; owner: string | null; createdBy: string; expiresOn: Date | null }): Promise<NewToken> {
+  /**
+   * A console session opened with the token the caller presented (the console's sign-in
+   * with an access token): a session token acting as the same principal, with the same
+   * scope, living at most `lifetimeMs` and never past that token, which it dies with
+   * (revoked, expired, or lowered: authenticate() reads the parent's state with the
+   * session's).
+   */
+  async openSession(caller: Caller, input: { lifetimeMs: number }): Promise<NewToken> {
+    return this.audit.around(
+      { action: 'token.create', actor: caller.actor, target: `session of token ${caller.tokenId ?? '(none)'}`, detail: { kind: 'session' } },
+      async () => {
+        const parent = caller.tokenId ? await findToken(this.deps.db, caller.tokenId) : undefined;
+        if (!parent) throw new ValidationError('A console session is opened with an access token: send it as Authorization: Bearer <token>', 'authorization');
+        const until = Date.now() + input.lifetimeMs;
+        const expiresOn = parent.expiresOn && parent.expiresOn.getTime() < until ? parent.expiresOn : new Date(until);
+        return this.insert({
+          name: `console sign-in with ${parent.name}`.slice(0, 200),
+          description: null,
+          scope: caller.scope,
+          kind: 'session',
+          owner: caller.actor,
+          createdBy: caller.actor,
+          expiresOn,
+          parentId: parent.id,
+        });
+      },
+      (created) => ({ tokenId: created.metadata.id, scope: created.metadata.scope, parentId: created.metadata.parentId ?? '' }),
+    );
+  }
+
+  /**
+   * Ends the console session whose secret the browser presented (signing out): revoked at
+   * once, for every tab that shares it. Presenting the secret is the authority; anything
+   * but a live session token is left alone. Whether one was ended.
+   */
+  async endSession(secret: string): Promise<boolean> {
+    const hash = hashToken(secret);
+    const ended = await revokeSessionByHash(this.deps.db, hash);
+    this.lookup.forget(hash);
+    if (ended) this.audit.record({ action: 'token.revoke', actor: ended.owner ?? 'unknown', target: `token ${ended.id}`, outcome: 'done', detail: { kind: 'session', signOut: true } });
+    return ended !== undefined;
+  }
+
+  private async insert(t: {
+    name: string;
+    description: string | null;
+    scope: TokenScope;
+    kind: TokenKind;
+    owner: string | null;
+    createdBy: string;
+    expiresOn: Date | null;
+    parentId?: string;
+  }): Promise<NewToken> {
     const secret = newTokenSecret();
     const stored = await insertToken(this.deps.db, { id: randomUUID(), tokenHash: hashToken(secret), ...t });
-    this.unknown.delete(stored.tokenHash);
+    this.lookup.issued(stored.tokenHash);
     return { token: secret, metadata: metadataOf(stored) };
   }
 
@@ -230,52 +294,39 @@ export class DefaultTokenService implements TokenService {
         throw new ForbiddenError(`Access token ${id} is not yours: a person revokes their own tokens; an admin revokes any`);
       }
       await revokeToken(this.deps.db, id);
-      this.cache.delete(token.tokenHash);
+      // It, and the console sessions opened with it, end on this server at once.
+      this.lookup.forget(token.tokenHash, id);
       return true;
     });
   }
 
-  async authenticate(secret: string): Promise<AuthResult> {
+  async authenticate(secret: string, options: AuthenticateOptions = {}): Promise<AuthResult> {
     const hash = hashToken(secret);
     const now = Date.now();
-    let cached = this.cache.get(hash);
-    if (!cached || now - cached.at > CACHE_MS) {
-      const unknownUntil = this.unknown.get(hash);
-      if (unknownUntil !== undefined && unknownUntil > now) {
-        this.unknown.delete(hash);
-        this.unknown.set(hash, unknownUntil);
-        return { ok: false, reason: 'Invalid access token' };
-      }
-      const token = await findTokenByHash(this.deps.db, hash);
-      if (!token) {
-        this.cache.delete(hash);
-        this.unknown.delete(hash);
-        this.unknown.set(hash, now + UNKNOWN_MS);
-        if (this.unknown.size > CACHE_ENTRIES) this.unknown.delete(this.unknown.keys().next().value!);
-        return { ok: false, reason: 'Invalid access token' };
-      }
-      this.unknown.delete(hash);
-      cached = { token, at: now };
-      this.cache.set(hash, cached);
-      if (this.cache.size > CACHE_ENTRIES) this.cache.clear();
-      void touchToken(this.deps.db, token.id).catch(() => undefined);
-    }
-    const token = cached.token;
+    const found = await this.lookup.find(hash, options, now);
+    if (found === 'full') return { ok: false, reason: 'Too many authentications are waiting from addresses past their failure limit' };
+    if (found === 'unknown') return { ok: false, reason: 'Invalid access token' };
+    const { token } = found;
     if (!sameHash(token.tokenHash, hash)) return { ok: false, reason: 'Invalid access token' };
     if (token.revokedOn) return { ok: false, reason: 'Access token has been revoked' };
     if (token.expiresOn && token.expiresOn.getTime() <= now) return { ok: false, reason: 'Access token has expired' };
-    return { ok: true, caller: callerOfToken(token) };
+    const { parent } = token;
+    if (!parent) return { ok: true, caller: callerOfToken(token) };
+    if (parent.revokedOn) return { ok: false, reason: 'The access token this session was opened with has been revoked' };
+    if (parent.expiresOn && parent.expiresOn.getTime() <= now) return { ok: false, reason: 'The access token this session was opened with has expired' };
+    const caller = callerOfToken(token);
+    // Never above the token it was opened with, which may have been lowered since.
+    return { ok: true, caller: scopeAllows(parent.scope as TokenScope, caller.scope) ? caller : { ...caller, scope: parseScope(parent.scope) } };
   }
 
   verifiedBefore(secret: string): boolean {
-    const cached = this.cache.get(hashToken(secret));
-    return cached !== undefined && !cached.token.revokedOn;
+    return this.lookup.verifiedBefore(hashToken(secret));
   }
 
   async ensureRootToken(rootToken: string | undefined): Promise<string | undefined> {
     if (rootToken) {
       await upsertNamedToken(this.deps.db, { id: ROOT_ID, name: 'root', scope: 'admin', tokenHash: hashToken(rootToken), createdBy: 'ROOT_TOKEN' });
-      this.unknown.delete(hashToken(rootToken));
+      this.lookup.issued(hashToken(rootToken));
       return undefined;
     }
     if (await hasActiveAdminToken(this.deps.db)) return undefined;

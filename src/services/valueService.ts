@@ -24,6 +24,8 @@ export interface PropertyValuesInput {
 export interface AssetProperties {
   readonly associatedUrn: string;
   readonly properties: readonly PropertyValueAssignment[];
+  /** The stored version of the asset's structuredProperties after the write (what the next write names as expected). */
+  readonly aspectVersion?: string | null;
 }
 
 function entriesOf(aspect: unknown): PropertyValueAssignment[] {
@@ -84,7 +86,11 @@ export class DefaultValueService implements ValueService {
     const change = { op: 'compute' as const, aspect: 'structuredProperties', compute, ...(expectedVersion != null ? { ifVersionMatch: expectedVersion } : {}) };
     const written = await this.deps.writes.submit(caller, entityPlan(parseUrn(assetUrn), [change]), writeOptions);
     const entity = onlyEntity(written.result);
-    return { result: { associatedUrn: assetUrn, properties: entriesOf(entity.results[0]?.value) }, receipt: written.receipt };
+    const version = entity.results[0]?.systemMetadata?.version;
+    return {
+      result: { associatedUrn: assetUrn, properties: entriesOf(entity.results[0]?.value), aspectVersion: typeof version === 'string' || typeof version === 'number' ? String(version) : null },
+      receipt: written.receipt,
+    };
   }
 
   async get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined> {

@@ -5,27 +5,55 @@ import { raw, sql } from './sql.js';
 
 /**
  * A row of access_token, as schema.prisma describes it. `kind` is machine, personal or
- * session (store/ keeps the text; services/ gives it meaning); `owner` is the person a
- * personal or session token belongs to.
+ * session (store/ keeps the text; services/ gives it meaning); `owner` is the principal a
+ * personal or session token belongs to; `parentId` the token a console session was
+ * opened with.
  */
 export type StoredToken = Readonly<AccessTokenModel>;
 
-const COLUMNS = raw(
-  'id, name, description, scope, token_hash AS "tokenHash", created_on AS "createdOn", created_by AS "createdBy", expires_on AS "expiresOn", revoked_on AS "revokedOn", last_used_on AS "lastUsedOn", kind, owner',
-);
+/** A token as authentication needs it: with what limits it, the token it was opened with (when it was). */
+export interface TokenWithParent extends StoredToken {
+  readonly parent: Readonly<Pick<StoredToken, 'scope' | 'expiresOn' | 'revokedOn'>> | null;
+}
 
-export type NewStoredToken = Pick<StoredToken, 'id' | 'name' | 'description' | 'scope' | 'tokenHash' | 'createdBy' | 'expiresOn' | 'kind' | 'owner'>;
+const COLUMN_LIST =
+  'id, name, description, scope, token_hash AS "tokenHash", created_on AS "createdOn", created_by AS "createdBy", expires_on AS "expiresOn", revoked_on AS "revokedOn", last_used_on AS "lastUsedOn", kind, owner, parent_id AS "parentId"';
+const COLUMNS = raw(COLUMN_LIST);
+const T_COLUMNS = raw(COLUMN_LIST.split(', ').map((c) => `t.${c}`).join(', '));
+
+export type NewStoredToken = Pick<StoredToken, 'id' | 'name' | 'description' | 'scope' | 'tokenHash' | 'createdBy' | 'expiresOn' | 'kind' | 'owner'> & { readonly parentId?: string | null };
 
 export async function insertToken(db: Db, t: NewStoredToken): Promise<StoredToken> {
   const rows = await db.query<StoredToken>(sql`
-    INSERT INTO access_token (id, name, description, scope, token_hash, created_by, expires_on, kind, owner)
-    VALUES (${t.id}, ${t.name}, ${t.description}, ${t.scope}, ${t.tokenHash}, ${t.createdBy}, ${t.expiresOn}, ${t.kind}, ${t.owner})
+    INSERT INTO access_token (id, name, description, scope, token_hash, created_by, expires_on, kind, owner, parent_id)
+    VALUES (${t.id}, ${t.name}, ${t.description}, ${t.scope}, ${t.tokenHash}, ${t.createdBy}, ${t.expiresOn}, ${t.kind}, ${t.owner}, ${t.parentId ?? null})
     RETURNING ${COLUMNS}`);
   return rows[0]!;
 }
 
-export async function findTokenByHash(db: Db, tokenHash: string): Promise<StoredToken | undefined> {
-  return (await db.query<StoredToken>(sql`SELECT ${COLUMNS} FROM access_token WHERE token_hash = ${tokenHash}`))[0];
+/** The tokens whose hashes are among `hashes`, each with its parent's limits; one statement however many. */
+export async function findTokensByHash(db: Db, hashes: readonly string[]): Promise<TokenWithParent[]> {
+  if (hashes.length === 0) return [];
+  const rows = await db.query<StoredToken & { parentScope: string | null; parentExpiresOn: Date | null; parentRevokedOn: Date | null }>(sql`
+    SELECT ${T_COLUMNS}, p.scope AS "parentScope", p.expires_on AS "parentExpiresOn", p.revoked_on AS "parentRevokedOn"
+    FROM access_token t LEFT JOIN access_token p ON p.id = t.parent_id
+    WHERE t.token_hash = ANY(${hashes}::text[])`);
+  return rows.map(({ parentScope, parentExpiresOn, parentRevokedOn, ...token }) => ({
+    ...token,
+    // A session whose parent row is gone (a restore without it) has nothing to vouch for it: revoked.
+    parent: token.parentId === null ? null : { scope: parentScope ?? 'read', expiresOn: parentExpiresOn, revokedOn: parentScope === null ? new Date(0) : parentRevokedOn },
+  }));
+}
+
+export async function findTokenByHash(db: Db, tokenHash: string): Promise<TokenWithParent | undefined> {
+  return (await findTokensByHash(db, [tokenHash]))[0];
+}
+
+/** Revokes a console session by its hash (signing out); undefined when there is none, or it was revoked already. */
+export async function revokeSessionByHash(db: Db, tokenHash: string): Promise<Pick<StoredToken, 'id' | 'owner'> | undefined> {
+  const rows = await db.query<Pick<StoredToken, 'id' | 'owner'>>(sql`
+    UPDATE access_token SET revoked_on = now() WHERE token_hash = ${tokenHash} AND kind = 'session' AND revoked_on IS NULL RETURNING id, owner`);
+  return rows[0];
 }
 
 export async function findToken(db: Db, id: string): Promise<StoredToken | undefined> {

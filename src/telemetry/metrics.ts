@@ -128,6 +128,21 @@ export const searchTasks = new client.Gauge({
   registers,
 });
 
+// Authentication.
+
+export const throttledLookups = new client.Counter({
+  name: 'propgraph_auth_throttled_lookups_total',
+  help: 'Tokens from client addresses past AUTH_FAILURES_PER_MINUTE looked up in a shared statement (outcome: queued, or refused with the queue full)',
+  labelNames: ['outcome'] as const,
+  registers,
+});
+
+export const sharedLookupStatements = new client.Counter({
+  name: 'propgraph_auth_shared_lookup_statements_total',
+  help: 'Statements that looked up the tokens of throttled addresses (each answers every token that waited)',
+  registers,
+});
+
 // Jobs.
 
 export const jobs = new client.Gauge({

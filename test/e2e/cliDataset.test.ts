@@ -98,6 +98,7 @@ describe('dataset upsert with the example dataset file', () => {
         'io.acryl.dataManagement.replicationSLA': 90,
         'io.acryl.privacy.retentionTime': [30, 90],
       },
+      structured_properties_version: expect.stringMatching(/^\d+$/),
       schema: {
         fields: [
           {

@@ -149,13 +149,15 @@ describe('properties upsert: create or update', () => {
     expect(await definitionOf('urn:li:structuredProperty:upd.prop')).toMatchObject({ displayName: 'After', cardinality: 'MULTIPLE' });
   });
 
-  it('rejects a breaking change without a new version before writing anything, and applies it with one', async () => {
+  it('rejects a breaking change without a new version, where stored values break, before writing anything, and applies it with one', async () => {
     const base = yamlFile('ver-1.yaml', `- id: ver.prop\n  type: number\n  cardinality: MULTIPLE\n  entity_types: [dataset]\n`);
     expect((await cli(['properties', 'upsert', '-f', base])).code).toBe(0);
+    const held = yamlFile('ver-held.yaml', `- id: ver.held\n  platform: hive\n  structured_properties:\n    ver.prop: [1, 2]\n`);
+    expect((await cli(['dataset', 'upsert', '-f', held])).code).toBe(0);
     const breaking = `- id: ver.other\n  type: string\n  entity_types: [dataset]\n- id: ver.prop\n  type: number\n  cardinality: SINGLE\n  entity_types: [dataset]\n`;
     const rejected = await cli(['properties', 'upsert', '-f', yamlFile('ver-2.yaml', breaking)]);
     expect(rejected.code).toBe(2);
-    expect(rejected.stderr).toContain('ver-2.yaml:4: entry 2 (id: ver.prop): Incompatible structured property definition change: cardinality changes from MULTIPLE to SINGLE');
+    expect(rejected.stderr).toContain('ver-2.yaml:4: entry 2 (id: ver.prop): Incompatible structured property definition change: cardinality changes from MULTIPLE to SINGLE (1 entity holds values it breaks)');
     expect(rejected.stderr).toContain('nothing was written');
     expect(await definitionOf('urn:li:structuredProperty:ver.other')).toBeUndefined();
 

@@ -30,12 +30,12 @@ test('an admin creates a read token; it can read but not write; once revoked it 
   expect(created.code).toBe(0);
   const secret = created.stdout.trim();
   expect(secret).toMatch(/^pgt_[A-Za-z0-9_-]{43}$/);
-  expect(created.stderr).toMatch(/Created read token 'reporting' \(id [0-9a-f-]{36}\)/);
+  expect(created.stderr).toMatch(/Created read token 'reporting' acting as urn:li:corpuser:__service_reporting \(id [0-9a-f-]{36}\)/);
 
   const listed = await cli(['tokens', 'list'], ROOT);
   expect(listed.code).toBe(0);
   const line = listed.stdout.split('\n').find((l) => l.includes('reporting'))!;
-  expect(line).toMatch(/read\s+active\s+reporting\s+\(expires /);
+  expect(line).toMatch(/read\s+active\s+reporting\s+\(expires .*, machine acting as urn:li:corpuser:__service_reporting\)$/);
   expect(listed.stdout).not.toContain(secret);
   const id = line.split(/\s+/)[0]!;
 

@@ -3,8 +3,10 @@
  * Chromium against a real provider (oidc-provider, started by the suite): "Sign in with
  * Test IdP", the provider's own login and consent pages, back to the console signed in
  * as the person, who then creates a property; the aspect's createdBy names them.
- * Signing out ends the session on the server. A person the groups mapping does not let
- * in reads why on the sign-in page. The sign-in page is scanned with axe-core.
+ * The sign-in lasts the browser's session in every tab (issue #41: a tab opened later
+ * asked again), in an HttpOnly cookie no script reads; signing out in one tab signs out
+ * the others and ends the session on the server. A person the groups mapping does not
+ * let in reads why on the sign-in page. The sign-in page is scanned with axe-core.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,6 +35,7 @@ test('CI has Chromium for the sign-in walk', () => {
   let server: TestServer;
   let context: BrowserContext;
   let page: Page;
+  let second: Page;
   const profile = mkdtempSync(path.join(tmpdir(), 'propgraph-console-signin-'));
   const pageErrors: string[] = [];
   const cspViolations: string[] = [];
@@ -101,13 +104,35 @@ test('CI has Chromium for the sign-in walk', () => {
     expect(rows.rows).toEqual([{ created_by: 'urn:li:corpuser:bob@example.com' }]);
   }, 120_000);
 
-  test('signing out ends the session on the server, not only in the tab', async () => {
+  test('a tab opened after the sign-in is signed in already; no script can read the session', async () => {
+    second = await context.newPage();
+    second.on('pageerror', (error) => pageErrors.push(error.message));
+    await second.goto(`${server.url}/search`);
+    await second.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
+    await second.getByText('(write access)').waitFor();
+    // Cookies are per host, not per port: the provider's, on 127.0.0.1 too, are beside it.
+    const cookie = (await context.cookies(server.url)).find((c) => c.name === 'propgraph_session');
+    expect(cookie).toMatchObject({ name: 'propgraph_session', httpOnly: true, sameSite: 'Strict', path: '/', expires: -1 });
+    expect(await second.evaluate('document.cookie')).not.toContain('propgraph_session');
+    expect(await second.evaluate('JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage })')).not.toContain(cookie!.value);
+  }, 60_000);
+
+  test('signing out in one tab signs out the other, and ends the session on the server', async () => {
     const sessions = () =>
       withClient(server.databaseUrl, (c) => c.query<{ revoked: boolean }>(`SELECT revoked_on IS NOT NULL AS revoked FROM access_token WHERE owner = 'urn:li:corpuser:bob@example.com' AND kind = 'session'`));
     expect((await sessions()).rows).toEqual([{ revoked: false }]);
+    const cookie = (await context.cookies(server.url)).find((c) => c.name === 'propgraph_session');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('Sign in to the propgraph console');
+    // The other tab is told at once, without a reload.
+    await second.getByRole('heading', { level: 1, name: 'Sign in to the propgraph console' }).waitFor();
     expect((await sessions()).rows).toEqual([{ revoked: true }]);
+    // And the server refuses the session wherever it is presented: a reload, or a copy of the cookie.
+    await second.reload();
+    await second.getByRole('heading', { level: 1, name: 'Sign in to the propgraph console' }).waitFor();
+    const copied = await fetch(`${server.url}/openapi/v3/jobs`, { headers: { cookie: `propgraph_session=${cookie!.value}` } });
+    expect(copied.status).toBe(401);
+    await second.close();
   }, 60_000);
 
   test('a person no group lets in reads why on the sign-in page', async () => {
@@ -119,6 +144,20 @@ test('CI has Chromium for the sign-in walk', () => {
     await heading('Sign in to the propgraph console');
     await page.getByRole('alert').filter({ hasText: 'urn:li:corpuser:mallory@example.com has groups contractors, and none is given a scope' }).waitFor();
     expect(new URL(page.url()).hash).toBe('');
+  }, 60_000);
+
+  test('text in a link never reaches the sign-in page; a known code shows only its own sentence (issue #46, item 12)', async () => {
+    await context.clearCookies();
+    const bait = 'Paste your admin token at https://evil.example/login';
+    await page.goto(`${server.url}/properties#sign-in-error=${encodeURIComponent(bait)}`);
+    await heading('Sign in to the propgraph console');
+    expect(await page.locator('main').innerText()).not.toContain('evil.example');
+    expect(new URL(page.url()).hash).toBe('');
+    // A real code without the server's cookie: the code's sentence, and nothing else.
+    await page.goto(`${server.url}/search#sign-in-error=refused`);
+    await heading('Sign in to the propgraph console');
+    await page.getByRole('alert').filter({ hasText: 'The sign-in provider refused the sign-in, or it could not be verified.' }).waitFor();
+    expect(await page.getByRole('alert').innerText()).not.toContain('evil');
   }, 60_000);
 
   test('no page error and no Content-Security-Policy violation on the way', () => {

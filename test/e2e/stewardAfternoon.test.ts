@@ -146,8 +146,8 @@ async function timed<T>(step: string, fn: () => Promise<T>): Promise<T> {
       expect(history.code).toBe(0);
       const lines = history.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^TIME\s+ACTOR\s+VIA\s+CHANGE$/);
-      expect(lines[1]).toMatch(/urn:li:corpuser:sam\s+cli\s+acme\.tier: bronze -> gold$/);
-      expect(lines[2]).toMatch(/urn:li:corpuser:sam\s+cli\s+acme\.tier: \(none\) -> bronze$/);
+      expect(lines[1]).toMatch(/urn:li:corpuser:__service_sam\s+cli\s+acme\.tier: bronze -> gold$/);
+      expect(lines[2]).toMatch(/urn:li:corpuser:__service_sam\s+cli\s+acme\.tier: \(none\) -> bronze$/);
     });
   });
 
@@ -284,7 +284,7 @@ async function timed<T>(step: string, fn: () => Promise<T>): Promise<T> {
         await page.goto(`${server.url}/entity/${enc(kafka(0))}`);
         const timeline = page.getByRole('region', { name: 'History of values' });
         await timeline.getByText('Tier: no value → silver').waitFor();
-        expect(await timeline.locator('ol.timeline > li', { hasText: 'Tier: no value → silver' }).first().innerText()).toMatch(/urn:li:corpuser:sam · via console/);
+        expect(await timeline.locator('ol.timeline > li', { hasText: 'Tier: no value → silver' }).first().innerText()).toMatch(/urn:li:corpuser:__service_sam \(machine token\) · via console/);
         const notes = page.locator('tr[data-property="acme.notes"] .rich-text');
         await notes.locator('strong', { hasText: 'Reviewed' }).waitFor();
         expect(await notes.locator('img, script').count()).toBe(0);

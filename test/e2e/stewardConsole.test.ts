@@ -123,8 +123,8 @@ const canRun = chromiumAvailable() && searchAvailableForTests();
     const entries = (await timeline.locator('ol.timeline > li').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     expect(entries).toHaveLength(2);
     // Newest first; each names who wrote it (the root token's principal), through which interface, on which entity.
-    expect(entries[0]).toMatch(new RegExp(`· urn:li:corpuser:root · via rest-v3 · ${escaped(HIST)} Owner: alice → bob$`));
-    expect(entries[1]).toMatch(new RegExp(`· urn:li:corpuser:root · via rest-v3 · ${escaped(HIST)} Owner: no value → alice$`));
+    expect(entries[0]).toMatch(new RegExp(`· urn:li:corpuser:__service_root \\(machine token\\) · via rest-v3 · ${escaped(HIST)} Owner: alice → bob$`));
+    expect(entries[1]).toMatch(new RegExp(`· urn:li:corpuser:__service_root \\(machine token\\) · via rest-v3 · ${escaped(HIST)} Owner: no value → alice$`));
     expect(await timeline.getByRole('link', { name: HIST }).first().getAttribute('href')).toBe(`/entity/${enc(HIST)}`);
   }, 120_000);
 

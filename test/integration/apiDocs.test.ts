@@ -5,6 +5,8 @@
  * public and load nothing from elsewhere; the GraphQL explorer can be switched off.
  * Browser behaviour is in test/e2e/apiDocsBrowser.test.ts.
  */
+import { SESSION_PATH, SIGN_OUT_PATH } from '../../src/rest/sessionRoutes.js';
+import { SIGN_IN_PATHS } from '../../src/rest/signInRoutes.js';
 import { isConsolePath } from '../../src/web/console.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { loadConfig } from '../../src/config.js';
@@ -76,7 +78,9 @@ describe('the OpenAPI document', () => {
         // The documentation itself: the document, Swagger UI and the explorer with their files.
         !/^\/openapi\/v[23]\/api-docs$|^\/openapi\/swagger-ui(\/|$)|^\/api\/graphiql(\/|$)/.test(r.url) &&
         // The web console's pages and files: not part of the REST API.
-        !isConsolePath(r.url),
+        !isConsolePath(r.url) &&
+        // Browser sign-in and sign-out: plumbing for the console and the CLI (docs/security.md), hidden from the document.
+        ![SESSION_PATH, SIGN_OUT_PATH, ...SIGN_IN_PATHS].includes(r.url),
     );
     expect(registered.length).toBeGreaterThan(30);
     // Routes under /gms are the document's second server: documented once, at the root path.

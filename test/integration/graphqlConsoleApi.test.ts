@@ -100,7 +100,7 @@ describe('me', () => {
     const res = await gql(ME, undefined, { authorization: `Bearer ${token.secret}` });
     expect(res.errors).toBeUndefined();
     expect(res.data.me).toEqual({
-      corpUser: { urn: expect.stringMatching(/^urn:li:corpuser:console-/), username: expect.stringMatching(/^console-/) },
+      corpUser: { urn: expect.stringMatching(/^urn:li:corpuser:__service_console-/), username: expect.stringMatching(/^__service_console-/) },
       scope: scope.toUpperCase(),
       tokenId: token.id,
       platformPrivileges: privileges,
@@ -199,7 +199,7 @@ describe('definitionHistory', () => {
       [2, null, 'second', ['a']],
       [1, null, null, ['a']],
     ]);
-    expect(history[0].written.actor.urn).toBe('urn:li:corpuser:root');
+    expect(history[0].written.actor.urn).toBe('urn:li:corpuser:__service_root');
     expect(history[0].written.time).toBeGreaterThanOrEqual(history[2].written.time);
   });
 });

@@ -55,11 +55,11 @@ test('the history names the actor and the interface of every write, newest first
   const res = await http(server.url, 'GET', `${V3}/history`, { query: { urn: D }, headers: auth });
   expect(res.status).toBe(200);
   expect(res.body.entries.map((e: { via: string; actor: string }) => [e.via, e.actor])).toEqual([
-    ['console', 'urn:li:corpuser:root'],
-    ['restli', 'urn:li:corpuser:root'],
-    ['cli', 'urn:li:corpuser:root'],
-    ['rest-v3', 'urn:li:corpuser:root'],
-    ['rest-v2', 'urn:li:corpuser:root'],
+    ['console', 'urn:li:corpuser:__service_root'],
+    ['restli', 'urn:li:corpuser:__service_root'],
+    ['cli', 'urn:li:corpuser:__service_root'],
+    ['rest-v3', 'urn:li:corpuser:__service_root'],
+    ['rest-v2', 'urn:li:corpuser:__service_root'],
   ]);
   expect(res.body.entries[0].changes).toEqual([{ propertyUrn: TIER, before: [{ string: 'silver' }], after: [{ string: 'gold' }] }]);
   const paged = await http(server.url, 'GET', `${V3}/history`, { query: { property: 'io.wire.tier', count: '2' }, headers: auth });
@@ -110,7 +110,7 @@ test('GraphQL valueHistory pages the same history', async () => {
     ['restli', 4],
     ['cli', 3],
   ]);
-  expect(first.data.valueHistory.entries[0].actor).toEqual({ urn: 'urn:li:corpuser:root' });
+  expect(first.data.valueHistory.entries[0].actor).toEqual({ urn: 'urn:li:corpuser:__service_root' });
   const rest = await graphql(server.url, q, { input: { urn: D, scrollId: first.data.valueHistory.nextScrollId } }, '/api/graphql', auth);
   expect(rest.data.valueHistory.entries.map((e: { via: string }) => e.via)).toEqual(['rest-v3', 'rest-v2']);
   expect(rest.data.valueHistory.nextScrollId).toBeNull();

@@ -12,7 +12,7 @@ import { waitFor } from '../support/waitFor.js';
 const V3 = '/openapi/v3';
 const ROOT_TOKEN = 'logs-suite-root-token-0123456789abcdef';
 const AUTH = { authorization: `Bearer ${ROOT_TOKEN}` };
-const ROOT_ACTOR = 'urn:li:corpuser:root';
+const ROOT_ACTOR = 'urn:li:corpuser:__service_root';
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
 
 interface Line {
@@ -100,8 +100,8 @@ describe('audit lines', () => {
       { action: 'entity.hardDelete', actor: ROOT_ACTOR, target: property, outcome: 'done' },
     ]);
     expect(added[1]!.detail).toEqual({ code: 'INCOMPATIBLE_CHANGE' });
-    expect(added[1]!.msg).toBe(`audit definition.write ${property} by ${ROOT_ACTOR}: refused (INCOMPATIBLE_CHANGE)`);
-    expect(added[4]!.msg).toBe(`audit entity.hardDelete ${property} by ${ROOT_ACTOR}: done`);
+    expect(added[1]!.msg).toBe(`audit definition.write ${property} by ${ROOT_ACTOR} (machine): refused (INCOMPATIBLE_CHANGE)`);
+    expect(added[4]!.msg).toBe(`audit entity.hardDelete ${property} by ${ROOT_ACTOR} (machine): done`);
   });
 
   test('the cleanup job of a hard delete is audited when it ends', async () => {
@@ -133,7 +133,7 @@ describe('audit lines', () => {
       target: tier,
       outcome: 'done',
       detail: { job: jobId, operation: 'set', entities: 2 },
-      msg: `audit values.bulkEdit ${tier} by ${ROOT_ACTOR}: done`,
+      msg: `audit values.bulkEdit ${tier} by ${ROOT_ACTOR} (machine): done`,
     });
     await waitFor('the bulk edit job to end', 60_000, async () => auditLines().find((a) => a.action === 'job.run' && a.target === `job ${jobId}`));
   });

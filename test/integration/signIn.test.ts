@@ -18,6 +18,7 @@ import {
   PEOPLE,
   propgraphClient,
   signInAtProvider,
+  signInErrorOf,
   signInThroughConsoleRoutes,
   startOpenIdProvider,
   submit,
@@ -53,6 +54,15 @@ async function consoleToken(person: ProviderPerson): Promise<string> {
   return token;
 }
 
+/** What GET /auth/sign-in-error answers a browser holding the cookie a refused callback set. */
+async function signInError(callbackResponse: Response): Promise<unknown> {
+  const jar = new CookieJar();
+  jar.store(new URL('/auth/callback', server.url), callbackResponse);
+  return readSignInError(jar);
+}
+
+const readSignInError = (jar: CookieJar) => signInErrorOf(server.url, jar);
+
 async function deviceSignIn(person: ProviderPerson): Promise<{ status: number; body: any }> {
   const started = await http(server.url, 'POST', '/auth/device', { json: {} });
   expect(started.status).toBe(200);
@@ -83,7 +93,7 @@ describe('the console’s sign-in (authorization code with PKCE)', () => {
   test('goes through the provider’s login and consent pages and back to the page asked for, signed in as the person', async () => {
     const { token, landing } = await signInThroughConsoleRoutes(server.url, PEOPLE.alice);
     expect(landing.pathname).toBe('/search');
-    expect(landing.hash).toBe('#signed-in');
+    expect(landing.hash).toBe('');
     const me = await graphql(server.url, ME, undefined, '/api/graphql', bearer(token!));
     expect(me.data.me).toEqual({ corpUser: { urn: 'urn:li:corpuser:alice@example.com' }, scope: 'ADMIN', tokenType: 'SESSION', platformPrivileges: { manageTokens: true, managePersonalTokens: true } });
   });
@@ -102,21 +112,22 @@ describe('the console’s sign-in (authorization code with PKCE)', () => {
     expect(cookie).toMatch(/^propgraph_sign_in=[\w-]+; Path=\/auth\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/);
   });
 
-  test('the session token is picked up once: the answer clears the cookie that carried it', async () => {
+  test('the session lands in the browser session cookie: HttpOnly, SameSite=Strict, every path, gone with the browser; never in the address', async () => {
     const jar = new CookieJar();
-    const home = (url: URL) => url.href.startsWith(server.url) && !url.pathname.startsWith('/auth/');
-    const start = await browse(jar, `${server.url}/auth/login`, {}, home);
-    await signInAtProvider(jar, start, PEOPLE.carol, home);
-    const pickUp = new URL('/auth/session', server.url);
-    const first = await fetch(pickUp, { method: 'POST', headers: { cookie: jar.header(pickUp)! } });
-    expect(first.status).toBe(200);
-    expect(first.headers.get('cache-control')).toBe('no-store');
-    expect(first.headers.getSetCookie()).toEqual(['propgraph_session=; Path=/auth/session; Max-Age=0; HttpOnly; SameSite=Strict']);
-    jar.store(pickUp, first);
-    expect(jar.header(pickUp)).toBeUndefined();
-    expect(((await first.json()) as { accessToken: string }).accessToken).toMatch(/^pgt_/);
-    const again = await fetch(pickUp, { method: 'POST' });
-    expect(again.status).toBe(404);
+    const callback = (url: URL) => url.pathname === '/auth/callback';
+    const start = await browse(jar, `${server.url}/auth/login`, {}, callback);
+    const atCallback = await signInAtProvider(jar, start, PEOPLE.carol, callback);
+    const response = await fetch(atCallback.url, { redirect: 'manual', headers: { cookie: jar.header(atCallback.url)! } });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/properties');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const session = response.headers.getSetCookie().find((c) => c.startsWith('propgraph_session='))!;
+    expect(session).toMatch(/^propgraph_session=pgt_[\w-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    const secret = /^propgraph_session=([^;]+)/.exec(session)![1]!;
+    // The cookie alone is the caller, on GraphQL and REST, for pages of this origin (a browser says so in Sec-Fetch-Site).
+    const me = await graphql(server.url, ME, undefined, '/api/graphql', { cookie: `propgraph_session=${secret}`, 'sec-fetch-site': 'same-origin' });
+    expect(me.data.me).toMatchObject({ corpUser: { urn: 'urn:li:corpuser:carol@example.com' }, tokenType: 'SESSION' });
+    expect((await http(server.url, 'GET', `/openapi/v3/entity/dataset/${enc(DATASET)}`, { headers: { cookie: `propgraph_session=${secret}` } })).status).toBe(200);
   });
 
   test('a wrong password keeps the person at the provider’s login page', async () => {
@@ -130,8 +141,9 @@ describe('the console’s sign-in (authorization code with PKCE)', () => {
   test('a callback whose sign-in did not start in this browser is refused, and nobody is signed in', async () => {
     const response = await fetch(`${server.url}/auth/callback?code=stolen&state=whatever`, { redirect: 'manual' });
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe(`/properties#sign-in-error=${enc('The sign-in expired or began in another browser. Sign in again.')}`);
+    expect(response.headers.get('location')).toBe('/properties#sign-in-error=expired');
     expect(response.headers.getSetCookie().some((c) => c.startsWith('propgraph_session=') && !c.startsWith('propgraph_session=;'))).toBe(false);
+    expect(await signInError(response)).toEqual({ code: 'expired', message: 'The sign-in expired or began in another browser. Sign in again.' });
   });
 
   test('a callback with another state than the one sent (a forged callback) is refused', async () => {
@@ -144,7 +156,8 @@ describe('the console’s sign-in (authorization code with PKCE)', () => {
     forged.searchParams.set('state', 'forged-state');
     const response = await fetch(forged, { redirect: 'manual', headers: { cookie: jar.header(callback)! } });
     expect(response.status).toBe(303);
-    expect(decodeURIComponent(response.headers.get('location')!)).toMatch(/^\/properties#sign-in-error=The sign-in could not be verified: .*state/);
+    expect(response.headers.get('location')).toBe('/properties#sign-in-error=refused');
+    expect(await signInError(response)).toEqual({ code: 'refused', message: expect.stringMatching(/^The sign-in could not be verified: .*state/) });
   });
 
   test('a person declining at the provider comes back with the provider’s reason', async () => {
@@ -154,7 +167,8 @@ describe('the console’s sign-in (authorization code with PKCE)', () => {
     const consent = await submit(jar, start, '/login', { login: 'carol', password: 'carol-pw' }, home);
     const back = await submit(jar, consent, '/abort', {}, home);
     expect(back.url.pathname).toBe('/tests');
-    expect(decodeURIComponent(back.url.hash)).toBe('#sign-in-error=The OpenID provider refused the sign-in: access_denied (The person declined)');
+    expect(back.url.hash).toBe('#sign-in-error=refused');
+    expect(await readSignInError(jar)).toEqual({ code: 'refused', message: 'The OpenID provider refused the sign-in: access_denied (The person declined)' });
   });
 
   test('returnTo is only ever a console page of this server', async () => {
@@ -182,11 +196,16 @@ describe('groups become scopes', () => {
   });
 
   test('a person in no mapped group is not let in, and is told why', async () => {
-    const { token, landing } = await signInThroughConsoleRoutes(server.url, PEOPLE.mallory);
+    const { token, landing, jar } = await signInThroughConsoleRoutes(server.url, PEOPLE.mallory);
     expect(token).toBeUndefined();
-    expect(decodeURIComponent(landing.hash)).toBe(
-      '#sign-in-error=Signed in at the provider, but not let in: urn:li:corpuser:mallory@example.com has groups contractors, and none is given a scope (OIDC_GROUP_SCOPES); ask an administrator to add you to a group that is',
-    );
+    expect(landing.hash).toBe('#sign-in-error=not-let-in');
+    expect(await readSignInError(jar)).toEqual({
+      code: 'not-let-in',
+      message:
+        'Signed in at the provider, but not let in: urn:li:corpuser:mallory@example.com has groups contractors, and none is given a scope (OIDC_GROUP_SCOPES); ask an administrator to add you to a group that is',
+    });
+    // Read once.
+    expect(await readSignInError(jar)).toBeUndefined();
   });
 });
 
@@ -287,15 +306,16 @@ describe('personal tokens', () => {
     expect(created.status).toBe(200);
     expect(created.body.metadata).toMatchObject({ type: 'machine', owner: null, createdBy: 'urn:li:corpuser:alice@example.com' });
     const me = await graphql(server.url, ME, undefined, '/api/graphql', bearer(created.body.accessToken));
-    expect(me.data.me).toMatchObject({ corpUser: { urn: 'urn:li:corpuser:nightly-loader' }, tokenType: 'MACHINE' });
+    expect(me.data.me).toMatchObject({ corpUser: { urn: 'urn:li:corpuser:__service_nightly-loader' }, tokenType: 'MACHINE' });
   });
 });
 
 describe('machine tokens and the routes', () => {
-  test('the root token works as before, and sign-in routes need no token', async () => {
+  test('the root token acts in the machine namespace, and sign-in routes need no token', async () => {
     const me = await graphql(server.url, ME, undefined, '/api/graphql', bearer(ROOT_TOKEN));
-    expect(me.data.me).toMatchObject({ corpUser: { urn: 'urn:li:corpuser:root' }, scope: 'ADMIN', tokenType: 'MACHINE' });
-    expect((await http(server.url, 'POST', '/auth/session')).status).toBe(404);
+    expect(me.data.me).toMatchObject({ corpUser: { urn: 'urn:li:corpuser:__service_root' }, scope: 'ADMIN', tokenType: 'MACHINE' });
+    expect((await http(server.url, 'GET', '/auth/sign-in-error')).status).toBe(404);
+    expect((await http(server.url, 'POST', '/auth/device/token', { json: {} })).status).toBe(400);
   });
 
   test('the console names the provider, so it can offer “Sign in with …”', async () => {
@@ -345,7 +365,7 @@ describe('a provider that does not answer', () => {
       expect(started.status).toBe(503);
       expect(started.body).toEqual({ error: 'Service Unavailable', message: expect.stringContaining(`The OpenID provider at ${issuer} could not be reached`) });
       expect((await http(lonely.url, 'GET', '/auth/login')).status).toBe(503);
-      expect((await graphql(lonely.url, ME, undefined, '/api/graphql', bearer(ROOT_TOKEN))).data.me.corpUser.urn).toBe('urn:li:corpuser:root');
+      expect((await graphql(lonely.url, ME, undefined, '/api/graphql', bearer(ROOT_TOKEN))).data.me.corpUser.urn).toBe('urn:li:corpuser:__service_root');
     } finally {
       await lonely.stop();
     }
@@ -370,7 +390,7 @@ describe('without OIDC settings', () => {
 
   test('tokens behave as before: machine tokens, admin only', async () => {
     const created = await http(plain.url, 'POST', '/openapi/v3/tokens', { json: { name: 'reader', scope: 'read' }, headers: bearer(ROOT_TOKEN) });
-    expect(created.body.metadata).toMatchObject({ type: 'machine', owner: null, createdBy: 'urn:li:corpuser:root' });
+    expect(created.body.metadata).toMatchObject({ type: 'machine', owner: null, createdBy: 'urn:li:corpuser:__service_root', principal: 'urn:li:corpuser:__service_reader' });
     expect((await http(plain.url, 'GET', '/openapi/v3/tokens', { headers: bearer(created.body.accessToken) })).status).toBe(403);
     const personal = await http(plain.url, 'POST', '/openapi/v3/tokens', { json: { name: 'x', scope: 'read', type: 'personal' }, headers: bearer(ROOT_TOKEN) });
     expect(personal.status).toBe(400);

@@ -56,10 +56,10 @@ describe('sign-in tokens', () => {
     expect(await callerOf(session.token)).toMatchObject({ actor: 'urn:li:corpuser:sam@example.com', scope: 'write', tokenKind: 'session' });
   });
 
-  test('a machine token acts as urn:li:corpuser:<name>, as before', async () => {
+  test('a machine token acts as urn:li:corpuser:__service_<name> (test/services/principals.test.ts)', async () => {
     const machine = await tokens.create(root, { name: 'loader', scope: 'write' });
-    expect(machine.metadata).toMatchObject({ type: 'machine', owner: null, createdBy: 'urn:li:corpuser:root' });
-    expect(await callerOf(machine.token)).toMatchObject({ actor: 'urn:li:corpuser:loader', scope: 'write', tokenKind: 'machine' });
+    expect(machine.metadata).toMatchObject({ type: 'machine', owner: null, createdBy: 'urn:li:corpuser:__service_root', principal: 'urn:li:corpuser:__service_loader' });
+    expect(await callerOf(machine.token)).toMatchObject({ actor: 'urn:li:corpuser:__service_loader', scope: 'write', tokenKind: 'machine' });
   });
 });
 
@@ -84,7 +84,7 @@ describe('personal tokens', () => {
     const admin = await signIn(person('ada', 'admin'));
     const machine = await tokens.create(admin, { name: 'nightly-load', scope: 'write', type: 'machine' });
     expect(machine.metadata).toMatchObject({ type: 'machine', owner: null, createdBy: 'urn:li:corpuser:ada@example.com' });
-    expect(await callerOf(machine.token)).toMatchObject({ actor: 'urn:li:corpuser:nightly-load' });
+    expect(await callerOf(machine.token)).toMatchObject({ actor: 'urn:li:corpuser:__service_nightly-load' });
   });
 
   test('a machine token cannot issue personal tokens, and nobody issues session tokens', async () => {

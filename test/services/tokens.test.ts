@@ -28,7 +28,7 @@ test('create answers the secret once with the metadata; authenticate turns the s
   const created = await tokens().create(ADMIN, { name: n, scope: 'write', description: 'loader' });
   expect(created.token).toMatch(/^pgt_/);
   expect(created.metadata).toMatchObject({ name: n, scope: 'write', description: 'loader', createdBy: ADMIN.actor, revoked: false, expiresAt: null });
-  expect(await tokens().authenticate(created.token)).toEqual({ ok: true, caller: expect.objectContaining({ actor: `urn:li:corpuser:${n}`, scope: 'write', tokenId: created.metadata.id }) });
+  expect(await tokens().authenticate(created.token)).toEqual({ ok: true, caller: expect.objectContaining({ actor: `urn:li:corpuser:__service_${n}`, scope: 'write', tokenId: created.metadata.id }) });
 });
 
 test('two tokens never share a secret, and the database holds only a hash of it', async () => {
@@ -89,7 +89,7 @@ describe('the bootstrap admin token', () => {
 
   test('ROOT_TOKEN becomes the admin token, replacing the generated one', async () => {
     expect(await tokens().ensureRootToken('configured-root-secret')).toBeUndefined();
-    expect(await tokens().authenticate('configured-root-secret')).toEqual({ ok: true, caller: expect.objectContaining({ actor: 'urn:li:corpuser:root', scope: 'admin', tokenId: 'root' }) });
+    expect(await tokens().authenticate('configured-root-secret')).toEqual({ ok: true, caller: expect.objectContaining({ actor: 'urn:li:corpuser:__service_root', scope: 'admin', tokenId: 'root' }) });
   });
 
   test('once every admin token is revoked, a new root secret is generated and returned', async () => {

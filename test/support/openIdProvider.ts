@@ -23,6 +23,10 @@ export interface ProviderPerson {
   readonly name: string;
   readonly groups: readonly string[];
   readonly emailVerified?: boolean;
+  /** Claims the provider sends instead of (or beside) the ones above, as a hostile or careless provider would. */
+  readonly claims?: Readonly<Record<string, unknown>>;
+  /** Claims the provider leaves out. */
+  readonly omitClaims?: readonly string[];
 }
 
 export interface ProviderClient {
@@ -82,9 +86,10 @@ export interface RunningProvider {
   stop(): Promise<void>;
 }
 
-export async function startOpenIdProvider(setup: { clients: readonly ProviderClient[]; people?: readonly ProviderPerson[] }): Promise<RunningProvider> {
+export async function startOpenIdProvider(setup: { clients: readonly ProviderClient[]; people?: readonly ProviderPerson[]; clockOffsetSeconds?: number }): Promise<RunningProvider> {
   const node = await providerNode();
-  const child: ChildProcess = spawn(node, [PROCESS_SCRIPT, JSON.stringify({ clients: setup.clients, people: setup.people ?? Object.values(PEOPLE) })], {
+  const options = { clients: setup.clients, people: setup.people ?? Object.values(PEOPLE), clockOffsetSeconds: setup.clockOffsetSeconds ?? 0 };
+  const child: ChildProcess = spawn(node, [PROCESS_SCRIPT, JSON.stringify(options)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'test' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -119,6 +124,11 @@ export class CookieJar {
     if (!jar) return undefined;
     const sent = [...jar.entries()].filter(([, c]) => url.pathname.startsWith(c.path)).map(([name, c]) => `${name}=${c.value}`);
     return sent.length > 0 ? sent.join('; ') : undefined;
+  }
+
+  /** One cookie's value for `url`'s host, whatever its path. */
+  value(url: URL, name: string): string | undefined {
+    return this.cookies.get(url.host)?.get(name)?.value;
   }
 
   store(url: URL, response: Response): void {
@@ -234,16 +244,25 @@ export async function approveDevice(verificationUriComplete: string, person: Pro
   return signInAtProvider(jar, visit, person, undefined, options.decline ?? false);
 }
 
-/** A console sign-in without a browser: /auth/login, the provider's pages, the callback, then the token pick-up. */
-export async function signInThroughConsoleRoutes(serverUrl: string, person: ProviderPerson): Promise<{ token: string | undefined; landing: URL }> {
+/**
+ * A console sign-in without a browser: /auth/login, the provider's pages, the callback;
+ * the session's secret is what the callback set in the browser session cookie (as a
+ * bearer token it acts as the same session).
+ */
+export async function signInThroughConsoleRoutes(serverUrl: string, person: ProviderPerson): Promise<{ token: string | undefined; landing: URL; jar: CookieJar }> {
   const jar = new CookieJar();
   const server = new URL(serverUrl);
   const backHome = (url: URL) => url.host === server.host && !url.pathname.startsWith('/auth/');
   const start = await browse(jar, `${serverUrl}/auth/login?returnTo=/search`, {}, backHome);
   const landing = await signInAtProvider(jar, start, person, backHome);
-  const pickUp = new URL('/auth/session', serverUrl);
-  const cookie = jar.header(pickUp);
-  const response = await fetch(pickUp, { method: 'POST', headers: cookie ? { cookie } : {} });
-  const body = (await response.json()) as { accessToken?: string };
-  return { token: body.accessToken, landing: landing.url };
+  return { token: jar.value(server, 'propgraph_session'), landing: landing.url, jar };
+}
+
+/** Why the browser's last console sign-in was refused, as GET /auth/sign-in-error tells it (once); undefined when there is nothing to tell. */
+export async function signInErrorOf(serverUrl: string, jar: CookieJar): Promise<{ code: string; message: string } | undefined> {
+  const url = new URL('/auth/sign-in-error', serverUrl);
+  const cookie = jar.header(url);
+  const response = await fetch(url, { headers: cookie ? { cookie } : {} });
+  jar.store(url, response);
+  return response.status === 200 ? ((await response.json()) as { code: string; message: string }) : undefined;
 }

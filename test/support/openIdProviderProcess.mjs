@@ -5,6 +5,10 @@
  * and the package's own device-code pages. Started by test/support/openIdProvider.ts,
  * which passes the clients and people as JSON in argv[2] and reads one line from
  * stdout: `{"issuer": "http://127.0.0.1:<port>"}`.
+ *
+ * A hostile or broken provider is the same one with a setting: people whose claims say
+ * what the suite wants (`claims` replaces claims, `omitClaims` drops them), or a clock
+ * `clockOffsetSeconds` off (every time it stamps, `iat` and `exp` included).
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -12,6 +16,10 @@ import Provider from 'oidc-provider';
 
 const setup = JSON.parse(process.argv[2] ?? '{}');
 const people = new Map(setup.people.map((p) => [p.login, p]));
+if (setup.clockOffsetSeconds) {
+  const realNow = Date.now;
+  Date.now = () => realNow() + setup.clockOffsetSeconds * 1000;
+}
 
 const server = http.createServer();
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,7 +39,11 @@ const provider = new Provider(issuer, {
     if (!person) return undefined;
     return {
       accountId: id,
-      claims: () => ({ sub: id, email: person.email, email_verified: person.emailVerified ?? true, name: person.name, groups: person.groups }),
+      claims: () => {
+        const claims = { sub: id, email: person.email, email_verified: person.emailVerified ?? true, name: person.name, groups: person.groups, ...person.claims };
+        for (const name of person.omitClaims ?? []) delete claims[name];
+        return claims;
+      },
     };
   },
   features: {

@@ -48,6 +48,7 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
   ['properties', AuthorizedPropertyService, 'softDelete', [PROPERTY], 'write'],
   ['properties', AuthorizedPropertyService, 'restore', [PROPERTY], 'write'],
   ['properties', AuthorizedPropertyService, 'delete', [PROPERTY], 'admin'],
+  ['properties', AuthorizedPropertyService, 'previewReplace', [{}], 'write'],
   ['values', AuthorizedValueService, 'get', [DATASET], 'read'],
   ['values', AuthorizedValueService, 'upsert', [DATASET, []], 'write'],
   ['values', AuthorizedValueService, 'remove', [DATASET, []], 'write'],

@@ -52,16 +52,64 @@ describe('the person behind the claims', () => {
 
   test('is refused when no group is given a scope, saying which groups they have', () => {
     const strict: PersonRules = { ...rules, groupScopes: parseGroupScopes('admins:admin') };
-    expect(personOfClaims({ sub: 'x', email: 'x@example.com', groups: ['contractors'] }, strict)).toEqual({
+    expect(personOfClaims({ sub: 'x', email: 'x@example.com', email_verified: true, groups: ['contractors'] }, strict)).toEqual({
       ok: false,
       reason: 'urn:li:corpuser:x@example.com has groups contractors, and none is given a scope (OIDC_GROUP_SCOPES); ask an administrator to add you to a group that is',
     });
   });
 
   test('is refused when the id cannot be an actor urn', () => {
-    expect(personOfClaims({ sub: 'has space' }, rules)).toMatchObject({ ok: false, reason: expect.stringContaining('contains spaces') });
-    expect(personOfClaims({ sub: 'a(b' }, rules)).toMatchObject({ ok: false, reason: expect.stringContaining('does not make a valid urn') });
+    expect(personOfClaims({ sub: 'has space' }, rules)).toMatchObject({ ok: false, reason: expect.stringContaining('holds a character other than letters, digits') });
+    expect(personOfClaims({ sub: 'a(b' }, rules)).toMatchObject({ ok: false, reason: expect.stringContaining('(the sub claim) holds a character other than') });
     expect(personOfClaims({}, rules)).toMatchObject({ ok: false, reason: expect.stringContaining('no subject') });
+  });
+});
+
+describe('claims are read strictly (issue #46, items 5 and 10)', () => {
+  // Each of these named alice@example.com before: anyone could type Alice's address at a provider that does not verify it.
+  test.each([
+    ['the text "false"', { email_verified: 'false' }],
+    ['the text "true"', { email_verified: 'true' }],
+    ['no email_verified at all', {}],
+    ['null', { email_verified: null }],
+    ['the number 1', { email_verified: 1 }],
+  ])('an email the provider vouches for with %s does not name the person: the subject does', (_label, verified) => {
+    expect(personOfClaims({ sub: 'mallory-sub', email: 'alice@example.com', ...verified }, rules)).toMatchObject({ ok: true, person: { urn: 'urn:li:corpuser:mallory-sub' } });
+  });
+
+  test('only email_verified: true lets the email name the person', () => {
+    expect(personOfClaims({ sub: 's', email: 'alice@example.com', email_verified: true }, rules)).toMatchObject({ ok: true, person: { urn: 'urn:li:corpuser:alice@example.com' } });
+  });
+
+  test.each([
+    ['root', 'is not an email address'],
+    ['x@example.com,urn:li:corpuser:root', 'is not an email address'],
+    ['a@b@example.com', 'is not an email address'],
+    ['ann@localhost', 'is not an email address'],
+    ['__service_root@example.com', 'is not an email address'],
+  ])('a verified email claim %j that is not an email address is refused, not used', (email, reason) => {
+    expect(personOfClaims({ sub: 's', email, email_verified: true }, rules)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+  });
+
+  test.each([
+    ['x@example.com,urn:li:corpuser:root', 'holds a character other than'],
+    ['urn:li:corpuser:root', 'holds a character other than'],
+    ['__service_root', 'does not begin with a letter or a digit'],
+    ['__propgraph_system', 'does not begin with a letter or a digit'],
+    ['_x', 'does not begin with a letter or a digit'],
+    ['a'.repeat(257), 'is longer than 256 characters'],
+  ])('a subject (or other user claim) %j that is not a plain identifier is refused', (id, reason) => {
+    expect(personOfClaims({ sub: id }, rules)).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+    expect(personOfClaims({ sub: 's', preferred_username: id }, { ...rules, userClaim: 'preferred_username' })).toEqual({ ok: false, reason: expect.stringContaining(reason) });
+  });
+
+  test("providers' subjects and people's addresses stay plain identifiers", () => {
+    for (const id of ['auth0|5f7c8ec7c33c6c004bbafe82', 'google-oauth2|1234567890', '00u1abcd2EFGH3ijk4x7', 'f47ac10b-58cc-4372-a567-0e02b2c3d479', 'CiQwOGE4Njg0Yi1kYjg4LTRiNzMtOTBhOS0zY2QxNjYxZjU0NjYSBWxvY2Fs']) {
+      expect(personOfClaims({ sub: id }, rules)).toMatchObject({ ok: true, person: { urn: `urn:li:corpuser:${id}` } });
+    }
+    for (const email of ["o'neil@example.com", 'ann.lee+data@example.co.uk', 'josé@exämple.de']) {
+      expect(personOfClaims({ sub: 's', email, email_verified: true }, rules)).toMatchObject({ ok: true, person: { urn: `urn:li:corpuser:${email}` } });
+    }
   });
 });
 

@@ -269,7 +269,7 @@ export async function getDataset(ctx: CommandContext, input: string): Promise<Ex
     throw new CliError(`'${input}' is not a dataset urn${parsed.ok ? '' : ` (${parsed.reason})`}; expected urn:li:dataset:(urn:li:dataPlatform:<platform>,<name>,<env>)`, EXIT.usage);
   }
   const api = ctx.api();
-  const entity = await api.getEntity(ENTITY.dataset.name, input);
+  const entity = await api.getEntity(ENTITY.dataset.name, input, undefined, { systemMetadata: true });
   if (!entity) throw new CliError(`Dataset ${input} does not exist`);
   const [platformUrn, name, origin] = parsed.urn.parts as [string, string, string];
   const out: Record<string, unknown> = {
@@ -281,6 +281,9 @@ export async function getDataset(ctx: CommandContext, input: string): Promise<Ex
   if (aspectValue<{ removed?: boolean }>(entity, 'status')?.removed) out.removed = true;
   const own = propertiesAsFileMap(aspectValue<StructuredPropertiesAspect>(entity, 'structuredProperties'));
   if (own) out.structured_properties = own;
+  // What `values set --if-version` names, so that a write over a change made since is refused (docs/cli.md).
+  const version = (entity.structuredProperties as { systemMetadata?: { version?: unknown } } | undefined)?.systemMetadata?.version;
+  if (own && version !== undefined) out.structured_properties_version = String(version);
 
   const paths = (aspectValue<SchemaMetadata>(entity, 'schemaMetadata')?.fields ?? [])
     .map((f) => f.fieldPath)

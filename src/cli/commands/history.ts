@@ -21,6 +21,33 @@ export interface HistoryOptions {
 
 const DEFAULT_COUNT = 20;
 
+/** Something that happened to a property or a test as a whole (docs/contract.md §14, "Lifecycle in history"). */
+interface LifecycleEvent {
+  readonly urn: string;
+  readonly event: string;
+  readonly time: number;
+  readonly actor: string;
+  readonly via: string | null;
+  readonly detail: Record<string, unknown> | null;
+}
+
+const EVENT_WORDS: Readonly<Record<string, string>> = {
+  created: 'created',
+  changed: 'definition changed',
+  versionChanged: 'new version',
+  migrationStarted: 'migration started',
+  migrationFinished: 'migration finished',
+  softDeleted: 'soft deleted',
+  restored: 'restored',
+  hardDeleted: 'deleted permanently',
+};
+
+function eventText(e: LifecycleEvent): string {
+  const words = EVENT_WORDS[e.event] ?? e.event;
+  const detail = e.detail ? Object.entries(e.detail).map(([k, v]) => `${k} ${String(v)}`).join(', ') : '';
+  return detail ? `${words} (${detail})` : words;
+}
+
 export async function history(ctx: CommandContext, options: HistoryOptions): Promise<ExitCode> {
   if (!options.urn && !options.property) throw new CliError('history: name an entity with --urn, a property with --property, or both', EXIT.usage);
   let wanted = DEFAULT_COUNT;
@@ -31,25 +58,32 @@ export async function history(ctx: CommandContext, options: HistoryOptions): Pro
   }
   const http = ctx.api().http;
   const entries: HistoryEntry[] = [];
+  const events: LifecycleEvent[] = [];
   let scrollId: string | undefined;
   let more = false;
   while (entries.length < wanted) {
     const count = Math.min(PAGE_LIMITS.maxCount, wanted - entries.length);
-    const page = await http.request<{ entries: HistoryEntry[]; scrollId?: string }>('GET', http.v3('/history'), {
+    const page = await http.request<{ entries: HistoryEntry[]; events?: LifecycleEvent[]; scrollId?: string }>('GET', http.v3('/history'), {
       query: { urn: options.urn, property: options.property, count, scrollId },
     });
     entries.push(...page.entries);
+    events.push(...(page.events ?? []));
     scrollId = page.scrollId;
     more = scrollId !== undefined;
     if (!more) break;
   }
   const out = ctx.terminal.stdout;
   if (options.json) {
-    printLine(out, JSON.stringify({ entries, ...(more ? { more: true } : {}) }, null, 2));
+    printLine(out, JSON.stringify({ entries, ...(events.length > 0 ? { events } : {}), ...(more ? { more: true } : {}) }, null, 2));
     return EXIT.ok;
   }
+  // The property's (or test's) own story first: created, changed, versions, migrations, deletes.
+  if (events.length > 0) {
+    printTable(out, ['TIME', 'ACTOR', 'VIA', 'EVENT'], events.map((e) => [new Date(e.time).toISOString(), e.actor, e.via ?? '', eventText(e)]));
+    if (entries.length > 0) printLine(out, '');
+  }
   if (entries.length === 0) {
-    printLine(out, 'No changes of values recorded.');
+    if (events.length === 0) printLine(out, 'No changes of values recorded.');
     return EXIT.ok;
   }
   const showEntity = !options.urn;

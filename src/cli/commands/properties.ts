@@ -2,7 +2,7 @@
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { checkCompatibility } from '../../domain/compatibility.js';
 import { IncompatibleChangeError, ServiceError } from '../../domain/errors.js';
-import { breakingChangeImpact, describeImpact } from '../../domain/valueImpact.js';
+import { describeImpact } from '../../domain/valueImpact.js';
 import { LIMITS } from '../../domain/limits.js';
 import type { PropertyDefinition } from '../../domain/propertyDefinition.js';
 import { tryParseUrn } from '../../domain/urn.js';
@@ -49,9 +49,17 @@ async function checkAgainstServer(api: RestApi, file: string, entries: readonly 
       checkCompatibility(state.definition, e.definition);
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
-      // What the new version it asks for would drop (docs/contract.md §13).
-      const impact = err instanceof IncompatibleChangeError ? ` ${breakingChangeImpact(await api.deleteImpact(ENTITY.structuredProperty.name, e.urn))}` : '';
-      problems.add(e.line, e.entry, err.field === 'version' ? 'version' : undefined, `${err.message}${impact}`);
+      if (err instanceof IncompatibleChangeError) {
+        // Breaking in form: the server judges it against the values it holds (docs/contract.md §14), and says what a new version would drop.
+        try {
+          await api.writeImpact(ENTITY.structuredProperty.name, e.urn, 'propertyDefinition', e.definition);
+        } catch (refused) {
+          if (!(refused instanceof ApiError) || refused.status !== 400) throw refused;
+          problems.add(e.line, e.entry, undefined, refused.detail ?? refused.message);
+        }
+        return;
+      }
+      problems.add(e.line, e.entry, err.field === 'version' ? 'version' : undefined, err.message);
     }
   });
   problems.throwIfAny();

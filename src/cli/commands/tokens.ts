@@ -18,6 +18,8 @@ interface TokenMetadata {
   lastUsedAt: number | null;
   type: string;
   owner: string | null;
+  /** Who it acts as (absent from servers before machine tokens had a namespace of their own). */
+  principal?: string;
 }
 
 const SCOPES = ['read', 'write', 'admin'];
@@ -38,7 +40,7 @@ export async function createToken(ctx: CommandContext, options: { name: string; 
     json: { name: options.name, scope, description: options.description ?? null, expiresAt, ...(type ? { type } : {}) },
   });
   const kind = answer.metadata.owner ? `${answer.metadata.type} ` : '';
-  const owner = answer.metadata.owner ? ` for ${answer.metadata.owner}` : '';
+  const owner = answer.metadata.owner ? ` for ${answer.metadata.owner}` : answer.metadata.principal ? ` acting as ${answer.metadata.principal}` : '';
   printLine(ctx.terminal.stderr, `Created ${scope} ${kind}token '${answer.metadata.name}'${owner} (id ${answer.metadata.id}). Its secret is shown once, below:`);
   printLine(ctx.terminal.stdout, answer.accessToken);
   return EXIT.ok;
@@ -53,7 +55,7 @@ export async function listTokens(ctx: CommandContext, options: { json?: boolean 
   for (const t of answer.tokens) {
     const state = t.revoked ? 'revoked' : t.expiresAt !== null && t.expiresAt <= Date.now() ? 'expired' : 'active';
     const expiry = t.expiresAt === null ? 'never expires' : `expires ${new Date(t.expiresAt).toISOString()}`;
-    const owner = t.owner ? `, ${t.type} of ${t.owner}` : '';
+    const owner = t.owner ? `, ${t.type} of ${t.owner}` : t.principal ? `, ${t.type} acting as ${t.principal}` : '';
     printLine(ctx.terminal.stdout, `${t.id}  ${t.scope.padEnd(5)}  ${state.padEnd(7)}  ${t.name}  (${expiry}${owner})`);
   }
   return EXIT.ok;

@@ -6,7 +6,7 @@
  * `set` replaces the property's values on each entity (other properties are kept),
  * `add` adds values, `remove` removes values or, with none given, the property. With
  * --query the server keeps the search, not its hits, and resolves it as the job runs
- * (docs/contract.md §13: an entity changed since the selection is edited on its values
+ * (docs/contract.md §15: an entity changed since the selection is edited on its values
  * as they are then, or skipped and reported when it no longer matches).
  */
 import type { TypedValue } from '../../domain/typedValue.js';
@@ -16,6 +16,8 @@ import { RunProgress } from '../progress.js';
 import { followRebuild, type JobView } from '../rebuildJob.js';
 import { printLine } from '../terminal.js';
 import { printChanges, propertyName } from '../valueChanges.js';
+import { tryParseUrn } from '../../domain/urn.js';
+import { propertyUrnOf } from './properties.js';
 
 export type BulkOperation = 'set' | 'add' | 'remove';
 
@@ -26,6 +28,8 @@ export interface BulkValuesOptions {
   readonly property?: string[];
   readonly dryRun?: boolean;
   readonly wait: boolean;
+  /** With one --urn: write only if the entity's values are still at this version (`dataset get` prints it). */
+  readonly ifVersion?: string;
 }
 
 interface BulkAnswer {
@@ -75,6 +79,7 @@ export function parsePropertyValues(specs: readonly string[], operation: BulkOpe
 export async function bulkValues(ctx: CommandContext, operation: BulkOperation, options: BulkValuesOptions): Promise<ExitCode> {
   const { property, values } = parsePropertyValues(options.property ?? [], operation);
   const urns = options.urn ?? [];
+  if (options.ifVersion !== undefined) return setIfVersion(ctx, operation, options, property, values);
   if ((options.query === undefined) === (urns.length === 0)) {
     throw new CliError(`values ${operation}: select the entities with --query '<query>' (e.g. 'platform:hive', or '*' for all) or with --urn, not both`, EXIT.usage);
   }
@@ -128,4 +133,23 @@ export async function bulkValues(ctx: CommandContext, operation: BulkOperation, 
   const since = result.changedSinceSelection ? `; ${result.changedSinceSelection} changed by someone else since the selection, edited on their values as they were then` : '';
   printLine(out, `Bulk edit done (job ${jobId}): ${result.changed} changed, ${result.unchanged} unchanged, ${result.refusedCount} refused${skipped}${since}.`);
   return result.refusedCount > 0 ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * `values set --urn X --if-version N`: one entity's values written at once (not a bulk job),
+ * only if they are still at version N; a change made since is refused, naming who made
+ * it and what it changed (docs/contract.md §14, "Stale writes").
+ */
+async function setIfVersion(ctx: CommandContext, operation: BulkOperation, options: BulkValuesOptions, property: string, values: readonly string[]): Promise<ExitCode> {
+  const urns = options.urn ?? [];
+  if (operation !== 'set' || urns.length !== 1 || options.query !== undefined || options.dryRun) {
+    throw new CliError('--if-version applies to values set on one entity: give one --urn (and no --query or --dry-run)', EXIT.usage);
+  }
+  const parsed = tryParseUrn(urns[0]!);
+  if (!parsed.ok) throw new CliError(`'${urns[0]}' is not an urn (${parsed.reason})`, EXIT.usage);
+  const propertyUrn = propertyUrnOf(property);
+  const written = await ctx.api().setValues(parsed.urn.entityType.name, parsed.urn.value, propertyUrn, values.map((v) => ({ string: v })), options.ifVersion);
+  const version = (written.structuredProperties as { systemMetadata?: { version?: unknown } } | undefined)?.systemMetadata?.version;
+  printLine(ctx.terminal.stdout, `Set ${propertyName(propertyUrn)} = ${values.join(', ')} on ${parsed.urn.value}${version !== undefined ? ` (now version ${String(version)})` : ''}.`);
+  return EXIT.ok;
 }

@@ -18,6 +18,9 @@ const PAGE = 20;
 
 const shown = (values: Values | null | undefined) => (values == null ? 'unknown (not kept)' : values.length === 0 ? 'no value' : values.map(valueText).join(', '));
 
+/** People are named by their urn alone; a machine token's writes and the system's say so (docs/security.md, Principals). */
+const ACTOR_KIND = { PERSON: '', MACHINE: ' (machine token)', SYSTEM: ' (system)' } as const;
+
 export function HistoryTimeline({ urn, propertyUrn, title = 'History' }: { urn?: string; propertyUrn?: string; title?: string }) {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [next, setNext] = useState<string | null>(null);
@@ -52,6 +55,7 @@ export function HistoryTimeline({ urn, propertyUrn, title = 'History' }: { urn?:
           <li key={`${e.urn}-${e.version}-${e.time}`}>
             <p className="when">
               <time dateTime={new Date(e.time).toISOString()}>{formatTime(e.time)}</time> · {e.actorUrn}
+              {ACTOR_KIND[e.actor?.principalType ?? 'PERSON']}
               {e.via ? ` · via ${e.via}` : ''}
               {!urn && (
                 <>

@@ -1,15 +1,11 @@
 /** The frame of every signed-in page: skip link, navigation, who is signed in. */
 import type { ReactNode } from 'react';
-import { EndSessionDocument } from '../generated/graphql';
-import { request } from '../lib/api';
+import { displayNameOf } from '../../domain/principal.js';
 import { Link } from '../lib/router';
-import { session, type Me } from '../lib/session';
+import { signOutEverywhere, type Me } from '../lib/session';
 
-/** Signing out ends a sign-in's session on the server too; a pasted token stays valid (it may be used elsewhere). */
-async function signOut(me: Me): Promise<void> {
-  if (me.tokenType === 'SESSION' && me.tokenId) await request(EndSessionDocument, { tokenId: me.tokenId }).catch(() => undefined);
-  session.signOut();
-}
+/** Who is signed in, as the header says it: a person, or a machine token's or the system's principal. */
+const KIND: Record<Me['corpUser']['principalType'], string> = { PERSON: '', MACHINE: 'machine token, ', SYSTEM: 'system, ' };
 
 const SECTIONS = [
   { href: '/properties', label: 'Properties' },
@@ -38,11 +34,18 @@ export function Layout({ me, path, children }: { me: Me; path: string; children:
         </nav>
         <div className="who">
           <span>
-            {me.corpUser.username} <span className="scope">({me.scope.toLowerCase()} access)</span>
+            {displayNameOf(me.corpUser.urn)}{' '}
+            <span className="scope">
+              ({KIND[me.corpUser.principalType]}
+              {me.scope.toLowerCase()} access)
+            </span>
           </span>
-          <button type="button" className="secondary" onClick={() => void signOut(me)}>
-            Sign out
-          </button>
+          {/* Without authentication (AUTH_ENABLED=false) there is no session to end. */}
+          {me.tokenId && (
+            <button type="button" className="secondary" onClick={() => void signOutEverywhere()}>
+              Sign out
+            </button>
+          )}
         </div>
       </header>
       <main id="main" tabIndex={-1}>

@@ -11,11 +11,11 @@ export type AccessTokenScope =
 
 /** What a token is for, and who it acts as. */
 export type AccessTokenType =
-  /** Issued by an admin for a job or service; acts as urn:li:corpuser:<name>. */
+  /** Issued by an admin for a job or service; acts as urn:li:corpuser:__service_<name>, a principal no person can have. */
   | 'MACHINE'
   /** Issued by a person signed in through OpenID Connect, for their own use; acts as them, never above their scope. */
   | 'PERSONAL'
-  /** Issued when a person signs in (the console, propgraph login); acts as them. */
+  /** Issued when someone signs in (the console, propgraph login); acts as them: a person, or the principal of the token the console was signed in with. */
   | 'SESSION';
 
 export type AggregateAcrossEntitiesInput = {
@@ -216,6 +216,15 @@ export type JobStatus =
   | 'PENDING'
   | 'RUNNING';
 
+/** The three kinds of actor, each in a namespace of corpuser urns of its own. */
+export type PrincipalType =
+  /** A machine token: urn:li:corpuser:__service_<token name>. */
+  | 'MACHINE'
+  /** Signed in through OpenID Connect: urn:li:corpuser:<sub or email>. */
+  | 'PERSON'
+  /** propgraph's own work (urn:li:corpuser:__propgraph_system) and other system actors such as DataHub's __datahub_system. */
+  | 'SYSTEM';
+
 export type PropertyCardinality =
   | 'MULTIPLE'
   | 'SINGLE';
@@ -227,6 +236,8 @@ export type PropertyValueInput = {
 
 export type RemoveStructuredPropertiesInput = {
   assetUrn: string;
+  /** The asset's structuredProperties aspectVersion as read: refused as stale if someone wrote since. */
+  expectedVersion?: string | null | undefined;
   structuredPropertyUrns: Array<string>;
 };
 
@@ -237,13 +248,17 @@ export type ReplaceStructuredPropertyDefinitionInput = {
   description?: string | null | undefined;
   displayName?: string | null | undefined;
   entityTypes: Array<string>;
+  /** The definitionAspectVersion as read: refused as stale (extensions.reason STALE) if someone changed the definition since. */
+  expectedVersion?: string | null | undefined;
   immutable?: boolean | null | undefined;
+  /** Instead of a new version: rules that keep the stored values the change would break (a job then rewrites them). */
+  migration?: StructuredPropertyMigrationInput | null | undefined;
   /** Flags given are set; others keep their value. */
   settings?: StructuredPropertySettingsInput | null | undefined;
   typeQualifier?: TypeQualifierInput | null | undefined;
   urn: string;
   valueType: string;
-  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change. Absent: the stored version is kept. */
+  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change that breaks stored values, unless a migration keeps them. Absent: the stored version is kept. */
   version?: string | null | undefined;
 };
 
@@ -311,6 +326,16 @@ export type StructuredPropertyInputParams = {
   values: Array<PropertyValueInput>;
 };
 
+/** Rules that keep stored values through a breaking definition change, instead of a new version that drops them all. */
+export type StructuredPropertyMigrationInput = {
+  /** Numbers become strings, or strings numbers (every string must read as one), for a value type change. */
+  convert?: boolean | null | undefined;
+  /** Drop only the values the new definition still refuses (needs the privilege to drop values). */
+  dropInvalid?: boolean | null | undefined;
+  /** Each stored value `from` becomes `to`. */
+  remap?: Array<ValueRemapInput> | null | undefined;
+};
+
 export type StructuredPropertySettingsInput = {
   hideInAssetSummaryWhenEmpty?: boolean | null | undefined;
   isHidden?: boolean | null | undefined;
@@ -346,6 +371,8 @@ export type UpdateTestInput = {
 
 export type UpsertStructuredPropertiesInput = {
   assetUrn: string;
+  /** The asset's structuredProperties aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone wrote since. */
+  expectedVersion?: string | null | undefined;
   structuredPropertyInputParams: Array<StructuredPropertyInputParams>;
 };
 
@@ -358,6 +385,11 @@ export type ValueHistoryInput = {
   scrollId?: string | null | undefined;
   /** An entity: its history. */
   urn?: string | null | undefined;
+};
+
+export type ValueRemapInput = {
+  from: PropertyValueInput;
+  to: PropertyValueInput;
 };
 
 export type HeldValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -456,7 +488,7 @@ export type ValueHistoryQueryVariables = Exact<{
 }>;
 
 
-export type ValueHistoryQuery = { valueHistory: { nextScrollId: string | null, entries: Array<{ urn: string, version: number, time: number, actorUrn: string, via: string | null, changes: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null } }, before: Array<
+export type ValueHistoryQuery = { valueHistory: { nextScrollId: string | null, entries: Array<{ urn: string, version: number, time: number, actorUrn: string, via: string | null, actor: { principalType: PrincipalType } | null, changes: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null } }, before: Array<
           | { numberValue: number }
           | { stringValue: string }
         > | null, after: Array<
@@ -688,14 +720,7 @@ export type SearchFacetsQuery = { aggregateAcrossEntities: { facets: Array<{ fie
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean } } };
-
-export type EndSessionMutationVariables = Exact<{
-  tokenId: string;
-}>;
-
-
-export type EndSessionMutation = { revokeAccessToken: boolean };
+export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean } } };
 
 export type TestPageQueryVariables = Exact<{
   urn: string;
@@ -1388,6 +1413,9 @@ export const ValueHistoryDocument = new TypedDocumentString(`
       version
       time
       actorUrn
+      actor {
+        principalType
+      }
       via
       changes {
         structuredProperty {
@@ -1919,6 +1947,7 @@ export const MeDocument = new TypedDocumentString(`
     corpUser {
       urn
       username
+      principalType
     }
     scope
     tokenId
@@ -1935,11 +1964,6 @@ export const MeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
-export const EndSessionDocument = new TypedDocumentString(`
-    mutation EndSession($tokenId: String!) {
-  revokeAccessToken(tokenId: $tokenId)
-}
-    `) as unknown as TypedDocumentString<EndSessionMutation, EndSessionMutationVariables>;
 export const TestPageDocument = new TypedDocumentString(`
     query TestPage($urn: String!) {
   test(urn: $urn) {

@@ -1,7 +1,8 @@
 /**
  * The console's only way to the server: GraphQL over HTTP at the endpoint the page
  * names (its <meta name="propgraph-graphql-url">, set by the server; a federation
- * gateway's URL works the same), with the session's token.
+ * gateway on this origin works the same). The browser's session cookie authenticates
+ * it (lib/session.ts): the console never holds a token.
  */
 import type { TypedDocumentString } from '../generated/graphql';
 import { session } from './session';
@@ -27,8 +28,8 @@ interface GraphQLResponse<R> {
   errors?: Array<{ message: string; extensions?: { code?: string; reason?: string } }>;
 }
 
-/** Runs an operation with the session's token (or the one given, when signing in). */
-export async function request<R, V>(document: TypedDocumentString<R, V>, variables: V, token: string | null = session.token()): Promise<R> {
+/** Runs an operation as whoever this browser is signed in as. */
+export async function request<R, V>(document: TypedDocumentString<R, V>, variables: V): Promise<R> {
   let response: Response;
   const endpoint = graphqlEndpoint();
   // The server records the interface each write came through; a gateway on another origin is left plain (no CORS preflight for it).
@@ -36,7 +37,7 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, variabl
   try {
     response = await fetch(endpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...client, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...client },
       body: JSON.stringify({ query: document.toString(), variables }),
     });
   } catch {
@@ -50,8 +51,8 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, variabl
   }
   const first = body?.errors?.[0];
   if (response.status === 401) {
-    const message = first?.message ?? 'The access token was refused';
-    if (token === session.token()) session.signOut(message);
+    const message = first?.message ?? 'Not signed in';
+    session.signOut(message);
     throw new ApiError(message, 'UNAUTHENTICATED');
   }
   if (first) throw new ApiError(first.message, first.extensions?.code ?? null, first.extensions?.reason ?? null);

@@ -1,16 +1,18 @@
 /**
  * Sign in: through the server's OpenID provider when it has one ("Sign in with …"),
- * or with an access token; the server's reason is shown when it refuses either.
+ * or with an access token, which the server trades for this browser's session (the
+ * token itself is kept nowhere); the server's reason is shown when it refuses either.
  */
-import { useState, type FormEvent } from 'react';
-import { MeDocument } from '../generated/graphql';
-import { messageOf, request } from '../lib/api';
-import { session, signInProvider, signInUrl } from '../lib/session';
+import { useState, useSyncExternalStore, type FormEvent } from 'react';
+import { session, signInProvider, signInUrl, signInWithToken } from '../lib/session';
 import { ErrorMessage } from '../components/Messages';
 
 export function SignIn() {
   const [token, setToken] = useState('');
-  const [error, setError] = useState<string | null>(session.reason());
+  // The reason the session ended, or the sign-in was refused, may arrive after the page does.
+  useSyncExternalStore(session.subscribe, session.snapshot);
+  const [refused, setRefused] = useState<string | null>(null);
+  const error = refused ?? session.reason();
   const [busy, setBusy] = useState(false);
   const provider = signInProvider();
 
@@ -18,15 +20,13 @@ export function SignIn() {
     event.preventDefault();
     const value = token.trim();
     if (!value) {
-      setError('Enter an access token.');
+      setRefused('Enter an access token.');
       return;
     }
     setBusy(true);
-    try {
-      await request(MeDocument, {}, value);
-      session.signIn(value);
-    } catch (err) {
-      setError(`${messageOf(err)}. Check the token, or ask an administrator for a new one.`);
+    const refusal = await signInWithToken(value);
+    if (refusal) {
+      setRefused(`${refusal}. Check the token, or ask an administrator for a new one.`);
       setBusy(false);
     }
   }
@@ -45,8 +45,8 @@ export function SignIn() {
         </>
       )}
       <p>
-        Use an access token (an administrator issues them; on a fresh server the root token is in <code>data/root-token</code>). It is kept only
-        until you close this tab.
+        Use an access token (an administrator issues them; on a fresh server the root token is in <code>data/root-token</code>). This browser stays
+        signed in, in every tab, until you sign out or close it; the token itself is not kept.
       </p>
       <form onSubmit={submit} noValidate>
         <label htmlFor="token">Access token</label>

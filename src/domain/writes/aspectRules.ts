@@ -81,6 +81,8 @@ export interface AspectRules {
    * same plan may rely on (a batch defining a property, then setting its values).
    */
   readonly changesRegistry?: boolean;
+  /** Whether a write of the aspect may carry a directive beside the value (a definition's migration). */
+  readonly acceptsDirective?: boolean;
   /** What the decision must first know of values other entities hold; null when nothing. */
   holdersToCount?(next: unknown, state: AspectState): HolderQuestion | null;
 }

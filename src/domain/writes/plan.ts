@@ -10,6 +10,7 @@ import { BatchRefusedError, relocated, ServiceError } from '../errors.js';
 import { findAspect } from '../registry/aspects.js';
 import { applyPatch, type PatchDocument } from '../jsonPatch.js';
 import type { Urn } from '../urn.js';
+import type { MigrationRules } from '../valueMigration.js';
 import { NO_CHANGE, type AspectWriteRequest, type EntityReading } from './entityWrite.js';
 
 interface ChangeBase {
@@ -213,6 +214,8 @@ export interface AspectInput {
   readonly value: unknown;
   readonly systemMetadata?: Record<string, unknown>;
   readonly ifVersionMatch?: string;
+  /** A definition's migration (propertyDefinition only). */
+  readonly migration?: MigrationRules;
 }
 
 /** A set of one aspect from what a request carries. */
@@ -224,6 +227,7 @@ export function setChange(aspect: string, input: AspectInput, createOnly?: boole
     ...(createOnly ? { createOnly: true } : {}),
     ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
     ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+    ...(input.migration ? { directive: { migration: input.migration } } : {}),
   };
 }
 

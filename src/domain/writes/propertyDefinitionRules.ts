@@ -9,7 +9,7 @@
  * - a migration (domain/valueMigration.ts) draws a new generation in the same lineage:
  *   readers see the older values through its rules until its job has rewritten them.
  */
-import { breakingChangeList, checkCompatibility, type CountedChange } from '../compatibility.js';
+import { breakingChangeList, checkCompatibility, describeChange, type CountedChange } from '../compatibility.js';
 import { ConflictError, SoftDeletedError, ValidationError } from '../errors.js';
 import { CLEANUP_PROPERTY_VALUES, MIGRATE_PROPERTY_VALUES } from '../jobKinds.js';
 import { effectiveDefinition, inCanonicalNamespace, parsePropertyDefinition, searchFieldName, type PropertyDefinition } from '../propertyDefinition.js';
@@ -62,7 +62,7 @@ export function decidePropertyDefinition(next: unknown, state: AspectState): Asp
     const counted: readonly CountedChange[] | undefined = state.holders?.counted;
     const update = checkCompatibility(before.stored, parsed, counted, rules !== undefined);
     definition = update.definition;
-    report = { breaking: update.breaking.map((c) => ({ change: c.change, holders: c.holders })) };
+    report = { breaking: update.breaking.map((c) => ({ change: describeChange(c.change), kind: c.change.kind, holders: c.holders ?? null })) };
     if (update.versionChanged) {
       // Values under an older generation (a previous version) are now invisible; remove them.
       jobs.push({ kind: CLEANUP_PROPERTY_VALUES, payload: { propertyUrn: urn } });
@@ -152,5 +152,6 @@ export const propertyDefinitionRules: AspectRules = {
   // Judged against the values entities hold, which value writers change without touching this entity.
   decidedUnderLock: true,
   changesRegistry: true,
+  acceptsDirective: true,
   holdersToCount,
 };

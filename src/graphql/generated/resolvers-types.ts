@@ -49,8 +49,12 @@ export type AccessTokenMetadata = {
   id: Scalars['String']['output'];
   lastUsedAt?: Maybe<Scalars['Long']['output']>;
   name: Scalars['String']['output'];
-  /** The person a PERSONAL or SESSION token belongs to and acts as; null for MACHINE tokens. */
+  /** Whom a PERSONAL or SESSION token belongs to and acts as; null for MACHINE tokens. */
   ownerUrn?: Maybe<Scalars['String']['output']>;
+  /** The token a console session was opened with (the session ends with it); null otherwise. */
+  parentId?: Maybe<Scalars['String']['output']>;
+  /** Who the token acts as, recorded on everything it writes. */
+  principalUrn: Scalars['String']['output'];
   revoked: Scalars['Boolean']['output'];
   scope: AccessTokenScope;
   type: AccessTokenType;
@@ -63,11 +67,11 @@ export type AccessTokenScope =
 
 /** What a token is for, and who it acts as. */
 export type AccessTokenType =
-  /** Issued by an admin for a job or service; acts as urn:li:corpuser:<name>. */
+  /** Issued by an admin for a job or service; acts as urn:li:corpuser:__service_<name>, a principal no person can have. */
   | 'MACHINE'
   /** Issued by a person signed in through OpenID Connect, for their own use; acts as them, never above their scope. */
   | 'PERSONAL'
-  /** Issued when a person signs in (the console, propgraph login); acts as them. */
+  /** Issued when someone signs in (the console, propgraph login); acts as them: a person, or the principal of the token the console was signed in with. */
   | 'SESSION';
 
 export type AggregateAcrossEntitiesInput = {
@@ -165,6 +169,15 @@ export type AutoCompleteResults = {
   suggestions: Array<Scalars['String']['output']>;
 };
 
+export type BreakingChangeCount = {
+  __typename?: 'BreakingChangeCount';
+  change: Scalars['String']['output'];
+  /** Entities holding values it breaks. */
+  holders?: Maybe<Scalars['Int']['output']>;
+  /** valueType, cardinality, allowedValueRemoved, allowedValuesAdded, entityTypeRemoved, allowedTypesRestricted or allowedTypeRemoved. */
+  kind: Scalars['String']['output'];
+};
+
 export type BulkEditChange = {
   __typename?: 'BulkEditChange';
   after: Array<PropertyValue>;
@@ -244,6 +257,8 @@ export type CorpUser = Entity & {
   editableProperties?: Maybe<CorpUserEditableProperties>;
   /** The corpUserInfo aspect; null when none is stored. */
   info?: Maybe<CorpUserInfo>;
+  /** Whether this actor is a person, a machine token (urn:li:corpuser:__service_<name>) or propgraph's own work, read from the urn (docs/security.md, Principals). */
+  principalType: PrincipalType;
   /** The same as info (DataHub's newer name). */
   properties?: Maybe<CorpUserProperties>;
   type: EntityType;
@@ -385,6 +400,17 @@ export type DatasetProperties = {
   description?: Maybe<Scalars['String']['output']>;
   name: Scalars['String']['output'];
   qualifiedName?: Maybe<Scalars['String']['output']>;
+};
+
+/** What a definition change would do, decided and written nothing. */
+export type DefinitionChangePreview = {
+  __typename?: 'DefinitionChangePreview';
+  /** The breaking changes and how many entities hold values each breaks; a change no stored value breaks needs neither a version nor a migration. */
+  breaking: Array<BreakingChangeCount>;
+  /** What a new version would drop (the values the property holds now); nothing for a change that keeps the version. */
+  impact: ValueImpact;
+  /** What the migration sent would do, rule by rule; null when none was sent or nothing breaks. */
+  migration?: Maybe<MigrationEffect>;
 };
 
 export type DeleteStructuredPropertyInput = {
@@ -684,6 +710,36 @@ export type MetadataAttribution = {
   time: Scalars['Long']['output'];
 };
 
+export type MigrationEffect = {
+  __typename?: 'MigrationEffect';
+  /** Entities whose values the migration changes. */
+  changed: Scalars['Int']['output'];
+  /** Entities holding values of the property. */
+  holders: Scalars['Int']['output'];
+  refusedEntities: Scalars['Int']['output'];
+  /** Values the rules leave invalid: the migration is refused while there are any. */
+  refusedValues: Scalars['Int']['output'];
+  rules: Array<MigrationRuleEffect>;
+};
+
+export type MigrationExample = {
+  __typename?: 'MigrationExample';
+  /** Null: the entity's values of the property are dropped. */
+  after?: Maybe<Array<PropertyValue>>;
+  before: Array<PropertyValue>;
+  urn: Scalars['String']['output'];
+};
+
+export type MigrationRuleEffect = {
+  __typename?: 'MigrationRuleEffect';
+  entities: Scalars['Int']['output'];
+  /** Up to ten entities it changes, before and after. */
+  examples: Array<MigrationExample>;
+  /** remap {double=3.0} → {double=2.0}, convert or dropInvalid. */
+  rule: Scalars['String']['output'];
+  values: Scalars['Int']['output'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Sets, adds or removes one property's values on every entity a search selects (or the entities named), through the same write path as one entity's edit: a job (follow it with job(id)); with dryRun, every entity's change decided and nothing written. */
@@ -832,6 +888,15 @@ export type PlatformType =
   | 'RELATIONAL_DB'
   | 'SEARCH_ENGINE';
 
+/** The three kinds of actor, each in a namespace of corpuser urns of its own. */
+export type PrincipalType =
+  /** A machine token: urn:li:corpuser:__service_<token name>. */
+  | 'MACHINE'
+  /** Signed in through OpenID Connect: urn:li:corpuser:<sub or email>. */
+  | 'PERSON'
+  /** propgraph's own work (urn:li:corpuser:__propgraph_system) and other system actors such as DataHub's __datahub_system. */
+  | 'SYSTEM';
+
 export type PropertyCardinality =
   | 'MULTIPLE'
   | 'SINGLE';
@@ -866,6 +931,8 @@ export type Query = {
   listTests?: Maybe<ListTestsResult>;
   /** Who is calling: the token this request presented, its scope and what that scope allows. */
   me: AuthenticatedUser;
+  /** What replacing the definition would do (breaking changes and their holders, what a new version would drop, what a migration would do), decided and written nothing. */
+  previewStructuredPropertyDefinition: DefinitionChangePreview;
   /** Scrolls through search results with a cursor (reaches every hit). */
   scrollAcrossEntities?: Maybe<ScrollResults>;
   /** A page of search results by offset (DataHub's searchAcrossEntities), with facets; reaches the first 10,000 hits. scrollAcrossEntities reaches every hit. */
@@ -933,6 +1000,11 @@ export type QueryListTestsArgs = {
 };
 
 
+export type QueryPreviewStructuredPropertyDefinitionArgs = {
+  input: ReplaceStructuredPropertyDefinitionInput;
+};
+
+
 export type QueryScrollAcrossEntitiesArgs = {
   input: ScrollAcrossEntitiesInput;
 };
@@ -969,6 +1041,8 @@ export type QueryValueHistoryArgs = {
 
 export type RemoveStructuredPropertiesInput = {
   assetUrn: Scalars['String']['input'];
+  /** The asset's structuredProperties aspectVersion as read: refused as stale if someone wrote since. */
+  expectedVersion?: InputMaybe<Scalars['String']['input']>;
   structuredPropertyUrns: Array<Scalars['String']['input']>;
 };
 
@@ -979,13 +1053,17 @@ export type ReplaceStructuredPropertyDefinitionInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   displayName?: InputMaybe<Scalars['String']['input']>;
   entityTypes: Array<Scalars['String']['input']>;
+  /** The definitionAspectVersion as read: refused as stale (extensions.reason STALE) if someone changed the definition since. */
+  expectedVersion?: InputMaybe<Scalars['String']['input']>;
   immutable?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Instead of a new version: rules that keep the stored values the change would break (a job then rewrites them). */
+  migration?: InputMaybe<StructuredPropertyMigrationInput>;
   /** Flags given are set; others keep their value. */
   settings?: InputMaybe<StructuredPropertySettingsInput>;
   typeQualifier?: InputMaybe<TypeQualifierInput>;
   urn: Scalars['String']['input'];
   valueType: Scalars['String']['input'];
-  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change. Absent: the stored version is kept. */
+  /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change that breaks stored values, unless a migration keeps them. Absent: the stored version is kept. */
   version?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1147,6 +1225,8 @@ export type StringValue = {
 
 export type StructuredProperties = {
   __typename?: 'StructuredProperties';
+  /** The stored version of the entity's structuredProperties aspect as read (its systemMetadata.version). Send it back as expectedVersion: a write over a change made since is refused as stale (extensions.reason STALE), not lost. */
+  aspectVersion?: Maybe<Scalars['String']['output']>;
   properties: Array<StructuredPropertiesEntry>;
 };
 
@@ -1193,9 +1273,13 @@ export type StructuredPropertyDefinitionRevision = {
 export type StructuredPropertyEntity = Entity & {
   __typename?: 'StructuredPropertyEntity';
   definition: StructuredPropertyDefinition;
+  /** The stored version of the definition as read; send it back as expectedVersion to change it only if no one has since. */
+  definitionAspectVersion?: Maybe<Scalars['String']['output']>;
   /** The definition after each write, newest first. A hard delete removes the history with the property. */
   definitionHistory: Array<StructuredPropertyDefinitionRevision>;
   exists?: Maybe<Scalars['Boolean']['output']>;
+  /** Whether a migration of its values is in progress (its job rewrites them; until then they read through its rules). */
+  migrating: Scalars['Boolean']['output'];
   /** Display settings (the structuredPropertySettings aspect); every flag false when never set. */
   settings?: Maybe<StructuredPropertySettings>;
   /** Whether the property is soft deleted. */
@@ -1209,6 +1293,16 @@ export type StructuredPropertyEntity = Entity & {
 export type StructuredPropertyInputParams = {
   structuredPropertyUrn: Scalars['String']['input'];
   values: Array<PropertyValueInput>;
+};
+
+/** Rules that keep stored values through a breaking definition change, instead of a new version that drops them all. */
+export type StructuredPropertyMigrationInput = {
+  /** Numbers become strings, or strings numbers (every string must read as one), for a value type change. */
+  convert?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Drop only the values the new definition still refuses (needs the privilege to drop values). */
+  dropInvalid?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Each stored value `from` becomes `to`. */
+  remap?: InputMaybe<Array<ValueRemapInput>>;
 };
 
 export type StructuredPropertySettings = {
@@ -1364,6 +1458,8 @@ export type TypeQualifierInput = {
 export type UpdateStructuredPropertyInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   displayName?: InputMaybe<Scalars['String']['input']>;
+  /** The definitionAspectVersion as read: refused as stale (extensions.reason STALE) if someone changed the definition since. */
+  expectedVersion?: InputMaybe<Scalars['String']['input']>;
   immutable?: InputMaybe<Scalars['Boolean']['input']>;
   newAllowedValues?: InputMaybe<Array<AllowedValueInput>>;
   newEntityTypes?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -1387,6 +1483,8 @@ export type UpdateTypeQualifierInput = {
 
 export type UpsertStructuredPropertiesInput = {
   assetUrn: Scalars['String']['input'];
+  /** The asset's structuredProperties aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone wrote since. */
+  expectedVersion?: InputMaybe<Scalars['String']['input']>;
   structuredPropertyInputParams: Array<StructuredPropertyInputParams>;
 };
 
@@ -1447,6 +1545,11 @@ export type ValueImpact = {
   byEntityType: Array<EntityTypeCount>;
   entities: Scalars['Int']['output'];
   values: Scalars['Int']['output'];
+};
+
+export type ValueRemapInput = {
+  from: PropertyValueInput;
+  to: PropertyValueInput;
 };
 
 export type WithIndex<TObject> = TObject & Record<string, any>;
@@ -1594,6 +1697,7 @@ export type ResolversTypes = ResolversObject<{
   AutoCompleteMultipleResults: ResolverTypeWrapper<Omit<AutoCompleteMultipleResults, 'suggestions'> & { suggestions: Array<ResolversTypes['AutoCompleteResultForEntity']> }>;
   AutoCompleteResultForEntity: ResolverTypeWrapper<Omit<AutoCompleteResultForEntity, 'entities'> & { entities: Array<ResolversTypes['Entity']> }>;
   AutoCompleteResults: ResolverTypeWrapper<Omit<AutoCompleteResults, 'entities'> & { entities: Array<ResolversTypes['Entity']> }>;
+  BreakingChangeCount: ResolverTypeWrapper<BreakingChangeCount>;
   BulkEditChange: ResolverTypeWrapper<BulkEditChangeModel>;
   BulkEditOperation: BulkEditOperation;
   BulkEditProgress: ResolverTypeWrapper<BulkEditProgressModel>;
@@ -1614,6 +1718,7 @@ export type ResolversTypes = ResolversObject<{
   DataTypeInfo: ResolverTypeWrapper<DataTypeInfoModel>;
   Dataset: ResolverTypeWrapper<EntityModel>;
   DatasetProperties: ResolverTypeWrapper<DatasetProperties>;
+  DefinitionChangePreview: ResolverTypeWrapper<Omit<DefinitionChangePreview, 'impact' | 'migration'> & { impact: ResolversTypes['ValueImpact'], migration?: Maybe<ResolversTypes['MigrationEffect']> }>;
   DeleteStructuredPropertyInput: DeleteStructuredPropertyInput;
   Entity: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Entity']>;
   EntityType: EntityType;
@@ -1642,10 +1747,14 @@ export type ResolversTypes = ResolversObject<{
   ListTestsResult: ResolverTypeWrapper<ListTestsResultModel>;
   Long: ResolverTypeWrapper<Scalars['Long']['output']>;
   MetadataAttribution: ResolverTypeWrapper<AttributionModel>;
+  MigrationEffect: ResolverTypeWrapper<Omit<MigrationEffect, 'rules'> & { rules: Array<ResolversTypes['MigrationRuleEffect']> }>;
+  MigrationExample: ResolverTypeWrapper<Omit<MigrationExample, 'after' | 'before'> & { after?: Maybe<Array<ResolversTypes['PropertyValue']>>, before: Array<ResolversTypes['PropertyValue']> }>;
+  MigrationRuleEffect: ResolverTypeWrapper<Omit<MigrationRuleEffect, 'examples'> & { examples: Array<ResolversTypes['MigrationExample']> }>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NumberValue: ResolverTypeWrapper<PropertyValueModel>;
   PlatformPrivileges: ResolverTypeWrapper<Privileges>;
   PlatformType: PlatformType;
+  PrincipalType: PrincipalType;
   PropertyCardinality: PropertyCardinality;
   PropertyValue: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['PropertyValue']>;
   PropertyValueInput: PropertyValueInput;
@@ -1678,6 +1787,7 @@ export type ResolversTypes = ResolversObject<{
   StructuredPropertyDefinitionRevision: ResolverTypeWrapper<DefinitionRevisionModel>;
   StructuredPropertyEntity: ResolverTypeWrapper<EntityModel>;
   StructuredPropertyInputParams: StructuredPropertyInputParams;
+  StructuredPropertyMigrationInput: StructuredPropertyMigrationInput;
   StructuredPropertySettings: ResolverTypeWrapper<StructuredPropertySettings>;
   StructuredPropertySettingsInput: StructuredPropertySettingsInput;
   Test: ResolverTypeWrapper<EntityModel>;
@@ -1706,6 +1816,7 @@ export type ResolversTypes = ResolversObject<{
   ValueHistoryInput: ValueHistoryInput;
   ValueHistoryResult: ResolverTypeWrapper<Omit<ValueHistoryResult, 'entries' | 'events'> & { entries: Array<ResolversTypes['ValueHistoryEntry']>, events: Array<ResolversTypes['LifecycleEvent']> }>;
   ValueImpact: ResolverTypeWrapper<ValueImpactModel>;
+  ValueRemapInput: ValueRemapInput;
 }>;
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1728,6 +1839,7 @@ export type ResolversParentTypes = ResolversObject<{
   AutoCompleteMultipleResults: Omit<AutoCompleteMultipleResults, 'suggestions'> & { suggestions: Array<ResolversParentTypes['AutoCompleteResultForEntity']> };
   AutoCompleteResultForEntity: Omit<AutoCompleteResultForEntity, 'entities'> & { entities: Array<ResolversParentTypes['Entity']> };
   AutoCompleteResults: Omit<AutoCompleteResults, 'entities'> & { entities: Array<ResolversParentTypes['Entity']> };
+  BreakingChangeCount: BreakingChangeCount;
   BulkEditChange: BulkEditChangeModel;
   BulkEditProgress: BulkEditProgressModel;
   BulkEditRefusal: BulkEditRefusal;
@@ -1747,6 +1859,7 @@ export type ResolversParentTypes = ResolversObject<{
   DataTypeInfo: DataTypeInfoModel;
   Dataset: EntityModel;
   DatasetProperties: DatasetProperties;
+  DefinitionChangePreview: Omit<DefinitionChangePreview, 'impact' | 'migration'> & { impact: ResolversParentTypes['ValueImpact'], migration?: Maybe<ResolversParentTypes['MigrationEffect']> };
   DeleteStructuredPropertyInput: DeleteStructuredPropertyInput;
   Entity: ResolversInterfaceTypes<ResolversParentTypes>['Entity'];
   EntityTypeCount: EntityTypeCount;
@@ -1771,6 +1884,9 @@ export type ResolversParentTypes = ResolversObject<{
   ListTestsResult: ListTestsResultModel;
   Long: Scalars['Long']['output'];
   MetadataAttribution: AttributionModel;
+  MigrationEffect: Omit<MigrationEffect, 'rules'> & { rules: Array<ResolversParentTypes['MigrationRuleEffect']> };
+  MigrationExample: Omit<MigrationExample, 'after' | 'before'> & { after?: Maybe<Array<ResolversParentTypes['PropertyValue']>>, before: Array<ResolversParentTypes['PropertyValue']> };
+  MigrationRuleEffect: Omit<MigrationRuleEffect, 'examples'> & { examples: Array<ResolversParentTypes['MigrationExample']> };
   Mutation: Record<PropertyKey, never>;
   NumberValue: PropertyValueModel;
   PlatformPrivileges: Privileges;
@@ -1803,6 +1919,7 @@ export type ResolversParentTypes = ResolversObject<{
   StructuredPropertyDefinitionRevision: DefinitionRevisionModel;
   StructuredPropertyEntity: EntityModel;
   StructuredPropertyInputParams: StructuredPropertyInputParams;
+  StructuredPropertyMigrationInput: StructuredPropertyMigrationInput;
   StructuredPropertySettings: StructuredPropertySettings;
   StructuredPropertySettingsInput: StructuredPropertySettingsInput;
   Test: EntityModel;
@@ -1829,6 +1946,7 @@ export type ResolversParentTypes = ResolversObject<{
   ValueHistoryInput: ValueHistoryInput;
   ValueHistoryResult: Omit<ValueHistoryResult, 'entries' | 'events'> & { entries: Array<ResolversParentTypes['ValueHistoryEntry']>, events: Array<ResolversParentTypes['LifecycleEvent']> };
   ValueImpact: ValueImpactModel;
+  ValueRemapInput: ValueRemapInput;
 }>;
 
 export type AccessTokenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessToken'] = ResolversParentTypes['AccessToken']> = ResolversObject<{
@@ -1845,6 +1963,8 @@ export type AccessTokenMetadataResolvers<ContextType = GraphQLContext, ParentTyp
   lastUsedAt?: Resolver<Maybe<ResolversTypes['Long']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   ownerUrn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  parentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  principalUrn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   revoked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   scope?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['AccessTokenType'], ParentType, ContextType>;
@@ -1891,6 +2011,12 @@ export type AutoCompleteResultsResolvers<ContextType = GraphQLContext, ParentTyp
   suggestions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
+export type BreakingChangeCountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BreakingChangeCount'] = ResolversParentTypes['BreakingChangeCount']> = ResolversObject<{
+  change?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  holders?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
 export type BulkEditChangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BulkEditChange'] = ResolversParentTypes['BulkEditChange']> = ResolversObject<{
   after?: Resolver<Array<ResolversTypes['PropertyValue']>, ParentType, ContextType>;
   before?: Resolver<Array<ResolversTypes['PropertyValue']>, ParentType, ContextType>;
@@ -1927,6 +2053,7 @@ export type BulkEditResultResolvers<ContextType = GraphQLContext, ParentType ext
 export type CorpUserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CorpUser'] = ResolversParentTypes['CorpUser']> = ResolversObject<{
   editableProperties?: Resolver<Maybe<ResolversTypes['CorpUserEditableProperties']>, ParentType, ContextType>;
   info?: Resolver<Maybe<ResolversTypes['CorpUserInfo']>, ParentType, ContextType>;
+  principalType?: Resolver<ResolversTypes['PrincipalType'], ParentType, ContextType>;
   properties?: Resolver<Maybe<ResolversTypes['CorpUserProperties']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
   urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2019,6 +2146,12 @@ export type DatasetPropertiesResolvers<ContextType = GraphQLContext, ParentType 
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   qualifiedName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type DefinitionChangePreviewResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DefinitionChangePreview'] = ResolversParentTypes['DefinitionChangePreview']> = ResolversObject<{
+  breaking?: Resolver<Array<ResolversTypes['BreakingChangeCount']>, ParentType, ContextType>;
+  impact?: Resolver<ResolversTypes['ValueImpact'], ParentType, ContextType>;
+  migration?: Resolver<Maybe<ResolversTypes['MigrationEffect']>, ParentType, ContextType>;
 }>;
 
 export type EntityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Entity'] = ResolversParentTypes['Entity']> = ResolversObject<{
@@ -2135,6 +2268,27 @@ export type MetadataAttributionResolvers<ContextType = GraphQLContext, ParentTyp
   time?: Resolver<ResolversTypes['Long'], ParentType, ContextType>;
 }>;
 
+export type MigrationEffectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MigrationEffect'] = ResolversParentTypes['MigrationEffect']> = ResolversObject<{
+  changed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  holders?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  refusedEntities?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  refusedValues?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rules?: Resolver<Array<ResolversTypes['MigrationRuleEffect']>, ParentType, ContextType>;
+}>;
+
+export type MigrationExampleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MigrationExample'] = ResolversParentTypes['MigrationExample']> = ResolversObject<{
+  after?: Resolver<Maybe<Array<ResolversTypes['PropertyValue']>>, ParentType, ContextType>;
+  before?: Resolver<Array<ResolversTypes['PropertyValue']>, ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type MigrationRuleEffectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MigrationRuleEffect'] = ResolversParentTypes['MigrationRuleEffect']> = ResolversObject<{
+  entities?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  examples?: Resolver<Array<ResolversTypes['MigrationExample']>, ParentType, ContextType>;
+  rule?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  values?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
   bulkEditStructuredProperties?: Resolver<ResolversTypes['BulkEditResult'], ParentType, ContextType, RequireFields<MutationBulkEditStructuredPropertiesArgs, 'input'>>;
   createAccessToken?: Resolver<Maybe<ResolversTypes['AccessToken']>, ParentType, ContextType, RequireFields<MutationCreateAccessTokenArgs, 'input'>>;
@@ -2185,6 +2339,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   listJobs?: Resolver<ResolversTypes['ListJobsResult'], ParentType, ContextType, Partial<QueryListJobsArgs>>;
   listTests?: Resolver<Maybe<ResolversTypes['ListTestsResult']>, ParentType, ContextType, RequireFields<QueryListTestsArgs, 'input'>>;
   me?: Resolver<ResolversTypes['AuthenticatedUser'], ParentType, ContextType>;
+  previewStructuredPropertyDefinition?: Resolver<ResolversTypes['DefinitionChangePreview'], ParentType, ContextType, RequireFields<QueryPreviewStructuredPropertyDefinitionArgs, 'input'>>;
   scrollAcrossEntities?: Resolver<Maybe<ResolversTypes['ScrollResults']>, ParentType, ContextType, RequireFields<QueryScrollAcrossEntitiesArgs, 'input'>>;
   searchAcrossEntities?: Resolver<Maybe<ResolversTypes['SearchResults']>, ParentType, ContextType, RequireFields<QuerySearchAcrossEntitiesArgs, 'input'>>;
   structuredProperty?: Resolver<Maybe<ResolversTypes['StructuredPropertyEntity']>, ParentType, ContextType, RequireFields<QueryStructuredPropertyArgs, 'urn'>>;
@@ -2256,6 +2411,7 @@ export type StringValueResolvers<ContextType = GraphQLContext, ParentType extend
 }>;
 
 export type StructuredPropertiesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StructuredProperties'] = ResolversParentTypes['StructuredProperties']> = ResolversObject<{
+  aspectVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   properties?: Resolver<Array<ResolversTypes['StructuredPropertiesEntry']>, ParentType, ContextType>;
 }>;
 
@@ -2292,8 +2448,10 @@ export type StructuredPropertyDefinitionRevisionResolvers<ContextType = GraphQLC
 export type StructuredPropertyEntityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['StructuredPropertyEntity'] = ResolversParentTypes['StructuredPropertyEntity'], FederationReferenceType extends FederationReferenceTypes['StructuredPropertyEntity'] = FederationReferenceTypes['StructuredPropertyEntity']> = ResolversObject<{
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['StructuredPropertyEntity']> | FederationReferenceType, FederationReferenceType, ContextType>;
   definition?: Resolver<ResolversTypes['StructuredPropertyDefinition'], ParentType, ContextType>;
+  definitionAspectVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   definitionHistory?: Resolver<Array<ResolversTypes['StructuredPropertyDefinitionRevision']>, ParentType, ContextType>;
   exists?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  migrating?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   settings?: Resolver<Maybe<ResolversTypes['StructuredPropertySettings']>, ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['Status']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
@@ -2429,6 +2587,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   AutoCompleteMultipleResults?: AutoCompleteMultipleResultsResolvers<ContextType>;
   AutoCompleteResultForEntity?: AutoCompleteResultForEntityResolvers<ContextType>;
   AutoCompleteResults?: AutoCompleteResultsResolvers<ContextType>;
+  BreakingChangeCount?: BreakingChangeCountResolvers<ContextType>;
   BulkEditChange?: BulkEditChangeResolvers<ContextType>;
   BulkEditProgress?: BulkEditProgressResolvers<ContextType>;
   BulkEditRefusal?: BulkEditRefusalResolvers<ContextType>;
@@ -2444,6 +2603,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   DataTypeInfo?: DataTypeInfoResolvers<ContextType>;
   Dataset?: DatasetResolvers<ContextType>;
   DatasetProperties?: DatasetPropertiesResolvers<ContextType>;
+  DefinitionChangePreview?: DefinitionChangePreviewResolvers<ContextType>;
   Entity?: EntityResolvers<ContextType>;
   EntityTypeCount?: EntityTypeCountResolvers<ContextType>;
   EntityTypeEntity?: EntityTypeEntityResolvers<ContextType>;
@@ -2460,6 +2620,9 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   ListTestsResult?: ListTestsResultResolvers<ContextType>;
   Long?: GraphQLScalarType;
   MetadataAttribution?: MetadataAttributionResolvers<ContextType>;
+  MigrationEffect?: MigrationEffectResolvers<ContextType>;
+  MigrationExample?: MigrationExampleResolvers<ContextType>;
+  MigrationRuleEffect?: MigrationRuleEffectResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   NumberValue?: NumberValueResolvers<ContextType>;
   PlatformPrivileges?: PlatformPrivilegesResolvers<ContextType>;

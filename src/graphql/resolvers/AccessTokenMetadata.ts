@@ -4,4 +4,5 @@ export const AccessTokenMetadata: AccessTokenMetadataResolvers = {
   scope: (m) => m.scope.toUpperCase() as AccessTokenScope,
   type: (m) => m.type.toUpperCase() as AccessTokenType,
   ownerUrn: (m) => m.owner,
+  principalUrn: (m) => m.principal,
 };

@@ -1,5 +1,6 @@
+import { principalKindOf } from '../../domain/principal.js';
 import { parseUrn } from '../../domain/urn.js';
-import type { CorpUserResolvers } from '../generated/resolvers-types.js';
+import type { CorpUserResolvers, PrincipalType } from '../generated/resolvers-types.js';
 import type { GraphQLContext } from '../context.js';
 import type { EntityModel } from '../models.js';
 import { aspectFields, text } from './displayAspects.js';
@@ -23,6 +24,7 @@ async function infoOf(model: EntityModel, ctx: GraphQLContext) {
 export const CorpUser: CorpUserResolvers = {
   type: entityTypeOf,
   username: (model) => parseUrn(model.urn).id,
+  principalType: (model) => principalKindOf(model.urn).toUpperCase() as PrincipalType,
   info: (model, _args, ctx) => infoOf(model, ctx),
   properties: (model, _args, ctx) => infoOf(model, ctx),
   editableProperties: async (model, _args, ctx) => {

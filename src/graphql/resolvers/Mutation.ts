@@ -3,6 +3,7 @@ import type { AccessTokenDuration, MutationResolvers } from '../generated/resolv
 import { typedValueOfInput } from '../../services/propertyService.js';
 import { entityModel } from './entityModel.js';
 import { atInputPaths, checkUpsertInput } from './valueInput.js';
+import { migrationOfInput } from './migrationInput.js';
 import { orFiltersOf } from './searchInput.js';
 
 const HOUR = 3_600_000;
@@ -29,7 +30,10 @@ export const Mutation: MutationResolvers = {
   },
   updateStructuredProperty: async (_root, { input }, ctx) => entityModel(ctx.receipts.resultOf(await ctx.services.properties.update(ctx.caller, input))),
   deleteStructuredProperty: async (_root, { input }, ctx) => ctx.receipts.resultOf(await ctx.services.properties.delete(ctx.caller, input.urn)),
-  replaceStructuredPropertyDefinition: async (_root, { input }, ctx) => entityModel(ctx.receipts.resultOf(await ctx.services.properties.replace(ctx.caller, input))),
+  replaceStructuredPropertyDefinition: async (_root, { input }, ctx) => {
+    const migration = migrationOfInput(input.migration);
+    return entityModel(ctx.receipts.resultOf(await ctx.services.properties.replace(ctx.caller, { ...input, migration: migration ?? null })));
+  },
   softDeleteStructuredProperty: async (_root, { input }, ctx) => entityModel(ctx.receipts.resultOf(await ctx.services.properties.softDelete(ctx.caller, input.urn))),
   restoreStructuredProperty: async (_root, { input }, ctx) => entityModel(ctx.receipts.resultOf(await ctx.services.properties.restore(ctx.caller, input.urn))),
   upsertStructuredProperties: async (_root, { input }, ctx) => {
@@ -37,11 +41,11 @@ export const Mutation: MutationResolvers = {
     checkUpsertInput(params);
     const urns = params.map((p) => p.structuredPropertyUrn);
     const field = (_i: number, err: { field?: string }) => (err.field === 'values' ? '.values' : '.structuredPropertyUrn');
-    return ctx.receipts.resultOf(await atInputPaths(urns, 'structuredPropertyInputParams', field, () => ctx.services.values.upsert(ctx.caller, input.assetUrn, params)));
+    return ctx.receipts.resultOf(await atInputPaths(urns, 'structuredPropertyInputParams', field, () => ctx.services.values.upsert(ctx.caller, input.assetUrn, params, { expectedVersion: input.expectedVersion ?? null })));
   },
   removeStructuredProperties: async (_root, { input }, ctx) =>
     ctx.receipts.resultOf(
-      await atInputPaths(input.structuredPropertyUrns, 'structuredPropertyUrns', () => '', () => ctx.services.values.remove(ctx.caller, input.assetUrn, input.structuredPropertyUrns)),
+      await atInputPaths(input.structuredPropertyUrns, 'structuredPropertyUrns', () => '', () => ctx.services.values.remove(ctx.caller, input.assetUrn, input.structuredPropertyUrns, { expectedVersion: input.expectedVersion ?? null })),
     ),
   createTest: async (_root, { input }, ctx) =>
     ctx.receipts.resultOf(await ctx.services.tests.createTest(ctx.caller, { ...input, definition: { json: input.definition.json ?? '' } })),

@@ -5,6 +5,7 @@ import type { EntityType, QueryResolvers } from '../generated/resolvers-types.js
 import { entityModel, hitModel } from './entityModel.js';
 import { allFiltersOf, facetMetadata, orFiltersOf, refuseView, timed, typesOf } from './searchInput.js';
 import { suggestionsOf } from './suggestions.js';
+import { migrationOfInput } from './migrationInput.js';
 
 export const Query: QueryResolvers = {
   dataset: async (_root, { urn }, ctx) => {
@@ -124,6 +125,21 @@ export const Query: QueryResolvers = {
   },
   testReport: (_root, { input }, ctx) => ctx.services.compliance.report(ctx.caller, { urn: input?.urn ?? null, days: input?.days ?? null }),
   explainTest: (_root, { input }, ctx) => ctx.services.compliance.explain(ctx.caller, { test: input.test, entity: input.urn }),
+  previewStructuredPropertyDefinition: async (_root, { input }, ctx) => {
+    const migration = migrationOfInput(input.migration);
+    const preview = await ctx.services.properties.previewReplace(ctx.caller, { ...input, migration: migration ?? null });
+    return {
+      impact: preview.impact,
+      breaking: [...preview.breaking],
+      migration: preview.migration && {
+        holders: preview.migration.holders,
+        changed: preview.migration.changed,
+        rules: preview.migration.rules.map((r) => ({ ...r, examples: r.examples.map((e) => ({ urn: e.urn, before: [...e.before], after: e.after ? [...e.after] : null })) })),
+        refusedValues: preview.migration.refused.values,
+        refusedEntities: preview.migration.refused.entities,
+      },
+    };
+  },
   valueHistory: async (_root, { input }, ctx) => {
     const page = await ctx.services.history.valueHistory(ctx.caller, { urn: input.urn ?? null, property: input.propertyUrn ?? null, count: input.count ?? null, scrollId: input.scrollId ?? null });
     return { nextScrollId: page.scrollId, entries: page.entries, events: page.events };

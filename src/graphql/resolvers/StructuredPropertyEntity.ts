@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../domain/errors.js';
 import type { StructuredPropertyEntityResolvers } from '../generated/resolvers-types.js';
 import { entityModel, entityTypeOf } from './entityModel.js';
+import { versionOf } from './assetFields.js';
 
 export const StructuredPropertyEntity: StructuredPropertyEntityResolvers = {
   __resolveReference: async (reference, ctx) => ((await ctx.loaders.property.load(reference.urn)) ? entityModel(reference.urn) : null),
@@ -29,6 +30,8 @@ export const StructuredPropertyEntity: StructuredPropertyEntityResolvers = {
     return state ? { removed: state.removed } : null;
   },
   valueImpact: (model, _args, ctx) => ctx.services.entities.previewDelete(ctx.caller, model.urn),
+  definitionAspectVersion: async (model, _args, ctx) => versionOf((await ctx.loaders.aspect.load({ urn: model.urn, aspect: 'propertyDefinition' }))?.systemMetadata),
+  migrating: async (model, _args, ctx) => (await ctx.loaders.property.load(model.urn))?.migrating ?? false,
   definitionHistory: async (model, _args, ctx) =>
     (await ctx.services.properties.history(ctx.caller, model.urn)).map((r) => ({
       revision: r.revision,

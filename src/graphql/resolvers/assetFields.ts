@@ -7,10 +7,16 @@ export async function structuredPropertiesOf(model: EntityModel, _args: unknown,
   const aspect = await ctx.loaders.aspect.load({ urn: model.urn, aspect: 'structuredProperties' });
   if (!aspect) return null;
   const properties = (aspect.value as { properties?: PropertyValueAssignment[] }).properties ?? [];
-  return { associatedUrn: model.urn, properties };
+  return { associatedUrn: model.urn, properties, aspectVersion: versionOf(aspect.systemMetadata) };
 }
 
 export async function testResultsOf(model: EntityModel, _args: unknown, ctx: GraphQLContext): Promise<TestResultsModel | null> {
   const aspect = await ctx.loaders.aspect.load({ urn: model.urn, aspect: 'testResults' });
   return aspect ? (aspect.value as TestResultsModel) : null;
+}
+
+/** An aspect's stored version (systemMetadata.version), which a write sends back as expectedVersion. */
+export function versionOf(systemMetadata: Record<string, unknown> | null | undefined): string | null {
+  const v = systemMetadata?.version;
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : null;
 }

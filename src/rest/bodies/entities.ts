@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { urnText } from '../../domain/shapes/common.js';
+import { migrationShape } from '../../domain/valueMigration.js';
 import type { ApiVersion } from '../apiVersion.js';
 
 export const aspectShape = z.record(z.string(), z.unknown()).meta({
@@ -29,8 +30,13 @@ export const aspectEnvelopeShape = z
           .describe('Write only if the stored revision is this one (`-1`: only if absent); else 412.'),
       })
       .nullish(),
+    migration: migrationShape
+      .optional()
+      .describe(
+        'propertyDefinition only: instead of a new `version`, rules that keep the stored values the change would break: `remap` (a list of `{from, to}` typed values), `convert` (numbers to strings or strings to numbers, for a value type change), `dropInvalid` (drop only the values the new definition refuses). `dryRun=true` answers what each rule does.',
+      ),
   })
-  .meta({ id: 'AspectEnvelope', description: 'A v3 aspect: the value, plus optional system metadata and headers.' });
+  .meta({ id: 'AspectEnvelope', description: 'A v3 aspect: the value, plus optional system metadata, headers and (for a definition) a migration.' });
 
 export type AspectEnvelope = z.output<typeof aspectEnvelopeShape>;
 

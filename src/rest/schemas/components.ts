@@ -85,6 +85,7 @@ z.strictObject({
       version: z.int().describe('The structuredProperties version this write stored: 0 the latest, 1..n the earlier ones, oldest first.'),
       time: z.int().describe('Milliseconds since the epoch.'),
       actor: z.string(),
+      actorType: z.enum(['person', 'machine', 'system']).describe('Who the actor is, read from its urn: a person (`urn:li:corpuser:<sub or email>`), a machine token (`urn:li:corpuser:__service_<name>`) or the system. Entries written before machine tokens had a namespace of their own keep the actor they were written with.'),
       via: z.string().nullable().describe('rest-v2, rest-v3, restli, graphql, cli, console or system; null for versions written before it was recorded.'),
       changes: z.array(valueChange),
     }),
@@ -113,8 +114,10 @@ z.object({
   expiresAt: z.int().nullable(),
   revoked: z.boolean(),
   lastUsedAt: z.int().nullable(),
-  type: z.enum(['machine', 'personal', 'session']).describe('`machine` (acts as `urn:li:corpuser:<name>`), `personal` or `session` (act as their owner, a signed-in person).'),
-  owner: z.string().nullable().describe('The person a personal or session token belongs to; null for machine tokens.'),
+  type: z.enum(['machine', 'personal', 'session']).describe('`machine` (acts as `urn:li:corpuser:__service_<name>`), `personal` or `session` (act as their owner: a signed-in person, or for a console session opened with a machine token, that machine).'),
+  owner: z.string().nullable().describe('Whom a personal or session token belongs to; null for machine tokens.'),
+  principal: z.string().describe('Who the token acts as, recorded on everything it writes: `urn:li:corpuser:__service_<name>` for a machine token, its owner otherwise.'),
+  parentId: z.string().nullable().describe('The token a console session was opened with (the session ends with it); null otherwise.'),
 }).meta({ id: 'AccessToken', description: 'What the server keeps about a token (never the secret).' });
 
 z.object({ passing: z.array(testResultShape), failing: z.array(testResultShape) }).meta({

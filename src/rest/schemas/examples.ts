@@ -69,12 +69,14 @@ export const TOKEN_METADATA = {
   description: 'nightly load',
   scope: 'write',
   createdAt: 1767000000000,
-  createdBy: 'urn:li:corpuser:root',
+  createdBy: 'urn:li:corpuser:__service_root',
   expiresAt: 1893456000000,
   revoked: false,
   lastUsedAt: null,
   type: 'machine',
   owner: null,
+  principal: 'urn:li:corpuser:__service_loader',
+  parentId: null,
 };
 
 export const INVALID_URN = { error: 'Invalid urn!: urn:li:x', message: 'Invalid urn!: urn:li:x (missing entity type)' };

@@ -7,6 +7,7 @@ const ENTRY = {
   version: 0,
   time: 1768210200000,
   actor: 'urn:li:corpuser:ana@example.com',
+  actorType: 'person',
   via: 'cli',
   changes: [{ propertyUrn: PROPERTY_URN, before: [{ double: 30 }], after: [{ double: 60 }] }],
 };

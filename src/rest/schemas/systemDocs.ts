@@ -133,6 +133,8 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
     tags: ['Jobs'],
     query: {
       status: { description: 'Only jobs in this state.', schema: { type: 'string', enum: ['pending', 'running', 'done', 'failed'] } },
+      kind: { description: 'Only jobs of this kind (`cleanup-property-values`, `migrate-property-values`, `bulk-edit-values`, ...).', schema: { type: 'string' } },
+      propertyUrn: { description: "Only jobs about this structured property (its cleanup, its migration).", schema: { type: 'string' } },
       count: { description: 'At most this many (capped at 1000).', schema: { type: 'integer', minimum: 1, default: 100 } },
     },
     responses: {

@@ -1,6 +1,6 @@
 /**
  * Which entities a bulk edit goes through, chunk by chunk, and what it does with an
- * entity changed after the selection was fixed (docs/contract.md §13, issue #39).
+ * entity changed after the selection was fixed (docs/contract.md §15, issue #39).
  *
  * - Named entities (`urns`): the selection is fixed when the request is accepted. An
  *   entity written by anyone since is still edited, on its values as they are at its

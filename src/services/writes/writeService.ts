@@ -10,7 +10,7 @@
  * own error; several: BatchRefusedError listing each). With `atomic: false` each entity
  * stands alone: the refused ones are answered as such, the others written.
  */
-import { BatchRefusedError, PreconditionError, relocated, ServiceError, StaleWriteError, UnavailableError, type RefusedItem } from '../../domain/errors.js';
+import { BatchRefusedError, PreconditionError, relocated, ServiceError, StaleWriteError, UnavailableError, ValidationError, type RefusedItem } from '../../domain/errors.js';
 import { checkRequestedResults, requireBatchSize } from '../../domain/limits.js';
 import { keyAspectOf } from '../../domain/urn.js';
 import { changesBetween, staleMessage } from '../../domain/staleWrite.js';
@@ -135,7 +135,12 @@ export class DefaultWriteService implements WriteService {
     // What the plan alone shows: aspects the entity type has, and whether the caller may touch them.
     const early = prepared.map(({ plan: e }): ServiceError | undefined => {
       try {
-        for (const c of e.changes) handlerFor(e.urn.entityType, c.aspect);
+        for (const c of e.changes) {
+          const rules = handlerFor(e.urn.entityType, c.aspect);
+          if (c.op !== 'delete' && c.directive !== undefined && !rules.acceptsDirective) {
+            throw new ValidationError(`A migration applies only to a structured property's propertyDefinition, not to ${c.aspect}; leave it out`, 'migration');
+          }
+        }
         this.gate.beforeLoad(caller, e);
         return undefined;
       } catch (err) {
