@@ -118,7 +118,7 @@ export class DefaultHistoryService implements HistoryService {
       if (property.removed) throw new SoftDeletedError(`Cannot read the history of soft deleted Structured Property [${propertyUrn}]; restore it first`, 'property');
     }
     const count = pageSize(query.count, HISTORY_PAGE);
-    const { rows: page, more } = count === 0 ? { rows: [], more: false } : await valuesVersions(this.deps.db, {
+    const { rows: page, more, resume } = count === 0 ? { rows: [], more: false, resume: undefined } : await valuesVersions(this.deps.db, {
       ...(urn !== undefined ? { urn } : {}),
       ...(propertyUrn !== undefined ? { propertyUrn } : {}),
       ...(query.scrollId ? { after: decodeHistoryCursor(query.scrollId) } : {}),
@@ -131,7 +131,7 @@ export class DefaultHistoryService implements HistoryService {
     const last = page.at(-1);
     const about = urn !== undefined && parseUrn(urn).entityType.definitionAspect ? urn : propertyUrn;
     const events = query.scrollId || about === undefined ? [] : (await lifecycleEventsOf(this.deps.db, about, EVENTS_SHOWN)).map((e) => ({ urn: e.urn, event: e.event, time: e.createdOn.getTime(), actor: e.actor, via: e.via, detail: e.detail }));
-    return { entries, events, scrollId: more && last ? encodeHistoryCursor({ time: last.createdOn.getTime(), urn: last.urn, revision: last.revision }) : null };
+    return { entries, events, scrollId: more && (resume ?? last) ? encodeHistoryCursor(resume ?? { time: last!.createdOn.getTime(), urn: last!.urn, revision: last!.revision }) : null };
   }
 
   /**

@@ -74,3 +74,22 @@ test('a version larger than the bound alone still comes, one per page', async ()
   const pages = await allPages({ urn: huge });
   expect(pages.map((p) => p.length)).toEqual([1, 1, 1]);
 });
+
+test("a property held by more entities than the few read whole: its history comes from the newest writes back, every write once, in order", async () => {
+  const HELD = 'urn:li:structuredProperty:io.pagesize.held';
+  await rt.services.properties.create(admin, { id: 'io.pagesize.held', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] });
+  const holders = Array.from({ length: 2300 }, (_, i) => dataset(`held${String(i).padStart(4, '0')}`));
+  for (let i = 0; i < holders.length; i += 1000) {
+    await writesOf(rt.services).batchUpsert(admin, ENTITY.dataset, holders.slice(i, i + 1000).map((urn) => ({ urn, aspects: new Map<string, { value: unknown }>([['status', { value: { removed: false } }], ['structuredProperties', { value: { properties: [{ propertyUrn: HELD, values: [{ string: 'first' }] }] } }]]) })));
+  }
+  // Some holders change again, and one drops the property: a removal is a change of its history too.
+  for (const urn of holders.slice(0, 20)) await rt.services.values.upsert(admin, urn, [{ structuredPropertyUrn: HELD, values: [{ stringValue: 'second' }] }]);
+  await rt.services.values.remove(admin, holders[30]!, [HELD]);
+  const pages = await allPages({ property: HELD });
+  const entries = pages.flat();
+  expect(entries).toHaveLength(holders.length + 20 + 1);
+  expect(new Set(entries.map((e) => `${e.urn} ${e.version}`)).size).toBe(entries.length);
+  expect(entries.map((e) => e.time)).toEqual([...entries.map((e) => e.time)].sort((a, b) => b - a));
+  expect(entries[0]).toMatchObject({ urn: holders[30], changes: [{ propertyUrn: HELD, before: [{ string: 'first' }], after: [] }] });
+  expect(pages.length).toBeGreaterThan(2);
+}, 120_000);
