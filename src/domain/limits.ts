@@ -46,12 +46,12 @@ export const LIMITS = {
   requestedResults: 10_000,
   /**
    * Characters of stored versions (each, and the one before it) one page of value
-   * history reads: 256 KiB. A page ends at its `count` or here, whichever comes first,
+   * history reads: 64 KiB. A page ends at its `count` or here, whichever comes first,
    * and says where to go on. Ten aliases of valueHistory(count: 1000), 2.4 MB each, held
-   * /health at a p99 of 1.4 s under four clients (issue #46 item 2; BENCHMARKS.md, "Under
-   * attack").
+   * /health at a p99 of 1.4 s under four clients (issue #46 item 2); at 256 KiB a page,
+   * /health/live's p99 was still 128 ms (BENCHMARKS.md, "Under attack: issue #46's ...").
    */
-  historyPageCharacters: 256 * 1024,
+  historyPageCharacters: 64 * 1024,
 } as const;
 
 /** Throws a ValidationError naming the limit when a request asks for more results than it allows. */
