@@ -36,9 +36,9 @@ beforeAll(async () => {
   rt = await startTestRuntime();
   await rt.services.properties.create(admin, { id: 'io.pagesize.notes', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'MULTIPLE' });
   await writesOf(rt.services).batchUpsert(admin, ENTITY.dataset, [{ urn: D, aspects: new Map([['status', { value: { removed: false } }]]) }]);
-  // Each version holds 6 values of 9,000 characters: about 54,000 characters, twice that with the version before.
+  // Each version holds 6 values of 2,000 characters: about 12,000 characters, twice that with the version before.
   for (let v = 0; v < VERSIONS; v++) {
-    const values = Array.from({ length: 6 }, (_, i) => ({ stringValue: `${v}-${i}-${'n'.repeat(9_000)}` }));
+    const values = Array.from({ length: 6 }, (_, i) => ({ stringValue: `${v}-${i}-${'n'.repeat(2_000)}` }));
     await rt.services.values.upsert(admin, D, [{ structuredPropertyUrn: NOTES, values }]);
   }
 }, 120_000);
@@ -57,10 +57,11 @@ test.each([
   expect(new Set(entries.map((e) => e.version)).size).toBe(VERSIONS);
   expect(entries.map((e) => e.time)).toEqual([...entries.map((e) => e.time)].sort((a, b) => b - a));
   expect(pages.length).toBeGreaterThan(1);
+  expect(pages.some((page) => page.length > 1)).toBe(true);
   for (const page of pages) {
     expect(page.length).toBeGreaterThanOrEqual(1);
-    // Each entry is a version's values before and after: about what the page read of the store.
-    expect(JSON.stringify(page).length).toBeLessThanOrEqual(LIMITS.historyPageCharacters * 1.2);
+    // Each entry is a version's values before and after: about what the page read of the store (one entry alone may be more).
+    if (page.length > 1) expect(JSON.stringify(page).length).toBeLessThanOrEqual(LIMITS.historyPageCharacters * 1.2);
   }
 });
 
