@@ -23,7 +23,7 @@ export interface OrphanGuard {
 /** Guards DATA_DIR's Meilisearch and the PostgreSQL clusters named (default: DATA_DIR/postgres). */
 export function guardEngines(dataDir: string, clusterDirs: readonly string[] = [path.join(dataDir, 'postgres')]): OrphanGuard {
   const entry = fileURLToPath(new URL('./orphanGuardian.js', import.meta.url));
-  const child = spawn(process.execPath, [entry, dataDir, ...clusterDirs], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  const child = spawn(process.execPath, [entry, String(process.pid), dataDir, ...clusterDirs], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
   child.on('error', () => undefined);
   child.stdin?.on('error', () => undefined);
   // Neither the guardian nor its pipe keeps the command alive.
