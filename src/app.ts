@@ -108,6 +108,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     // Errors the router raises before any route (a bad percent-encoding, an overlong segment) get our body too.
     frameworkErrors: sendError,
+    // X-Forwarded-* only from the configured reverse proxies (request.ip, .protocol, .host).
+    trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
   });
   installRequestTelemetry(app, deps.log);
   discardRefusedBodies(app, Math.min(REFUSED_BODY_GRACE_MS, config.requestTimeoutMs));

@@ -2,6 +2,7 @@
  * The service's configuration (docs/contract.md §11), read once at start-up. Nothing else reads
  * process.env: everything below receives a Config.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_GROUP_SCOPES, parseGroupScopes, type GroupScope } from './domain/person.js';
 import { URN_NAMESPACES, type UrnNamespace } from './domain/typeUrns.js';
@@ -38,6 +39,8 @@ export interface Config {
   readonly writeWaitForIndex: boolean;
   /** Upper bound on how long a write waits for the index before returning anyway. */
   readonly indexWaitMs: number;
+  /** Concurrent writes share one statement and one commit (WRITE_GROUP_COMMIT, default true). */
+  readonly writeGroupCommit: boolean;
   readonly logLevel: string;
   /** LOG_FORMAT: JSON lines, or lines for people; `auto` picks by whether stdout is a terminal. */
   readonly logFormat: LogFormat;
@@ -53,6 +56,14 @@ export interface Config {
   /** How long an answer may wait for its client to take any of it before the connection is closed. */
   readonly responseWriteTimeoutMs: number;
   readonly corsOrigins: readonly string[];
+  /**
+   * Reverse proxies (IP addresses or CIDR ranges) whose X-Forwarded-For, -Proto and -Host
+   * are believed: the client's address (rate limits, failed sign-ins), the scheme and
+   * host of links and of the sign-in's callback. Empty: no forwarded header is believed.
+   */
+  readonly trustedProxies: readonly string[];
+  /** A file that receives the audit lines too, rotated by size (the log has them either way). */
+  readonly auditLog: AuditLogConfig | undefined;
   readonly rateLimitPerMinute: number;
   /** Failed authentications one client address may make per minute before it is answered 429. */
   readonly authFailuresPerMinute: number;
@@ -254,6 +265,35 @@ function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | undefined {
   };
 }
 
+export interface AuditLogConfig {
+  readonly file: string;
+  /** The size past which the file is rotated: file.1 is the newest rotated one. */
+  readonly maxBytes: number;
+  /** Rotated files kept beside the current one. */
+  readonly files: number;
+}
+
+function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const entries = (str(env, 'TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const valid = family !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
+    if (!valid) throw new ConfigError(`TRUSTED_PROXIES must list the IP addresses or CIDR ranges of your reverse proxies, such as 127.0.0.1,10.0.0.0/8; got ${JSON.stringify(entry)}`);
+  }
+  return entries;
+}
+
+function auditLog(env: NodeJS.ProcessEnv): AuditLogConfig | undefined {
+  const file = str(env, 'AUDIT_LOG_FILE');
+  if (file === undefined) {
+    const stray = ['AUDIT_LOG_MAX_SIZE', 'AUDIT_LOG_FILES'].filter((name) => str(env, name) !== undefined);
+    if (stray.length > 0) throw new ConfigError(`${stray.join(', ')} set without AUDIT_LOG_FILE: set AUDIT_LOG_FILE to the file the audit lines go to`);
+    return undefined;
+  }
+  return { file: path.resolve(file), maxBytes: bytes(env, 'AUDIT_LOG_MAX_SIZE', 10 * 1024 ** 2), files: int(env, 'AUDIT_LOG_FILES', 10, 1) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
@@ -280,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootToken: str(env, 'ROOT_TOKEN'),
     writeWaitForIndex: bool(env, 'WRITE_WAIT_FOR_INDEX', true),
     indexWaitMs: int(env, 'INDEX_WAIT_MS', 5000),
+    writeGroupCommit: bool(env, 'WRITE_GROUP_COMMIT', true),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),
@@ -290,6 +331,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100),
     responseWriteTimeoutMs: int(env, 'RESPONSE_WRITE_TIMEOUT_MS', 30_000, 100),
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustedProxies: trustedProxies(env),
+    auditLog: auditLog(env),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
     authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 600, 1),
     consoleSessionHours: int(env, 'CONSOLE_SESSION_HOURS', 12, 1),

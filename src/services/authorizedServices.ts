@@ -15,11 +15,12 @@ import type { ComplianceService } from './complianceService.js';
 import type { EntityService } from './entityService.js';
 import type { HistoryService } from './historyService.js';
 import type { JobService } from './jobs/jobService.js';
-import { backupPolicy, bulkEditPolicy, compliancePolicy, entityPolicy, historyPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import { backupPolicy, bulkEditPolicy, valueImportPolicy, compliancePolicy, entityPolicy, historyPolicy, jobPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
 import type { TokenService } from './tokenService.js';
+import type { ValueImportService } from './valueImportService.js';
 import type { ValueService } from './valueService.js';
 import type { WriteService } from './writes/writeService.js';
 
@@ -105,6 +106,13 @@ export class AuthorizedHistoryService extends Authorized<HistoryService> impleme
   }
   aspectVersion: HistoryService['aspectVersion'] = (caller, ...rest) => this.allowed(caller, 'aspectVersion', historyPolicy.aspectVersion).aspectVersion(caller, ...rest);
   valueHistory: HistoryService['valueHistory'] = (caller, ...rest) => this.allowed(caller, 'valueHistory', historyPolicy.valueHistory).valueHistory(caller, ...rest);
+}
+
+export class AuthorizedValueImportService extends Authorized<ValueImportService> implements ValueImportService {
+  constructor(inner: ValueImportService) {
+    super(inner, 'valueImports');
+  }
+  importValues: ValueImportService['importValues'] = (caller, ...rest) => this.allowed(caller, 'importValues', valueImportPolicy.importValues).importValues(caller, ...rest);
 }
 
 export class AuthorizedBulkEditService extends Authorized<BulkEditService> implements BulkEditService {

@@ -92,7 +92,8 @@ test('dryRun=true on a property DELETE and on a definition write states the impa
   const breaking = { qualifiedName: 'io.wire.tier', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], allowedValues: [{ value: { string: 'gold' } }], version: '20270101000000' };
   const write = await http(server.url, 'POST', `${V3}/entity/structuredProperty/${enc(TIER)}/propertyDefinition`, { query: { createIfNotExists: 'false', dryRun: 'true' }, json: { value: breaking }, headers: auth });
   expect(write.status).toBe(200);
-  expect(write.body).toEqual({ dryRun: true, impact });
+  // What breaks and how many hold what it breaks, beside what the new version drops (docs/contract.md §14).
+  expect(write.body).toEqual({ dryRun: true, impact, compatibility: { breaking: [{ change: 'allowed value "bronze" is removed', kind: 'allowedValueRemoved', holders: 3 }] } });
   const refused = await http(server.url, 'POST', `${V3}/entity/structuredProperty/${enc(TIER)}/propertyDefinition`, { query: { createIfNotExists: 'false' }, json: { value: { ...breaking, version: undefined } }, headers: auth });
   expect(refused.status).toBe(400);
   expect(refused.body.message).toMatch(/A new version hides at once, and then removes, the 4 values on 4 entities \(dataset: 4\) the property holds now\./);

@@ -20,7 +20,7 @@ const LAYER: Readonly<Record<string, number>> = {
   services: 3, metricsScrape: 3,
   // cli/local/ holds the CLI's local commands (restore --from, upgrade-data), which open the store themselves.
   rest: 4, restli: 4, graphql: 4, cli: 4, console: 4, web: 4,
-  app: 5, server: 5, runtime: 5, main: 5, systemUpdate: 5, connectionDrain: 5,
+  app: 5, server: 5, runtime: 5, main: 5, bin: 5, systemUpdate: 5, connectionDrain: 5,
 };
 /** Layers whose rooms may import one another: infrastructure pieces, edges sharing a helper, the roots. */
 const SIDEWAYS = new Set([1, 4, 5]);

@@ -77,20 +77,20 @@ export async function history(ctx: CommandContext, options: HistoryOptions): Pro
     printLine(out, JSON.stringify({ entries, ...(events.length > 0 ? { events } : {}), ...(more ? { more: true } : {}) }, null, 2));
     return EXIT.ok;
   }
-  // The property's (or test's) own story first: created, changed, versions, migrations, deletes.
-  if (events.length > 0) {
-    printTable(out, ['TIME', 'ACTOR', 'VIA', 'EVENT'], events.map((e) => [new Date(e.time).toISOString(), e.actor, e.via ?? '', eventText(e)]));
-    if (entries.length > 0) printLine(out, '');
-  }
-  if (entries.length === 0) {
-    if (events.length === 0) printLine(out, 'No changes of values recorded.');
+  if (entries.length === 0 && events.length === 0) {
+    printLine(out, 'No changes of values recorded.');
     return EXIT.ok;
   }
   const showEntity = !options.urn;
   const rows = entries.flatMap((e) =>
     e.changes.map((c) => [new Date(e.time).toISOString(), e.actor, e.via ?? '', ...(showEntity ? [e.urn] : []), changeText(c)]),
   );
-  printTable(out, ['TIME', 'ACTOR', 'VIA', ...(showEntity ? ['ENTITY'] : []), 'CHANGE'], rows);
+  if (rows.length > 0) printTable(out, ['TIME', 'ACTOR', 'VIA', ...(showEntity ? ['ENTITY'] : []), 'CHANGE'], rows);
   if (more) printLine(out, `(newest ${entries.length} writes shown; --count N or --all for more)`);
+  // Then the property's (or test's) own story: created, changed, versions, migrations, deletes.
+  if (events.length > 0) {
+    if (rows.length > 0) printLine(out, '');
+    printTable(out, ['TIME', 'ACTOR', 'VIA', 'EVENT'], events.map((e) => [new Date(e.time).toISOString(), e.actor, e.via ?? '', eventText(e)]));
+  }
   return EXIT.ok;
 }

@@ -1,15 +1,15 @@
 /**
  * CSV as spreadsheets write it (RFC 4180): fields separated by commas, quoted with `"`
  * when they hold a comma, a quote or a line break (a quote inside doubled), records
- * ending in LF or CRLF. Each record keeps the line it starts on, for messages. Read as a
- * stream, chunk by chunk, so that a file of any size is never held whole (issue #46 item
- * 16: a 77 MB import held 3.0 GB). Cells are written with formulas defused and read back
- * with the defusing undone (domain/csvCells.ts).
+ * ending in LF or CRLF. Each record keeps the line it starts on, for messages. Read in
+ * pieces (CsvReader; csvFileStream.ts reads a file that way), so that a file need never be
+ * held whole (issue #46 item 16: a 77 MB import held 3.0 GB). Cells are written with
+ * formulas defused and read back with the defusing undone (domain/csvCells.ts). The
+ * console shares this module, so it imports nothing of Node's.
  *
  * Hand-written rather than csv-parse: the library took 2.5 times as long on the same
  * file (docs/decisions.md, "CSV: our reader, not csv-parse").
  */
-import { createReadStream } from 'node:fs';
 import { defuseFormula, restoreFormula } from '../../domain/csvCells.js';
 import { CliError, EXIT } from '../errors.js';
 
@@ -142,19 +142,6 @@ export class CsvReader {
 export function parseCsv(text: string, file: string): CsvRecord[] {
   const reader = new CsvReader(file);
   return [...reader.push(text), ...reader.finish()];
-}
-
-/** The file's records, read a piece at a time. */
-export async function* readCsvFile(file: string): AsyncGenerator<CsvRecord> {
-  const reader = new CsvReader(file);
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  try {
-    for await (const piece of stream as AsyncIterable<string>) yield* reader.push(piece);
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    throw new CliError(`Cannot read ${file}: ${(err as Error).message}`, EXIT.usage);
-  }
-  yield* reader.finish();
 }
 
 function quoteCell(cell: string): string {
