@@ -85,6 +85,11 @@ export interface Config {
    * of them (the default: history is kept for good unless an operator limits it).
    */
   readonly historyVersionsKept: number;
+  /**
+   * JOB_RETENTION_DAYS: jobs that ended (done or failed) longer ago are deleted with their
+   * inputs and results; 0 keeps them for good.
+   */
+  readonly jobRetentionDays: number;
   /** TEST_EVALUATION: keep metadata test results current (the change-log consumer, docs/metadata-tests.md). */
   readonly testEvaluation: boolean;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
@@ -341,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
     leaseSeconds: int(env, 'LEASE_SECONDS', DEFAULT_LEASE_SECONDS, 3),
     historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
+    jobRetentionDays: int(env, 'JOB_RETENTION_DAYS', 7, 0),
     testEvaluation: bool(env, 'TEST_EVALUATION', true),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
     dropUndefinedPropertyValues: bool(env, 'DROP_UNDEFINED_PROPERTY_VALUES', false),

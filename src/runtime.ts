@@ -129,10 +129,10 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
   services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, authEnabled: config.authEnabled, registryChanges, groupCommit: config.writeGroupCommit, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), tokenSessionHours: config.consoleSessionHours, ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  worker = new JobWorker({ db, log, writes: backgroundWrites, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds });
-  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ writes: backgroundWrites, onChanges: () => indexer?.nudge() }));
+  worker = new JobWorker({ db, log, writes: backgroundWrites, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
   worker.register(MIGRATE_PROPERTY_VALUES, migrationHandler({ db, writes: backgroundWrites, log, onChanges: () => indexer?.nudge() }));
   const searchService = services.search;
+  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, writes: backgroundWrites, onChanges: () => indexer?.nudge(), search: searchService.enabled ? searchService : null, indexWaiter }));
   worker.register(EVALUATE_TESTS, (ctx) =>
     runEvaluationJob({ db, store: backgroundWrites, catalog: new TestCatalog({ db, log }), log, search: searchService.enabled ? searchService : null, onChanges: () => indexer?.nudge() }, ctx),
   );

@@ -20,13 +20,13 @@ import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
 import { MAX_FACET_VALUES, MAX_RANKED_HITS } from '../search/settings.js';
 import type { Db } from '../store/database.js';
-import { enqueueSingletonJob } from '../store/jobs.js';
+import { enqueueJob } from '../store/jobs.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
 import type { AuditTrail } from './audit.js';
 import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
-import { SEARCH_INDEX_BUILD } from './jobs/kinds.js';
+import { indexBuildRequest } from '../domain/jobKinds.js';
 import { DEFAULT_KEY_FACETS, describeFacet, emptyFacet, type Facet } from './searchFacets.js';
 import { resolveFields } from './searchFields.js';
 import type { LocalRegistryChanges } from './localRegistryChanges.js';
@@ -289,7 +289,7 @@ export class DefaultSearchService implements SearchService {
       async () => {
         if (!this.deps.engine) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
         const format = this.deps.engine.format;
-        const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, SEARCH_INDEX_BUILD, { reason, format }));
+        const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueJob(tx, indexBuildRequest(reason, format)));
         return { jobId: String(id), created };
       },
       (queued) => ({ jobId: queued.jobId, created: queued.created }),

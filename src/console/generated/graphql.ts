@@ -51,6 +51,8 @@ export type BulkEditStructuredPropertiesInput = {
   /** Decide every entity's change and write nothing. */
   dryRun?: boolean | null | undefined;
   operation: BulkEditOperation;
+  /** Filters the search's entities must match too, as searchAcrossEntities takes them (with no query: every entity matching them). The job keeps the search and resolves it page by page as it runs. */
+  orFilters?: Array<AndFilterInput> | null | undefined;
   /** A search selecting the entities (the REST query syntax: `platform:hive AND origin:PROD`, `*` for all); or give urns. */
   query?: string | null | undefined;
   structuredPropertyUrn: string;

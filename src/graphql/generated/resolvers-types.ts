@@ -3,7 +3,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { EntityModel, DefinitionModel, StructuredPropertiesModel, StructuredPropertiesEntryModel, AttributionModel, AllowedValueModel, PropertyValueModel, TypeQualifierModel, AuditStampModel, SearchResultModel, TestResultsModel, TestResultModel, TestComplianceModel, TestExplanationModel, PredicateOutcomeModel, TestDefinitionModel, ListTestsResultModel, DataTypeInfoModel, EntityTypeInfoModel, PlatformPrivilegesModel, SchemaMetadataModel, SchemaFieldModel, DefinitionRevisionModel, ValueHistoryEntryModel, LifecycleEventModel, ValueChangeModel, ValueImpactModel, BulkEditResultModel, BulkEditChangeModel, BulkEditProgressModel, SavedViewModel, ValueImportResultModel } from '../models.js';
 import type { TokenMetadata } from '../../services/tokenService.js';
 import type { Caller } from '../../services/caller.js';
-import type { JobView } from '../../services/jobs/jobService.js';
+import type { JobListing } from '../../services/jobs/jobService.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -512,9 +512,14 @@ export type BulkEditOperation =
 export type BulkEditProgress = {
   __typename?: 'BulkEditProgress';
   changed: Scalars['Int']['output'];
+  /** Entities someone else changed after the selection was fixed that were still edited, on their values as they were at their turn. */
+  changedSinceSelection: Scalars['Int']['output'];
+  /** The entities left as they were, each with the reason; in listJobs, empty (read job(id)). */
   refused: Array<BulkEditRefusal>;
-  /** Entities the rules refused to change (the first thousand are listed). */
+  /** Entities left as they were: refused by the rules, or skipped (the first thousand are listed in refused). */
   refusedCount: Scalars['Int']['output'];
+  /** Of refusedCount, the entities that changed after the selection was fixed and no longer match its search. */
+  skipped: Scalars['Int']['output'];
   unchanged: Scalars['Int']['output'];
 };
 
@@ -531,10 +536,12 @@ export type BulkEditResult = {
   /** Dry run: the first hundred changes, value by value. */
   changes: Array<BulkEditChange>;
   dryRun: Scalars['Boolean']['output'];
-  /** Entities selected. */
+  /** Entities selected: the count before apply. */
   entities: Scalars['Int']['output'];
   /** The job applying the edit; null for a dry run. */
   job?: Maybe<Job>;
+  /** The most entities one bulk edit may select (a larger selection is refused: narrow or split it). */
+  limit: Scalars['Int']['output'];
   /** Dry run: entities the rules refuse to change, with the reason (the first hundred). */
   refused: Array<BulkEditRefusal>;
   structuredPropertyUrn: Scalars['String']['output'];
@@ -546,6 +553,8 @@ export type BulkEditStructuredPropertiesInput = {
   /** Decide every entity's change and write nothing. */
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   operation: BulkEditOperation;
+  /** Filters the search's entities must match too, as searchAcrossEntities takes them (with no query: every entity matching them). The job keeps the search and resolves it page by page as it runs. */
+  orFilters?: InputMaybe<Array<AndFilterInput>>;
   /** A search selecting the entities (the REST query syntax: `platform:hive AND origin:PROD`, `*` for all); or give urns. */
   query?: InputMaybe<Scalars['String']['input']>;
   structuredPropertyUrn: Scalars['String']['input'];
@@ -2775,6 +2784,8 @@ export type Job = {
   /** cleanup-property-values (after a hard delete or a new version), reindex, or evaluate-tests (metadata tests run over the entities they select). */
   kind: Scalars['String']['output'];
   lastError?: Maybe<Scalars['String']['output']>;
+  /** The principal who asked for the job (a bulk edit, a test run); null for propgraph's own jobs. */
+  owner?: Maybe<Scalars['String']['output']>;
   /** How far the job got, 0 to 100 (100 once done). */
   percentDone: Scalars['Float']['output'];
   /** The structured property whose values the job removes, for cleanup jobs. */
@@ -5602,7 +5613,7 @@ export type ResolversTypes = ResolversObject<{
   InstitutionalMemory: ResolverTypeWrapper<Omit<InstitutionalMemory, 'elements'> & { elements: Array<ResolversTypes['InstitutionalMemoryMetadata']> }>;
   InstitutionalMemoryMetadata: ResolverTypeWrapper<Omit<InstitutionalMemoryMetadata, 'actor' | 'created'> & { actor: ResolversTypes['ResolvedActor'], created: ResolversTypes['AuditStamp'] }>;
   InstitutionalMemoryMetadataSettings: ResolverTypeWrapper<InstitutionalMemoryMetadataSettings>;
-  Job: ResolverTypeWrapper<JobView>;
+  Job: ResolverTypeWrapper<JobListing>;
   JobStatus: JobStatus;
   KeyValueSchema: ResolverTypeWrapper<KeyValueSchema>;
   LifecycleEvent: ResolverTypeWrapper<LifecycleEventModel>;
@@ -6075,7 +6086,7 @@ export type ResolversParentTypes = ResolversObject<{
   InstitutionalMemory: Omit<InstitutionalMemory, 'elements'> & { elements: Array<ResolversParentTypes['InstitutionalMemoryMetadata']> };
   InstitutionalMemoryMetadata: Omit<InstitutionalMemoryMetadata, 'actor' | 'created'> & { actor: ResolversParentTypes['ResolvedActor'], created: ResolversParentTypes['AuditStamp'] };
   InstitutionalMemoryMetadataSettings: InstitutionalMemoryMetadataSettings;
-  Job: JobView;
+  Job: JobListing;
   KeyValueSchema: KeyValueSchema;
   LifecycleEvent: LifecycleEventModel;
   LineageConfig: LineageConfig;
@@ -6531,8 +6542,10 @@ export type BulkEditChangeResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type BulkEditProgressResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BulkEditProgress'] = ResolversParentTypes['BulkEditProgress']> = ResolversObject<{
   changed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  changedSinceSelection?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   refused?: Resolver<Array<ResolversTypes['BulkEditRefusal']>, ParentType, ContextType>;
   refusedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  skipped?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   unchanged?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
@@ -6547,6 +6560,7 @@ export type BulkEditResultResolvers<ContextType = GraphQLContext, ParentType ext
   dryRun?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   entities?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   job?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType>;
+  limit?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   refused?: Resolver<Array<ResolversTypes['BulkEditRefusal']>, ParentType, ContextType>;
   structuredPropertyUrn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   unchanged?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -7902,6 +7916,7 @@ export type JobResolvers<ContextType = GraphQLContext, ParentType extends Resolv
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  owner?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   percentDone?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   propertyUrn?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   remaining?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
