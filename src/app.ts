@@ -39,6 +39,8 @@ import { installTraceHeader } from './rest/traceHeader.js';
 import { traceRoutes } from './rest/traceRoutes.js';
 import type { Services } from './services/index.js';
 import { consoleRoutes, isConsolePath } from './web/console.js';
+import { datahubAppRoutes, isDataHubAppPath } from './web/datahubApp.js';
+import { DATAHUB_APP_GRAPHQL_PATH, datahubAppSessionRoutes } from './rest/datahubAppSession.js';
 import { graphiqlRoutes, isGraphiqlPath } from './web/graphiql.js';
 import { isSwaggerUiPath, swaggerUiRoutes } from './web/swaggerUi.js';
 
@@ -164,13 +166,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   // Sign-in is browser and CLI plumbing (docs/security.md), not part of the REST API.
-  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) || url === SESSION_PATH || url === SIGN_OUT_PATH });
+  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) || url === SESSION_PATH || url === SIGN_OUT_PATH || isDataHubAppPath(url) });
   const signingIn = services.signIn !== null;
   installAuthentication(app, {
     enabled: config.authEnabled,
     tokens: services.tokens,
     publicPaths: (path) =>
-      path === '/health' || PROBE_PATHS.includes(path) || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)) || (signingIn && SIGN_IN_PATHS.includes(path)) || path === SIGN_OUT_PATH,
+      path === '/health' ||
+      PROBE_PATHS.includes(path) ||
+      isDocumentationPath(path) ||
+      (config.consoleEnabled && isConsolePath(path)) ||
+      (signingIn && SIGN_IN_PATHS.includes(path)) ||
+      path === SIGN_OUT_PATH ||
+      (isDataHubAppPath(path) && path !== DATAHUB_APP_GRAPHQL_PATH),
     identifiedOnPublicPaths: (path) => path === '/health',
     graphqlPaths: GRAPHQL_PATHS,
     failuresPerMinute: config.authFailuresPerMinute,
@@ -207,5 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sessionRoutes, { sessions: services.sessions });
   if (services.signIn) await app.register(signInRoutes, { signIn: services.signIn, redirectUrl: config.oidc?.redirectUrl, consoleEnabled: config.consoleEnabled });
   if (config.consoleEnabled) await app.register(consoleRoutes, { graphqlUrl: config.consoleGraphqlUrl, signInProvider: services.signIn?.providerName ?? null });
+  await app.register(datahubAppSessionRoutes, { tokens: services.tokens, sessions: services.sessions, signIn: services.signIn, redirectUrl: config.oidc?.redirectUrl });
+  await app.register(datahubAppRoutes, { dir: config.datahubAppDir });
   return app;
 }

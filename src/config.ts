@@ -48,6 +48,8 @@ export interface Config {
   readonly graphiqlEnabled: boolean;
   /** The web console at / (docs/console.md). */
   readonly consoleEnabled: boolean;
+  /** DATAHUB_APP_DIR: DataHub's own web app, built, served at /datahub/ (unset: not served). */
+  readonly datahubAppDir: string | undefined;
   /** The GraphQL endpoint the console calls: a path on this server or an absolute URL (a federation gateway). */
   readonly consoleGraphqlUrl: string;
   readonly bodyLimitBytes: number;
@@ -83,10 +85,17 @@ export interface Config {
    * of them (the default: history is kept for good unless an operator limits it).
    */
   readonly historyVersionsKept: number;
+  /**
+   * JOB_RETENTION_DAYS: jobs that ended (done or failed) longer ago are deleted with their
+   * inputs and results; 0 keeps them for good.
+   */
+  readonly jobRetentionDays: number;
   /** TEST_EVALUATION: keep metadata test results current (the change-log consumer, docs/metadata-tests.md). */
   readonly testEvaluation: boolean;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
   readonly urnNamespace: UrnNamespace;
+  /** DROP_UNDEFINED_PROPERTY_VALUES: drop a write's values of properties that do not exist (logging a warning) instead of refusing it. */
+  readonly dropUndefinedPropertyValues: boolean;
   /** METRICS_PORT: a second port (on HOST) serving /metrics without a token; unset: /metrics only on PORT, with a token. */
   readonly metricsPort: number | undefined;
   /** OpenTelemetry trace export (OTLP/HTTP); undefined, the default, makes no spans at all. */
@@ -321,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),
     graphiqlEnabled: bool(env, 'GRAPHIQL_ENABLED', !production),
     consoleEnabled: bool(env, 'CONSOLE_ENABLED', true),
+    datahubAppDir: str(env, 'DATAHUB_APP_DIR'),
     consoleGraphqlUrl: consoleGraphqlUrl(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100),
@@ -336,8 +346,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
     leaseSeconds: int(env, 'LEASE_SECONDS', DEFAULT_LEASE_SECONDS, 3),
     historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
+    jobRetentionDays: int(env, 'JOB_RETENTION_DAYS', 7, 0),
     testEvaluation: bool(env, 'TEST_EVALUATION', true),
     urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
+    dropUndefinedPropertyValues: bool(env, 'DROP_UNDEFINED_PROPERTY_VALUES', false),
     metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
     tracing: tracingConfig(env),
     oidc: oidcConfig(env, authEnabled),

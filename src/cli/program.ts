@@ -127,9 +127,10 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--filter <field=value>', 'only hits whose field has this value, e.g. platform=bigquery or acme.governance.tier=gold (repeatable; values of one field are alternatives)', collect)
     .option('--facet <name>', 'count hits per value of this field or property, e.g. platform or acme.governance.tier (repeatable)', collect)
     .option('--count <n>', 'how many hits to show (default 20; 0 for the total and facets only; more than 1000 are read page by page)')
+    .option('--sort <field[:desc]>', 'order the hits: createdTime, lastModified, name or a property (acme.governance.tier), ascending unless :desc follows')
     .option('--json', 'print the result as JSON')
     .action(
-      run((query: string | undefined, opts: { type?: string[]; filter?: string[]; facet?: string[]; count?: string; json?: boolean }) => search(ctx, query, opts)),
+      run((query: string | undefined, opts: { type?: string[]; filter?: string[]; facet?: string[]; count?: string; sort?: string; json?: boolean }) => search(ctx, query, opts)),
     );
 
   program

@@ -12,19 +12,23 @@ import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { GraphQLContext } from './context.js';
 import { createErrorFormatter, errorLogPlugin } from './errors.js';
-import { documentGate } from './documentGate.js';
+import { documentGate, objectTypesOf } from './documentGate.js';
 import { entitiesLimitPlugin } from './entitiesLimit.js';
 import { completeListsInTurns } from './listTurns.js';
 import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
 import { DEFAULT_QUERY_LIMITS } from './limits.js';
+import { DATAHUB_APP_GRAPHQL_PATH } from '../rest/datahubAppSession.js';
 import { createLoaders } from './loaders.js';
 import { inOperationSpan, operationTelemetryPlugin, traceRootResolvers } from './operationTelemetry.js';
 import { buildSchema } from './schema.js';
 import { tracing } from '../telemetry/tracing.js';
 import { stringifyInTurns } from '../jsonInTurns.js';
 
-/** DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`. */
-export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql'];
+/**
+ * DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`; its web
+ * app to `/api/v2/graphql` under the path it is served at (rest/datahubAppSession.ts).
+ */
+export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql', '/api/v2/graphql', DATAHUB_APP_GRAPHQL_PATH];
 
 /**
  * Copies what resolvers put in `context.extensions` into the response's `extensions`,
@@ -92,7 +96,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
         return inOperationSpan(() => apolloHandler.call(this, request, reply));
       }
     : apolloHandler;
-  const checkDocumentFirst = documentGate();
+  const checkDocumentFirst = documentGate(DEFAULT_QUERY_LIMITS, objectTypesOf(schema));
   for (const url of GRAPHQL_PATHS) {
     app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, preHandler: checkDocumentFirst, bodyLimit: GRAPHQL_BODY_LIMIT });
   }

@@ -72,7 +72,9 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     const items = batchItemsOf(version, request.body);
     await turnForLargeBody(request);
     const plan = planOf(
-      itemsOf(items, (item) => ({ urn: parseUrnOfType(item.urn, type), changes: [...item.aspects].map(([aspect, input]) => setChange(aspect, input, createOnly)) })),
+      // DataHub's v3 batch create is an upsert that brings its entities into being (its SDK emits a value on a
+      // dataset nothing has created yet); a single aspect's value endpoint still answers 404.
+      itemsOf(items, (item) => ({ urn: parseUrnOfType(item.urn, type), createsEntity: version === 'v3', changes: [...item.aspects].map(([aspect, input]) => setChange(aspect, input, createOnly)) })),
       { createEntityOnly: boolParam(q, 'createEntityIfNotExists', false) },
     );
     const written = request.receipts.resultOf(
@@ -89,7 +91,13 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
       const plan = planOf(
         itemsOf(patchItemsOf(request.body), (item) => ({
           urn: parseUrnOfType(item.urn, type),
-          changes: [...item.aspects].map(([aspect, input]) => ({ op: 'patch' as const, aspect, patches: input.patches, ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}) })),
+          changes: [...item.aspects].map(([aspect, input]) => ({
+            op: 'patch' as const,
+            aspect,
+            patches: input.patches,
+            ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+            ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+          })),
         })),
       );
       const written = request.receipts.resultOf(await services.writes.submit(request.caller, plan, { async: writeAsync(q) }));

@@ -42,6 +42,10 @@ import { DefaultTokenService, type TokenService } from './tokenService.js';
 import { DefaultValueImportService, type ValueImportService } from './valueImportService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
 import { DefaultWriteService, type WriteService } from './writes/writeService.js';
+import { AuthorizedViewService, DefaultViewService, type ViewService } from './viewService.js';
+import { DataHubAppService } from './datahubAppService.js';
+import { appStateGate } from './appStateWrites.js';
+import { savedViewLister } from '../store/savedViews.js';
 
 export interface Services {
   /** The one write entry point: every write is a plan submitted here. */
@@ -66,6 +70,10 @@ export interface Services {
   readonly signIn: SignInService | null;
   /** The console's sessions (its sign-in with an access token, and signing out). */
   readonly sessions: BrowserSessionService;
+  /** Saved views (DataHub's views): personal and global search scopes. */
+  readonly views: ViewService;
+  /** What DataHub's web app asks of the server beyond the catalog (its start-up configuration, its tours' steps). */
+  readonly datahubApp: DataHubAppService;
 }
 
 export interface ServiceDeps {
@@ -97,6 +105,8 @@ export interface ServiceDeps {
   readonly registryChanges?: LocalRegistryChanges;
   /** Concurrent writes share a statement and its commit (WRITE_GROUP_COMMIT); default true. */
   readonly groupCommit?: boolean;
+  /** Whether requests need a token (AUTH_ENABLED; DataHub's app shows it). Absent: true. */
+  readonly authEnabled?: boolean;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -106,6 +116,16 @@ export function createServices(deps: ServiceDeps): Services {
     log: deps.log,
     indexWaiter: deps.indexWaiter,
     registryChanges,
+    ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
+    ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
+  });
+  // The app's per-person state (views, tour steps): the same write path behind its own gate (appStateWrites.ts).
+  const appStateWrites = new DefaultWriteService({
+    db: deps.db,
+    log: deps.log,
+    indexWaiter: deps.indexWaiter,
+    registryChanges,
+    gate: appStateGate,
     ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
     ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
   });
@@ -132,5 +152,7 @@ export function createServices(deps: ServiceDeps): Services {
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
     sessions: new DefaultBrowserSessionService({ tokens, tokenSessionHours: deps.tokenSessionHours ?? 12 }),
+    views: new AuthorizedViewService(new DefaultViewService({ entities, writes: appStateWrites, listViews: savedViewLister(deps.db) })),
+    datahubApp: new DataHubAppService({ version: deps.appVersion, authEnabled: deps.authEnabled ?? true }, entities, appStateWrites),
   };
 }

@@ -13,19 +13,20 @@ import { and, ALL, fieldsOf, filterFromOrFilters, simplify, splitKeywords, type 
 import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
 import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
-import { SORT_ATTRIBUTE_OF, type PageRequest, type ScrollOrder, type SearchRequest, type SortAttribute } from '../search/request.js';
-import { sortKeyOf } from '../domain/searchSort.js';
+import type { Page, PageRequest, SearchRequest } from '../search/request.js';
+import { pageOrderOf, scrollOrderOf, valueSortedPage } from './searchOrder.js';
+import { closestWord } from '../domain/closestWord.js';
 import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
 import { MAX_FACET_VALUES, MAX_RANKED_HITS } from '../search/settings.js';
 import type { Db } from '../store/database.js';
-import { enqueueSingletonJob } from '../store/jobs.js';
+import { enqueueJob } from '../store/jobs.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
 import type { AuditTrail } from './audit.js';
 import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
-import { SEARCH_INDEX_BUILD } from './jobs/kinds.js';
+import { indexBuildRequest } from '../domain/jobKinds.js';
 import { DEFAULT_KEY_FACETS, describeFacet, emptyFacet, type Facet } from './searchFacets.js';
 import { resolveFields } from './searchFields.js';
 import type { LocalRegistryChanges } from './localRegistryChanges.js';
@@ -66,6 +67,25 @@ export interface AggregateInput {
 
 export interface AggregateResult {
   facets: Facet[];
+}
+
+/**
+ * DataHub's searchAcrossEntities: a page by offset, with the facets its search page shows
+ * (`facets`: none; `keys`: entity type and platform; `all`: those and every property shown
+ * in search filters, DataHub's includeStructuredPropertyFacets) and, when nothing matched a
+ * keyword query, `suggestions`: the query with a misspelt word replaced by the closest name
+ * the index holds (DataHub's getSuggestions).
+ */
+export interface SearchPageInput extends ScrollInput {
+  readonly start?: number | null;
+  readonly facets?: 'none' | 'keys' | 'all';
+  readonly suggestions?: boolean;
+}
+
+export interface SearchPageResult extends ScrollResult {
+  start: number;
+  facets: Facet[] | null;
+  suggestions: Array<{ text: string; frequency: number }>;
 }
 
 export interface EntitySearchOptions {
@@ -120,7 +140,7 @@ export interface SearchService {
    * DataHub's searchAcrossEntities: a page by offset (`start`), in the order a scroll
    * gives; `start + count` at most MAX_RANKED_HITS (offsets are a ranked page's).
    */
-  search(caller: Caller, input: ScrollInput & { readonly start?: number | null }): Promise<ScrollResult & { start: number }>;
+  search(caller: Caller, input: SearchPageInput): Promise<SearchPageResult>;
   /**
    * DataHub's OpenAPI scroll: a scroll (one type, several or the default ones) whose hits
    * come back as entities with the aspects named (all of them when none are).
@@ -147,10 +167,7 @@ export class DefaultSearchService implements SearchService {
     const types = typesOf(input.types);
     const count = pageSize(input.count, PAGE_LIMITS.searchCount);
     const query = parseQuery(input.query, input.orFilters);
-    const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request(types, query, (await resolveFields(this.registry, query.filter, [], used)), input.includeSoftDeleted),
-      (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, ...scrollOrderOf(input.sort) }),
-    );
+    const page = await this.orderedPage(types, query, scrollOrderOf(input.sort), count, input.scrollId ?? null, input.includeSoftDeleted);
     return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })) };
   }
 
@@ -195,7 +212,7 @@ export class DefaultSearchService implements SearchService {
         if (entityType.searchable) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
         throw new ValidationError(`Entity type ${entityType.name} is not searchable; query must be absent or *`, 'query');
       }
-      if (order !== 'asc' || ordered.sortBy) throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, ordered.sortBy ? 'sort' : 'sortOrder');
+      if (order !== 'asc' || ordered.sortBy || ordered.byValue) throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, ordered.sortBy || ordered.byValue ? 'sort' : 'sortOrder');
       return this.deps.entities.listEntities(caller, entityType, {
         count,
         ...(options.scrollId ? { scrollId: options.scrollId } : {}),
@@ -203,16 +220,15 @@ export class DefaultSearchService implements SearchService {
       });
     }
     const query = parseQuery(text, null);
-    const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request([entityType], query, await resolveFields(this.registry, query.filter, [], used), false),
-      (request) => this.searcher().page(request, { count, scrollId: options.scrollId ?? null, ...ordered }),
-    );
+    const page = await this.orderedPage([entityType], query, ordered, count, options.scrollId ?? null, false);
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
     return { scrollId: page.nextScrollId, entities };
   }
 
-  async search(caller: Caller, input: ScrollInput & { readonly start?: number | null }): Promise<ScrollResult & { start: number }> {
+  async search(caller: Caller, input: SearchPageInput): Promise<SearchPageResult> {
+    const listed = await this.listedInstead(caller, input);
+    if (listed) return listed;
     const start = input.start ?? 0;
     if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number >= 0, got ${start}`, 'start');
     const count = pageSize(input.count, PAGE_LIMITS.searchCount);
@@ -221,7 +237,43 @@ export class DefaultSearchService implements SearchService {
     }
     const page = await this.scroll(caller, { ...input, count: start + count, scrollId: null });
     const entities = page.entities.slice(start);
-    return { start, count: entities.length, total: page.total, nextScrollId: null, entities };
+    const choice = input.facets ?? 'none';
+    const facets =
+      choice === 'none'
+        ? null
+        : (await this.aggregate(caller, { types: input.types, query: input.query ?? null, orFilters: input.orFilters ?? null, includeSoftDeleted: input.includeSoftDeleted ?? null, facets: choice === 'keys' ? [...DEFAULT_KEY_FACETS] : null })).facets;
+    const suggestions = input.suggestions && page.total === 0 ? await this.suggestionsFor(caller, input) : [];
+    return { start, count: entities.length, total: page.total, nextScrollId: null, entities, facets, suggestions };
+  }
+
+  /**
+   * A search of one type that is not indexed (data platforms, as DataHub's app lists them
+   * for its platform picker), for everything (`*`, no filter): the entities stored, in URN
+   * order, from the database. Anything narrower is refused as before.
+   */
+  private async listedInstead(caller: Caller, input: SearchPageInput): Promise<SearchPageResult | null> {
+    const [only, ...others] = input.types.map((t) => findEntityType(t) ?? entityTypeByGraphql(t));
+    if (!only || others.length > 0 || only.searchable || (input.query?.trim() ?? '*') !== '*' || (input.orFilters?.length ?? 0) > 0 || (input.start ?? 0) !== 0) return null;
+    const page = await this.deps.entities.listEntities(caller, only, { count: pageSize(input.count, PAGE_LIMITS.searchCount), aspects: [] });
+    const entities = page.entities.map((e) => ({ urn: e.urn, entityType: only.name }));
+    return { start: 0, count: entities.length, total: entities.length, nextScrollId: null, entities, facets: input.facets && input.facets !== 'none' ? [] : null, suggestions: [] };
+  }
+
+  /** For each keyword no entity matched, the closest name among those sharing its first letters; the query with it replaced, and how many entities that finds. */
+  private async suggestionsFor(caller: Caller, input: SearchPageInput): Promise<Array<{ text: string; frequency: number }>> {
+    const { keywords } = parseQuery(input.query, null);
+    if (!keywords) return [];
+    const words = keywords.split(/\s+/).filter((w) => w.length >= 3);
+    let text = keywords;
+    for (const word of words) {
+      const near = await this.scroll(caller, { types: input.types, query: word.slice(0, 2), count: SUGGESTION_CANDIDATES, orFilters: input.orFilters ?? null });
+      const candidates = near.entities.flatMap((e) => nameWords(parseUrn(e.urn)));
+      const closest = closestWord(word, candidates);
+      if (closest && closest.toLowerCase() !== word.toLowerCase()) text = text.replace(word, closest);
+    }
+    if (text === keywords) return [];
+    const found = await this.scroll(caller, { types: input.types, query: text, count: 1, orFilters: input.orFilters ?? null });
+    return found.total > 0 ? [{ text, frequency: found.total }] : [];
   }
 
   async scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }> {
@@ -237,10 +289,25 @@ export class DefaultSearchService implements SearchService {
       async () => {
         if (!this.deps.engine) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
         const format = this.deps.engine.format;
-        const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, SEARCH_INDEX_BUILD, { reason, format }));
+        const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueJob(tx, indexBuildRequest(reason, format)));
         return { jobId: String(id), created };
       },
       (queued) => ({ jobId: queued.jobId, created: queued.created }),
+    );
+  }
+
+  /** A page in the order asked, the sort's property resolved with the filter's fields (a deleted one is refused as a filter on it is). */
+  private orderedPage(types: readonly EntityTypeInfo[], query: ParsedQuery, ordering: Pick<PageRequest, 'order' | 'sortBy'> & { readonly byValue?: string }, count: number, scrollId: string | null, includeSoftDeleted: boolean | null | undefined): Promise<Page> {
+    const { byValue, ...engineOrder } = ordering;
+    return this.registry.withCurrentRegistry(
+      async (used) => {
+        const resolved = await resolveFields(this.registry, query.filter, byValue ? [byValue] : [], used);
+        return { request: this.request(types, query, resolved, includeSoftDeleted), property: byValue ? resolved.properties.get(byValue) : undefined };
+      },
+      ({ request, property }) =>
+        byValue && property && engineOrder.order !== 'relevance'
+          ? valueSortedPage(this.searcher(), this.deps.db, request, { field: byValue, propertyUrn: property.urn, generation: property.generation, direction: engineOrder.order }, count, scrollId)
+          : this.searcher().page(request, { count, scrollId, ...engineOrder }),
     );
   }
 
@@ -284,6 +351,15 @@ export class DefaultSearchService implements SearchService {
   }
 }
 
+/** Entities read to find a suggestion for one word. */
+const SUGGESTION_CANDIDATES = 50;
+
+/** The words of an entity's name (its key's name, or its last key part), split where names split. */
+function nameWords(urn: ReturnType<typeof parseUrn>): string[] {
+  const name = urn.parts[urn.entityType.keyFields.indexOf('name')] ?? urn.parts[urn.parts.length - 1] ?? '';
+  return name.split(/[^A-Za-z0-9]+/).filter((w) => w.length >= 3);
+}
+
 function parseQuery(query: string | null | undefined, orFilters: AndFilter[] | null | undefined): ParsedQuery {
   const { keywords, filter } = splitKeywords(parseLuceneQuery(query?.trim() ?? ''));
   return { keywords, filter: simplify(and([filter, orFilters ? filterFromOrFilters(orFilters) : ALL])) };
@@ -299,25 +375,6 @@ function typesOf(names: readonly string[]): EntityTypeInfo[] {
     out.set(type.name, type);
   }
   return [...out.values()];
-}
-
-/** How a page is ordered: the URN by default (keyset), relevance for keywords unless sorted, or a time or the name. */
-function pageOrderOf(field: string | undefined, sortOrder: string | undefined, name: string): { order: Exclude<ScrollOrder, 'relevance'>; sortBy?: SortAttribute } {
-  const key = field === undefined ? 'urn' : sortKeyOf(field, name);
-  const order = directionOf(sortOrder);
-  return key === 'urn' ? { order } : { order, sortBy: SORT_ATTRIBUTE_OF[key] };
-}
-
-function scrollOrderOf(sort: ScrollInput['sort']): Pick<PageRequest, 'order' | 'sortBy'> {
-  const first = sort?.[0];
-  if (!first) return { order: 'relevance' };
-  return pageOrderOf(first.field, first.sortOrder, 'sortInput.sortCriteria[0].field');
-}
-
-function directionOf(sortOrder: string | undefined): Exclude<ScrollOrder, 'relevance'> {
-  if (sortOrder === undefined || /^asc(ending)?$/i.test(sortOrder)) return 'asc';
-  if (/^desc(ending)?$/i.test(sortOrder)) return 'desc';
-  throw new ValidationError(`sortOrder must be ASCENDING or DESCENDING, got ${sortOrder}`, 'sortOrder');
 }
 
 export type { EngineRequest } from '../search/explain.js';

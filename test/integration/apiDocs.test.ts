@@ -7,6 +7,7 @@
  */
 import { SESSION_PATH, SIGN_OUT_PATH } from '../../src/rest/sessionRoutes.js';
 import { SIGN_IN_PATHS } from '../../src/rest/signInRoutes.js';
+import { isDataHubAppPath } from '../../src/web/datahubApp.js';
 import { isConsolePath } from '../../src/web/console.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { loadConfig } from '../../src/config.js';
@@ -80,7 +81,9 @@ describe('the OpenAPI document', () => {
         // The web console's pages and files: not part of the REST API.
         !isConsolePath(r.url) &&
         // Browser sign-in and sign-out: plumbing for the console and the CLI (docs/security.md), hidden from the document.
-        ![SESSION_PATH, SIGN_OUT_PATH, ...SIGN_IN_PATHS].includes(r.url),
+        ![SESSION_PATH, SIGN_OUT_PATH, ...SIGN_IN_PATHS].includes(r.url) &&
+        // DataHub's web app, its files and the routes it calls (docs/datahub-compatibility.md): not part of the REST API.
+        !isDataHubAppPath(r.url),
     );
     expect(registered.length).toBeGreaterThan(30);
     // Routes under /gms are the document's second server: documented once, at the root path.

@@ -134,7 +134,7 @@ test('GraphQL valueHistory pages the same history', async () => {
     const j = (await http(server.url, 'GET', `${V3}/jobs/${started.body.jobId}`, { headers: auth })).body;
     return j.status === 'done' ? j : undefined;
   });
-  expect(job.result).toEqual({ changed: 2, unchanged: 0, refusedCount: 0, refused: [] });
+  expect(job.result).toEqual({ changed: 2, unchanged: 0, refusedCount: 0, skipped: 0, changedSinceSelection: 0, refused: [] });
   const refusal = await http(server.url, 'POST', `${V3}/values/bulk`, { json: { query: '*', property: 'io.wire.tier', operation: 'set', values: ['platinum'] }, headers: auth });
   expect(refusal.status).toBe(400);
   expect(refusal.body.message).toMatch(/should be one of/);

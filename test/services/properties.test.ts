@@ -205,7 +205,7 @@ describe('backwards compatibility and versions', () => {
     expect((await stored(qn))!.version).toBe('20240614080000');
     expect(await catalog.valuesOf(d)).toEqual([]);
 
-    const cleanup = (await jobsSettled(runtime)).find((j) => j.kind === 'cleanup-property-values' && j.payload.propertyUrn === propertyUrn(qn));
+    const cleanup = (await jobsSettled(runtime)).find((j) => j.kind === 'cleanup-property-values' && j.propertyUrn === propertyUrn(qn));
     expect(cleanup).toMatchObject({ status: 'done', total: 1, done: 1, remaining: 0 });
     expect((await storedDatasets(runtime.databaseUrl, d)).get(d)!.rows.has(propertyUrn(qn))).toBe(false);
 
@@ -332,7 +332,7 @@ describe('hard delete', () => {
     await catalog.define(qn, { valueType: 'string' });
     for (const d of held) expect(await catalog.valuesOf(d)).toEqual([]);
 
-    const cleanup = (await jobsSettled(runtime)).filter((j) => j.payload.propertyUrn === urn);
+    const cleanup = (await jobsSettled(runtime)).filter((j) => j.propertyUrn === urn);
     expect(cleanup.length).toBeGreaterThan(0);
     expect(cleanup.every((j) => j.status === 'done')).toBe(true);
     const rows = await storedDatasets(runtime.databaseUrl, 'urn:li:dataset:(urn:li:dataPlatform:hive,db.props.%');

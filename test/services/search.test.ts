@@ -124,6 +124,29 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       expect(await queryUrns('*', { sort: 'lastModifiedTime', sortOrder: 'DESCENDING' })).toEqual([C, B, A]);
     });
 
+    test("sort on a property's value: numbers by value, several values by the smallest ascending and the largest descending, entities without one last", async () => {
+      // A holds 60, B holds 30 and 60, C holds none.
+      expect(await queryUrns('*', { sort: `structuredProperties.${RETENTION}` })).toEqual([B, A, C]);
+      // Descending, A and B both reach 60: ties go by URN (B's shop.customers first); C still last.
+      expect(await queryUrns('*', { sort: RETENTION_FIELD, sortOrder: 'DESCENDING' })).toEqual([B, A, C]);
+    });
+
+    test("a sort on a property's value pages by position with its own cursor, on GraphQL's scroll and searchAcrossEntities too", async () => {
+      const first = await query('*', { sort: RETENTION_FIELD, count: 2 });
+      expect(first.entities.map((e) => e.urn)).toEqual([B, A]);
+      const second = await query('*', { sort: RETENTION_FIELD, count: 2, scrollId: first.scrollId! });
+      expect(second.entities.map((e) => e.urn)).toEqual([C]);
+      await rejection(query('*', { sort: 'name', scrollId: first.scrollId! }), ValidationError);
+      const scrolled = await search().scroll(READER, { types: ['dataset'], count: 10, sort: [{ field: `structuredProperties.${TIER}`, sortOrder: 'DESCENDING' }] });
+      expect(scrolled.entities[0]!.urn).toBe(A);
+      const page = await search().search(READER, { types: ['dataset'], start: 1, count: 1, sort: [{ field: RETENTION_FIELD, sortOrder: 'ASCENDING' }] });
+      expect(page.entities.map((e) => e.urn)).toEqual([A]);
+    });
+
+    test("a sort on an unknown or deleted property is refused as a filter on it is; a property sort orders the first 1,000 matches", async () => {
+      expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { sort: 'structuredProperties.io.svc.search.nothing' }), ValidationError)).message).toMatch(/nothing/);
+    });
+
     test('sort names the URN, a time or the name, and sortOrder only ASCENDING or DESCENDING: else a ValidationError naming the parameter', async () => {
       expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { sort: 'colour' }), ValidationError)).field).toBe('sort');
       expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { sortOrder: 'sideways' }), ValidationError)).field).toBe('sortOrder');

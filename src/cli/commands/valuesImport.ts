@@ -4,15 +4,17 @@
  * checks every row in one pass and writes them all in one transaction, or none. The run
  * asks for the dry run first: every problem of the file (its layout's and the server's) is
  * printed at once with its line, and nothing is written (exit 2); otherwise the changes are
- * printed (--dry-run) or written whole.
+ * printed (--dry-run) or written whole. The file is read as a stream, and not past the
+ * number of rows an import takes.
  */
-import { readFileSync } from 'node:fs';
+import { LIMITS } from '../../domain/limits.js';
 import { tryParseUrn } from '../../domain/urn.js';
 import type { ValueChange } from '../../domain/valueHistory.js';
 import type { TypedValue } from '../../domain/typedValue.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
-import { parseCsv } from '../files/csvFile.js';
+import type { CsvRecord } from '../files/csvFile.js';
+import { readCsvFile } from '../files/csvFileStream.js';
 import { FileProblems } from '../files/fileProblems.js';
 import { importOfCsv } from '../files/valuesCsvLayout.js';
 import { CliImportValuesDocument, type CliImportValuesMutation } from '../generated/graphql.js';
@@ -34,14 +36,24 @@ function changesByEntity(answer: Answer): Array<{ urn: string; changes: ValueCha
   return [...out].map(([urn, changes]) => ({ urn, changes }));
 }
 
-export async function importValues(ctx: CommandContext, options: { file: string; dryRun?: boolean }): Promise<ExitCode> {
-  let text: string;
-  try {
-    text = readFileSync(options.file, 'utf8');
-  } catch (err) {
-    throw new CliError(`Cannot read ${options.file}: ${(err as Error).message}`, EXIT.usage);
+/**
+ * The file's records, read as a stream and never past one more row than an import takes
+ * (issue #46 item 16: a 77 MB file held 3.0 GB): a longer file is refused, naming the
+ * limit, once that row is read.
+ */
+async function recordsOf(file: string): Promise<CsvRecord[]> {
+  const records: CsvRecord[] = [];
+  for await (const record of readCsvFile(file)) {
+    records.push(record);
+    if (records.length > LIMITS.importRows + 1) {
+      throw new CliError(`${file}:${record.line}: the file holds more than ${LIMITS.importRows} rows, the most one import takes (one server transaction); split it`, EXIT.usage);
+    }
   }
-  const records = parseCsv(text, options.file);
+  return records;
+}
+
+export async function importValues(ctx: CommandContext, options: { file: string; dryRun?: boolean }): Promise<ExitCode> {
+  const records = await recordsOf(options.file);
   const csv = importOfCsv(records);
   const problems = new FileProblems(options.file);
   for (const p of csv.problems) problems.add(p.line, undefined, p.field, p.reason);

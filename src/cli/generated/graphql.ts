@@ -16,6 +16,7 @@ export type AggregateAcrossEntitiesInput = {
   query: string;
   searchFlags?: SearchFlags | null | undefined;
   types?: Array<EntityType> | null | undefined;
+  viewUrn?: string | null | undefined;
 };
 
 /** Conditions ANDed together; a list of these is ORed. */
@@ -129,16 +130,29 @@ export type FailingEntitiesInput = {
 };
 
 export type FilterOperator =
+  | 'ANCESTORS_INCL'
   | 'CONTAIN'
+  | 'DESCENDANTS_INCL'
   | 'END_WITH'
   | 'EQUAL'
   | 'EXISTS'
   | 'GREATER_THAN'
   | 'GREATER_THAN_OR_EQUAL_TO'
+  | 'IEQUAL'
   | 'IN'
   | 'LESS_THAN'
   | 'LESS_THAN_OR_EQUAL_TO'
+  | 'RELATED_INCL'
   | 'START_WITH';
+
+export type GroupingCriterion = {
+  baseEntityType?: EntityType | null | undefined;
+  groupingEntityType: EntityType;
+};
+
+export type GroupingSpec = {
+  groupingCriteria?: Array<GroupingCriterion> | null | undefined;
+};
 
 export type ImportStructuredPropertyValuesInput = {
   /** The structured properties of the value columns, in order (URNs). */
@@ -182,12 +196,20 @@ export type ScrollAcrossEntitiesInput = {
   sortInput?: SearchSortInput | null | undefined;
   /** Entity types to search; empty or absent means every type searched by default (all searchable ones but SCHEMA_FIELD and STRUCTURED_PROPERTY). */
   types?: Array<EntityType> | null | undefined;
+  viewUrn?: string | null | undefined;
 };
 
 export type SearchFlags = {
+  customHighlightingFields?: Array<string> | null | undefined;
+  filterNonLatestVersions?: boolean | null | undefined;
   fulltext?: boolean | null | undefined;
+  getSuggestions?: boolean | null | undefined;
+  groupingSpec?: GroupingSpec | null | undefined;
+  includeHiddenLifecycleStages?: boolean | null | undefined;
+  includeRestricted?: boolean | null | undefined;
   /** Soft-deleted entities too (by default they are left out unless a filter names `removed`). */
   includeSoftDeleted?: boolean | null | undefined;
+  includeStructuredPropertyFacets?: boolean | null | undefined;
   /** Most facet values to return per facet (default 20, at most 1000). */
   maxAggValues?: number | null | undefined;
   skipAggregates?: boolean | null | undefined;
@@ -199,6 +221,7 @@ export type SearchFlags = {
 export type SearchSortInput = {
   /** The first criterion decides: `urn`, `displayName`, `createdTime` or `lastModified`. */
   sortCriteria?: Array<SortCriterion> | null | undefined;
+  sortCriterion?: SortCriterion | null | undefined;
 };
 
 export type SortCriterion = {
@@ -247,11 +270,93 @@ export type CliSearchQuery = { scrollAcrossEntities: { total: number, count: num
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { name: string, origin: FabricType, urn: string, type: EntityType, platform: { name: string } }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
-        | { fieldPath: string, urn: string, type: EntityType, parent: { urn: string, name: string } }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { fieldPath: string, urn: string, type: EntityType, parent:
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { name: string, urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+           }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType, definition: { qualifiedName: string, displayName: string | null } }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
        }> } | null };
 
@@ -325,6 +430,42 @@ export type CliTestReportQuery = { testReport: { generatedAt: string, tests: Arr
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
         > } }> } };
 
 export type CliRunTestsMutationVariables = Exact<{
@@ -374,7 +515,9 @@ export const CliSearchDocument = new TypedDocumentString(`
           fieldPath
           parent {
             urn
-            name
+            ... on Dataset {
+              name
+            }
           }
         }
         ... on StructuredPropertyEntity {

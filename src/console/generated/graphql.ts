@@ -25,6 +25,7 @@ export type AggregateAcrossEntitiesInput = {
   query: string;
   searchFlags?: SearchFlags | null | undefined;
   types?: Array<EntityType> | null | undefined;
+  viewUrn?: string | null | undefined;
 };
 
 export type AllowedValueInput = {
@@ -50,6 +51,8 @@ export type BulkEditStructuredPropertiesInput = {
   /** Decide every entity's change and write nothing. */
   dryRun?: boolean | null | undefined;
   operation: BulkEditOperation;
+  /** Filters the search's entities must match too, as searchAcrossEntities takes them (with no query: every entity matching them). The job keeps the search and resolves it page by page as it runs. */
+  orFilters?: Array<AndFilterInput> | null | undefined;
   /** A search selecting the entities (the REST query syntax: `platform:hive AND origin:PROD`, `*` for all); or give urns. */
   query?: string | null | undefined;
   structuredPropertyUrn: string;
@@ -61,6 +64,7 @@ export type BulkEditStructuredPropertiesInput = {
 };
 
 export type CreateStructuredPropertyInput = {
+  allowedPlatforms?: Array<string> | null | undefined;
   allowedValues?: Array<AllowedValueInput> | null | undefined;
   cardinality?: PropertyCardinality | null | undefined;
   description?: string | null | undefined;
@@ -197,16 +201,29 @@ export type FailingEntitiesInput = {
 };
 
 export type FilterOperator =
+  | 'ANCESTORS_INCL'
   | 'CONTAIN'
+  | 'DESCENDANTS_INCL'
   | 'END_WITH'
   | 'EQUAL'
   | 'EXISTS'
   | 'GREATER_THAN'
   | 'GREATER_THAN_OR_EQUAL_TO'
+  | 'IEQUAL'
   | 'IN'
   | 'LESS_THAN'
   | 'LESS_THAN_OR_EQUAL_TO'
+  | 'RELATED_INCL'
   | 'START_WITH';
+
+export type GroupingCriterion = {
+  baseEntityType?: EntityType | null | undefined;
+  groupingEntityType: EntityType;
+};
+
+export type GroupingSpec = {
+  groupingCriteria?: Array<GroupingCriterion> | null | undefined;
+};
 
 export type ImportStructuredPropertyValuesInput = {
   /** The structured properties of the value columns, in order (URNs). */
@@ -290,12 +307,20 @@ export type ScrollAcrossEntitiesInput = {
   sortInput?: SearchSortInput | null | undefined;
   /** Entity types to search; empty or absent means every type searched by default (all searchable ones but SCHEMA_FIELD and STRUCTURED_PROPERTY). */
   types?: Array<EntityType> | null | undefined;
+  viewUrn?: string | null | undefined;
 };
 
 export type SearchFlags = {
+  customHighlightingFields?: Array<string> | null | undefined;
+  filterNonLatestVersions?: boolean | null | undefined;
   fulltext?: boolean | null | undefined;
+  getSuggestions?: boolean | null | undefined;
+  groupingSpec?: GroupingSpec | null | undefined;
+  includeHiddenLifecycleStages?: boolean | null | undefined;
+  includeRestricted?: boolean | null | undefined;
   /** Soft-deleted entities too (by default they are left out unless a filter names `removed`). */
   includeSoftDeleted?: boolean | null | undefined;
+  includeStructuredPropertyFacets?: boolean | null | undefined;
   /** Most facet values to return per facet (default 20, at most 1000). */
   maxAggValues?: number | null | undefined;
   skipAggregates?: boolean | null | undefined;
@@ -307,6 +332,7 @@ export type SearchFlags = {
 export type SearchSortInput = {
   /** The first criterion decides: `urn`, `displayName`, `createdTime` or `lastModified`. */
   sortCriteria?: Array<SortCriterion> | null | undefined;
+  sortCriterion?: SortCriterion | null | undefined;
 };
 
 export type SortCriterion = {
@@ -426,6 +452,23 @@ export type EntityPageQuery = { entity:
     | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
     | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
@@ -440,6 +483,10 @@ export type EntityPageQuery = { entity:
                   | { stringValue: string }
                  | null> }> } | null } | null }> } | null, platform: { urn: string, name: string } }
     | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
     | { urn: string, type: EntityType, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
@@ -447,14 +494,75 @@ export type EntityPageQuery = { entity:
             | { numberValue: number }
             | { stringValue: string }
            | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
     | { fieldPath: string, urn: string, type: EntityType, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
                  }> | null }, status: { removed: boolean } | null }, values: Array<
             | { numberValue: number }
             | { stringValue: string }
-           | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null, parent: { urn: string, name: string } }
+           | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null, parent:
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { name: string, urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+       }
+    | { urn: string, type: EntityType }
     | { urn: string, type: EntityType, definition: { qualifiedName: string, displayName: string | null } }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
    | null };
 
@@ -653,34 +761,188 @@ export type PropertyJobsQueryVariables = Exact<{
 
 export type PropertyJobsQuery = { listJobs: { jobs: Array<{ id: string, status: JobStatus, total: number | null, done: number, remaining: number | null, percentDone: number, lastError: string | null }> } };
 
+type EntityHeader_Application_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Assertion_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_BusinessAttribute_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Chart_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Container_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_CorpGroup_Fragment = { urn: string, type: EntityType };
+
 type EntityHeader_CorpUser_Fragment = { urn: string, type: EntityType };
 
+type EntityHeader_Dashboard_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataFlow_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubPageModule_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubPageTemplate_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubPolicy_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubRole_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubView_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataJob_Fragment = { urn: string, type: EntityType };
+
 type EntityHeader_DataPlatform_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataPlatformInstance_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataProcessInstance_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataProduct_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_DataTypeEntity_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_Dataset_Fragment = { name: string, origin: FabricType, urn: string, type: EntityType, platform: { urn: string, name: string } };
 
+type EntityHeader_Document_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Domain_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_ErModelRelationship_Fragment = { urn: string, type: EntityType };
+
 type EntityHeader_EntityTypeEntity_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Form_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_GenericEntity_Fragment = { urn: string, type: EntityType };
 
-type EntityHeader_SchemaFieldEntity_Fragment = { fieldPath: string, urn: string, type: EntityType, parent: { urn: string, name: string } };
+type EntityHeader_GlossaryNode_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_GlossaryTerm_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Incident_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlFeature_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlFeatureTable_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlModel_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlModelGroup_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlPrimaryKey_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Metric_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_OwnershipTypeEntity_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Post_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Role_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_SchemaFieldEntity_Fragment = { fieldPath: string, urn: string, type: EntityType, parent:
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { name: string, urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+   };
+
+type EntityHeader_SemanticModel_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_StructuredPropertyEntity_Fragment = { urn: string, type: EntityType, definition: { qualifiedName: string, displayName: string | null } };
 
+type EntityHeader_Tag_Fragment = { urn: string, type: EntityType };
+
 type EntityHeader_Test_Fragment = { urn: string, type: EntityType };
 
+type EntityHeader_VersionSet_Fragment = { urn: string, type: EntityType };
+
 export type EntityHeaderFragment =
+  | EntityHeader_Application_Fragment
+  | EntityHeader_Assertion_Fragment
+  | EntityHeader_BusinessAttribute_Fragment
+  | EntityHeader_Chart_Fragment
+  | EntityHeader_Container_Fragment
+  | EntityHeader_CorpGroup_Fragment
   | EntityHeader_CorpUser_Fragment
+  | EntityHeader_Dashboard_Fragment
+  | EntityHeader_DataFlow_Fragment
+  | EntityHeader_DataHubPageModule_Fragment
+  | EntityHeader_DataHubPageTemplate_Fragment
+  | EntityHeader_DataHubPolicy_Fragment
+  | EntityHeader_DataHubRole_Fragment
+  | EntityHeader_DataHubView_Fragment
+  | EntityHeader_DataJob_Fragment
   | EntityHeader_DataPlatform_Fragment
+  | EntityHeader_DataPlatformInstance_Fragment
+  | EntityHeader_DataProcessInstance_Fragment
+  | EntityHeader_DataProduct_Fragment
   | EntityHeader_DataTypeEntity_Fragment
   | EntityHeader_Dataset_Fragment
+  | EntityHeader_Document_Fragment
+  | EntityHeader_Domain_Fragment
+  | EntityHeader_ErModelRelationship_Fragment
   | EntityHeader_EntityTypeEntity_Fragment
+  | EntityHeader_Form_Fragment
   | EntityHeader_GenericEntity_Fragment
+  | EntityHeader_GlossaryNode_Fragment
+  | EntityHeader_GlossaryTerm_Fragment
+  | EntityHeader_Incident_Fragment
+  | EntityHeader_MlFeature_Fragment
+  | EntityHeader_MlFeatureTable_Fragment
+  | EntityHeader_MlModel_Fragment
+  | EntityHeader_MlModelGroup_Fragment
+  | EntityHeader_MlPrimaryKey_Fragment
+  | EntityHeader_Metric_Fragment
+  | EntityHeader_OwnershipTypeEntity_Fragment
+  | EntityHeader_Post_Fragment
+  | EntityHeader_Role_Fragment
   | EntityHeader_SchemaFieldEntity_Fragment
+  | EntityHeader_SemanticModel_Fragment
   | EntityHeader_StructuredPropertyEntity_Fragment
+  | EntityHeader_Tag_Fragment
   | EntityHeader_Test_Fragment
+  | EntityHeader_VersionSet_Fragment
 ;
 
 export type ResultValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -700,6 +962,23 @@ export type SearchEntitiesQuery = { scrollAcrossEntities: { total: number, count
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -708,6 +987,10 @@ export type SearchEntitiesQuery = { scrollAcrossEntities: { total: number, count
                 | { stringValue: string }
                | null> }> } | null, platform: { urn: string, name: string } }
         | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -715,14 +998,75 @@ export type SearchEntitiesQuery = { scrollAcrossEntities: { total: number, count
                 | { numberValue: number }
                 | { stringValue: string }
                | null> }> } | null }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { fieldPath: string, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
                      }> | null }, status: { removed: boolean } | null }, values: Array<
                 | { numberValue: number }
                 | { stringValue: string }
-               | null> }> } | null, parent: { urn: string, name: string } }
+               | null> }> } | null, parent:
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { name: string, urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+           }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType, definition: { qualifiedName: string, displayName: string | null } }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
        }> } | null };
 
@@ -775,6 +1119,23 @@ export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextS
         | { urn: string }
         | { urn: string }
         | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
         | { name: string, urn: string, properties: { description: string | null } | null, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -783,6 +1144,10 @@ export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextS
                 | { stringValue: string }
                | null> }> } | null }
         | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
         | { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -790,6 +1155,18 @@ export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextS
                 | { numberValue: number }
                 | { stringValue: string }
                | null> }> } | null }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
         | { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -797,6 +1174,9 @@ export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextS
                 | { numberValue: number }
                 | { stringValue: string }
                | null> }> } | null }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
         | { urn: string }
         | { urn: string }
        }> } | null };
@@ -843,6 +1223,23 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { name: string, urn: string, type: EntityType, platform: { name: string }, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                         | { numberValue: number }
                         | { stringValue: string }
@@ -851,6 +1248,10 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
                   | { stringValue: string }
                  | null> }> } | null }
           | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                         | { numberValue: number }
                         | { stringValue: string }
@@ -858,6 +1259,18 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
                   | { numberValue: number }
                   | { stringValue: string }
                  | null> }> } | null }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                         | { numberValue: number }
                         | { stringValue: string }
@@ -865,6 +1278,9 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
                   | { numberValue: number }
                   | { stringValue: string }
                  | null> }> } | null }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
         > }, test: { urn: string, name: string, category: string, description: string | null }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }> }> } };
@@ -1182,7 +1598,9 @@ export const EntityHeaderFragmentDoc = new TypedDocumentString(`
     fieldPath
     parent {
       urn
-      name
+      ... on Dataset {
+        name
+      }
     }
   }
   ... on StructuredPropertyEntity {
@@ -1418,7 +1836,9 @@ fragment EntityHeader on Entity {
     fieldPath
     parent {
       urn
-      name
+      ... on Dataset {
+        name
+      }
     }
   }
   ... on StructuredPropertyEntity {
@@ -2033,7 +2453,9 @@ fragment EntityHeader on Entity {
     fieldPath
     parent {
       urn
-      name
+      ... on Dataset {
+        name
+      }
     }
   }
   ... on StructuredPropertyEntity {

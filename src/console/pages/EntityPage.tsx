@@ -64,7 +64,7 @@ export function EntityPage({ me, urn }: { me: Me; urn: string }) {
     title = e.fieldPath;
     subtitle = (
       <>
-        Field of <Link href={entityPath(e.parent.urn)}>{e.parent.name}</Link>
+        Field of <Link href={entityPath(e.parent.urn)}>{'name' in e.parent ? e.parent.name : e.parent.urn}</Link>
       </>
     );
   }

@@ -268,7 +268,7 @@ function ResultItem({ entity: e, filtered, selectable, selected, onToggle }: { e
     detail = `${e.platform.name} · ${e.origin}`;
   } else if ('fieldPath' in e && e.fieldPath) {
     title = e.fieldPath;
-    detail = `field of ${e.parent.name}`;
+    detail = `field of ${'name' in e.parent ? e.parent.name : e.parent.urn}`;
   } else if ('definition' in e && e.definition) {
     title = e.definition.displayName || e.definition.qualifiedName;
     href = propertyPath(e.urn);

@@ -6,7 +6,7 @@
  * carries. Pure: the state comes in, the decision goes out.
  */
 import { checkAspectSize } from '../aspectSize.js';
-import { AlreadyExistsError, AspectExistsError, NotFoundError, PreconditionError } from '../errors.js';
+import { AlreadyExistsError, AspectExistsError, NotFoundError, StaleWriteError } from '../errors.js';
 import { jsonEqual } from '../json.js';
 import type { Urn } from '../urn.js';
 import type { AspectRules, HolderAnswer } from './aspectRules.js';
@@ -34,6 +34,8 @@ export interface EntityReading {
   readonly urn: Urn;
   /** The aspects named in `reads` that the entity holds, as readers see them. */
   readonly aspects: ReadonlyMap<string, unknown>;
+  /** Who writes, when: what a patch fills in of an attribution its path alone names (plan.ts). */
+  readonly writer?: { readonly actor: string; readonly time: number };
 }
 
 export type AspectWriteRequest = NextValue & {
@@ -83,7 +85,13 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
     if (request.ifVersionMatch !== undefined) {
       const current = prev ? String(revisionOf(prev)) : '-1';
       if (current !== request.ifVersionMatch) {
-        throw new PreconditionError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`);
+        // Bare here (the domain reads no history); the write service adds who wrote since and what changed.
+        throw new StaleWriteError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`, {
+          urn: urn.value,
+          aspect: request.aspect,
+          expected: request.ifVersionMatch,
+          current,
+        });
       }
     }
   }
@@ -93,7 +101,13 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
  * Computes each request's new value from what readers currently see of its aspect (and
  * of the aspects it reads, shown by `rulesOf` their rules), within the aspect size limit.
  */
-export function resolveRequests(urn: Urn, entity: EntityState, requests: readonly RuledRequest[], rulesOf?: (aspect: string) => AspectRules): ResolvedRequest[] {
+export function resolveRequests(
+  urn: Urn,
+  entity: EntityState,
+  requests: readonly RuledRequest[],
+  rulesOf?: (aspect: string) => AspectRules,
+  writer?: EntityReading['writer'],
+): ResolvedRequest[] {
   const reading = (names: readonly string[]): EntityReading => {
     const aspects = new Map<string, unknown>();
     for (const name of names) {
@@ -102,7 +116,7 @@ export function resolveRequests(urn: Urn, entity: EntityState, requests: readonl
       if (!stored && name !== urn.entityType.keyAspect) continue;
       aspects.set(name, rulesOf ? rulesOf(name).view(stored?.metadata, { urn, values: entity.values }) : stored?.metadata);
     }
-    return { urn, aspects };
+    return { urn, aspects, ...(writer ? { writer } : {}) };
   };
   return requests.map(({ request, rules }) => {
     const prev = entity.aspects.get(request.aspect);

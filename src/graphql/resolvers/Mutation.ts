@@ -4,6 +4,7 @@ import { typedValueOfInput } from '../../services/propertyService.js';
 import { entityModel } from './entityModel.js';
 import { atInputPaths, checkUpsertInput } from './valueInput.js';
 import { migrationOfInput } from './migrationInput.js';
+import { orFiltersOf } from './searchInput.js';
 
 const HOUR = 3_600_000;
 const DURATIONS: Record<AccessTokenDuration, number | null> = {
@@ -74,6 +75,7 @@ export const Mutation: MutationResolvers = {
   bulkEditStructuredProperties: (_root, { input }, ctx) =>
     ctx.services.bulkEdits.edit(ctx.caller, {
       query: input.query ?? null,
+      orFilters: orFiltersOf(input.orFilters),
       types: input.types ?? null,
       urns: input.urns ?? null,
       property: input.structuredPropertyUrn,

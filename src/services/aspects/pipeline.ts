@@ -232,6 +232,7 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
   const results: (EntityResult | undefined)[] = entities.map(() => undefined);
   const open = () => entities.flatMap((_, i) => (results[i] === undefined ? [i] : []));
 
+  const now = Date.now();
   const resolved: ResolvedRequest[][] = [];
   for (const [i, e] of entities.entries()) {
     const found = entityOf(e);
@@ -242,7 +243,7 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
       try {
         requireParent(found);
         checkPreconditions(e.urn, found, ruled[i]!, { createEntityOnly: e.createEntityOnly ?? options.createEntityOnly ?? false });
-        resolved[i] = resolveRequests(e.urn, found, ruled[i]!, (aspect) => handlerFor(e.urn.entityType, aspect));
+        resolved[i] = resolveRequests(e.urn, found, ruled[i]!, (aspect) => handlerFor(e.urn.entityType, aspect), { actor: units[owner[i]!]!.actor, time: now });
       } catch (err) {
         results[i] = refusal(err);
       }
@@ -253,7 +254,6 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
   if (more.length > 0) state = { ...state, properties: new Map([...state.properties, ...(await loadPropertyRecords(target, more))]) };
 
   const holders = await answerHolderQuestions(target, entities, resolved, open(), state);
-  const now = Date.now();
   const decisions: (EntityWriteDecision | undefined)[] = entities.map(() => undefined);
   for (const i of open()) {
     const e = entities[i]!;

@@ -10,7 +10,7 @@
  * own error; several: BatchRefusedError listing each). With `atomic: false` each entity
  * stands alone: the refused ones are answered as such, the others written.
  */
-import { BatchRefusedError, PreconditionError, relocated, ServiceError, StaleWriteError, UnavailableError, ValidationError, type RefusedItem } from '../../domain/errors.js';
+import { BatchRefusedError, relocated, ServiceError, StaleWriteError, UnavailableError, ValidationError, type RefusedItem } from '../../domain/errors.js';
 import { checkRequestedResults, requireBatchSize } from '../../domain/limits.js';
 import { keyAspectOf } from '../../domain/urn.js';
 import { changesBetween, staleMessage } from '../../domain/staleWrite.js';
@@ -187,7 +187,7 @@ export class DefaultWriteService implements WriteService {
         if (r) results[i] = r;
       });
     }
-    await this.explainStale(prepared, results);
+    await this.explainStale(results);
     if (atomic && results.some((r) => r?.status === 'refused')) this.refuse(caller, prepared, results);
     const entities = prepared.map((p, i) => this.outcomeOf(p, results[i], deleted.get(i)));
     if (!options.dryRun) this.record(caller, prepared, entities, deleted);
@@ -278,13 +278,12 @@ export class DefaultWriteService implements WriteService {
   }
 
   /** A stale write's refusal, completed with who wrote since, when, and what changed (docs/contract.md, "Stale writes"). */
-  private async explainStale(prepared: readonly Prepared[], results: (EntityResult | undefined)[]): Promise<void> {
+  private async explainStale(results: (EntityResult | undefined)[]): Promise<void> {
     for (const [i, r] of results.entries()) {
-      if (r?.status !== 'refused' || !(r.error instanceof PreconditionError) || r.error instanceof StaleWriteError) continue;
-      const p = prepared[i]!;
-      const change = p.plan.changes.find((c) => c.op !== 'delete' && c.ifVersionMatch !== undefined) as WriteChange | undefined;
-      if (!change?.ifVersionMatch) continue;
-      results[i] = { status: 'refused', error: await this.staleError(p.plan.urn.value, change.aspect, change.ifVersionMatch).catch(() => r.error) };
+      // Only the domain's bare refusal (no details yet) is explained; an explained one passes as it is.
+      if (r?.status !== 'refused' || !(r.error instanceof StaleWriteError) || r.error.details) continue;
+      const { urn, aspect, expected } = r.error.stale;
+      results[i] = { status: 'refused', error: await this.staleError(urn, aspect, expected).catch(() => r.error) };
     }
   }
 
@@ -339,6 +338,8 @@ export class DefaultWriteService implements WriteService {
         return;
       }
       if (e.status === 'skipped') return;
+      const dropped = e.reports.structuredProperties?.droppedValuesOf as readonly string[] | undefined;
+      if (dropped) this.deps.log.warn({ actor: caller.actor, urn: target, properties: dropped }, 'dropped the values of structured properties that do not exist (DROP_UNDEFINED_PROPERTY_VALUES)');
       const type = p.plan.urn.entityType;
       for (const result of e.results) {
         const action = auditedAspectWrite(result.aspect, result.value, type.name);

@@ -6,6 +6,7 @@
 import { SoftDeletedError, ValidationError } from '../../../src/domain/errors.js';
 import { parseUrn } from '../../../src/domain/urn.js';
 import { decideStructuredProperties, propertiesNamedBy, structuredPropertiesRules } from '../../../src/domain/writes/structuredPropertiesRules.js';
+import { setUndefinedPropertyValues } from '../../../src/domain/structuredProperties.js';
 import { aspectState, DATASET, held, propertyUrnOf, record, registryOf } from '../../support/writeStates.js';
 import { thrown } from '../thrown.js';
 
@@ -29,6 +30,17 @@ describe('validation against the definitions named', () => {
     const err = thrown(() => decideStructuredProperties({ properties: [entry('nope', [{ string: 'x' }])] }, aspectState()));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toBe(`Structured property ${propertyUrnOf('nope')} does not exist`);
+  });
+
+  test('with DROP_UNDEFINED_PROPERTY_VALUES, a property that does not exist is dropped with a warning and the rest stored', () => {
+    setUndefinedPropertyValues('drop');
+    try {
+      const d = decideStructuredProperties({ properties: [entry('nope', [{ string: 'x' }]), entry('tier', [{ string: 'gold' }])] }, aspectState({ registry: registryOf([TIER]) }));
+      expect(d.stored).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
+      expect(d.report).toEqual({ droppedValuesOf: [propertyUrnOf('nope')] });
+    } finally {
+      setUndefinedPropertyValues('refuse');
+    }
   });
 
   test('a value outside allowedValues is refused with the property and the value', () => {

