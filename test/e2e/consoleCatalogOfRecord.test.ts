@@ -48,6 +48,8 @@ const REGION = P('record.region');
 const OWNER = P('record.owner');
 const dataset = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,record.t${String(i).padStart(3, '0')},PROD)`;
 const SHARED = dataset(0);
+/** A dataset that holds no value when the walk starts. */
+const BARE = `urn:li:dataset:(urn:li:dataPlatform:hive,record.bare,PROD)`;
 const SENTINEL = `sentinel-owner-${randomUUID()}`;
 const TEST_URN = 'urn:li:test:record.has-tier';
 
@@ -149,7 +151,8 @@ test('CI has what the catalog-of-record walk needs', () => {
         },
       },
     }));
-    expect((await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: batch, headers: admin })).status).toBe(200);
+    const bare = { urn: BARE, datasetProperties: { value: { name: 'record.bare' } } };
+    expect((await http(server.url, 'POST', '/openapi/v3/entity/dataset', { json: [...batch, bare], headers: admin })).status).toBe(200);
     const test = await gql('mutation t($input: CreateTestInput!) { createTest(input: $input) }', {
       input: {
         id: 'record.has-tier',
@@ -318,6 +321,29 @@ test('CI has what the catalog-of-record walk needs', () => {
       ['alice', JSON.stringify([{ stringValue: 'silver' }])],
     ]);
   }, 240_000);
+
+  test('a dataset that held no value: a save is told when someone wrote its first values since the page was read', async () => {
+    const page = bob.page;
+    await page.goto(`${server.url}/entity/${enc(BARE)}`);
+    await heading(page, 'record.bare');
+    const tier = page.locator('tr[data-property="record.tier"]');
+    await tier.getByText('No value').waitFor();
+    const first = await gql('mutation u($input: UpsertStructuredPropertiesInput!) { upsertStructuredProperties(input: $input) { aspectVersion } }', {
+      input: { assetUrn: BARE, structuredPropertyInputParams: [{ structuredPropertyUrn: REGION, values: [{ stringValue: 'us' }] }] },
+    });
+    expect(first.errors).toBeUndefined();
+    await tier.getByRole('button', { name: 'Edit Tier' }).click();
+    await page.getByLabel('Value of Tier').selectOption('gold');
+    await page.getByRole('button', { name: 'Save Tier' }).click();
+    const told = page.locator('section.stale');
+    await told.getByRole('heading', { name: 'Not saved: someone changed this entity after you opened it' }).waitFor();
+    expect(await told.getByRole('alert').innerText()).toMatch(/root \(machine token\) at .* via graphql/);
+    expect(await told.locator('tr[data-property="record.region"] td').allInnerTexts()).toEqual(expect.arrayContaining(['no value', 'us']));
+    expect(await held(BARE)).toEqual({ [REGION]: ['us'] });
+    await told.getByRole('button', { name: 'Keep mine' }).click();
+    await status(page, 'Saved over the change made since: Tier.');
+    expect(await held(BARE)).toEqual({ [REGION]: ['us'], [TIER]: ['gold'] });
+  }, 120_000);
 
   test('two people save the same definition: the second merges field by field, and both changes stand', async () => {
     const a = alice.page;

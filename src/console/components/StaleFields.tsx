@@ -33,7 +33,7 @@ export function StaleFields({ stale, what, rows, busy, onKeepMine, onTakeTheirs,
       </h2>
       <div role="alert">
         <p>
-          Your {what} was not written, so their change is not lost. Saved since you opened it (version {stale.expectedVersion}, now {stale.currentVersion}):
+          Your change of this {what} was not written, so theirs is not lost. Saved since you opened it (version {stale.expectedVersion}, now {stale.currentVersion}):
         </p>
         <ul className="stale-writes">
           {stale.writesSince.map((w) => (

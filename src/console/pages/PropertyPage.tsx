@@ -207,7 +207,7 @@ export function PropertyPage({ me, urn, followMigration = false }: { me: Me; urn
 
       <section aria-labelledby="usage-title">
         <h2 id="usage-title">Values</h2>
-        {removed ? <p>The values are hidden while the property is soft deleted.</p> : <Usage key={changes} definition={d} />}
+        {removed ? <p>The values are hidden while the property is soft deleted.</p> : <Usage key={changes} definition={d} follow={entity.migrating || followed} />}
       </section>
 
       {removed ? (
@@ -267,13 +267,17 @@ function summary(d: DefinitionFragment): string {
   return parts.join('; ');
 }
 
-/** How many entities hold a value, and the chart of the values. */
-function Usage({ definition: d }: { definition: DefinitionFragment }) {
+/** Counts are asked again this often while a migration is followed, so they follow its job and the index behind it. */
+const MIGRATION_COUNTS_MS = 2000;
+
+/** How many entities hold a value, and the chart of the values (asked again and again while `follow`). */
+function Usage({ definition: d, follow = false }: { definition: DefinitionFragment; follow?: boolean }) {
   const nameOf = usePropertyLabel();
   const field = searchField(d.qualifiedName);
   const types = holderTypes(d);
-  const holders = useQuery(PropertyHoldersDocument, { input: { types, query: '*', count: 0, orFilters: [{ and: [{ field, condition: 'EXISTS' }] }] } });
-  const distribution = useQuery(PropertyDistributionDocument, { input: { types, query: '*', facets: [field], searchFlags: { maxAggValues: 1000 } } });
+  const poll = follow ? { poll: MIGRATION_COUNTS_MS } : {};
+  const holders = useQuery(PropertyHoldersDocument, { input: { types, query: '*', count: 0, orFilters: [{ and: [{ field, condition: 'EXISTS' }] }] } }, poll);
+  const distribution = useQuery(PropertyDistributionDocument, { input: { types, query: '*', facets: [field], searchFlags: { maxAggValues: 1000 } } }, poll);
   const error = holders.error ?? distribution.error;
   if (error) return <ErrorMessage>{error}</ErrorMessage>;
   if (!holders.data || !distribution.data) return <Loading what="the values" />;
