@@ -9,7 +9,8 @@
  * 2. Retiring the value 258 datasets hold: the form names the breaking change and its
  *    holders, offers a migration (remap 1 → 2) with its effect and examples before Save,
  *    and the property page follows the job to its end; the history shows each of the 258
- *    changes by the steward via migration, and the migration's start and end.
+ *    changes by the steward via migration, and the migration's start and end. A value
+ *    type change converts the values the same way (numbers to text).
  * 3. Two people save the same dataset: the second is told who changed what since and
  *    chooses, property by property; nothing is lost. A machine's write since is told as
  *    one. Taking the other's writes nothing.
@@ -46,6 +47,7 @@ const RETENTION = P('record.retention');
 const TIER = P('record.tier');
 const REGION = P('record.region');
 const OWNER = P('record.owner');
+const DAYS = P('record.days');
 const dataset = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,record.t${String(i).padStart(3, '0')},PROD)`;
 const SHARED = dataset(0);
 /** A dataset that holds no value when the walk starts. */
@@ -138,6 +140,7 @@ test('CI has what the catalog-of-record walk needs', () => {
     await define('record.tier', 'Tier', 'string', ['gold', 'silver', 'bronze']);
     await define('record.region', 'Region', 'string', ['eu', 'us']);
     await define('record.owner', 'Owner', 'string', []);
+    await define('record.days', 'Days kept', 'number', []);
     const batch = Array.from({ length: HOLDERS }, (_, i) => ({
       urn: dataset(i),
       datasetProperties: { value: { name: `record.t${String(i).padStart(3, '0')}` } },
@@ -147,6 +150,7 @@ test('CI has what the catalog-of-record walk needs', () => {
             { propertyUrn: RETENTION, values: [{ double: 1 }] },
             ...(i === 0 ? [{ propertyUrn: TIER, values: [{ string: 'gold' }] }, { propertyUrn: REGION, values: [{ string: 'eu' }] }] : []),
             ...(i % 50 === 0 ? [{ propertyUrn: OWNER, values: [{ string: SENTINEL }] }] : []),
+            ...(i < 3 ? [{ propertyUrn: DAYS, values: [{ double: 30 * (i + 1) }] }] : []),
           ],
         },
       },
@@ -250,6 +254,29 @@ test('CI has what the catalog-of-record walk needs', () => {
     expect(migrated.every((e) => JSON.stringify(e.changes) === JSON.stringify([{ structuredProperty: { urn: RETENTION }, before: [{ numberValue: 1 }], after: [{ numberValue: 2 }] }]))).toBe(true);
     expect(all.events.map((e) => e.event)).toEqual(['migrationFinished', 'migrationStarted', 'changed', 'created']);
   }, 300_000);
+
+  test('a value type change converts the stored values through the console’s migration: numbers become text as people write them', async () => {
+    const page = bob.page;
+    await page.goto(`${server.url}/properties/${enc(DAYS)}/edit`);
+    await heading(page, 'Edit Days kept');
+    await status(page, 'Compatible: saving keeps every stored value.');
+    await page.getByLabel('Value type').selectOption('string');
+    const breaking = page.getByRole('status').filter({ hasText: 'Breaking change:' });
+    await breaking.waitFor();
+    expect(await breaking.innerText()).toContain('3 entities hold values it breaks');
+    await breaking.getByRole('button', { name: 'Migrate the values' }).click();
+    const migration = page.getByRole('group', { name: 'Migration: keep the values the change breaks' });
+    expect(await migration.getByLabel(/Convert the values to the new value type/).isChecked()).toBe(true);
+    const effect = page.getByRole('status').filter({ hasText: 'Migration:' });
+    await effect.waitFor();
+    expect(await effect.innerText()).toContain('it changes the values of 3 entities of the 3 holding any');
+    expect(await effect.innerText()).toMatch(/: 30 → 30\b/);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await heading(page, 'Days kept');
+    await status(page, 'Migration complete: 100% (3 of 3 entities). Every value is rewritten as the migration says.');
+    expect((await held(dataset(1)))[DAYS]).toEqual(['60']);
+    expect(await page.locator('dl.definition').innerText()).toMatch(/Value type\s+Text/);
+  }, 180_000);
 
   test('two people save the same dataset: the second is told who changed what since, and chooses property by property; nothing is lost', async () => {
     const a = alice.page;
