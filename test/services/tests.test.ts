@@ -125,7 +125,7 @@ describe('tests as entities', () => {
     expect(tests().validateTest(NAME_EXISTS.json)).toEqual({ valid: true });
     expect(tests().validateTest('{"on": {"types": ["dataset"]}, "rules": [{"property": "urn"}]}')).toEqual({
       valid: false,
-      error: 'Invalid test definition: rules[0].operator: is required; one of equals, contains_any, contains_str, starts_with, regex_match, greater_than, less_than, exists, is_true, is_false',
+      error: 'Invalid test definition: rules[0].operator: is required; one of equals, contains_any, contains_str, starts_with, regex_match, greater_than, greater_than_or_equal_to, less_than, less_than_or_equal_to, exists, is_true, is_false',
     });
   });
 });
