@@ -7,7 +7,7 @@ import { deleteEntity } from './commands/delete.js';
 import { history } from './commands/history.js';
 import { bulkValues, type BulkOperation, type BulkValuesOptions } from './commands/values.js';
 import { exportValues } from './commands/valuesCsv.js';
-import { importValues } from './commands/valuesImport.js';
+import { importValues, type ImportOptions } from './commands/valuesImport.js';
 import { completionScript } from './completion.js';
 import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
@@ -22,6 +22,7 @@ import { evaluateTests, getTest, listTests, upsertTests } from './commands/tests
 import { reportTests, runTests } from './commands/testCompliance.js';
 import { createToken, listTokens, revokeToken } from './commands/tokens.js';
 import { CliError, EXIT, type ExitCode } from './errors.js';
+import { LIMITS } from '../domain/limits.js';
 
 /** The package's version; dist/cli/program.js sits two levels below package.json. */
 function packageVersion(): string {
@@ -180,7 +181,8 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .description("set values from a CSV file as values export writes it: each column's property as the cell says (empty: removed), other properties kept; every row checked first, all written in one transaction or none")
     .requiredOption('-f, --file <csv>', 'CSV file')
     .option('--dry-run', 'check every row and print what would change, value by value, without writing')
-    .action(run((opts: { file: string; dryRun?: boolean }) => importValues(ctx, opts)));
+    .option('--in-parts', `a file larger than one import (${LIMITS.importRows} rows, 1 MB, ${LIMITS.batchEntities} changing): check it all, then write it in parts of ${LIMITS.batchEntities} rows, each in one transaction`)
+    .action(run((opts: ImportOptions) => importValues(ctx, opts)));
 
   program
     .command('completion')

@@ -8,9 +8,8 @@
  * to write over a change made between its read and its write, and says so.
  */
 import { rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { enc, http } from '../support/http.js';
+import { interceptingProxy } from '../support/interceptingProxy.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ensureCliBuilt, runCli, tempDir, writeFile, type CliResult } from './cliRunner.js';
 
@@ -125,25 +124,3 @@ describe('the catalog of record at the CLI', () => {
   });
 });
 
-/** An HTTP proxy to `target` that runs `before` on each request ahead of forwarding it. */
-async function interceptingProxy(target: string, before: (request: IncomingMessage) => Promise<void>): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      void (async () => {
-        await before(request);
-        const headers = Object.fromEntries(Object.entries(request.headers).filter(([k, v]) => typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k))) as Record<string, string>;
-        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-        const answer = await fetch(`${target}${request.url}`, { method: request.method!, headers, ...(body ? { body } : {}) });
-        response.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k))));
-        response.end(Buffer.from(await answer.arrayBuffer()));
-      })().catch((err: unknown) => {
-        response.writeHead(502).end(String(err));
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}

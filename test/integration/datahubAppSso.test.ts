@@ -59,3 +59,18 @@ test('without DATAHUB_APP_DIR the app is not served: its pages say how to build 
   expect(text).toContain('DATAHUB_APP_DIR');
   expect(text).toContain('docs/datahub-compatibility.md');
 });
+
+test("behind a proxy the app's sign-in sends the provider back to OIDC_REDIRECT_URL's origin, not to the address the request came to", async () => {
+  const behind = await startTestServer({ env: { AUTH_ENABLED: 'true', ROOT_TOKEN, ...oidcEnv(provider.issuer), OIDC_REDIRECT_URL: 'https://catalog.example.com/auth/callback' } });
+  try {
+    const res = await fetch(`${behind.url}/datahub/sso?redirect_uri=${encodeURIComponent('/search')}`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    const authorize = new URL(res.headers.get('location')!);
+    expect(authorize.origin).toBe(new URL(provider.issuer).origin);
+    expect(authorize.searchParams.get('redirect_uri')).toBe('https://catalog.example.com/datahub/sso/callback');
+    // The sign-in's own cookie goes back over that https address only.
+    expect(res.headers.getSetCookie().some((c) => /; Secure/i.test(c))).toBe(true);
+  } finally {
+    await behind.stop();
+  }
+}, 120_000);

@@ -103,5 +103,17 @@ describe('reading', () => {
     const values = ['a|b', 'c\\d', '', '=x'];
     expect(splitValues(joinValues(values))).toEqual(values);
     expect(splitValues('')).toEqual([]);
+    expect(splitValues('plain')).toEqual(['plain']);
+    expect(splitValues('a\\')).toEqual(['a\\']);
+    expect(splitValues('|')).toEqual(['', '']);
+  });
+
+  test('any list of values joined and split again is the same list (one empty value: none)', () => {
+    const next = random(16);
+    for (let i = 0; i < 2000; i++) {
+      const values = Array.from({ length: 1 + Math.floor(next() * 4) }, () => randomCell(next));
+      // One empty value is an empty cell, which holds none.
+      expect(splitValues(joinValues(values))).toEqual(values.length === 1 && values[0] === '' ? [] : values);
+    }
   });
 });

@@ -369,10 +369,11 @@ export type CliFacetsQuery = { aggregateAcrossEntities: { facets: Array<{ field:
 
 export type CliImportValuesMutationVariables = Exact<{
   input: ImportStructuredPropertyValuesInput;
+  withChanges: boolean;
 }>;
 
 
-export type CliImportValuesMutation = { importStructuredPropertyValues: { dryRun: boolean, written: boolean, rows: number, changed: number, unchanged: number, problems: Array<{ line: number | null, urn: string | null, column: string | null, reason: string }>, changes: Array<{ line: number, urn: string, change: { structuredProperty: { urn: string }, before: Array<
+export type CliImportValuesMutation = { importStructuredPropertyValues: { dryRun: boolean, written: boolean, rows: number, changed: number, unchanged: number, problems: Array<{ line: number | null, urn: string | null, column: string | null, reason: string }>, changes?: Array<{ line: number, urn: string, change: { structuredProperty: { urn: string }, before: Array<
           | { numberValue: number }
           | { stringValue: string }
         > | null, after: Array<
@@ -546,7 +547,7 @@ export const CliFacetsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<CliFacetsQuery, CliFacetsQueryVariables>;
 export const CliImportValuesDocument = new TypedDocumentString(`
-    mutation CliImportValues($input: ImportStructuredPropertyValuesInput!) {
+    mutation CliImportValues($input: ImportStructuredPropertyValuesInput!, $withChanges: Boolean!) {
   importStructuredPropertyValues(input: $input) {
     dryRun
     written
@@ -559,7 +560,7 @@ export const CliImportValuesDocument = new TypedDocumentString(`
       column
       reason
     }
-    changes {
+    changes @include(if: $withChanges) {
       line
       urn
       change {
