@@ -261,5 +261,13 @@ function registryChanges(changes: readonly RegistryChange[]): Sql {
         migration = EXCLUDED.migration
     ), registry_flagged AS (
       UPDATE structured_property sp SET removed = r.removed FROM registry_input r WHERE sp.urn = r.urn AND r.search_field IS NULL
+    ), registry_reindexed AS (
+      -- A migration's holders are indexed again at once, their values as the migration makes
+      -- them (documentLoader translates), instead of as the job reaches each one: search and
+      -- metadata tests follow the definition within the index's lag, as any write does.
+      INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
+      SELECT pv.entity_urn, pv.entity_type, 'structuredProperties', 'UPSERT', ${activeTraceparent()}::text
+      FROM property_value pv JOIN registry_input r ON pv.property_urn = r.urn
+      WHERE r.migration IS NOT NULL
     )`;
 }
