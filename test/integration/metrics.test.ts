@@ -122,7 +122,9 @@ suite('/metrics', () => {
     server = await startTestServer({
       search: { url: meili.url, key: meili.masterKey },
       // Small indexer batches: a burst reaches Meilisearch as many tasks, one after another.
-      env: { AUTH_ENABLED: 'true', ROOT_TOKEN, METRICS_PORT: '0', DATABASE_POOL_SIZE: String(POOL_SIZE), SEARCH_INDEX_BATCH_SIZE: '50' },
+      // Each write its own statement (WRITE_GROUP_COMMIT=false): how writes waiting on a lock fill the pool,
+      // which group commit's two statements in flight never do.
+      env: { AUTH_ENABLED: 'true', ROOT_TOKEN, METRICS_PORT: '0', DATABASE_POOL_SIZE: String(POOL_SIZE), SEARCH_INDEX_BATCH_SIZE: '50', WRITE_GROUP_COMMIT: 'false' },
     });
   });
   afterAll(async () => {
