@@ -41,7 +41,7 @@ import { countHolders } from '../../store/propertyHolders.js';
 import { inTransaction } from '../../store/transaction.js';
 import { applyWrites, WriteConflict } from '../../store/writeApply.js';
 import { discardCreated, loadPropertyRecords, loadWriteState, queryableOf, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
-import { TurnTaker } from '../../time.js';
+import { loopTurn } from '../../turns.js';
 import type { LocalRegistryChanges } from '../localRegistryChanges.js';
 import { handlerFor } from './handlers.js';
 import type { GroupCommit } from './groupCommit.js';
@@ -129,11 +129,10 @@ function unitOf(entities: readonly EntityWrite[], actor: string, options: Entity
  * the next one, and its commit.
  */
 export async function writeEntities(path: WritePath, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<EntityResult[]> {
-  const turns = new TurnTaker();
   const ruled: RuledRequest[][] = [];
   for (const e of entities) {
     ruled.push(e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) })));
-    await turns.turn();
+    await loopTurn();
   }
   const unit: Unit = { entities, ruled, actor, options };
   const underLock = ruled.some((r) => r.some((x) => x.rules.decidedUnderLock));
@@ -223,10 +222,9 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
     return units.map((u) => flat.slice(at, (at += u.entities.length)));
   };
   if (entities.length === 0) return { results: units.map(() => []), registryChanged: false };
-  // A large batch's steps take turns with the rest of the server (src/time.ts).
-  const turns = new TurnTaker();
+  // A large batch's steps take turns with the rest of the server (src/turns.ts).
   const request = loadRequestOf(entities, ruled);
-  await turns.turn();
+  await loopTurn();
   let state = await loadWriteState(target, request);
   const entityOf = (e: EntityWrite): EntityState => state.entities.get(e.urn.value)!;
   const results: (EntityResult | undefined)[] = entities.map(() => undefined);
@@ -247,7 +245,7 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
         results[i] = refusal(err);
       }
     }
-    await turns.turn();
+    await loopTurn();
   }
   const more = propertiesStillNeeded(entities, resolved, request, state);
   if (more.length > 0) state = { ...state, properties: new Map([...state.properties, ...(await loadPropertyRecords(target, more))]) };
@@ -264,7 +262,7 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
     } catch (err) {
       results[i] = refusal(await withImpact(target, e.urn, err));
     }
-    await turns.turn();
+    await loopTurn();
   }
   for (const i of open()) {
     const drops = optionsOf(i).valueDrops;
