@@ -84,6 +84,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       loaders: createLoaders(options.services, request.caller),
       extensions: {},
       receipts: request.receipts,
+      engineRequests: request.engineRequests,
     }),
   });
   // While tracing, each request runs inside its operation's span (named once its document is resolved).

@@ -7,6 +7,8 @@
  * next batch is built meanwhile; multi-index searches. Client failures become two kinds
  * of error: the engine is not reachable (SearchUnavailableError; callers retry or
  * answer 503) or it refused the request (SearchRequestError, with Meilisearch's code).
+ * A search answers with the request it sent, as a value: the search service hands it
+ * to whoever asked to see it (an admin's `X-Propgraph-Explain`, rest/explainHeader.ts).
  */
 import {
   Meilisearch,
@@ -17,10 +19,10 @@ import {
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
 import { backoffMs, sleep } from '../time.js';
-import { recordEngineRequest } from './explain.js';
 import { answeredWithin, nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_FORMAT } from './indexFormat.js';
+import type { EngineRequest } from './request.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
 
 export class SearchUnavailableError extends Error {}
@@ -77,6 +79,12 @@ export interface EngineResult {
   readonly type: string;
   readonly hits: readonly EngineHit[];
   readonly facets: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
+/** A multi-search's results, one per query, and the request that asked for them (none for no query). */
+export interface EngineAnswer {
+  readonly results: EngineResult[];
+  readonly request: EngineRequest | null;
 }
 
 export interface DocumentWrites {
@@ -238,8 +246,8 @@ export class SearchEngine {
     });
   }
 
-  async search(queries: readonly EngineQuery[]): Promise<EngineResult[]> {
-    if (queries.length === 0) return [];
+  async search(queries: readonly EngineQuery[]): Promise<EngineAnswer> {
+    if (queries.length === 0) return { results: [], request: null };
     return this.guard(async () => {
       const body = {
         queries: queries.map(
@@ -257,13 +265,13 @@ export class SearchEngine {
           }),
         ),
       };
-      recordEngineRequest({ path: '/multi-search', body });
       const response = (await postJson(this.multiSearchUrl, this.options.apiKey, body, this.requestTimeoutMs)) as { results: Array<{ hits: unknown[]; facetDistribution?: unknown }> };
-      return response.results.map((r, i) => ({
+      const results = response.results.map((r, i) => ({
         type: queries[i]!.type,
         hits: r.hits as unknown as EngineHit[],
         facets: (r.facetDistribution ?? {}) as Record<string, Record<string, number>>,
       }));
+      return { results, request: { path: '/multi-search', body } };
     });
   }
 

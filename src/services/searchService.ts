@@ -3,7 +3,9 @@
  * scrollAcrossEntities / aggregateAcrossEntities and REST's GET /v3/entity/{entityName}.
  * Queries and filters become keywords and one FilterNode; field names are resolved
  * against the property registry (searchFields.ts); the search module runs the search.
- * Hits are URNs; what is shown of them is read from the database.
+ * Hits are URNs; what is shown of them is read from the database. Every answer carries
+ * the requests its search sent to the engine (`engineRequests`), for an edge that
+ * explains (rest/explainHeader.ts).
  */
 import { PAGE_LIMITS, pageSize } from '../domain/limits.js';
 import { ENTITY, defaultSearchTypes, entityTypeByGraphql, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
@@ -13,9 +15,8 @@ import { and, ALL, fieldsOf, filterFromOrFilters, simplify, splitKeywords, type 
 import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
 import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
-import { SORT_ATTRIBUTE_OF, type PageRequest, type ScrollOrder, type SearchRequest, type SortAttribute } from '../search/request.js';
+import { SORT_ATTRIBUTE_OF, type EngineRequest, type PageRequest, type ScrollOrder, type SearchRequest, type SortAttribute } from '../search/request.js';
 import { sortKeyOf } from '../domain/searchSort.js';
-import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
 import { MAX_FACET_VALUES, MAX_RANKED_HITS } from '../search/settings.js';
 import type { Db } from '../store/database.js';
@@ -47,7 +48,12 @@ export interface ScrollInput {
   sort?: ReadonlyArray<{ field: string; sortOrder: string }>;
 }
 
-export interface ScrollResult {
+/** What a search sent to the engine, exactly (an admin's X-Propgraph-Explain shows it). */
+export interface Explained {
+  readonly engineRequests: readonly EngineRequest[];
+}
+
+export interface ScrollResult extends Explained {
   nextScrollId: string | null;
   count: number;
   total: number;
@@ -64,7 +70,7 @@ export interface AggregateInput {
   includeSoftDeleted?: boolean | null;
 }
 
-export interface AggregateResult {
+export interface AggregateResult extends Explained {
   facets: Facet[];
 }
 
@@ -115,7 +121,7 @@ export interface SearchService {
    * Searchable types go to the search engine; other types (and searchable ones while
    * search is disabled) are listed from the database, which serves no query beyond `*`.
    */
-  searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }>;
+  searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] } & Explained>;
   /**
    * DataHub's searchAcrossEntities: a page by offset (`start`), in the order a scroll
    * gives; `start + count` at most MAX_RANKED_HITS (offsets are a ranked page's).
@@ -125,7 +131,7 @@ export interface SearchService {
    * DataHub's OpenAPI scroll: a scroll (one type, several or the default ones) whose hits
    * come back as entities with the aspects named (all of them when none are).
    */
-  scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }>;
+  scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] } & Explained>;
   /** Queues a rebuild of every index from the database (system-update); one at a time. */
   requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }>;
 }
@@ -151,7 +157,7 @@ export class DefaultSearchService implements SearchService {
       async (used) => this.request(types, query, (await resolveFields(this.registry, query.filter, [], used)), input.includeSoftDeleted),
       (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, ...scrollOrderOf(input.sort) }),
     );
-    return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })) };
+    return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })), engineRequests: page.engineRequests };
   }
 
   async aggregate(_caller: Caller, input: AggregateInput): Promise<AggregateResult> {
@@ -162,8 +168,9 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(input.query, input.orFilters);
     const requested = [...new Set(input.facets ?? [])];
     const defaults = requested.length === 0;
-    const names = defaults ? await this.defaultFacets() : requested;
-    const facets = await this.registry.withCurrentRegistry(
+    const shown = defaults ? await this.defaultFacets() : { names: requested, engineRequests: [] };
+    const { names } = shown;
+    const { facets, engineRequests } = await this.registry.withCurrentRegistry(
       async (used) => {
         // A default facet whose property went away since the index said so is just left out.
         const resolved = await resolveFields(this.registry, query.filter, names, used, defaults);
@@ -174,18 +181,19 @@ export class DefaultSearchService implements SearchService {
           const field = resolved.fields.get(name);
           return field ? [{ name, field }] : [];
         });
-        const values = await this.searcher().facets(request, counted, limit);
-        return names.flatMap((name) => {
+        const { values, engineRequests } = await this.searcher().facets(request, counted, limit);
+        const described = names.flatMap((name) => {
           const field = resolved.fields.get(name);
           if (field) return [describeFacet(name, field, resolved.properties.get(name), values.get(name) ?? [])];
           return defaults ? [] : [emptyFacet(name)];
         });
+        return { facets: described, engineRequests };
       },
     );
-    return { facets };
+    return { facets, engineRequests: [...shown.engineRequests, ...engineRequests] };
   }
 
-  async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }> {
+  async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] } & Explained> {
     const text = options.query?.trim() ?? '';
     const ordered = pageOrderOf(options.sort, options.sortOrder, 'sort');
     const { order } = ordered;
@@ -196,11 +204,12 @@ export class DefaultSearchService implements SearchService {
         throw new ValidationError(`Entity type ${entityType.name} is not searchable; query must be absent or *`, 'query');
       }
       if (order !== 'asc' || ordered.sortBy) throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, ordered.sortBy ? 'sort' : 'sortOrder');
-      return this.deps.entities.listEntities(caller, entityType, {
+      const listed = await this.deps.entities.listEntities(caller, entityType, {
         count,
         ...(options.scrollId ? { scrollId: options.scrollId } : {}),
         ...(options.aspects ? { aspects: options.aspects } : {}),
       });
+      return { ...listed, engineRequests: [] };
     }
     const query = parseQuery(text, null);
     const page = await this.registry.withCurrentRegistry(
@@ -209,7 +218,7 @@ export class DefaultSearchService implements SearchService {
     );
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
-    return { scrollId: page.nextScrollId, entities };
+    return { scrollId: page.nextScrollId, entities, engineRequests: page.engineRequests };
   }
 
   async search(caller: Caller, input: ScrollInput & { readonly start?: number | null }): Promise<ScrollResult & { start: number }> {
@@ -221,14 +230,14 @@ export class DefaultSearchService implements SearchService {
     }
     const page = await this.scroll(caller, { ...input, count: start + count, scrollId: null });
     const entities = page.entities.slice(start);
-    return { start, count: entities.length, total: page.total, nextScrollId: null, entities };
+    return { start, count: entities.length, total: page.total, nextScrollId: null, entities, engineRequests: page.engineRequests };
   }
 
-  async scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }> {
+  async scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] } & Explained> {
     const page = await this.scroll(caller, input);
     const aspects = input.aspects && input.aspects.length > 0 ? input.aspects : undefined;
     const views = await this.deps.entities.readEntities(page.entities.map((e) => parseUrn(e.urn)), aspects);
-    return { scrollId: page.nextScrollId, total: page.total, entities: page.entities.map((e) => views.get(e.urn)).filter((v): v is EntityView => v !== undefined) };
+    return { scrollId: page.nextScrollId, total: page.total, entities: page.entities.map((e) => views.get(e.urn)).filter((v): v is EntityView => v !== undefined), engineRequests: page.engineRequests };
   }
 
   async requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }> {
@@ -269,13 +278,13 @@ export class DefaultSearchService implements SearchService {
    * structuredPropertySettings.showInSearchFilters is true (read from the index of
    * definitions, where the indexer put it).
    */
-  private async defaultFacets(): Promise<string[]> {
+  private async defaultFacets(): Promise<{ names: string[]; engineRequests: readonly EngineRequest[] }> {
     const shown: FilterNode = { kind: 'equals', field: 'showInSearchFilters', values: ['true'] };
     const page = await this.searcher().page(
       { types: [ENTITY.structuredProperty.name], keywords: null, filter: shown, fields: new Map([['showInSearchFilters', { kind: 'key', name: 'showInSearchFilters' }]]), includeRemoved: false },
       { count: MAX_FACET_VALUES, scrollId: null, order: 'asc' },
     );
-    return [...DEFAULT_KEY_FACETS, ...page.hits.map((h) => `${PROPERTY_FIELD_PREFIX}${parseUrn(h.urn).parts[0]}`)];
+    return { names: [...DEFAULT_KEY_FACETS, ...page.hits.map((h) => `${PROPERTY_FIELD_PREFIX}${parseUrn(h.urn).parts[0]}`)], engineRequests: page.engineRequests };
   }
 
   private searcher(): Searcher {
@@ -320,9 +329,4 @@ function directionOf(sortOrder: string | undefined): Exclude<ScrollOrder, 'relev
   throw new ValidationError(`sortOrder must be ASCENDING or DESCENDING, got ${sortOrder}`, 'sortOrder');
 }
 
-export type { EngineRequest } from '../search/explain.js';
-
-/** Runs `fn` recording, in `record`, every request its searches send to the engine (see search/explain.ts). */
-export function explainingSearches<T>(record: EngineRequest[], fn: () => T): T {
-  return withExplanation(record, fn);
-}
+export type { EngineRequest } from '../search/request.js';
