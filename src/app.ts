@@ -200,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const prefix of ['', '/gms']) {
     await app.register(restliRoutes, { prefix, services, writeWaitForIndex: config.writeWaitForIndex, version: deps.version });
   }
-  await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection });
+  await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection, urnNamespace: config.urnNamespace });
   await app.register(apiDocsRoutes);
   await app.register(swaggerUiRoutes);
   if (config.graphiqlEnabled) await app.register(graphiqlRoutes);

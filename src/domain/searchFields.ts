@@ -13,7 +13,7 @@
 import { entityTypeByGraphql, findEntityType } from './registry/entityTypes.js';
 import { ValidationError } from './errors.js';
 import { searchFieldName, VERSION_PATTERN } from './propertyDefinition.js';
-import { DATA_TYPES, dataTypeUrn, entityTypeUrn, tryParseDataType, tryParseEntityType, type DataType } from './typeUrns.js';
+import { DATA_TYPES, dataTypeUrn, entityTypeUrn, tryParseDataType, tryParseEntityType, type DataType, type UrnNamespace } from './typeUrns.js';
 
 /** How a key field's values are held and compared. */
 export type KeyValueKind = 'text' | 'boolean';
@@ -24,8 +24,8 @@ export interface KeyFieldInfo {
   readonly displayName: string;
   /** A caller's value in the form the index holds; throws ValidationError when it cannot be one. */
   readonly normalize?: (value: string) => string;
-  /** A stored value as facets show it. */
-  readonly display?: (value: string) => string;
+  /** A stored value as facets show it (type URNs in the server's namespace). */
+  readonly display?: (value: string, urnNamespace: UrnNamespace) => string;
 }
 
 const PLATFORM_PREFIX = 'urn:li:dataPlatform:';
@@ -73,14 +73,14 @@ export const KEY_FIELDS = {
   // Structured property definitions.
   qualifiedName: { kind: 'text', displayName: 'Qualified name' },
   displayName: { kind: 'text', displayName: 'Display name' },
-  valueType: { kind: 'text', displayName: 'Value type', normalize: dataTypeName, display: (v) => dataTypeUrn(v as DataType) },
+  valueType: { kind: 'text', displayName: 'Value type', normalize: dataTypeName, display: (v, namespace) => dataTypeUrn(v as DataType, namespace) },
   entityTypes: {
     kind: 'text',
     displayName: 'Entity types',
     normalize: entityTypeName,
-    display: (v) => {
+    display: (v, namespace) => {
       const type = findEntityType(v);
-      return type ? entityTypeUrn(type) : v;
+      return type ? entityTypeUrn(type, namespace) : v;
     },
   },
   cardinality: { kind: 'text', displayName: 'Cardinality', normalize: (v) => v.toUpperCase() },

@@ -1,4 +1,5 @@
 /** What every resolver receives: the authenticated caller, the services and per-request loaders. */
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import type { Caller } from '../services/caller.js';
 import type { RequestReceipts } from '../services/writeReceipt.js';
 import type { EngineRequest } from '../services/searchService.js';
@@ -23,4 +24,6 @@ export interface GraphQLContext {
    * adds what its service call returned.
    */
   readonly engineRequests: EngineRequest[] | null;
+  /** The namespace type URNs and their qualified names are shown in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
 }

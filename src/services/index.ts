@@ -7,6 +7,7 @@
 import type { Db, SnapshotOpener } from '../store/database.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
@@ -97,6 +98,8 @@ export interface ServiceDeps {
   readonly registryChanges?: LocalRegistryChanges;
   /** Concurrent writes share a statement and its commit (WRITE_GROUP_COMMIT); default true. */
   readonly groupCommit?: boolean;
+  /** The namespace type URNs are written and shown in (URN_NAMESPACE): the services write definitions, show views and facets in it. */
+  readonly urnNamespace: UrnNamespace;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -106,14 +109,15 @@ export function createServices(deps: ServiceDeps): Services {
     log: deps.log,
     indexWaiter: deps.indexWaiter,
     registryChanges,
+    urnNamespace: deps.urnNamespace,
     ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
     ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
   });
-  const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, indexWaiter: deps.indexWaiter, writes });
+  const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, urnNamespace: deps.urnNamespace, indexWaiter: deps.indexWaiter, writes });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
   const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities, writes });
-  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit, urnNamespace: deps.urnNamespace });
   return {
     writes: new AuthorizedWriteService(writes),
     entities: new AuthorizedEntityService(entities),

@@ -13,6 +13,7 @@ import { UnavailableError, ValidationError } from '../domain/errors.js';
 import { parseLuceneQuery } from '../domain/luceneQuery.js';
 import { and, ALL, fieldsOf, filterFromOrFilters, simplify, splitKeywords, type AndFilter, type FilterNode } from '../domain/searchFilter.js';
 import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
 import { SORT_ATTRIBUTE_OF, type EngineRequest, type PageRequest, type ScrollOrder, type SearchRequest, type SortAttribute } from '../search/request.js';
@@ -100,6 +101,8 @@ export interface SearchDeps {
   readonly registryChanges: LocalRegistryChanges;
   /** Where a rebuild asked for is recorded. */
   readonly audit: AuditTrail;
+  /** The namespace facets show type URNs in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
 }
 
 const DEFAULT_AGG_VALUES = 20;
@@ -184,7 +187,7 @@ export class DefaultSearchService implements SearchService {
         const { values, engineRequests } = await this.searcher().facets(request, counted, limit);
         const described = names.flatMap((name) => {
           const field = resolved.fields.get(name);
-          if (field) return [describeFacet(name, field, resolved.properties.get(name), values.get(name) ?? [])];
+          if (field) return [describeFacet(name, field, resolved.properties.get(name), values.get(name) ?? [], this.deps.urnNamespace)];
           return defaults ? [] : [emptyFacet(name)];
         });
         return { facets: described, engineRequests };

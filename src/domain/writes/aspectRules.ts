@@ -4,6 +4,7 @@
  * readers see of a stored value, and the decision about a new value. All pure.
  */
 import type { BreakingChange, CountedChange } from '../compatibility.js';
+import type { UrnNamespace } from '../typeUrns.js';
 import type { Urn } from '../urn.js';
 import type { HeldEntry } from '../valueMigration.js';
 import type { AspectDecision } from './writeDecision.js';
@@ -28,6 +29,8 @@ export interface ViewContext {
   readonly urn: Urn;
   /** The entity's value rows (loaded when the rules need values). */
   readonly values: readonly HeldValue[];
+  /** The namespace type URNs are written and shown in (the server's URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
 }
 
 /**

@@ -8,6 +8,7 @@
 import { checkAspectSize } from '../aspectSize.js';
 import { AlreadyExistsError, AspectExistsError, NotFoundError, StaleWriteError } from '../errors.js';
 import { jsonEqual } from '../json.js';
+import type { UrnNamespace } from '../typeUrns.js';
 import type { Urn } from '../urn.js';
 import type { AspectRules, HolderAnswer } from './aspectRules.js';
 import type { AspectResult, AspectRow, EntityWriteDecision, JobRequest, LifecycleNote, RegistryChange, ValueRow } from './writeDecision.js';
@@ -63,6 +64,8 @@ export interface ResolvedRequest extends RuledRequest {
 
 export interface WriteContext {
   readonly actor: string;
+  /** The namespace type URNs are written in (the server's URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
   /** The interface the write came through, recorded beside the actor. */
   readonly via?: string | undefined;
   /** The write's time (ms since the epoch), stamped as lastObserved. */
@@ -99,20 +102,21 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
  * Computes each request's new value from what readers currently see of its aspect (and
  * of the aspects it reads, shown by `rulesOf` their rules), within the aspect size limit.
  */
-export function resolveRequests(urn: Urn, entity: EntityState, requests: readonly RuledRequest[], rulesOf?: (aspect: string) => AspectRules): ResolvedRequest[] {
+export function resolveRequests(urn: Urn, entity: EntityState, requests: readonly RuledRequest[], urnNamespace: UrnNamespace, rulesOf?: (aspect: string) => AspectRules): ResolvedRequest[] {
+  const viewContext = { urn, values: entity.values, urnNamespace };
   const reading = (names: readonly string[]): EntityReading => {
     const aspects = new Map<string, unknown>();
     for (const name of names) {
       const stored = entity.aspects.get(name);
       // The key aspect is never stored; readers see it derived from the URN.
       if (!stored && name !== urn.entityType.keyAspect) continue;
-      aspects.set(name, rulesOf ? rulesOf(name).view(stored?.metadata, { urn, values: entity.values }) : stored?.metadata);
+      aspects.set(name, rulesOf ? rulesOf(name).view(stored?.metadata, viewContext) : stored?.metadata);
     }
     return { urn, aspects };
   };
   return requests.map(({ request, rules }) => {
     const prev = entity.aspects.get(request.aspect);
-    const current = prev ? rules.view(prev.metadata, { urn, values: entity.values }) : undefined;
+    const current = prev ? rules.view(prev.metadata, viewContext) : undefined;
     const next = 'value' in request ? request.value : request.compute(current, reading(request.reads ?? []));
     // Every new value, whatever computed it (set, patch, merge), is held to the size limit.
     if (next !== NO_CHANGE) checkAspectSize(request.aspect, next);
@@ -125,7 +129,7 @@ function merged(a: RegistryChange | undefined, b: RegistryChange): RegistryChang
 }
 
 /** The rules' question about values other entities hold, for each request that has one. */
-export function holderQuestions(urn: Urn, entity: EntityState, registry: RegistryState, resolved: readonly ResolvedRequest[]): Array<{ aspect: string; question: NonNullable<ReturnType<NonNullable<AspectRules['holdersToCount']>>> }> {
+export function holderQuestions(urn: Urn, entity: EntityState, registry: RegistryState, resolved: readonly ResolvedRequest[], urnNamespace: UrnNamespace): Array<{ aspect: string; question: NonNullable<ReturnType<NonNullable<AspectRules['holdersToCount']>>> }> {
   const out = [];
   for (const { request, rules, prev, next } of resolved) {
     if (next === NO_CHANGE || !rules.holdersToCount) continue;
@@ -134,6 +138,7 @@ export function holderQuestions(urn: Urn, entity: EntityState, registry: Registr
       stored: prev?.metadata,
       aspects: entity.aspects,
       values: entity.values,
+      urnNamespace,
       properties: registry.properties,
       searchFieldOwners: registry.searchFieldOwners,
       ...(request.directive !== undefined ? { directive: request.directive } : {}),
@@ -175,6 +180,7 @@ export function decideEntityWrite(
       stored: prev?.metadata,
       aspects: entity.aspects,
       values: entity.values,
+      urnNamespace: context.urnNamespace,
       properties: registry.properties,
       searchFieldOwners: registry.searchFieldOwners,
       ...(request.directive !== undefined ? { directive: request.directive } : {}),

@@ -19,6 +19,7 @@ import { dropsValues, type MigrationEffect } from '../../domain/valueMigration.j
 import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/propertyDefinitionRules.js';
 import { propertyImpact } from '../../store/propertyImpact.js';
 import type { Scope } from '../caller.js';
+import type { UrnNamespace } from '../../domain/typeUrns.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
 import { decideAspectDelete, decideEntityDelete, type DeleteDecision } from '../../domain/writes/entityDelete.js';
 import {
@@ -90,6 +91,8 @@ export interface EntityWriteOptions {
   readonly via?: string | undefined;
   /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
   readonly historyVersionsKept?: number | undefined;
+  /** The namespace type URNs are written and shown in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
   /** Decide and check everything, then write nothing (dry runs). */
   readonly dryRun?: boolean;
   /** Leave out entities that do not exist (deleted since the caller listed them) instead of refusing them. */
@@ -240,7 +243,7 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
       try {
         requireParent(found);
         checkPreconditions(e.urn, found, ruled[i]!, { createEntityOnly: e.createEntityOnly ?? options.createEntityOnly ?? false });
-        resolved[i] = resolveRequests(e.urn, found, ruled[i]!, (aspect) => handlerFor(e.urn.entityType, aspect));
+        resolved[i] = resolveRequests(e.urn, found, ruled[i]!, options.urnNamespace, (aspect) => handlerFor(e.urn.entityType, aspect));
       } catch (err) {
         results[i] = refusal(err);
       }
@@ -250,14 +253,14 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
   const more = propertiesStillNeeded(entities, resolved, request, state);
   if (more.length > 0) state = { ...state, properties: new Map([...state.properties, ...(await loadPropertyRecords(target, more))]) };
 
-  const holders = await answerHolderQuestions(target, entities, resolved, open(), state);
+  const holders = await answerHolderQuestions(target, entities, resolved, open(), state, (i) => optionsOf(i).urnNamespace);
   const now = Date.now();
   const decisions: (EntityWriteDecision | undefined)[] = entities.map(() => undefined);
   for (const i of open()) {
     const e = entities[i]!;
     const options = optionsOf(i);
     try {
-      decisions[i] = decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor: units[owner[i]!]!.actor, now, via: options.via }, holders.get(i));
+      decisions[i] = decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor: units[owner[i]!]!.actor, now, via: options.via, urnNamespace: options.urnNamespace }, holders.get(i));
       options.authorize?.(decisions[i]!);
     } catch (err) {
       results[i] = refusal(await withImpact(target, e.urn, err));
@@ -306,11 +309,11 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
 }
 
 /** The rules' questions about values other entities hold, answered (on the locked path, under the entity's lock), by entity. */
-async function answerHolderQuestions(target: WriteTarget, entities: readonly EntityWrite[], resolved: readonly ResolvedRequest[][], open: readonly number[], state: WriteState): Promise<Map<number, Map<string, HolderAnswer>>> {
+async function answerHolderQuestions(target: WriteTarget, entities: readonly EntityWrite[], resolved: readonly ResolvedRequest[][], open: readonly number[], state: WriteState, namespaceOf: (i: number) => UrnNamespace): Promise<Map<number, Map<string, HolderAnswer>>> {
   const out = new Map<number, Map<string, HolderAnswer>>();
   for (const i of open) {
     const e = entities[i]!;
-    for (const { aspect, question } of holderQuestions(e.urn, state.entities.get(e.urn.value)!, state, resolved[i]!)) {
+    for (const { aspect, question } of holderQuestions(e.urn, state.entities.get(e.urn.value)!, state, resolved[i]!, namespaceOf(i))) {
       const answers = out.get(i) ?? new Map<string, HolderAnswer>();
       answers.set(aspect, await countHolders(queryableOf(target), question));
       out.set(i, answers);

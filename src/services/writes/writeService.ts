@@ -12,6 +12,7 @@
  */
 import { BatchRefusedError, relocated, ServiceError, StaleWriteError, UnavailableError, ValidationError, type RefusedItem } from '../../domain/errors.js';
 import { checkRequestedResults, requireBatchSize } from '../../domain/limits.js';
+import type { UrnNamespace } from '../../domain/typeUrns.js';
 import { keyAspectOf } from '../../domain/urn.js';
 import { changesBetween, staleMessage } from '../../domain/staleWrite.js';
 import { addImpacts, NO_IMPACT, type ValueImpact } from '../../domain/valueImpact.js';
@@ -77,6 +78,8 @@ export interface WriteServiceDeps {
   readonly registryChanges: LocalRegistryChanges;
   /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
   readonly historyVersionsKept?: number;
+  /** The namespace type URNs are written and shown in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
   /** Who may write what; the scopes' gate when absent. */
   readonly gate?: WriteGate;
   /** Let concurrent writes share a statement and its commit (groupCommit.ts); default true. */
@@ -161,6 +164,7 @@ export class DefaultWriteService implements WriteService {
       valueDrops: this.gate.valueDrops(caller),
       via: caller.via,
       historyVersionsKept: this.deps.historyVersionsKept,
+      urnNamespace: this.deps.urnNamespace,
       dryRun: options.dryRun ?? false,
       skipMissing: options.skipMissing ?? false,
       authorize: (decision) => this.gate.afterDecision(caller, decision),

@@ -131,6 +131,6 @@ describe('what a write needs and what readers see', () => {
     const SOFT = record('soft', { removed: true });
     const stored = { properties: [entry('tier', [{ string: 'gold' }]), entry('soft', [{ string: 's' }]), entry('gone', [{ string: 'g' }]), entry('old', [{ string: 'o' }])] };
     const values = [held('tier', [{ string: 'gold' }], TIER), held('soft', [{ string: 's' }], SOFT), held('gone', [{ string: 'g' }], undefined), held('old', [{ string: 'o' }], record('old', { generation: 9n }), 2n)];
-    expect(structuredPropertiesRules.view(stored, { urn: DATASET, values })).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
+    expect(structuredPropertiesRules.view(stored, { urn: DATASET, values, urnNamespace: 'svc' })).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
   });
 });
