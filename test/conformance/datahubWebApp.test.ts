@@ -17,6 +17,7 @@ import {
   subgraphSchema,
   variableProblems,
 } from '../support/webAppOperations.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 const fixture = loadWebAppFixture();
 const schema = subgraphSchema();
@@ -39,7 +40,7 @@ const run = (name: string) => {
 };
 
 describe('the web app documents against schema.graphql', () => {
-  for (const op of fixture.operations) {
+  for (const op of nonEmpty(fixture.operations)) {
     run(`${op.name} validates`)(`${op.name} validates`, () => {
       const problems = documentProblems(schema, op.document);
       if (problems.length > 0) problemsLog.push(`  ${op.name}: ${problems.join('; ')}`);
@@ -47,7 +48,7 @@ describe('the web app documents against schema.graphql', () => {
     });
   }
 
-  for (const request of fixture.sequence) {
+  for (const request of nonEmpty(fixture.sequence)) {
     const name = `${request.id}: the UI's variables fit the input types`;
     run(name)(name, () => {
       const op = fixture.operations.find((o) => o.name === request.operation)!;
@@ -94,7 +95,7 @@ describe.each([
     await server?.stop();
   });
 
-  for (const request of fixture.sequence) {
+  for (const request of nonEmpty(fixture.sequence)) {
     const name = `${request.id} runs with the UI's variables`;
     run(name)(name, async () => {
       const op = fixture.operations.find((o) => o.name === request.operation)!;

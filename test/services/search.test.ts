@@ -264,7 +264,7 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       await indexCaughtUp(runtime);
       const { engineRequests } = await search().aggregate(READER, { types: ['DATASET'] });
       expect(engineRequests).toHaveLength(2);
-      const [shown, counted] = engineRequests as Array<{ body: { queries: Array<{ limit: number; facets?: string[] }> } }>;
+      const [shown, counted] = engineRequests as Array<{ path: string; body: { queries: Array<{ limit: number; facets?: string[] }> } }>;
       expect(shown!.body.queries[0]!.limit).toBeGreaterThan(0);
       expect(counted!.body.queries.map((q) => q.limit)).toEqual([0]);
       expect(counted!.body.queries[0]!.facets?.length).toBeGreaterThan(0);
