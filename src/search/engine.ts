@@ -12,14 +12,13 @@
  */
 import {
   Meilisearch,
-  MeilisearchApiError,
   MeilisearchRequestError,
   MeilisearchRequestTimeOutError,
   type MultiSearchQuery,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
 import { backoffMs, sleep } from '../time.js';
-import { answeredWithin, nodeHttpClient, postJson } from './httpClient.js';
+import { answeredWithin, EngineAnswerError, nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_FORMAT } from './indexFormat.js';
 import type { EngineRequest } from './request.js';
@@ -94,9 +93,9 @@ export interface DocumentWrites {
   readonly deletes: readonly string[];
 }
 
-/** The custom transport's API errors reach us wrapped as request errors. */
+/** The transport's answers with an error status reach us wrapped by the client as request errors. */
 function unwrap(err: unknown): unknown {
-  return err instanceof MeilisearchRequestError && err.cause instanceof MeilisearchApiError ? err.cause : err;
+  return err instanceof MeilisearchRequestError && err.cause instanceof EngineAnswerError ? err.cause : err;
 }
 
 function translate(raw: unknown): Error {
@@ -105,9 +104,9 @@ function translate(raw: unknown): Error {
   if (err instanceof MeilisearchRequestError || err instanceof MeilisearchRequestTimeOutError) {
     return new SearchUnavailableError(`Meilisearch is not reachable: ${err.message}`);
   }
-  if (err instanceof MeilisearchApiError) {
-    if (err.response.status >= 500) return new SearchUnavailableError(`Meilisearch failed: ${err.message}`);
-    return new SearchRequestError(err.cause?.code ?? `http_${err.response.status}`, err.message);
+  if (err instanceof EngineAnswerError) {
+    if (err.status >= 500) return new SearchUnavailableError(`Meilisearch failed: ${err.message}`);
+    return new SearchRequestError(err.code ?? `http_${err.status}`, err.message);
   }
   return err instanceof Error ? err : new Error(String(err));
 }
@@ -351,7 +350,7 @@ export class SearchEngine {
       await this.waitAll([task.taskUid], false);
     } catch (raw) {
       const err = unwrap(raw);
-      if (!(err instanceof MeilisearchApiError && err.cause?.code === 'index_not_found')) throw raw;
+      if (!(err instanceof EngineAnswerError && err.code === 'index_not_found')) throw raw;
     }
   }
 
