@@ -10,25 +10,39 @@
  * search among thousands of names stops early on those already too far.
  */
 export function editDistance(a: string, b: string, limit = Infinity): number {
-  if (Math.abs(a.length - b.length) >= limit) return limit;
+  // What both share at either end costs nothing: names of one family differ in a few characters.
+  let start = 0;
+  while (start < a.length && start < b.length && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
+    endA--;
+    endB--;
+  }
+  const n = endA - start;
+  const m = endB - start;
+  if (Math.abs(n - m) >= limit) return limit;
+  if (n === 0 || m === 0) return Math.max(n, m);
   // Three rows of the table: the one two back is needed for a swap.
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+  let before = new Int32Array(m + 1);
+  let previous = new Int32Array(m + 1);
+  let current = new Int32Array(m + 1);
+  for (let j = 0; j <= m; j++) previous[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const ca = a.charCodeAt(start + i - 1);
+    current[0] = i;
     let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
-      current.push(d);
-      rowMin = Math.min(rowMin, d);
+    for (let j = 1; j <= m; j++) {
+      const cb = b.charCodeAt(start + j - 1);
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === b.charCodeAt(start + j - 2) && a.charCodeAt(start + i - 2) === cb) d = Math.min(d, before[j - 2]! + 1);
+      current[j] = d;
+      if (d < rowMin) rowMin = d;
     }
     if (rowMin >= limit) return limit;
-    before = previous;
-    previous = current;
+    [before, previous, current] = [previous, current, before];
   }
-  return previous[b.length]!;
+  return previous[m]!;
 }
 
 /** The known word a typo most likely meant, if any is close enough to be a typo (case ignored). */

@@ -9,6 +9,8 @@ describe('editDistance', () => {
     ['nubmer', 'number', 1],
     ['kitten', 'sitting', 3],
     ['abc', '', 3],
+    ['io_acryl_ownre', 'io_acryl_owner', 1],
+    ['io.acryl.retention_days', 'io.acryl.retention_hours', 4],
   ])('%j to %j is %i (an adjacent swap counts one)', (a, b, distance) => {
     expect(editDistance(a, b)).toBe(distance);
     expect(editDistance(b, a)).toBe(distance);
