@@ -29,7 +29,7 @@ import { recordRoutes } from './rest/routeTable.js';
 import { restliRoutes } from './restli/routes.js';
 import { SESSION_PATH, SIGN_OUT_PATH, sessionRoutes } from './rest/sessionRoutes.js';
 import { SIGN_IN_PATHS, signInRoutes } from './rest/signInRoutes.js';
-import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
+import { doneInTurn, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
 import { backupRoutes, healthRoutes, jobRoutes, PROBE_PATHS, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { historyRoutes } from './rest/historyRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
@@ -131,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const text = body as string;
     noteBodyLength(request, text.length);
     // The input limits' walk runs next, in the same turn otherwise (rest/bodyTurns.ts).
-    const next: typeof done = hasLargeBody(request) ? (err, parsed) => setImmediate(() => done(err, parsed)) : done;
+    const next = doneInTurn(request, done);
     // Deep nesting is refused before JSON.parse builds it (domain/textNesting.ts).
     try {
       checkJsonTextNesting(text, 'request body');
@@ -208,7 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const prefix of ['', '/gms']) {
     await app.register(restliRoutes, { prefix, services, writeWaitForIndex: config.writeWaitForIndex, version: deps.version });
   }
-  await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection });
+  await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection, urnNamespace: config.urnNamespace });
   await app.register(apiDocsRoutes);
   await app.register(swaggerUiRoutes);
   if (config.graphiqlEnabled) await app.register(graphiqlRoutes);

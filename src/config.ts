@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_GROUP_SCOPES, parseGroupScopes, type GroupScope } from './domain/person.js';
-import { URN_NAMESPACES, type UrnNamespace } from './domain/typeUrns.js';
+import { DEFAULT_URN_NAMESPACE, URN_NAMESPACES, type UrnNamespace } from './domain/typeUrns.js';
 import type { LogFormat } from './logger.js';
 import { DEFAULT_LEASE_SECONDS } from './time.js';
 
@@ -348,7 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
     jobRetentionDays: int(env, 'JOB_RETENTION_DAYS', 7, 0),
     testEvaluation: bool(env, 'TEST_EVALUATION', true),
-    urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
+    urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, DEFAULT_URN_NAMESPACE),
     dropUndefinedPropertyValues: bool(env, 'DROP_UNDEFINED_PROPERTY_VALUES', false),
     metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
     tracing: tracingConfig(env),

@@ -8,8 +8,6 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { searchableEntityTypes } from './domain/registry/entityTypes.js';
-import { setUrnNamespace } from './domain/typeUrns.js';
-import { setUndefinedPropertyValues } from './domain/structuredProperties.js';
 import { lockDataDir, type DataDirLock } from './embedded/dataDirLock.js';
 import type { EarlyStart } from './embedded/earlyStart.js';
 import { OpenIdProvider } from './identity/openIdProvider.js';
@@ -73,8 +71,6 @@ export interface RuntimeTuning {
 
 /** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
 export async function startRuntime(config: Config, log: Logger, early?: EarlyStart, tuning: RuntimeTuning = {}): Promise<Runtime> {
-  setUrnNamespace(config.urnNamespace);
-  setUndefinedPropertyValues(config.dropUndefinedPropertyValues ? 'drop' : 'refuse');
   // Before anything in DATA_DIR is touched: a second server on it must change nothing.
   const lock = early?.lock ?? (await lockDataDir(config.dataDir));
   // The database and the search engine start side by side (each may be a child process).
@@ -124,10 +120,11 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   // One count of registry changes for the process: every writer adds its committed ones to it.
   const registryChanges = new LocalRegistryChanges();
   // Background writers answer at commit: the indexer takes their changes from the change log.
-  const backgroundWrites = new DefaultWriteService({ db, log, indexWaiter: NO_WAIT, registryChanges, ...(config.historyVersionsKept !== undefined ? { historyVersionsKept: config.historyVersionsKept } : {}) });
+  const undefinedPropertyValues = config.dropUndefinedPropertyValues ? 'drop' : 'refuse';
+  const backgroundWrites = new DefaultWriteService({ db, log, indexWaiter: NO_WAIT, registryChanges, urnNamespace: config.urnNamespace, undefinedPropertyValues, ...(config.historyVersionsKept !== undefined ? { historyVersionsKept: config.historyVersionsKept } : {}) });
   const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: backgroundWrites, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge(), snapshotEveryMs: tuning.testCountsSnapshotMs, leaseSeconds: config.leaseSeconds }) : null;
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
-  services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, authEnabled: config.authEnabled, registryChanges, groupCommit: config.writeGroupCommit, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), tokenSessionHours: config.consoleSessionHours, ...signInDeps(config, log) });
+  services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, urnNamespace: config.urnNamespace, undefinedPropertyValues, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, authEnabled: config.authEnabled, registryChanges, groupCommit: config.writeGroupCommit, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), tokenSessionHours: config.consoleSessionHours, ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   worker = new JobWorker({ db, log, writes: backgroundWrites, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
   worker.register(MIGRATE_PROPERTY_VALUES, migrationHandler({ db, writes: backgroundWrites, log, onChanges: () => indexer?.nudge() }));

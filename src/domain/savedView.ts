@@ -9,7 +9,7 @@ import { ValidationError } from './errors.js';
 import { quoteInput } from './inputLimits.js';
 import { LIMITS } from './limits.js';
 import { entityTypeByGraphql } from './registry/entityTypes.js';
-import { entityTypeUrn, tryParseEntityType } from './typeUrns.js';
+import { entityTypeUrn, tryParseEntityType, type UrnNamespace } from './typeUrns.js';
 import { filterFromOrFilters, type AndFilter, type FacetFilter, type FilterCondition } from './searchFilter.js';
 
 export type ViewType = 'PERSONAL' | 'GLOBAL';
@@ -111,14 +111,14 @@ export function updatedView(view: SavedView, input: ViewInput, actor: string, no
   };
 }
 
-/** The dataHubViewInfo aspect of a view, as DataHub writes it. */
-export function viewInfoOf(view: SavedView): Record<string, unknown> {
+/** The dataHubViewInfo aspect of a view, as DataHub writes it (its entity types in the server's namespace). */
+export function viewInfoOf(view: SavedView, namespace: UrnNamespace): Record<string, unknown> {
   return {
     name: view.name,
     ...(view.description !== null ? { description: view.description } : {}),
     type: view.viewType,
     definition: {
-      entityTypes: view.definition.entityTypes.map((t) => entityTypeUrn(entityTypeByGraphql(t)!)),
+      entityTypes: view.definition.entityTypes.map((t) => entityTypeUrn(entityTypeByGraphql(t)!, namespace)),
       filter: { or: view.definition.filter.operator === 'OR' ? view.definition.filter.filters.map((f) => ({ and: [criterion(f)] })) : [{ and: view.definition.filter.filters.map(criterion) }] },
     },
     created: view.created,

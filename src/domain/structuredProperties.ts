@@ -31,18 +31,9 @@ export interface StructuredPropertiesAspect {
  * hard deleted): `refuse` the write (docs/contract.md §3, the default) or `drop` those
  * values with a warning and store the rest, as DataHub does with
  * structuredProperties.dropMissingPropertyValuesWithWarning
- * (DROP_UNDEFINED_PROPERTY_VALUES). Set once at start-up, as the URN namespace is.
+ * (DROP_UNDEFINED_PROPERTY_VALUES, passed to the write path as configuration).
  */
 export type UndefinedPropertyValues = 'refuse' | 'drop';
-let undefinedValues: UndefinedPropertyValues = 'refuse';
-
-export function setUndefinedPropertyValues(value: UndefinedPropertyValues): void {
-  undefinedValues = value;
-}
-
-export function undefinedPropertyValues(): UndefinedPropertyValues {
-  return undefinedValues;
-}
 
 /** What the rules need to know of one property named in a write. */
 export interface DefinitionState {

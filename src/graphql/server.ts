@@ -8,6 +8,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { GraphQLContext } from './context.js';
@@ -52,6 +53,8 @@ export interface GraphQLOptions {
   readonly services: Services;
   readonly log: Logger;
   readonly introspection: boolean;
+  /** The namespace the schema's type URNs and qualified names are written in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
 }
 
 export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions): Promise<ApolloServer<GraphQLContext>> {
@@ -88,6 +91,8 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       loaders: createLoaders(options.services, request.caller),
       extensions: {},
       receipts: request.receipts,
+      engineRequests: request.engineRequests,
+      urnNamespace: options.urnNamespace,
     }),
   });
   // While tracing, each request runs inside its operation's span (named once its document is resolved).

@@ -12,6 +12,7 @@ import type { Services } from '../services/index.js';
 import { onlyEntity, type EntityOutcome } from '../services/writes/writeService.js';
 import { boolParam, intParam, listParam, optionalBoolParam, stringParam, versionParam, type Query } from './params.js';
 import { turnForLargeBody } from './bodyTurns.js';
+import { explained } from './explainHeader.js';
 import { aspectInputOf, aspectResponse, batchGetItemsOf, batchItemsOf, entityResponse, entityViewResponse, patchItemsOf, type ApiVersion } from './shapes.js';
 import { expectedVersionOf, setEntityTag } from './versionHeaders.js';
 
@@ -115,14 +116,14 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
   app.get('/entity/:entityName', async (request) => {
     const q = query(request);
     const type = entityTypeNamed(params(request).entityName);
-    const page = await services.search.searchEntities(request.caller, type, {
+    const page = explained(request, await services.search.searchEntities(request.caller, type, {
       query: stringParam(q, 'query'),
       count: intParam(q, 'count'),
       scrollId: stringParam(q, 'scrollId') || undefined,
       sort: stringParam(q, 'sort') || undefined,
       sortOrder: stringParam(q, 'sortOrder') || undefined,
       aspects: listParam(q, 'aspects'),
-    });
+    }));
     const withSystemMetadata = boolParam(q, 'systemMetadata', false);
     return {
       ...(page.scrollId ? { scrollId: page.scrollId } : {}),

@@ -4,9 +4,11 @@
  * (REST, GraphQL) receive is each one inside its Authorized* wrapper
  * (authorizedServices.ts).
  */
+import type { UndefinedPropertyValues } from '../domain/structuredProperties.js';
 import type { Db, SnapshotOpener } from '../store/database.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
@@ -107,6 +109,10 @@ export interface ServiceDeps {
   readonly groupCommit?: boolean;
   /** Whether requests need a token (AUTH_ENABLED; DataHub's app shows it). Absent: true. */
   readonly authEnabled?: boolean;
+  /** The namespace type URNs are written and shown in (URN_NAMESPACE): the services write definitions, show views and facets in it. */
+  readonly urnNamespace: UrnNamespace;
+  /** What a value of a property that does not exist does (DROP_UNDEFINED_PROPERTY_VALUES); absent: refused. */
+  readonly undefinedPropertyValues?: UndefinedPropertyValues;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -116,6 +122,8 @@ export function createServices(deps: ServiceDeps): Services {
     log: deps.log,
     indexWaiter: deps.indexWaiter,
     registryChanges,
+    urnNamespace: deps.urnNamespace,
+    ...(deps.undefinedPropertyValues ? { undefinedPropertyValues: deps.undefinedPropertyValues } : {}),
     ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
     ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
   });
@@ -125,15 +133,16 @@ export function createServices(deps: ServiceDeps): Services {
     log: deps.log,
     indexWaiter: deps.indexWaiter,
     registryChanges,
+    urnNamespace: deps.urnNamespace,
     gate: appStateGate,
     ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
     ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
   });
-  const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, indexWaiter: deps.indexWaiter, writes });
+  const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, urnNamespace: deps.urnNamespace, indexWaiter: deps.indexWaiter, writes });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
   const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities, writes });
-  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit, urnNamespace: deps.urnNamespace });
   return {
     writes: new AuthorizedWriteService(writes),
     entities: new AuthorizedEntityService(entities),
@@ -152,7 +161,7 @@ export function createServices(deps: ServiceDeps): Services {
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
     sessions: new DefaultBrowserSessionService({ tokens, tokenSessionHours: deps.tokenSessionHours ?? 12 }),
-    views: new AuthorizedViewService(new DefaultViewService({ entities, writes: appStateWrites, listViews: savedViewLister(deps.db) })),
+    views: new AuthorizedViewService(new DefaultViewService({ entities, writes: appStateWrites, listViews: savedViewLister(deps.db), urnNamespace: deps.urnNamespace })),
     datahubApp: new DataHubAppService({ version: deps.appVersion, authEnabled: deps.authEnabled ?? true }, entities, appStateWrites),
   };
 }

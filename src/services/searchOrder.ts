@@ -43,7 +43,7 @@ export async function valueSortedPage(searcher: Searcher, db: Queryable, request
   const ordered = orderByValue(matches.hits, values, sort.direction);
   const hits = ordered.slice(offset, offset + count);
   const reached = offset + hits.length;
-  return { hits, total: matches.total, nextScrollId: reached < ordered.length ? encodeCursor({ order: 'byValue', direction: sort.direction, offset: reached }) : null };
+  return { hits, total: matches.total, nextScrollId: reached < ordered.length ? encodeCursor({ order: 'byValue', direction: sort.direction, offset: reached }) : null, engineRequests: matches.engineRequests };
 }
 
 /** How a page is ordered: the URN by default (keyset), or a time or the name, or (`byValue`) a property's value. */

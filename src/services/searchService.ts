@@ -3,7 +3,9 @@
  * scrollAcrossEntities / aggregateAcrossEntities and REST's GET /v3/entity/{entityName}.
  * Queries and filters become keywords and one FilterNode; field names are resolved
  * against the property registry (searchFields.ts); the search module runs the search.
- * Hits are URNs; what is shown of them is read from the database.
+ * Hits are URNs; what is shown of them is read from the database. Every answer carries
+ * the requests its search sent to the engine (`engineRequests`), for an edge that
+ * explains (rest/explainHeader.ts).
  */
 import { PAGE_LIMITS, pageSize } from '../domain/limits.js';
 import { ENTITY, defaultSearchTypes, entityTypeByGraphql, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
@@ -11,12 +13,12 @@ import { UnavailableError, ValidationError } from '../domain/errors.js';
 import { parseLuceneQuery } from '../domain/luceneQuery.js';
 import { and, ALL, fieldsOf, filterFromOrFilters, simplify, splitKeywords, type AndFilter, type FilterNode } from '../domain/searchFilter.js';
 import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
-import type { Page, PageRequest, SearchRequest } from '../search/request.js';
+import type { EngineRequest, Page, PageRequest, SearchRequest } from '../search/request.js';
 import { pageOrderOf, scrollOrderOf, valueSortedPage } from './searchOrder.js';
 import { closestWord } from '../domain/closestWord.js';
-import { withExplanation, type EngineRequest } from '../search/explain.js';
 import { Searcher } from '../search/searcher.js';
 import { MAX_FACET_VALUES, MAX_RANKED_HITS } from '../search/settings.js';
 import type { Db } from '../store/database.js';
@@ -48,7 +50,12 @@ export interface ScrollInput {
   sort?: ReadonlyArray<{ field: string; sortOrder: string }>;
 }
 
-export interface ScrollResult {
+/** What a search sent to the engine, exactly (an admin's X-Propgraph-Explain shows it). */
+export interface Explained {
+  readonly engineRequests: readonly EngineRequest[];
+}
+
+export interface ScrollResult extends Explained {
   nextScrollId: string | null;
   count: number;
   total: number;
@@ -65,7 +72,7 @@ export interface AggregateInput {
   includeSoftDeleted?: boolean | null;
 }
 
-export interface AggregateResult {
+export interface AggregateResult extends Explained {
   facets: Facet[];
 }
 
@@ -114,6 +121,8 @@ export interface SearchDeps {
   readonly registryChanges: LocalRegistryChanges;
   /** Where a rebuild asked for is recorded. */
   readonly audit: AuditTrail;
+  /** The namespace facets show type URNs in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
 }
 
 const DEFAULT_AGG_VALUES = 20;
@@ -135,7 +144,7 @@ export interface SearchService {
    * Searchable types go to the search engine; other types (and searchable ones while
    * search is disabled) are listed from the database, which serves no query beyond `*`.
    */
-  searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }>;
+  searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] } & Explained>;
   /**
    * DataHub's searchAcrossEntities: a page by offset (`start`), in the order a scroll
    * gives; `start + count` at most MAX_RANKED_HITS (offsets are a ranked page's).
@@ -145,7 +154,7 @@ export interface SearchService {
    * DataHub's OpenAPI scroll: a scroll (one type, several or the default ones) whose hits
    * come back as entities with the aspects named (all of them when none are).
    */
-  scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }>;
+  scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] } & Explained>;
   /** Queues a rebuild of every index from the database (system-update); one at a time. */
   requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }>;
 }
@@ -168,7 +177,7 @@ export class DefaultSearchService implements SearchService {
     const count = pageSize(input.count, PAGE_LIMITS.searchCount);
     const query = parseQuery(input.query, input.orFilters);
     const page = await this.orderedPage(types, query, scrollOrderOf(input.sort), count, input.scrollId ?? null, input.includeSoftDeleted);
-    return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })) };
+    return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })), engineRequests: page.engineRequests };
   }
 
   async aggregate(_caller: Caller, input: AggregateInput): Promise<AggregateResult> {
@@ -179,8 +188,9 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(input.query, input.orFilters);
     const requested = [...new Set(input.facets ?? [])];
     const defaults = requested.length === 0;
-    const names = defaults ? await this.defaultFacets() : requested;
-    const facets = await this.registry.withCurrentRegistry(
+    const shown = defaults ? await this.defaultFacets() : { names: requested, engineRequests: [] };
+    const { names } = shown;
+    const { facets, engineRequests } = await this.registry.withCurrentRegistry(
       async (used) => {
         // A default facet whose property went away since the index said so is just left out.
         const resolved = await resolveFields(this.registry, query.filter, names, used, defaults);
@@ -191,18 +201,19 @@ export class DefaultSearchService implements SearchService {
           const field = resolved.fields.get(name);
           return field ? [{ name, field }] : [];
         });
-        const values = await this.searcher().facets(request, counted, limit);
-        return names.flatMap((name) => {
+        const { values, engineRequests } = await this.searcher().facets(request, counted, limit);
+        const described = names.flatMap((name) => {
           const field = resolved.fields.get(name);
-          if (field) return [describeFacet(name, field, resolved.properties.get(name), values.get(name) ?? [])];
+          if (field) return [describeFacet(name, field, resolved.properties.get(name), values.get(name) ?? [], this.deps.urnNamespace)];
           return defaults ? [] : [emptyFacet(name)];
         });
+        return { facets: described, engineRequests };
       },
     );
-    return { facets };
+    return { facets, engineRequests: [...shown.engineRequests, ...engineRequests] };
   }
 
-  async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }> {
+  async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] } & Explained> {
     const text = options.query?.trim() ?? '';
     const ordered = pageOrderOf(options.sort, options.sortOrder, 'sort');
     const { order } = ordered;
@@ -213,17 +224,18 @@ export class DefaultSearchService implements SearchService {
         throw new ValidationError(`Entity type ${entityType.name} is not searchable; query must be absent or *`, 'query');
       }
       if (order !== 'asc' || ordered.sortBy || ordered.byValue) throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, ordered.sortBy || ordered.byValue ? 'sort' : 'sortOrder');
-      return this.deps.entities.listEntities(caller, entityType, {
+      const listed = await this.deps.entities.listEntities(caller, entityType, {
         count,
         ...(options.scrollId ? { scrollId: options.scrollId } : {}),
         ...(options.aspects ? { aspects: options.aspects } : {}),
       });
+      return { ...listed, engineRequests: [] };
     }
     const query = parseQuery(text, null);
     const page = await this.orderedPage([entityType], query, ordered, count, options.scrollId ?? null, false);
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
-    return { scrollId: page.nextScrollId, entities };
+    return { scrollId: page.nextScrollId, entities, engineRequests: page.engineRequests };
   }
 
   async search(caller: Caller, input: SearchPageInput): Promise<SearchPageResult> {
@@ -238,12 +250,21 @@ export class DefaultSearchService implements SearchService {
     const page = await this.scroll(caller, { ...input, count: start + count, scrollId: null });
     const entities = page.entities.slice(start);
     const choice = input.facets ?? 'none';
-    const facets =
+    const aggregated =
       choice === 'none'
         ? null
-        : (await this.aggregate(caller, { types: input.types, query: input.query ?? null, orFilters: input.orFilters ?? null, includeSoftDeleted: input.includeSoftDeleted ?? null, facets: choice === 'keys' ? [...DEFAULT_KEY_FACETS] : null })).facets;
-    const suggestions = input.suggestions && page.total === 0 ? await this.suggestionsFor(caller, input) : [];
-    return { start, count: entities.length, total: page.total, nextScrollId: null, entities, facets, suggestions };
+        : await this.aggregate(caller, { types: input.types, query: input.query ?? null, orFilters: input.orFilters ?? null, includeSoftDeleted: input.includeSoftDeleted ?? null, facets: choice === 'keys' ? [...DEFAULT_KEY_FACETS] : null });
+    const suggested = input.suggestions && page.total === 0 ? await this.suggestionsFor(caller, input) : { suggestions: [], engineRequests: [] };
+    return {
+      start,
+      count: entities.length,
+      total: page.total,
+      nextScrollId: null,
+      entities,
+      facets: aggregated?.facets ?? null,
+      suggestions: suggested.suggestions,
+      engineRequests: [...page.engineRequests, ...(aggregated?.engineRequests ?? []), ...suggested.engineRequests],
+    };
   }
 
   /**
@@ -256,31 +277,34 @@ export class DefaultSearchService implements SearchService {
     if (!only || others.length > 0 || only.searchable || (input.query?.trim() ?? '*') !== '*' || (input.orFilters?.length ?? 0) > 0 || (input.start ?? 0) !== 0) return null;
     const page = await this.deps.entities.listEntities(caller, only, { count: pageSize(input.count, PAGE_LIMITS.searchCount), aspects: [] });
     const entities = page.entities.map((e) => ({ urn: e.urn, entityType: only.name }));
-    return { start: 0, count: entities.length, total: entities.length, nextScrollId: null, entities, facets: input.facets && input.facets !== 'none' ? [] : null, suggestions: [] };
+    return { start: 0, count: entities.length, total: entities.length, nextScrollId: null, entities, facets: input.facets && input.facets !== 'none' ? [] : null, suggestions: [], engineRequests: [] };
   }
 
   /** For each keyword no entity matched, the closest name among those sharing its first letters; the query with it replaced, and how many entities that finds. */
-  private async suggestionsFor(caller: Caller, input: SearchPageInput): Promise<Array<{ text: string; frequency: number }>> {
+  private async suggestionsFor(caller: Caller, input: SearchPageInput): Promise<{ suggestions: Array<{ text: string; frequency: number }> } & Explained> {
+    const engineRequests: EngineRequest[] = [];
     const { keywords } = parseQuery(input.query, null);
-    if (!keywords) return [];
+    if (!keywords) return { suggestions: [], engineRequests };
     const words = keywords.split(/\s+/).filter((w) => w.length >= 3);
     let text = keywords;
     for (const word of words) {
       const near = await this.scroll(caller, { types: input.types, query: word.slice(0, 2), count: SUGGESTION_CANDIDATES, orFilters: input.orFilters ?? null });
+      engineRequests.push(...near.engineRequests);
       const candidates = near.entities.flatMap((e) => nameWords(parseUrn(e.urn)));
       const closest = closestWord(word, candidates);
       if (closest && closest.toLowerCase() !== word.toLowerCase()) text = text.replace(word, closest);
     }
-    if (text === keywords) return [];
+    if (text === keywords) return { suggestions: [], engineRequests };
     const found = await this.scroll(caller, { types: input.types, query: text, count: 1, orFilters: input.orFilters ?? null });
-    return found.total > 0 ? [{ text, frequency: found.total }] : [];
+    engineRequests.push(...found.engineRequests);
+    return { suggestions: found.total > 0 ? [{ text, frequency: found.total }] : [], engineRequests };
   }
 
-  async scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }> {
+  async scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] } & Explained> {
     const page = await this.scroll(caller, input);
     const aspects = input.aspects && input.aspects.length > 0 ? input.aspects : undefined;
     const views = await this.deps.entities.readEntities(page.entities.map((e) => parseUrn(e.urn)), aspects);
-    return { scrollId: page.nextScrollId, total: page.total, entities: page.entities.map((e) => views.get(e.urn)).filter((v): v is EntityView => v !== undefined) };
+    return { scrollId: page.nextScrollId, total: page.total, entities: page.entities.map((e) => views.get(e.urn)).filter((v): v is EntityView => v !== undefined), engineRequests: page.engineRequests };
   }
 
   async requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }> {
@@ -336,13 +360,13 @@ export class DefaultSearchService implements SearchService {
    * structuredPropertySettings.showInSearchFilters is true (read from the index of
    * definitions, where the indexer put it).
    */
-  private async defaultFacets(): Promise<string[]> {
+  private async defaultFacets(): Promise<{ names: string[]; engineRequests: readonly EngineRequest[] }> {
     const shown: FilterNode = { kind: 'equals', field: 'showInSearchFilters', values: ['true'] };
     const page = await this.searcher().page(
       { types: [ENTITY.structuredProperty.name], keywords: null, filter: shown, fields: new Map([['showInSearchFilters', { kind: 'key', name: 'showInSearchFilters' }]]), includeRemoved: false },
       { count: MAX_FACET_VALUES, scrollId: null, order: 'asc' },
     );
-    return [...DEFAULT_KEY_FACETS, ...page.hits.map((h) => `${PROPERTY_FIELD_PREFIX}${parseUrn(h.urn).parts[0]}`)];
+    return { names: [...DEFAULT_KEY_FACETS, ...page.hits.map((h) => `${PROPERTY_FIELD_PREFIX}${parseUrn(h.urn).parts[0]}`)], engineRequests: page.engineRequests };
   }
 
   private searcher(): Searcher {
@@ -377,9 +401,4 @@ function typesOf(names: readonly string[]): EntityTypeInfo[] {
   return [...out.values()];
 }
 
-export type { EngineRequest } from '../search/explain.js';
-
-/** Runs `fn` recording, in `record`, every request its searches send to the engine (see search/explain.ts). */
-export function explainingSearches<T>(record: EngineRequest[], fn: () => T): T {
-  return withExplanation(record, fn);
-}
+export type { EngineRequest } from '../search/request.js';

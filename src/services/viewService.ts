@@ -6,6 +6,7 @@
  * AuthorizedViewService (below): anyone who may read makes and keeps personal views;
  * global views and the global default are an admin's.
  */
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import { randomUUID } from 'node:crypto';
 import { scopeAllows } from '../domain/accessToken.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
@@ -55,6 +56,8 @@ export interface ViewDeps {
   /** The write entry point with the app-state gate (appStateWrites.ts): this service authorizes its own calls (AuthorizedViewService). */
   readonly writes: WriteService;
   readonly listViews: SavedViewLister;
+  /** The namespace views' entity type URNs are written in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
   readonly now?: () => number;
 }
 
@@ -81,14 +84,14 @@ export class DefaultViewService implements ViewService {
 
   async create(caller: Caller, viewType: ViewType, input: ViewInput): Promise<Written<SavedView>> {
     const view = newView(`urn:li:${VIEW_TYPE.name}:${randomUUID()}`, viewType, input, caller.actor, this.now());
-    const written = await this.deps.writes.submit(caller, entityPlan(urnOf(view.urn), [setChange(VIEW_ASPECT, { value: viewInfoOf(view) })], { createsEntity: true }));
+    const written = await this.deps.writes.submit(caller, entityPlan(urnOf(view.urn), [setChange(VIEW_ASPECT, { value: viewInfoOf(view, this.deps.urnNamespace) })], { createsEntity: true }));
     return { result: view, receipt: written.receipt };
   }
 
   async update(caller: Caller, urn: string, input: ViewInput): Promise<Written<SavedView>> {
     const view = await this.editable(caller, urn);
     const next = updatedView(view, input, caller.actor, this.now());
-    const written = await this.deps.writes.submit(caller, entityPlan(urnOf(urn), [setChange(VIEW_ASPECT, { value: viewInfoOf(next) })]));
+    const written = await this.deps.writes.submit(caller, entityPlan(urnOf(urn), [setChange(VIEW_ASPECT, { value: viewInfoOf(next, this.deps.urnNamespace) })]));
     return { result: next, receipt: written.receipt };
   }
 

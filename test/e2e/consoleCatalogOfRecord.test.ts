@@ -38,6 +38,7 @@ import { oidcEnv, PEOPLE, propgraphClient, startOpenIdProvider, type ProviderPer
 import { documentsHolding, tablesHolding } from '../support/sentinelScan.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 const ROOT_TOKEN = `pgt_record_${Math.random().toString(36).slice(2)}`;
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
@@ -251,7 +252,7 @@ test('CI has what the catalog-of-record walk needs', () => {
     expect(new Set(migrated.map((e) => e.urn)).size).toBe(HOLDERS);
     expect(new Set(migrated.map((e) => e.actorUrn))).toEqual(new Set([all.events.find((e) => e.event === 'migrationStarted')!.actorUrn]));
     expect(migrated[0]!.actorUrn).toMatch(/^urn:li:corpuser:bob/);
-    expect(migrated.every((e) => JSON.stringify(e.changes) === JSON.stringify([{ structuredProperty: { urn: RETENTION }, before: [{ numberValue: 1 }], after: [{ numberValue: 2 }] }]))).toBe(true);
+    expectEvery(migrated, (e) => JSON.stringify(e.changes) === JSON.stringify([{ structuredProperty: { urn: RETENTION }, before: [{ numberValue: 1 }], after: [{ numberValue: 2 }] }]));
     expect(all.events.map((e) => e.event)).toEqual(['migrationFinished', 'migrationStarted', 'changed', 'created']);
   }, 300_000);
 

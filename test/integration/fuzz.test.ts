@@ -33,6 +33,7 @@ import {
 import { enc } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ensureCliBuilt, runCli, tempDir, writeFile } from '../e2e/cliRunner.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 const ROOT = 'fuzz-root';
 const V3 = '/openapi/v3';
@@ -473,7 +474,7 @@ describe('issue #29: one token must not degrade the server for everyone', () => 
     await fc.assert(
       fc.asyncProperty(fc.array(bearerSpelling(reader), { minLength: 2, maxLength: 6 }), async (spellings) => {
         const remaining: number[] = [];
-        for (const authorization of spellings) {
+        for (const authorization of nonEmpty(spellings)) {
           counts['29-bearer-spellings'] = (counts['29-bearer-spellings'] ?? 0) + 1;
           const res = await fetch(`${server.url}${V3}/jobs`, { headers: { authorization } });
           await res.text();
@@ -581,7 +582,7 @@ describe('issue #46: per-request cost bounded by size, jobs without payloads, bu
         const fields = aliases.map((a, i) => `h${i}: valueHistory(input: {${a.target}, count: ${a.count}}) { nextScrollId entries { urn version changes { before { ... on StringValue { stringValue } ... on NumberValue { numberValue } } after { ... on StringValue { stringValue } ... on NumberValue { numberValue } } } } }`);
         const body = await answered('46-history-size', { method: 'POST', path: '/api/graphql', body: JSON.stringify({ query: `{ ${fields.join(' ')} }` }), contentType: 'application/json' }, reader);
         expect(body.errors).toBeUndefined();
-        aliases.forEach((a, i) => {
+        nonEmpty(aliases).forEach((a, i) => {
           const page = body.data[`h${i}`];
           expect(page.entries.length).toBeLessThanOrEqual(a.count);
           // One entry alone may be as large as its versions; more than one stay within the bound.
@@ -596,10 +597,8 @@ describe('issue #46: per-request cost bounded by size, jobs without payloads, bu
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 1000 }), fc.constantFrom('', 'pending', 'running', 'done', 'failed'), async (count, status) => {
         const body = await answered('46-jobs-listing', { method: 'GET', path: `${V3}/jobs?count=${count}${status ? `&status=${status}` : ''}` }, reader);
-        for (const job of body.jobs) {
-          expect(job).not.toHaveProperty('payload');
-          expect(job).not.toHaveProperty('result');
-        }
+        // A listing may be empty (count=0, or no job of the status): none carries inputs or a result.
+        expect(body.jobs.filter((job: Record<string, unknown>) => 'payload' in job || 'result' in job)).toEqual([]);
       }),
       { numRuns: 20 },
     );
@@ -631,7 +630,7 @@ describe('issue #46: per-request cost bounded by size, jobs without payloads, bu
         const body = await answered('46-bulk-any-urns', { method: 'POST', path: `${V3}/values/bulk`, body: JSON.stringify({ urns, property: 'io.fuzz.owner', operation, values: operation === 'remove' ? [] : ['fuzz'], dryRun: true }), contentType: 'application/json' });
         const named = new Set(urns.map((u) => tryParseUrn(u).ok && (tryParseUrn(u) as { urn: { value: string } }).urn.value));
         expect(body.changed + body.unchanged + body.refused.length).toBe(named.size);
-        for (const r of body.refused) expect(r.reason).toMatch(/\w/);
+        expect(body.refused.filter((r: { reason: string }) => !/\w/.test(r.reason))).toEqual([]);
         // Only the datasets that exist can change.
         expect(body.changed + body.unchanged).toBeLessThanOrEqual([D, WIDE].filter((u) => named.has(u)).length);
       }),
@@ -653,7 +652,7 @@ test('slow bodies of any size, with or without a token, on any route, end in a 4
     fc.asyncProperty(fc.array(slowBody, { minLength: 10, maxLength: 20 }), async (specs) => {
       counts['slow-bodies'] = (counts['slow-bodies'] ?? 0) + specs.length;
       const answers = await Promise.all(specs.map(stall));
-      answers.forEach((answer, i) => {
+      nonEmpty(answers).forEach((answer, i) => {
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
         if (!(status >= 400 && status < 500)) serverErrors.push(`slow body ${JSON.stringify(specs[i])} -> ${JSON.stringify(answer.slice(0, 100))}`);
         expect(status).toBeGreaterThanOrEqual(400);

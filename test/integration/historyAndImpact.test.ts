@@ -11,6 +11,7 @@ import { graphql } from '../support/graphql.js';
 import { enc, http } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 const ROOT = 'history-root-secret';
 const auth = { authorization: `Bearer ${ROOT}` };
@@ -41,7 +42,7 @@ beforeAll(async () => {
   const upsert = 'mutation u($input: UpsertStructuredPropertiesInput!) { upsertStructuredProperties(input: $input) { properties { values { ... on StringValue { stringValue } } } } }';
   const set = await graphql(server.url, upsert, { input: { assetUrn: D, structuredPropertyInputParams: [{ structuredPropertyUrn: TIER, values: [{ stringValue: 'gold' }] }] } }, '/api/graphql', as({ 'x-propgraph-client': 'console' }));
   expect(set.errors).toBeUndefined();
-  for (const urn of OTHERS) {
+  for (const urn of nonEmpty(OTHERS)) {
     const res = await http(server.url, 'POST', `${V3}/entity/dataset/${enc(urn)}/structuredProperties`, { query: { createIfNotExists: 'false' }, json: { value: { properties: [{ propertyUrn: TIER, values: [{ string: 'bronze' }] }] } }, headers: auth });
     expect(res.status).toBe(200);
   }

@@ -14,6 +14,7 @@ import { sql } from '../../src/store/sql.js';
 import { ADMIN, READER, startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, jobsSettled, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { waitFor } from '../support/waitFor.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -66,7 +67,7 @@ test('the worker runs it to the end: every holder counted, none remaining, the v
   const [job] = await jobs().list(READER, { propertyUrn: propertyUrn(HELD) });
   expect(job).toMatchObject({ status: 'done', attempts: 1, total: DATASETS.length, done: DATASETS.length, remaining: 0, lastError: null });
   expect(Date.parse(job!.finishedOn!)).toBeGreaterThanOrEqual(Date.parse(job!.createdOn));
-  for (const d of DATASETS.slice(0, 3)) expect(await catalog.valuesOf(d)).toEqual([]);
+  for (const d of nonEmpty(DATASETS.slice(0, 3))) expect(await catalog.valuesOf(d)).toEqual([]);
 });
 
 test('listing filters by status, kind and property, newest first, and pages by count', async () => {

@@ -10,6 +10,7 @@ import { ADMIN, startTestRuntime, WRITER, type TestRuntime } from '../support/ru
 import { datasetUrn, definitionOf, jobsSettled, propertyUrn, rejection, serviceCatalog, type DefinitionInput, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { storedDatasets } from '../support/storedValues.js';
 import { writesOf } from '../support/writes.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -334,7 +335,7 @@ describe('hard delete', () => {
 
     const cleanup = (await jobsSettled(runtime)).filter((j) => j.propertyUrn === urn);
     expect(cleanup.length).toBeGreaterThan(0);
-    expect(cleanup.every((j) => j.status === 'done')).toBe(true);
+    expectEvery(cleanup, (j) => j.status === 'done');
     const rows = await storedDatasets(runtime.databaseUrl, 'urn:li:dataset:(urn:li:dataPlatform:hive,db.props.%');
     for (const d of held) expect(rows.get(d)!.rows.size).toBe(0);
   });

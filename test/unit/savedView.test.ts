@@ -42,14 +42,16 @@ describe('a view', () => {
   });
 
   test("is stored as DataHub's dataHubViewInfo and read back the same", () => {
-    const info = viewInfoOf(view());
+    const info = viewInfoOf(view(), 'svc');
+    // Entity types as URNs of the server's namespace: DataHub's app reads them back.
+    expect((viewInfoOf(view(), 'datahub').definition as { entityTypes: string[] }).entityTypes).toEqual(['urn:li:entityType:datahub.dataset']);
     expect(info).toMatchObject({ name: 'Gold', type: 'PERSONAL', definition: { filter: { or: [{ and: [{ field: TIER, values: ['gold'], condition: 'EQUAL', negated: false }] }] } } });
     expect(viewOf('urn:li:dataHubView:v1', info)).toEqual(view());
   });
 
   test('an OR view is one branch per filter, and reads back as OR', () => {
     const or = view({ definition: { entityTypes: [], filter: { operator: 'OR', filters: [{ field: 'platform', values: ['hive'] }, { field: TIER, values: ['gold'] }] } } });
-    expect(viewOf(or.urn, viewInfoOf(or))?.definition.filter.operator).toBe('OR');
+    expect(viewOf(or.urn, viewInfoOf(or, 'svc'))?.definition.filter.operator).toBe('OR');
   });
 
   test('an aspect another client wrote in another shape is no view', () => {

@@ -14,7 +14,6 @@ import type { Config } from '../../config.js';
 import { BackupFormatError, type BackupManifest } from '../../domain/backupFormat.js';
 import { indexBuildRequest } from '../../domain/jobKinds.js';
 import { INDEX_FORMAT } from '../../search/indexFormat.js';
-import { setUrnNamespace } from '../../domain/typeUrns.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../../embedded/dataDirLock.js';
 import { guardEngines, type OrphanGuard } from '../../embedded/orphanGuard.js';
 import type { Logger } from '../../logger.js';
@@ -31,7 +30,6 @@ import { localConfig, localLogger, openLocalDatabase, ProgressLine } from './loc
 export async function restoreBackup(terminal: Terminal, options: { from: string; force: boolean }): Promise<ExitCode> {
   if (!existsSync(options.from)) throw new CliError(`restore: ${options.from} does not exist`, EXIT.usage);
   const config = localConfig();
-  setUrnNamespace(config.urnNamespace);
   const log = localLogger(config);
   const started = Date.now();
   const target = await openLocalDatabase(config, log, 'restore');

@@ -7,6 +7,7 @@ import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { VALUE_TYPES, valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { ServiceError } from '../../domain/errors.js';
 import { parsePropertyDefinition } from '../../domain/propertyDefinition.js';
+import { DEFAULT_URN_NAMESPACE } from '../../domain/typeUrns.js';
 import { tryParseUrn } from '../../domain/urn.js';
 import type {
   AllowedValueInput,
@@ -157,7 +158,8 @@ export function checkForm(f: FormState): FieldError | null {
   const empty = f.allowed.findIndex((r) => r.value.trim() === '');
   if (empty >= 0) return { control: `allowed-${empty}-value`, message: `allowedValues[${empty}].value is empty: enter a value or remove the row` };
   try {
-    parsePropertyDefinition(aspectOf(f), id);
+    // Only whether the rules pass matters here: the server writes the URNs in its own namespace.
+    parsePropertyDefinition(aspectOf(f), id, DEFAULT_URN_NAMESPACE);
     return null;
   } catch (err) {
     if (err instanceof ServiceError) return { control: controlOf(err.field), message: err.message };

@@ -9,7 +9,6 @@ import { effectiveDefinition } from '../propertyDefinition.js';
 import {
   checkRemoval,
   parseStructuredPropertiesAspect,
-  undefinedPropertyValues,
   validateAssignment,
   type AssignmentContext,
   type DefinitionState,
@@ -49,7 +48,7 @@ export function decideStructuredProperties(next: unknown, state: AspectState): A
   // One value row per property: the values of all its entries (one per attribution source), each once.
   const byProperty = new Map<string, { generation: bigint; values: TypedValue[] }>();
   for (const p of parsed.properties) {
-    if (!rules.definitions.has(p.propertyUrn) && undefinedPropertyValues() === 'drop') {
+    if (!rules.definitions.has(p.propertyUrn) && state.undefinedPropertyValues === 'drop') {
       named.delete(p.propertyUrn);
       dropped.push(p.propertyUrn);
       continue;

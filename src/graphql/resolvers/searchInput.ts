@@ -4,7 +4,7 @@ import { quoteInput } from '../../domain/inputLimits.js';
 import { scopeByView } from '../../domain/savedView.js';
 import { tryParseUrn } from '../../domain/urn.js';
 import type { AndFilterInput, EntityType, FacetFilterInput, ResolversTypes } from '../generated/resolvers-types.js';
-import type { AndFilter, Facet } from '../../services/searchService.js';
+import type { AndFilter, Explained, Facet } from '../../services/searchService.js';
 import type { FilterCondition } from '../../domain/searchFilter.js';
 import type { GraphQLContext } from '../context.js';
 import { entityModel } from './entityModel.js';
@@ -28,10 +28,11 @@ export function orFiltersOf(orFilters: readonly AndFilterInput[] | null | undefi
   }));
 }
 
-/** Runs a search and records what it did in the response's extensions. */
-export async function timed<T>(ctx: GraphQLContext, operation: string, types: string[], run: () => Promise<T>): Promise<T> {
+/** Runs a search and records what it did in the response's extensions, and what it sent to the engine when asked to explain. */
+export async function timed<T extends Explained>(ctx: GraphQLContext, operation: string, types: string[], run: () => Promise<T>): Promise<T> {
   const started = process.hrtime.bigint();
   const result = await run();
+  ctx.engineRequests?.push(...result.engineRequests);
   const list = (ctx.extensions.search as unknown[] | undefined) ?? [];
   list.push({ operation, entityTypes: types.length > 0 ? types : 'all searchable', tookMs: Number(process.hrtime.bigint() - started) / 1e6 });
   ctx.extensions.search = list;

@@ -10,8 +10,10 @@
  * own error; several: BatchRefusedError listing each). With `atomic: false` each entity
  * stands alone: the refused ones are answered as such, the others written.
  */
+import type { UndefinedPropertyValues } from '../../domain/structuredProperties.js';
 import { BatchRefusedError, relocated, ServiceError, StaleWriteError, UnavailableError, ValidationError, type RefusedItem } from '../../domain/errors.js';
 import { checkRequestedResults, requireBatchSize } from '../../domain/limits.js';
+import type { UrnNamespace } from '../../domain/typeUrns.js';
 import { keyAspectOf } from '../../domain/urn.js';
 import { changesBetween, staleMessage } from '../../domain/staleWrite.js';
 import { addImpacts, NO_IMPACT, type ValueImpact } from '../../domain/valueImpact.js';
@@ -77,6 +79,10 @@ export interface WriteServiceDeps {
   readonly registryChanges: LocalRegistryChanges;
   /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
   readonly historyVersionsKept?: number;
+  /** The namespace type URNs are written and shown in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
+  /** What a value of a property that does not exist does (DROP_UNDEFINED_PROPERTY_VALUES); absent: refused. */
+  readonly undefinedPropertyValues?: UndefinedPropertyValues;
   /** Who may write what; the scopes' gate when absent. */
   readonly gate?: WriteGate;
   /** Let concurrent writes share a statement and its commit (groupCommit.ts); default true. */
@@ -161,6 +167,8 @@ export class DefaultWriteService implements WriteService {
       valueDrops: this.gate.valueDrops(caller),
       via: caller.via,
       historyVersionsKept: this.deps.historyVersionsKept,
+      urnNamespace: this.deps.urnNamespace,
+      undefinedPropertyValues: this.deps.undefinedPropertyValues,
       dryRun: options.dryRun ?? false,
       skipMissing: options.skipMissing ?? false,
       authorize: (decision) => this.gate.afterDecision(caller, decision),

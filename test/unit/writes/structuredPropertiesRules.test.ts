@@ -6,7 +6,6 @@
 import { SoftDeletedError, ValidationError } from '../../../src/domain/errors.js';
 import { parseUrn } from '../../../src/domain/urn.js';
 import { decideStructuredProperties, propertiesNamedBy, structuredPropertiesRules } from '../../../src/domain/writes/structuredPropertiesRules.js';
-import { setUndefinedPropertyValues } from '../../../src/domain/structuredProperties.js';
 import { aspectState, DATASET, held, propertyUrnOf, record, registryOf } from '../../support/writeStates.js';
 import { thrown } from '../thrown.js';
 
@@ -33,14 +32,9 @@ describe('validation against the definitions named', () => {
   });
 
   test('with DROP_UNDEFINED_PROPERTY_VALUES, a property that does not exist is dropped with a warning and the rest stored', () => {
-    setUndefinedPropertyValues('drop');
-    try {
-      const d = decideStructuredProperties({ properties: [entry('nope', [{ string: 'x' }]), entry('tier', [{ string: 'gold' }])] }, aspectState({ registry: registryOf([TIER]) }));
-      expect(d.stored).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
-      expect(d.report).toEqual({ droppedValuesOf: [propertyUrnOf('nope')] });
-    } finally {
-      setUndefinedPropertyValues('refuse');
-    }
+    const d = decideStructuredProperties({ properties: [entry('nope', [{ string: 'x' }]), entry('tier', [{ string: 'gold' }])] }, { ...aspectState({ registry: registryOf([TIER]) }), undefinedPropertyValues: 'drop' });
+    expect(d.stored).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
+    expect(d.report).toEqual({ droppedValuesOf: [propertyUrnOf('nope')] });
   });
 
   test('a value outside allowedValues is refused with the property and the value', () => {
@@ -143,6 +137,6 @@ describe('what a write needs and what readers see', () => {
     const SOFT = record('soft', { removed: true });
     const stored = { properties: [entry('tier', [{ string: 'gold' }]), entry('soft', [{ string: 's' }]), entry('gone', [{ string: 'g' }]), entry('old', [{ string: 'o' }])] };
     const values = [held('tier', [{ string: 'gold' }], TIER), held('soft', [{ string: 's' }], SOFT), held('gone', [{ string: 'g' }], undefined), held('old', [{ string: 'o' }], record('old', { generation: 9n }), 2n)];
-    expect(structuredPropertiesRules.view(stored, { urn: DATASET, values })).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
+    expect(structuredPropertiesRules.view(stored, { urn: DATASET, values, urnNamespace: 'svc' })).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
   });
 });
