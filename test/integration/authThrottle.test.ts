@@ -136,8 +136,9 @@ describe('the lookups of throttled addresses share one statement at a time', () 
       await waitFor('every answer', 20_000, async () => (answers.every((a) => a !== undefined) ? true : undefined));
       expect(answers.at(-1)).toBe(200);
       expect(new Set(answers.slice(0, -1))).toEqual(new Set([429]));
-      // The twenty-nine that waited shared one more statement.
-      expect(await statements()).toBe(statementsBefore + 2);
+      // Those that waited behind the blocked statement shared one more; on a loaded machine all
+      // thirty may have arrived within the blocked statement's round, and then it answered them all.
+      expect([statementsBefore + 1, statementsBefore + 2]).toContain(await statements());
     } finally {
       await locker.end();
     }
