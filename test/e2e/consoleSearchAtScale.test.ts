@@ -7,8 +7,9 @@
  *   (checked over HTTP), the charts the property does not apply to are listed with the
  *   reason, and the list reloads saying nothing is selected (it said "574 selected" over
  *   20 rows before). No "Load more" is clicked.
- * - The sort: by a property's value and by name, each order checked against the data, in
- *   the address; a property's sort over 5,000 matches is refused and told with the ways on.
+ * - The sort: by a property's value, by name and by the last change, each order checked
+ *   against the data, in the address; a property's sort over 5,000 matches is refused and
+ *   told with the ways on.
  * - Saved views: the search saved with its keywords, filter and sort, opened in a second
  *   tab of the same sign-in, deleted there; a shared view made by an admin is listed for a
  *   writer, who may not share one and is told why.
@@ -94,7 +95,11 @@ test('CI has what the search walk at scale needs', () => {
     scanned.push(name);
     violations.push(...found.filter(serious));
   }
-  const shot = (on: Page, name: string) => on.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  /** What the window shows (the results run on for pages below). */
+  const shot = async (on: Page, name: string) => {
+    await on.evaluate(() => window.scrollTo(0, 0));
+    await on.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+  };
   const heading = (p: Page, name: string | RegExp) => p.getByRole('heading', { level: 1, name }).waitFor();
   const count = (p: Page) => p.locator('p.result-count');
   const shownUrns = (p: Page) => p.locator('article.result code.urn').allInnerTexts();
@@ -201,7 +206,7 @@ test('CI has what the search walk at scale needs', () => {
     expect(await matches([{ and: [{ field: 'structuredProperties.acme.governance.tier', values: ['platinum'] }] }])).toBe(TEAM3.length);
   }, 900_000);
 
-  test("sorts by a property's value and by name, as the data orders them, in the address; a value sort over 5,000 is refused with the ways on", async () => {
+  test("sorts by a property's value, by name and by last change, as the data orders them, in the address; a value sort over 5,000 is refused with the ways on", async () => {
     await page.goto(`${server.url}/search?${TEAM3_SEARCH}`);
     await count(page).filter({ hasText: `${MATCHING} results` }).waitFor();
     await page.getByLabel('Sort by').selectOption({ label: 'Retention (days)' });
@@ -229,6 +234,19 @@ test('CI has what the search walk at scale needs', () => {
     expect(byNameDown.slice(0, 3)).toEqual([...CHARTS].reverse());
     await waitFor('the results sorted by name, descending', 60_000, async () => (JSON.stringify(await shownUrns(page)) === JSON.stringify(byNameDown.slice(0, 20)) ? true : undefined), 100);
 
+    // The last change: the bulk edit above rewrote team 3's datasets after the charts were loaded.
+    await page.getByLabel('Sort by').selectOption({ label: 'Last modified' });
+    await page.waitForURL(/sort=lastModified%3Adesc/);
+    expect(await page.getByLabel('Order', { exact: true }).inputValue()).toBe('DESCENDING');
+    const edited = new Set(TEAM3.map(dataset));
+    await waitFor('the results newest first: datasets the edit changed', 60_000, async () => {
+      const shown = await shownUrns(page);
+      return shown.length === 20 && shown.every((u) => edited.has(u)) ? true : undefined;
+    }, 100);
+    await page.getByLabel('Order', { exact: true }).selectOption({ label: 'Oldest first' });
+    await page.waitForURL(/sort=lastModified(&|$)/);
+    await waitFor('the results oldest first: the charts the edit left', 60_000, async () => (JSON.stringify((await shownUrns(page)).slice(0, 3)) === JSON.stringify(CHARTS) ? true : undefined), 100);
+
     // Over every dataset, a value sort is refused by the server: told in words, with the ways on.
     await page.goto(`${server.url}/search?sort=${encodeURIComponent('acme.privacy.retentionDays:desc')}`);
     const refusal = page.getByRole('alert').filter({ hasText: 'The results cannot be sorted by Retention (days).' });
@@ -242,6 +260,18 @@ test('CI has what the search walk at scale needs', () => {
     await page.waitForURL(/sort=name(&|$)/);
     await count(page).filter({ hasText: `${everything} results, 20 shown` }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
+    // A sort orders the first 1,000 matches: the list ends there and says so.
+    await timed('the name sort over every dataset, loaded to its end (50 pages)', async () => {
+      const more = page.getByRole('button', { name: 'Load more results' });
+      while ((await page.locator('article.result').count()) < 1000) {
+        const before = await page.locator('article.result').count();
+        if (await more.isVisible()) await more.click();
+        await waitFor('the next page', 60_000, async () => ((await page.locator('article.result').count()) > before ? true : undefined), 50);
+      }
+    });
+    await page.getByText(`A sort orders the first 1,000 of the ${everything.toLocaleString('en')} results; narrow the search with keywords or filters to see the others in order.`).waitFor();
+    expect(await page.locator('article.result').count()).toBe(1000);
+    expect(await page.getByRole('button', { name: 'Load more results' }).count()).toBe(0);
   }, 300_000);
 
   test('a search saved as a view with its keywords, filter and sort opens in a second tab of the same sign-in and is deleted there', async () => {
