@@ -10,15 +10,26 @@ import { quoteInput } from './inputLimits.js';
 import { LIMITS } from './limits.js';
 import { entityTypeByGraphql } from './registry/entityTypes.js';
 import { entityTypeUrn, tryParseEntityType, type UrnNamespace } from './typeUrns.js';
+import { MAX_QUERY_LENGTH } from './luceneQuery.js';
 import { filterFromOrFilters, type AndFilter, type FacetFilter, type FilterCondition } from './searchFilter.js';
+import { pageSortOf } from './searchSort.js';
 
 export type ViewType = 'PERSONAL' | 'GLOBAL';
 export type LogicalOperator = 'AND' | 'OR';
+
+export type SortOrder = 'ASCENDING' | 'DESCENDING';
 
 export interface ViewDefinition {
   /** GraphQL EntityType values; empty: every type a search covers. */
   readonly entityTypes: readonly string[];
   readonly filter: { readonly operator: LogicalOperator; readonly filters: readonly FacetFilter[] };
+  /**
+   * propgraph's additions, absent from DataHub's record: the keywords and the sort of the
+   * search the view was saved from, so a client (the console) reopens that search whole. A
+   * search naming the view (`viewUrn`) takes its types and filter only, as DataHub's do.
+   */
+  readonly query?: string;
+  readonly sortCriterion?: { readonly field: string; readonly sortOrder: SortOrder };
 }
 
 export interface SavedView {
@@ -42,7 +53,12 @@ export interface FilterInput {
 export interface ViewInput {
   readonly name?: string | null | undefined;
   readonly description?: string | null | undefined;
-  readonly definition?: { readonly entityTypes?: readonly string[] | null; readonly filter?: { readonly operator?: string | null; readonly filters?: readonly FilterInput[] | null } | null } | null | undefined;
+  readonly definition?: {
+    readonly entityTypes?: readonly string[] | null;
+    readonly filter?: { readonly operator?: string | null; readonly filters?: readonly FilterInput[] | null } | null;
+    readonly query?: string | null;
+    readonly sortCriterion?: { readonly field: string; readonly sortOrder: string } | null;
+  } | null | undefined;
 }
 
 /** Filters one view may hold. */
@@ -91,7 +107,24 @@ export function parseDefinition(value: ViewInput['definition'], field: string): 
       throw err;
     }
   });
-  return { entityTypes, filter: { operator, filters } };
+  const query = parseQuery(value.query, `${field}.query`);
+  const sortCriterion = parseSort(value.sortCriterion, `${field}.sortCriterion`);
+  return { entityTypes, filter: { operator, filters }, ...(query ? { query } : {}), ...(sortCriterion ? { sortCriterion } : {}) };
+}
+
+/** The keywords kept with a view; none for `*` (every entity) or blank. */
+function parseQuery(value: string | null | undefined, field: string): string | null {
+  const query = value?.trim() ?? '';
+  if (query.length > MAX_QUERY_LENGTH) throw new ValidationError(`${field} is longer than the limit of ${MAX_QUERY_LENGTH} characters`, field);
+  return query === '' || query === '*' ? null : query;
+}
+
+/** The sort kept with a view, checked as a search checks its sort (src/domain/searchSort.ts). */
+function parseSort(value: { readonly field: string; readonly sortOrder: string } | null | undefined, field: string): ViewDefinition['sortCriterion'] | null {
+  if (!value) return null;
+  pageSortOf(value.field, `${field}.field`);
+  if (value.sortOrder !== 'ASCENDING' && value.sortOrder !== 'DESCENDING') throw new ValidationError(`${field}.sortOrder must be ASCENDING or DESCENDING, got ${quoteInput(String(value.sortOrder))}`, `${field}.sortOrder`);
+  return { field: value.field, sortOrder: value.sortOrder };
 }
 
 /** A new view, checked. */
@@ -120,6 +153,8 @@ export function viewInfoOf(view: SavedView, namespace: UrnNamespace): Record<str
     definition: {
       entityTypes: view.definition.entityTypes.map((t) => entityTypeUrn(entityTypeByGraphql(t)!, namespace)),
       filter: { or: view.definition.filter.operator === 'OR' ? view.definition.filter.filters.map((f) => ({ and: [criterion(f)] })) : [{ and: view.definition.filter.filters.map(criterion) }] },
+      ...(view.definition.query ? { query: view.definition.query } : {}),
+      ...(view.definition.sortCriterion ? { sortCriterion: view.definition.sortCriterion } : {}),
     },
     created: view.created,
     lastModified: view.lastModified,
@@ -136,7 +171,7 @@ export function viewOf(urn: string, info: unknown): SavedView | null {
   if (!info || typeof info !== 'object') return null;
   const i = info as Record<string, unknown>;
   if (typeof i.name !== 'string' || (i.type !== 'PERSONAL' && i.type !== 'GLOBAL')) return null;
-  const definition = (i.definition ?? {}) as { entityTypes?: unknown; filter?: { or?: unknown } };
+  const definition = (i.definition ?? {}) as { entityTypes?: unknown; filter?: { or?: unknown }; query?: unknown; sortCriterion?: unknown };
   const entityTypes = (Array.isArray(definition.entityTypes) ? definition.entityTypes : []).flatMap((u) => {
     const type = tryParseEntityType(u);
     return type ? [type.graphql] : [];
@@ -156,7 +191,18 @@ export function viewOf(urn: string, info: unknown): SavedView | null {
     const s = (v ?? {}) as Record<string, unknown>;
     return { time: typeof s.time === 'number' ? s.time : 0, actor: typeof s.actor === 'string' ? s.actor : '' };
   };
-  return { urn, viewType: i.type, name: i.name, description: typeof i.description === 'string' ? i.description : null, definition: { entityTypes, filter: { operator, filters } }, created: stamp(i.created), lastModified: stamp(i.lastModified) };
+  const sort = (definition.sortCriterion ?? {}) as Record<string, unknown>;
+  const sortCriterion = typeof sort.field === 'string' && (sort.sortOrder === 'ASCENDING' || sort.sortOrder === 'DESCENDING') ? { sortCriterion: { field: sort.field, sortOrder: sort.sortOrder as SortOrder } } : {};
+  const query = typeof definition.query === 'string' && definition.query !== '' ? { query: definition.query } : {};
+  return {
+    urn,
+    viewType: i.type,
+    name: i.name,
+    description: typeof i.description === 'string' ? i.description : null,
+    definition: { entityTypes, filter: { operator, filters }, ...query, ...sortCriterion },
+    created: stamp(i.created),
+    lastModified: stamp(i.lastModified),
+  };
 }
 
 /**

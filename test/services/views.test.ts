@@ -74,3 +74,14 @@ test('a bad view changes nothing and names the field', async () => {
   await expect(views().create(READER, 'PERSONAL', { name: 'x', definition: { entityTypes: ['NOPE'], filter: { operator: 'AND', filters: [] } } })).rejects.toMatchObject({ field: 'definition.entityTypes[0]' });
   expect((await views().listMine(READER, {})).total).toBe(before);
 });
+
+test("a view keeps the keywords and sort of the search it was saved from; an update's definition replaces them", async () => {
+  const sortCriterion = { field: 'structuredProperties.io.acryl.tier', sortOrder: 'DESCENDING' };
+  const { result: view } = await views().create(READER, 'PERSONAL', { name: 'Shop by tier', definition: { ...definition, query: 'shop', sortCriterion } });
+  const stored = await runtime.services.entities.getAspect(ADMIN, view.urn, 'dataHubViewInfo');
+  expect(stored.value).toMatchObject({ definition: { query: 'shop', sortCriterion } });
+  expect((await views().get(READER, view.urn))?.definition).toMatchObject({ query: 'shop', sortCriterion });
+  const { result: updated } = await views().update(READER, view.urn, { definition });
+  expect(updated.definition.query).toBeUndefined();
+  expect(updated.definition.sortCriterion).toBeUndefined();
+});

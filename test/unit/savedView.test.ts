@@ -54,6 +54,26 @@ describe('a view', () => {
     expect(viewOf(or.urn, viewInfoOf(or, 'svc'))?.definition.filter.operator).toBe('OR');
   });
 
+  test('keeps the keywords and the sort of the search it was saved from, and reads them back', () => {
+    const saved = view({ definition: parseDefinition({ ...definition, query: ' shop ', sortCriterion: { field: TIER, sortOrder: 'DESCENDING' } }, 'definition') });
+    expect(saved.definition).toMatchObject({ query: 'shop', sortCriterion: { field: TIER, sortOrder: 'DESCENDING' } });
+    expect(viewInfoOf(saved, 'datahub')).toMatchObject({ definition: { query: 'shop', sortCriterion: { field: TIER, sortOrder: 'DESCENDING' } } });
+    expect(viewOf(saved.urn, viewInfoOf(saved, 'datahub'))).toEqual(saved);
+  });
+
+  test("without keywords or a sort, its aspect holds DataHub's fields only", () => {
+    const plain = view({ definition: parseDefinition({ ...definition, query: '*', sortCriterion: null }, 'definition') });
+    expect(Object.keys(viewInfoOf(plain, 'datahub').definition as object).sort()).toEqual(['entityTypes', 'filter']);
+  });
+
+  test('a sort is checked as a search checks it, naming the field', () => {
+    const field = refusal(() => parseDefinition({ ...definition, sortCriterion: { field: 'size', sortOrder: 'ASCENDING' } }, 'definition'));
+    expect(field.field).toBe('definition.sortCriterion.field');
+    expect(field.message).toMatch(/cannot sort on "size"/);
+    const order = refusal(() => parseDefinition({ ...definition, sortCriterion: { field: 'name', sortOrder: 'UP' } }, 'definition'));
+    expect(order.field).toBe('definition.sortCriterion.sortOrder');
+  });
+
   test('an aspect another client wrote in another shape is no view', () => {
     expect(viewOf('urn:li:dataHubView:x', { name: 3 })).toBeNull();
   });

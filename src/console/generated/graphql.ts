@@ -90,6 +90,31 @@ export type CreateTestInput = {
   name: string;
 };
 
+export type CreateViewInput = {
+  definition: DataHubViewDefinitionInput;
+  description?: string | null | undefined;
+  name: string;
+  viewType: DataHubViewType;
+};
+
+export type DataHubViewDefinitionInput = {
+  entityTypes: Array<EntityType>;
+  filter: DataHubViewFilterInput;
+  /** propgraph's addition: keywords to keep with the view (absent, blank or `*`: none). */
+  query?: string | null | undefined;
+  /** propgraph's addition: a sort to keep with the view, checked as sortInput's is. */
+  sortCriterion?: SortCriterion | null | undefined;
+};
+
+export type DataHubViewFilterInput = {
+  filters: Array<FacetFilterInput>;
+  operator: LogicalOperator;
+};
+
+export type DataHubViewType =
+  | 'GLOBAL'
+  | 'PERSONAL';
+
 export type EntityType =
   | 'ACCESS_TOKEN'
   | 'APPLICATION'
@@ -237,6 +262,10 @@ export type JobStatus =
   | 'FAILED'
   | 'PENDING'
   | 'RUNNING';
+
+export type LogicalOperator =
+  | 'AND'
+  | 'OR';
 
 /** The three kinds of actor, each in a namespace of corpuser urns of its own. */
 export type PrincipalType =
@@ -1082,7 +1111,7 @@ export type BulkEditMutationVariables = Exact<{
 }>;
 
 
-export type BulkEditMutation = { bulkEditStructuredProperties: { dryRun: boolean, entities: number, changed: number, unchanged: number, refused: Array<{ urn: string, reason: string }>, changes: Array<{ urn: string, before: Array<
+export type BulkEditMutation = { bulkEditStructuredProperties: { dryRun: boolean, entities: number, limit: number, changed: number, unchanged: number, refused: Array<{ urn: string, reason: string }>, changes: Array<{ urn: string, before: Array<
         | { numberValue: number }
         | { stringValue: string }
       >, after: Array<
@@ -1095,7 +1124,7 @@ export type BulkEditJobQueryVariables = Exact<{
 }>;
 
 
-export type BulkEditJobQuery = { job: { id: string, status: JobStatus, total: number | null, done: number, percentDone: number, lastError: string | null, bulkEdit: { changed: number, unchanged: number, refusedCount: number, refused: Array<{ urn: string, reason: string }> } | null } | null };
+export type BulkEditJobQuery = { job: { id: string, status: JobStatus, total: number | null, done: number, percentDone: number, lastError: string | null, bulkEdit: { changed: number, unchanged: number, refusedCount: number, skipped: number, changedSinceSelection: number, refused: Array<{ urn: string, reason: string }> } | null } | null };
 
 export type SearchFacetsQueryVariables = Exact<{
   input: AggregateAcrossEntitiesInput;
@@ -1197,7 +1226,7 @@ export type ImportValuesMutation = { importStructuredPropertyValues: { dryRun: b
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean } } };
+export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean, manageGlobalViews: boolean } } };
 
 export type TestPageQueryVariables = Exact<{
   urn: string;
@@ -1327,6 +1356,27 @@ export type DeleteTestMutationVariables = Exact<{
 
 
 export type DeleteTestMutation = { deleteTest: boolean | null };
+
+export type SavedViewFragment = { urn: string, viewType: DataHubViewType, name: string, description: string | null, definition: { entityTypes: Array<EntityType>, query: string | null, filter: { operator: LogicalOperator, filters: Array<{ field: string, condition: FilterOperator | null, values: Array<string>, negated: boolean | null }> }, sortCriterion: { field: string, sortOrder: SortOrder } | null } };
+
+export type SavedViewsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SavedViewsQuery = { listMyViews: { total: number, views: Array<{ urn: string, viewType: DataHubViewType, name: string, description: string | null, definition: { entityTypes: Array<EntityType>, query: string | null, filter: { operator: LogicalOperator, filters: Array<{ field: string, condition: FilterOperator | null, values: Array<string>, negated: boolean | null }> }, sortCriterion: { field: string, sortOrder: SortOrder } | null } }> } | null, listGlobalViews: { total: number, views: Array<{ urn: string, viewType: DataHubViewType, name: string, description: string | null, definition: { entityTypes: Array<EntityType>, query: string | null, filter: { operator: LogicalOperator, filters: Array<{ field: string, condition: FilterOperator | null, values: Array<string>, negated: boolean | null }> }, sortCriterion: { field: string, sortOrder: SortOrder } | null } }> } | null };
+
+export type CreateViewMutationVariables = Exact<{
+  input: CreateViewInput;
+}>;
+
+
+export type CreateViewMutation = { createView: { urn: string, viewType: DataHubViewType, name: string, description: string | null, definition: { entityTypes: Array<EntityType>, query: string | null, filter: { operator: LogicalOperator, filters: Array<{ field: string, condition: FilterOperator | null, values: Array<string>, negated: boolean | null }> }, sortCriterion: { field: string, sortOrder: SortOrder } | null } } | null };
+
+export type DeleteViewMutationVariables = Exact<{
+  urn: string;
+}>;
+
+
+export type DeleteViewMutation = { deleteView: boolean | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1695,6 +1745,31 @@ export const ComplianceFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"Compliance"}) as unknown as TypedDocumentString<ComplianceFragment, unknown>;
+export const SavedViewFragmentDoc = new TypedDocumentString(`
+    fragment SavedView on DataHubView {
+  urn
+  viewType
+  name
+  description
+  definition {
+    entityTypes
+    filter {
+      operator
+      filters {
+        field
+        condition
+        values
+        negated
+      }
+    }
+    query
+    sortCriterion {
+      field
+      sortOrder
+    }
+  }
+}
+    `, {"fragmentName":"SavedView"}) as unknown as TypedDocumentString<SavedViewFragment, unknown>;
 export const EntityPageDocument = new TypedDocumentString(`
     query EntityPage($urn: String!) {
   entity(urn: $urn) {
@@ -2490,6 +2565,7 @@ export const BulkEditDocument = new TypedDocumentString(`
   bulkEditStructuredProperties(input: $input) {
     dryRun
     entities
+    limit
     changed
     unchanged
     refused {
@@ -2531,6 +2607,8 @@ export const BulkEditJobDocument = new TypedDocumentString(`
       changed
       unchanged
       refusedCount
+      skipped
+      changedSinceSelection
       refused {
         urn
         reason
@@ -2759,6 +2837,7 @@ export const MeDocument = new TypedDocumentString(`
       pushTestResults
       manageTokens
       managePersonalTokens
+      manageGlobalViews
     }
   }
 }
@@ -2969,3 +3048,75 @@ export const DeleteTestDocument = new TypedDocumentString(`
   deleteTest(urn: $urn)
 }
     `) as unknown as TypedDocumentString<DeleteTestMutation, DeleteTestMutationVariables>;
+export const SavedViewsDocument = new TypedDocumentString(`
+    query SavedViews {
+  listMyViews(input: {viewType: PERSONAL, count: 100}) {
+    total
+    views {
+      ...SavedView
+    }
+  }
+  listGlobalViews(input: {count: 100}) {
+    total
+    views {
+      ...SavedView
+    }
+  }
+}
+    fragment SavedView on DataHubView {
+  urn
+  viewType
+  name
+  description
+  definition {
+    entityTypes
+    filter {
+      operator
+      filters {
+        field
+        condition
+        values
+        negated
+      }
+    }
+    query
+    sortCriterion {
+      field
+      sortOrder
+    }
+  }
+}`) as unknown as TypedDocumentString<SavedViewsQuery, SavedViewsQueryVariables>;
+export const CreateViewDocument = new TypedDocumentString(`
+    mutation CreateView($input: CreateViewInput!) {
+  createView(input: $input) {
+    ...SavedView
+  }
+}
+    fragment SavedView on DataHubView {
+  urn
+  viewType
+  name
+  description
+  definition {
+    entityTypes
+    filter {
+      operator
+      filters {
+        field
+        condition
+        values
+        negated
+      }
+    }
+    query
+    sortCriterion {
+      field
+      sortOrder
+    }
+  }
+}`) as unknown as TypedDocumentString<CreateViewMutation, CreateViewMutationVariables>;
+export const DeleteViewDocument = new TypedDocumentString(`
+    mutation DeleteView($urn: String!) {
+  deleteView(urn: $urn)
+}
+    `) as unknown as TypedDocumentString<DeleteViewMutation, DeleteViewMutationVariables>;

@@ -1197,11 +1197,19 @@ export type DataHubViewDefinition = {
   __typename?: 'DataHubViewDefinition';
   entityTypes: Array<EntityType>;
   filter: DataHubViewFilter;
+  /** propgraph's addition: the keywords of the search the view was saved from (null: every entity). A search naming the view with viewUrn takes its entityTypes and filter only, as in DataHub. */
+  query?: Maybe<Scalars['String']['output']>;
+  /** propgraph's addition: the sort of the search the view was saved from (null: the search's default order). Not applied through viewUrn. */
+  sortCriterion?: Maybe<ViewSortCriterion>;
 };
 
 export type DataHubViewDefinitionInput = {
   entityTypes: Array<EntityType>;
   filter: DataHubViewFilterInput;
+  /** propgraph's addition: keywords to keep with the view (absent, blank or `*`: none). */
+  query?: InputMaybe<Scalars['String']['input']>;
+  /** propgraph's addition: a sort to keep with the view, checked as sortInput's is. */
+  sortCriterion?: InputMaybe<SortCriterion>;
 };
 
 export type DataHubViewFilter = {
@@ -5107,6 +5115,13 @@ export type ViewProperties = {
   materialized: Scalars['Boolean']['output'];
 };
 
+/** How a saved view's search is sorted (a SortCriterion, as searches take it). */
+export type ViewSortCriterion = {
+  __typename?: 'ViewSortCriterion';
+  field: Scalars['String']['output'];
+  sortOrder: SortOrder;
+};
+
 export type ViewsConfig = {
   __typename?: 'ViewsConfig';
   enabled: Scalars['Boolean']['output'];
@@ -5843,6 +5858,7 @@ export type ResolversTypes = ResolversObject<{
   VersionSet: ResolverTypeWrapper<EntityModel>;
   VersionTag: ResolverTypeWrapper<VersionTag>;
   ViewProperties: ResolverTypeWrapper<ViewProperties>;
+  ViewSortCriterion: ResolverTypeWrapper<ViewSortCriterion>;
   ViewsConfig: ResolverTypeWrapper<ViewsConfig>;
   VisualConfig: ResolverTypeWrapper<VisualConfig>;
   VolumeAssertionInfo: ResolverTypeWrapper<VolumeAssertionInfo>;
@@ -6286,6 +6302,7 @@ export type ResolversParentTypes = ResolversObject<{
   VersionSet: EntityModel;
   VersionTag: VersionTag;
   ViewProperties: ViewProperties;
+  ViewSortCriterion: ViewSortCriterion;
   ViewsConfig: ViewsConfig;
   VisualConfig: VisualConfig;
   VolumeAssertionInfo: VolumeAssertionInfo;
@@ -6988,6 +7005,8 @@ export type DataHubViewResolvers<ContextType = GraphQLContext, ParentType extend
 export type DataHubViewDefinitionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataHubViewDefinition'] = ResolversParentTypes['DataHubViewDefinition']> = ResolversObject<{
   entityTypes?: Resolver<Array<ResolversTypes['EntityType']>, ParentType, ContextType>;
   filter?: Resolver<ResolversTypes['DataHubViewFilter'], ParentType, ContextType>;
+  query?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sortCriterion?: Resolver<Maybe<ResolversTypes['ViewSortCriterion']>, ParentType, ContextType>;
 }>;
 
 export type DataHubViewFilterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DataHubViewFilter'] = ResolversParentTypes['DataHubViewFilter']> = ResolversObject<{
@@ -9062,6 +9081,11 @@ export type ViewPropertiesResolvers<ContextType = GraphQLContext, ParentType ext
   materialized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 }>;
 
+export type ViewSortCriterionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ViewSortCriterion'] = ResolversParentTypes['ViewSortCriterion']> = ResolversObject<{
+  field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sortOrder?: Resolver<ResolversTypes['SortOrder'], ParentType, ContextType>;
+}>;
+
 export type ViewsConfigResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ViewsConfig'] = ResolversParentTypes['ViewsConfig']> = ResolversObject<{
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 }>;
@@ -9443,6 +9467,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   VersionSet?: VersionSetResolvers<ContextType>;
   VersionTag?: VersionTagResolvers<ContextType>;
   ViewProperties?: ViewPropertiesResolvers<ContextType>;
+  ViewSortCriterion?: ViewSortCriterionResolvers<ContextType>;
   ViewsConfig?: ViewsConfigResolvers<ContextType>;
   VisualConfig?: VisualConfigResolvers<ContextType>;
   VolumeAssertionInfo?: VolumeAssertionInfoResolvers<ContextType>;

@@ -9,6 +9,8 @@ export const DataHubView: DataHubViewResolvers = {
       operator: view.definition.filter.operator,
       filters: view.definition.filter.filters.map((f) => ({ field: f.field, values: f.values ?? [], condition: (f.condition ?? 'EQUAL') as FilterOperator, negated: f.negated ?? false })),
     },
+    query: view.definition.query ?? null,
+    sortCriterion: view.definition.sortCriterion ?? null,
   }),
   relationships: () => ({ start: 0, count: 0, total: 0, relationships: [] }),
 };
