@@ -6,6 +6,9 @@
 // holders' values and the property's facet as a steward would, counting any answer that
 // holds the retired value (there must be none). Options: --n (default 100000).
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import pg from 'pg';
+import { HEALTH_TEXT } from '../dist/store/health.js';
 import { parseArgs } from 'node:util';
 import { machine, percentile, request, round, startServer, testServers, writeSection } from './support.mjs';
 
@@ -42,11 +45,24 @@ export async function run(argv) {
     // Readers and the health sampler run from just before the change to the job's end.
     let stop = false;
     const health = [];
+    // /health/live checks nothing: its tail is the event loop's own, where /health's adds the component queries.
+    const live = [];
+    // The same statement /health sends (src/store/health.ts), timed on a connection of its own:
+    // what the database alone costs /health, apart from the server's pool and event loop.
+    const direct = new pg.Client({ connectionString: postgres.url });
+    await direct.connect();
+    const statementMs = [];
     const sampler = (async () => {
       while (!stop) {
+        const t = performance.now();
+        await direct.query({ name: 'health_state', text: HEALTH_TEXT, values: [null] }).catch(() => undefined);
+        statementMs.push(performance.now() - t);
         const t0 = performance.now();
         await request(`${server.url}/health`, 'GET', undefined, token).catch(() => undefined);
-        health.push(performance.now() - t0);
+        const t1 = performance.now();
+        await request(`${server.url}/health/live`, 'GET').catch(() => undefined);
+        health.push(t1 - t0);
+        live.push(performance.now() - t1);
         await new Promise((r) => setTimeout(r, 50));
       }
     })();
@@ -94,7 +110,11 @@ export async function run(argv) {
     const indexedSeconds = (Date.now() - started) / 1000;
     stop = true;
     await Promise.all([sampler, reader]);
+    await direct.end();
+    const statementSorted = statementMs.sort((a, b) => a - b);
     const sorted = health.sort((a, b) => a - b);
+    const liveSorted = live.sort((a, b) => a - b);
+    const load = loadavg()[0];
     const body = `
 Command: \`npm run bench -- migration --n ${n}\`
 Machine: ${machine()}. The server as a child process (\`node dist/main.js\`, token authentication), a durable PostgreSQL 15 and Meilisearch 1.21.0 started by the benchmark; every figure over HTTP.
@@ -107,6 +127,9 @@ A number property with allowed values 1, 2, 3 is held by ${n} datasets (${Math.c
 | write to job done (${job.done} holders rewritten) | ${round(jobSeconds)} s (${round(job.done / jobSeconds)} entities/s) |
 | write to index caught up | ${round(indexedSeconds)} s |
 | \`/health\` p50 / p99 / max during the migration (${sorted.length} samples) | ${round(percentile(sorted, 50))} / ${round(percentile(sorted, 99))} / ${round(sorted.at(-1))} ms |
+| \`/health/live\` at the same moments (checks nothing: the event loop's own delay) | ${round(percentile(liveSorted, 50))} / ${round(percentile(liveSorted, 99))} / ${round(liveSorted.at(-1))} ms |
+| /health's database statement alone, on a connection of its own, at the same moments | ${round(percentile(statementSorted, 50))} / ${round(percentile(statementSorted, 99))} / ${round(statementSorted.at(-1))} ms |
+| the machine's 1-minute load average at the job's end (2 cores, shared) | ${round(load, 1)} |
 | reads sent after the change that returned the retired value 2 | ${reads.refused}${reads.examples.length ? ` (e.g. ${reads.examples.join(', ')})` : ''} |
 `;
     console.log(body);

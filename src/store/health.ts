@@ -17,9 +17,9 @@ export interface DatabaseHealth {
 }
 
 /** Pending changes counted at most; more shows as this number. */
-export const PENDING_COUNTED = 10_000;
+export const PENDING_COUNTED = 1_000;
 
-const HEALTH_TEXT =
+export const HEALTH_TEXT =
   // Counted up to a bound: a backlog of a million changes (a full evaluation of metadata
   // tests, a bulk load) made every probe count them all.
   `SELECT (SELECT count(*) FROM (SELECT 1 FROM change_log WHERE indexed_on IS NULL LIMIT ${PENDING_COUNTED}) p) AS pending,
