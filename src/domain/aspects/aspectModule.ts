@@ -10,6 +10,7 @@
 import type { AuditAction } from '../auditActions.js';
 import type { EntityTypeInfo } from '../registry/entityTypes.js';
 import type { KeyFieldInfo } from '../searchFieldKinds.js';
+import type { StaleChanges } from '../staleWrite.js';
 import type { AspectRules } from '../writes/aspectRules.js';
 
 /** Fields of the aspect holding a display name or a description, in the order they are tried. */
@@ -59,6 +60,8 @@ export interface AspectModule {
   readonly searchFields?: Readonly<Record<string, KeyFieldInfo>>;
   /** The audit act a write of a value is (undefined: not audited), and the act deleting it is (default: aspect.delete). */
   readonly audit?: { readonly write?: (value: unknown) => AuditAction | undefined; readonly delete?: AuditAction };
+  /** What a stale write's refusal shows changed since the version read (default: field by field). */
+  readonly staleChanges?: StaleChanges;
   /** The entity is soft deleted while this aspect's boolean `field` is true (status.removed): one aspect says so. */
   readonly softDelete?: { readonly field: string };
 }

@@ -8,6 +8,7 @@
 import type { AuditAction } from '../auditActions.js';
 import { findEntityType, requireKnownAspect, type EntityTypeInfo } from '../registry/entityTypes.js';
 import type { KeyFieldInfo } from '../searchFieldKinds.js';
+import { fieldChanges, type StaleChanges } from '../staleWrite.js';
 import type { AspectDeletion, AspectRules } from '../writes/aspectRules.js';
 import type { DeletionOf } from '../writes/entityDelete.js';
 import { keyAspectRules } from '../writes/plainAspectRules.js';
@@ -85,6 +86,11 @@ export function auditedWrite(type: EntityTypeInfo, aspect: string, value: unknow
 export function auditedDelete(type: EntityTypeInfo, aspect: string): AuditAction {
   if (aspect === type.keyAspect) return 'entity.hardDelete';
   return aspectModuleOf(type, aspect)?.audit?.delete ?? 'aspect.delete';
+}
+
+/** What a stale write of `aspect` is told changed since the version it read. */
+export function staleChangesOf(aspect: string): StaleChanges {
+  return findAspect(aspect)?.staleChanges ?? fieldChanges;
 }
 
 function softDeleteMark(): { readonly aspect: string; readonly field: string } {

@@ -10,13 +10,13 @@
  * own error; several: BatchRefusedError listing each). With `atomic: false` each entity
  * stands alone: the refused ones are answered as such, the others written.
  */
-import { ASPECT, auditedDelete, auditedWrite } from '../../domain/aspects/index.js';
+import { ASPECT, auditedDelete, auditedWrite, staleChangesOf } from '../../domain/aspects/index.js';
 import type { UndefinedPropertyValues } from '../../domain/structuredProperties.js';
 import { BatchRefusedError, relocated, ServiceError, StaleWriteError, UnavailableError, ValidationError, type RefusedItem } from '../../domain/errors.js';
 import { checkRequestedResults, requireBatchSize } from '../../domain/limits.js';
 import type { UrnNamespace } from '../../domain/typeUrns.js';
 import { keyAspectOf } from '../../domain/urn.js';
-import { changesBetween, staleMessage } from '../../domain/staleWrite.js';
+import { staleMessage } from '../../domain/staleWrite.js';
 import { addImpacts, NO_IMPACT, type ValueImpact } from '../../domain/valueImpact.js';
 import { requestOf, type EntityPlan, type WriteChange, type WritePlan } from '../../domain/writes/plan.js';
 import type { AspectResult } from '../../domain/writes/writeDecision.js';
@@ -304,7 +304,7 @@ export class DefaultWriteService implements WriteService {
     const current = latest ? String(latest.revision) : '-1';
     const visible = await this.visibleProperties(aspect, [read?.metadata, latest?.metadata]);
     // The version read may be gone (retention) or never have been: then what changed since is not known.
-    const changes = read || from === 0 ? changesBetween(aspect, read?.metadata, latest?.metadata, (p) => visible.has(p)) : [];
+    const changes = read || from === 0 ? staleChangesOf(aspect)(read?.metadata, latest?.metadata, (p) => visible.has(p)) : [];
     const writes = rows.filter((r) => r.revision > from).map((r) => ({ version: String(r.revision), actor: r.createdBy, time: r.createdOn.getTime(), via: r.createdVia }));
     return new StaleWriteError(staleMessage(urn, aspect, expected, current, writes, changes), { urn, aspect, expected, current }, {
       expectedVersion: expected,

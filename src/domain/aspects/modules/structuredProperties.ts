@@ -14,6 +14,7 @@ import {
   type DefinitionState,
   type PropertyValueAssignment,
 } from '../../structuredProperties.js';
+import { valueChanges } from '../../staleWrite.js';
 import { sameValue, type TypedValue } from '../../typedValue.js';
 import type { AspectRules, AspectState } from '../../writes/aspectRules.js';
 import { entriesOf, visibilityOf, visibleStructuredProperties, visibleValues } from '../../writes/valueVisibility.js';
@@ -101,4 +102,6 @@ export const structuredProperties: AspectModule = {
   name: 'structuredProperties',
   pdlClass: 'com.linkedin.structured.StructuredProperties',
   rules: structuredPropertiesRules,
+  // A stale write is told which properties' values changed, not that `properties` did.
+  staleChanges: valueChanges,
 };
