@@ -11,6 +11,7 @@ import type { AuditAction } from '../auditActions.js';
 import type { EntityTypeInfo } from '../registry/entityTypes.js';
 import type { KeyFieldInfo } from '../searchFieldKinds.js';
 import type { StaleChanges } from '../staleWrite.js';
+import { tryParseUrn } from '../urn.js';
 import type { AspectRules } from '../writes/aspectRules.js';
 
 /** Fields of the aspect holding a display name or a description, in the order they are tried. */
@@ -60,8 +61,21 @@ export interface AspectModule {
   readonly searchFields?: Readonly<Record<string, KeyFieldInfo>>;
   /** The audit act a write of a value is (undefined: not audited), and the act deleting it is (default: aspect.delete). */
   readonly audit?: { readonly write?: (value: unknown) => AuditAction | undefined; readonly delete?: AuditAction };
+  /**
+   * How GraphQL shows it: `field`, on every entity type whose schema.graphql type has
+   * that field, answers `view` of the stored aspect (null when absent). Entities it names
+   * are answered as entityReference() makes them, which the schema's Entity fields resolve.
+   */
+  readonly graphql?: { readonly field: string; readonly view: (stored: Readonly<Record<string, unknown>>) => unknown };
   /** What a stale write's refusal shows changed since the version read (default: field by field). */
   readonly staleChanges?: StaleChanges;
   /** The entity is soft deleted while this aspect's boolean `field` is true (status.removed): one aspect says so. */
   readonly softDelete?: { readonly field: string };
+}
+
+/** An entity a GraphQL view names, from its URN (null when the value is none): the GraphQL layer's entity model. */
+export function entityReference(value: unknown): { readonly urn: string; readonly entityType: EntityTypeInfo } | null {
+  if (typeof value !== 'string') return null;
+  const parsed = tryParseUrn(value);
+  return parsed.ok ? { urn: parsed.urn.value, entityType: parsed.urn.entityType } : null;
 }

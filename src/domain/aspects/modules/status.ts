@@ -48,4 +48,5 @@ export const status: AspectModule = {
   rules: statusRules,
   audit: { write: (value): AuditAction | undefined => (removes(value) ? 'entity.softDelete' : undefined) },
   softDelete: { field: 'removed' },
+  graphql: { field: 'status', view: (stored) => ({ removed: stored.removed === true }) },
 };
