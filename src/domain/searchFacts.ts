@@ -4,8 +4,8 @@
  * display name or a description. Pure: the indexer reads the aspects named by
  * searchAspects() and hands them here.
  */
-import { ALL_ASPECTS, type FactSpec } from './registry/aspects.js';
-import { findEntityType, indexedAspects, type EntityTypeInfo } from './registry/entityTypes.js';
+import { ALL_ASPECTS, indexedAspects, type FactSpec } from './aspects/index.js';
+import { findEntityType, type EntityTypeInfo } from './registry/entityTypes.js';
 import type { KeyField } from './searchFields.js';
 import { tryParseDataType, tryParseEntityType } from './typeUrns.js';
 import { keyAspectOf, tryParseUrn, type Urn } from './urn.js';
@@ -13,7 +13,7 @@ import { keyAspectOf, tryParseUrn, type Urn } from './urn.js';
 /** Key fields, and the description (searched by keyword, never filtered). */
 export type SearchFacts = Partial<Record<KeyField | 'description', string | readonly string[] | boolean>>;
 
-/** The aspects (besides `status`) the index reads for an entity of `type`. */
+/** The aspects (besides the soft delete mark) the index reads for an entity of `type`. */
 export function searchAspects(type: EntityTypeInfo): string[] {
   return indexedAspects(type).map((a) => a.name);
 }
@@ -90,7 +90,7 @@ function factOf(spec: FactSpec, aspect: unknown): string | string[] | boolean | 
   }
 }
 
-/** The index's facts about one entity, from its URN, status and the aspects of searchAspects(). */
+/** The index's facts about one entity, from its URN, whether it is soft deleted and the aspects of searchAspects(). */
 export function searchFacts(urn: Urn, removed: boolean, aspects: ReadonlyMap<string, unknown>): SearchFacts {
   const key = keyAspectOf(urn);
   const facts: SearchFacts = { urn: urn.value, _entityType: urn.entityType.name, removed };

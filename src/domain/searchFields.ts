@@ -10,107 +10,46 @@
  * against the registry; this module reads the name and, for key fields, puts the
  * values callers write into the form the index holds (`hive` is a platform URN).
  */
-import { entityTypeByGraphql, findEntityType } from './registry/entityTypes.js';
+import { ASPECT_SEARCH_FIELDS } from './aspects/index.js';
+import { findEntityType } from './registry/entityTypes.js';
 import { ValidationError } from './errors.js';
 import { searchFieldName, VERSION_PATTERN } from './propertyDefinition.js';
-import { DATA_TYPES, dataTypeUrn, entityTypeUrn, tryParseDataType, tryParseEntityType, type DataType, type UrnNamespace } from './typeUrns.js';
+import { booleanField, entityTypeName, textField, type KeyFieldInfo } from './searchFieldKinds.js';
+import { DATA_TYPES, type DataType } from './typeUrns.js';
 
-/** How a key field's values are held and compared. */
-export type KeyValueKind = 'text' | 'boolean';
-
-export interface KeyFieldInfo {
-  readonly kind: KeyValueKind;
-  /** Shown as a facet's displayName. */
-  readonly displayName: string;
-  /** A caller's value in the form the index holds; throws ValidationError when it cannot be one. */
-  readonly normalize?: (value: string) => string;
-  /** A stored value as facets show it (type URNs in the server's namespace). */
-  readonly display?: (value: string, urnNamespace: UrnNamespace) => string;
-}
+export type { KeyFieldInfo, KeyValueKind } from './searchFieldKinds.js';
 
 const PLATFORM_PREFIX = 'urn:li:dataPlatform:';
 
-/** A bare name (`pii`) as the URN of its entity type (`urn:li:tag:pii`); a URN stays as written. */
-const urnOf = (entityType: string) => (v: string) => (v.startsWith('urn:') ? v : `urn:li:${entityType}:${v}`);
-
-function entityTypeName(value: string): string {
-  const type = findEntityType(value) ?? entityTypeByGraphql(value) ?? tryParseEntityType(value, true);
-  if (!type) throw new ValidationError(`${JSON.stringify(value)} is not an entity type; use a name such as dataset or DATASET`, 'values');
-  return type.name;
-}
-
-function dataTypeName(value: string): DataType {
-  const type = tryParseDataType(value, true) ?? tryParseDataType(value.toLowerCase(), true);
-  if (!type) throw new ValidationError(`${JSON.stringify(value)} is not a data type; use one of ${DATA_TYPES.join(', ')} or its urn`, 'values');
-  return type;
-}
-
-function booleanText(value: string): string {
-  const v = value.trim().toLowerCase();
-  if (v !== 'true' && v !== 'false') throw new ValidationError(`${JSON.stringify(value)} is not a boolean; use true or false`, 'values');
-  return v;
-}
-
-export const KEY_FIELDS = {
-  urn: { kind: 'text', displayName: 'Urn' },
+/** The fields every entity has, from its URN and its text aspects; the aspects' own facts add theirs (domain/aspects/). */
+const URN_FIELDS: Readonly<Record<string, KeyFieldInfo>> = {
+  urn: textField('Urn'),
   /** Matches the exact name, or a word of it (`clicks` matches `analytics.daily_clicks`). */
-  name: { kind: 'text', displayName: 'Name' },
-  platform: {
-    kind: 'text',
-    displayName: 'Platform',
-    normalize: (v) => (v.startsWith('urn:') ? v : `${PLATFORM_PREFIX}${v}`),
-  },
-  origin: { kind: 'text', displayName: 'Environment' },
-  /** status.removed; without a filter on it, soft-deleted entities are left out. */
-  removed: { kind: 'boolean', displayName: 'Soft deleted', normalize: booleanText },
+  name: textField('Name'),
+  platform: textField('Platform', (v) => (v.startsWith('urn:') ? v : `${PLATFORM_PREFIX}${v}`)),
+  origin: textField('Environment'),
+  /** The soft delete mark (status.removed); without a filter on it, soft-deleted entities are left out. */
+  removed: booleanField('Soft deleted'),
   /** The entity type, as its name (`dataset`) or GraphQL value (`DATASET`); facets show the GraphQL value. */
-  _entityType: {
-    kind: 'text',
-    displayName: 'Type',
-    normalize: entityTypeName,
-    display: (v) => findEntityType(v)?.graphql ?? v,
-  },
-  // Structured property definitions.
-  qualifiedName: { kind: 'text', displayName: 'Qualified name' },
-  displayName: { kind: 'text', displayName: 'Display name' },
-  valueType: { kind: 'text', displayName: 'Value type', normalize: dataTypeName, display: (v, namespace) => dataTypeUrn(v as DataType, namespace) },
-  entityTypes: {
-    kind: 'text',
-    displayName: 'Entity types',
-    normalize: entityTypeName,
-    display: (v, namespace) => {
-      const type = findEntityType(v);
-      return type ? entityTypeUrn(type, namespace) : v;
-    },
-  },
-  cardinality: { kind: 'text', displayName: 'Cardinality', normalize: (v) => v.toUpperCase() },
-  showInSearchFilters: { kind: 'boolean', displayName: 'Shown in search filters', normalize: booleanText },
-  isHidden: { kind: 'boolean', displayName: 'Hidden', normalize: booleanText },
-  showInAssetSummary: { kind: 'boolean', displayName: 'Shown in asset summary', normalize: booleanText },
-  showInColumnsTable: { kind: 'boolean', displayName: 'Shown in columns table', normalize: booleanText },
-  showAsAssetBadge: { kind: 'boolean', displayName: 'Shown as asset badge', normalize: booleanText },
-  // Schema fields.
-  fieldPath: { kind: 'text', displayName: 'Field path' },
-  parent: { kind: 'text', displayName: 'Dataset' },
-  // Assets' common aspects, under DataHub's field names (what its SDK's filters name).
-  typeNames: { kind: 'text', displayName: 'Sub type' },
-  domains: { kind: 'text', displayName: 'Domain', normalize: urnOf('domain') },
-  container: { kind: 'text', displayName: 'Container', normalize: urnOf('container') },
-  owners: { kind: 'text', displayName: 'Owner', normalize: urnOf('corpuser') },
-  tags: { kind: 'text', displayName: 'Tag', normalize: urnOf('tag') },
-  glossaryTerms: { kind: 'text', displayName: 'Glossary term', normalize: urnOf('glossaryTerm') },
-  customProperties: { kind: 'text', displayName: 'Custom property' },
-  /** The containers the entity sits in, from its browse path (DataHub's browsePathV2; F.container matches with CONTAIN). */
-  browsePathV2: { kind: 'text', displayName: 'Browse path', normalize: urnOf('container') },
-  // Metadata tests' stored results.
-  passingTests: { kind: 'text', displayName: 'Passing tests', normalize: urnOf('test') },
-  failingTests: { kind: 'text', displayName: 'Failing tests', normalize: urnOf('test') },
-  hasPassingTests: { kind: 'boolean', displayName: 'Has passing tests', normalize: booleanText },
-  hasFailingTests: { kind: 'boolean', displayName: 'Has failing tests', normalize: booleanText },
-} satisfies Record<string, KeyFieldInfo>;
+  _entityType: { ...textField('Type', entityTypeName), display: (v) => findEntityType(v)?.graphql ?? v },
+  /** From the aspects' text fields (a definition's displayName, a user's fullName). */
+  displayName: textField('Display name'),
+  // Schema fields' keys.
+  fieldPath: textField('Field path'),
+  parent: textField('Dataset'),
+};
 
-export type KeyField = keyof typeof KEY_FIELDS;
-export const KEY_FIELD_NAMES = Object.keys(KEY_FIELDS) as KeyField[];
+function keyFields(): Readonly<Record<string, KeyFieldInfo>> {
+  const taken = Object.keys(ASPECT_SEARCH_FIELDS).filter((name) => Object.hasOwn(URN_FIELDS, name));
+  if (taken.length > 0) throw new Error(`aspect modules define search fields every entity has: ${taken.join(', ')}`);
+  return { ...URN_FIELDS, ...ASPECT_SEARCH_FIELDS };
+}
+
+export const KEY_FIELDS: Readonly<Record<string, KeyFieldInfo>> = keyFields();
+
+/** A key field's name (checked against KEY_FIELDS where it comes from a caller: parseSearchField). */
+export type KeyField = string;
+export const KEY_FIELD_NAMES: readonly KeyField[] = Object.keys(KEY_FIELDS);
 
 /**
  * Aliases callers use for key fields: DataHub writes `entityType` and `_entityType`, its
@@ -146,7 +85,9 @@ function keyFieldNamed(name: string): KeyField | undefined {
 }
 
 export function keyFieldInfo(name: KeyField): KeyFieldInfo {
-  return KEY_FIELDS[name];
+  const info = KEY_FIELDS[name];
+  if (!info) throw new Error(`no key search field ${name}`);
+  return info;
 }
 
 export function parseSearchField(name: string): SearchField {

@@ -34,19 +34,25 @@ function valuesByProperty(aspect: unknown, visible: (propertyUrn: string) => boo
 
 const MAX_CHANGES = 50;
 
-/** What changed from the version a writer read to the latest; `visible` says which properties' values may be shown. */
-export function changesBetween(aspect: string, before: unknown, after: unknown, visible: (propertyUrn: string) => boolean): StaleChange[] {
+/** What changed in an aspect from the version a writer read to the latest; `visible` says which properties' values may be shown. */
+export type StaleChanges = (before: unknown, after: unknown, visible: (propertyUrn: string) => boolean) => StaleChange[];
+
+/** Values, property by property (the structuredProperties module's). */
+export const valueChanges: StaleChanges = (before, after, visible) => {
   const out: StaleChange[] = [];
-  if (aspect === 'structuredProperties') {
-    const a = valuesByProperty(before, visible);
-    const b = valuesByProperty(after, visible);
-    for (const p of new Set([...a.keys(), ...b.keys()])) {
-      const x = a.get(p) ?? null;
-      const y = b.get(p) ?? null;
-      if (JSON.stringify(x) !== JSON.stringify(y)) out.push({ propertyUrn: p, before: x, after: y });
-    }
-    return out.slice(0, MAX_CHANGES);
+  const a = valuesByProperty(before, visible);
+  const b = valuesByProperty(after, visible);
+  for (const p of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(p) ?? null;
+    const y = b.get(p) ?? null;
+    if (JSON.stringify(x) !== JSON.stringify(y)) out.push({ propertyUrn: p, before: x, after: y });
   }
+  return out.slice(0, MAX_CHANGES);
+};
+
+/** Field by field: what any aspect without changes of its own shows. */
+export const fieldChanges: StaleChanges = (before, after) => {
+  const out: StaleChange[] = [];
   const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
   const a = obj(before);
   const b = obj(after);
@@ -54,7 +60,7 @@ export function changesBetween(aspect: string, before: unknown, after: unknown, 
     if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out.push({ field: k, before: a[k] ?? null, after: b[k] ?? null });
   }
   return out.slice(0, MAX_CHANGES);
-}
+};
 
 function shown(v: unknown): string {
   if (v === null || v === undefined) return '(none)';

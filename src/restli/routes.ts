@@ -6,7 +6,8 @@
  * REST v3 and GraphQL use too; only the shapes are DataHub's.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { aspectClassOf, aspectNamed, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
+import { aspectClassOf } from '../domain/aspects/index.js';
+import { aspectNamed, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import { quoteInput } from '../domain/inputLimits.js';
 import { checkRequestedResults } from '../domain/limits.js';

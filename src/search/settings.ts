@@ -20,8 +20,10 @@ export const SEARCHABLE_ATTRIBUTES = ['name', 'displayName', 'qualifiedName', 'f
 export const INDEX_SETTINGS: Settings = {
   filterableAttributes: [
     {
-      // Every key field of domain/searchFields.ts: a new search field is a row there, not a setting here.
-      attributePatterns: [...new Set(['id', '_k', '_nw', ...KEY_FIELD_NAMES.map(keyAttribute), 'sp.*'])],
+      // Every key field of domain/searchFields.ts (the aspect modules declare theirs): a new search field is a
+      // declaration there, not a setting here. Sorted, so that the index format (indexFormat.ts) follows the
+      // fields, not the order the modules happen to be listed in.
+      attributePatterns: [...new Set(['id', '_k', '_nw', ...KEY_FIELD_NAMES.map(keyAttribute), 'sp.*'])].sort(),
       features: { facetSearch: false, filter: { equality: true, comparison: true } },
     },
   ],

@@ -11,34 +11,13 @@
  * Targets and details quoted from input are cut at the 200 characters error messages
  * quote (domain/inputLimits.ts), so a line's size is bounded whatever a client sends.
  */
+import type { AuditAction } from '../domain/auditActions.js';
 import { ServiceError } from '../domain/errors.js';
 import { clipInput } from '../domain/inputLimits.js';
 import { principalKindOf } from '../domain/principal.js';
 import type { Logger } from '../logger.js';
 
-export type AuditAction =
-  /** A structured property's definition written (created, replaced, updated). */
-  | 'definition.write'
-  /** A metadata test's definition written. */
-  | 'test.write'
-  /** An entity's status set to removed. */
-  | 'entity.softDelete'
-  /** A soft-deleted structured property brought back. */
-  | 'entity.restore'
-  /** An entity and all its aspects removed (for a structured property: its values by a cleanup job). */
-  | 'entity.hardDelete'
-  /** One aspect of an entity removed. */
-  | 'aspect.delete'
-  /** An entity taken out of the aspects of other entities that name it. */
-  | 'references.remove'
-  | 'token.create'
-  | 'token.revoke'
-  /** A rebuild of the search indexes asked for. */
-  | 'index.rebuild'
-  /** A bulk edit of one property's values queued as a job (its run is a job.run). */
-  | 'values.bulkEdit'
-  /** A job run ended: done, yielded to resume later, or failed (retried, or given up). */
-  | 'job.run';
+export type { AuditAction };
 
 /** done: it happened; refused: a rule or a precondition stopped it (nothing changed); failed: it broke. */
 export type AuditOutcome = 'done' | 'refused' | 'failed' | 'yielded';
@@ -98,19 +77,4 @@ function boundedDetail(detail: Readonly<Record<string, string | number | boolean
   const out: Record<string, string | number | boolean> = {};
   for (const [key, value] of Object.entries(detail).slice(0, MAX_DETAIL_KEYS)) out[key] = typeof value === 'string' ? clipInput(value) : value;
   return out;
-}
-
-/**
- * The audit action an aspect write is, from the aspect and the value written: a
- * definition, a soft delete, or bringing back a structured property; undefined for
- * the ordinary writes nobody audits (values, documentation, a dataset created with
- * its status).
- */
-export function auditedAspectWrite(aspect: string, value: unknown, entityType: string): AuditAction | undefined {
-  if (aspect === 'propertyDefinition') return 'definition.write';
-  if (aspect === 'testInfo') return 'test.write';
-  if (aspect !== 'status' || typeof value !== 'object' || value === null) return undefined;
-  const removed = (value as { removed?: unknown }).removed === true;
-  if (removed) return 'entity.softDelete';
-  return entityType === 'structuredProperty' ? 'entity.restore' : undefined;
 }

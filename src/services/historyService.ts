@@ -8,6 +8,7 @@
  * property, and of a hard-deleted one until the cleanup job has removed them from every
  * version (hard means gone).
  */
+import { ASPECT } from '../domain/aspects/index.js';
 import { ENTITY, requireKnownAspect, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, SoftDeletedError, ValidationError } from '../domain/errors.js';
 import { textViolation } from '../domain/inputLimits.js';
@@ -104,7 +105,7 @@ export class DefaultHistoryService implements HistoryService {
     }
     const found = await aspectVersion(this.deps.db, urn.value, aspect, version);
     if (!found) throw new NotFoundError(`Version ${version} of aspect ${aspect} of ${urn.value} does not exist`);
-    const value = aspect === 'structuredProperties' ? visibleAt(found.metadata, found.createdOn.getTime(), await this.shownSince(propertiesNamed(found.metadata))) : found.metadata;
+    const value = aspect === ASPECT.structuredProperties ? visibleAt(found.metadata, found.createdOn.getTime(), await this.shownSince(propertiesNamed(found.metadata))) : found.metadata;
     return { urn: urn.value, aspect, version, value, systemMetadata: found.systemMetadata, created: stampOf(found) };
   }
 

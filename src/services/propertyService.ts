@@ -4,6 +4,7 @@
  * propertyDefinition aspect write through the same pipeline REST uses, so the rules
  * are the same on every interface.
  */
+import { ASPECT } from '../domain/aspects/index.js';
 import { ENTITY } from '../domain/registry/entityTypes.js';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
@@ -162,7 +163,7 @@ export class DefaultPropertyService implements PropertyService {
   }
 
   async audit(urn: string): Promise<AuditStamps | undefined> {
-    return aspectAudit(this.deps.db, urn, 'propertyDefinition');
+    return aspectAudit(this.deps.db, urn, ASPECT.propertyDefinition);
   }
 
   async create(caller: Caller, input: CreatePropertyInput, options: WriteOptions = {}): Promise<Written<string>> {
@@ -182,7 +183,7 @@ export class DefaultPropertyService implements PropertyService {
     if (input.description != null) definition.description = input.description;
     if (input.allowedValues != null) definition.allowedValues = allowedValuesOf(input.allowedValues, 'allowedValues');
     if (input.typeQualifier?.allowedTypes != null) definition.typeQualifier = { allowedTypes: input.typeQualifier.allowedTypes };
-    const create: SetChange = { op: 'set', aspect: 'propertyDefinition', value: definition, createOnly: true };
+    const create: SetChange = { op: 'set', aspect: ASPECT.propertyDefinition, value: definition, createOnly: true };
     const written = await this.deps.writes.submit(caller, entityPlan(parseUrn(urn), [create, ...settingsWrite(input.settings)]), options);
     return { result: urn, receipt: written.receipt };
   }
@@ -219,7 +220,7 @@ export class DefaultPropertyService implements PropertyService {
     if (input.version != null) definition.version = input.version;
     const replace: ComputeChange = {
       op: 'compute',
-      aspect: 'propertyDefinition',
+      aspect: ASPECT.propertyDefinition,
       compute: (current) => {
         if (current === undefined) throw new NotFoundError(`Structured property ${urn.value} does not exist`);
         return definition;
@@ -239,13 +240,13 @@ export class DefaultPropertyService implements PropertyService {
   }
 
   async history(_caller: Caller, urn: string, limit = 100): Promise<DefinitionRevision[]> {
-    const revisions = await aspectRevisions(this.deps.db, urn, 'propertyDefinition', limit);
+    const revisions = await aspectRevisions(this.deps.db, urn, ASPECT.propertyDefinition, limit);
     return revisions.map((r) => ({ revision: r.revision, definition: r.metadata as PropertyDefinition, written: { time: r.createdOn.getTime(), actor: r.createdBy } }));
   }
 
   private async setRemoved(caller: Caller, urn: string, removed: boolean, options: WriteOptions): Promise<Written<string>> {
     const parsed = propertyUrn(urn);
-    const written = await this.deps.writes.submit(caller, entityPlan(parsed, [{ op: 'set', aspect: 'status', value: { removed } }]), options);
+    const written = await this.deps.writes.submit(caller, entityPlan(parsed, [{ op: 'set', aspect: ASPECT.status, value: { removed } }]), options);
     return { result: parsed.value, receipt: written.receipt };
   }
 
@@ -253,7 +254,7 @@ export class DefaultPropertyService implements PropertyService {
     const urn = propertyUrn(input.urn);
     const update: ComputeChange = {
       op: 'compute',
-      aspect: 'propertyDefinition',
+      aspect: ASPECT.propertyDefinition,
       ...(input.expectedVersion != null ? { ifVersionMatch: input.expectedVersion } : {}),
       compute: (current) => {
         if (current === undefined) throw new NotFoundError(`Structured property ${urn.value} does not exist`);
@@ -298,7 +299,7 @@ function settingsWrite(input: PropertySettingsInput | null | undefined): Compute
   return [
     {
       op: 'compute',
-      aspect: 'structuredPropertySettings',
+      aspect: ASPECT.structuredPropertySettings,
       compute: (current) => {
         const next: Record<string, unknown> = { ...((current as Record<string, unknown> | undefined) ?? {}) };
         for (const flag of given) next[flag] = input![flag];

@@ -3,6 +3,7 @@
  * names, with their parsed definitions. Parsed definitions are cached by their JSON
  * text, which is all a parse depends on.
  */
+import { ASPECT, isSoftDeleted, SOFT_DELETE } from '../domain/aspects/index.js';
 import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { ValidationError } from '../domain/errors.js';
 import { parseTestDefinitionJson, type TestDefinition } from '../domain/testDefinition.js';
@@ -22,7 +23,7 @@ const CACHE_SIZE = 500;
 export interface StoredTest {
   readonly urn: string;
   readonly info: TestInfo;
-  /** status.removed: a soft-deleted test is not listed and not run. */
+  /** Soft deleted (status.removed): not listed and not run. */
   readonly removed: boolean;
 }
 
@@ -54,13 +55,13 @@ export class TestCatalog {
     for (let i = 0; i < urns.length; i += PAGE) {
       const chunk = urns.slice(i, i + PAGE);
       const [infos, statuses] = await Promise.all([
-        latestAspectOfMany(this.deps.db, chunk, 'testInfo'),
-        latestAspectOfMany(this.deps.db, chunk, 'status'),
+        latestAspectOfMany(this.deps.db, chunk, ASPECT.testInfo),
+        latestAspectOfMany(this.deps.db, chunk, SOFT_DELETE.aspect),
       ]);
       for (const urn of chunk) {
         const info = infos.get(urn);
         if (!info) continue;
-        const removed = (statuses.get(urn)?.metadata as { removed?: unknown } | undefined)?.removed === true;
+        const removed = isSoftDeleted(statuses.get(urn)?.metadata);
         out.set(urn, { urn, info: info.metadata as TestInfo, removed });
       }
     }

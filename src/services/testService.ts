@@ -4,6 +4,7 @@
  * route call these; tests are stored as `testInfo` aspects and results as the
  * evaluated entity's `testResults` aspect, both through the one aspect pipeline.
  */
+import { ASPECT } from '../domain/aspects/index.js';
 import { randomUUID } from 'node:crypto';
 import { createBoundedMatcher, RegexBoundExceeded, type RegexMatcher } from '../domain/boundedRegex.js';
 import { NotFoundError, ServiceError, ValidationError } from '../domain/errors.js';
@@ -184,7 +185,7 @@ export class DefaultTestService implements TestService {
       throw new ValidationError(`id ${JSON.stringify(id)} cannot be a test id${parsed.ok ? ': ids cannot have spaces' : `: ${parsed.reason}`}`, 'id');
     }
     const urn = parsed.urn.value;
-    const written = await this.deps.writes.submit(caller, entityPlan(parsed.urn, [{ op: 'set', aspect: 'testInfo', value: testInfoOf(input), createOnly: true }]), options);
+    const written = await this.deps.writes.submit(caller, entityPlan(parsed.urn, [{ op: 'set', aspect: ASPECT.testInfo, value: testInfoOf(input), createOnly: true }]), options);
     return { result: urn, receipt: written.receipt };
   }
 
@@ -194,7 +195,7 @@ export class DefaultTestService implements TestService {
     const { expectedVersion, ...writeOptions } = options;
     const change = {
       op: 'compute' as const,
-      aspect: 'testInfo',
+      aspect: ASPECT.testInfo,
       compute: (current: unknown) => {
         if (current === undefined) throw new NotFoundError(`Test ${urn.value} does not exist`);
         return info;
@@ -250,8 +251,8 @@ export class DefaultTestService implements TestService {
   }
 
   async getTestResults(caller: Caller, urnValue: string): Promise<TestResults | null> {
-    const view = await this.deps.entities.getEntity(caller, urnValue, { aspects: ['testResults'] });
-    return (view.aspects.get('testResults')?.value as TestResults | undefined) ?? null;
+    const view = await this.deps.entities.getEntity(caller, urnValue, { aspects: [ASPECT.testResults] });
+    return (view.aspects.get(ASPECT.testResults)?.value as TestResults | undefined) ?? null;
   }
 
   async evaluate(caller: Caller, input: EvaluateInput, options: WriteOptions = {}): Promise<Written<TestResults>> {

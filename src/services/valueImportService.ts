@@ -5,6 +5,7 @@
  * answers them with every change value by value; otherwise, with no problem, every row
  * is written in one write through the one write path: all of them or none.
  */
+import { ASPECT } from '../domain/aspects/index.js';
 import { LIMITS } from '../domain/limits.js';
 import { effectiveDefinition, type PropertyDefinition } from '../domain/propertyDefinition.js';
 import type { DefinitionState, StructuredPropertiesAspect } from '../domain/structuredProperties.js';
@@ -61,8 +62,8 @@ export class DefaultValueImportService implements ValueImportService {
       [...found].map(([urn, r]) => [urn, { definition: effectiveDefinition(urn, r.definition as unknown as PropertyDefinition), removed: r.removed }]),
     );
     const urns = input.rows.map((r) => tryParseUrn(r.urn.trim())).flatMap((p): Urn[] => (p.ok ? [p.urn] : []));
-    const views = await this.deps.entities.readEntities(urns, ['structuredProperties']);
-    const stored = new Map([...views].map(([urn, view]) => [urn, view.aspects.get('structuredProperties')?.value as StructuredPropertiesAspect | undefined]));
+    const views = await this.deps.entities.readEntities(urns, [ASPECT.structuredProperties]);
+    const stored = new Map([...views].map(([urn, view]) => [urn, view.aspects.get(ASPECT.structuredProperties)?.value as StructuredPropertiesAspect | undefined]));
     const { edits, problems } = checkImport(input.columns, input.rows, definitions, stored);
 
     const changes = edits.flatMap((e) => valueChanges(stored.get(e.urn) ?? null, applyImportEdit(stored.get(e.urn), e)).map((change) => ({ line: e.line, urn: e.urn, change })));
@@ -99,7 +100,7 @@ export class DefaultValueImportService implements ValueImportService {
         changes: [
           {
             op: 'compute' as const,
-            aspect: 'structuredProperties',
+            aspect: ASPECT.structuredProperties,
             compute: (current: unknown) => {
               const next = applyImportEdit(current as StructuredPropertiesAspect | undefined, e);
               return valueChanges(current ?? null, next).length === 0 ? NO_CHANGE : next;

@@ -4,6 +4,7 @@
  * new structuredProperties aspect from what readers currently see and write it through
  * the same pipeline as REST, so validation is identical.
  */
+import { ASPECT } from '../domain/aspects/index.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { PropertyValueAssignment, StructuredPropertiesAspect } from '../domain/structuredProperties.js';
 import type { Caller, WriteOptions } from './caller.js';
@@ -83,7 +84,7 @@ export class DefaultValueService implements ValueService {
   /** The asset's structuredProperties computed from what readers see, as one plan. */
   private async write(caller: Caller, assetUrn: string, compute: (current: unknown) => unknown, options: ValueWriteOptions): Promise<Written<AssetProperties>> {
     const { expectedVersion, ...writeOptions } = options;
-    const change = { op: 'compute' as const, aspect: 'structuredProperties', compute, ...(expectedVersion != null ? { ifVersionMatch: expectedVersion } : {}) };
+    const change = { op: 'compute' as const, aspect: ASPECT.structuredProperties, compute, ...(expectedVersion != null ? { ifVersionMatch: expectedVersion } : {}) };
     const written = await this.deps.writes.submit(caller, entityPlan(parseUrn(assetUrn), [change]), writeOptions);
     const entity = onlyEntity(written.result);
     const version = entity.results[0]?.systemMetadata?.version;
@@ -94,11 +95,11 @@ export class DefaultValueService implements ValueService {
   }
 
   async get(caller: Caller, assetUrn: string): Promise<AssetProperties | undefined> {
-    const view = await this.deps.entities.getEntity(caller, assetUrn, { aspects: ['structuredProperties'] }).catch((err) => {
+    const view = await this.deps.entities.getEntity(caller, assetUrn, { aspects: [ASPECT.structuredProperties] }).catch((err) => {
       if (err instanceof NotFoundError) return undefined;
       throw err;
     });
     if (!view) return undefined;
-    return { associatedUrn: assetUrn, properties: entriesOf(view.aspects.get('structuredProperties')?.value) };
+    return { associatedUrn: assetUrn, properties: entriesOf(view.aspects.get(ASPECT.structuredProperties)?.value) };
   }
 }

@@ -6,8 +6,9 @@
  * author and time, and nothing is logged, since readers and the search index see only
  * the latest version.
  */
+import { ASPECT } from '../domain/aspects/index.js';
 import type { Queryable } from './database.js';
-import { sql } from './sql.js';
+import { literal, sql } from './sql.js';
 
 export interface HistoryRow {
   readonly urn: string;
@@ -26,7 +27,7 @@ const naming = (propertyUrn: string) => JSON.stringify([{ propertyUrn }]);
 export async function historyNaming(db: Queryable, propertyUrn: string, writtenBy: Date, fromUrn: string, limit: number): Promise<HistoryRow[]> {
   return db.query<HistoryRow>(sql`
     SELECT urn, version, metadata FROM aspect
-    WHERE aspect = 'structuredProperties' AND version > 0 AND urn >= ${fromUrn} AND created_on <= ${writtenBy}
+    WHERE aspect = ${literal(ASPECT.structuredProperties)} AND version > 0 AND urn >= ${fromUrn} AND created_on <= ${writtenBy}
       AND metadata->'properties' @> ${naming(propertyUrn)}::jsonb
     ORDER BY urn, version LIMIT ${limit}`);
 }
@@ -39,5 +40,5 @@ export async function rewriteHistory(db: Queryable, rows: readonly HistoryRow[])
     UPDATE aspect a SET metadata = r.metadata
     FROM jsonb_to_recordset(${input}::jsonb) AS r(urn text, version bigint, metadata jsonb)
     WHERE a.urn = ANY(${[...new Set(rows.map((r) => r.urn))]}::text[])
-      AND a.urn = r.urn AND a.aspect = 'structuredProperties' AND a.version = r.version`);
+      AND a.urn = r.urn AND a.aspect = ${literal(ASPECT.structuredProperties)} AND a.version = r.version`);
 }

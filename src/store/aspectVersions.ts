@@ -5,9 +5,10 @@
  * DataHub's), and pages of structuredProperties versions that changed values, each with
  * the version written before it, for the history of an entity or of a property.
  */
+import { ASPECT } from '../domain/aspects/index.js';
 import type { HistoryCursor } from '../domain/valueHistory.js';
 import type { Queryable } from './database.js';
-import { EMPTY, raw, sql, type Sql } from './sql.js';
+import { EMPTY, literal, raw, sql, type Sql } from './sql.js';
 
 export interface AspectVersion {
   readonly version: number;
@@ -107,18 +108,18 @@ export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Prom
   const naming = q.propertyUrn === undefined ? EMPTY : sql`${JSON.stringify([{ propertyUrn: q.propertyUrn }])}::jsonb`;
   if (q.urn === undefined) {
     const [few] = await db.query<{ n: number }>(sql`
-      SELECT count(*)::int AS n FROM (SELECT 1 FROM aspect h WHERE h.aspect = 'structuredProperties' AND h.metadata->'properties' @> ${naming} LIMIT ${FEW_VERSIONS + 1}) s`);
+      SELECT count(*)::int AS n FROM (SELECT 1 FROM aspect h WHERE h.aspect = ${literal(ASPECT.structuredProperties)} AND h.metadata->'properties' @> ${naming} LIMIT ${FEW_VERSIONS + 1}) s`);
     if (few!.n > FEW_VERSIONS) return recentVersionsNaming(db, q, naming);
   }
   const entities =
     q.urn !== undefined
       ? sql`a.urn = ${q.urn}`
-      : sql`a.urn IN (SELECT DISTINCT h.urn FROM aspect h WHERE h.aspect = 'structuredProperties' AND h.metadata->'properties' @> ${naming})`;
+      : sql`a.urn IN (SELECT DISTINCT h.urn FROM aspect h WHERE h.aspect = ${literal(ASPECT.structuredProperties)} AND h.metadata->'properties' @> ${naming})`;
   const rows = await sizedPage(db, q, sql`
     v AS (
       SELECT a.urn, a.version, a.metadata, a.created_on, a.created_by, a.created_via,
              CASE WHEN a.version = 0 THEN MAX(a.version) OVER (PARTITION BY a.urn) + 1 ELSE a.version END AS revision
-      FROM aspect a WHERE a.aspect = 'structuredProperties' AND ${entities}
+      FROM aspect a WHERE a.aspect = ${literal(ASPECT.structuredProperties)} AND ${entities}
     ), d AS (
       SELECT v.*, LAG(metadata) OVER w AS previous, LAG(revision) OVER w AS previous_revision, LAG(created_on) OVER w AS previous_on
       FROM v WINDOW w AS (PARTITION BY urn ORDER BY revision)
@@ -137,9 +138,9 @@ async function recentVersionsNaming(db: Queryable, q: ValuesVersionQuery, naming
   // Keys only: the versions looked through, in the history's order; the write order of the few taken, once they are taken.
   const scanned = await db.query<{ urn: string; version: bigint; revision: bigint; created_on: Date }>(sql`
     SELECT s.urn, s.version, s.created_on,
-           CASE WHEN s.version = 0 THEN (SELECT COALESCE(max(b.version), 0) + 1 FROM aspect b WHERE b.urn = s.urn AND b.aspect = 'structuredProperties') ELSE s.version END AS revision
+           CASE WHEN s.version = 0 THEN (SELECT COALESCE(max(b.version), 0) + 1 FROM aspect b WHERE b.urn = s.urn AND b.aspect = ${literal(ASPECT.structuredProperties)}) ELSE s.version END AS revision
     FROM (
-      SELECT a.urn, a.version, a.created_on FROM aspect a WHERE a.aspect = 'structuredProperties' ${after}
+      SELECT a.urn, a.version, a.created_on FROM aspect a WHERE a.aspect = ${literal(ASPECT.structuredProperties)} ${after}
       ORDER BY a.created_on DESC, a.urn DESC
       LIMIT ${SCANNED_PER_PAGE + TIES}
     ) s
@@ -151,10 +152,10 @@ async function recentVersionsNaming(db: Queryable, q: ValuesVersionQuery, naming
       SELECT a.urn, a.version, a.metadata, a.created_on, a.created_by, a.created_via, k.revision,
              p.metadata AS previous, p.version AS previous_revision, p.created_on AS previous_on
       FROM unnest(${scanned.map((r) => r.urn)}::text[], ${scanned.map((r) => String(r.version))}::bigint[], ${scanned.map((r) => String(r.revision))}::bigint[]) AS k(urn, version, revision)
-      JOIN aspect a ON a.urn = k.urn AND a.aspect = 'structuredProperties' AND a.version = k.version
+      JOIN aspect a ON a.urn = k.urn AND a.aspect = ${literal(ASPECT.structuredProperties)} AND a.version = k.version
       LEFT JOIN LATERAL (
         SELECT b.version, b.metadata, b.created_on FROM aspect b
-        WHERE b.urn = a.urn AND b.aspect = 'structuredProperties' AND b.version <> 0 AND (a.version = 0 OR b.version < a.version)
+        WHERE b.urn = a.urn AND b.aspect = ${literal(ASPECT.structuredProperties)} AND b.version <> 0 AND (a.version = 0 OR b.version < a.version)
         ORDER BY b.version DESC LIMIT 1
       ) p ON true
       WHERE a.metadata->'properties' @> ${naming} OR p.metadata->'properties' @> ${naming}

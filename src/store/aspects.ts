@@ -3,12 +3,13 @@
  * latest to the next history version) and of the entity rows that anchor them. Writes
  * go through writeApply.ts and deletes.ts, which also append to the change log.
  */
+import { SOFT_DELETE } from '../domain/aspects/index.js';
 import type { TypedValue } from '../domain/typedValue.js';
 import type { HeldValue } from '../domain/writes/writeState.js';
 import { activeMigrationOf } from '../domain/valueMigration.js';
 import type { Queryable } from './database.js';
 import type { AspectModel, EntityModel } from './generated/prisma/models.js';
-import { raw, sql, type Statement } from './sql.js';
+import { literal, raw, sql, type Statement } from './sql.js';
 
 export interface StoredAspect {
   readonly aspect: string;
@@ -87,14 +88,14 @@ export async function listEntityUrns(db: Queryable, entityType: string, afterUrn
   return rows.map((r) => r.urn);
 }
 
-/** Like listEntityUrns, leaving out soft-deleted entities (latest status.removed = true). */
+/** Like listEntityUrns, leaving out soft-deleted entities (their latest soft delete mark, status.removed, is true). */
 export async function listLiveEntityUrns(db: Queryable, entityType: string, afterUrn: string | null, limit: number): Promise<string[]> {
   const rows = await db.query<Pick<EntityModel, 'urn'>>(sql`
     SELECT e.urn FROM entity e
     WHERE e.entity_type = ${entityType} AND (${afterUrn}::text IS NULL OR e.urn > ${afterUrn})
       AND NOT EXISTS (
         SELECT 1 FROM aspect a
-        WHERE a.urn = e.urn AND a.aspect = 'status' AND a.version = 0 AND a.metadata->>'removed' = 'true')
+        WHERE a.urn = e.urn AND a.aspect = ${literal(SOFT_DELETE.aspect)} AND a.version = 0 AND a.metadata->>${literal(SOFT_DELETE.field)} = 'true')
     ORDER BY e.urn LIMIT ${limit}`);
   return rows.map((r) => r.urn);
 }

@@ -4,14 +4,15 @@
  * count the entities its lost attempt changed as changed, not as unchanged (issue #46
  * item 15).
  */
+import { ASPECT } from '../domain/aspects/index.js';
 import type { Queryable } from './database.js';
-import { sql } from './sql.js';
+import { literal, sql } from './sql.js';
 
 /** Those of the entities whose latest structuredProperties was written by run `runId`. */
 export async function entitiesWrittenByRun(db: Queryable, urns: readonly string[], runId: string): Promise<Set<string>> {
   if (urns.length === 0) return new Set();
   const rows = await db.query<{ urn: string }>(sql`
-    SELECT urn FROM aspect WHERE urn = ANY(${urns}::text[]) AND aspect = 'structuredProperties' AND version = 0
+    SELECT urn FROM aspect WHERE urn = ANY(${urns}::text[]) AND aspect = ${literal(ASPECT.structuredProperties)} AND version = 0
       AND system_metadata->>'runId' = ${runId}`);
   return new Set(rows.map((r) => r.urn));
 }

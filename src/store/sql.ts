@@ -70,5 +70,14 @@ export function raw(text: string): Sql {
   return new Sql([text], []);
 }
 
+/**
+ * A text constant this code defines (an aspect's name, from its module), written into
+ * the statement as a literal rather than a parameter: the planner then sees the value,
+ * as a partial index's condition needs (`WHERE aspect = 'structuredProperties'`).
+ */
+export function literal(text: string): Sql {
+  return raw(`'${text.replaceAll("'", "''")}'`);
+}
+
 /** Nothing: an optional part of a statement that is left out. */
 export const EMPTY: Sql = raw('');

@@ -3,7 +3,8 @@
  * triggers on the aspect table: for the latest testResults of every entity, the URNs of
  * the tests it passes and of those it fails) and the daily snapshots of the trend.
  */
-import { sql } from './sql.js';
+import { ASPECT } from '../domain/aspects/index.js';
+import { literal, sql } from './sql.js';
 import type { Queryable } from './database.js';
 
 export type Outcome = 'SUCCESS' | 'FAILURE';
@@ -130,7 +131,7 @@ export async function dropFromHistory(db: Queryable, testUrns: readonly string[]
     UPDATE aspect SET metadata = jsonb_set(jsonb_set(metadata,
         '{passing}', (SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements(coalesce(metadata->'passing', '[]'::jsonb)) r WHERE NOT (r->>'test' = ANY(${tests}::text[])))),
         '{failing}', (SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements(coalesce(metadata->'failing', '[]'::jsonb)) r WHERE NOT (r->>'test' = ANY(${tests}::text[]))))
-    WHERE aspect = 'testResults' AND version > 0
+    WHERE aspect = ${literal(ASPECT.testResults)} AND version > 0
       AND EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(metadata->'passing', '[]'::jsonb) || coalesce(metadata->'failing', '[]'::jsonb)) r
                   WHERE r->>'test' = ANY(${tests}::text[]))`);
 }

@@ -13,10 +13,11 @@
  * name claimed is still free. On the locked path the entities are locked already; the
  * property and search-field checks remain. A refused statement writes nothing.
  */
+import { ASPECT } from '../domain/aspects/index.js';
 import { activeMigrationJson } from '../domain/valueMigration.js';
 import { stringifyInTurns } from '../jsonInTurns.js';
 import { changesSomething, type EntityWriteDecision, type RegistryChange } from '../domain/writes/writeDecision.js';
-import { EMPTY, join, sql, type Sql } from './sql.js';
+import { EMPTY, join, literal, sql, type Sql } from './sql.js';
 import { isRetryableConflict, isUniqueViolation } from './statementRefusal.js';
 import { activeTraceparent } from '../telemetry/tracing.js';
 import { queryableOf, type WriteState, type WriteTarget } from './writeLoad.js';
@@ -167,7 +168,7 @@ function writePreconditions(target: WriteTarget, decisions: readonly EntityWrite
   const checks: Sql[] = [];
   if (parents.length > 0) checks.push(sql`(SELECT count(*) FROM parents_locked) = ${parents.length}`);
   // The property entities relied on are share-locked: a definition change, which locks its
-  // entity for update while it counts the values it would break (propertyDefinitionRules),
+  // entity for update while it counts the values it would break (the propertyDefinition module),
   // waits for this statement, or this one for it and then finds the entity moved on.
   if (relied.length > 0) {
     checks.push(sql`(SELECT count(*) FROM relied_locked) = ${relied.length}`);
@@ -256,7 +257,7 @@ function registryChanges(changes: readonly RegistryChange[]): Sql {
       -- them (documentLoader translates), instead of as the job reaches each one: search and
       -- metadata tests follow the definition within the index's lag, as any write does.
       INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
-      SELECT pv.entity_urn, pv.entity_type, 'structuredProperties', 'UPSERT', ${activeTraceparent()}::text
+      SELECT pv.entity_urn, pv.entity_type, ${literal(ASPECT.structuredProperties)}, 'UPSERT', ${activeTraceparent()}::text
       FROM property_value pv JOIN registry_input r ON pv.property_urn = r.urn
       WHERE r.migration IS NOT NULL
     )`;

@@ -1,5 +1,6 @@
-// Fails when src/graphql/generated is stale: regenerates in memory from codegen.yml and
-// compares with the committed files. Run by `npm run codegen:check` (part of npm test).
+// Fails when a generated file of codegen.yml (the GraphQL types and operations, the aspect
+// modules' list) is stale: regenerates in memory from codegen.yml and compares with the
+// committed files. Run by `npm run codegen:check` (part of npm test).
 import { readFileSync } from 'node:fs';
 import { generate } from '@graphql-codegen/cli';
 import { parse } from 'yaml';
@@ -16,7 +17,7 @@ const stale = outputs.filter((o) => {
   return current !== o.content;
 });
 if (stale.length > 0) {
-  console.error(`Generated GraphQL types are stale: ${stale.map((o) => o.filename).join(', ')}. Run \`npm run codegen\` and commit the result.`);
+  console.error(`Generated files are stale: ${stale.map((o) => o.filename).join(', ')}. Run \`npm run codegen\` and commit the result.`);
   process.exit(1);
 }
-console.log('generated GraphQL types are up to date');
+console.log('generated files are up to date');

@@ -1,5 +1,6 @@
 /** Rest.li answers an aspect under its DataHub record class: every aspect propgraph knows has one. */
-import { aspectClassOf, aspectNamed, ENTITY_TYPES, findEntityType } from '../../src/domain/registry/entityTypes.js';
+import { aspectClassOf } from '../../src/domain/aspects/index.js';
+import { aspectNamed, ENTITY_TYPES, findEntityType } from '../../src/domain/registry/entityTypes.js';
 
 test.each(ENTITY_TYPES.map((t) => [t.name, t] as const))('every aspect of %s has a record class', (_name, type) => {
   for (const aspect of [type.keyAspect, ...type.aspects]) expect(aspectClassOf(type, aspect)).toMatch(/^com\.linkedin\.[a-z.]+\.[A-Z]\w+$/);

@@ -12,10 +12,13 @@ const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'generated' || entry.name === 'node_modules' ? [] : sources(full);
+    if (entry.isDirectory()) return (entry.name === 'generated' && !WIRING.has(path.relative(src, full))) || entry.name === 'node_modules' ? [] : sources(full);
     return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
   });
 }
+
+/** Generated code that wires modules together (the aspect modules' list) is read like any other; the rest only holds types. */
+const WIRING = new Set([path.join('domain', 'aspects', 'generated')]);
 
 const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
 

@@ -1,21 +1,14 @@
 /**
- * The registry (src/domain/registry/) is the one home of the facts about types: these
- * tests hold its rows to each other and to schema.graphql, so that adding a value type
- * or an entity type is a row there plus its enum value in the schema, and nothing else.
+ * The registry (src/domain/registry/, and the aspect modules of src/domain/aspects/) is
+ * the one home of the facts about types: these tests hold its rows to each other and to
+ * schema.graphql, so that adding a value type or an entity type is a row there plus its
+ * enum value in the schema, and nothing else. The aspect modules' own tests are in
+ * test/unit/aspects/.
  */
 import { readFileSync } from 'node:fs';
 import { buildASTSchema, isEnumType, isObjectType, parse } from 'graphql';
-import { ALL_ASPECTS, findAspect } from '../../src/domain/registry/aspects.js';
-import {
-  aspectClassOf,
-  ENTITY,
-  ENTITY_TYPES,
-  holdsValues,
-  indexedAspects,
-  isKnownAspect,
-  parentTypeOf,
-  ruleKindOf,
-} from '../../src/domain/registry/entityTypes.js';
+import { ALL_ASPECTS, aspectClassOf, findAspect, indexedAspects } from '../../src/domain/aspects/index.js';
+import { ENTITY, ENTITY_TYPES, holdsValues, isKnownAspect, parentTypeOf } from '../../src/domain/registry/entityTypes.js';
 import { DATA_TYPES, VALUE_TYPES, valueTypeOfStd } from '../../src/domain/registry/valueTypes.js';
 import { isKeyFieldName } from '../../src/domain/searchFields.js';
 import { coerceTypedValue } from '../../src/domain/typedValue.js';
@@ -68,9 +61,8 @@ describe('entity types', () => {
     for (const aspect of [type.keyAspect, ...type.aspects]) expect(aspectClassOf(type, aspect)).toMatch(/^com\.linkedin\.[a-z.]+\.[A-Z]\w+$/);
   });
 
-  test.each(ENTITY_TYPES.map((t) => [t.name, t] as const))('%s: its rule overrides and definition aspect are aspects it has', (_name, type) => {
-    expect(Object.keys(type.ruleOverrides).filter((aspect) => !type.aspects.includes(aspect))).toEqual([]);
-    if (type.definitionAspect) expect(type.aspects).toContain(type.definitionAspect);
+  test.each(ENTITY_TYPES.filter((t) => t.definitionAspect).map((t) => [t.name, t] as const))('%s: its definition aspect is an aspect it has', (_name, type) => {
+    expect(type.aspects).toContain(type.definitionAspect);
   });
 
   test('a child type names an entity type whose first key part is a URN of its parent', () => {
@@ -85,12 +77,6 @@ describe('entity types', () => {
 
   test('the roles code refers to are rows of the table', () => {
     for (const type of nonEmpty(Object.values(ENTITY))) expect(ENTITY_TYPES).toContain(type);
-  });
-
-  test("a property's status is governed by the property status rules, every other status by the plain ones", () => {
-    expect(ruleKindOf(ENTITY.structuredProperty, 'status')).toBe('propertyStatus');
-    expect(ruleKindOf(ENTITY.dataset, 'status')).toBe('status');
-    expect(ruleKindOf(ENTITY.dataset, ENTITY.dataset.keyAspect)).toBe('key');
   });
 
   test('only metadata tests need admin to write, and only built-in types exist without being stored', () => {

@@ -1,8 +1,9 @@
 /**
  * The aspects of DataHub's entity registry that propgraph stores as given (shape-checked
  * as JSON objects, no rules of their own), each with its DataHub record class so that
- * Rest.li can answer it. The aspects propgraph gives rules or search facts to are in
- * aspects.ts.
+ * Rest.li can answer it: rows of the stored-as-given module
+ * (domain/aspects/modules/storedAsGiven.ts). An aspect given rules or search facts
+ * leaves this list for a module of its own.
  */
 /** [aspect name, DataHub record class]. */
 type Row = readonly [string, string];

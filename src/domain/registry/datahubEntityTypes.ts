@@ -8,10 +8,8 @@
  * propgraph gives rules to.
  */
 
-/** Aspects a catalog asset of DataHub's carries that propgraph stores as given. */
-const ASSET_EXTRAS = ['deprecation', 'browsePaths', 'forms', 'incidentsSummary', 'applications'] as const;
-/** The aspects every asset of entityTypes.ts's table carries, for the asset types here. */
-const ASSET = [
+/** The aspects any catalog asset carries: those of entityTypes.ts's assets, and of the asset types here. */
+export const ASSET_ASPECTS = [
   'status',
   'structuredProperties',
   'testResults',
@@ -24,8 +22,10 @@ const ASSET = [
   'subTypes',
   'container',
   'dataPlatformInstance',
-  ...ASSET_EXTRAS,
 ] as const;
+/** Aspects a catalog asset of DataHub's carries that propgraph stores as given. */
+const ASSET_EXTRAS = ['deprecation', 'browsePaths', 'forms', 'incidentsSummary', 'applications'] as const;
+const ASSET = [...ASSET_ASPECTS, ...ASSET_EXTRAS] as const;
 
 export interface DataHubTypeRow {
   readonly name: string;

@@ -6,24 +6,7 @@
  * names it through ENTITY (below), so that nothing else spells entity names.
  */
 import { ValidationError } from '../errors.js';
-import { ALL_ASPECTS, aspectInfo, type AspectInfo, type RuleKind } from './aspects.js';
-import { DATAHUB_ENTITY_TYPES, DATAHUB_EXTRA_ASPECTS } from './datahubEntityTypes.js';
-
-/** Aspects that any catalog asset may carry. */
-const ASSET_ASPECTS = [
-  'status',
-  'structuredProperties',
-  'testResults',
-  'ownership',
-  'globalTags',
-  'glossaryTerms',
-  'domains',
-  'institutionalMemory',
-  'browsePathsV2',
-  'subTypes',
-  'container',
-  'dataPlatformInstance',
-] as const;
+import { ASSET_ASPECTS, DATAHUB_ENTITY_TYPES, DATAHUB_EXTRA_ASPECTS } from './datahubEntityTypes.js';
 
 /** What one part of a URN's key must be: a URN of another type, an environment, or text. */
 export type KeyPart = 'platformUrn' | 'datasetUrn' | 'dataFlowUrn' | 'origin' | 'text';
@@ -51,10 +34,8 @@ export interface EntityTypeInfo {
   readonly searchable: boolean;
   /** Whether a search naming no types covers this one (schema fields and definitions are searched only when named, as in DataHub). */
   readonly searchedByDefault: boolean;
-  /** Aspects that may be written to entities of this type (besides the key aspect). */
+  /** Aspects that may be written to entities of this type (besides the key aspect); each has a module (domain/aspects/). */
   readonly aspects: readonly string[];
-  /** Rules that differ from the aspect's own on this type (a property's status governs its values). */
-  readonly ruleOverrides: Readonly<Record<string, RuleKind>>;
   /** The aspect whose removal removes what the entity defines (a property's definition, a test's rule). */
   readonly definitionAspect?: string;
   /** Writing any of its aspects needs admin (metadata tests are managed by admins). */
@@ -73,7 +54,6 @@ interface Row {
   readonly datahubKeyAspect?: string;
   readonly keyClass?: string;
   readonly search?: 'default' | 'named' | 'no';
-  readonly ruleOverrides?: Readonly<Record<string, RuleKind>>;
   readonly definitionAspect?: string;
   readonly adminWrites?: boolean;
   readonly builtIn?: boolean;
@@ -109,7 +89,6 @@ function type(name: string, graphql: string, keyFields: readonly string[], keyPa
     searchable: search !== 'no',
     searchedByDefault: search === 'default',
     aspects,
-    ruleOverrides: row.ruleOverrides ?? {},
     ...(row.definitionAspect ? { definitionAspect: row.definitionAspect } : {}),
     adminWrites: row.adminWrites ?? false,
     builtIn: row.builtIn ?? false,
@@ -155,7 +134,6 @@ const CORE_TYPES = [
     graphqlObject: 'StructuredPropertyEntity',
     keyClass: 'com.linkedin.structured.StructuredPropertyKey',
     search: 'named',
-    ruleOverrides: { status: 'propertyStatus' },
     definitionAspect: 'propertyDefinition',
     idWithoutSpaces: true,
   }),
@@ -240,26 +218,9 @@ export function requireKnownAspect(type: EntityTypeInfo, aspect: string): void {
   }
 }
 
-/** The rules that govern writes of `aspect` on `type`; the key aspect's are 'key'. */
-export function ruleKindOf(type: EntityTypeInfo, aspect: string): RuleKind | 'key' {
-  if (aspect === type.keyAspect) return 'key';
-  return type.ruleOverrides[aspect] ?? aspectInfo(aspect).rules;
-}
-
-/** DataHub's record class of an aspect of `type`. */
-export function aspectClassOf(type: EntityTypeInfo, aspect: string): string | undefined {
-  if (aspect === type.keyAspect) return type.keyClass;
-  return type.aspects.includes(aspect) ? aspectInfo(aspect).pdlClass : undefined;
-}
-
 /** propgraph's name of an aspect a DataHub client names (`corpUserKey` → `corpuserKey`). */
 export function aspectNamed(type: EntityTypeInfo, name: string): string {
   return name === type.datahubKeyAspect ? type.keyAspect : name;
-}
-
-/** The aspects the index reads for an entity of `type` (besides `status`), in the registry's text order. */
-export function indexedAspects(type: EntityTypeInfo): AspectInfo[] {
-  return ALL_ASPECTS.filter((a) => (a.text !== undefined || a.facts !== undefined) && type.aspects.includes(a.name));
 }
 
 /** The environments ("fabric types") a dataset URN's origin may name. */

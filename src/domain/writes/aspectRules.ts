@@ -1,14 +1,17 @@
 /**
- * The rules of one kind of aspect, as the write path uses them: which state a write
- * relies on (declared as data, so one query can load it for a whole batch), what
- * readers see of a stored value, and the decision about a new value. All pure.
+ * The rules of one aspect, as the write path uses them: which state a write relies on
+ * (declared as data, so one query can load it for a whole batch), what readers see of a
+ * stored value, the decision about a new value, how a patch addresses it and what
+ * deleting it does. All pure. Each aspect's module (domain/aspects/modules/) holds its
+ * rules beside its other facts.
  */
 import type { UndefinedPropertyValues } from '../structuredProperties.js';
 import type { BreakingChange, CountedChange } from '../compatibility.js';
+import type { KeyedArrays } from '../jsonPatch.js';
 import type { UrnNamespace } from '../typeUrns.js';
 import type { Urn } from '../urn.js';
 import type { HeldEntry } from '../valueMigration.js';
-import type { AspectDecision } from './writeDecision.js';
+import type { AspectDecision, JobRequest, LifecycleNote } from './writeDecision.js';
 import type { CurrentAspect, HeldValue, RegistryState } from './writeState.js';
 
 /** The state a write of an aspect relies on, beside the entity's version and the aspect itself. */
@@ -67,6 +70,33 @@ export interface AspectState extends ViewContext, RegistryState {
   readonly undefinedPropertyValues?: UndefinedPropertyValues;
 }
 
+/** How a JSON patch addresses the aspect (DataHub's aspect templates). */
+export interface PatchSpec {
+  /** Its arrays whose elements a patch addresses by key. */
+  readonly keys?: KeyedArrays;
+  /** What a patch starts from when the aspect is absent (an empty object otherwise). */
+  readonly empty?: unknown;
+}
+
+/** What deleting an aspect does beyond removing its rows, as data (entityDelete.ts applies it). */
+export interface DeletionEffects {
+  /** The entity's value rows go too (they are its structuredProperties). */
+  readonly valueRows?: boolean;
+  /** The property's registry row: deleted (its values then go everywhere, by a job) or brought back from a soft delete. */
+  readonly registry?: 'delete' | 'restore';
+  readonly jobs?: readonly JobRequest[];
+  /** The lifecycle event the delete is, kept in the definition's history. */
+  readonly event?: LifecycleNote['event'];
+}
+
+/** What "deleted" means for an aspect: deleting it alone, and deleting the entity that holds it. */
+export interface AspectDeletion {
+  /** The aspect alone removed from an entity that stays. */
+  readonly ofAspect?: (urn: string) => DeletionEffects;
+  /** The entity holding it removed (its aspects and value rows go anyway). */
+  readonly withEntity?: (urn: string) => DeletionEffects;
+}
+
 export interface AspectRules {
   /** Whether writing this aspect creates its entity when it does not exist yet. */
   readonly createsEntity: boolean;
@@ -91,6 +121,10 @@ export interface AspectRules {
   readonly acceptsDirective?: boolean;
   /** What the decision must first know of values other entities hold; null when nothing. */
   holdersToCount?(next: unknown, state: AspectState): HolderQuestion | null;
+  /** How a patch addresses it; absent: by position, from an empty object. */
+  readonly patch?: PatchSpec;
+  /** What deleting it does beyond removing its rows; absent: nothing. */
+  readonly deleted?: AspectDeletion;
 }
 
 /** A decision that stores `stored` as it is, with no effect beyond the aspect row. */

@@ -1,12 +1,13 @@
 /**
  * Deletes as data (docs/contract.md §5): what a hard delete of an entity, or of one of its aspects,
- * removes beside the rows themselves. A dataset's schema fields go with it; an
- * entity's value rows go with it or with its structuredProperties aspect; a property's
- * definition takes its registry row, and a job then removes its values everywhere;
- * deleting a property's status restores it.
+ * removes beside the rows themselves. A dataset's schema fields go with it; what else
+ * goes is each aspect's own fact (its rules' `deleted`, domain/aspects/modules/): an
+ * entity's value rows go with its structuredProperties aspect, a property's definition
+ * takes its registry row and a job then removes its values everywhere, deleting a
+ * property's status restores it.
  */
-import { CLEANUP_PROPERTY_VALUES } from '../jobKinds.js';
-import { findEntityType, ruleKindOf } from '../registry/entityTypes.js';
+import { findEntityType } from '../registry/entityTypes.js';
+import type { AspectDeletion, DeletionEffects } from './aspectRules.js';
 import type { JobRequest, LifecycleNote } from './writeDecision.js';
 
 /** An entity a delete found (locked), with the aspects it has. */
@@ -36,41 +37,39 @@ function hasLifecycle(entityType: string): boolean {
   return findEntityType(entityType)?.definitionAspect !== undefined;
 }
 
-function definitionGone(urn: string): Pick<DeleteDecision, 'registry' | 'jobs'> {
-  return { registry: [{ urn, change: 'delete' }], jobs: [{ kind: CLEANUP_PROPERTY_VALUES, payload: { propertyUrn: urn } }] };
-}
+/** The deletion facts of an aspect of an entity type, by their names (undefined: nothing beyond its rows). */
+export type DeletionOf = (entityType: string, aspect: string) => AspectDeletion | undefined;
 
-/** What deleting `aspect` of an entity of `entityType` also does, by the rules that govern the aspect. */
-function ruleKind(entityType: string, aspect: string): string | undefined {
-  const type = findEntityType(entityType);
-  return type ? ruleKindOf(type, aspect) : undefined;
+function registryOf(urn: string, effects: DeletionEffects): DeleteDecision['registry'] {
+  return effects.registry ? [{ urn, change: effects.registry }] : [];
 }
 
 /** Deletes the entities found: an entity and its children, such as a dataset's schema fields (children first). */
-export function decideEntityDelete(found: readonly EntityToDelete[]): DeleteDecision {
-  const definitions = found.filter((e) => e.aspects.some((a) => ruleKind(e.entityType, a) === 'propertyDefinition')).map((e) => definitionGone(e.urn));
+export function decideEntityDelete(found: readonly EntityToDelete[], deletionOf: DeletionOf): DeleteDecision {
+  const effects = found.flatMap((e) => e.aspects.flatMap((a) => {
+    const of = deletionOf(e.entityType, a)?.withEntity;
+    return of ? [{ urn: e.urn, effects: of(e.urn) }] : [];
+  }));
   return {
     entities: found.map((e) => ({ urn: e.urn, entityType: e.entityType })),
     aspects: [],
     valueRowsOf: [],
-    registry: definitions.flatMap((d) => d.registry),
-    jobs: definitions.flatMap((d) => d.jobs),
+    registry: effects.flatMap((x) => registryOf(x.urn, x.effects)),
+    jobs: effects.flatMap((x) => x.effects.jobs ?? []),
     events: found.filter((e) => hasLifecycle(e.entityType)).map((e) => ({ urn: e.urn, entityType: e.entityType, note: { event: 'hardDeleted' } })),
   };
 }
 
 /** Deletes one aspect of an entity that stays (the key aspect is the entity: see decideEntityDelete). */
-export function decideAspectDelete(entity: EntityToDelete, aspect: string): DeleteDecision {
+export function decideAspectDelete(entity: EntityToDelete, aspect: string, deletionOf: DeletionOf): DeleteDecision {
   if (!entity.aspects.includes(aspect)) return NOTHING_TO_DELETE;
-  const base = { ...NOTHING_TO_DELETE, aspects: [{ urn: entity.urn, entityType: entity.entityType, aspect }] };
-  switch (ruleKind(entity.entityType, aspect)) {
-    case 'structuredProperties':
-      return { ...base, valueRowsOf: [entity.urn] };
-    case 'propertyDefinition':
-      return { ...base, ...definitionGone(entity.urn), events: [{ urn: entity.urn, entityType: entity.entityType, note: { event: 'hardDeleted' } }] };
-    case 'propertyStatus':
-      return { ...base, registry: [{ urn: entity.urn, change: 'restore' }], events: [{ urn: entity.urn, entityType: entity.entityType, note: { event: 'restored' } }] };
-    default:
-      return base;
-  }
+  const effects = deletionOf(entity.entityType, aspect)?.ofAspect?.(entity.urn) ?? {};
+  return {
+    entities: [],
+    aspects: [{ urn: entity.urn, entityType: entity.entityType, aspect }],
+    valueRowsOf: effects.valueRows ? [entity.urn] : [],
+    registry: registryOf(entity.urn, effects),
+    jobs: effects.jobs ?? [],
+    events: effects.event ? [{ urn: entity.urn, entityType: entity.entityType, note: { event: effects.event } }] : [],
+  };
 }

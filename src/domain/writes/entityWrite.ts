@@ -11,7 +11,7 @@ import { AlreadyExistsError, AspectExistsError, NotFoundError, StaleWriteError }
 import { jsonEqual } from '../json.js';
 import type { UrnNamespace } from '../typeUrns.js';
 import type { Urn } from '../urn.js';
-import type { AspectRules, HolderAnswer } from './aspectRules.js';
+import type { AspectRules, HolderAnswer, PatchSpec } from './aspectRules.js';
 import type { AspectResult, AspectRow, EntityWriteDecision, JobRequest, LifecycleNote, RegistryChange, ValueRow } from './writeDecision.js';
 import { revisionOf, type CurrentAspect, type EntityState, type RegistryState } from './writeState.js';
 
@@ -38,6 +38,8 @@ export interface EntityReading {
   readonly aspects: ReadonlyMap<string, unknown>;
   /** Who writes, when: what a patch fills in of an attribution its path alone names (plan.ts). */
   readonly writer?: { readonly actor: string; readonly time: number };
+  /** How a patch addresses the aspect computed (its rules' patch keys), for a patch's computation (plan.ts). */
+  readonly patch?: PatchSpec;
 }
 
 export type AspectWriteRequest = NextValue & {
@@ -116,7 +118,7 @@ export function resolveRequests(
   writer?: EntityReading['writer'],
 ): ResolvedRequest[] {
   const viewContext = { urn, values: entity.values, urnNamespace };
-  const reading = (names: readonly string[]): EntityReading => {
+  const reading = (names: readonly string[], patch: PatchSpec | undefined): EntityReading => {
     const aspects = new Map<string, unknown>();
     for (const name of names) {
       const stored = entity.aspects.get(name);
@@ -124,12 +126,12 @@ export function resolveRequests(
       if (!stored && name !== urn.entityType.keyAspect) continue;
       aspects.set(name, rulesOf ? rulesOf(name).view(stored?.metadata, viewContext) : stored?.metadata);
     }
-    return { urn, aspects, ...(writer ? { writer } : {}) };
+    return { urn, aspects, ...(writer ? { writer } : {}), ...(patch ? { patch } : {}) };
   };
   return requests.map(({ request, rules }) => {
     const prev = entity.aspects.get(request.aspect);
     const current = prev ? rules.view(prev.metadata, viewContext) : undefined;
-    const next = 'value' in request ? request.value : request.compute(current, reading(request.reads ?? []));
+    const next = 'value' in request ? request.value : request.compute(current, reading(request.reads ?? [], rules.patch));
     // Every new value, whatever computed it (set, patch, merge), is held to the size limit.
     if (next !== NO_CHANGE) checkAspectSize(request.aspect, next);
     return { request, rules, prev, current, next };

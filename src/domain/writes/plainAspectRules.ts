@@ -1,11 +1,10 @@
 /**
- * Aspects stored as given after a shape check: any object (datasetProperties,
- * schemaMetadata, ...), testInfo and testResults (docs/contract.md §7); and key aspects, derived
- * from the URN and never stored.
+ * The rules aspects share: stored as given after a shape check (any object:
+ * datasetProperties, schemaMetadata, ...), and key aspects, derived from the URN and
+ * never stored. Aspects with rules of their own have them in their modules
+ * (domain/aspects/modules/).
  */
 import { ValidationError } from '../errors.js';
-import { parseTestInfo } from '../testInfo.js';
-import { parseTestResults } from '../testResults.js';
 import { keyAspectOf } from '../urn.js';
 import { NO_NEEDS, plainDecision, storedAsIs, type AspectRules } from './aspectRules.js';
 
@@ -19,22 +18,6 @@ export function requireObject(value: unknown, aspect: string): Record<string, un
 export function objectAspectRules(aspect: string): AspectRules {
   return { createsEntity: true, needs: () => NO_NEEDS, view: storedAsIs, decide: (next) => plainDecision(requireObject(next, aspect)) };
 }
-
-/** The testInfo aspect of a test: an invalid definition is refused with the reason and never stored. */
-export const testInfoRules: AspectRules = {
-  createsEntity: true,
-  needs: () => NO_NEEDS,
-  view: storedAsIs,
-  decide: (next, state) => ({ ...plainDecision(parseTestInfo(next).info), events: [{ event: state.stored === undefined ? 'created' : 'changed' }] }),
-};
-
-/** Results describe an entity, so they never create one. */
-export const testResultsRules: AspectRules = {
-  createsEntity: false,
-  needs: () => NO_NEEDS,
-  view: storedAsIs,
-  decide: (next) => plainDecision(parseTestResults(next)),
-};
 
 /**
  * A key aspect (datasetKey, ...) is accepted when it agrees with the URN (DataHub

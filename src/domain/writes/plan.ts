@@ -7,7 +7,6 @@
  * for the index. Pure: building and combining plans does no I/O.
  */
 import { BatchRefusedError, relocated, ServiceError } from '../errors.js';
-import { findAspect } from '../registry/aspects.js';
 import { applyPatch, type KeyParentFill, type PatchDocument } from '../jsonPatch.js';
 import type { Urn } from '../urn.js';
 import type { MigrationRules } from '../valueMigration.js';
@@ -99,15 +98,13 @@ function effectOf(change: AspectChange): Effect {
       return () => change.value;
     case 'delete':
       return () => DELETED;
-    case 'patch': {
-      const info = findAspect(change.aspect);
-      const start = info?.empty ?? {};
+    case 'patch':
       // An attribution the patch's path alone names (DataHub's attribution␟source key) is the writer's, now.
       return (current, entity) => {
         const fill: KeyParentFill = entity.writer ? { attribution: { time: entity.writer.time, actor: entity.writer.actor } } : {};
-        return change.patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, info?.patchKeys, fill), current ?? structuredClone(start));
+        const start = current ?? structuredClone(entity.patch?.empty ?? {});
+        return change.patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, entity.patch?.keys, fill), start);
       };
-    }
     case 'compute':
       return change.compute;
   }

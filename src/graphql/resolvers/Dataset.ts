@@ -3,7 +3,6 @@ import type { DatasetResolvers, FabricType } from '../generated/resolvers-types.
 import type { GraphQLContext } from '../context.js';
 import type { EntityModel, SchemaFieldModel, SchemaMetadataModel } from '../models.js';
 import { structuredPropertiesOf, testResultsOf } from './assetFields.js';
-import { asset } from './datahubEntities.js';
 import { auditStampOf, customPropertiesOf } from './datahubAspects.js';
 import { aspectFields, text } from './displayAspects.js';
 import { entityModel, entityTypeOf } from './entityModel.js';
@@ -13,10 +12,10 @@ const nameOf = (model: EntityModel) => keyAspectOf(parseUrn(model.urn)).name!;
 /**
  * A dataset, with the fields DataHub's web app reads of one (docs/datahub-compatibility.md
  * says which are read from aspects and which are null because propgraph keeps no such data:
- * lineage, usage, profiles, operations, siblings, incidents, assertions).
+ * lineage, usage, profiles, operations, siblings, incidents, assertions). The fields every
+ * asset answers alike (ownership, tags, status, ...) are added in index.ts.
  */
 export const Dataset: DatasetResolvers = {
-  ...(asset(['ownership', 'globalTags', 'glossaryTerms', 'deprecation', 'institutionalMemory', 'subTypes', 'status', 'browsePathV2', 'domain', 'container', 'parentContainers', 'dataPlatformInstance', 'privileges', 'relationships']) as Partial<DatasetResolvers>),
   __resolveReference: async (reference, ctx) => ((await ctx.loaders.exists.load(reference.urn)) ? entityModel(reference.urn) : null),
   type: entityTypeOf,
   exists: (model, _args, ctx) => ctx.loaders.exists.load(model.urn),

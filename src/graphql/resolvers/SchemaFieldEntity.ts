@@ -1,11 +1,10 @@
 import { keyAspectOf, parseUrn } from '../../domain/urn.js';
 import type { SchemaFieldEntityResolvers } from '../generated/resolvers-types.js';
 import { structuredPropertiesOf, testResultsOf } from './assetFields.js';
-import { asset } from './datahubEntities.js';
 import { entityModel, entityTypeOf } from './entityModel.js';
 
+/** A schema field entity; the fields every asset answers alike (deprecation, tags, ...) are added in index.ts. */
 export const SchemaFieldEntity: SchemaFieldEntityResolvers = {
-  ...(asset(['deprecation', 'glossaryTerms', 'tags', 'relationships']) as Partial<SchemaFieldEntityResolvers>),
   type: entityTypeOf,
   fieldPath: (model) => keyAspectOf(parseUrn(model.urn)).fieldPath!,
   parent: (model) => entityModel(keyAspectOf(parseUrn(model.urn)).parent!),

@@ -1,3 +1,4 @@
+import { ASPECT } from '../../domain/aspects/index.js';
 import { NotFoundError } from '../../domain/errors.js';
 import type { StructuredPropertyEntityResolvers } from '../generated/resolvers-types.js';
 import { entityModel, entityTypeOf } from './entityModel.js';
@@ -13,7 +14,7 @@ export const StructuredPropertyEntity: StructuredPropertyEntityResolvers = {
     return { urn: model.urn, definition: state.definition };
   },
   settings: async (model, _args, ctx) => {
-    const aspect = await ctx.loaders.aspect.load({ urn: model.urn, aspect: 'structuredPropertySettings' });
+    const aspect = await ctx.loaders.aspect.load({ urn: model.urn, aspect: ASPECT.structuredPropertySettings });
     const stored = (aspect?.value ?? {}) as Record<string, unknown>;
     const flag = (name: string) => stored[name] === true;
     return {
@@ -30,7 +31,7 @@ export const StructuredPropertyEntity: StructuredPropertyEntityResolvers = {
     return state ? { removed: state.removed } : null;
   },
   valueImpact: (model, _args, ctx) => ctx.services.entities.previewDelete(ctx.caller, model.urn),
-  definitionAspectVersion: async (model, _args, ctx) => versionOf((await ctx.loaders.aspect.load({ urn: model.urn, aspect: 'propertyDefinition' }))?.systemMetadata),
+  definitionAspectVersion: async (model, _args, ctx) => versionOf((await ctx.loaders.aspect.load({ urn: model.urn, aspect: ASPECT.propertyDefinition }))?.systemMetadata),
   migrating: async (model, _args, ctx) => (await ctx.loaders.property.load(model.urn))?.migrating ?? false,
   definitionHistory: async (model, _args, ctx) =>
     (await ctx.services.properties.history(ctx.caller, model.urn)).map((r) => ({

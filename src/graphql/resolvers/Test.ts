@@ -1,3 +1,4 @@
+import { ASPECT } from '../../domain/aspects/index.js';
 import { NotFoundError } from '../../domain/errors.js';
 import type { TestResolvers } from '../generated/resolvers-types.js';
 import type { GraphQLContext } from '../context.js';
@@ -18,5 +19,5 @@ export const Test: TestResolvers = {
   category: async (m, _args, ctx) => (await view(m, ctx)).category,
   description: async (m, _args, ctx) => (await view(m, ctx)).description ?? null,
   definition: async (m, _args, ctx) => ({ json: (await view(m, ctx)).definition.json }),
-  aspectVersion: async (m, _args, ctx) => versionOf((await ctx.loaders.aspect.load({ urn: m.urn, aspect: 'testInfo' }))?.systemMetadata),
+  aspectVersion: async (m, _args, ctx) => versionOf((await ctx.loaders.aspect.load({ urn: m.urn, aspect: ASPECT.testInfo }))?.systemMetadata),
 };

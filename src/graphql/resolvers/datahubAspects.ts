@@ -101,10 +101,6 @@ export function subTypesOf(stored: Fields | null) {
   return { typeNames: Array.isArray(stored.typeNames) ? stored.typeNames.filter((t): t is string => typeof t === 'string') : [] };
 }
 
-export function statusOf(stored: Fields | null) {
-  return stored ? { removed: stored.removed === true } : null;
-}
-
 /** browsePathsV2 as DataHub shows it: each entry named by its id, and its entity when it names one. */
 export function browsePathOf(stored: Fields | null) {
   if (!stored) return null;

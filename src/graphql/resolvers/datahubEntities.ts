@@ -5,6 +5,7 @@
  * entity type shares (ownership, tags, terms, browse path, ...) is one resolver per field,
  * attached to each type that has the field.
  */
+import { ALL_ASPECTS } from '../../domain/aspects/index.js';
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { keyAspectOf, parseUrn } from '../../domain/urn.js';
 import { privilegesOf } from '../../services/privileges.js';
@@ -21,7 +22,6 @@ import {
   institutionalMemoryOf,
   ownershipOf,
   parentContainersOf,
-  statusOf,
   subTypesOf,
 } from './datahubAspects.js';
 import { aspectFields, text } from './displayAspects.js';
@@ -70,8 +70,14 @@ export function entityPrivilegesOf(ctx: GraphQLContext) {
 /** DataHub's graph edges (lineage, notes, members): propgraph keeps no relationship index, so there are none. */
 const noRelationships = () => ({ start: 0, count: 0, total: 0, relationships: [] });
 
+/** The fields aspect modules show (domain/aspects/: `graphql`), each the module's view of the stored aspect. */
+const ASPECT_FIELDS: Readonly<Record<string, Resolver>> = Object.fromEntries(
+  ALL_ASPECTS.flatMap((a) => (a.graphql ? [[a.graphql.field, (m: EntityModel, _a: never, ctx: GraphQLContext) => fromAspect(m, a.name, ctx, (s) => (s ? a.graphql!.view(s) : null))]] : [])),
+);
+
 /** Fields every DataHub entity type that has them answers the same way. */
 export const ASSET_FIELDS: Readonly<Record<string, Resolver>> = {
+  ...ASPECT_FIELDS,
   type: entityTypeOf,
   ownership: (m, _a, ctx) => fromAspect(m, 'ownership', ctx, (s) => ownershipOf(s, m.urn)),
   globalTags: (m, _a, ctx) => fromAspect(m, 'globalTags', ctx, (s) => globalTagsOf(s, m.urn)),
@@ -80,7 +86,6 @@ export const ASSET_FIELDS: Readonly<Record<string, Resolver>> = {
   deprecation: (m, _a, ctx) => fromAspect(m, 'deprecation', ctx, deprecationOf),
   institutionalMemory: (m, _a, ctx) => fromAspect(m, 'institutionalMemory', ctx, (s) => institutionalMemoryOf(s, m.urn)),
   subTypes: (m, _a, ctx) => fromAspect(m, 'subTypes', ctx, subTypesOf),
-  status: (m, _a, ctx) => fromAspect(m, 'status', ctx, statusOf),
   browsePathV2: (m, _a, ctx) => fromAspect(m, 'browsePathsV2', ctx, browsePathOf),
   domain: (m, _a, ctx) => fromAspect(m, 'domains', ctx, (s) => domainOf(s, m.urn)),
   container: (m, _a, ctx) => fromAspect(m, 'container', ctx, (s) => entityOf(s?.container)),

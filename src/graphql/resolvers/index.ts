@@ -39,7 +39,7 @@ import { ValueHistoryEntry } from './ValueHistoryEntry.js';
 import { LifecycleEvent } from './LifecycleEvent.js';
 import { ValueImpact } from './ValueImpact.js';
 import { DataHubView } from './DataHubView.js';
-import { datahubEntityResolvers } from './datahubEntities.js';
+import { asset, datahubEntityResolvers } from './datahubEntities.js';
 import { DataHubMutation, DataHubQuery } from './datahubQuery.js';
 import { PlatformPrivileges } from './PlatformPrivileges.js';
 import { SchemaMetadata } from './SchemaMetadata.js';
@@ -49,8 +49,12 @@ import { fieldsByType, loadTypeDefs } from '../typeDefs.js';
 const relationships = () => ({ start: 0, count: 0, total: 0, relationships: [] });
 const byEntityType = { __resolveType: (model: Parameters<typeof resolveEntityType>[0]) => resolveEntityType(model) };
 
+const schemaFields = fieldsByType(loadTypeDefs());
+/** A type's own resolvers over the fields every asset answers alike (datahubEntities.ts), those its schema type has. */
+const withAssetFields = <T extends object>(typeName: string, own: T): T => ({ ...asset(schemaFields(typeName)), ...own });
+
 export const resolvers: Resolvers = {
-  ...(datahubEntityResolvers(fieldsByType(loadTypeDefs())) as Resolvers),
+  ...(datahubEntityResolvers(schemaFields) as Resolvers),
   Long,
   Query: { ...Query, ...DataHubQuery },
   Mutation: { ...Mutation, ...DataHubMutation },
@@ -61,9 +65,9 @@ export const resolvers: Resolvers = {
   DataHubView,
   PlatformPrivileges,
   SchemaMetadata,
-  Dataset,
+  Dataset: withAssetFields('Dataset', Dataset),
   DataPlatform,
-  SchemaFieldEntity,
+  SchemaFieldEntity: withAssetFields('SchemaFieldEntity', SchemaFieldEntity),
   GenericEntity: { ...GenericEntity, relationships },
   CorpUser,
   StructuredPropertyEntity: { ...StructuredPropertyEntity, relationships },

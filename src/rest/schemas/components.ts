@@ -7,10 +7,8 @@
 import * as z from 'zod';
 import { ENTITY_TYPES } from '../../domain/registry/entityTypes.js';
 import { SCOPES } from '../../domain/accessToken.js';
-import '../../domain/shapes/propertyDefinition.js';
-import '../../domain/shapes/status.js';
-import '../../domain/shapes/structuredProperties.js';
-import '../../domain/shapes/testInfo.js';
+// The aspects' shapes, each registered by its module (domain/aspects/modules/).
+import '../../domain/aspects/index.js';
 import { testResultShape } from '../../domain/shapes/testResults.js';
 import '../../domain/shapes/jsonPatch.js';
 import '../bodies/datahubBatches.js';

@@ -17,11 +17,12 @@ import type { UndefinedPropertyValues } from '../../domain/structuredProperties.
 import { ForbiddenError, IncompatibleChangeError, ServiceError, UnavailableError } from '../../domain/errors.js';
 import { breakingChangeImpact } from '../../domain/valueImpact.js';
 import { dropsValues, type MigrationEffect } from '../../domain/valueMigration.js';
-import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/propertyDefinitionRules.js';
+import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/valueDrop.js';
 import { propertyImpact } from '../../store/propertyImpact.js';
 import type { Scope } from '../caller.js';
 import type { UrnNamespace } from '../../domain/typeUrns.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
+import { deletionOf } from '../../domain/aspects/index.js';
 import { decideAspectDelete, decideEntityDelete, type DeleteDecision } from '../../domain/writes/entityDelete.js';
 import {
   checkPreconditions,
@@ -399,7 +400,7 @@ export interface DeleteAuthor {
 /** Hard-deletes an entity with all its aspects (a dataset with its schema fields) inside `tx`; a missing entity is not an error. */
 export async function deleteEntityIn(tx: Tx, urn: Urn, author: DeleteAuthor): Promise<{ results: bigint[]; registryChanged: boolean }> {
   const found = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, { childType: urn.entityType.childType });
-  return appliedDeletes(tx, decideEntityDelete(found), author);
+  return appliedDeletes(tx, decideEntityDelete(found, deletionOf), author);
 }
 
 /** Deletes one aspect (all versions) inside `tx`; deleting the key aspect deletes the entity. */
@@ -407,7 +408,7 @@ export async function deleteAspectIn(tx: Tx, urn: Urn, aspect: string, author: D
   handlerFor(urn.entityType, aspect);
   if (aspect === urn.entityType.keyAspect) return deleteEntityIn(tx, urn, author);
   const [entity] = await lockForDelete(tx, { urn: urn.value, entityType: urn.entityType.name }, {});
-  return entity ? appliedDeletes(tx, decideAspectDelete(entity, aspect), author) : { results: [], registryChanged: false };
+  return entity ? appliedDeletes(tx, decideAspectDelete(entity, aspect, deletionOf), author) : { results: [], registryChanged: false };
 }
 
 async function appliedDeletes(tx: Tx, decision: DeleteDecision, author: DeleteAuthor): Promise<{ results: bigint[]; registryChanged: boolean }> {

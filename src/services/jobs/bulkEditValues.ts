@@ -16,6 +16,7 @@
  * as changed, once (issue #46 item 15). Once done, the job keeps what describes it, not
  * its values or URNs.
  */
+import { ASPECT } from '../../domain/aspects/index.js';
 import { editedValues, valuesOf, type ValueEdit } from '../../domain/bulkEdit.js';
 import { ServiceError } from '../../domain/errors.js';
 import type { TypedValue } from '../../domain/typedValue.js';
@@ -79,7 +80,7 @@ async function applyChunk(deps: BulkEditDeps, urns: readonly string[], edit: Val
         changes: [
           {
             op: 'compute',
-            aspect: 'structuredProperties',
+            aspect: ASPECT.structuredProperties,
             compute: (current: unknown) => {
               before.set(urn, valuesOf(current, edit.propertyUrn));
               return editedValues(current, edit);

@@ -13,6 +13,7 @@
  * pages, whether the property was defined again since or not (a re-created property is
  * a new lineage; the old one's values must not come back through history).
  */
+import { ASPECT } from '../../domain/aspects/index.js';
 import { withoutPropertyInVersion } from '../../domain/writes/valueCleanup.js';
 import { parseUrn } from '../../domain/urn.js';
 import type { EntityPlan } from '../../domain/writes/plan.js';
@@ -44,7 +45,7 @@ export async function cleanupBatch(db: Db, writes: WriteService, propertyUrn: st
     changes: [
       {
         op: 'compute',
-        aspect: 'structuredProperties',
+        aspect: ASPECT.structuredProperties,
         // What readers see leaves the stale values out; written again, they are gone from the aspect and the value rows.
         compute: (current: unknown) => current ?? { properties: [] },
         systemMetadata: { runId: 'property-cleanup' },

@@ -9,6 +9,7 @@
  * loses at most the chunk in flight: written entities have left the older generation,
  * so a restart goes on with the rest.
  */
+import { ASPECT } from '../../domain/aspects/index.js';
 import { activeMigrationOf } from '../../domain/valueMigration.js';
 import { parseUrn } from '../../domain/urn.js';
 import type { EntityPlan } from '../../domain/writes/plan.js';
@@ -71,7 +72,7 @@ export function migrationHandler(deps: MigrationDeps): JobHandler {
       }
       const entities: EntityPlan[] = urns.map((urn) => ({
         urn: parseUrn(urn),
-        changes: [{ op: 'compute', aspect: 'structuredProperties', compute: (current: unknown) => current ?? { properties: [] }, systemMetadata: { runId: `migration-${ctx.job.id}` } }],
+        changes: [{ op: 'compute', aspect: ASPECT.structuredProperties, compute: (current: unknown) => current ?? { properties: [] }, systemMetadata: { runId: `migration-${ctx.job.id}` } }],
       }));
       const { result, receipt } = await deps.writes.submit(author, { entities }, { atomic: false, skipMissing: true, async: true });
       const refused = result.entities.filter((e) => e.status === 'refused');

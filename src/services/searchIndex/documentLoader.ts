@@ -3,6 +3,7 @@
  * rebuilt whole from what is committed now, never patched from a change's content, so
  * applying a change twice, late, or out of order gives the same document.
  */
+import { isSoftDeleted, SOFT_DELETE } from '../../domain/aspects/index.js';
 import { searchAspects, searchFacts } from '../../domain/searchFacts.js';
 import { tryParseUrn, type Urn } from '../../domain/urn.js';
 import type { TypedValue } from '../../domain/typedValue.js';
@@ -31,8 +32,8 @@ export async function loadDocuments(reads: DocumentReads, urns: readonly string[
     const p = tryParseUrn(urn);
     if (p.ok) parsed.set(urn, p.urn);
   }
-  // Every aspect any of these types shows (names, descriptions, definitions), with status.
-  const aspectNames = new Set(['status']);
+  // Every aspect any of these types shows (names, descriptions, definitions), with the soft delete mark.
+  const aspectNames = new Set([SOFT_DELETE.aspect]);
   for (const type of new Set([...parsed.values()].map((u) => u.entityType))) for (const a of searchAspects(type)) aspectNames.add(a);
   const [page, times] = await Promise.all([reads.readEntityPage([...parsed.keys()].map((urn) => ({ urn, values: true })), [...aspectNames]), reads.readEntityTimes([...parsed.keys()])]);
   for (const urn of urns) {
@@ -52,7 +53,7 @@ export async function loadDocuments(reads: DocumentReads, urns: readonly string[
       return migrated ? [{ generation: v.currentGeneration!, values: [...migrated] }] : [];
     });
     const own = new Map([...row.aspects.entries()].map(([name, stored]) => [name, stored.metadata]));
-    const removed = (own.get('status') as { removed?: unknown } | undefined)?.removed === true;
+    const removed = isSoftDeleted(own.get(SOFT_DELETE.aspect));
     out.set(urn, buildDocument({ urn: parsedUrn, facts: searchFacts(parsedUrn, removed, own), values: rows, times: times.get(urn) }));
   }
   return out;

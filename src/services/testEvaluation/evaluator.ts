@@ -21,6 +21,7 @@
  * - While results change, it records today's counts of every test once a minute (the
  *   compliance trend).
  */
+import { ASPECT } from '../../domain/aspects/index.js';
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { tryParseUrn, type Urn } from '../../domain/urn.js';
 import type { Logger } from '../../logger.js';
@@ -36,7 +37,7 @@ import { EVALUATE_TESTS } from '../jobs/kinds.js';
 import type { TestCatalog } from '../testCatalog.js';
 import { complianceCounts } from './complianceCounts.js';
 import { storeEvaluations, type ResultPath } from './resultWriter.js';
-import { RESULTS_ASPECT, TestSet } from './testSet.js';
+import { TestSet } from './testSet.js';
 
 export const EVALUATOR_LEASE = 'test-evaluator';
 export const EVALUATOR_CONSUMER = 'test-evaluator';
@@ -155,7 +156,7 @@ export class TestEvaluator extends ConsumerLoop {
     // Results written by anyone else (an evaluation job, a push, a hand-written aspect)
     // change today's counts too: without this, a snapshot taken while a job was still
     // writing stayed the day's last word.
-    if (changes.some((c) => c.aspect === RESULTS_ASPECT)) this.countsChanged = true;
+    if (changes.some((c) => c.aspect === ASPECT.testResults)) this.countsChanged = true;
     const live = await this.liveTests();
     await this.evaluateEntities(entities, live);
     const toRun = new Set([...tests, ...live.naming(properties)]);
@@ -238,7 +239,7 @@ export function classify(changes: readonly ConsumedChange[]): { entities: Urn[];
     const type = parsed.urn.entityType;
     if (type === ENTITY.test) tests.add(c.urn);
     else if (type === ENTITY.structuredProperty) properties.add(c.urn);
-    else if (c.aspect !== RESULTS_ASPECT && !entities.has(c.urn)) entities.set(c.urn, parsed.urn);
+    else if (c.aspect !== ASPECT.testResults && !entities.has(c.urn)) entities.set(c.urn, parsed.urn);
   }
   return { entities: [...entities.values()], tests, properties };
 }

@@ -10,6 +10,7 @@
  * A write happens only when an outcome changes (resultsToStore); an unchanged entity
  * costs its share of one load.
  */
+import { ASPECT } from '../../domain/aspects/index.js';
 import { createBoundedMatcher, RegexBoundExceeded } from '../../domain/boundedRegex.js';
 import { resultsToStore, type ResultStamp, type TestResults } from '../../domain/testResults.js';
 import { runTests, type EntityDocument, type TestRun } from '../../domain/testRules.js';
@@ -21,7 +22,7 @@ import { countTestEvaluation, type TestEvaluationTrigger } from '../../telemetry
 import { NO_CHANGE } from '../../domain/writes/entityWrite.js';
 import type { ComputeChange, EntityPlan } from '../../domain/writes/plan.js';
 import type { WriteService } from '../writes/writeService.js';
-import { RESULTS_ASPECT, TestSet } from './testSet.js';
+import { TestSet } from './testSet.js';
 
 /** Results are stored through the one write entry point, as every aspect is. */
 export type ResultPath = WriteService;
@@ -56,7 +57,7 @@ export function resultsChange(
   const applicable = tests.targets(urn.entityType) ? tests.tests : [];
   return {
     op: 'compute',
-    aspect: RESULTS_ASPECT,
+    aspect: ASPECT.testResults,
     reads: tests.readsOf(urn.entityType),
     compute: (current: unknown, entity: EntityReading) => {
       const doc: EntityDocument = { urn: urn.value, entityType: urn.entityType.name, aspects: entity.aspects };

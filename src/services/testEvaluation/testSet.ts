@@ -3,12 +3,10 @@
  * entity type: which tests target it and which aspects they read of it (what the
  * write path loads for an evaluation).
  */
+import { ASPECT } from '../../domain/aspects/index.js';
 import { isKnownAspect, type EntityTypeInfo } from '../../domain/registry/entityTypes.js';
 import { aspectsRead, propertiesRead } from '../../domain/testDefinition.js';
 import type { RunnableDefinition } from '../../domain/testRules.js';
-
-/** The aspect test results are stored in. */
-export const RESULTS_ASPECT = 'testResults';
 
 export class TestSet {
   private readonly reads = new Map<string, string[]>();
@@ -21,7 +19,7 @@ export class TestSet {
 
   /** Whether entities of the type can hold results at all. */
   static holdsResults(type: EntityTypeInfo): boolean {
-    return isKnownAspect(type, RESULTS_ASPECT);
+    return isKnownAspect(type, ASPECT.testResults);
   }
 
   /** Whether some test targets entities of the type. */

@@ -10,12 +10,13 @@
  * own error; several: BatchRefusedError listing each). With `atomic: false` each entity
  * stands alone: the refused ones are answered as such, the others written.
  */
+import { ASPECT, auditedDelete, auditedWrite, staleChangesOf } from '../../domain/aspects/index.js';
 import type { UndefinedPropertyValues } from '../../domain/structuredProperties.js';
 import { BatchRefusedError, relocated, ServiceError, StaleWriteError, UnavailableError, ValidationError, type RefusedItem } from '../../domain/errors.js';
 import { checkRequestedResults, requireBatchSize } from '../../domain/limits.js';
 import type { UrnNamespace } from '../../domain/typeUrns.js';
 import { keyAspectOf } from '../../domain/urn.js';
-import { changesBetween, staleMessage } from '../../domain/staleWrite.js';
+import { staleMessage } from '../../domain/staleWrite.js';
 import { addImpacts, NO_IMPACT, type ValueImpact } from '../../domain/valueImpact.js';
 import { requestOf, type EntityPlan, type WriteChange, type WritePlan } from '../../domain/writes/plan.js';
 import type { AspectResult } from '../../domain/writes/writeDecision.js';
@@ -26,7 +27,7 @@ import { propertyImpact } from '../../store/propertyImpact.js';
 import { inTransaction } from '../../store/transaction.js';
 import { WriteConflict } from '../../store/writeApply.js';
 import type { Logger } from '../../logger.js';
-import { AuditTrail, auditedAspectWrite, failure, type AuditAction } from '../audit.js';
+import { AuditTrail, failure, type AuditAction } from '../audit.js';
 import type { Caller, WriteOptions } from '../caller.js';
 import { handlerFor } from '../aspects/handlers.js';
 import { committed, deleteAspectIn, deleteEntityIn, RolledBack, writeEntities, writeEntitiesIn, type EntityResult, type EntityWrite, type EntityWriteOptions, type WritePath } from '../aspects/pipeline.js';
@@ -303,7 +304,7 @@ export class DefaultWriteService implements WriteService {
     const current = latest ? String(latest.revision) : '-1';
     const visible = await this.visibleProperties(aspect, [read?.metadata, latest?.metadata]);
     // The version read may be gone (retention) or never have been: then what changed since is not known.
-    const changes = read || from === 0 ? changesBetween(aspect, read?.metadata, latest?.metadata, (p) => visible.has(p)) : [];
+    const changes = read || from === 0 ? staleChangesOf(aspect)(read?.metadata, latest?.metadata, (p) => visible.has(p)) : [];
     const writes = rows.filter((r) => r.revision > from).map((r) => ({ version: String(r.revision), actor: r.createdBy, time: r.createdOn.getTime(), via: r.createdVia }));
     return new StaleWriteError(staleMessage(urn, aspect, expected, current, writes, changes), { urn, aspect, expected, current }, {
       expectedVersion: expected,
@@ -315,7 +316,7 @@ export class DefaultWriteService implements WriteService {
 
   /** The properties whose values a stale write's answer may show: those that exist and are not soft deleted. */
   private async visibleProperties(aspect: string, metadata: readonly unknown[]): Promise<Set<string>> {
-    if (aspect !== 'structuredProperties') return new Set();
+    if (aspect !== ASPECT.structuredProperties) return new Set();
     const named = metadata.flatMap((m) => ((m as { properties?: Array<{ propertyUrn?: unknown }> } | undefined)?.properties ?? []).map((e) => e?.propertyUrn)).filter((u): u is string => typeof u === 'string');
     const found = await findProperties(this.deps.db, [...new Set(named)]);
     return new Set([...found.values()].filter((p) => !p.removed).map((p) => p.urn));
@@ -327,10 +328,10 @@ export class DefaultWriteService implements WriteService {
     const out: AuditAction[] = [];
     for (const c of p.plan.changes) {
       if (c.op === 'delete') {
-        out.push(c.aspect === type.keyAspect ? 'entity.hardDelete' : c.aspect === 'status' && type.name === 'structuredProperty' ? 'entity.restore' : 'aspect.delete');
+        out.push(auditedDelete(type, c.aspect));
         continue;
       }
-      const action = auditedAspectWrite(c.aspect, c.op === 'set' ? c.value : undefined, type.name);
+      const action = auditedWrite(type, c.aspect, c.op === 'set' ? c.value : undefined);
       if (action) out.push(action);
     }
     return out;
@@ -346,11 +347,11 @@ export class DefaultWriteService implements WriteService {
         return;
       }
       if (e.status === 'skipped') return;
-      const dropped = e.reports.structuredProperties?.droppedValuesOf as readonly string[] | undefined;
+      const dropped = e.reports[ASPECT.structuredProperties]?.droppedValuesOf as readonly string[] | undefined;
       if (dropped) this.deps.log.warn({ actor: caller.actor, urn: target, properties: dropped }, 'dropped the values of structured properties that do not exist (DROP_UNDEFINED_PROPERTY_VALUES)');
       const type = p.plan.urn.entityType;
       for (const result of e.results) {
-        const action = auditedAspectWrite(result.aspect, result.value, type.name);
+        const action = auditedWrite(type, result.aspect, result.value);
         if (action) this.audit.record({ action, actor: caller.actor, target, outcome: 'done' });
       }
       if (p.plan.deleteEntity || p.deletes.length > 0) {

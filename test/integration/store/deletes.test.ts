@@ -2,6 +2,7 @@
  * Hard deletes in the store (store/deletes.ts) against a real PostgreSQL: what the
  * delete locks and finds, and everything one delete statement removes, logs and queues.
  */
+import { deletionOf } from '../../../src/domain/aspects/index.js';
 import { CLEANUP_PROPERTY_VALUES } from '../../../src/domain/jobKinds.js';
 import { decideAspectDelete, decideEntityDelete } from '../../../src/domain/writes/entityDelete.js';
 import { applyDeletes, lockForDelete } from '../../../src/store/deletes.js';
@@ -25,11 +26,11 @@ const AUTHOR = { actor: 'urn:li:corpuser:deleter', via: null };
     values: await count('SELECT count(*) AS n FROM property_value WHERE entity_urn = ANY($1)', [urns]),
   });
   const deleteEntity = (urn: string, entityType: string) =>
-    inTransaction(s.db, async (tx) => applyDeletes(tx, decideEntityDelete(await lockForDelete(tx, { urn, entityType }, { childType: entityType === 'dataset' ? 'schemaField' : undefined })), AUTHOR));
+    inTransaction(s.db, async (tx) => applyDeletes(tx, decideEntityDelete(await lockForDelete(tx, { urn, entityType }, { childType: entityType === 'dataset' ? 'schemaField' : undefined }), deletionOf), AUTHOR));
   const deleteAspect = (urn: string, entityType: string, aspect: string) =>
     inTransaction(s.db, async (tx) => {
       const [entity] = await lockForDelete(tx, { urn, entityType }, {});
-      return entity ? applyDeletes(tx, decideAspectDelete(entity, aspect), AUTHOR) : [];
+      return entity ? applyDeletes(tx, decideAspectDelete(entity, aspect, deletionOf), AUTHOR) : [];
     });
 
   beforeAll(async () => {

@@ -1,8 +1,9 @@
 /** Hard deletes as data (docs/contract.md §5) and the cleanup job's decision (docs/contract.md §2, §5). */
+import { deletionOf } from '../../../src/domain/aspects/index.js';
+import { structuredPropertiesRules } from '../../../src/domain/aspects/modules/structuredProperties.js';
 import { CLEANUP_PROPERTY_VALUES } from '../../../src/domain/jobKinds.js';
 import { decideAspectDelete, decideEntityDelete, NOTHING_TO_DELETE } from '../../../src/domain/writes/entityDelete.js';
 import { withoutPropertyInVersion } from '../../../src/domain/writes/valueCleanup.js';
-import { structuredPropertiesRules } from '../../../src/domain/writes/structuredPropertiesRules.js';
 import type { HeldValue, PropertyRecord } from '../../../src/domain/writes/writeState.js';
 import { aspectState, DATASET, held, propertyUrnOf, record, registryOf } from '../../support/writeStates.js';
 
@@ -15,40 +16,40 @@ describe('hard delete of an entity', () => {
     const d = decideEntityDelete([
       { urn: FIELD, entityType: 'schemaField', aspects: ['structuredProperties'] },
       { urn: DATASET.value, entityType: 'dataset', aspects: ['status'] },
-    ]);
+    ], deletionOf);
     expect(d.entities).toEqual([{ urn: FIELD, entityType: 'schemaField' }, { urn: DATASET.value, entityType: 'dataset' }]);
     expect(d.registry).toEqual([]);
     expect(d.jobs).toEqual([]);
   });
 
   test('a property definition takes its registry row at once and queues the removal of its values', () => {
-    const d = decideEntityDelete([{ urn: PROPERTY, entityType: 'structuredProperty', aspects: ['propertyDefinition', 'status'] }]);
+    const d = decideEntityDelete([{ urn: PROPERTY, entityType: 'structuredProperty', aspects: ['propertyDefinition', 'status'] }], deletionOf);
     expect(d.registry).toEqual([{ urn: PROPERTY, change: 'delete' }]);
     expect(d.jobs).toEqual([cleanupJob]);
   });
 
   test('nothing found, nothing deleted', () => {
-    expect(decideEntityDelete([])).toEqual(NOTHING_TO_DELETE);
+    expect(decideEntityDelete([], deletionOf)).toEqual(NOTHING_TO_DELETE);
   });
 });
 
 describe('hard delete of one aspect', () => {
   test('an aspect the entity does not have deletes nothing', () => {
-    expect(decideAspectDelete({ urn: DATASET.value, entityType: 'dataset', aspects: [] }, 'status')).toEqual(NOTHING_TO_DELETE);
+    expect(decideAspectDelete({ urn: DATASET.value, entityType: 'dataset', aspects: [] }, 'status', deletionOf)).toEqual(NOTHING_TO_DELETE);
   });
 
   test('deleting structuredProperties removes the value rows too', () => {
-    const d = decideAspectDelete({ urn: DATASET.value, entityType: 'dataset', aspects: ['structuredProperties'] }, 'structuredProperties');
+    const d = decideAspectDelete({ urn: DATASET.value, entityType: 'dataset', aspects: ['structuredProperties'] }, 'structuredProperties', deletionOf);
     expect(d.aspects).toEqual([{ urn: DATASET.value, entityType: 'dataset', aspect: 'structuredProperties' }]);
     expect(d.valueRowsOf).toEqual([DATASET.value]);
   });
 
   test('deleting a property status restores the property', () => {
-    expect(decideAspectDelete({ urn: PROPERTY, entityType: 'structuredProperty', aspects: ['status'] }, 'status').registry).toEqual([{ urn: PROPERTY, change: 'restore' }]);
+    expect(decideAspectDelete({ urn: PROPERTY, entityType: 'structuredProperty', aspects: ['status'] }, 'status', deletionOf).registry).toEqual([{ urn: PROPERTY, change: 'restore' }]);
   });
 
   test('deleting a property definition removes it from the registry and queues the removal of its values', () => {
-    const d = decideAspectDelete({ urn: PROPERTY, entityType: 'structuredProperty', aspects: ['propertyDefinition'] }, 'propertyDefinition');
+    const d = decideAspectDelete({ urn: PROPERTY, entityType: 'structuredProperty', aspects: ['propertyDefinition'] }, 'propertyDefinition', deletionOf);
     expect(d.registry).toEqual([{ urn: PROPERTY, change: 'delete' }]);
     expect(d.jobs).toEqual([cleanupJob]);
   });

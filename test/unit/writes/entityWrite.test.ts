@@ -14,10 +14,10 @@ import {
   type AspectWriteRequest,
   type RuledRequest,
 } from '../../../src/domain/writes/entityWrite.js';
+import { propertyDefinitionRules } from '../../../src/domain/aspects/modules/propertyDefinition.js';
+import { propertyStatusRules } from '../../../src/domain/aspects/modules/propertyStatus.js';
+import { structuredPropertiesRules } from '../../../src/domain/aspects/modules/structuredProperties.js';
 import { keyAspectRules, objectAspectRules } from '../../../src/domain/writes/plainAspectRules.js';
-import { propertyDefinitionRules } from '../../../src/domain/writes/propertyDefinitionRules.js';
-import { propertyStatusRules } from '../../../src/domain/writes/statusRules.js';
-import { structuredPropertiesRules } from '../../../src/domain/writes/structuredPropertiesRules.js';
 import type { EntityState } from '../../../src/domain/writes/writeState.js';
 import { aspect, DATASET, definitionOf, entity, held, propertyUrnOf, record, registryOf } from '../../support/writeStates.js';
 import { thrown } from '../thrown.js';

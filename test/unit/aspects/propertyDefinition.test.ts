@@ -5,7 +5,8 @@
 import { IncompatibleChangeError, SoftDeletedError, ValidationError } from '../../../src/domain/errors.js';
 import { CLEANUP_PROPERTY_VALUES } from '../../../src/domain/jobKinds.js';
 import { parseUrn } from '../../../src/domain/urn.js';
-import { decidePropertyDefinition, propertiesWhoseValuesDrop, propertyDefinitionRules, valueDropRefusal } from '../../../src/domain/writes/propertyDefinitionRules.js';
+import { decidePropertyDefinition, propertyDefinitionRules } from '../../../src/domain/aspects/modules/propertyDefinition.js';
+import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../../src/domain/writes/valueDrop.js';
 import type { EntityWriteDecision } from '../../../src/domain/writes/writeDecision.js';
 import { aspectState, definitionOf, record, registryOf } from '../../support/writeStates.js';
 import { thrown } from '../thrown.js';

@@ -5,7 +5,7 @@
  * Values of a soft-deleted property are hidden but kept: soft delete is reversible, so
  * a write that replaces the aspect carries them over untouched.
  */
-import { effectiveDefinition } from '../propertyDefinition.js';
+import { effectiveDefinition } from '../../propertyDefinition.js';
 import {
   checkRemoval,
   parseStructuredPropertiesAspect,
@@ -13,11 +13,13 @@ import {
   type AssignmentContext,
   type DefinitionState,
   type PropertyValueAssignment,
-} from '../structuredProperties.js';
-import { sameValue, type TypedValue } from '../typedValue.js';
-import type { AspectRules, AspectState } from './aspectRules.js';
-import { entriesOf, visibilityOf, visibleStructuredProperties, visibleValues } from './valueVisibility.js';
-import type { AspectDecision, ValueRow } from './writeDecision.js';
+} from '../../structuredProperties.js';
+import { valueChanges } from '../../staleWrite.js';
+import { sameValue, type TypedValue } from '../../typedValue.js';
+import type { AspectRules, AspectState } from '../../writes/aspectRules.js';
+import { entriesOf, visibilityOf, visibleStructuredProperties, visibleValues } from '../../writes/valueVisibility.js';
+import type { AspectDecision, ValueRow } from '../../writes/writeDecision.js';
+import type { AspectModule } from '../aspectModule.js';
 
 /** The property URNs a (not yet validated) structuredProperties value names. */
 export function propertiesNamedBy(value: unknown): string[] {
@@ -90,4 +92,16 @@ export const structuredPropertiesRules: AspectRules = {
   needs: (_urn, value) => ({ aspects: [], values: true, properties: propertiesNamedBy(value), searchFields: [] }),
   view: (stored, context) => visibleStructuredProperties(stored, context.values, context.urn.entityType.name),
   decide: decideStructuredProperties,
+  // One entry per property and attribution source, as DataHub's template keys them.
+  patch: { keys: { properties: { keys: [['propertyUrn'], ['attribution', 'source']] } }, empty: { properties: [] } },
+  // The entity's value rows are this aspect's: they go with it.
+  deleted: { ofAspect: () => ({ valueRows: true }) },
+};
+
+export const structuredProperties: AspectModule = {
+  name: 'structuredProperties',
+  pdlClass: 'com.linkedin.structured.StructuredProperties',
+  rules: structuredPropertiesRules,
+  // A stale write is told which properties' values changed, not that `properties` did.
+  staleChanges: valueChanges,
 };

@@ -5,7 +5,7 @@
  */
 import { SoftDeletedError, ValidationError } from '../../../src/domain/errors.js';
 import { parseUrn } from '../../../src/domain/urn.js';
-import { decideStructuredProperties, propertiesNamedBy, structuredPropertiesRules } from '../../../src/domain/writes/structuredPropertiesRules.js';
+import { decideStructuredProperties, propertiesNamedBy, structuredPropertiesRules } from '../../../src/domain/aspects/modules/structuredProperties.js';
 import { aspectState, DATASET, held, propertyUrnOf, record, registryOf } from '../../support/writeStates.js';
 import { thrown } from '../thrown.js';
 

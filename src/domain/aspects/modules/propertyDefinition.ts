@@ -9,14 +9,18 @@
  * - a migration (domain/valueMigration.ts) draws a new generation in the same lineage:
  *   readers see the older values through its rules until its job has rewritten them.
  */
-import { breakingChangeList, checkCompatibility, describeChange, type CountedChange } from '../compatibility.js';
-import { ConflictError, SoftDeletedError, ValidationError } from '../errors.js';
-import { CLEANUP_PROPERTY_VALUES, MIGRATE_PROPERTY_VALUES } from '../jobKinds.js';
-import { effectiveDefinition, inCanonicalNamespace, parsePropertyDefinition, searchFieldName, type PropertyDefinition } from '../propertyDefinition.js';
-import { dataTypeOf } from '../typeUrns.js';
-import { activeMigrationJson, migrationEffect, migrationTargetOf, uncoveredRefusal, type ActiveMigration, type MigrationRules } from '../valueMigration.js';
-import { type AspectRules, type AspectState, type HolderQuestion } from './aspectRules.js';
-import type { AspectDecision, EntityWriteDecision, LifecycleNote, RegistryDefinition } from './writeDecision.js';
+import { breakingChangeList, checkCompatibility, describeChange, type CountedChange } from '../../compatibility.js';
+import { ConflictError, SoftDeletedError, ValidationError } from '../../errors.js';
+import { CLEANUP_PROPERTY_VALUES, MIGRATE_PROPERTY_VALUES } from '../../jobKinds.js';
+import { effectiveDefinition, inCanonicalNamespace, parsePropertyDefinition, searchFieldName, type PropertyDefinition } from '../../propertyDefinition.js';
+import { findEntityType } from '../../registry/entityTypes.js';
+import { DATA_TYPES } from '../../registry/valueTypes.js';
+import { entityTypeName, textField } from '../../searchFieldKinds.js';
+import { dataTypeOf, dataTypeUrn, entityTypeUrn, tryParseDataType, type DataType } from '../../typeUrns.js';
+import { activeMigrationJson, migrationEffect, migrationTargetOf, uncoveredRefusal, type ActiveMigration, type MigrationRules } from '../../valueMigration.js';
+import type { AspectRules, AspectState, DeletionEffects, HolderQuestion } from '../../writes/aspectRules.js';
+import type { AspectDecision, LifecycleNote, RegistryDefinition } from '../../writes/writeDecision.js';
+import type { AspectModule } from '../aspectModule.js';
 
 /** What a definition write may carry beside the definition. */
 export interface DefinitionDirective {
@@ -123,26 +127,6 @@ function holdersToCount(next: unknown, state: AspectState): HolderQuestion | nul
   return { propertyUrn: state.urn.value, generation: before.generation, changes, entries: migrationOf(state.directive) !== undefined };
 }
 
-/**
- * The properties whose stored values a write drops (issue #29): a definition that draws
- * a new generation for a property that already has one, outside a migration (a new
- * version, breaking or not), hides every value written before, and the cleanup job then
- * deletes them. That is as destructive as a hard delete of the values, so it needs the
- * scope a hard delete needs.
- */
-export function propertiesWhoseValuesDrop(decision: EntityWriteDecision, isRegistered: (urn: string) => boolean): string[] {
-  return decision.registry.filter((r) => r.define?.generation === 'new' && r.define.migration === null && isRegistered(r.urn)).map((r) => r.urn);
-}
-
-/** The refusal of such a write to a caller who may not drop values, naming what it would drop. */
-export function valueDropRefusal(propertyUrn: string, impact: { readonly entities: number; readonly values: number; readonly byEntityType: Readonly<Record<string, number>> }, needs: string): string {
-  const types = Object.entries(impact.byEntityType).map(([type, n]) => `${type}: ${n}`).join(', ');
-  return (
-    `This definition of ${propertyUrn} starts a new version, which would drop its ${impact.values} stored value${impact.values === 1 ? '' : 's'} ` +
-    `on ${impact.entities} entit${impact.entities === 1 ? 'y' : 'ies'} (${types}); a change that drops stored values needs a token with ${needs} scope`
-  );
-}
-
 export const propertyDefinitionRules: AspectRules = {
   createsEntity: true,
   // The qualified name must equal the urn id, so the search field is known before the value.
@@ -154,4 +138,46 @@ export const propertyDefinitionRules: AspectRules = {
   changesRegistry: true,
   acceptsDirective: true,
   holdersToCount,
+  patch: { keys: { entityTypes: { keys: [] }, allowedPlatforms: { keys: [] }, allowedValues: { keys: [['value', '*']] } } },
+  // The property goes from the registry at once, and a job removes its values everywhere.
+  deleted: {
+    ofAspect: (urn) => ({ ...definitionGone(urn), event: 'hardDeleted' }),
+    withEntity: definitionGone,
+  },
+};
+
+function definitionGone(urn: string): DeletionEffects {
+  return { registry: 'delete', jobs: [{ kind: CLEANUP_PROPERTY_VALUES, payload: { propertyUrn: urn } }] };
+}
+
+function dataTypeName(value: string): DataType {
+  const type = tryParseDataType(value, true) ?? tryParseDataType(value.toLowerCase(), true);
+  if (!type) throw new ValidationError(`${JSON.stringify(value)} is not a data type; use one of ${DATA_TYPES.join(', ')} or its urn`, 'values');
+  return type;
+}
+
+export const propertyDefinition: AspectModule = {
+  name: 'propertyDefinition',
+  pdlClass: 'com.linkedin.structured.StructuredPropertyDefinition',
+  rules: propertyDefinitionRules,
+  text: { displayName: ['displayName'], description: ['description'] },
+  facts: [
+    { field: 'qualifiedName', path: ['qualifiedName'] },
+    { field: 'valueType', path: ['valueType'], as: 'dataType' },
+    { field: 'entityTypes', path: ['entityTypes', '*'], as: 'entityType' },
+    { field: 'cardinality', path: ['cardinality'], as: 'cardinality' },
+  ],
+  searchFields: {
+    qualifiedName: textField('Qualified name'),
+    valueType: { ...textField('Value type', dataTypeName), display: (v, namespace) => dataTypeUrn(v as DataType, namespace) },
+    entityTypes: {
+      ...textField('Entity types', entityTypeName),
+      display: (v, namespace) => {
+        const type = findEntityType(v);
+        return type ? entityTypeUrn(type, namespace) : v;
+      },
+    },
+    cardinality: textField('Cardinality', (v) => v.toUpperCase()),
+  },
+  audit: { write: () => 'definition.write' },
 };

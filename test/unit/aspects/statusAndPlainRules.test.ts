@@ -1,8 +1,10 @@
 /** Status (docs/contract.md §5 soft delete), key aspects, testInfo/testResults and other aspects stored as given (docs/contract.md §4, §7). */
 import { NotFoundError, ValidationError } from '../../../src/domain/errors.js';
 import { parseUrn } from '../../../src/domain/urn.js';
-import { keyAspectRules, objectAspectRules, testResultsRules } from '../../../src/domain/writes/plainAspectRules.js';
-import { propertyStatusRules, statusRules } from '../../../src/domain/writes/statusRules.js';
+import { propertyStatusRules } from '../../../src/domain/aspects/modules/propertyStatus.js';
+import { statusRules } from '../../../src/domain/aspects/modules/status.js';
+import { testResultsRules } from '../../../src/domain/aspects/modules/testResults.js';
+import { keyAspectRules, objectAspectRules } from '../../../src/domain/writes/plainAspectRules.js';
 import { aspect, aspectState, DATASET, definitionOf } from '../../support/writeStates.js';
 import { thrown } from '../thrown.js';
 
