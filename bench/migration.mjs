@@ -1,5 +1,5 @@
 // Benchmark (issue #39): a migration of a property held by N datasets, measured from
-// outside: the server as a child process (`node dist/main.js`) with a token, on a durable
+// outside: the server as a child process (`node --max-semi-space-size=8 dist/main.js`, as `npm start` runs it) with a token, on a durable
 // PostgreSQL and a Meilisearch; a retired allowed value (2) remapped to its successor (3)
 // on every holder. Times the definition write (readers see the new values from then on)
 // and the job that rewrites the holders; meanwhile samples GET /health (p99) and reads
@@ -117,7 +117,7 @@ export async function run(argv) {
     const load = loadavg()[0];
     const body = `
 Command: \`npm run bench -- migration --n ${n}\`
-Machine: ${machine()}. The server as a child process (\`node dist/main.js\`, token authentication), a durable PostgreSQL 15 and Meilisearch 1.21.0 started by the benchmark; every figure over HTTP.
+Machine: ${machine()}. The server as a child process (\`node --max-semi-space-size=8 dist/main.js\`, as \`npm start\` runs it, token authentication), a durable PostgreSQL 15 and Meilisearch 1.21.0 started by the benchmark; every figure over HTTP.
 
 A number property with allowed values 1, 2, 3 is held by ${n} datasets (${Math.ceil(n / 3)} hold 1, the rest 2). The definition retiring 2 is written with a migration remapping 2 to 3 (\`{"value": ..., "migration": {"remap": [{"from": {"double": 2}, "to": {"double": 3}}]}}\`); from that answer on every read shows 3, and the job \`migrate-property-values\` rewrites each holder in the steward's name (a history entry per changed value). From the change's answer to the job's end a reader reads holders' values (${reads.values} reads) and the property's facet (${reads.facets} aggregations), and \`GET /health\` is sampled every 50 ms.
 
