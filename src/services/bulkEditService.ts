@@ -103,7 +103,7 @@ export class DefaultBulkEditService implements BulkEditService {
         changes: outcome.changed.slice(0, LISTED),
       };
     }
-    const payload: BulkEditPayload = { propertyUrn, operation, values: [...edit.values], urns, actor: caller.actor, scope: caller.scope, via: caller.via ?? null, query: input.urns ? null : (input.query ?? '*') };
+    const payload: BulkEditPayload = { propertyUrn, operation, values: [...edit.values], urns, actor: caller.actor, scope: caller.scope, via: caller.via ?? null, groups: [...(caller.groups ?? [])], query: input.urns ? null : (input.query ?? '*') };
     const id = await inTransaction(this.deps.db, (tx) => enqueueJob(tx, BULK_EDIT_VALUES, payload as unknown as Record<string, unknown>));
     new AuditTrail(this.deps.log).record({ action: 'values.bulkEdit', actor: caller.actor, target: propertyUrn, outcome: 'done', detail: { job: String(id), operation, entities: urns.length } });
     this.deps.onJobQueued?.();

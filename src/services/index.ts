@@ -40,6 +40,8 @@ import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
 import { DefaultWriteService, type WriteService } from './writes/writeService.js';
+import { PolicyGate } from './writes/policyGate.js';
+import type { AccessPolicies } from './accessPolicies.js';
 
 export interface Services {
   /** The one write entry point: every write is a plan submitted here. */
@@ -66,6 +68,8 @@ export interface Services {
 
 export interface ServiceDeps {
   readonly db: Db;
+  /** The policies in force (one cached copy per process, shared with the background writers). */
+  readonly access: AccessPolicies;
   /** Reads the property registry's change counter (searches check their cached registry with it). */
   readonly registryEpoch: RegistryEpochReader;
   /** Reads a page of entities with named aspects in one statement (EntityService.readEntities). */
@@ -95,12 +99,12 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps): Services {
   const registryChanges = deps.registryChanges ?? new LocalRegistryChanges();
-  const writes = new DefaultWriteService({ db: deps.db, log: deps.log, indexWaiter: deps.indexWaiter, registryChanges, ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}) });
+  const writes = new DefaultWriteService({ db: deps.db, log: deps.log, indexWaiter: deps.indexWaiter, registryChanges, gate: new PolicyGate(deps.access), ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}) });
   const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, indexWaiter: deps.indexWaiter, writes });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
   const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities, writes });
-  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit });
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit, access: deps.access });
   return {
     writes: new AuthorizedWriteService(writes),
     entities: new AuthorizedEntityService(entities),

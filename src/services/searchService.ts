@@ -27,7 +27,9 @@ import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
 import { SEARCH_INDEX_BUILD } from './jobs/kinds.js';
 import { DEFAULT_KEY_FACETS, describeFacet, emptyFacet, type Facet } from './searchFacets.js';
-import { resolveFields } from './searchFields.js';
+import { narrowed, resolveFields, resolveQuietly, type ResolvedFields } from './searchFields.js';
+import type { AccessPolicies } from './accessPolicies.js';
+import type { LookupEpoch } from './searchRegistry.js';
 import type { LocalRegistryChanges } from './localRegistryChanges.js';
 import { SearchRegistry } from './searchRegistry.js';
 
@@ -94,6 +96,8 @@ export interface SearchDeps {
   readonly registryChanges: LocalRegistryChanges;
   /** Where a rebuild asked for is recorded. */
   readonly audit: AuditTrail;
+  /** What each caller may read (the policies): applied inside the engine's query. */
+  readonly access: AccessPolicies;
 }
 
 const DEFAULT_AGG_VALUES = 20;
@@ -143,18 +147,19 @@ export class DefaultSearchService implements SearchService {
     return this.searcherOrNull !== null;
   }
 
-  async scroll(_caller: Caller, input: ScrollInput): Promise<ScrollResult> {
+  async scroll(caller: Caller, input: ScrollInput): Promise<ScrollResult> {
     const types = typesOf(input.types);
     const count = pageSize(input.count, PAGE_LIMITS.searchCount);
     const query = parseQuery(input.query, input.orFilters);
+    const readable = this.deps.access.readFilterOf(caller);
     const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request(types, query, (await resolveFields(this.registry, query.filter, [], used)), input.includeSoftDeleted),
+      async (used) => this.request(types, query, narrowed(await resolveFields(this.registry, query.filter, [], used), await this.restriction(await readable, used)), input.includeSoftDeleted),
       (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, ...scrollOrderOf(input.sort) }),
     );
     return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })) };
   }
 
-  async aggregate(_caller: Caller, input: AggregateInput): Promise<AggregateResult> {
+  async aggregate(caller: Caller, input: AggregateInput): Promise<AggregateResult> {
     const types = typesOf(input.types);
     const maxValues = input.maxAggValues ?? DEFAULT_AGG_VALUES;
     if (!Number.isInteger(maxValues) || maxValues < 0) throw new ValidationError('maxAggValues must be a whole number >= 0', 'maxAggValues');
@@ -162,12 +167,13 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(input.query, input.orFilters);
     const requested = [...new Set(input.facets ?? [])];
     const defaults = requested.length === 0;
-    const names = defaults ? await this.defaultFacets() : requested;
+    const readable = this.deps.access.readFilterOf(caller);
+    const names = defaults ? await this.defaultFacets(await readable) : requested;
     const facets = await this.registry.withCurrentRegistry(
       async (used) => {
         // A default facet whose property went away since the index said so is just left out.
         const resolved = await resolveFields(this.registry, query.filter, names, used, defaults);
-        return { resolved, request: this.request(types, query, resolved, input.includeSoftDeleted) };
+        return { resolved, request: this.request(types, query, narrowed(resolved, await this.restriction(await readable, used)), input.includeSoftDeleted) };
       },
       async ({ resolved, request }) => {
         const counted = names.flatMap((name) => {
@@ -203,8 +209,9 @@ export class DefaultSearchService implements SearchService {
       });
     }
     const query = parseQuery(text, null);
+    const readable = this.deps.access.readFilterOf(caller);
     const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request([entityType], query, await resolveFields(this.registry, query.filter, [], used), false),
+      async (used) => this.request([entityType], query, narrowed(await resolveFields(this.registry, query.filter, [], used), await this.restriction(await readable, used)), false),
       (request) => this.searcher().page(request, { count, scrollId: options.scrollId ?? null, ...ordered }),
     );
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
@@ -244,6 +251,11 @@ export class DefaultSearchService implements SearchService {
     );
   }
 
+  /** What the caller may read, resolved against the registry as their own filter is; null when they may read everything. */
+  private async restriction(readable: FilterNode, used: LookupEpoch): Promise<ResolvedFields | null> {
+    return readable.kind === 'all' ? null : resolveQuietly(this.registry, readable, used);
+  }
+
   private request(
     types: readonly EntityTypeInfo[],
     query: ParsedQuery,
@@ -269,7 +281,9 @@ export class DefaultSearchService implements SearchService {
    * structuredPropertySettings.showInSearchFilters is true (read from the index of
    * definitions, where the indexer put it).
    */
-  private async defaultFacets(): Promise<string[]> {
+  private async defaultFacets(readable: FilterNode): Promise<string[]> {
+    // The properties shown are those whose definitions the caller may read.
+    if (readable.kind === 'none') return [...DEFAULT_KEY_FACETS];
     const shown: FilterNode = { kind: 'equals', field: 'showInSearchFilters', values: ['true'] };
     const page = await this.searcher().page(
       { types: [ENTITY.structuredProperty.name], keywords: null, filter: shown, fields: new Map([['showInSearchFilters', { kind: 'key', name: 'showInSearchFilters' }]]), includeRemoved: false },

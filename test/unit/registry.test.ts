@@ -3,6 +3,7 @@
  * tests hold its rows to each other and to schema.graphql, so that adding a value type
  * or an entity type is a row there plus its enum value in the schema, and nothing else.
  */
+import { PRIVILEGES } from '../../src/domain/policies/privileges.js';
 import { readFileSync } from 'node:fs';
 import { buildASTSchema, isEnumType, isObjectType, parse } from 'graphql';
 import { ALL_ASPECTS, findAspect } from '../../src/domain/registry/aspects.js';
@@ -91,9 +92,18 @@ describe('entity types', () => {
     expect(ruleKindOf(ENTITY.dataset, ENTITY.dataset.keyAspect)).toBe('key');
   });
 
-  test('only metadata tests need admin to write, and only built-in types exist without being stored', () => {
-    expect(ENTITY_TYPES.filter((t) => t.adminWrites).map((t) => t.name)).toEqual(['test']);
+  test('only metadata tests and policies need admin to write, and only built-in types exist without being stored', () => {
+    expect(ENTITY_TYPES.filter((t) => t.adminWrites).map((t) => t.name)).toEqual(['test', 'dataHubPolicy']);
     expect(ENTITY_TYPES.filter((t) => t.builtIn).map((t) => t.name)).toEqual(['dataType', 'entityType']);
+  });
+
+  test('writing a type needs its own privilege where it defines something; the admin types are those whose privilege needs admin', () => {
+    expect(Object.fromEntries(ENTITY_TYPES.filter((t) => t.writePrivilege !== 'EDIT_ENTITY').map((t) => [t.name, t.writePrivilege]))).toEqual({
+      structuredProperty: 'MANAGE_STRUCTURED_PROPERTIES',
+      test: 'MANAGE_TESTS',
+      dataHubPolicy: 'MANAGE_POLICIES',
+    });
+    for (const t of ENTITY_TYPES) expect(t.adminWrites).toBe(PRIVILEGES[t.writePrivilege].ceiling === 'admin');
   });
 
   test('values are held by the asset types, not by definitions or built-in types', () => {

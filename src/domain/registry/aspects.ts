@@ -11,7 +11,7 @@
  * from this list by services/aspects/handlers.ts. `object`: stored as given after a
  * shape check.
  */
-export type RuleKind = 'structuredProperties' | 'propertyDefinition' | 'propertyStatus' | 'status' | 'testInfo' | 'testResults' | 'object';
+export type RuleKind = 'structuredProperties' | 'propertyDefinition' | 'propertyStatus' | 'status' | 'testInfo' | 'testResults' | 'policyInfo' | 'object';
 
 import type { KeyedArrays } from '../jsonPatch.js';
 import { DATAHUB_ASPECTS } from './datahubAspects.js';
@@ -148,6 +148,8 @@ const ASPECTS: readonly AspectInfo[] = [
   aspect('dataTypeInfo', 'com.linkedin.datatype.DataTypeInfo'),
   aspect('entityTypeInfo', 'com.linkedin.entitytype.EntityTypeInfo'),
   aspect('dataPlatformInfo', 'com.linkedin.dataplatform.DataPlatformInfo'),
+  // A policy, read strictly (domain/policies/policy.ts): what the policies grant is decided from it.
+  aspect('dataHubPolicyInfo', 'com.linkedin.policy.DataHubPolicyInfo', { rules: 'policyInfo', text: named('displayName', 'description') }),
 ];
 
 /** Every aspect in the table's order (the order text is taken in), then the ones stored as given. */

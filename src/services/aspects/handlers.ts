@@ -8,6 +8,7 @@ import { requireKnownAspect, ruleKindOf, type EntityTypeInfo } from '../../domai
 import type { RuleKind } from '../../domain/registry/aspects.js';
 import type { AspectRules } from '../../domain/writes/aspectRules.js';
 import { keyAspectRules, objectAspectRules, testInfoRules, testResultsRules } from '../../domain/writes/plainAspectRules.js';
+import { policyInfoRules } from '../../domain/writes/policyInfoRules.js';
 import { propertyDefinitionRules } from '../../domain/writes/propertyDefinitionRules.js';
 import { propertyStatusRules, statusRules } from '../../domain/writes/statusRules.js';
 import { structuredPropertiesRules } from '../../domain/writes/structuredPropertiesRules.js';
@@ -19,6 +20,7 @@ const RULES: Readonly<Record<Exclude<RuleKind, 'object'>, AspectRules>> = {
   status: statusRules,
   testInfo: testInfoRules,
   testResults: testResultsRules,
+  policyInfo: policyInfoRules,
 };
 
 export function handlerFor(entityType: EntityTypeInfo, aspect: string): AspectRules {

@@ -18,7 +18,6 @@ import { breakingChangeImpact } from '../../domain/valueImpact.js';
 import { dropsValues, type MigrationEffect } from '../../domain/valueMigration.js';
 import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/propertyDefinitionRules.js';
 import { propertyImpact } from '../../store/propertyImpact.js';
-import type { Scope } from '../caller.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
 import { decideAspectDelete, decideEntityDelete, type DeleteDecision } from '../../domain/writes/entityDelete.js';
 import {
@@ -79,11 +78,11 @@ export interface EntityWriteOptions {
   /** Refuse when the entity already exists (REST createEntityIfNotExists=true). */
   readonly createEntityOnly?: boolean;
   /**
-   * Whether the writer may drop stored values (a new version of a property that has
-   * some, a migration that drops some); when not, such a write is refused naming what
-   * it would drop.
+   * Whether the writer may drop stored values of a property (a new version of a property
+   * that has some, a migration that drops some); when not, such a write is refused naming
+   * what it would drop and what it would take ("a token with admin scope").
    */
-  readonly valueDrops: 'allowed' | { readonly refusedUnless: Scope };
+  readonly valueDrops: (propertyUrn: string) => 'allowed' | { readonly refusedUnless: string };
   /** The interface the write came through, stored with each aspect version beside the actor. */
   readonly via?: string | undefined;
   /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
@@ -92,8 +91,10 @@ export interface EntityWriteOptions {
   readonly dryRun?: boolean;
   /** Leave out entities that do not exist (deleted since the caller listed them) instead of refusing them. */
   readonly skipMissing?: boolean;
-  /** What only the decision shows is the caller's to be allowed (the policies): throws a ServiceError to refuse the entity. */
-  readonly authorize?: (decision: EntityWriteDecision) => void;
+  /** What only the decision shows is the caller's to be allowed (the policies), on the entity as the write found it: throws a ServiceError to refuse it. */
+  readonly authorize?: (decision: EntityWriteDecision, entity: EntityState) => void;
+  /** What the policies read of every entity written (the aspects and values their resources name), loaded with the write's state. */
+  readonly authorizeNeeds?: { readonly aspects: readonly string[]; readonly values: boolean };
 }
 
 export interface EntityWrite {
@@ -175,7 +176,7 @@ async function attemptWrites(
   if (entities.length === 0) return { results: [], registryChanged: false };
   // A large batch's steps take turns with the rest of the server (src/time.ts).
   const turns = new TurnTaker();
-  const request = loadRequestOf(entities, ruled);
+  const request = loadRequestOf(entities, ruled, options.authorizeNeeds);
   await turns.turn();
   let state = await loadWriteState(target, request);
   const entityOf = (e: EntityWrite): EntityState => state.entities.get(e.urn.value)!;
@@ -208,17 +209,15 @@ async function attemptWrites(
     const e = entities[i]!;
     try {
       decisions[i] = decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now, via: options.via }, holders.get(i));
-      options.authorize?.(decisions[i]!);
+      options.authorize?.(decisions[i]!, entityOf(e));
     } catch (err) {
       results[i] = refusal(await withImpact(target, e.urn, err));
     }
     await turns.turn();
   }
-  if (options.valueDrops !== 'allowed') {
-    for (const i of open()) {
-      const refused = await valueDropRefused(target, decisions[i]!, state, options.valueDrops.refusedUnless);
-      if (refused) results[i] = { status: 'refused', error: refused };
-    }
+  for (const i of open()) {
+    const refused = await valueDropRefused(target, decisions[i]!, state, options.valueDrops);
+    if (refused) results[i] = { status: 'refused', error: refused };
   }
   const decided = open();
   const dropped = (d: EntityWriteDecision) => propertiesWhoseValuesDrop(d, (p) => state.properties.has(p));
@@ -272,28 +271,31 @@ async function withImpact(target: WriteTarget, urn: Urn, err: unknown): Promise<
 }
 
 /** The refusal of a write that drops stored values (a new version, a migration dropping some) for a caller who may not; undefined when it drops none. */
-async function valueDropRefused(target: WriteTarget, decision: EntityWriteDecision, state: WriteState, needs: Scope): Promise<ForbiddenError | undefined> {
+async function valueDropRefused(target: WriteTarget, decision: EntityWriteDecision, state: WriteState, drops: EntityWriteOptions['valueDrops']): Promise<ForbiddenError | undefined> {
   for (const urn of propertiesWhoseValuesDrop(decision, (p) => state.properties.has(p))) {
+    const allowed = drops(urn);
+    if (allowed === 'allowed') continue;
     const impact = await propertyImpact(queryableOf(target), urn);
-    if (impact.values > 0) return new ForbiddenError(valueDropRefusal(urn, impact, needs));
+    if (impact.values > 0) return new ForbiddenError(valueDropRefusal(urn, impact, allowed.refusedUnless));
   }
   const migration = decision.reports.propertyDefinition?.migration as MigrationEffect | undefined;
-  if (migration && dropsValues(migration)) {
+  const allowed = migration && dropsValues(migration) ? drops(decision.urn) : 'allowed';
+  if (migration && allowed !== 'allowed') {
     const dropped = migration.rules.find((r) => r.rule === 'dropInvalid')!;
     return new ForbiddenError(
-      `This migration of ${decision.urn} drops ${dropped.values} stored value${dropped.values === 1 ? '' : 's'} on ${dropped.entities} entit${dropped.entities === 1 ? 'y' : 'ies'} (dropInvalid); a change that drops stored values needs a token with ${needs} scope`,
+      `This migration of ${decision.urn} drops ${dropped.values} stored value${dropped.values === 1 ? '' : 's'} on ${dropped.entities} entit${dropped.entities === 1 ? 'y' : 'ies'} (dropInvalid); a change that drops stored values needs ${allowed.refusedUnless}`,
     );
   }
   return undefined;
 }
 
 /** What the aspects' rules declare they rely on, for the whole batch. */
-function loadRequestOf(entities: readonly EntityWrite[], ruled: readonly (readonly RuledRequest[])[]): LoadRequest {
-  const aspects = new Set<string>();
+function loadRequestOf(entities: readonly EntityWrite[], ruled: readonly (readonly RuledRequest[])[], authorizeNeeds: EntityWriteOptions['authorizeNeeds']): LoadRequest {
+  const aspects = new Set<string>(authorizeNeeds?.aspects ?? []);
   const properties = new Set<string>();
   const searchFields = new Set<string>();
   const toLoad = entities.map((e, i) => {
-    let values = false;
+    let values = authorizeNeeds?.values ?? false;
     for (const { request, rules } of ruled[i]!) {
       // A computed value's reads are loaded as a read of them would be, with what their rules need to show them.
       const reads = 'compute' in request ? (request.reads ?? []) : [];

@@ -121,6 +121,8 @@ export interface BulkEditPayload {
   /** The author's scope when they asked (jobs queued before it was kept: write, what queuing needed). */
   readonly scope?: Scope;
   readonly via: string | null;
+  /** The author's groups when they asked (the policies grant to groups); absent in jobs queued before policies: none. */
+  readonly groups?: readonly string[];
   /** The selection as asked for, for people reading the job. */
   readonly query: string | null;
 }
@@ -143,7 +145,7 @@ export function bulkEditHandler(deps: BulkEditDeps): JobHandler {
   return async (ctx: JobContext) => {
     const p = ctx.job.payload as unknown as BulkEditPayload;
     const edit: ValueEdit = { propertyUrn: p.propertyUrn, operation: p.operation, values: p.values };
-    const author: Caller = { actor: p.actor, scope: p.scope ?? 'write', ...(p.via ? { via: p.via as Caller['via'] } : {}) };
+    const author: Caller = { actor: p.actor, scope: p.scope ?? 'write', ...(p.via ? { via: p.via as Caller['via'] } : {}), ...(p.groups && p.groups.length > 0 ? { groups: p.groups } : {}) };
     const total = p.urns.length;
     let done = ctx.job.total === null ? 0 : ctx.job.done;
     let result = resultOf(ctx.job.result);

@@ -1,0 +1,38 @@
+/**
+ * Which entities a principal may read, as one filter tree (domain/searchFilter.ts) that
+ * the search layer compiles into the engine's own query (search/compileFilter.ts), so
+ * that counts, facets and pages are exact over what they may read: no hit is dropped
+ * after the engine counted it. The tree says what evaluate.ts says of one entity: an OR
+ * over the policies granting VIEW_ENTITY_PAGE to the principal, each the AND of its
+ * resource criteria (and, for a policy granting to owners, the principal or one of their
+ * groups among the owners). Pure.
+ */
+import { ALL, and, NONE, or, simplify, type FilterNode } from '../searchFilter.js';
+import { actorMatch, ownerUrnsOf, type PrincipalPolicies } from './evaluate.js';
+import { fieldName, type Criterion } from './policy.js';
+import { withinCeiling } from './privileges.js';
+
+/** The search field a key criterion reads (domain/searchFields.ts's KEY_FIELDS). */
+const SEARCH_FIELD = { TYPE: '_entityType', URN: 'urn', PLATFORM: 'platform', DOMAIN: 'domains', TAG: 'tags' } as const;
+
+function criterionFilter(c: Criterion): FilterNode {
+  if (typeof c.field === 'object') return { kind: 'equals', field: fieldName(c.field), values: c.values };
+  if (c.condition === 'STARTS_WITH') return or(c.values.map((value) => ({ kind: 'text', field: SEARCH_FIELD.URN, op: 'startsWith', value })));
+  return { kind: 'equals', field: SEARCH_FIELD[c.field], values: c.values };
+}
+
+/** ALL when the principal may read everything (the defaults, the root token), NONE when nothing. */
+export function readFilter(policies: PrincipalPolicies): FilterNode {
+  if (!withinCeiling(policies.principal.scope, 'VIEW_ENTITY_PAGE')) return NONE;
+  if (policies.bypass) return ALL;
+  const branches = policies.candidates('VIEW_ENTITY_PAGE').map((p) => {
+    const owners: FilterNode = actorMatch(p, policies.principal) === 'owner' ? { kind: 'equals', field: 'owners', values: ownerUrnsOf(policies.principal) } : ALL;
+    return and([owners, ...p.criteria.map(criterionFilter)]);
+  });
+  return simplify(or(branches.length === 0 ? [NONE] : branches));
+}
+
+/** Whether the filter leaves anything out. */
+export function isRestricted(filter: FilterNode): boolean {
+  return filter.kind !== 'all';
+}
