@@ -21,6 +21,8 @@ export type AuditAction =
   | 'definition.write'
   /** A metadata test's definition written. */
   | 'test.write'
+  /** A policy written (created, changed, turned on or off). */
+  | 'policy.write'
   /** An entity's status set to removed. */
   | 'entity.softDelete'
   /** A soft-deleted structured property brought back. */
@@ -109,6 +111,7 @@ function boundedDetail(detail: Readonly<Record<string, string | number | boolean
 export function auditedAspectWrite(aspect: string, value: unknown, entityType: string): AuditAction | undefined {
   if (aspect === 'propertyDefinition') return 'definition.write';
   if (aspect === 'testInfo') return 'test.write';
+  if (aspect === 'dataHubPolicyInfo') return 'policy.write';
   if (aspect !== 'status' || typeof value !== 'object' || value === null) return undefined;
   const removed = (value as { removed?: unknown }).removed === true;
   if (removed) return 'entity.softDelete';

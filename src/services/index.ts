@@ -22,7 +22,12 @@ import {
   AuthorizedTokenService,
   AuthorizedValueService,
   AuthorizedWriteService,
+  AuthorizedPolicyService,
+  AuthorizedAccessService,
 } from './authorizedServices.js';
+import { DefaultPolicyService, type PolicyService } from './policyService.js';
+import type { AccessService } from './accessService.js';
+import { DefaultAccessService } from './defaultAccessService.js';
 import { DefaultBackupService, type BackupService } from './backupService.js';
 import { AuditTrail } from './audit.js';
 import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
@@ -64,6 +69,10 @@ export interface Services {
   readonly signIn: SignInService | null;
   /** The console's sessions (its sign-in with an access token, and signing out). */
   readonly sessions: BrowserSessionService;
+  /** Policies as data and as code: list, read, create, change, delete, apply a file. */
+  readonly policies: PolicyService;
+  /** What the policies allow: the caller's privileges, an entity's, and why. */
+  readonly access: AccessService;
 }
 
 export interface ServiceDeps {
@@ -105,19 +114,23 @@ export function createServices(deps: ServiceDeps): Services {
   const audit = new AuditTrail(deps.log);
   const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities, writes });
   const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit, access: deps.access });
+  const access = deps.access;
   return {
     writes: new AuthorizedWriteService(writes),
-    entities: new AuthorizedEntityService(entities),
-    properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities, writes })),
-    values: new AuthorizedValueService(new DefaultValueService({ entities, writes })),
-    history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
+    entities: new AuthorizedEntityService(entities, access),
+    properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities, writes }), access),
+    values: new AuthorizedValueService(new DefaultValueService({ entities, writes }), access),
+    history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities }), access),
     bulkEdits: new AuthorizedBulkEditService(
       new DefaultBulkEditService({ db: deps.db, log: deps.log, writes, search, ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
+      access,
     ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
-    tests: new AuthorizedTestService(tests),
-    compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search })),
-    tokens: new AuthorizedTokenService(tokens),
+    tests: new AuthorizedTestService(tests, access),
+    compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search }), access),
+    tokens: new AuthorizedTokenService(tokens, access),
+    policies: new AuthorizedPolicyService(new DefaultPolicyService({ access, writes }), access),
+    access: new AuthorizedAccessService(new DefaultAccessService({ db: deps.db, access }), access),
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,

@@ -115,3 +115,20 @@ export async function hasActiveAdminToken(db: Db): Promise<boolean> {
 export async function touchToken(db: Db, id: string): Promise<void> {
   await db.execute(sql`UPDATE access_token SET last_used_on = now() WHERE id = ${id} AND (last_used_on IS NULL OR last_used_on < now() - interval '1 minute')`);
 }
+
+/** The groups on the owner's newest live token (what their latest sign-in gave them); undefined when they have none. */
+export async function groupsOfLatestToken(db: Db, owner: string): Promise<string[] | undefined> {
+  const rows = await db.query<{ groups: string[] }>(sql`
+    SELECT groups FROM access_token WHERE owner = ${owner} AND revoked_on IS NULL AND (expires_on IS NULL OR expires_on > now())
+    ORDER BY created_on DESC LIMIT 1`);
+  return rows[0]?.groups;
+}
+
+/** The scopes of the live tokens acting as a principal: those it owns, or the machine token of that name. */
+export async function liveScopesOf(db: Db, principal: { readonly owner: string; readonly machineName: string | null }): Promise<string[]> {
+  const rows = await db.query<{ scope: string }>(sql`
+    SELECT DISTINCT scope FROM access_token
+    WHERE revoked_on IS NULL AND (expires_on IS NULL OR expires_on > now())
+      AND (owner = ${principal.owner} OR (owner IS NULL AND kind = 'machine' AND name = ${principal.machineName}))`);
+  return rows.map((r) => r.scope);
+}

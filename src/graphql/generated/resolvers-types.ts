@@ -3,7 +3,8 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { EntityModel, DefinitionModel, StructuredPropertiesModel, StructuredPropertiesEntryModel, AttributionModel, AllowedValueModel, PropertyValueModel, TypeQualifierModel, AuditStampModel, SearchResultModel, TestResultsModel, TestResultModel, TestComplianceModel, TestExplanationModel, PredicateOutcomeModel, TestDefinitionModel, ListTestsResultModel, DataTypeInfoModel, EntityTypeInfoModel, SchemaMetadataModel, SchemaFieldModel, DefinitionRevisionModel, ValueHistoryEntryModel, LifecycleEventModel, ValueChangeModel, ValueImpactModel, BulkEditResultModel, BulkEditChangeModel, BulkEditProgressModel } from '../models.js';
 import type { TokenMetadata } from '../../services/tokenService.js';
 import type { Caller } from '../../services/caller.js';
-import type { Privileges } from '../../services/privileges.js';
+import type { Privileges, AccessExplanation as AccessExplanationView, WhoCould as WhoCouldView, EntityPrivileges } from '../../services/accessService.js';
+import type { PolicyView } from '../../services/policyService.js';
 import type { JobView } from '../../services/jobs/jobService.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
@@ -20,6 +21,26 @@ export type Scalars = {
   /** A 64-bit integer (counts). */
   Long: { input: number; output: number; }
   _FieldSet: { input: unknown; output: unknown; }
+};
+
+export type AccessExplanation = {
+  __typename?: 'AccessExplanation';
+  allowed: Scalars['Boolean']['output'];
+  /** Where the groups and scope came from: caller, given, tokens, none. */
+  basis: Scalars['String']['output'];
+  /** Policies do not apply (propgraph's own work, the root token). */
+  bypass: Scalars['Boolean']['output'];
+  grantedBy: Array<PolicyReason>;
+  groups: Array<Scalars['String']['output']>;
+  notGranting: Array<PolicyReason>;
+  principal: Scalars['String']['output'];
+  privilege: Scalars['String']['output'];
+  property?: Maybe<Scalars['String']['output']>;
+  resource?: Maybe<Scalars['String']['output']>;
+  scope: AccessTokenScope;
+  summary: Scalars['String']['output'];
+  /** False when the token's scope is below the privilege's ceiling, whatever the policies say. */
+  withinScope: Scalars['Boolean']['output'];
 };
 
 export type AccessToken = {
@@ -73,6 +94,25 @@ export type AccessTokenType =
   | 'PERSONAL'
   /** Issued when someone signs in (the console, propgraph login); acts as them: a person, or the principal of the token the console was signed in with. */
   | 'SESSION';
+
+export type ActorFilter = {
+  __typename?: 'ActorFilter';
+  allGroups: Scalars['Boolean']['output'];
+  allUsers: Scalars['Boolean']['output'];
+  /** Groups from the sign-in's groups claim (urn:li:corpGroup:<name>). */
+  groups?: Maybe<Array<Scalars['String']['output']>>;
+  resourceOwners: Scalars['Boolean']['output'];
+  /** Principals: people and machine tokens (urn:li:corpuser:__service_<name>). */
+  users?: Maybe<Array<Scalars['String']['output']>>;
+};
+
+export type ActorFilterInput = {
+  allGroups: Scalars['Boolean']['input'];
+  allUsers: Scalars['Boolean']['input'];
+  groups?: InputMaybe<Array<Scalars['String']['input']>>;
+  resourceOwners: Scalars['Boolean']['input'];
+  users?: InputMaybe<Array<Scalars['String']['input']>>;
+};
 
 export type AggregateAcrossEntitiesInput = {
   /** Fields to count; absent or empty: the default facets (_entityType, platform, and properties shown in search filters). */
@@ -413,6 +453,19 @@ export type Entity = {
   urn: Scalars['String']['output'];
 };
 
+export type EntityAccess = {
+  __typename?: 'EntityAccess';
+  canDelete: Scalars['Boolean']['output'];
+  canEdit: Scalars['Boolean']['output'];
+  /** The values of every structured property may be set. */
+  canEditAllProperties: Scalars['Boolean']['output'];
+  canSoftDelete: Scalars['Boolean']['output'];
+  canView: Scalars['Boolean']['output'];
+  /** The properties whose values may be set, when not all (urns). */
+  editableProperties: Array<Scalars['String']['output']>;
+  urn: Scalars['String']['output'];
+};
+
 export type EntityType =
   | 'ACCESS_TOKEN'
   | 'APPLICATION'
@@ -499,6 +552,21 @@ export type EvaluateTestsInput = {
   /** Only these tests (each must exist); absent: every test whose scope includes the entity. */
   testUrns?: InputMaybe<Array<Scalars['String']['input']>>;
   urn: Scalars['String']['input'];
+};
+
+export type ExplainAccessInput = {
+  /** Their groups; absent: yours, or those of their latest token. */
+  groups?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** A principal's urn, or a person's id; absent: you. Asking about someone else needs MANAGE_POLICIES. */
+  principal?: InputMaybe<Scalars['String']['input']>;
+  /** A privilege, e.g. EDIT_ENTITY_PROPERTIES. */
+  privilege: Scalars['String']['input'];
+  /** For value and definition privileges: the property (qualified name or urn). */
+  property?: InputMaybe<Scalars['String']['input']>;
+  /** Their token's scope; absent: yours, or the largest of their live tokens. */
+  scope?: InputMaybe<AccessTokenScope>;
+  /** The entity; absent for platform privileges. */
+  urn?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type ExplainTestInput = {
@@ -676,6 +744,21 @@ export type ListJobsResult = {
   jobs: Array<Job>;
 };
 
+export type ListPoliciesInput = {
+  count?: InputMaybe<Scalars['Int']['input']>;
+  /** Words to find in the name, description or urn. */
+  query?: InputMaybe<Scalars['String']['input']>;
+  start?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type ListPoliciesResult = {
+  __typename?: 'ListPoliciesResult';
+  count: Scalars['Int']['output'];
+  policies: Array<Policy>;
+  start: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
+};
+
 export type ListTestsInput = {
   count?: InputMaybe<Scalars['Int']['input']>;
   query?: InputMaybe<Scalars['String']['input']>;
@@ -735,9 +818,13 @@ export type Mutation = {
   bulkEditStructuredProperties: BulkEditResult;
   /** Issues an access token: a machine token (admin scope), or a signed-in person's personal token (up to their own scope). The secret is in the answer and never again. */
   createAccessToken?: Maybe<AccessToken>;
+  /** Creates a policy (MANAGE_POLICIES, admin scope); returns its urn. */
+  createPolicy?: Maybe<Scalars['String']['output']>;
   createStructuredProperty: StructuredPropertyEntity;
   /** Creates a metadata test; returns its urn. */
   createTest?: Maybe<Scalars['String']['output']>;
+  /** Deletes a stored policy; a shipped default's urn is then in force as shipped again. Returns the urn. */
+  deletePolicy?: Maybe<Scalars['String']['output']>;
   /** Hard delete: the definition is gone at once, its values are removed by a job (follow it with listJobs(input: {propertyUrn})). */
   deleteStructuredProperty: Scalars['Boolean']['output'];
   deleteTest?: Maybe<Scalars['Boolean']['output']>;
@@ -754,6 +841,8 @@ export type Mutation = {
   runTests: Job;
   /** Soft delete: the property and its values are hidden (reads, filters, facets) and its definition frozen until restored; nothing is removed. */
   softDeleteStructuredProperty: StructuredPropertyEntity;
+  /** Replaces a policy (a shipped default too); returns its urn. */
+  updatePolicy?: Maybe<Scalars['String']['output']>;
   /** Append-only: new allowed values, new entity types, cardinality to MULTIPLE, text fields. */
   updateStructuredProperty: StructuredPropertyEntity;
   updateTest?: Maybe<Scalars['String']['output']>;
@@ -772,6 +861,11 @@ export type MutationCreateAccessTokenArgs = {
 };
 
 
+export type MutationCreatePolicyArgs = {
+  input: PolicyUpdateInput;
+};
+
+
 export type MutationCreateStructuredPropertyArgs = {
   input: CreateStructuredPropertyInput;
 };
@@ -779,6 +873,11 @@ export type MutationCreateStructuredPropertyArgs = {
 
 export type MutationCreateTestArgs = {
   input: CreateTestInput;
+};
+
+
+export type MutationDeletePolicyArgs = {
+  urn: Scalars['String']['input'];
 };
 
 
@@ -827,6 +926,12 @@ export type MutationSoftDeleteStructuredPropertyArgs = {
 };
 
 
+export type MutationUpdatePolicyArgs = {
+  input: PolicyUpdateInput;
+  urn: Scalars['String']['input'];
+};
+
+
 export type MutationUpdateStructuredPropertyArgs = {
   input: UpdateStructuredPropertyInput;
 };
@@ -856,6 +961,8 @@ export type PlatformPrivileges = {
   editStructuredPropertyValues: Scalars['Boolean']['output'];
   /** Issue, list and revoke your own personal tokens (people signed in through OpenID Connect). */
   managePersonalTokens: Scalars['Boolean']['output'];
+  /** Create, change and delete policies (MANAGE_POLICIES). */
+  managePolicies: Scalars['Boolean']['output'];
   /** Create, edit, soft delete and restore structured properties. */
   manageStructuredProperties: Scalars['Boolean']['output'];
   /** Create, edit and delete metadata tests. */
@@ -876,6 +983,103 @@ export type PlatformType =
   | 'QUERY_ENGINE'
   | 'RELATIONAL_DB'
   | 'SEARCH_ENGINE';
+
+export type Policy = {
+  __typename?: 'Policy';
+  actors: ActorFilter;
+  description?: Maybe<Scalars['String']['output']>;
+  editable: Scalars['Boolean']['output'];
+  /** Who last changed it and when; null for a default in force as shipped. */
+  lastModified?: Maybe<ResolvedAuditStamp>;
+  name: Scalars['String']['output'];
+  origin: PolicyOrigin;
+  /** The properties the value and definition privileges cover (field PROPERTY); null: every property. */
+  policyConstraints?: Maybe<PolicyMatchFilter>;
+  privileges: Array<Scalars['String']['output']>;
+  resources?: Maybe<ResourceFilter>;
+  state: PolicyState;
+  type: PolicyType;
+  urn: Scalars['String']['output'];
+};
+
+export type PolicyGrantee = {
+  __typename?: 'PolicyGrantee';
+  /** Principal and group urns, or: owners of the resource, everyone signed in, everyone in a group. */
+  actors: Array<Scalars['String']['output']>;
+  policy: PolicyReason;
+};
+
+export type PolicyMatchCondition =
+  | 'EQUALS'
+  /** Refused: policies only grant; list the values a policy grants on. */
+  | 'NOT_EQUALS'
+  /** URN only: the urn starts with the value. */
+  | 'STARTS_WITH';
+
+export type PolicyMatchCriterion = {
+  __typename?: 'PolicyMatchCriterion';
+  condition: PolicyMatchCondition;
+  /** TYPE, URN, PLATFORM, DOMAIN, TAG, structuredProperties.<qualifiedName> (a value filter), or PROPERTY in constraints. */
+  field: Scalars['String']['output'];
+  values: Array<PolicyMatchCriterionValue>;
+};
+
+export type PolicyMatchCriterionInput = {
+  condition: PolicyMatchCondition;
+  field: Scalars['String']['input'];
+  values: Array<Scalars['String']['input']>;
+};
+
+export type PolicyMatchCriterionValue = {
+  __typename?: 'PolicyMatchCriterionValue';
+  value: Scalars['String']['output'];
+};
+
+export type PolicyMatchFilter = {
+  __typename?: 'PolicyMatchFilter';
+  criteria?: Maybe<Array<PolicyMatchCriterion>>;
+};
+
+export type PolicyMatchFilterInput = {
+  criteria?: InputMaybe<Array<PolicyMatchCriterionInput>>;
+};
+
+export type PolicyOrigin =
+  /** Shipped with propgraph and in force as shipped. */
+  | 'DEFAULT'
+  /** Written by someone (replacing a shipped default of the same urn, if any). */
+  | 'STORED';
+
+export type PolicyReason = {
+  __typename?: 'PolicyReason';
+  name: Scalars['String']['output'];
+  /** Why it grants nothing here; null when it grants. */
+  refusal?: Maybe<Scalars['String']['output']>;
+  urn: Scalars['String']['output'];
+};
+
+export type PolicyState =
+  | 'ACTIVE'
+  | 'INACTIVE';
+
+export type PolicyType =
+  /** Privileges on entities (and, for values and definitions, on properties). */
+  | 'METADATA'
+  /** Privileges on nothing in particular: bulk edits, tokens, policies. */
+  | 'PLATFORM';
+
+export type PolicyUpdateInput = {
+  actors: ActorFilterInput;
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** createPolicy only: the policy's id (its urn is urn:li:dataHubPolicy:<id>); absent: a random one. */
+  id?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  policyConstraints?: InputMaybe<PolicyMatchFilterInput>;
+  privileges: Array<Scalars['String']['input']>;
+  resources?: InputMaybe<ResourceFilterInput>;
+  state: PolicyState;
+  type: PolicyType;
+};
 
 /** The three kinds of actor, each in a namespace of corpuser urns of its own. */
 export type PrincipalType =
@@ -909,6 +1113,10 @@ export type Query = {
   dataset?: Maybe<Dataset>;
   /** Any entity by urn; null when it does not exist. */
   entity?: Maybe<Entity>;
+  /** What you may do to one entity as it stands: edit it, its values (all, or which properties), soft or hard delete it. */
+  entityAccess: EntityAccess;
+  /** Why a principal (you, by default) may or may not use a privilege on an entity: the policies that grant it, or why each does not. */
+  explainAccess: AccessExplanation;
   /** Why a metadata test gives its outcome on an entity: each rule, whether it held, and what the entity has at its path. */
   explainTest: TestExplanation;
   /** A background job by id (e.g. the value cleanup a hard delete started); null when it does not exist. */
@@ -917,9 +1125,13 @@ export type Query = {
   listAccessTokens: ListAccessTokenResult;
   /** Background jobs, newest first; filter by property to follow the cleanup of its values. */
   listJobs: ListJobsResult;
+  /** DataHub's listPolicies: the policies in force (the shipped defaults until replaced), in urn order. */
+  listPolicies: ListPoliciesResult;
   listTests?: Maybe<ListTestsResult>;
   /** Who is calling: the token this request presented, its scope and what that scope allows. */
   me: AuthenticatedUser;
+  /** One policy by urn (or id); null when there is none. */
+  policy?: Maybe<Policy>;
   /** What replacing the definition would do (breaking changes and their holders, what a new version would drop, what a migration would do), decided and written nothing. */
   previewStructuredPropertyDefinition: DefinitionChangePreview;
   /** Scrolls through search results with a cursor (reaches every hit). */
@@ -936,6 +1148,8 @@ export type Query = {
   validateTest: ValidateTestResult;
   /** Who changed which value when: the history of an entity's values (urn), of one property on it (urn and propertyUrn), or of a property across every entity (propertyUrn alone). Newest first, in pages. */
   valueHistory: ValueHistoryResult;
+  /** Who could use a privilege on an entity (and property): the policies that grant it there, with the actors they grant to. */
+  whoCould: WhoCould;
 };
 
 
@@ -964,6 +1178,16 @@ export type QueryEntityArgs = {
 };
 
 
+export type QueryEntityAccessArgs = {
+  urn: Scalars['String']['input'];
+};
+
+
+export type QueryExplainAccessArgs = {
+  input: ExplainAccessInput;
+};
+
+
 export type QueryExplainTestArgs = {
   input: ExplainTestInput;
 };
@@ -984,8 +1208,18 @@ export type QueryListJobsArgs = {
 };
 
 
+export type QueryListPoliciesArgs = {
+  input: ListPoliciesInput;
+};
+
+
 export type QueryListTestsArgs = {
   input: ListTestsInput;
+};
+
+
+export type QueryPolicyArgs = {
+  urn: Scalars['String']['input'];
 };
 
 
@@ -1028,6 +1262,11 @@ export type QueryValueHistoryArgs = {
   input: ValueHistoryInput;
 };
 
+
+export type QueryWhoCouldArgs = {
+  input: WhoCouldInput;
+};
+
 export type RemoveStructuredPropertiesInput = {
   assetUrn: Scalars['String']['input'];
   /** The asset's structuredProperties aspectVersion as read: refused as stale if someone wrote since. */
@@ -1061,6 +1300,21 @@ export type ResolvedAuditStamp = {
   actor?: Maybe<CorpUser>;
   /** Milliseconds since the epoch. */
   time: Scalars['Long']['output'];
+};
+
+export type ResourceFilter = {
+  __typename?: 'ResourceFilter';
+  allResources?: Maybe<Scalars['Boolean']['output']>;
+  filter?: Maybe<PolicyMatchFilter>;
+  resources?: Maybe<Array<Scalars['String']['output']>>;
+  type?: Maybe<Scalars['String']['output']>;
+};
+
+export type ResourceFilterInput = {
+  allResources?: InputMaybe<Scalars['Boolean']['input']>;
+  filter?: InputMaybe<PolicyMatchFilterInput>;
+  resources?: InputMaybe<Array<Scalars['String']['input']>>;
+  type?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type RestoreStructuredPropertyInput = {
@@ -1541,6 +1795,24 @@ export type ValueRemapInput = {
   to: PropertyValueInput;
 };
 
+export type WhoCould = {
+  __typename?: 'WhoCould';
+  grantees: Array<PolicyGrantee>;
+  /** The resource's owners, when a policy grants to owners. */
+  owners: Array<Scalars['String']['output']>;
+  privilege: Scalars['String']['output'];
+  property?: Maybe<Scalars['String']['output']>;
+  resource?: Maybe<Scalars['String']['output']>;
+  /** The scope a token needs besides. */
+  scopeNeeded: AccessTokenScope;
+};
+
+export type WhoCouldInput = {
+  privilege: Scalars['String']['input'];
+  property?: InputMaybe<Scalars['String']['input']>;
+  urn?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type WithIndex<TObject> = TObject & Record<string, any>;
 export type ResolversObject<TObject> = WithIndex<TObject>;
 
@@ -1665,13 +1937,16 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = ResolversObject<{
-  AccessToken: ResolverTypeWrapper<Omit<AccessToken, 'metadata'> & { metadata: ResolversTypes['AccessTokenMetadata'] }>;
+  AccessExplanation: ResolverTypeWrapper<AccessExplanationView>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  AccessToken: ResolverTypeWrapper<Omit<AccessToken, 'metadata'> & { metadata: ResolversTypes['AccessTokenMetadata'] }>;
   AccessTokenDuration: AccessTokenDuration;
   AccessTokenMetadata: ResolverTypeWrapper<TokenMetadata>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   AccessTokenScope: AccessTokenScope;
   AccessTokenType: AccessTokenType;
+  ActorFilter: ResolverTypeWrapper<ActorFilter>;
+  ActorFilterInput: ActorFilterInput;
   AggregateAcrossEntitiesInput: AggregateAcrossEntitiesInput;
   AggregateResults: ResolverTypeWrapper<Omit<AggregateResults, 'facets'> & { facets?: Maybe<Array<ResolversTypes['FacetMetadata']>> }>;
   AggregationMetadata: ResolverTypeWrapper<Omit<AggregationMetadata, 'entity'> & { entity?: Maybe<ResolversTypes['Entity']> }>;
@@ -1710,11 +1985,13 @@ export type ResolversTypes = ResolversObject<{
   DefinitionChangePreview: ResolverTypeWrapper<Omit<DefinitionChangePreview, 'impact' | 'migration'> & { impact: ResolversTypes['ValueImpact'], migration?: Maybe<ResolversTypes['MigrationEffect']> }>;
   DeleteStructuredPropertyInput: DeleteStructuredPropertyInput;
   Entity: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Entity']>;
+  EntityAccess: ResolverTypeWrapper<EntityPrivileges>;
   EntityType: EntityType;
   EntityTypeCount: ResolverTypeWrapper<EntityTypeCount>;
   EntityTypeEntity: ResolverTypeWrapper<EntityModel>;
   EntityTypeInfo: ResolverTypeWrapper<EntityTypeInfoModel>;
   EvaluateTestsInput: EvaluateTestsInput;
+  ExplainAccessInput: ExplainAccessInput;
   ExplainTestInput: ExplainTestInput;
   ExtraProperty: ResolverTypeWrapper<ExtraProperty>;
   FabricType: FabricType;
@@ -1732,6 +2009,8 @@ export type ResolversTypes = ResolversObject<{
   ListAccessTokenResult: ResolverTypeWrapper<Omit<ListAccessTokenResult, 'tokens'> & { tokens: Array<ResolversTypes['AccessTokenMetadata']> }>;
   ListJobsInput: ListJobsInput;
   ListJobsResult: ResolverTypeWrapper<Omit<ListJobsResult, 'jobs'> & { jobs: Array<ResolversTypes['Job']> }>;
+  ListPoliciesInput: ListPoliciesInput;
+  ListPoliciesResult: ResolverTypeWrapper<Omit<ListPoliciesResult, 'policies'> & { policies: Array<ResolversTypes['Policy']> }>;
   ListTestsInput: ListTestsInput;
   ListTestsResult: ResolverTypeWrapper<ListTestsResultModel>;
   Long: ResolverTypeWrapper<Scalars['Long']['output']>;
@@ -1743,6 +2022,19 @@ export type ResolversTypes = ResolversObject<{
   NumberValue: ResolverTypeWrapper<PropertyValueModel>;
   PlatformPrivileges: ResolverTypeWrapper<Privileges>;
   PlatformType: PlatformType;
+  Policy: ResolverTypeWrapper<PolicyView>;
+  PolicyGrantee: ResolverTypeWrapper<PolicyGrantee>;
+  PolicyMatchCondition: PolicyMatchCondition;
+  PolicyMatchCriterion: ResolverTypeWrapper<PolicyMatchCriterion>;
+  PolicyMatchCriterionInput: PolicyMatchCriterionInput;
+  PolicyMatchCriterionValue: ResolverTypeWrapper<PolicyMatchCriterionValue>;
+  PolicyMatchFilter: ResolverTypeWrapper<PolicyMatchFilter>;
+  PolicyMatchFilterInput: PolicyMatchFilterInput;
+  PolicyOrigin: PolicyOrigin;
+  PolicyReason: ResolverTypeWrapper<PolicyReason>;
+  PolicyState: PolicyState;
+  PolicyType: PolicyType;
+  PolicyUpdateInput: PolicyUpdateInput;
   PrincipalType: PrincipalType;
   PropertyCardinality: PropertyCardinality;
   PropertyValue: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['PropertyValue']>;
@@ -1751,6 +2043,8 @@ export type ResolversTypes = ResolversObject<{
   RemoveStructuredPropertiesInput: RemoveStructuredPropertiesInput;
   ReplaceStructuredPropertyDefinitionInput: ReplaceStructuredPropertyDefinitionInput;
   ResolvedAuditStamp: ResolverTypeWrapper<AuditStampModel>;
+  ResourceFilter: ResolverTypeWrapper<ResourceFilter>;
+  ResourceFilterInput: ResourceFilterInput;
   RestoreStructuredPropertyInput: RestoreStructuredPropertyInput;
   RunTestsInput: RunTestsInput;
   SchemaField: ResolverTypeWrapper<SchemaFieldModel>;
@@ -1806,14 +2100,19 @@ export type ResolversTypes = ResolversObject<{
   ValueHistoryResult: ResolverTypeWrapper<Omit<ValueHistoryResult, 'entries' | 'events'> & { entries: Array<ResolversTypes['ValueHistoryEntry']>, events: Array<ResolversTypes['LifecycleEvent']> }>;
   ValueImpact: ResolverTypeWrapper<ValueImpactModel>;
   ValueRemapInput: ValueRemapInput;
+  WhoCould: ResolverTypeWrapper<WhoCouldView>;
+  WhoCouldInput: WhoCouldInput;
 }>;
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = ResolversObject<{
-  AccessToken: Omit<AccessToken, 'metadata'> & { metadata: ResolversParentTypes['AccessTokenMetadata'] };
-  String: Scalars['String']['output'];
-  AccessTokenMetadata: TokenMetadata;
+  AccessExplanation: AccessExplanationView;
   Boolean: Scalars['Boolean']['output'];
+  String: Scalars['String']['output'];
+  AccessToken: Omit<AccessToken, 'metadata'> & { metadata: ResolversParentTypes['AccessTokenMetadata'] };
+  AccessTokenMetadata: TokenMetadata;
+  ActorFilter: ActorFilter;
+  ActorFilterInput: ActorFilterInput;
   AggregateAcrossEntitiesInput: AggregateAcrossEntitiesInput;
   AggregateResults: Omit<AggregateResults, 'facets'> & { facets?: Maybe<Array<ResolversParentTypes['FacetMetadata']>> };
   AggregationMetadata: Omit<AggregationMetadata, 'entity'> & { entity?: Maybe<ResolversParentTypes['Entity']> };
@@ -1851,10 +2150,12 @@ export type ResolversParentTypes = ResolversObject<{
   DefinitionChangePreview: Omit<DefinitionChangePreview, 'impact' | 'migration'> & { impact: ResolversParentTypes['ValueImpact'], migration?: Maybe<ResolversParentTypes['MigrationEffect']> };
   DeleteStructuredPropertyInput: DeleteStructuredPropertyInput;
   Entity: ResolversInterfaceTypes<ResolversParentTypes>['Entity'];
+  EntityAccess: EntityPrivileges;
   EntityTypeCount: EntityTypeCount;
   EntityTypeEntity: EntityModel;
   EntityTypeInfo: EntityTypeInfoModel;
   EvaluateTestsInput: EvaluateTestsInput;
+  ExplainAccessInput: ExplainAccessInput;
   ExplainTestInput: ExplainTestInput;
   ExtraProperty: ExtraProperty;
   FacetFilterInput: FacetFilterInput;
@@ -1869,6 +2170,8 @@ export type ResolversParentTypes = ResolversObject<{
   ListAccessTokenResult: Omit<ListAccessTokenResult, 'tokens'> & { tokens: Array<ResolversParentTypes['AccessTokenMetadata']> };
   ListJobsInput: ListJobsInput;
   ListJobsResult: Omit<ListJobsResult, 'jobs'> & { jobs: Array<ResolversParentTypes['Job']> };
+  ListPoliciesInput: ListPoliciesInput;
+  ListPoliciesResult: Omit<ListPoliciesResult, 'policies'> & { policies: Array<ResolversParentTypes['Policy']> };
   ListTestsInput: ListTestsInput;
   ListTestsResult: ListTestsResultModel;
   Long: Scalars['Long']['output'];
@@ -1879,12 +2182,23 @@ export type ResolversParentTypes = ResolversObject<{
   Mutation: Record<PropertyKey, never>;
   NumberValue: PropertyValueModel;
   PlatformPrivileges: Privileges;
+  Policy: PolicyView;
+  PolicyGrantee: PolicyGrantee;
+  PolicyMatchCriterion: PolicyMatchCriterion;
+  PolicyMatchCriterionInput: PolicyMatchCriterionInput;
+  PolicyMatchCriterionValue: PolicyMatchCriterionValue;
+  PolicyMatchFilter: PolicyMatchFilter;
+  PolicyMatchFilterInput: PolicyMatchFilterInput;
+  PolicyReason: PolicyReason;
+  PolicyUpdateInput: PolicyUpdateInput;
   PropertyValue: ResolversUnionTypes<ResolversParentTypes>['PropertyValue'];
   PropertyValueInput: PropertyValueInput;
   Query: Record<PropertyKey, never>;
   RemoveStructuredPropertiesInput: RemoveStructuredPropertiesInput;
   ReplaceStructuredPropertyDefinitionInput: ReplaceStructuredPropertyDefinitionInput;
   ResolvedAuditStamp: AuditStampModel;
+  ResourceFilter: ResourceFilter;
+  ResourceFilterInput: ResourceFilterInput;
   RestoreStructuredPropertyInput: RestoreStructuredPropertyInput;
   RunTestsInput: RunTestsInput;
   SchemaField: SchemaFieldModel;
@@ -1936,6 +2250,24 @@ export type ResolversParentTypes = ResolversObject<{
   ValueHistoryResult: Omit<ValueHistoryResult, 'entries' | 'events'> & { entries: Array<ResolversParentTypes['ValueHistoryEntry']>, events: Array<ResolversParentTypes['LifecycleEvent']> };
   ValueImpact: ValueImpactModel;
   ValueRemapInput: ValueRemapInput;
+  WhoCould: WhoCouldView;
+  WhoCouldInput: WhoCouldInput;
+}>;
+
+export type AccessExplanationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessExplanation'] = ResolversParentTypes['AccessExplanation']> = ResolversObject<{
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  basis?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  bypass?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  grantedBy?: Resolver<Array<ResolversTypes['PolicyReason']>, ParentType, ContextType>;
+  groups?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  notGranting?: Resolver<Array<ResolversTypes['PolicyReason']>, ParentType, ContextType>;
+  principal?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  privilege?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  property?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resource?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  scope?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
+  summary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  withinScope?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 }>;
 
 export type AccessTokenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessToken'] = ResolversParentTypes['AccessToken']> = ResolversObject<{
@@ -1957,6 +2289,14 @@ export type AccessTokenMetadataResolvers<ContextType = GraphQLContext, ParentTyp
   revoked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   scope?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['AccessTokenType'], ParentType, ContextType>;
+}>;
+
+export type ActorFilterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ActorFilter'] = ResolversParentTypes['ActorFilter']> = ResolversObject<{
+  allGroups?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  allUsers?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  groups?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  resourceOwners?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  users?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
 }>;
 
 export type AggregateResultsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AggregateResults'] = ResolversParentTypes['AggregateResults']> = ResolversObject<{
@@ -2144,6 +2484,16 @@ export type EntityResolvers<ContextType = GraphQLContext, ParentType extends Res
   __resolveType: TypeResolveFn<'CorpUser' | 'DataPlatform' | 'DataTypeEntity' | 'Dataset' | 'EntityTypeEntity' | 'GenericEntity' | 'SchemaFieldEntity' | 'StructuredPropertyEntity' | 'Test', ParentType, ContextType>;
 }>;
 
+export type EntityAccessResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EntityAccess'] = ResolversParentTypes['EntityAccess']> = ResolversObject<{
+  canDelete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canEdit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canEditAllProperties?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canSoftDelete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canView?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  editableProperties?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
 export type EntityTypeCountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EntityTypeCount'] = ResolversParentTypes['EntityTypeCount']> = ResolversObject<{
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   entityType?: Resolver<ResolversTypes['EntityType'], ParentType, ContextType>;
@@ -2235,6 +2585,13 @@ export type ListJobsResultResolvers<ContextType = GraphQLContext, ParentType ext
   jobs?: Resolver<Array<ResolversTypes['Job']>, ParentType, ContextType>;
 }>;
 
+export type ListPoliciesResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListPoliciesResult'] = ResolversParentTypes['ListPoliciesResult']> = ResolversObject<{
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  policies?: Resolver<Array<ResolversTypes['Policy']>, ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
 export type ListTestsResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListTestsResult'] = ResolversParentTypes['ListTestsResult']> = ResolversObject<{
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   start?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2277,8 +2634,10 @@ export type MigrationRuleEffectResolvers<ContextType = GraphQLContext, ParentTyp
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
   bulkEditStructuredProperties?: Resolver<ResolversTypes['BulkEditResult'], ParentType, ContextType, RequireFields<MutationBulkEditStructuredPropertiesArgs, 'input'>>;
   createAccessToken?: Resolver<Maybe<ResolversTypes['AccessToken']>, ParentType, ContextType, RequireFields<MutationCreateAccessTokenArgs, 'input'>>;
+  createPolicy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationCreatePolicyArgs, 'input'>>;
   createStructuredProperty?: Resolver<ResolversTypes['StructuredPropertyEntity'], ParentType, ContextType, RequireFields<MutationCreateStructuredPropertyArgs, 'input'>>;
   createTest?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationCreateTestArgs, 'input'>>;
+  deletePolicy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationDeletePolicyArgs, 'urn'>>;
   deleteStructuredProperty?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteStructuredPropertyArgs, 'input'>>;
   deleteTest?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<MutationDeleteTestArgs, 'urn'>>;
   evaluateTests?: Resolver<ResolversTypes['TestResults'], ParentType, ContextType, RequireFields<MutationEvaluateTestsArgs, 'input'>>;
@@ -2288,6 +2647,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   revokeAccessToken?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeAccessTokenArgs, 'tokenId'>>;
   runTests?: Resolver<ResolversTypes['Job'], ParentType, ContextType, Partial<MutationRunTestsArgs>>;
   softDeleteStructuredProperty?: Resolver<ResolversTypes['StructuredPropertyEntity'], ParentType, ContextType, RequireFields<MutationSoftDeleteStructuredPropertyArgs, 'input'>>;
+  updatePolicy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationUpdatePolicyArgs, 'input' | 'urn'>>;
   updateStructuredProperty?: Resolver<ResolversTypes['StructuredPropertyEntity'], ParentType, ContextType, RequireFields<MutationUpdateStructuredPropertyArgs, 'input'>>;
   updateTest?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationUpdateTestArgs, 'input' | 'urn'>>;
   upsertStructuredProperties?: Resolver<ResolversTypes['StructuredProperties'], ParentType, ContextType, RequireFields<MutationUpsertStructuredPropertiesArgs, 'input'>>;
@@ -2302,10 +2662,51 @@ export type PlatformPrivilegesResolvers<ContextType = GraphQLContext, ParentType
   deleteStructuredProperties?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   editStructuredPropertyValues?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   managePersonalTokens?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  managePolicies?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manageStructuredProperties?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manageTests?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   manageTokens?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   pushTestResults?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+}>;
+
+export type PolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Policy'] = ResolversParentTypes['Policy']> = ResolversObject<{
+  actors?: Resolver<ResolversTypes['ActorFilter'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  editable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastModified?: Resolver<Maybe<ResolversTypes['ResolvedAuditStamp']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  origin?: Resolver<ResolversTypes['PolicyOrigin'], ParentType, ContextType>;
+  policyConstraints?: Resolver<Maybe<ResolversTypes['PolicyMatchFilter']>, ParentType, ContextType>;
+  privileges?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  resources?: Resolver<Maybe<ResolversTypes['ResourceFilter']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['PolicyState'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['PolicyType'], ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type PolicyGranteeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyGrantee'] = ResolversParentTypes['PolicyGrantee']> = ResolversObject<{
+  actors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  policy?: Resolver<ResolversTypes['PolicyReason'], ParentType, ContextType>;
+}>;
+
+export type PolicyMatchCriterionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyMatchCriterion'] = ResolversParentTypes['PolicyMatchCriterion']> = ResolversObject<{
+  condition?: Resolver<ResolversTypes['PolicyMatchCondition'], ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  values?: Resolver<Array<ResolversTypes['PolicyMatchCriterionValue']>, ParentType, ContextType>;
+}>;
+
+export type PolicyMatchCriterionValueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyMatchCriterionValue'] = ResolversParentTypes['PolicyMatchCriterionValue']> = ResolversObject<{
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type PolicyMatchFilterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyMatchFilter'] = ResolversParentTypes['PolicyMatchFilter']> = ResolversObject<{
+  criteria?: Resolver<Maybe<Array<ResolversTypes['PolicyMatchCriterion']>>, ParentType, ContextType>;
+}>;
+
+export type PolicyReasonResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyReason'] = ResolversParentTypes['PolicyReason']> = ResolversObject<{
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refusal?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
 export type PropertyValueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PropertyValue'] = ResolversParentTypes['PropertyValue']> = ResolversObject<{
@@ -2318,12 +2719,16 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   autoCompleteForMultiple?: Resolver<Maybe<ResolversTypes['AutoCompleteMultipleResults']>, ParentType, ContextType, RequireFields<QueryAutoCompleteForMultipleArgs, 'input'>>;
   dataset?: Resolver<Maybe<ResolversTypes['Dataset']>, ParentType, ContextType, RequireFields<QueryDatasetArgs, 'urn'>>;
   entity?: Resolver<Maybe<ResolversTypes['Entity']>, ParentType, ContextType, RequireFields<QueryEntityArgs, 'urn'>>;
+  entityAccess?: Resolver<ResolversTypes['EntityAccess'], ParentType, ContextType, RequireFields<QueryEntityAccessArgs, 'urn'>>;
+  explainAccess?: Resolver<ResolversTypes['AccessExplanation'], ParentType, ContextType, RequireFields<QueryExplainAccessArgs, 'input'>>;
   explainTest?: Resolver<ResolversTypes['TestExplanation'], ParentType, ContextType, RequireFields<QueryExplainTestArgs, 'input'>>;
   job?: Resolver<Maybe<ResolversTypes['Job']>, ParentType, ContextType, RequireFields<QueryJobArgs, 'id'>>;
   listAccessTokens?: Resolver<ResolversTypes['ListAccessTokenResult'], ParentType, ContextType, Partial<QueryListAccessTokensArgs>>;
   listJobs?: Resolver<ResolversTypes['ListJobsResult'], ParentType, ContextType, Partial<QueryListJobsArgs>>;
+  listPolicies?: Resolver<ResolversTypes['ListPoliciesResult'], ParentType, ContextType, RequireFields<QueryListPoliciesArgs, 'input'>>;
   listTests?: Resolver<Maybe<ResolversTypes['ListTestsResult']>, ParentType, ContextType, RequireFields<QueryListTestsArgs, 'input'>>;
   me?: Resolver<ResolversTypes['AuthenticatedUser'], ParentType, ContextType>;
+  policy?: Resolver<Maybe<ResolversTypes['Policy']>, ParentType, ContextType, RequireFields<QueryPolicyArgs, 'urn'>>;
   previewStructuredPropertyDefinition?: Resolver<ResolversTypes['DefinitionChangePreview'], ParentType, ContextType, RequireFields<QueryPreviewStructuredPropertyDefinitionArgs, 'input'>>;
   scrollAcrossEntities?: Resolver<Maybe<ResolversTypes['ScrollResults']>, ParentType, ContextType, RequireFields<QueryScrollAcrossEntitiesArgs, 'input'>>;
   searchAcrossEntities?: Resolver<Maybe<ResolversTypes['SearchResults']>, ParentType, ContextType, RequireFields<QuerySearchAcrossEntitiesArgs, 'input'>>;
@@ -2332,11 +2737,19 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   testReport?: Resolver<ResolversTypes['TestReport'], ParentType, ContextType, Partial<QueryTestReportArgs>>;
   validateTest?: Resolver<ResolversTypes['ValidateTestResult'], ParentType, ContextType, RequireFields<QueryValidateTestArgs, 'input'>>;
   valueHistory?: Resolver<ResolversTypes['ValueHistoryResult'], ParentType, ContextType, RequireFields<QueryValueHistoryArgs, 'input'>>;
+  whoCould?: Resolver<ResolversTypes['WhoCould'], ParentType, ContextType, RequireFields<QueryWhoCouldArgs, 'input'>>;
 }>;
 
 export type ResolvedAuditStampResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ResolvedAuditStamp'] = ResolversParentTypes['ResolvedAuditStamp']> = ResolversObject<{
   actor?: Resolver<Maybe<ResolversTypes['CorpUser']>, ParentType, ContextType>;
   time?: Resolver<ResolversTypes['Long'], ParentType, ContextType>;
+}>;
+
+export type ResourceFilterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ResourceFilter'] = ResolversParentTypes['ResourceFilter']> = ResolversObject<{
+  allResources?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  filter?: Resolver<Maybe<ResolversTypes['PolicyMatchFilter']>, ParentType, ContextType>;
+  resources?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
 export type SchemaFieldResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SchemaField'] = ResolversParentTypes['SchemaField']> = ResolversObject<{
@@ -2562,9 +2975,20 @@ export type ValueImpactResolvers<ContextType = GraphQLContext, ParentType extend
   values?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
+export type WhoCouldResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WhoCould'] = ResolversParentTypes['WhoCould']> = ResolversObject<{
+  grantees?: Resolver<Array<ResolversTypes['PolicyGrantee']>, ParentType, ContextType>;
+  owners?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  privilege?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  property?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resource?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  scopeNeeded?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
+}>;
+
 export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
+  AccessExplanation?: AccessExplanationResolvers<ContextType>;
   AccessToken?: AccessTokenResolvers<ContextType>;
   AccessTokenMetadata?: AccessTokenMetadataResolvers<ContextType>;
+  ActorFilter?: ActorFilterResolvers<ContextType>;
   AggregateResults?: AggregateResultsResolvers<ContextType>;
   AggregationMetadata?: AggregationMetadataResolvers<ContextType>;
   AllowedValue?: AllowedValueResolvers<ContextType>;
@@ -2590,6 +3014,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   DatasetProperties?: DatasetPropertiesResolvers<ContextType>;
   DefinitionChangePreview?: DefinitionChangePreviewResolvers<ContextType>;
   Entity?: EntityResolvers<ContextType>;
+  EntityAccess?: EntityAccessResolvers<ContextType>;
   EntityTypeCount?: EntityTypeCountResolvers<ContextType>;
   EntityTypeEntity?: EntityTypeEntityResolvers<ContextType>;
   EntityTypeInfo?: EntityTypeInfoResolvers<ContextType>;
@@ -2602,6 +3027,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   LifecycleEvent?: LifecycleEventResolvers<ContextType>;
   ListAccessTokenResult?: ListAccessTokenResultResolvers<ContextType>;
   ListJobsResult?: ListJobsResultResolvers<ContextType>;
+  ListPoliciesResult?: ListPoliciesResultResolvers<ContextType>;
   ListTestsResult?: ListTestsResultResolvers<ContextType>;
   Long?: GraphQLScalarType;
   MetadataAttribution?: MetadataAttributionResolvers<ContextType>;
@@ -2611,9 +3037,16 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   Mutation?: MutationResolvers<ContextType>;
   NumberValue?: NumberValueResolvers<ContextType>;
   PlatformPrivileges?: PlatformPrivilegesResolvers<ContextType>;
+  Policy?: PolicyResolvers<ContextType>;
+  PolicyGrantee?: PolicyGranteeResolvers<ContextType>;
+  PolicyMatchCriterion?: PolicyMatchCriterionResolvers<ContextType>;
+  PolicyMatchCriterionValue?: PolicyMatchCriterionValueResolvers<ContextType>;
+  PolicyMatchFilter?: PolicyMatchFilterResolvers<ContextType>;
+  PolicyReason?: PolicyReasonResolvers<ContextType>;
   PropertyValue?: PropertyValueResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   ResolvedAuditStamp?: ResolvedAuditStampResolvers<ContextType>;
+  ResourceFilter?: ResourceFilterResolvers<ContextType>;
   SchemaField?: SchemaFieldResolvers<ContextType>;
   SchemaFieldEntity?: SchemaFieldEntityResolvers<ContextType>;
   SchemaMetadata?: SchemaMetadataResolvers<ContextType>;
@@ -2645,5 +3078,6 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   ValueHistoryEntry?: ValueHistoryEntryResolvers<ContextType>;
   ValueHistoryResult?: ValueHistoryResultResolvers<ContextType>;
   ValueImpact?: ValueImpactResolvers<ContextType>;
+  WhoCould?: WhoCouldResolvers<ContextType>;
 }>;
 

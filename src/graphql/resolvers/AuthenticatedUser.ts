@@ -1,4 +1,3 @@
-import { privilegesOf } from '../../services/privileges.js';
 import type { AccessTokenScope, AccessTokenType, AuthenticatedUserResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';
 
@@ -7,5 +6,5 @@ export const AuthenticatedUser: AuthenticatedUserResolvers = {
   scope: (caller) => caller.scope.toUpperCase() as AccessTokenScope,
   tokenId: (caller) => caller.tokenId ?? null,
   tokenType: (caller) => (caller.tokenKind ? (caller.tokenKind.toUpperCase() as AccessTokenType) : null),
-  platformPrivileges: (caller) => privilegesOf(caller),
+  platformPrivileges: (caller, _args, ctx) => ctx.services.access.privileges(caller),
 };

@@ -37,11 +37,12 @@ import { ValueChange } from './ValueChange.js';
 import { ValueHistoryEntry } from './ValueHistoryEntry.js';
 import { LifecycleEvent } from './LifecycleEvent.js';
 import { ValueImpact } from './ValueImpact.js';
+import { AccessExplanation, Policy, policyMutations, policyQueries, WhoCould } from './Policy.js';
 
 export const resolvers: Resolvers = {
   Long,
-  Query,
-  Mutation,
+  Query: { ...Query, ...policyQueries },
+  Mutation: { ...Mutation, ...policyMutations },
   Entity,
   Dataset,
   DataPlatform,
@@ -76,4 +77,7 @@ export const resolvers: Resolvers = {
   ValueImpact,
   BulkEditResult,
   BulkEditChange,
+  Policy,
+  AccessExplanation,
+  WhoCould,
 };
