@@ -8,6 +8,7 @@ const benchmarks = {
   bulk: () => import('./bulk.mjs'),
   search: () => import('./search.mjs'),
   cleanup: () => import('./cleanup.mjs'),
+  migration: () => import('./migration.mjs'),
   upgrade: () => import('./upgrade.mjs'),
   tests: () => import('./tests.mjs'),
 };

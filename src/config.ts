@@ -38,6 +38,8 @@ export interface Config {
   readonly writeWaitForIndex: boolean;
   /** Upper bound on how long a write waits for the index before returning anyway. */
   readonly indexWaitMs: number;
+  /** Concurrent writes share one statement and one commit (WRITE_GROUP_COMMIT, default true). */
+  readonly writeGroupCommit: boolean;
   readonly logLevel: string;
   /** LOG_FORMAT: JSON lines, or lines for people; `auto` picks by whether stdout is a terminal. */
   readonly logFormat: LogFormat;
@@ -275,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootToken: str(env, 'ROOT_TOKEN'),
     writeWaitForIndex: bool(env, 'WRITE_WAIT_FOR_INDEX', true),
     indexWaitMs: int(env, 'INDEX_WAIT_MS', 5000),
+    writeGroupCommit: bool(env, 'WRITE_GROUP_COMMIT', true),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
     logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),

@@ -6,7 +6,8 @@ import { upsertDatasets, getDataset, listDatasets } from './commands/dataset.js'
 import { deleteEntity } from './commands/delete.js';
 import { history } from './commands/history.js';
 import { bulkValues, type BulkOperation, type BulkValuesOptions } from './commands/values.js';
-import { exportValues, importValues } from './commands/valuesCsv.js';
+import { exportValues } from './commands/valuesCsv.js';
+import { importValues } from './commands/valuesImport.js';
 import { completionScript } from './completion.js';
 import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
@@ -61,7 +62,8 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--token <token>', 'access token sent as Authorization: Bearer; - reads it from stdin (a token given here is visible to other users in ps)')
     .option('--token-file <path>', 'read the access token from this file (e.g. data/root-token)')
     .option('--no-check', 'write the configuration without checking that the server answers and accepts the token')
-    .action(run((opts: { server?: string; token?: string; tokenFile?: string; check: boolean }) => init(ctx, opts)));
+    .option('--force', 'replace the configuration the profile holds without asking')
+    .action(run((opts: { server?: string; token?: string; tokenFile?: string; check: boolean; force?: boolean }) => init(ctx, opts)));
 
   program
     .command('login')
@@ -168,14 +170,14 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
   bulk('remove', "remove values of a property (or, given no value, the property) from every selected entity");
   values
     .command('export')
-    .description("write the values of properties as CSV (urn, then a column per property; several values separated by '|')")
+    .description("write the values of properties as CSV (urn, name, platform, environment, description, then a column per property; several values separated by '|')")
     .requiredOption('--property <name>', 'a structured property (repeatable)', collect)
     .option('--query <query>', 'the entities to export (default: those holding any of the properties)')
     .option('--type <type>', 'entity types (repeatable; default: those the properties apply to)', collect)
     .action(run((opts: { property: string[]; query?: string; type?: string[] }) => exportValues(ctx, opts)));
   values
     .command('import')
-    .description("set values from a CSV file as values export writes it: each column's property as the cell says (empty: removed), other properties kept")
+    .description("set values from a CSV file as values export writes it: each column's property as the cell says (empty: removed), other properties kept; every row checked first, all written in one transaction or none")
     .requiredOption('-f, --file <csv>', 'CSV file')
     .option('--dry-run', 'check every row and print what would change, value by value, without writing')
     .action(run((opts: { file: string; dryRun?: boolean }) => importValues(ctx, opts)));

@@ -5,7 +5,9 @@ import { ErrorMessage, Loading } from './components/Messages';
 import { MeDocument } from './generated/graphql';
 import { ApiError, messageOf, request } from './lib/api';
 import { navigate, useLocation } from './lib/router';
+import { PropertyNamesProvider } from './lib/propertyNames';
 import { session, takeSignInOutcome, type Me } from './lib/session';
+import { CsvPage } from './pages/CsvPage';
 import { EntityPage } from './pages/EntityPage';
 import { PropertyCatalogue } from './pages/PropertyCatalogue';
 import { PropertyForm } from './pages/PropertyForm';
@@ -57,9 +59,11 @@ export function App() {
   if (error) return <main id="main"><ErrorMessage title="The console could not start.">{error}</ErrorMessage></main>;
   if (!me) return <main id="main"><Loading what="your account" /></main>;
   return (
-    <Layout me={me} path={location.path}>
-      <Page me={me} path={location.path} params={location.params} />
-    </Layout>
+    <PropertyNamesProvider>
+      <Layout me={me} path={location.path}>
+        <Page me={me} path={location.path} params={location.params} />
+      </Layout>
+    </PropertyNamesProvider>
   );
 }
 
@@ -71,6 +75,7 @@ function Page({ me, path, params }: { me: Me; path: string; params: URLSearchPar
   if (section === 'properties' && id) return <PropertyPage me={me} urn={id} key={id} />;
   if (section === 'properties') return <PropertyCatalogue me={me} params={params} />;
   if (section === 'search') return <SearchPage me={me} params={params} />;
+  if (section === 'csv') return <CsvPage me={me} params={params} />;
   if (section === 'entity' && id) return <EntityPage me={me} urn={id} key={id} />;
   if (section === 'tests' && id === 'new') return <TestForm me={me} urn={null} />;
   if (section === 'tests' && id && action === 'edit') return <TestForm me={me} urn={id} key={`${id}/edit`} />;

@@ -10,7 +10,7 @@
  */
 import { IncompatibleChangeError, ValidationError } from './errors.js';
 import type { PropertyDefinition } from './propertyDefinition.js';
-import { describeValue, sameValue, type TypedValue } from './typedValue.js';
+import { sameValue, valueAsWritten, type TypedValue } from './typedValue.js';
 
 /** A change that could make a stored value invalid, as data: the store counts the holders each would break. */
 export type BreakingChange =
@@ -30,7 +30,7 @@ export function describeChange(c: BreakingChange): string {
     case 'cardinality':
       return 'cardinality changes from MULTIPLE to SINGLE';
     case 'allowedValueRemoved':
-      return `allowed value ${describeValue(c.value)} is removed`;
+      return `allowed value ${valueAsWritten(c.value)} is removed`;
     case 'allowedValuesAdded':
       return 'allowedValues are added where any value was allowed';
     case 'entityTypeRemoved':

@@ -15,6 +15,11 @@ export const LIMITS = {
   entityTypesPerDefinition: 100,
   propertiesPerEntity: 1000,
   batchEntities: 1000,
+  /**
+   * Rows of one value import (a CSV file), written in one transaction: all of them or
+   * none. Larger files are split by the person importing them.
+   */
+  importRows: 10_000,
   /** Entities one bulk edit may select (a search's hits, or URNs named): larger selections are split by their query. */
   bulkEditEntities: 10_000,
   /**

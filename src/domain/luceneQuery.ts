@@ -11,6 +11,10 @@
  *   value   := ">" v | ">=" v | "<" v | "<=" v | ("[" | "{") v "TO" v ("]" | "}") | "*" | v
  *   v       := "quoted \"text\"" | word (backslash escapes any character)
  *
+ * In a value, unlike Lucene, a colon continues the word and parentheses opened inside it
+ * close inside it: `failingTests:urn:li:test:t1` and `urn:urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)`
+ * are URNs as people paste them (a value can never be followed by ":", so nothing is lost).
+ *
  * A primary may also be a bare word or a quoted phrase without a field: a keyword
  * (docs/contract.md §12), searched in names, descriptions and URNs; keywords side by side form one
  * keyword search. Keywords are upper case, as in Lucene. Anything outside this grammar
@@ -120,7 +124,7 @@ class Parser {
   private clause(field: Word): FilterNode {
     if (field.wildcard) this.fail('wildcards are not supported in field names', field.start);
     if (field.text === '_exists_' && field.plain) {
-      const target = this.readValueWord('a field name after _exists_:');
+      const target = this.readValueWord('a field name after _exists_:', false);
       if (target.wildcard) this.fail('wildcards are not supported in field names', target.start);
       return { kind: 'exists', field: target.text };
     }
@@ -177,10 +181,10 @@ class Parser {
     return word.text;
   }
 
-  private readValueWord(what: string): Word {
+  private readValueWord(what: string, urnLike = true): Word {
     const c = this.peek();
     if (this.atEnd() || DELIMITERS.has(c)) this.fail(`expected ${what}`);
-    return this.readWord();
+    return this.readWord(urnLike);
   }
 
   private quoted(): string {
@@ -205,12 +209,14 @@ class Parser {
     return this.fail('unterminated quoted value', start);
   }
 
-  private readWord(): Word {
+  /** With `urnLike`, a value's word: colons continue it, and parentheses it opens after a colon close in it. */
+  private readWord(urnLike = false): Word {
     this.skipSpace();
     const start = this.pos;
     let text = '';
     let plain = true;
     let wildcard = false;
+    let open = 0;
     while (!this.atEnd()) {
       const c = this.text[this.pos]!;
       if (c === '\\') {
@@ -220,12 +226,20 @@ class Parser {
         plain = false;
         continue;
       }
+      if (urnLike && (c === ':' || (c === '(' && text.endsWith(':')) || (c === ')' && open > 0))) {
+        if (c === '(') open++;
+        if (c === ')') open--;
+        text += c;
+        this.pos++;
+        continue;
+      }
       if (DELIMITERS.has(c)) break;
       if (c === '*' || c === '?') wildcard = true;
       text += c;
       this.pos++;
     }
     if (text.length === 0) this.fail('expected a word');
+    if (open > 0) this.fail('a "(" in the value is not closed', start);
     return { text, start, plain, wildcard: wildcard && !(plain && text === '*') };
   }
 

@@ -7,7 +7,7 @@ import type { EntityTypeInfo } from './registry/entityTypes.js';
 import { quoteInput, type PathSegment } from './inputLimits.js';
 import { propertyDefinitionShape, VERSION_PATTERN, type PropertyDefinitionShape } from './shapes/propertyDefinition.js';
 import { shapeOf, throwProblems, type Problem } from './shapes/shape.js';
-import { coerceTypedValue, describeValue, sameValue, type TypedValue } from './typedValue.js';
+import { coerceTypedValue, sameValue, valueAsWritten, type TypedValue } from './typedValue.js';
 import { canonicalTypeUrn, dataTypeUrn, entityTypeUrn, parseDataTypeUrn, parseEntityTypeUrn, resolveDataType, resolveEntityType, type DataType } from './typeUrns.js';
 
 export type Cardinality = 'SINGLE' | 'MULTIPLE';
@@ -146,8 +146,8 @@ function checkAllowedValues(raw: PropertyDefinitionShape['allowedValues'] & obje
   raw.forEach((entry, i) => {
     const path = ['allowedValues', i, 'value'];
     const coerced = coerceTypedValue(entry.value, valueType, allowedUrnTypes ? { allowedEntityTypes: allowedUrnTypes } : {});
-    if (!coerced.ok) problems.push({ path, reason: `${describeValue(entry.value)} ${coerced.reason}` });
-    else if (out.some((o) => sameValue(o.value, coerced.value))) problems.push({ path, reason: `${describeValue(coerced.value)} is listed more than once` });
+    if (!coerced.ok) problems.push({ path, reason: `${valueAsWritten(entry.value)} ${coerced.reason}` });
+    else if (out.some((o) => sameValue(o.value, coerced.value))) problems.push({ path, reason: `${valueAsWritten(coerced.value)} is listed more than once` });
     else out.push({ value: coerced.value, ...(entry.description != null ? { description: entry.description } : {}) });
   });
   return out;

@@ -29,7 +29,9 @@ export const OPERATORS = [
   'starts_with',
   'regex_match',
   'greater_than',
+  'greater_than_or_equal_to',
   'less_than',
+  'less_than_or_equal_to',
   'exists',
   'is_true',
   'is_false',
@@ -38,7 +40,7 @@ export type Operator = (typeof OPERATORS)[number];
 
 /** Operators that look at the resolved values only and take no `values`. */
 const UNARY: ReadonlySet<Operator> = new Set(['exists', 'is_true', 'is_false']);
-const NUMERIC: ReadonlySet<Operator> = new Set(['greater_than', 'less_than']);
+const NUMERIC: ReadonlySet<Operator> = new Set(['greater_than', 'greater_than_or_equal_to', 'less_than', 'less_than_or_equal_to']);
 
 export type PropertyPath =
   | { readonly kind: 'urn' }

@@ -105,7 +105,9 @@ function leafUnits(p: LeafPredicate, actual: readonly string[]): number {
     case 'regex_match':
       return searchUnits(p.patterns?.length ?? 0, actual);
     case 'greater_than':
+    case 'greater_than_or_equal_to':
     case 'less_than':
+    case 'less_than_or_equal_to':
       return actual.length * (1 + p.values.length);
     default:
       return 1 + actual.length + p.values.length;
@@ -132,9 +134,17 @@ function evaluateLeaf(p: LeafPredicate, doc: EntityDocument, match: RegexMatcher
       const rhs = numbers(given);
       return numbers(actual).some((a) => rhs.some((g) => a > g));
     }
+    case 'greater_than_or_equal_to': {
+      const rhs = numbers(given);
+      return numbers(actual).some((a) => rhs.some((g) => a >= g));
+    }
     case 'less_than': {
       const rhs = numbers(given);
       return numbers(actual).some((a) => rhs.some((g) => a < g));
+    }
+    case 'less_than_or_equal_to': {
+      const rhs = numbers(given);
+      return numbers(actual).some((a) => rhs.some((g) => a <= g));
     }
     case 'exists':
       return actual.some((a) => a.length > 0);

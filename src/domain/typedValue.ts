@@ -37,6 +37,21 @@ export function describeValue(v: unknown): string {
   return bounded(JSON.stringify(v) ?? String(v));
 }
 
+/**
+ * A value in our own messages as people write it in a definition, a file or a form:
+ * numbers plain (`1825`), text quoted (`"high"`). DataHub's `{double=1825.0}` stays only in
+ * the value-write messages DataHub's clients know (describeValue).
+ */
+export function valueAsWritten(v: unknown): string {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    if (keys.length === 1 && keys[0] === 'double' && typeof o.double === 'number') return String(o.double);
+    if (keys.length === 1 && keys[0] === 'string' && typeof o.string === 'string') return JSON.stringify(bounded(o.string));
+  }
+  return bounded(JSON.stringify(v) ?? String(v));
+}
+
 /** Values in a message listing them: the first few, then how many more. */
 export function describeValues(values: readonly unknown[], shown = 10): string {
   const listed = values.slice(0, shown).map(describeValue).join(', ');

@@ -16,7 +16,7 @@ import type { AllowedValue, Cardinality, EffectiveDefinition } from './propertyD
 import { valueType, type DataType } from './registry/valueTypes.js';
 import { shapeOf, throwProblems } from './shapes/shape.js';
 import { typedValueShape } from './shapes/common.js';
-import { coerceTypedValue, describeValue, isDoubleValue, sameValue, type TypedValue } from './typedValue.js';
+import { coerceTypedValue, isDoubleValue, sameValue, valueAsWritten, type TypedValue } from './typedValue.js';
 
 export interface ValueRemap {
   readonly from: TypedValue;
@@ -64,7 +64,7 @@ export function parseMigrationRules(input: unknown, field = 'migration'): Migrat
   const pairs = remap.map((r, i) => ({ from: typedOf(r.from, `${field}.remap[${i}].from`), to: typedOf(r.to, `${field}.remap[${i}].to`) }));
   pairs.forEach((r, i) => {
     if (pairs.findIndex((o) => sameValue(o.from, r.from)) !== i) {
-      throw new ValidationError(`${field}.remap[${i}].from ${describeValue(r.from)} is remapped more than once; map each value once`, `${field}.remap[${i}].from`);
+      throw new ValidationError(`${field}.remap[${i}].from ${valueAsWritten(r.from)} is remapped more than once; map each value once`, `${field}.remap[${i}].from`);
     }
   });
   return { remap: pairs, convert, dropInvalid };
@@ -74,7 +74,7 @@ export function parseMigrationRules(input: unknown, field = 'migration'): Migrat
 function typedOf(v: { string?: string | undefined; double?: number | string | undefined }, field: string): TypedValue {
   if (v.string !== undefined) return { string: v.string };
   const n = Number(v.double);
-  if (!Number.isFinite(n) || (typeof v.double === 'string' && v.double.trim() === '')) throw new ValidationError(`${field}.double must be a number, not ${describeValue(v.double)}`, `${field}.double`);
+  if (!Number.isFinite(n) || (typeof v.double === 'string' && v.double.trim() === '')) throw new ValidationError(`${field}.double must be a number, not ${valueAsWritten(v.double)}`, `${field}.double`);
   return { double: n };
 }
 
@@ -98,7 +98,7 @@ function convertValue(v: TypedValue, target: MigrationTarget): TypedValue | { re
   if (stored === 'double') {
     if (isDoubleValue(v)) return v;
     const coerced = coerceTypedValue(v, target.valueType);
-    return coerced.ok ? coerced.value : { refused: `${describeValue(v)} does not read as a number` };
+    return coerced.ok ? coerced.value : { refused: `${valueAsWritten(v)} does not read as a number` };
   }
   return isDoubleValue(v) ? { string: plainNumber(v.double) } : v;
 }
@@ -106,8 +106,8 @@ function convertValue(v: TypedValue, target: MigrationTarget): TypedValue | { re
 /** Why the new definition refuses one value; undefined when it accepts it. */
 function valueProblem(v: TypedValue, target: MigrationTarget): string | undefined {
   const coerced = coerceTypedValue(v, target.valueType, target.allowedUrnTypes ? { allowedEntityTypes: target.allowedUrnTypes } : {});
-  if (!coerced.ok || !sameValue(coerced.value, v)) return `${describeValue(v)} ${coerced.ok ? 'is not stored in this form' : coerced.reason}`;
-  if (target.allowedValues && !target.allowedValues.some((a) => sameValue(a, v))) return `${describeValue(v)} is not an allowed value`;
+  if (!coerced.ok || !sameValue(coerced.value, v)) return `${valueAsWritten(v)} ${coerced.ok ? 'is not stored in this form' : coerced.reason}`;
+  if (target.allowedValues && !target.allowedValues.some((a) => sameValue(a, v))) return `${valueAsWritten(v)} is not an allowed value`;
   return undefined;
 }
 
@@ -197,7 +197,7 @@ export interface MigrationEffect {
 const EXAMPLES = 10;
 
 function remapName(r: ValueRemap): string {
-  return `remap ${describeValue(r.from)} → ${describeValue(r.to)}`;
+  return `remap ${valueAsWritten(r.from)} → ${valueAsWritten(r.to)}`;
 }
 
 /** What the rules do to the stored entries, rule by rule, and what they leave refused. */

@@ -118,3 +118,4 @@ export type { HistoryEntry as ValueHistoryEntryModel, ValueChange as ValueChange
 export type { ValueImpact as ValueImpactModel } from '../domain/valueImpact.js';
 export type { BulkEditAnswer as BulkEditResultModel } from '../services/bulkEditService.js';
 export type { EntityEdit as BulkEditChangeModel, BulkEditResult as BulkEditProgressModel } from '../services/jobs/bulkEditValues.js';
+export type { ValueImportResult as ValueImportResultModel } from '../services/valueImportService.js';

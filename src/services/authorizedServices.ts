@@ -23,12 +23,13 @@ import type { ComplianceService } from './complianceService.js';
 import type { EntityService } from './entityService.js';
 import type { HistoryService } from './historyService.js';
 import type { JobService } from './jobs/jobService.js';
-import { accessPolicy, backupPolicy, bulkEditPolicy, compliancePolicy, entityPolicy, historyPolicy, jobPolicy, policyPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
+import { accessPolicy, backupPolicy, bulkEditPolicy, valueImportPolicy, compliancePolicy, entityPolicy, historyPolicy, jobPolicy, policyPolicy, propertyPolicy, searchPolicy, testPolicy, tokenPolicy, valuePolicy } from './policies.js';
 import type { PolicyService } from './policyService.js';
 import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
 import type { TokenService } from './tokenService.js';
+import type { ValueImportService } from './valueImportService.js';
 import type { ValueService } from './valueService.js';
 import type { WriteService } from './writes/writeService.js';
 
@@ -182,6 +183,13 @@ export class AuthorizedHistoryService extends Authorized<HistoryService> impleme
       return { ...page, entries: page.entries.filter((e) => shown.has(e.urn)) };
     });
   };
+}
+
+export class AuthorizedValueImportService extends Authorized<ValueImportService> implements ValueImportService {
+  constructor(inner: ValueImportService) {
+    super(inner, 'valueImports');
+  }
+  importValues: ValueImportService['importValues'] = (caller, ...rest) => this.allowed(caller, 'importValues', valueImportPolicy.importValues).importValues(caller, ...rest);
 }
 
 export class AuthorizedBulkEditService extends Authorized<BulkEditService> implements BulkEditService {

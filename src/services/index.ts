@@ -20,6 +20,7 @@ import {
   AuthorizedSearchService,
   AuthorizedTestService,
   AuthorizedTokenService,
+  AuthorizedValueImportService,
   AuthorizedValueService,
   AuthorizedWriteService,
   AuthorizedPolicyService,
@@ -43,6 +44,7 @@ import { DefaultTestService, type TestService } from './testService.js';
 import { DefaultBrowserSessionService, type BrowserSessionService } from './browserSessions.js';
 import { SignInService, type SignInDeps } from './signInService.js';
 import { DefaultTokenService, type TokenService } from './tokenService.js';
+import { DefaultValueImportService, type ValueImportService } from './valueImportService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
 import { DefaultWriteService, type WriteService } from './writes/writeService.js';
 import { PolicyGate } from './writes/policyGate.js';
@@ -54,6 +56,8 @@ export interface Services {
   readonly entities: EntityService;
   readonly properties: PropertyService;
   readonly values: ValueService;
+  /** Value imports (CSV rows): checked whole, written whole. */
+  readonly valueImports: ValueImportService;
   /** Aspect versions and the history of values (who changed which value when). */
   readonly history: HistoryService;
   /** Bulk edits of values on the entities a search selects (jobs). */
@@ -104,11 +108,21 @@ export interface ServiceDeps {
   readonly tokenSessionHours?: number;
   /** The process's count of committed registry changes, shared with the writers the runtime builds beside these services. */
   readonly registryChanges?: LocalRegistryChanges;
+  /** Concurrent writes share a statement and its commit (WRITE_GROUP_COMMIT); default true. */
+  readonly groupCommit?: boolean;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const registryChanges = deps.registryChanges ?? new LocalRegistryChanges();
-  const writes = new DefaultWriteService({ db: deps.db, log: deps.log, indexWaiter: deps.indexWaiter, registryChanges, gate: new PolicyGate(deps.access), ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}) });
+  const writes = new DefaultWriteService({
+    db: deps.db,
+    log: deps.log,
+    indexWaiter: deps.indexWaiter,
+    registryChanges,
+    gate: new PolicyGate(deps.access),
+    ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
+    ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
+  });
   const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, indexWaiter: deps.indexWaiter, writes });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
@@ -120,6 +134,7 @@ export function createServices(deps: ServiceDeps): Services {
     entities: new AuthorizedEntityService(entities, access),
     properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities, writes }), access),
     values: new AuthorizedValueService(new DefaultValueService({ entities, writes }), access),
+    valueImports: new AuthorizedValueImportService(new DefaultValueImportService({ db: deps.db, entities, writes })),
     history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities }), access),
     bulkEdits: new AuthorizedBulkEditService(
       new DefaultBulkEditService({ db: deps.db, log: deps.log, writes, search, ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),

@@ -16,6 +16,7 @@ import type { PropertyService } from './propertyService.js';
 import type { SearchService } from './searchService.js';
 import type { TestService } from './testService.js';
 import type { TokenService } from './tokenService.js';
+import type { ValueImportService } from './valueImportService.js';
 import type { ValueService } from './valueService.js';
 import type { WriteService } from './writes/writeService.js';
 import type { PolicyService } from './policyService.js';
@@ -85,6 +86,11 @@ export const historyPolicy = {
   aspectVersion: 'read',
   valueHistory: 'read',
 } as const satisfies Policy<HistoryService>;
+
+// A value import writes values, as value upserts do.
+export const valueImportPolicy = {
+  importValues: 'write',
+} as const satisfies Policy<ValueImportService>;
 
 // A bulk edit writes values, entity by entity, as value upserts do.
 export const bulkEditPolicy = {

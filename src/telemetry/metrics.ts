@@ -47,6 +47,15 @@ export const httpRequestErrors = new client.Counter({
   registers,
 });
 
+// The write path: how many writes each statement carried (group commit, services/aspects/groupCommit.ts).
+
+export const writesPerStatement = new client.Histogram({
+  name: 'propgraph_writes_per_statement',
+  help: 'Writes (requests or job chunks) that shared one guarded statement and its commit; _count is the statements',
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+  registers,
+});
+
 // GraphQL, by operation.
 
 export const graphqlOperationDuration = new client.Histogram({

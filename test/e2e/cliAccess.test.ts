@@ -10,7 +10,7 @@ import path from 'node:path';
 import { freePort } from '../../src/embedded/freePort.js';
 import { enc, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { ensureCliBuilt, runCli, tempDir, writeFile, type CliResult } from './cliRunner.js';
+import { ensureCliBuilt, runCli, runCliOnTerminal, tempDir, writeFile, type CliResult } from './cliRunner.js';
 
 let server: TestServer;
 let home: string;
@@ -67,9 +67,37 @@ describe('init and the config file', () => {
       expect(fromFile.stdout).toMatch(/with an access token of admin scope, checked\)\.\n$/);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ server: server.url, token: 'pgt_from-a-file' });
 
-      const fromStdin = await runCli(['init', '--server', server.url, '--token', '-'], { home: initHome, input: 'pgt_from-stdin\n' });
+      const fromStdin = await runCli(['init', '--server', server.url, '--token', '-', '--force'], { home: initHome, input: 'pgt_from-stdin\n' });
       expect(fromStdin.code).toBe(0);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ server: server.url, token: 'pgt_from-stdin' });
+    } finally {
+      rmSync(initHome, { recursive: true, force: true });
+    }
+  });
+
+  it('does not replace a configuration without a word: refuses without a terminal unless --force, asks on one (issue #41)', async () => {
+    const initHome = tempDir();
+    try {
+      const file = path.join(initHome, '.propgraph', 'config.json');
+      expect((await runCli(['init', '--server', server.url, '--token', 'first', '--no-check'], { home: initHome })).code).toBe(0);
+      const again = await runCli(['init', '--server', server.url, '--token', 'first', '--no-check'], { home: initHome });
+      expect(again.code).toBe(0);
+
+      const refused = await runCli(['init', '--server', server.url, '--token', 'second', '--no-check'], { home: initHome });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(`Error: ${file} already holds server ${server.url}, with an access token; pass --force to replace it. Nothing was written.\n`);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ server: server.url, token: 'first' });
+
+      const onTerminal = await runCliOnTerminal(['init', '--server', server.url, '--token', 'second', '--no-check'], { home: initHome, input: 'n\n' });
+      if (onTerminal) {
+        expect(onTerminal.stdout).toContain(`${file} already holds server ${server.url}, with an access token. Replace it? [y/N]`);
+        expect(onTerminal.stdout).toContain('Nothing was written; the configuration is unchanged.');
+        expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ server: server.url, token: 'first' });
+      }
+
+      const forced = await runCli(['init', '--server', server.url, '--token', 'second', '--no-check', '--force'], { home: initHome });
+      expect(forced.code).toBe(0);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ server: server.url, token: 'second' });
     } finally {
       rmSync(initHome, { recursive: true, force: true });
     }

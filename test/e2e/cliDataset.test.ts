@@ -37,6 +37,23 @@ async function propertiesOf(type: 'dataset' | 'schemaField', urn: string): Promi
   return { status: res.status, text: res.text, properties: res.body?.structuredProperties?.value?.properties };
 }
 
+/** The HTTP requests of a method the server has answered, from its /metrics. */
+function requestsOf(metrics: { text: string }, method: string): number {
+  let total = 0;
+  for (const line of metrics.text.split('\n')) {
+    if (line.startsWith('propgraph_http_requests_total{') && line.includes(`method="${method}"`)) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return total;
+}
+
+async function rejectedFile(name: string, text: string): Promise<string> {
+  const result = await cli(['dataset', 'upsert', '-f', yamlFile(name, text)]);
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(/nothing was written\.\n$/);
+  return result.stderr;
+}
+
 async function exists(urn: string): Promise<boolean> {
   return (await http(server.url, 'GET', `/openapi/v3/entity/dataset/${enc(urn)}`)).status === 200;
 }
@@ -117,7 +134,7 @@ describe('dataset upsert with the example dataset file', () => {
     expect(dry.code).toBe(0);
     expect(dry.stdout).toBe(
       `${SEED_DATASET_URN}\n  io.acryl.dataManagement.replicationSLA: 90 -> 60\n` +
-        `${file}: 1 dataset is valid; 1 property would change on 1 of 1 entities (merge: properties the file does not name are kept). Nothing was written (dry run).\n`,
+        `${file}: 1 dataset is valid; 0 would be created, 1 updated and 0 left as they are; 1 property would change on 1 of 1 entities (merge: properties the file does not name are kept). Nothing was written (dry run).\n`,
     );
     const next = await cli(['dataset', 'upsert', '-f', file]);
     expect(next.code).toBe(0);
@@ -139,6 +156,120 @@ describe('dataset upsert with the example dataset file', () => {
       { propertyUrn: 'urn:li:structuredProperty:io.acryl.dataManagement.replicationSLA', values: [{ double: 45 }] },
     ]);
   });
+});
+
+describe('dataset upsert: descriptions, field types, creations and batches (issue #41)', () => {
+  const described = hiveUrn('described.orders');
+  const file = `- id: described.orders
+  platform: hive
+  name: Orders
+  description: Orders placed in the shop
+  schema:
+    fields:
+      - id: amount
+        type: decimal
+        nativeDataType: decimal(12,2)
+        description: What the customer paid
+      - id: note
+        type: string
+        structured_properties:
+          ds.text: free
+`;
+
+  async function aspectOf(urn: string, aspect: string): Promise<Record<string, unknown> | undefined> {
+    const res = await http(server.url, 'GET', `/openapi/v3/entity/dataset/${enc(urn)}/${aspect}`);
+    return res.status === 200 ? res.body[aspect].value : undefined;
+  }
+
+  it('a dry run says which datasets it would create, with their description and fields ("0 properties would change on 0 of 0 entities" before)', async () => {
+    const other = hiveUrn('described.customers');
+    const both = yamlFile('described-dry.yaml', `${file}- id: described.customers\n  platform: hive\n`);
+    const dry = await cli(['dataset', 'upsert', '--dry-run', '-f', both]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(
+      `${described} (new)\n` +
+        '  description: (none) -> Orders placed in the shop\n' +
+        '  name: (none) -> Orders\n' +
+        '  field amount: added, type (none) -> number, nativeDataType (none) -> decimal(12,2), description (none) -> What the customer paid\n' +
+        '  field note: added, type (none) -> string, nativeDataType (none) -> string\n' +
+        `  ${fieldUrn(described, 'note')}\n` +
+        '    ds.text: (none) -> free\n' +
+        `${other} (new)\n` +
+        `${both}: 2 datasets are valid; 2 would be created, 0 updated and 0 left as they are; 1 property would change on 1 of 1 entities (merge: properties the file does not name are kept). Nothing was written (dry run).\n`,
+    );
+    expect(await exists(described)).toBe(false);
+    expect(await exists(other)).toBe(false);
+  });
+
+  it("writes the description, the name and the fields' types, native types and descriptions; dataset get prints them back", async () => {
+    const result = await cli(['dataset', 'upsert', '-f', yamlFile('described.yaml', file)]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(await aspectOf(described, 'datasetProperties')).toEqual({ name: 'Orders', description: 'Orders placed in the shop' });
+    expect((await aspectOf(described, 'schemaMetadata'))?.fields).toEqual([
+      { fieldPath: 'amount', type: { type: { 'com.linkedin.schema.NumberType': {} } }, nativeDataType: 'decimal(12,2)', description: 'What the customer paid' },
+      { fieldPath: 'note', type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'string' },
+    ]);
+    const got = JSON.parse((await cli(['dataset', 'get', '--urn', described])).stdout);
+    expect(got).toMatchObject({ name: 'Orders', description: 'Orders placed in the shop' });
+    expect(got.schema.fields).toEqual([
+      { id: 'amount', urn: fieldUrn(described, 'amount'), type: 'number', nativeDataType: 'decimal(12,2)', description: 'What the customer paid' },
+      { id: 'note', urn: fieldUrn(described, 'note'), type: 'string', structured_properties: { 'ds.text': 'free' } },
+    ]);
+  });
+
+  it('a later file that names only values keeps the description and the field facts, and its dry run says what it leaves', async () => {
+    const later = yamlFile('described-later.yaml', `- id: described.orders
+  platform: hive
+  schema:
+    fields:
+      - id: amount
+        description: Paid, taxes included
+`);
+    const dry = await cli(['dataset', 'upsert', '--dry-run', '-f', later]);
+    expect(dry.stdout).toBe(
+      `${described}\n  field amount: description What the customer paid -> Paid, taxes included\n` +
+        `${later}: 1 dataset is valid; 0 would be created, 1 updated and 0 left as they are; 0 properties would change on 0 of 0 entities (merge: properties the file does not name are kept). Nothing was written (dry run).\n`,
+    );
+    expect((await cli(['dataset', 'upsert', '-f', later])).code).toBe(0);
+    expect(await aspectOf(described, 'datasetProperties')).toEqual({ name: 'Orders', description: 'Orders placed in the shop' });
+    expect((await aspectOf(described, 'schemaMetadata'))?.fields).toEqual([
+      { fieldPath: 'amount', type: { type: { 'com.linkedin.schema.NumberType': {} } }, nativeDataType: 'decimal(12,2)', description: 'Paid, taxes included' },
+      { fieldPath: 'note', type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'string' },
+    ]);
+    const unchanged = await cli(['dataset', 'upsert', '--dry-run', '-f', later]);
+    expect(unchanged.stdout).toBe(`${later}: 1 dataset is valid; 0 would be created, 0 updated and 1 left as they are; 0 properties would change on 0 of 0 entities (merge: properties the file does not name are kept). Nothing was written (dry run).\n`);
+  });
+
+  it('an unknown field type is refused with the types to use, and nothing is written', async () => {
+    const stderr = await rejectedFile('bad-type.yaml', `- id: bad.type
+  platform: hive
+  schema:
+    fields:
+      - id: a
+        type: strng
+`);
+    expect(stderr).toContain("bad-type.yaml:6: entry 1 (id: bad.type): schema.fields[0].type: 'strng' is not a field type; use one of string, number,");
+    expect(stderr).toContain("(did you mean 'string'?)");
+    expect(await exists(hiveUrn('bad.type'))).toBe(false);
+  });
+
+  it('writes 1,200 datasets with a valued field each in batches: 3 requests for the datasets and 3 for the fields, not one per dataset', async () => {
+    const count = 1200;
+    const lines = Array.from(
+      { length: count },
+      (_, i) => `- id: bulk.t${i}\n  platform: hive\n  description: table ${i}\n  structured_properties: {ds.level: ${1 + (i % 3)}}\n  schema: {fields: [{id: c, type: int, structured_properties: {ds.text: v${i}}}]}\n`,
+    );
+    const patches = async () => requestsOf(await http(server.url, 'GET', '/metrics'), 'PATCH');
+    const before = await patches();
+    const result = await cli(['dataset', 'upsert', '-f', yamlFile('bulk.yaml', lines.join(''))]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.match(/^Update succeeded for urn /gm)).toHaveLength(count);
+    expect((await patches()) - before).toBe(6);
+    expect(await aspectOf(hiveUrn('bulk.t1199'), 'datasetProperties')).toEqual({ description: 'table 1199' });
+    expect((await propertiesOf('schemaField', fieldUrn(hiveUrn('bulk.t1199'), 'c'))).properties).toEqual([{ propertyUrn: 'urn:li:structuredProperty:ds.text', values: [{ string: 'v1199' }] }]);
+  }, 180_000);
 });
 
 describe('dataset upsert: forms and typing', () => {
@@ -183,7 +314,7 @@ describe('dataset upsert: forms and typing', () => {
     const result = await cli(['dataset', 'upsert', '-f', file, '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      `${hiveUrn('dry.table')}\n  ds.level: (none) -> 3\n${file}: 1 dataset is valid; 1 property would change on 1 of 1 entities (merge: properties the file does not name are kept). Nothing was written (dry run).\n`,
+      `${hiveUrn('dry.table')} (new)\n  ds.level: (none) -> 3\n${file}: 1 dataset is valid; 1 would be created, 0 updated and 0 left as they are; 1 property would change on 1 of 1 entities (merge: properties the file does not name are kept). Nothing was written (dry run).\n`,
     );
     expect(await exists(hiveUrn('dry.table'))).toBe(false);
   });

@@ -247,9 +247,9 @@ describe('properties upsert: YAML errors name the file, entry, field and reason,
       'allowed.yaml',
       `- id: a.num\n  type: number\n  entity_types: [dataset]\n  allowed_values:\n    - value: thirty\n    - value: 30\n    - value: 30.0\n- id: a.date\n  type: date\n  entity_types: [dataset]\n  allowed_values:\n    - value: 2024-02-30\n    - {description: no value}\n`,
     );
-    expect(stderr).toContain("allowed.yaml:5: entry 1 (id: a.num): allowed_values[0].value: {string=thirty} should be a number");
-    expect(stderr).toContain('allowed.yaml:7: entry 1 (id: a.num): allowed_values[2].value: {double=30.0} is listed more than once');
-    expect(stderr).toContain('allowed.yaml:12: entry 2 (id: a.date): allowed_values[0].value: {string=2024-02-30} is not a date: 2024-02 has 29 days');
+    expect(stderr).toContain('allowed.yaml:5: entry 1 (id: a.num): allowed_values[0].value: "thirty" should be a number');
+    expect(stderr).toContain('allowed.yaml:7: entry 1 (id: a.num): allowed_values[2].value: 30 is listed more than once');
+    expect(stderr).toContain('allowed.yaml:12: entry 2 (id: a.date): allowed_values[0].value: "2024-02-30" is not a date: 2024-02 has 29 days');
     expect(stderr).toContain('allowed.yaml:13: entry 2 (id: a.date): allowed_values[1].value: is required');
   });
 

@@ -69,6 +69,8 @@ export function runCliOnTerminal(args: readonly string[], options: CliOptions): 
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', () => resolve(undefined));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // What a person types, through the terminal: a question's answer.
+    if (options.input !== undefined) child.stdin.write(options.input);
     child.stdin.end();
   });
 }

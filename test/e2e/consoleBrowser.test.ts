@@ -275,7 +275,7 @@ test('CI has what the console walk needs', () => {
     const refusal = page.getByRole('alert').filter({ hasText: 'The server refused the change.' });
     await refusal.waitFor();
     const text = await refusal.innerText();
-    expect(text).toContain('Incompatible structured property definition change: allowed value {string=silver} is removed (1 entity holds values it breaks). Set a new version (yyyyMMddhhmmss) to apply a breaking change');
+    expect(text).toContain('Incompatible structured property definition change: allowed value "silver" is removed (1 entity holds values it breaks). Set a new version (yyyyMMddhhmmss) to apply a breaking change');
     expect(text).toContain('give the definition a new version');
     await refusal.getByRole('button', { name: 'Use a new version' }).waitFor();
     await shot('07-breaking-change');

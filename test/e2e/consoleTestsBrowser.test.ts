@@ -147,6 +147,7 @@ test('CI has what the compliance walk needs', () => {
     await page.getByLabel('Category').fill('Documentation');
     const definition = (operator: string) =>
       JSON.stringify({ on: { types: ['dataset'], conditions: [{ property: 'datasetKey.platform', operator: 'equals', values: ['urn:li:dataPlatform:kafka'] }] }, rules: [{ property: 'datasetProperties.description', operator }] });
+    await page.getByLabel('as JSON').check();
     await page.getByLabel('Definition (JSON)').fill(definition('exist'));
     await page.getByRole('button', { name: 'Create test' }).click();
     await page.getByText('Invalid test definition: rules[0].operator: unknown operator "exist"').waitFor();

@@ -119,7 +119,7 @@ async function timed<T>(step: string, fn: () => Promise<T>): Promise<T> {
       const dry = await sam(['dataset', 'upsert', '-f', writeFile(home, 'team-b.yaml', TEAM_B), '--dry-run']);
       expect(dry.code).toBe(0);
       expect(dry.stdout).toContain(`${hive(0)}\n  northwind.owner: (none) -> team-b\n`);
-      expect(dry.stdout).toContain('3 datasets are valid; 3 properties would change on 3 of 3 entities (merge: properties the file does not name are kept). Nothing was written (dry run).');
+      expect(dry.stdout).toContain('3 datasets are valid; 0 would be created, 3 updated and 0 left as they are; 3 properties would change on 3 of 3 entities (merge: properties the file does not name are kept). Nothing was written (dry run).');
       expect(dry.stdout).not.toContain('acme.tier');
       const b = await sam(['dataset', 'upsert', '-f', path.join(home, 'team-b.yaml')]);
       expect(b.code).toBe(0);
@@ -156,16 +156,21 @@ async function timed<T>(step: string, fn: () => Promise<T>): Promise<T> {
       const exported = await sam(['values', 'export', '--property', 'acme.tier', '--property', 'northwind.owner', '--query', 'platform:hive']);
       expect(exported.code).toBe(0);
       const lines = exported.stdout.trim().split('\n');
-      expect(lines[0]).toBe('urn,acme.tier,northwind.owner');
+      // Context columns for the spreadsheet, which the import reads past (issue #41).
+      expect(lines[0]).toBe('urn,name,platform,environment,description,acme.tier,northwind.owner');
       expect(lines).toHaveLength(41);
-      expect(lines).toContain(`"${hive(0)}",gold,team-b`);
-      const edited = lines.map((l) => (l.startsWith(`"${hive(0)}"`) ? `"${hive(0)}",silver,team-b` : l.startsWith(`"${hive(1)}"`) ? `"${hive(1)}",gold,` : l.startsWith(`"${hive(9)}"`) ? `"${hive(9)}",gold,team-c` : l));
+      expect(lines).toContain(`"${hive(0)}",shop.t00,hive,PROD,,gold,team-b`);
+      const context = (i: number) => `"${hive(i)}",shop.t${String(i).padStart(2, '0')},hive,PROD,edited in a spreadsheet`;
+      const edited = lines.map((l) => (l.startsWith(`"${hive(0)}"`) ? `${context(0)},silver,team-b` : l.startsWith(`"${hive(1)}"`) ? `${context(1)},gold,` : l.startsWith(`"${hive(9)}"`) ? `${context(9)},gold,team-c` : l));
       const file = writeFile(home, 'values.csv', `${edited.join('\n')}\n`);
-      const bad = await sam(['values', 'import', '-f', writeFile(home, 'bad.csv', `urn,acme.tier\n"${hive(3)}",platinum\nnot-a-urn,gold\n`)]);
+      const missing = hive(99);
+      const bad = await sam(['values', 'import', '-f', writeFile(home, 'bad.csv', `urn,acme.tier\n"${hive(3)}",platinum\nnot-a-urn,gold\n"${missing}",gold\n`)]);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain(`bad.csv:2: ${hive(3)}: acme.tier: Property: ${P('acme.tier')}, value: {string=platinum} should be one of`);
       expect(bad.stderr).toContain("bad.csv:3: urn: 'not-a-urn' is not a valid urn");
-      expect(bad.stderr).toContain('2 errors in');
+      // The unknown URN in the same pass as the others (issue #39: it showed up only once they were fixed).
+      expect(bad.stderr).toContain(`bad.csv:4: ${missing}: does not exist; values are set on existing entities only`);
+      expect(bad.stderr).toContain('3 errors in');
       const dry = await sam(['values', 'import', '-f', file, '--dry-run']);
       expect(dry.code).toBe(0);
       expect(dry.stdout).toContain(`${hive(0)}\n  acme.tier: gold -> silver\n`);
@@ -173,7 +178,7 @@ async function timed<T>(step: string, fn: () => Promise<T>): Promise<T> {
       expect(dry.stdout).toContain('3 properties would change on 3 of 40 entities');
       const imported = await sam(['values', 'import', '-f', file]);
       expect(imported.code).toBe(0);
-      expect(imported.stdout).toContain('3 entities updated, 37 unchanged, 0 failed');
+      expect(imported.stdout).toContain('3 entities updated, 37 unchanged, in one transaction');
       expect(await valuesOf(hive(0))).toEqual({ 'acme.tier': 'silver', 'acme.steward': 'urn:li:corpuser:sam', 'northwind.owner': 'team-b' });
       expect(await valuesOf(hive(1))).toEqual({ 'acme.tier': 'gold', 'acme.steward': 'urn:li:corpuser:sam' });
       expect((await valuesOf(hive(9)))['northwind.owner']).toBe('team-c');
@@ -184,7 +189,7 @@ async function timed<T>(step: string, fn: () => Promise<T>): Promise<T> {
     await timed('4 breaking change: dry run, then applied', async () => {
       const withoutVersion = await lead(['properties', 'upsert', '-f', writeFile(home, 'breaking.yaml', PROPERTIES('{value: gold}, {value: silver}')), '--dry-run']);
       expect(withoutVersion.code).toBe(2);
-      expect(withoutVersion.stderr).toContain('allowed value {string=bronze} is removed');
+      expect(withoutVersion.stderr).toContain('allowed value "bronze" is removed');
       expect(withoutVersion.stderr).toContain('A new version hides at once, and then removes, the 40 values on 40 entities (dataset: 40) the property holds now.');
       const versioned = writeFile(home, 'versioned.yaml', PROPERTIES('{value: gold}, {value: silver}', '20270101000000'));
       const dry = await lead(['properties', 'upsert', '-f', versioned, '--dry-run']);

@@ -271,7 +271,7 @@ const canRun = chromiumAvailable() && searchAvailableForTests();
     const refusal = page.getByRole('alert').filter({ hasText: 'The server refused the change.' });
     await refusal.waitFor();
     const text = (await refusal.innerText()).replace(/\s+/g, ' ');
-    expect(text).toContain('allowed value {string=high} is removed. Set a new version (yyyyMMddhhmmss) to apply a breaking change.');
+    expect(text).toContain('allowed value "high" is removed. Set a new version (yyyyMMddhhmmss) to apply a breaking change.');
     expect(text).toContain('A new version hides at once, and then removes, the 4 values on 4 entities (dataset: 4) the property holds now.');
     expect((await storedValues(D4))['io.gaps.level']).toEqual(['high']);
     await page.getByRole('link', { name: 'Cancel' }).click();

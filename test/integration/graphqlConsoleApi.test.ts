@@ -163,7 +163,7 @@ describe('replaceStructuredPropertyDefinition', () => {
       {
         // The impact of the new version it asks for follows (docs/contract.md §13).
         message:
-          'Incompatible structured property definition change: allowed value {string=silver} is removed (1 entity holds values it breaks). Set a new version (yyyyMMddhhmmss) to apply a breaking change, which drops every stored value, or send a migration that keeps them. A new version hides at once, and then removes, the 1 value on 1 entity (dataset: 1) the property holds now.',
+          'Incompatible structured property definition change: allowed value "silver" is removed (1 entity holds values it breaks). Set a new version (yyyyMMddhhmmss) to apply a breaking change, which drops every stored value, or send a migration that keeps them. A new version hides at once, and then removes, the 1 value on 1 entity (dataset: 1) the property holds now.',
         // The service's own code beside Apollo's: the console tells a breaking change apart by it, not by the text.
         extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', reason: 'INCOMPATIBLE_CHANGE' }),
         locations: expect.anything(),
@@ -181,6 +181,42 @@ describe('replaceStructuredPropertyDefinition', () => {
     const res = await gql(REPLACE, { input: { urn, valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'] } });
     expect(res.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     expect((await gql('query p($urn: String!) { structuredProperty(urn: $urn) { urn } }', { urn })).data.structuredProperty).toBeNull();
+  });
+});
+
+describe('importStructuredPropertyValues', () => {
+  const IMPORT = `mutation i($input: ImportStructuredPropertyValuesInput!) {
+    importStructuredPropertyValues(input: $input) {
+      dryRun written rows changed unchanged
+      problems { line urn column reason }
+      changes { line urn change { structuredProperty { urn } before { ... on StringValue { stringValue } } after { ... on StringValue { stringValue } } } }
+    }
+  }`;
+  test('a dry run answers every problem and every change; a write with problems is BAD_USER_INPUT; a clean one writes', async () => {
+    const urn = await createTierProperty();
+    const a = await datasetWith('console.import1', urn, 'silver');
+    const b = await datasetWith('console.import2', urn, 'silver');
+    const rows = [
+      { line: 2, urn: a, cells: [['gold']] },
+      { line: 3, urn: b, cells: [['platinum']] },
+      { line: 4, urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,console.never,PROD)', cells: [['gold']] },
+    ];
+    const dry = await gql(IMPORT, { input: { columns: [urn], rows, dryRun: true } });
+    expect(dry.errors).toBeUndefined();
+    expect(dry.data.importStructuredPropertyValues).toMatchObject({ dryRun: true, written: false, rows: 3, changed: 1 });
+    expect(dry.data.importStructuredPropertyValues.problems).toEqual([
+      { line: 3, urn: b, column: urn, reason: expect.stringMatching(/value: \{string=platinum\} should be one of/) },
+      { line: 4, urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,console.never,PROD)', column: null, reason: 'does not exist; values are set on existing entities only' },
+    ]);
+    expect(dry.data.importStructuredPropertyValues.changes).toEqual([{ line: 2, urn: a, change: { structuredProperty: { urn }, before: [{ stringValue: 'silver' }], after: [{ stringValue: 'gold' }] } }]);
+
+    const refused = await gql(IMPORT, { input: { columns: [urn], rows, dryRun: false } });
+    expect(refused.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^2 problems in the import, nothing was written/), extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) });
+    expect(await valuesOn(a)).toEqual([{ structuredProperty: { urn }, values: [{ stringValue: 'silver' }] }]);
+
+    const written = await gql(IMPORT, { input: { columns: [urn], rows: [rows[0], { ...rows[1], cells: [['gold']] }], dryRun: false } });
+    expect(written.data.importStructuredPropertyValues).toMatchObject({ written: true, changed: 2, problems: [] });
+    expect(await valuesOn(b)).toEqual([{ structuredProperty: { urn }, values: [{ stringValue: 'gold' }] }]);
   });
 });
 

@@ -261,7 +261,7 @@ function outcomeOf(res: HttpResponse | Awaited<ReturnType<typeof graphql>>, ifac
   if (iface !== 'GraphQL') return restOutcome(res as HttpResponse, privilege);
   const g = res as Awaited<ReturnType<typeof graphql>>;
   const error = g.errors?.[0];
-  if (error?.extensions?.code === 'FORBIDDEN') return error.extensions?.reason === 'MISSING_PRIVILEGE' && String(error.message).includes(`the ${privilege} privilege`) ? 'forbidden' : `other FORBIDDEN: ${JSON.stringify(error).slice(0, 300)}`;
+  if (error?.extensions?.code === 'FORBIDDEN') return (error.extensions as { reason?: string }).reason === 'MISSING_PRIVILEGE' && String(error.message).includes(`the ${privilege} privilege`) ? 'forbidden' : `other FORBIDDEN: ${JSON.stringify(error).slice(0, 300)}`;
   return g.status === 200 && !g.errors ? 'ok' : `other ${g.status}: ${JSON.stringify(g.errors).slice(0, 300)}`;
 }
 

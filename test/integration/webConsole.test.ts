@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const page = (pathname: string) => http(server.url, 'GET', pathname, { headers: { accept: 'text/html' } });
 
-test.each(['/', '/properties', '/properties/urn%3Ali%3AstructuredProperty%3Aio.a.b/edit', '/search?q=orders&v%3Aio.a.tier=gold', '/entity/urn%3Ali%3Adataset%3A(urn%3Ali%3AdataPlatform%3Ahive%2Cdb.t%2CPROD)', '/tests', '/tests/urn%3Ali%3Atest%3Ax'])(
+test.each(['/', '/properties', '/properties/urn%3Ali%3AstructuredProperty%3Aio.a.b/edit', '/search?q=orders&v%3Aio.a.tier=gold', '/entity/urn%3Ali%3Adataset%3A(urn%3Ali%3AdataPlatform%3Ahive%2Cdb.t%2CPROD)', '/tests', '/tests/urn%3Ali%3Atest%3Ax', '/csv?q=platform%3Akafka'])(
   'GET %s answers the console page without a token, under the strict policy',
   async (pathname) => {
     const res = await page(pathname);

@@ -81,7 +81,7 @@ describe('a dry run of a definition write', () => {
     const refusal = previewDefinition(breaking);
     await expect(refusal).rejects.toThrow(IncompatibleChangeError);
     await expect(writesOf(rt.services).setAspect(admin, P, 'propertyDefinition', { value: breaking }, { createOnly: false })).rejects.toThrow(
-      /allowed value \{string=silver\} is removed \(2 entities hold values it breaks\)\. Set a new version .* A new version hides at once, and then removes, the 4 values on 3 entities \(dataset: 2, schemaField: 1\) the property holds now\./,
+      /allowed value "silver" is removed \(2 entities hold values it breaks\)\. Set a new version .* A new version hides at once, and then removes, the 4 values on 3 entities \(dataset: 2, schemaField: 1\) the property holds now\./,
     );
   });
 

@@ -198,6 +198,7 @@ describe('merge and removal (what GraphQL calls)', () => {
     const { result: third } = await values().upsert(WRITER, d, [{ structuredPropertyUrn: retention, values: [{ numberValue: 60 }, { numberValue: 30 }] }]);
     expect(third).toEqual({
       associatedUrn: d,
+      aspectVersion: '3',
       properties: [{ propertyUrn: retention, values: [{ double: 60 }, { double: 30 }] }, { propertyUrn: owner, values: [{ string: 'team-a' }] }],
     });
   });
@@ -220,8 +221,9 @@ describe('merge and removal (what GraphQL calls)', () => {
   test('remove drops the named properties and keeps the rest; removing one the entity lacks changes nothing', async () => {
     const d = await dataset();
     await values().upsert(WRITER, d, [{ structuredPropertyUrn: retention, values: [{ numberValue: 30 }] }, { structuredPropertyUrn: owner, values: [{ stringValue: 'o' }] }]);
-    expect((await values().remove(WRITER, d, [retention])).result).toEqual({ associatedUrn: d, properties: [{ propertyUrn: owner, values: [{ string: 'o' }] }] });
-    expect((await values().remove(WRITER, d, [tier])).result).toEqual({ associatedUrn: d, properties: [{ propertyUrn: owner, values: [{ string: 'o' }] }] });
+    expect((await values().remove(WRITER, d, [retention])).result).toEqual({ associatedUrn: d, aspectVersion: '2', properties: [{ propertyUrn: owner, values: [{ string: 'o' }] }] });
+    // Nothing to remove: nothing written, the version stays.
+    expect((await values().remove(WRITER, d, [tier])).result).toEqual({ associatedUrn: d, aspectVersion: '2', properties: [{ propertyUrn: owner, values: [{ string: 'o' }] }] });
   });
 
   test('get answers what readers see, and undefined for an entity that does not exist', async () => {

@@ -11,6 +11,7 @@ import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import {
   AuthorizedBackupService,
   AuthorizedBulkEditService,
+  AuthorizedValueImportService,
   AuthorizedComplianceService,
   AuthorizedEntityService,
   AuthorizedHistoryService,
@@ -40,6 +41,7 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
   ['entities', AuthorizedEntityService, 'batchGet', [ENTITY.dataset, []], 'read'],
   ['entities', AuthorizedEntityService, 'traceWrites', ['00', new Map()], 'read'],
   ['entities', AuthorizedEntityService, 'references', [DATASET], 'read'],
+  ['valueImports', AuthorizedValueImportService, 'importValues', [{ columns: [], rows: [], dryRun: true }], 'write'],
   ['entities', AuthorizedEntityService, 'removeReferences', [DATASET], 'write'],
   ['entities', AuthorizedEntityService, 'previewDelete', [PROPERTY], 'read'],
   ['properties', AuthorizedPropertyService, 'get', [PROPERTY], 'read'],
@@ -153,6 +155,7 @@ test('every method of every wrapper is in the table, or is a helper that takes n
     ['values', AuthorizedValueService],
     ['history', AuthorizedHistoryService],
     ['bulkEdits', AuthorizedBulkEditService],
+    ['valueImports', AuthorizedValueImportService],
     ['jobs', AuthorizedJobService],
     ['tests', AuthorizedTestService],
     ['tokens', AuthorizedTokenService],

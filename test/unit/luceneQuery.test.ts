@@ -81,6 +81,19 @@ describe('parseLuceneQuery', () => {
     expect(parseLuceneQuery('urn:urn\\:li\\:dataset\\:\\(x\\)')).toEqual({ kind: 'equals', field: 'urn', values: ['urn:li:dataset:(x)'] });
   });
 
+  test('a value may be a URN as pasted: colons and its own parentheses stay in it (issue #41: "position 17")', () => {
+    expect(parseLuceneQuery('failingTests:urn:li:test:retention')).toEqual({ kind: 'equals', field: 'failingTests', values: ['urn:li:test:retention'] });
+    const dataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
+    expect(parseLuceneQuery(`(urn:${dataset} OR failingTests:urn:li:test:t1) AND NOT a:1`)).toEqual({
+      kind: 'and',
+      items: [
+        { kind: 'or', items: [{ kind: 'equals', field: 'urn', values: [dataset] }, { kind: 'equals', field: 'failingTests', values: ['urn:li:test:t1'] }] },
+        { kind: 'not', item: { kind: 'equals', field: 'a', values: ['1'] } },
+      ],
+    });
+    expect(errorOf('urn:urn:li:dataset:(x').message).toMatch(/^Invalid query at position 5: a "\(" in the value is not closed/);
+  });
+
   test('a bare word or quoted phrase is a keyword; words side by side are one keyword search (docs/contract.md §12)', () => {
     expect(parseLuceneQuery('clicks')).toEqual({ kind: 'keyword', text: 'clicks' });
     expect(parseLuceneQuery('daily clicks')).toEqual({ kind: 'keyword', text: 'daily clicks' });

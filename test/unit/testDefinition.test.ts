@@ -152,6 +152,12 @@ describe('errors name the offending part', () => {
       'rules[0].values[1]',
       /"thirty" is not a number/,
     ],
+    [
+      'a non-number for less_than_or_equal_to',
+      { on: { types: ['dataset'] }, rules: [leaf(`structuredProperties.${PROP}`, 'less_than_or_equal_to', ['a year'])] },
+      'rules[0].values[0]',
+      /less_than_or_equal_to compares numbers; "a year" is not a number/,
+    ],
     ['an object among values', { on: { types: ['dataset'] }, rules: [leaf('urn', 'equals', [{ a: 1 }])] }, 'rules[0].values[0]', /string, number or boolean/],
     ['an invalid regex', { on: { types: ['dataset'] }, rules: [leaf('urn', 'regex_match', ['ok', '(unclosed'])] }, 'rules[0].values[1]', /invalid regex "\(unclosed"/],
     ['a regex over the length limit', { on: { types: ['dataset'] }, rules: [leaf('urn', 'regex_match', ['a'.repeat(1001)])] }, 'rules[0].values[0]', /longer than the limit/],

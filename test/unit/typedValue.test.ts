@@ -8,6 +8,7 @@ import {
   sameValue,
   scalarOf,
   valueAsString,
+  valueAsWritten,
   type CoerceResult,
 } from '../../src/domain/typedValue.js';
 
@@ -227,6 +228,14 @@ describe('formatting and comparing values', () => {
 
   test('a number value is described with a decimal part: {double=30.0}', () => {
     expect(describeValue({ double: 30 })).toBe('{double=30.0}');
+  });
+
+  test('our own messages print a value as people write it: 1825, "high" (issue #41: {double=1825.0})', () => {
+    expect(valueAsWritten({ double: 1825 })).toBe('1825');
+    expect(valueAsWritten({ double: 0.5 })).toBe('0.5');
+    expect(valueAsWritten({ string: 'high' })).toBe('"high"');
+    expect(valueAsWritten({ string: 'a "b"' })).toBe('"a \\"b\\""');
+    expect(valueAsWritten({ foo: 1 })).toBe('{"foo":1}');
   });
 
   test('a value that is not an object is described as JSON', () => {

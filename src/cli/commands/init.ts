@@ -4,7 +4,9 @@
  * server answers and accepts the token, then writes the config file (mode 0600). A
  * configuration that cannot work is refused at once rather than at the first command.
  * The token can come from a file or from stdin, so that it never sits in the command
- * line, where every user of the machine can read it (`ps`).
+ * line, where every user of the machine can read it (`ps`). A configuration the profile
+ * already holds is replaced only when the person says yes, or with `--force` (issue #41:
+ * init overwrote one without a word).
  */
 import { readFile } from 'node:fs/promises';
 import type { CommandContext } from '../context.js';
@@ -13,7 +15,7 @@ import { CliError, EXIT, type ExitCode } from '../errors.js';
 import { CliWhoAmIDocument } from '../generated/graphql.js';
 import { GraphqlApi } from '../graphqlApi.js';
 import { HttpClient } from '../httpClient.js';
-import { ask, printLine, type Terminal } from '../terminal.js';
+import { ask, confirm, printLine, type Terminal } from '../terminal.js';
 
 const SKIP_HINT = 'Nothing was written; pass --no-check to write the configuration anyway.';
 
@@ -58,14 +60,30 @@ async function givenToken(terminal: Terminal, options: { token?: string; tokenFi
   return token;
 }
 
-export async function init(ctx: CommandContext, options: { server?: string; token?: string; tokenFile?: string; check?: boolean }): Promise<ExitCode> {
+/** What the profile holds now, as a person would recognise it; undefined when it holds nothing. */
+function describeCurrent(previous: { server?: string; token?: string }, broken: boolean, environment: CommandContext['environment']): string | undefined {
+  const profile = profileOf(environment);
+  const where = `${configPath(environment)}${profile ? ` (profile ${profile})` : ''}`;
+  if (broken) return `${where} exists but cannot be read`;
+  if (!previous.server && !previous.token) return undefined;
+  return `${where} already holds ${previous.server ? `server ${previous.server}` : 'no server'}, ${previous.token ? 'with an access token' : 'no access token'}`;
+}
+
+export async function init(ctx: CommandContext, options: { server?: string; token?: string; tokenFile?: string; check?: boolean; force?: boolean }): Promise<ExitCode> {
   const { terminal, environment } = ctx;
   const interactive = Boolean(terminal.stdin.isTTY);
   let previous: { server?: string; token?: string } = {};
+  let broken = false;
   try {
     previous = readConfigFile(environment);
   } catch {
-    // A broken file is exactly what init is for: write a new one.
+    // A broken file is what init is for; it is still replaced only when the person says so.
+    broken = true;
+  }
+  // Asked first on a terminal, before the questions about the new one; a script says --force.
+  const current = options.force ? undefined : describeCurrent(previous, broken, environment);
+  if (current && interactive && !(await confirm(terminal, `${current}. Replace it?`))) {
+    throw new CliError('Nothing was written; the configuration is unchanged.', EXIT.failed);
   }
 
   let server = options.server;
@@ -87,6 +105,10 @@ export async function init(ctx: CommandContext, options: { server?: string; toke
   }
 
   const settings: CliSettings = { server: normalised, ...(token ? { token } : {}) };
+  const same = !broken && previous.server === settings.server && previous.token === settings.token;
+  if (current && !interactive && !same) {
+    throw new CliError(`${current}; pass --force to replace it. Nothing was written.`, EXIT.usage);
+  }
   const scope = options.check === false ? undefined : await checkServer(settings);
   const file = writeConfigFile(environment, settings);
   const tokenNote = token ? `with an access token${scope ? ` of ${scope} scope` : ''}` : 'no access token';

@@ -1,8 +1,8 @@
 /**
  * The dataset file (docs/contract.md §9): a list of datasets, each with `id`,
- * `platform`, `env` (default PROD) or an `urn`, dataset-level
- * `structured_properties`, and `schema.fields[]` (by `id` or `urn`) with their own
- * `structured_properties`. The file's shape is yamlShapes.ts; values stay text until
+ * `platform`, `env` (default PROD) or an `urn`, `description` and `name`, dataset-level
+ * `structured_properties`, and `schema.fields[]` (by `id` or `urn`) with their `type`,
+ * `nativeDataType`, `description` and own `structured_properties`: DataHub's keys. The file's shape is yamlShapes.ts; values stay text until
  * datasetValues.ts types them by their properties' definitions.
  */
 import { closestWord } from '../../domain/closestWord.js';
@@ -11,6 +11,7 @@ import type { PathSegment } from '../../domain/inputLimits.js';
 import { shapeOf } from '../../domain/shapes/shape.js';
 import { datasetUrn, schemaFieldUrn, tryParseUrn } from '../../domain/urn.js';
 import { fileEntries, FileProblems, yamlPath, type EntryRef } from './fileProblems.js';
+import { schemaFieldType, type SchemaFieldDataType } from './schemaFieldTypes.js';
 import type { YamlFile } from './yamlFile.js';
 import { datasetEntryShape, fieldEntryShape, wellShapedFields, wellShapedItems, type DatasetEntryShape } from './yamlShapes.js';
 
@@ -28,10 +29,18 @@ export interface Assignment {
   readonly values: readonly string[];
 }
 
+/** What the file says of a field in the dataset's schema; a key it does not give is kept as stored. */
+export interface FieldFacts {
+  readonly type?: SchemaFieldDataType;
+  readonly nativeDataType?: string;
+  readonly description?: string;
+}
+
 export interface FieldEntry {
   readonly fieldPath: string;
   readonly urn: string;
   readonly line: number;
+  readonly facts: FieldFacts;
   /** Undefined when the field has no `structured_properties` key: its aspect is left alone. */
   readonly assignments: readonly Assignment[] | undefined;
 }
@@ -43,6 +52,8 @@ export interface DatasetEntry {
   readonly platformUrn: string;
   readonly name: string;
   readonly origin: string;
+  /** `description` and `name` (a display name) for `datasetProperties`; a key not given is kept as stored. */
+  readonly properties: { readonly description?: string; readonly name?: string };
   /** Undefined when the dataset has no `structured_properties` key: its aspect is left alone. */
   readonly assignments: readonly Assignment[] | undefined;
   readonly fields: readonly FieldEntry[];
@@ -129,6 +140,7 @@ function readFields(report: EntryReport, fields: ReadonlyArray<FieldShape | unde
     if (!field) return undefined;
     const at: PathSegment[] = ['schema', 'fields', i];
     const given = assignments(report, field.structured_properties, [...at, 'structured_properties']);
+    const facts = fieldFacts(report, field, at);
     if (field.id == null && field.urn == null) return report.fail([...at, 'id'], 'is required (or give urn)');
     let fieldPath = field.id ?? undefined;
     if (field.urn != null) {
@@ -145,10 +157,26 @@ function readFields(report: EntryReport, fields: ReadonlyArray<FieldShape | unde
     const parsed = tryParseUrn(urn);
     if (!parsed.ok) return report.fail([...at, 'id'], `makes the field urn '${urn}', which is not valid: ${parsed.reason}`);
     if (out.some((f) => f.fieldPath === fieldPath)) return report.fail([...at, 'id'], `field '${fieldPath}' is listed more than once`);
-    out.push({ fieldPath, urn, line: report.line(at), assignments: given });
+    if (!facts) return undefined;
+    out.push({ fieldPath, urn, line: report.line(at), facts, assignments: given });
     return undefined;
   });
   return out;
+}
+
+function fieldFacts(report: EntryReport, field: FieldShape, at: readonly PathSegment[]): FieldFacts | undefined {
+  let type: SchemaFieldDataType | undefined;
+  if (field.type != null) {
+    const typed = schemaFieldType(field.type);
+    if (!typed.ok) return report.fail([...at, 'type'], typed.reason);
+    type = typed.type;
+  }
+  return {
+    ...(type ? { type } : {}),
+    // DataHub's schemas require a native type: the file's word stands for it when none is given.
+    ...(field.nativeDataType != null ? { nativeDataType: field.nativeDataType } : field.type != null ? { nativeDataType: field.type } : {}),
+    ...(field.description != null ? { description: field.description } : {}),
+  };
 }
 
 function entryId(map: Record<string, unknown>): string | undefined {
@@ -182,7 +210,11 @@ export function parseDatasetFile(file: YamlFile): DatasetEntry[] {
       continue;
     }
     seen.set(identity.urn, index);
-    out.push({ entry, line: file.lineOf(path), ...identity, assignments: given, fields: fieldEntries });
+    const properties = {
+      ...(fields.description != null ? { description: fields.description } : {}),
+      ...(fields.name != null ? { name: fields.name } : {}),
+    };
+    out.push({ entry, line: file.lineOf(path), ...identity, properties, assignments: given, fields: fieldEntries });
   }
   problems.throwIfAny();
   return out;

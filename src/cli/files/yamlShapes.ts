@@ -63,9 +63,17 @@ const propertyValues = z.union([scalar(), z.array(scalar()).min(1)], {
 
 const structuredProperties = z.record(z.string(), propertyValues, mapping('a mapping of property names to values')).nullish();
 
+/** DataHub's dataset file keys (its `datahub dataset upsert`): a field's type, native type and description. */
 export const fieldEntryShape = z.strictObject(
-  { id: optionalScalar, urn: optionalScalar, structured_properties: structuredProperties },
-  mapping('a mapping with id (or urn) and structured_properties'),
+  {
+    id: optionalScalar,
+    urn: optionalScalar,
+    type: optionalScalar,
+    nativeDataType: optionalScalar,
+    description: optionalScalar,
+    structured_properties: structuredProperties,
+  },
+  mapping('a mapping with id (or urn), type, nativeDataType, description and structured_properties'),
 );
 
 export const datasetEntryShape = z.strictObject({
@@ -73,6 +81,8 @@ export const datasetEntryShape = z.strictObject({
   urn: optionalScalar,
   platform: optionalScalar,
   env: optionalScalar,
+  name: optionalScalar,
+  description: optionalScalar,
   schema: z
     .strictObject({ fields: z.array(fieldEntryShape, mapping('a list of fields')).nullish() }, mapping('a mapping with fields'))
     .nullish(),

@@ -140,6 +140,13 @@ export type FilterOperator =
   | 'LESS_THAN_OR_EQUAL_TO'
   | 'START_WITH';
 
+export type ImportStructuredPropertyValuesInput = {
+  /** The structured properties of the value columns, in order (URNs). */
+  columns: Array<string>;
+  dryRun?: boolean | null | undefined;
+  rows: Array<ValueImportRowInput>;
+};
+
 export type JobStatus =
   | 'DONE'
   | 'FAILED'
@@ -221,6 +228,14 @@ export type UpdateTestInput = {
   name: string;
 };
 
+export type ValueImportRowInput = {
+  /** One cell per column: the values as written (numbers as text too); an empty cell removes the property. */
+  cells: Array<Array<string>>;
+  /** The row's line in the file, named in its problems; absent: its position (1-based). */
+  line?: number | null | undefined;
+  urn: string;
+};
+
 export type CliSearchQueryVariables = Exact<{
   input: ScrollAcrossEntitiesInput;
 }>;
@@ -244,6 +259,19 @@ export type CliFacetsQueryVariables = Exact<{
 
 
 export type CliFacetsQuery = { aggregateAcrossEntities: { facets: Array<{ field: string, displayName: string | null, aggregations: Array<{ value: string, count: number }> }> | null } | null };
+
+export type CliImportValuesMutationVariables = Exact<{
+  input: ImportStructuredPropertyValuesInput;
+}>;
+
+
+export type CliImportValuesMutation = { importStructuredPropertyValues: { dryRun: boolean, written: boolean, rows: number, changed: number, unchanged: number, problems: Array<{ line: number | null, urn: string | null, column: string | null, reason: string }>, changes: Array<{ line: number, urn: string, change: { structuredProperty: { urn: string }, before: Array<
+          | { numberValue: number }
+          | { stringValue: string }
+        > | null, after: Array<
+          | { numberValue: number }
+          | { stringValue: string }
+        > } }> } };
 
 export type CliWhoAmIQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -372,6 +400,48 @@ export const CliFacetsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CliFacetsQuery, CliFacetsQueryVariables>;
+export const CliImportValuesDocument = new TypedDocumentString(`
+    mutation CliImportValues($input: ImportStructuredPropertyValuesInput!) {
+  importStructuredPropertyValues(input: $input) {
+    dryRun
+    written
+    rows
+    changed
+    unchanged
+    problems {
+      line
+      urn
+      column
+      reason
+    }
+    changes {
+      line
+      urn
+      change {
+        structuredProperty {
+          urn
+        }
+        before {
+          ... on StringValue {
+            stringValue
+          }
+          ... on NumberValue {
+            numberValue
+          }
+        }
+        after {
+          ... on StringValue {
+            stringValue
+          }
+          ... on NumberValue {
+            numberValue
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliImportValuesMutation, CliImportValuesMutationVariables>;
 export const CliWhoAmIDocument = new TypedDocumentString(`
     query CliWhoAmI {
   me {

@@ -1,5 +1,6 @@
 /**
- * A bulk edit of the search results ticked (docs/contract.md §13): one property's value
+ * A bulk edit (docs/contract.md §13) of the search results ticked, or of every entity a
+ * query selects (a test's failing assets: `failingTests:<urn>`): one property's value
  * set, added or removed on each of them. Preview runs the edit as a dry run and states
  * its impact (how many entities change, stay, are refused and why, the first changes
  * value by value) before anything is written; Apply starts the job and follows it.
@@ -7,7 +8,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApplicablePropertiesDocument, BulkEditDocument, BulkEditJobDocument, type BulkEditMutation, type BulkEditOperation, type BulkEditJobQuery, type PropertySummaryFragment } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { counted, propertyLabel, valueText } from '../lib/properties';
+import { counted, valueText } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
 import { useQuery } from '../lib/useQuery';
 import { ErrorMessage, StatusMessage } from './Messages';
 import { valueInputs } from './ValueEditor';
@@ -24,12 +26,16 @@ const POLL_MS = 400;
 
 const shown = (values: ReadonlyArray<Parameters<typeof valueText>[0]>) => (values.length === 0 ? 'no value' : values.map(valueText).join(', '));
 
-export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDone(): void }) {
+/** What the edit applies to: entities named, or a query's hits (the server fixes them when the job starts). */
+export type Selection = { readonly urns: readonly string[] } | { readonly query: string; readonly count: number; readonly what: string };
+
+export function BulkEditPanel({ selection, onDone }: { selection: Selection; onDone(): void }) {
+  const nameOf = usePropertyLabel();
   const properties = useQuery(ApplicablePropertiesDocument, { input: { types: ['STRUCTURED_PROPERTY'], query: '*', count: 1000 } });
   const choices = (properties.data?.scrollAcrossEntities?.searchResults ?? [])
     .map((r) => r.entity)
     .filter((e): e is PropertySummaryFragment => 'definition' in e && !(e as PropertySummaryFragment).status?.removed)
-    .sort((a, b) => propertyLabel(a.definition).localeCompare(propertyLabel(b.definition)));
+    .sort((a, b) => nameOf(a.definition).localeCompare(nameOf(b.definition)));
   const [propertyUrn, setPropertyUrn] = useState('');
   const [operation, setOperation] = useState<BulkEditOperation>('SET');
   const [value, setValue] = useState('');
@@ -39,8 +45,11 @@ export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDon
   const [busy, setBusy] = useState(false);
   const property = choices.find((c) => c.urn === propertyUrn);
 
+  const selected = 'urns' in selection ? selection.urns.length : selection.count;
+  const title = 'urns' in selection ? `Edit ${counted(selected, 'selected entity', 'selected entities')}` : `Edit ${selection.what}`;
   // A changed selection or edit needs a new preview.
-  useEffect(() => setPreview(null), [urns, propertyUrn, operation, value]);
+  const selectionKey = 'urns' in selection ? selection.urns.join('\n') : selection.query;
+  useEffect(() => setPreview(null), [selectionKey, propertyUrn, operation, value]);
 
   const input = () => {
     if (!property) throw new Error('Choose a property');
@@ -50,7 +59,8 @@ export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDon
       if ('problem' in checked) throw new Error(checked.problem);
       return checked.values;
     })();
-    return { urns: [...urns], structuredPropertyUrn: property.urn, operation, values };
+    const target = 'urns' in selection ? { urns: [...selection.urns] } : { query: selection.query };
+    return { ...target, structuredPropertyUrn: property.urn, operation, values };
   };
 
   const run = async (dryRun: boolean) => {
@@ -85,7 +95,7 @@ export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDon
 
   return (
     <section className="bulk-edit" aria-labelledby="bulk-edit-title">
-      <h2 id="bulk-edit-title">Edit {counted(urns.length, 'selected entity', 'selected entities')}</h2>
+      <h2 id="bulk-edit-title">{title}</h2>
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor="bulk-property">Property</label>
@@ -93,7 +103,7 @@ export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDon
             <option value="">Choose a property…</option>
             {choices.map((c) => (
               <option key={c.urn} value={c.urn}>
-                {propertyLabel(c.definition)}
+                {nameOf(c.definition)}
               </option>
             ))}
           </select>
@@ -131,7 +141,7 @@ export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDon
       {preview && !job && (
         <div className="confirm" role="dialog" aria-labelledby="bulk-confirm-title">
           <h3 id="bulk-confirm-title">
-            {property ? propertyLabel(property.definition) : ''}: {counted(preview.changed, 'entity changes', 'entities change')}, {preview.unchanged} unchanged, {preview.refused.length} refused
+            {property ? nameOf(property.definition) : ''}: {counted(preview.changed, 'entity changes', 'entities change')}, {preview.unchanged} unchanged, {preview.refused.length} refused
           </h3>
           <ul className="bulk-changes">
             {preview.changes.slice(0, 10).map((c) => (
@@ -159,7 +169,7 @@ export function BulkEditPanel({ urns, onDone }: { urns: readonly string[]; onDon
             ? `Done: ${job.bulkEdit?.changed ?? 0} changed, ${job.bulkEdit?.unchanged ?? 0} unchanged, ${job.bulkEdit?.refusedCount ?? 0} refused.`
             : job.status === 'FAILED'
               ? `The bulk edit failed: ${job.lastError ?? 'unknown error'}`
-              : `Editing: ${Math.round(job.percentDone)}% (${job.done} of ${job.total ?? urns.length})`}
+              : `Editing: ${Math.round(job.percentDone)}% (${job.done} of ${job.total ?? selected})`}
         </StatusMessage>
       )}
     </section>

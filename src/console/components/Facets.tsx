@@ -5,7 +5,8 @@
 import { valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { DefinitionFragment, SearchFacetsQuery } from '../generated/graphql';
-import { counted, entityTypeLabel, facetValueText, isRanged, propertyLabel } from '../lib/properties';
+import { counted, entityTypeLabel, facetValueText, isRanged } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
 import { toggled, withValues } from '../lib/searchState';
 
 type Facet = NonNullable<NonNullable<SearchFacetsQuery['aggregateAcrossEntities']>['facets']>[number];
@@ -62,8 +63,9 @@ export function KeyFacet({ facet, params, onChange }: FacetProps) {
 }
 
 export function PropertyFacet({ facet, definition: d, params, onChange }: FacetProps & { definition: DefinitionFragment }) {
+  const nameOf = usePropertyLabel();
   const name = d.qualifiedName;
-  const title = facet.displayName ?? propertyLabel(d);
+  const title = nameOf(d);
   return (
     <section className="property-facet" aria-label={title}>
       <h3>{title}</h3>
@@ -84,6 +86,7 @@ export function PropertyFacet({ facet, definition: d, params, onChange }: FacetP
 }
 
 function RangeFilter({ definition: d, params, onChange, values }: { definition: DefinitionFragment; params: URLSearchParams; onChange(next: URLSearchParams): void; values: number }) {
+  const nameOf = usePropertyLabel();
   const name = d.qualifiedName;
   const [min, setMin] = useState(params.get(`min:${name}`) ?? '');
   const [max, setMax] = useState(params.get(`max:${name}`) ?? '');
@@ -98,7 +101,7 @@ function RangeFilter({ definition: d, params, onChange, values }: { definition: 
     onChange(withValues(withValues(params, `min:${name}`, [min.trim()]), `max:${name}`, [max.trim()]));
   };
   return (
-    <form className="range" onSubmit={apply} aria-label={`Range of ${propertyLabel(d)}`}>
+    <form className="range" onSubmit={apply} aria-label={`Range of ${nameOf(d)}`}>
       <p className="hint">{counted(values, 'value')} in the results</p>
       <div className="field">
         <label htmlFor={`${id}-min`}>From</label>

@@ -7,7 +7,8 @@
 import { useEffect, useState } from 'react';
 import { ValueHistoryDocument, type ValueHistoryQuery } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { formatTime, propertyLabel, valueText } from '../lib/properties';
+import { formatTime, valueText } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
 import { entityPath, Link, propertyPath } from '../lib/router';
 import { ErrorMessage, Loading } from './Messages';
 
@@ -22,6 +23,7 @@ const shown = (values: Values | null | undefined) => (values == null ? 'unknown 
 const ACTOR_KIND = { PERSON: '', MACHINE: ' (machine token)', SYSTEM: ' (system)' } as const;
 
 export function HistoryTimeline({ urn, propertyUrn, title = 'History' }: { urn?: string; propertyUrn?: string; title?: string }) {
+  const nameOf = usePropertyLabel();
   const [entries, setEntries] = useState<Entry[]>([]);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -67,7 +69,7 @@ export function HistoryTimeline({ urn, propertyUrn, title = 'History' }: { urn?:
             <ul>
               {e.changes.map((c) => (
                 <li key={c.structuredProperty.urn}>
-                  <Link href={propertyPath(c.structuredProperty.urn)}>{propertyLabel(c.structuredProperty.definition)}</Link>: {shown(c.before)} → {shown(c.after)}
+                  <Link href={propertyPath(c.structuredProperty.urn)}>{nameOf(c.structuredProperty.definition)}</Link>: {shown(c.before)} → {shown(c.after)}
                 </li>
               ))}
             </ul>

@@ -11,6 +11,7 @@ const SECTIONS = [
   { href: '/properties', label: 'Properties' },
   { href: '/search', label: 'Search' },
   { href: '/tests', label: 'Tests' },
+  { href: '/csv', label: 'CSV' },
 ];
 
 export function Layout({ me, path, children }: { me: Me; path: string; children: ReactNode }) {

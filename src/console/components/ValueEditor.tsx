@@ -7,7 +7,8 @@ import { useState, type FormEvent } from 'react';
 import { valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { coerceTypedValue } from '../../domain/typedValue.js';
 import type { PropertySummaryFragment, PropertyValueInput } from '../generated/graphql';
-import { allowedDescription, propertyLabel, valueText } from '../lib/properties';
+import { allowedDescription, valueText } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
 import { entityPath, Link, propertyPath } from '../lib/router';
 import { RichText } from './RichText';
 
@@ -41,12 +42,13 @@ export function valueInputs(property: PropertySummaryFragment, texts: readonly s
 }
 
 export function ValueEditor({ property, current, busy, onSave, onCancel }: Props) {
+  const nameOf = usePropertyLabel();
   const d = property.definition;
   const multiple = d.cardinality === 'MULTIPLE';
   const [texts, setTexts] = useState<string[]>(current.length ? [...current] : ['']);
   const [problem, setProblem] = useState<string | null>(null);
   const base = `edit-${property.urn.replace(/[^A-Za-z0-9]+/g, '-')}`;
-  const label = propertyLabel(d);
+  const label = nameOf(d);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -208,6 +208,13 @@ export type FilterOperator =
   | 'LESS_THAN_OR_EQUAL_TO'
   | 'START_WITH';
 
+export type ImportStructuredPropertyValuesInput = {
+  /** The structured properties of the value columns, in order (URNs). */
+  columns: Array<string>;
+  dryRun?: boolean | null | undefined;
+  rows: Array<ValueImportRowInput>;
+};
+
 export type JobStatus =
   | 'DONE'
   | 'FAILED'
@@ -385,6 +392,14 @@ export type ValueHistoryInput = {
   urn?: string | null | undefined;
 };
 
+export type ValueImportRowInput = {
+  /** One cell per column: the values as written (numbers as text too); an empty cell removes the property. */
+  cells: Array<Array<string>>;
+  /** The row's line in the file, named in its problems; absent: its position (1-based). */
+  line?: number | null | undefined;
+  urn: string;
+};
+
 export type ValueRemapInput = {
   from: PropertyValueInput;
   to: PropertyValueInput;
@@ -508,6 +523,8 @@ export type DefinitionFragment = { qualifiedName: string, displayName: string | 
       | { stringValue: string }
      }> | null };
 
+export type SettingsFragment = { isHidden: boolean, showInSearchFilters: boolean, showInAssetSummary: boolean, hideInAssetSummaryWhenEmpty: boolean, showAsAssetBadge: boolean, showInColumnsTable: boolean };
+
 export type PropertySummaryFragment = { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
         | { numberValue: number }
         | { stringValue: string }
@@ -531,7 +548,7 @@ export type PropertyQueryVariables = Exact<{
 }>;
 
 
-export type PropertyQuery = { structuredProperty: { urn: string, settings: { showInSearchFilters: boolean, isHidden: boolean } | null, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, created: { time: number, actor: { urn: string } | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+export type PropertyQuery = { structuredProperty: { urn: string, settings: { isHidden: boolean, showInSearchFilters: boolean, showInAssetSummary: boolean, hideInAssetSummaryWhenEmpty: boolean, showAsAssetBadge: boolean, showInColumnsTable: boolean } | null, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, created: { time: number, actor: { urn: string } | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
           | { numberValue: number }
           | { stringValue: string }
          }> | null }, definitionHistory: Array<{ revision: number, written: { time: number, actor: { urn: string } | null }, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -601,6 +618,23 @@ export type CleanupJobsQueryVariables = Exact<{
 
 
 export type CleanupJobsQuery = { listJobs: { jobs: Array<{ id: string, status: JobStatus, total: number | null, done: number, remaining: number | null, percentDone: number, lastError: string | null }> } };
+
+export type PropertyNamesQueryVariables = Exact<{
+  input: ScrollAcrossEntitiesInput;
+}>;
+
+
+export type PropertyNamesQuery = { scrollAcrossEntities: { nextScrollId: string | null, searchResults: Array<{ entity:
+        | { urn: string, definition: { qualifiedName: string, displayName: string | null } }
+        | Record<PropertyKey, never>
+       }> } | null };
+
+export type DefinitionPreviewQueryVariables = Exact<{
+  input: ReplaceStructuredPropertyDefinitionInput;
+}>;
+
+
+export type DefinitionPreviewQuery = { previewStructuredPropertyDefinition: { impact: { entities: number, values: number, byEntityType: Array<{ entityType: EntityType, count: number }> }, breaking: Array<{ change: string, kind: string, holders: number | null }> } };
 
 type EntityHeader_CorpUser_Fragment = { urn: string, type: EntityType };
 
@@ -715,6 +749,54 @@ export type SearchFacetsQuery = { aggregateAcrossEntities: { facets: Array<{ fie
         | Record<PropertyKey, never>
        | null, aggregations: Array<{ value: string, count: number, description: string | null }> }> | null } | null };
 
+export type ExportEntitiesQueryVariables = Exact<{
+  input: ScrollAcrossEntitiesInput;
+}>;
+
+
+export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextScrollId: string | null, searchResults: Array<{ entity:
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { name: string, urn: string, properties: { description: string | null } | null, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                      | { numberValue: number }
+                      | { stringValue: string }
+                     }> | null }, status: { removed: boolean } | null }, values: Array<
+                | { numberValue: number }
+                | { stringValue: string }
+               | null> }> } | null }
+        | { urn: string }
+        | { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                      | { numberValue: number }
+                      | { stringValue: string }
+                     }> | null }, status: { removed: boolean } | null }, values: Array<
+                | { numberValue: number }
+                | { stringValue: string }
+               | null> }> } | null }
+        | { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                      | { numberValue: number }
+                      | { stringValue: string }
+                     }> | null }, status: { removed: boolean } | null }, values: Array<
+                | { numberValue: number }
+                | { stringValue: string }
+               | null> }> } | null }
+        | { urn: string }
+        | { urn: string }
+       }> } | null };
+
+export type ImportValuesMutationVariables = Exact<{
+  input: ImportStructuredPropertyValuesInput;
+}>;
+
+
+export type ImportValuesMutation = { importStructuredPropertyValues: { dryRun: boolean, written: boolean, rows: number, changed: number, unchanged: number, problems: Array<{ line: number | null, urn: string | null, column: string | null, reason: string }>, changes: Array<{ line: number, urn: string, change: { structuredProperty: { urn: string }, before: Array<
+          | { numberValue: number }
+          | { stringValue: string }
+        > | null, after: Array<
+          | { numberValue: number }
+          | { stringValue: string }
+        > } }> } };
+
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -744,10 +826,28 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
-          | { name: string, urn: string, type: EntityType, platform: { name: string } }
+          | { name: string, urn: string, type: EntityType, platform: { name: string }, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                        | { numberValue: number }
+                        | { stringValue: string }
+                       }> | null }, status: { removed: boolean } | null }, values: Array<
+                  | { numberValue: number }
+                  | { stringValue: string }
+                 | null> }> } | null }
           | { urn: string, type: EntityType }
-          | { urn: string, type: EntityType }
-          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                        | { numberValue: number }
+                        | { stringValue: string }
+                       }> | null }, status: { removed: boolean } | null }, values: Array<
+                  | { numberValue: number }
+                  | { stringValue: string }
+                 | null> }> } | null }
+          | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+                        | { numberValue: number }
+                        | { stringValue: string }
+                       }> | null }, status: { removed: boolean } | null }, values: Array<
+                  | { numberValue: number }
+                  | { stringValue: string }
+                 | null> }> } | null }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
         > }, test: { urn: string, name: string, category: string, description: string | null }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }> }> } };
@@ -1009,6 +1109,16 @@ export const ResultsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"Results"}) as unknown as TypedDocumentString<ResultsFragment, unknown>;
+export const SettingsFragmentDoc = new TypedDocumentString(`
+    fragment Settings on StructuredPropertySettings {
+  isHidden
+  showInSearchFilters
+  showInAssetSummary
+  hideInAssetSummaryWhenEmpty
+  showAsAssetBadge
+  showInColumnsTable
+}
+    `, {"fragmentName":"Settings"}) as unknown as TypedDocumentString<SettingsFragment, unknown>;
 export const EntityHeaderFragmentDoc = new TypedDocumentString(`
     fragment EntityHeader on Entity {
   urn
@@ -1514,8 +1624,7 @@ export const PropertyDocument = new TypedDocumentString(`
   structuredProperty(urn: $urn) {
     ...PropertySummary
     settings {
-      showInSearchFilters
-      isHidden
+      ...Settings
     }
     definition {
       created {
@@ -1589,6 +1698,14 @@ fragment Definition on StructuredPropertyDefinition {
     }
     description
   }
+}
+fragment Settings on StructuredPropertySettings {
+  isHidden
+  showInSearchFilters
+  showInAssetSummary
+  hideInAssetSummaryWhenEmpty
+  showAsAssetBadge
+  showInColumnsTable
 }
 fragment PropertySummary on StructuredPropertyEntity {
   urn
@@ -1691,6 +1808,43 @@ export const CleanupJobsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CleanupJobsQuery, CleanupJobsQueryVariables>;
+export const PropertyNamesDocument = new TypedDocumentString(`
+    query PropertyNames($input: ScrollAcrossEntitiesInput!) {
+  scrollAcrossEntities(input: $input) {
+    nextScrollId
+    searchResults {
+      entity {
+        ... on StructuredPropertyEntity {
+          urn
+          definition {
+            qualifiedName
+            displayName
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PropertyNamesQuery, PropertyNamesQueryVariables>;
+export const DefinitionPreviewDocument = new TypedDocumentString(`
+    query DefinitionPreview($input: ReplaceStructuredPropertyDefinitionInput!) {
+  previewStructuredPropertyDefinition(input: $input) {
+    impact {
+      entities
+      values
+      byEntityType {
+        entityType
+        count
+      }
+    }
+    breaking {
+      change
+      kind
+      holders
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DefinitionPreviewQuery, DefinitionPreviewQueryVariables>;
 export const SearchEntitiesDocument = new TypedDocumentString(`
     query SearchEntities($input: ScrollAcrossEntitiesInput!) {
   scrollAcrossEntities(input: $input) {
@@ -1939,6 +2093,140 @@ fragment Definition on StructuredPropertyDefinition {
     description
   }
 }`) as unknown as TypedDocumentString<SearchFacetsQuery, SearchFacetsQueryVariables>;
+export const ExportEntitiesDocument = new TypedDocumentString(`
+    query ExportEntities($input: ScrollAcrossEntitiesInput!) {
+  scrollAcrossEntities(input: $input) {
+    total
+    nextScrollId
+    searchResults {
+      entity {
+        urn
+        ... on Dataset {
+          name
+          properties {
+            description
+          }
+          structuredProperties {
+            ...ResultValues
+          }
+        }
+        ... on SchemaFieldEntity {
+          structuredProperties {
+            ...ResultValues
+          }
+        }
+        ... on GenericEntity {
+          structuredProperties {
+            ...ResultValues
+          }
+        }
+      }
+    }
+  }
+}
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}
+fragment Definition on StructuredPropertyDefinition {
+  qualifiedName
+  displayName
+  description
+  cardinality
+  immutable
+  version
+  valueType {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  entityTypes {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  typeQualifier {
+    allowedTypes {
+      urn
+      info {
+        type
+        qualifiedName
+      }
+    }
+  }
+  allowedValues {
+    value {
+      ...Value
+    }
+    description
+  }
+}
+fragment PropertySummary on StructuredPropertyEntity {
+  urn
+  definition {
+    ...Definition
+  }
+  status {
+    removed
+  }
+}
+fragment ResultValues on StructuredProperties {
+  properties {
+    structuredProperty {
+      ...PropertySummary
+    }
+    values {
+      ...Value
+    }
+  }
+}`) as unknown as TypedDocumentString<ExportEntitiesQuery, ExportEntitiesQueryVariables>;
+export const ImportValuesDocument = new TypedDocumentString(`
+    mutation ImportValues($input: ImportStructuredPropertyValuesInput!) {
+  importStructuredPropertyValues(input: $input) {
+    dryRun
+    written
+    rows
+    changed
+    unchanged
+    problems {
+      line
+      urn
+      column
+      reason
+    }
+    changes {
+      line
+      urn
+      change {
+        structuredProperty {
+          urn
+        }
+        before {
+          ...Value
+        }
+        after {
+          ...Value
+        }
+      }
+    }
+  }
+}
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}`) as unknown as TypedDocumentString<ImportValuesMutation, ImportValuesMutationVariables>;
 export const MeDocument = new TypedDocumentString(`
     query Me {
   me {
@@ -2017,13 +2305,90 @@ export const TestComplianceDocument = new TypedDocumentString(`
             platform {
               name
             }
+            structuredProperties {
+              ...ResultValues
+            }
+          }
+          ... on SchemaFieldEntity {
+            structuredProperties {
+              ...ResultValues
+            }
+          }
+          ... on GenericEntity {
+            structuredProperties {
+              ...ResultValues
+            }
           }
         }
       }
     }
   }
 }
-    fragment Compliance on TestCompliance {
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}
+fragment Definition on StructuredPropertyDefinition {
+  qualifiedName
+  displayName
+  description
+  cardinality
+  immutable
+  version
+  valueType {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  entityTypes {
+    urn
+    info {
+      type
+      qualifiedName
+    }
+  }
+  typeQualifier {
+    allowedTypes {
+      urn
+      info {
+        type
+        qualifiedName
+      }
+    }
+  }
+  allowedValues {
+    value {
+      ...Value
+    }
+    description
+  }
+}
+fragment PropertySummary on StructuredPropertyEntity {
+  urn
+  definition {
+    ...Definition
+  }
+  status {
+    removed
+  }
+}
+fragment ResultValues on StructuredProperties {
+  properties {
+    structuredProperty {
+      ...PropertySummary
+    }
+    values {
+      ...Value
+    }
+  }
+}
+fragment Compliance on TestCompliance {
   test {
     urn
     name

@@ -8,7 +8,7 @@ import { VALUE_TYPES, valueTypeOfStd } from '../../domain/registry/valueTypes.js
 import { ServiceError } from '../../domain/errors.js';
 import { parsePropertyDefinition } from '../../domain/propertyDefinition.js';
 import { tryParseUrn } from '../../domain/urn.js';
-import type { AllowedValueInput, CreateStructuredPropertyInput, DefinitionFragment, PropertyCardinality, ReplaceStructuredPropertyDefinitionInput } from '../generated/graphql';
+import type { AllowedValueInput, CreateStructuredPropertyInput, DefinitionFragment, PropertyCardinality, ReplaceStructuredPropertyDefinitionInput, SettingsFragment } from '../generated/graphql';
 import { entityTypeName, valueText } from './properties';
 
 export interface AllowedRow {
@@ -16,6 +16,22 @@ export interface AllowedRow {
   value: string;
   description: string;
 }
+
+export type SettingKey = Exclude<keyof SettingsFragment, '__typename'>;
+
+/** DataHub's display settings (StructuredPropertySettings), in the order the form and the property page show them. */
+export const SETTINGS: ReadonlyArray<{ readonly key: SettingKey; readonly label: string }> = [
+  { key: 'showInSearchFilters', label: 'Show in search filters' },
+  { key: 'showInAssetSummary', label: "Show in the asset's summary" },
+  { key: 'hideInAssetSummaryWhenEmpty', label: "Leave out of the asset's summary when it has no value" },
+  { key: 'showAsAssetBadge', label: 'Show as a badge on the asset' },
+  { key: 'showInColumnsTable', label: "Show in the columns table of a dataset's schema" },
+  { key: 'isHidden', label: 'Hidden: not shown to people browsing assets' },
+];
+
+export type Settings = Record<SettingKey, boolean>;
+
+export const NO_SETTINGS: Settings = Object.fromEntries(SETTINGS.map((s) => [s.key, false])) as Settings;
 
 export interface FormState {
   qualifiedName: string;
@@ -27,7 +43,7 @@ export interface FormState {
   allowed: AllowedRow[];
   allowedTypes: string[];
   immutable: boolean;
-  showInSearchFilters: boolean;
+  settings: Settings;
   version: string;
 }
 
@@ -50,12 +66,12 @@ export const EMPTY_FORM: FormState = {
   allowed: [],
   allowedTypes: [],
   immutable: false,
-  showInSearchFilters: false,
+  settings: NO_SETTINGS,
   version: '',
 };
 
 
-export function formOf(d: DefinitionFragment, showInSearchFilters: boolean): FormState {
+export function formOf(d: DefinitionFragment, settings: Partial<Settings> | null | undefined): FormState {
   return {
     qualifiedName: d.qualifiedName,
     displayName: d.displayName ?? '',
@@ -66,7 +82,7 @@ export function formOf(d: DefinitionFragment, showInSearchFilters: boolean): For
     allowed: (d.allowedValues ?? []).map((a) => newRow(valueText(a.value), a.description ?? '')),
     allowedTypes: (d.typeQualifier?.allowedTypes ?? []).map((t) => entityTypeName(t.info.type)),
     immutable: d.immutable,
-    showInSearchFilters,
+    settings: { ...NO_SETTINGS, ...Object.fromEntries(SETTINGS.map((x) => [x.key, settings?.[x.key] ?? false])) },
     version: '',
   };
 }
@@ -141,7 +157,7 @@ export function createInput(f: FormState): CreateStructuredPropertyInput {
     allowedValues: allowedInputs(f),
     immutable: f.immutable,
     typeQualifier: f.valueType === 'urn' && f.allowedTypes.length ? { allowedTypes: f.allowedTypes.map((t) => `urn:li:entityType:${t}`) } : null,
-    settings: { showInSearchFilters: f.showInSearchFilters },
+    settings: { ...f.settings },
   };
 }
 

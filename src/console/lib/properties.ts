@@ -12,6 +12,9 @@ export type StdType = DefinitionFragment['valueType']['info']['type'];
 /** Entity types that can hold structured property values. */
 export const ASSET_TYPES = ENTITY_TYPES.filter(holdsValues);
 
+/** What a URN value may name: any entity type, those that hold values (people, tags, domains, ...) first. */
+export const URN_TARGET_TYPES = [...ASSET_TYPES, ...ENTITY_TYPES.filter((t) => !holdsValues(t))];
+
 export const VALUE_TYPES: ReadonlyArray<{ readonly id: string; readonly label: string }> = REGISTRY_VALUE_TYPES;
 
 export const typeLabel = (t: StdType): string => valueTypeOfStd(t)?.label ?? (t === 'OTHER' ? 'Other' : t);

@@ -68,6 +68,9 @@ export function filtersOf(params: URLSearchParams, except?: string): FacetFilter
   return filters;
 }
 
+/** The filters as GraphQL's orFilters: one AND of them, or none. */
+export const orOf = (filters: FacetFilterInput[]) => (filters.length ? [{ and: filters }] : []);
+
 /** A copy of the params with `key` holding exactly `values`. */
 export function withValues(params: URLSearchParams, key: string, values: readonly string[]): URLSearchParams {
   const next = new URLSearchParams(params);
@@ -80,3 +83,4 @@ export function toggled(params: URLSearchParams, key: string, value: string, on:
   const current = params.getAll(key).filter((v) => v !== value);
   return withValues(params, key, on ? [...current, value] : current);
 }
+

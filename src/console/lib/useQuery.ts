@@ -1,4 +1,8 @@
-/** Runs a GraphQL query when its variables change; `reload` runs it again. */
+/**
+ * Runs a GraphQL query when its variables change; `reload` runs it again, and `poll`
+ * (milliseconds) runs it again on its own while the page is visible, keeping what it
+ * shows until the new answer comes (the compliance pages follow the evaluator so).
+ */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TypedDocumentString } from '../generated/graphql';
 import { messageOf, request } from './api';
@@ -10,7 +14,7 @@ export interface QueryState<R> {
   reload(): void;
 }
 
-export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables: V, options: { skip?: boolean } = {}): QueryState<R> {
+export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables: V, options: { skip?: boolean; poll?: number } = {}): QueryState<R> {
   const key = JSON.stringify(variables);
   const [state, setState] = useState<{ data: R | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: !options.skip });
   const [generation, setGeneration] = useState(0);
@@ -24,5 +28,12 @@ export function useQuery<R, V>(document: TypedDocumentString<R, V>, variables: V
       .catch((err: unknown) => ticket === latest.current && setState({ data: null, error: messageOf(err), loading: false }));
   }, [document, key, generation, options.skip]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  useEffect(() => {
+    if (options.skip || !options.poll) return;
+    const timer = setInterval(() => {
+      if (globalThis.document.visibilityState === 'visible') reload();
+    }, options.poll);
+    return () => clearInterval(timer);
+  }, [options.skip, options.poll, reload]);
   return { ...state, reload };
 }

@@ -21,7 +21,8 @@ import {
   type ResultsFragment,
 } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { counted, entityTypeLabel, entityTypeName, propertyLabel, typeLabel, valueText } from '../lib/properties';
+import { counted, entityTypeLabel, entityTypeName, typeLabel, valueText } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
 import { entityPath, Link, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
@@ -32,6 +33,7 @@ const held = (e: Entity): HeldValuesFragment | null => ('structuredProperties' i
 const resultsOf = (e: Entity): ResultsFragment | null => ('testResults' in e ? (e.testResults ?? null) : null);
 
 export function EntityPage({ me, urn }: { me: Me; urn: string }) {
+  const nameOf = usePropertyLabel();
   const entity = useQuery(EntityPageDocument, { urn });
   // Each save counts; the history below is read again after one.
   const [saves, setSaves] = useState(0);
@@ -98,7 +100,7 @@ export function EntityPage({ me, urn }: { me: Me; urn: string }) {
                   <td>
                     {(f.schemaFieldEntity?.structuredProperties?.properties ?? []).map((p) => (
                       <div key={p.structuredProperty.urn}>
-                        {propertyLabel(p.structuredProperty.definition)}: {p.values.map((v) => valueText(v)).join(', ')}
+                        {nameOf(p.structuredProperty.definition)}: {p.values.map((v) => valueText(v)).join(', ')}
                       </div>
                     ))}
                   </td>
@@ -115,6 +117,7 @@ export function EntityPage({ me, urn }: { me: Me; urn: string }) {
 }
 
 function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Entity; values: HeldValuesFragment | null; onChange(): void }) {
+  const nameOf = usePropertyLabel();
   const applicable = useQuery(ApplicablePropertiesDocument, {
     input: { types: ['STRUCTURED_PROPERTY'], query: '*', count: 1000, orFilters: [{ and: [{ field: 'entityTypes', values: [entityTypeName(entity.type)] }] }] },
   });
@@ -134,7 +137,7 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
   const properties = new Map<string, PropertySummaryFragment>();
   for (const p of values?.properties ?? []) properties.set(p.structuredProperty.urn, p.structuredProperty);
   for (const r of applicable.data?.scrollAcrossEntities?.searchResults ?? []) if ('definition' in r.entity) properties.set(r.entity.urn, r.entity as PropertySummaryFragment);
-  const rows = [...properties.values()].filter((p) => !p.status?.removed).sort((a, b) => propertyLabel(a.definition).localeCompare(propertyLabel(b.definition)));
+  const rows = [...properties.values()].filter((p) => !p.status?.removed).sort((a, b) => nameOf(a.definition).localeCompare(nameOf(b.definition)));
   const mayEdit = me.platformPrivileges.editStructuredPropertyValues;
 
   async function save(property: PropertySummaryFragment, list: PropertyValueInput[] | null) {
@@ -147,7 +150,7 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
         : (await request(RemoveValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyUrns: [property.urn] } })).removeStructuredProperties;
       setSaved({ from: shown.current, values: new Map(stored.properties.map((p) => [p.structuredProperty.urn, p.values.map((v) => valueText(v))])) });
       setEditing(null);
-      setNotice(`${propertyLabel(property.definition)} ${list ? 'saved' : 'removed'}.`);
+      setNotice(`${nameOf(property.definition)} ${list ? 'saved' : 'removed'}.`);
       onChange();
     } catch (err) {
       setError({ urn: property.urn, message: messageOf(err) });
@@ -175,7 +178,7 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
           {rows.map((p) => {
             const current = fresh ? (fresh.get(p.urn) ?? []) : (heldBy.get(p.urn)?.values ?? []).map((v) => valueText(v));
             const locked = p.definition.immutable && current.length > 0;
-            const label = propertyLabel(p.definition);
+            const label = nameOf(p.definition);
             return (
               <tr key={p.urn} data-property={p.definition.qualifiedName}>
                 <th scope="row">

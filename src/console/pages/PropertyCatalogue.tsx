@@ -5,7 +5,8 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage, Loading } from '../components/Messages';
 import { PropertyCatalogueDocument, type AndFilterInput, type FacetFilterInput, type PropertySummaryFragment } from '../generated/graphql';
-import { ASSET_TYPES, entityTypeLabel, propertyLabel, typeLabel, VALUE_TYPES } from '../lib/properties';
+import { ASSET_TYPES, entityTypeLabel, typeLabel, VALUE_TYPES } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
 import { Link, navigate, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
@@ -13,6 +14,7 @@ import { useQuery } from '../lib/useQuery';
 type Status = 'active' | 'removed' | 'all';
 
 export function PropertyCatalogue({ me, params }: { me: Me; params: URLSearchParams }) {
+  const nameOf = usePropertyLabel();
   const q = params.get('q') ?? '';
   const valueType = params.get('valueType') ?? '';
   const entityType = params.get('entityType') ?? '';
@@ -113,7 +115,7 @@ export function PropertyCatalogue({ me, params }: { me: Me; params: URLSearchPar
               {properties.map((p) => (
                 <tr key={p.urn}>
                   <td>
-                    <Link href={propertyPath(p.urn)}>{propertyLabel(p.definition)}</Link>
+                    <Link href={propertyPath(p.urn)}>{nameOf(p.definition)}</Link>
                   </td>
                   <td>
                     <code>{p.definition.qualifiedName}</code>

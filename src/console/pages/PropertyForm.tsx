@@ -4,11 +4,13 @@
  * definition, a name already taken) comes back as the server's message, with what to do.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { DefinitionVerdict, useVerdict } from '../components/DefinitionVerdict';
 import { ErrorMessage, Loading } from '../components/Messages';
 import { CreatePropertyDocument, PropertyDocument, ReplacePropertyDocument } from '../generated/graphql';
 import { ApiError, messageOf, request } from '../lib/api';
-import { checkForm, createInput, EMPTY_FORM, formOf, newRow, replaceInput, type FieldError, type FormState } from '../lib/definitionForm';
-import { ASSET_TYPES, entityTypeLabel, versionNow, VALUE_TYPES } from '../lib/properties';
+import { checkForm, createInput, EMPTY_FORM, formOf, newRow, replaceInput, SETTINGS, type FieldError, type FormState } from '../lib/definitionForm';
+import { ASSET_TYPES, entityTypeLabel, URN_TARGET_TYPES, versionNow, VALUE_TYPES } from '../lib/properties';
+import { sameDisplayName, usePropertyNames } from '../lib/propertyNames';
 import { Link, navigate, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
@@ -23,7 +25,7 @@ export function PropertyForm({ me, urn }: { me: Me; urn: string | null }) {
   const entity = existing.data?.structuredProperty;
   if (!existing.data) return <Loading what="the property" />;
   if (!entity) return <ErrorMessage>There is no structured property {urn}.</ErrorMessage>;
-  return <DefinitionForm urn={urn} initial={formOf(entity.definition, entity.settings?.showInSearchFilters ?? false)} currentVersion={entity.definition.version} />;
+  return <DefinitionForm urn={urn} initial={formOf(entity.definition, entity.settings)} currentVersion={entity.definition.version} />;
 }
 
 function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; initial: FormState; currentVersion?: string | null }) {
@@ -33,6 +35,14 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
   const [busy, setBusy] = useState(false);
   const alertRef = useRef<HTMLDivElement>(null);
   const editing = urn !== null;
+  const names = usePropertyNames();
+  const namesakes = sameDisplayName(names.names, form.displayName, form.qualifiedName.trim());
+  // The verdict is asked for only of a definition the form's own checks accept.
+  const verdict = useVerdict(editing && checkForm(form) === null ? replaceInput(urn, form) : null, currentVersion ?? null);
+  const useNewVersion = () => {
+    set('version', versionNow());
+    document.getElementById('pf-version')?.focus();
+  };
 
   useEffect(() => {
     if (problem) document.getElementById(`pf-${problem.control}`)?.focus();
@@ -58,6 +68,7 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
       const target = editing
         ? (await request(ReplacePropertyDocument, { input: replaceInput(urn, form) })).replaceStructuredPropertyDefinition.urn
         : (await request(CreatePropertyDocument, { input: createInput(form) })).createStructuredProperty.urn;
+      names.refresh();
       navigate(propertyPath(target));
     } catch (err) {
       const message = messageOf(err);
@@ -90,13 +101,7 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
             <p>
               This is a breaking change. To apply it anyway, give the definition a new version, later than {currentVersion ?? 'the current one'}: values written
               under the current version are then hidden at once and removed by a background job.{' '}
-              <button
-                type="button"
-                onClick={() => {
-                  set('version', versionNow());
-                  document.getElementById('pf-version')?.focus();
-                }}
-              >
+              <button type="button" onClick={useNewVersion}>
                 Use a new version
               </button>
             </p>
@@ -114,7 +119,18 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
         </div>
         <div className="field">
           <label htmlFor="pf-displayName">Display name</label>
-          <input id="pf-displayName" value={form.displayName} onChange={(e) => set('displayName', e.target.value)} {...described('displayName')} />
+          <input
+            id="pf-displayName"
+            value={form.displayName}
+            onChange={(e) => set('displayName', e.target.value)}
+            {...(namesakes.length > 0 ? { 'aria-describedby': 'pf-displayName-hint' } : {})}
+            {...described('displayName')}
+          />
+          {namesakes.length > 0 && (
+            <p className="hint hint-warn" id="pf-displayName-hint" role="status">
+              “{form.displayName.trim()}” is already the display name of {namesakes.map((n) => n.qualifiedName).join(', ')}. Both will be shown with their qualified names beside it, e.g. “{form.displayName.trim()} ({form.qualifiedName.trim() || 'this property'})”; a name of its own is clearer.
+            </p>
+          )}
           <FieldProblem control="displayName" />
         </div>
         <div className="field">
@@ -156,7 +172,7 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
           <fieldset id="pf-allowedTypes" tabIndex={-1} {...described('allowedTypes')}>
             <legend>Values may name entities of type (none checked: any)</legend>
             <div className="checkbox-grid">
-              {ASSET_TYPES.map((t) => (
+              {URN_TARGET_TYPES.map((t) => (
                 <label key={t.name} className="inline">
                   <input type="checkbox" checked={form.allowedTypes.includes(t.name)} onChange={(e) => toggle('allowedTypes', t.name, e.target.checked)} /> {entityTypeLabel(t.graphql)}
                 </label>
@@ -199,9 +215,14 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
           <label className="inline">
             <input type="checkbox" checked={form.immutable} onChange={(e) => set('immutable', e.target.checked)} /> Values cannot change once set
           </label>
-          <label className="inline">
-            <input type="checkbox" checked={form.showInSearchFilters} onChange={(e) => set('showInSearchFilters', e.target.checked)} /> Show in search filters
-          </label>
+        </fieldset>
+        <fieldset>
+          <legend>Display</legend>
+          {SETTINGS.map((x) => (
+            <label key={x.key} className="inline">
+              <input type="checkbox" checked={form.settings[x.key]} onChange={(e) => set('settings', { ...form.settings, [x.key]: e.target.checked })} /> {x.label}
+            </label>
+          ))}
         </fieldset>
         {editing && (
           <div className="field">
@@ -213,6 +234,7 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
             <FieldProblem control="version" />
           </div>
         )}
+        {editing && <DefinitionVerdict {...verdict} onNewVersion={useNewVersion} />}
         <div className="actions">
           <button type="submit" disabled={busy}>
             {busy ? 'Saving…' : editing ? 'Save changes' : 'Create property'}

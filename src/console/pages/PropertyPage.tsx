@@ -20,12 +20,15 @@ import {
   type DefinitionFragment,
 } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { counted, entityTypeLabel, facetValueText, formatTime, holderTypes, propertyLabel, searchField, typeLabel, valueText } from '../lib/properties';
+import { counted, entityTypeLabel, facetValueText, formatTime, holderTypes, searchField, typeLabel, valueText } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
+import { SETTINGS } from '../lib/definitionForm';
 import { Link, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
 
 export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
+  const nameOf = usePropertyLabel();
   const property = useQuery(PropertyDocument, { urn });
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -92,7 +95,7 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
     <>
       <div className="page-head">
         <div>
-          <h1>{propertyLabel(d)}</h1>
+          <h1>{nameOf(d)}</h1>
           <p className="subtitle">
             <code>{d.qualifiedName}</code> {removed && <span className="badge badge-removed">Soft deleted</span>}
           </p>
@@ -122,7 +125,7 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
       </div>
       {confirming && (
         <section className="confirm" aria-labelledby="confirm-title">
-          <h2 id="confirm-title">Delete {propertyLabel(d)} permanently?</h2>
+          <h2 id="confirm-title">Delete {nameOf(d)} permanently?</h2>
           <DeleteImpact urn={urn} />
           <p>The definition is removed at once and a background job removes its values from every entity. This cannot be undone.</p>
           <button type="button" className="danger" disabled={busy} onClick={() => act('hard')}>
@@ -156,8 +159,8 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
           <dd>{d.immutable ? 'Yes' : 'No'}</dd>
           <dt>Version</dt>
           <dd>{d.version ?? 'None'}</dd>
-          <dt>Shown in search filters</dt>
-          <dd>{entity.settings?.showInSearchFilters ? 'Yes' : 'No'}</dd>
+          <dt>Display</dt>
+          <dd>{SETTINGS.filter((x) => entity.settings?.[x.key]).map((x) => x.label).join('; ') || 'No display setting'}</dd>
           <dt>Last modified</dt>
           <dd>{entity.definition.lastModified ? `${formatTime(entity.definition.lastModified.time)} by ${entity.definition.lastModified.actor?.urn ?? 'unknown'}` : '—'}</dd>
         </dl>
@@ -243,6 +246,7 @@ function summary(d: DefinitionFragment): string {
 
 /** How many entities hold a value, and the chart of the values. */
 function Usage({ definition: d }: { definition: DefinitionFragment }) {
+  const nameOf = usePropertyLabel();
   const field = searchField(d.qualifiedName);
   const types = holderTypes(d);
   const holders = useQuery(PropertyHoldersDocument, { input: { types, query: '*', count: 0, orFilters: [{ and: [{ field, condition: 'EXISTS' }] }] } });
@@ -280,7 +284,7 @@ function Usage({ definition: d }: { definition: DefinitionFragment }) {
         </Link>
         .
       </p>
-      <ValueChart title={propertyLabel(d)} buckets={buckets} kind={kind} />
+      <ValueChart title={nameOf(d)} buckets={buckets} kind={kind} />
     </>
   );
 }

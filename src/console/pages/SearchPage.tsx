@@ -14,10 +14,12 @@ import { PropertyFacet, KeyFacet } from '../components/Facets';
 import { ValueText } from '../components/ValueEditor';
 import { PropertyStatusDocument, SearchEntitiesDocument, SearchFacetsDocument, type SearchEntitiesQuery, type SearchFacetsQuery } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { entityTypeLabel, propertyLabel, valueText } from '../lib/properties';
+import { entityTypeLabel, valueText } from '../lib/properties';
+import { usePropertyLabel } from '../lib/propertyNames';
 import { entityPath, Link, navigate, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
-import { facetFieldOf, filtersOf, propertiesNamed, searchUrl, withoutProperties } from '../lib/searchState';
+import { resultValues } from '../lib/resultValues';
+import { facetFieldOf, filtersOf, orOf, propertiesNamed, searchUrl, withoutProperties } from '../lib/searchState';
 
 const PAGE = 20;
 /** Values a result shows; the entity's page has them all. */
@@ -79,7 +81,6 @@ function useFacets(query: string, params: URLSearchParams, enabled: boolean): { 
   return state?.key === key ? state : { facets: null, error: null };
 }
 
-const orOf = (filters: ReturnType<typeof filtersOf>) => (filters.length ? [{ and: filters }] : []);
 
 export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) {
   const q = params.get('q') ?? '';
@@ -117,6 +118,9 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
             Clear search
           </button>
         )}
+        <Link className="button secondary" href={`/csv${usable.size ? `?${usable}` : ''}`}>
+          Export these results as CSV
+        </Link>
       </form>
       {unusable.length > 0 && (
         <div className="message message-error" role="alert">
@@ -129,7 +133,7 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
         </div>
       )}
       {error && <ErrorMessage title="The search failed.">{error}</ErrorMessage>}
-      {me.platformPrivileges.editStructuredPropertyValues && selected.size > 0 && <BulkEditPanel urns={[...selected]} onDone={() => setReloads((n) => n + 1)} />}
+      {me.platformPrivileges.editStructuredPropertyValues && selected.size > 0 && <BulkEditPanel selection={{ urns: [...selected] }} onDone={() => setReloads((n) => n + 1)} />}
       <div className="search-layout">
         <aside aria-label="Filters" className="facets">
           <h2>Filters</h2>
@@ -147,6 +151,7 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
             key={`${usable.toString()}#${reloads}`}
             query={query}
             orFilters={orOf(filtersOf(usable))}
+            filtered={propertiesNamed(usable)}
             onError={setResultsError}
             selectable={me.platformPrivileges.editStructuredPropertyValues}
             selected={selected}
@@ -164,6 +169,8 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
 
 interface ResultsProps {
   readonly query: string;
+  /** The properties the search filters on (qualified names): their values are shown first on every result. */
+  readonly filtered: readonly string[];
   readonly orFilters: ReturnType<typeof orOf>;
   onError(message: string | null): void;
   readonly selectable: boolean;
@@ -171,7 +178,7 @@ interface ResultsProps {
   onSelect(next: ReadonlySet<string>): void;
 }
 
-function Results({ query, orFilters, onError, selectable, selected, onSelect }: ResultsProps) {
+function Results({ query, orFilters, filtered, onError, selectable, selected, onSelect }: ResultsProps) {
   const [hits, setHits] = useState<Hit[]>([]);
   const [total, setTotal] = useState<number | null>(null);
   const [next, setNext] = useState<string | null | undefined>(undefined);
@@ -236,7 +243,7 @@ function Results({ query, orFilters, onError, selectable, selected, onSelect }: 
       <ol className="result-list">
         {hits.map((e) => (
           <li key={e.urn}>
-            <ResultItem entity={e} selectable={selectable} selected={selected.has(e.urn)} onToggle={(on) => toggle(e.urn, on)} />
+            <ResultItem entity={e} filtered={filtered} selectable={selectable} selected={selected.has(e.urn)} onToggle={(on) => toggle(e.urn, on)} />
           </li>
         ))}
       </ol>
@@ -251,7 +258,8 @@ function Results({ query, orFilters, onError, selectable, selected, onSelect }: 
   );
 }
 
-function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit; selectable: boolean; selected: boolean; onToggle(on: boolean): void }) {
+function ResultItem({ entity: e, filtered, selectable, selected, onToggle }: { entity: Hit; filtered: readonly string[]; selectable: boolean; selected: boolean; onToggle(on: boolean): void }) {
+  const nameOf = usePropertyLabel();
   let title = e.urn;
   let detail = '';
   let href = entityPath(e.urn);
@@ -266,6 +274,7 @@ function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit
     href = propertyPath(e.urn);
   }
   const held = 'structuredProperties' in e ? (e.structuredProperties?.properties ?? []) : [];
+  const values = resultValues(held, filtered, VALUES_SHOWN);
   const id = `select-${e.urn.replace(/[^A-Za-z0-9]+/g, '-')}`;
   return (
     <article className="result">
@@ -277,10 +286,10 @@ function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit
       </p>
       {held.length > 0 && (
         <dl className="result-values">
-          {held.slice(0, VALUES_SHOWN).map((p) => (
+          {values.shown.map((p) => (
             <div key={p.structuredProperty.urn}>
-              <dt>{propertyLabel(p.structuredProperty.definition)}</dt>
-              <dd>
+              <dt className={p.filtered ? 'filtered' : undefined}>{nameOf(p.structuredProperty.definition)}</dt>
+              <dd className={p.filtered ? 'filtered' : undefined}>
                 {p.values.map((v, i) => (
                   <span key={i}>
                     {i > 0 && ', '}
@@ -290,9 +299,9 @@ function ResultItem({ entity: e, selectable, selected, onToggle }: { entity: Hit
               </dd>
             </div>
           ))}
-          {held.length > VALUES_SHOWN && <p className="hint">and {held.length - VALUES_SHOWN} more on its page</p>}
         </dl>
       )}
+      {values.more > 0 && <p className="hint">and {values.more} more on its page</p>}
     </article>
   );
 }

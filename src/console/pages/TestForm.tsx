@@ -1,14 +1,17 @@
 /**
- * Write a metadata test, or edit one. The form checks the test with the API's own rules
- * before sending (lib/testForm.ts) and names the mistake, with its path in the
- * definition; what only the server judges (an id already taken) comes back as its message.
+ * Write a metadata test, or edit one: its rules in a form (components/RuleBuilder.tsx) or
+ * as the definition's JSON, which stays a click away. The form checks the test with the
+ * API's own rules before sending (lib/testForm.ts) and names the mistake, with its path in
+ * the definition; what only the server judges (an id already taken) comes back as its message.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorMessage, Loading } from '../components/Messages';
-import { CreateTestDocument, TestPageDocument, UpdateTestDocument } from '../generated/graphql';
+import { RuleBuilder } from '../components/RuleBuilder';
+import { ApplicablePropertiesDocument, CreateTestDocument, TestPageDocument, UpdateTestDocument, type PropertySummaryFragment } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
 import { Link, navigate, testPath } from '../lib/router';
 import type { Me } from '../lib/session';
+import { definitionOf, EMPTY_RULES, newRule, rulesOf, type RuleForm } from '../lib/ruleBuilder';
 import { checkTestForm, EMPTY_TEST, testInput, type TestFieldError, type TestFormState } from '../lib/testForm';
 import { useQuery } from '../lib/useQuery';
 
@@ -29,8 +32,22 @@ export function TestForm({ me, urn }: { me: Me; urn: string | null }) {
   return <Editor urn={urn} initial={{ id: '', name: t.name, category: t.category, description: t.description ?? '', definition }} />;
 }
 
+type Mode = 'form' | 'json';
+
 function Editor({ urn, initial }: { urn: string | null; initial: TestFormState }) {
+  const known = useQuery(ApplicablePropertiesDocument, { input: { types: ['STRUCTURED_PROPERTY'], query: '*', count: 1000 } });
+  if (known.error) return <ErrorMessage>{known.error}</ErrorMessage>;
+  if (!known.data) return <Loading what="the properties" />;
+  const properties = (known.data.scrollAcrossEntities?.searchResults ?? []).map((r) => r.entity).filter((e): e is PropertySummaryFragment => 'definition' in e);
+  return <TestEditor urn={urn} initial={initial} properties={properties} />;
+}
+
+function TestEditor({ urn, initial, properties }: { urn: string | null; initial: TestFormState; properties: readonly PropertySummaryFragment[] }) {
   const [form, setForm] = useState(initial);
+  // A new test starts in the form with one empty rule; a test the form cannot show opens as JSON.
+  const [rules, setRules] = useState<RuleForm | null>(() => (urn === null ? { ...EMPTY_RULES, rules: [newRule()] } : rulesOf(initial.definition, properties)));
+  const [mode, setMode] = useState<Mode>(rules ? 'form' : 'json');
+  const [modeNote, setModeNote] = useState<string | null>(null);
   const [problem, setProblem] = useState<TestFieldError | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -45,17 +62,32 @@ function Editor({ urn, initial }: { urn: string | null; initial: TestFormState }
   }, [refusal]);
 
   const set = (key: keyof TestFormState) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const jsonOf = (r: RuleForm) => JSON.stringify(definitionOf(r, properties), null, 2);
+  const switchTo = (next: Mode) => {
+    setModeNote(null);
+    if (next === 'json' && rules) setForm((f) => ({ ...f, definition: jsonOf(rules) }));
+    if (next === 'form') {
+      const read = rulesOf(form.definition, properties);
+      if (!read) {
+        setModeNote('The form cannot show this definition (it has conditions, nested rules or operators the form does not offer): keep editing it as JSON.');
+        return;
+      }
+      setRules(read);
+    }
+    setMode(next);
+  };
   async function submit(event: FormEvent) {
     event.preventDefault();
     setRefusal(null);
-    const found = checkTestForm(form, creating);
+    const sent = mode === 'form' && rules ? { ...form, definition: jsonOf(rules) } : form;
+    const found = checkTestForm(sent, creating);
     setProblem(found);
     if (found) return;
     setBusy(true);
     try {
       const target = creating
-        ? (await request(CreateTestDocument, { input: { ...testInput(form), ...(form.id.trim() ? { id: form.id.trim() } : {}) } })).createTest
-        : (await request(UpdateTestDocument, { urn, input: testInput(form) })).updateTest;
+        ? (await request(CreateTestDocument, { input: { ...testInput(sent), ...(sent.id.trim() ? { id: sent.id.trim() } : {}) } })).createTest
+        : (await request(UpdateTestDocument, { urn, input: testInput(sent) })).updateTest;
       navigate(testPath(target ?? urn ?? ''));
     } catch (err) {
       setRefusal(messageOf(err));
@@ -97,9 +129,39 @@ function Editor({ urn, initial }: { urn: string | null; initial: TestFormState }
         {field('name', 'Name', null, (a) => <input {...a} value={form.name} onChange={(e) => set('name')(e.target.value)} />)}
         {field('category', 'Category', 'For example Governance, Documentation, Privacy.', (a) => <input {...a} value={form.category} onChange={(e) => set('category')(e.target.value)} />)}
         {field('description', 'Description (optional)', null, (a) => <textarea {...a} rows={2} value={form.description} onChange={(e) => set('description')(e.target.value)} />)}
-        {field('definition', 'Definition (JSON)', '{"on": {"types": [...], "conditions"?: ...}, "rules": ...}: see docs/metadata-tests.md for the operators and property paths.', (a) => (
-          <textarea {...a} className="definition-text" rows={14} spellCheck={false} value={form.definition} onChange={(e) => set('definition')(e.target.value)} />
-        ))}
+        <fieldset className="rule-mode">
+          <legend>Write the rules</legend>
+          {(['form', 'json'] as const).map((m) => (
+            <label key={m} className="inline">
+              <input type="radio" name="rule-mode" checked={mode === m} onChange={() => switchTo(m)} /> {m === 'form' ? 'with the form' : 'as JSON'}
+            </label>
+          ))}
+          {modeNote && (
+            <p className="field-error" role="alert">
+              {modeNote}
+            </p>
+          )}
+        </fieldset>
+        {mode === 'form' && rules ? (
+          <div id="tf-definition" tabIndex={-1} aria-describedby={problem?.control === 'definition' ? 'tf-definition-error' : undefined}>
+            {problem?.control === 'definition' && (
+              <p className="field-error" id="tf-definition-error">
+                {problem.message}
+              </p>
+            )}
+            <RuleBuilder form={rules} properties={properties} onChange={setRules} />
+            <details className="definition-preview">
+              <summary>The definition the form writes (JSON)</summary>
+              <pre tabIndex={0} aria-label="The definition the form writes">
+                {jsonOf(rules)}
+              </pre>
+            </details>
+          </div>
+        ) : (
+          field('definition', 'Definition (JSON)', '{"on": {"types": [...], "conditions"?: ...}, "rules": ...}: see docs/metadata-tests.md for the operators and property paths.', (a) => (
+            <textarea {...a} className="definition-text" rows={14} spellCheck={false} value={form.definition} onChange={(e) => set('definition')(e.target.value)} />
+          ))
+        )}
         <div className="actions">
           <button type="submit" disabled={busy}>
             {creating ? 'Create test' : 'Save test'}

@@ -1,9 +1,12 @@
 /**
  * Metadata tests: the compliance dashboard (a card and a chart per test), and a test's
- * page: its counts and trend, the failing assets with the rule each one fails, its
- * definition, and evaluating it against any entity.
+ * page: its counts and trend, the failing assets with the values of the properties its
+ * rules read and the rule each one fails, a way to open them in search or edit them all,
+ * its definition, and evaluating it against any entity. Both pages follow the
+ * evaluator on their own (issue #41: the dashboard changed only on a reload).
  */
 import { useCallback, useState, type FormEvent } from 'react';
+import { BulkEditPanel } from '../components/BulkEditPanel';
 import { ComplianceChart } from '../components/ComplianceChart';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
 import { TestResultsView } from '../components/TestResultsView';
@@ -11,22 +14,24 @@ import { TestRun } from '../components/TestRun';
 import {
   DeleteTestDocument,
   EvaluateTestsDocument,
-  ExplainTestDocument,
   TestComplianceDocument,
   TestDashboardDocument,
   TestPageDocument,
   type ComplianceFragment,
-  type ExplainTestQuery,
   type ResultsFragment,
-  type TestComplianceQuery,
 } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
-import { entityPath, Link, navigate, testPath } from '../lib/router';
+import { Link, navigate, testPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
-import { FailureReasons } from './TestFailure';
+import { FailingList } from '../components/FailingAssets';
 
 const FAILING_PAGE = 20;
+/** How often the compliance pages ask again: the evaluator keeps results current within seconds. */
+const FOLLOW_MS = 5000;
+
+/** The search query of a test's failing assets, in the form the search box and bulk edits take. */
+export const failingQuery = (testUrn: string): string => `failingTests:${testUrn}`;
 
 function passRate(t: { passing: number; failing: number }): string {
   const judged = t.passing + t.failing;
@@ -47,7 +52,7 @@ function Counts({ t }: { t: ComplianceFragment }) {
 }
 
 export function TestDashboard({ me }: { me: Me }) {
-  const report = useQuery(TestDashboardDocument, {});
+  const report = useQuery(TestDashboardDocument, {}, { poll: FOLLOW_MS });
   const [words, setWords] = useState('');
   const shown = (report.data?.testReport.tests ?? []).filter((t) =>
     [t.test.name, t.test.category, t.test.urn].some((s) => s.toLowerCase().includes(words.trim().toLowerCase())),
@@ -65,7 +70,10 @@ export function TestDashboard({ me }: { me: Me }) {
           {me.platformPrivileges.pushTestResults && <TestRun label="Run every test now" onDone={report.reload} />}
         </div>
       </div>
-      <p className="subtitle">Which assets pass and fail each test, kept current as metadata changes.</p>
+      <p className="subtitle">
+        Which assets pass and fail each test, kept current as metadata changes
+        {report.data && <> (counts as of {report.data.testReport.generatedAt.slice(11, 19)} UTC, followed as they change)</>}.
+      </p>
       <form className="filters" role="search" aria-label="Tests" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor="tests-q">Name or category</label>
@@ -100,14 +108,14 @@ export function TestDashboard({ me }: { me: Me }) {
   );
 }
 
-type Failing = TestComplianceQuery['testReport']['tests'][number]['failingEntities'];
 
 export function TestPage({ me, urn }: { me: Me; urn: string }) {
   const test = useQuery(TestPageDocument, { urn });
   const [query, setQuery] = useState('');
   const [words, setWords] = useState('');
   const [count, setCount] = useState(FAILING_PAGE);
-  const compliance = useQuery(TestComplianceDocument, { urn, failing: { count, ...(query ? { query } : {}) } });
+  const compliance = useQuery(TestComplianceDocument, { urn, failing: { count, ...(query ? { query } : {}) } }, { poll: FOLLOW_MS });
+  const [editing, setEditing] = useState(false);
   const [deleted, setDeleted] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reload = compliance.reload;
@@ -176,7 +184,20 @@ export function TestPage({ me, urn }: { me: Me; urn: string }) {
           </div>
           <button type="submit">Search</button>
         </form>
-        {c ? <FailingList testUrn={urn} failing={c.failingEntities} onMore={() => setCount((n) => n + FAILING_PAGE)} /> : !compliance.error && <Loading what="the failing assets" />}
+        {c && c.failing > 0 && (
+          <p className="actions">
+            <Link className="button secondary" href={`/search?${new URLSearchParams({ q: failingQuery(urn) })}`}>
+              Open the {c.failing} failing assets in search
+            </Link>
+            {me.platformPrivileges.editStructuredPropertyValues && !editing && (
+              <button type="button" className="secondary" onClick={() => setEditing(true)}>
+                Bulk edit the {c.failing} failing assets
+              </button>
+            )}
+          </p>
+        )}
+        {editing && c && <BulkEditPanel selection={{ query: failingQuery(urn), count: c.failing, what: `the ${c.failing} assets failing ${t.name}` }} onDone={refresh} />}
+        {c ? <FailingList testUrn={urn} definition={t.definition.json ?? ''} failing={c.failingEntities} onMore={() => setCount((n) => n + FAILING_PAGE)} /> : !compliance.error && <Loading what="the failing assets" />}
       </section>
       <Definition json={t.definition.json ?? ''} />
       <Evaluate urn={urn} />
@@ -184,67 +205,6 @@ export function TestPage({ me, urn }: { me: Me; urn: string }) {
         <Link href="/tests">All tests</Link>
       </p>
     </>
-  );
-}
-
-function FailingList({ testUrn, failing, onMore }: { testUrn: string; failing: Failing; onMore: () => void }) {
-  if (failing.total === 0) return <p role="status">No asset fails this test.</p>;
-  return (
-    <>
-      <table className="failing">
-        <caption>
-          {failing.entities.length} of {failing.total} failing assets
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Asset</th>
-            <th scope="col">Why it fails</th>
-          </tr>
-        </thead>
-        <tbody>
-          {failing.entities.map((e) => (
-            <tr key={e.urn}>
-              <th scope="row">
-                <Link href={entityPath(e.urn)}>{'name' in e && e.name ? e.name : e.urn}</Link>
-                {'platform' in e && <span className="hint"> {e.platform.name}</span>}
-              </th>
-              <td>
-                <Why testUrn={testUrn} urn={e.urn} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {failing.nextScrollId && (
-        <button type="button" className="secondary" onClick={onMore}>
-          Load more
-        </button>
-      )}
-    </>
-  );
-}
-
-function Why({ testUrn, urn }: { testUrn: string; urn: string }) {
-  const [open, setOpen] = useState(false);
-  const [answer, setAnswer] = useState<ExplainTestQuery['explainTest'] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const toggle = async () => {
-    const next = !open;
-    setOpen(next);
-    if (!next || answer) return;
-    try {
-      setAnswer((await request(ExplainTestDocument, { input: { test: testUrn, urn } })).explainTest);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
-  return (
-    <div>
-      <button type="button" className="secondary" aria-expanded={open} onClick={() => void toggle()}>
-        {open ? 'Hide' : 'Show'} the rule that failed<span className="visually-hidden"> for {urn}</span>
-      </button>
-      {open && (error ? <ErrorMessage>{error}</ErrorMessage> : answer ? <FailureReasons explained={answer} /> : <Loading what="the explanation" />)}
-    </div>
   );
 }
 

@@ -63,6 +63,14 @@ export const Mutation: MutationResolvers = {
     return { accessToken: created.token, metadata: created.metadata };
   },
   revokeAccessToken: (_root, { tokenId }, ctx) => ctx.services.tokens.revoke(ctx.caller, tokenId),
+  importStructuredPropertyValues: async (_root, { input }, ctx) =>
+    ctx.receipts.resultOf(
+      await ctx.services.valueImports.importValues(ctx.caller, {
+        columns: input.columns,
+        rows: input.rows.map((r, i) => ({ line: r.line ?? i + 1, urn: r.urn, cells: r.cells })),
+        dryRun: input.dryRun ?? false,
+      }),
+    ),
   bulkEditStructuredProperties: (_root, { input }, ctx) =>
     ctx.services.bulkEdits.edit(ctx.caller, {
       query: input.query ?? null,

@@ -3,6 +3,7 @@ import type { Resolvers } from '../generated/resolvers-types.js';
 import { AccessTokenMetadata } from './AccessTokenMetadata.js';
 import { AuthenticatedUser } from './AuthenticatedUser.js';
 import { BulkEditChange } from './BulkEditChange.js';
+import { ValueImportResult } from './ValueImportResult.js';
 import { BulkEditResult } from './BulkEditResult.js';
 import { CorpUser } from './CorpUser.js';
 import { DataPlatform } from './DataPlatform.js';
@@ -80,4 +81,5 @@ export const resolvers: Resolvers = {
   Policy,
   AccessExplanation,
   WhoCould,
+  ValueImportResult,
 };

@@ -43,12 +43,14 @@ import { discardCreated, loadPropertyRecords, loadWriteState, queryableOf, type 
 import { TurnTaker } from '../../time.js';
 import type { LocalRegistryChanges } from '../localRegistryChanges.js';
 import { handlerFor } from './handlers.js';
+import type { GroupCommit } from './groupCommit.js';
 
 export { NO_CHANGE, type AspectWriteRequest, type AspectResult, type WriteStore };
 
-/** What the write path runs on, and the count of registry changes it adds its committed ones to. */
+/** What the write path runs on, the count of registry changes it adds its committed ones to, and its group commit (absent: each write alone). */
 export interface WritePath extends WriteStore {
   readonly registryChanges: LocalRegistryChanges;
+  readonly groupCommit?: GroupCommit<Unit, EntityResult[]>;
 }
 
 /** What became of one entity of a write. */
@@ -109,28 +111,70 @@ export interface EntityWrite {
 const OPTIMISTIC_ATTEMPTS = 2;
 const LOCKED_ATTEMPTS = 4;
 
-/** Writes aspects of many entities (distinct URNs); one result per entity, in order. */
+/** One caller's write: its entities (distinct URNs) with their rules, its author and options. */
+interface Unit {
+  readonly entities: readonly EntityWrite[];
+  readonly ruled: readonly (readonly RuledRequest[])[];
+  readonly actor: string;
+  readonly options: EntityWriteOptions;
+}
+
+function unitOf(entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Unit {
+  return { entities, ruled: entities.map((e) => e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) }))), actor, options };
+}
+
+/**
+ * Writes aspects of many entities (distinct URNs); one result per entity, in order.
+ * Writes decided on the guarded statement go through the process's group commit when
+ * the path has one (groupCommit.ts): those arriving while a statement is in flight share
+ * the next one, and its commit.
+ */
 export async function writeEntities(path: WritePath, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<EntityResult[]> {
-  const ruled: RuledRequest[][] = [];
   const turns = new TurnTaker();
+  const ruled: RuledRequest[][] = [];
   for (const e of entities) {
     ruled.push(e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) })));
     await turns.turn();
   }
+  const unit: Unit = { entities, ruled, actor, options };
   const underLock = ruled.some((r) => r.some((x) => x.rules.decidedUnderLock));
+  if (!underLock && !options.dryRun && path.groupCommit) return path.groupCommit.write(unit, (units) => writeTogether(path, units));
+  return writeAlone(path, unit, underLock);
+}
+
+/** One unit: guarded statements first (unless it must be decided under a lock), then locked transactions. */
+async function writeAlone(path: WritePath, unit: Unit, underLock: boolean): Promise<EntityResult[]> {
   for (let attempt = 0; !underLock && attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-    const done = await attemptWrites({ kind: 'optimistic', db: path.db }, entities, ruled, actor, options);
-    if (done) return committed(path, done);
+    const done = await attemptUnits({ kind: 'optimistic', db: path.db }, [unit]);
+    if (done) return committed(path, { results: done.results[0]!, registryChanged: done.registryChanged });
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return committed(path, await inTransaction(path.db, async (tx) => (await attemptWrites({ kind: 'locked', tx }, entities, ruled, actor, options))!));
+      return committed(
+        path,
+        await inTransaction(path.db, async (tx) => {
+          const done = (await attemptUnits({ kind: 'locked', tx }, [unit]))!;
+          return { results: done.results[0]!, registryChanged: done.registryChanged };
+        }),
+      );
     } catch (err) {
       if (err instanceof RolledBack) return err.results;
       if (!(err instanceof WriteConflict)) throw err;
       if (attempt >= LOCKED_ATTEMPTS) throw new UnavailableError('Concurrent changes to the properties this write uses kept getting in its way; retry');
     }
   }
+}
+
+/**
+ * Several units (no entity in two of them) in one guarded statement; when that statement
+ * is refused (something one of them relied on moved), each unit goes on alone, as it
+ * would have without company.
+ */
+async function writeTogether(path: WritePath, units: readonly Unit[]): Promise<EntityResult[][]> {
+  if (units.length === 1) return [await writeAlone(path, units[0]!, false)];
+  const done = await attemptUnits({ kind: 'optimistic', db: path.db }, units);
+  if (done) return committed(path, done);
+  return Promise.all(units.map((u) => writeAlone(path, u, false)));
 }
 
 /**
@@ -149,8 +193,8 @@ export class RolledBack extends Error {
  * runs whole in one): the locked steps, once; a conflict is the caller's to retry.
  */
 export async function writeEntitiesIn(tx: Tx, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<{ results: EntityResult[]; registryChanged: boolean }> {
-  const ruled = entities.map((e) => e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) })));
-  return (await attemptWrites({ kind: 'locked', tx }, entities, ruled, actor, options))!;
+  const done = (await attemptUnits({ kind: 'locked', tx }, [unitOf(entities, actor, options)]))!;
+  return { results: done.results[0]!, registryChanged: done.registryChanged };
 }
 
 /** A write that has committed: counted when it changed the registry, before anyone is told of it. */
@@ -165,18 +209,24 @@ function refusal(err: unknown): EntityResult {
   throw err;
 }
 
-/** Load, decide, apply. Null when the optimistic statement was refused. */
-async function attemptWrites(
-  target: WriteTarget,
-  entities: readonly EntityWrite[],
-  ruled: readonly (readonly RuledRequest[])[],
-  actor: string,
-  options: EntityWriteOptions,
-): Promise<{ results: EntityResult[]; registryChanged: boolean } | null> {
-  if (entities.length === 0) return { results: [], registryChanged: false };
+/**
+ * Load, decide, apply: every unit's entities in one load and one statement, each entity
+ * decided for its own unit (author, options); a unit that is all or nothing and has a
+ * refused entity writes none of its entities. Null when the optimistic statement was refused.
+ */
+async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promise<{ results: EntityResult[][]; registryChanged: boolean } | null> {
+  const entities = units.flatMap((u) => u.entities);
+  const ruled = units.flatMap((u) => u.ruled);
+  const owner = units.flatMap((u, k) => u.entities.map(() => k));
+  const optionsOf = (i: number) => units[owner[i]!]!.options;
+  const split = (flat: readonly EntityResult[]): EntityResult[][] => {
+    let at = 0;
+    return units.map((u) => flat.slice(at, (at += u.entities.length)));
+  };
+  if (entities.length === 0) return { results: units.map(() => []), registryChanged: false };
   // A large batch's steps take turns with the rest of the server (src/time.ts).
   const turns = new TurnTaker();
-  const request = loadRequestOf(entities, ruled, options.authorizeNeeds);
+  const request = loadRequestOf(entities, ruled, entities.map((_, i) => optionsOf(i).authorizeNeeds));
   await turns.turn();
   let state = await loadWriteState(target, request);
   const entityOf = (e: EntityWrite): EntityState => state.entities.get(e.urn.value)!;
@@ -186,6 +236,7 @@ async function attemptWrites(
   const resolved: ResolvedRequest[][] = [];
   for (const [i, e] of entities.entries()) {
     const found = entityOf(e);
+    const options = optionsOf(i);
     if (options.skipMissing && (found.existence === 'missing' || (found.parent && !found.parent.exists))) {
       results[i] = { status: 'skipped' };
     } else {
@@ -207,8 +258,9 @@ async function attemptWrites(
   const decisions: (EntityWriteDecision | undefined)[] = entities.map(() => undefined);
   for (const i of open()) {
     const e = entities[i]!;
+    const options = optionsOf(i);
     try {
-      decisions[i] = decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor, now, via: options.via }, holders.get(i));
+      decisions[i] = decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor: units[owner[i]!]!.actor, now, via: options.via }, holders.get(i));
       options.authorize?.(decisions[i]!, entityOf(e));
     } catch (err) {
       results[i] = refusal(await withImpact(target, e.urn, err));
@@ -216,8 +268,14 @@ async function attemptWrites(
     await turns.turn();
   }
   for (const i of open()) {
-    const refused = await valueDropRefused(target, decisions[i]!, state, options.valueDrops);
+    const refused = await valueDropRefused(target, decisions[i]!, state, optionsOf(i).valueDrops);
     if (refused) results[i] = { status: 'refused', error: refused };
+  }
+  // An all-or-nothing unit with a refused entity writes none of its entities.
+  for (const [k, u] of units.entries()) {
+    if (!u.options.atomic) continue;
+    const mine = entities.flatMap((_, i) => (owner[i] === k ? [i] : []));
+    if (mine.some((i) => results[i] !== undefined && results[i]!.status !== 'skipped')) for (const i of mine) results[i] ??= { status: 'withheld' };
   }
   const decided = open();
   const dropped = (d: EntityWriteDecision) => propertiesWhoseValuesDrop(d, (p) => state.properties.has(p));
@@ -225,13 +283,15 @@ async function attemptWrites(
     const d = decisions[i]!;
     return { status: 'decided', results: d.results, changeIds, changed: changesSomething(d), valuesDropped: dropped(d), reports: d.reports };
   };
+  // Only a unit on its own may be a dry run, or leave nothing to write on the locked path.
+  const only = units.length === 1 ? units[0]!.options : undefined;
   const nothing = (finalResults: EntityResult[]) => {
     // The locked load creates the entities a write may create: they must not outlive it.
     if (target.kind === 'locked') throw new RolledBack(finalResults);
-    return { results: finalResults, registryChanged: false };
+    return { results: [finalResults], registryChanged: false };
   };
-  if (options.atomic && decided.length < entities.length) return nothing(entities.map((_, i) => results[i] ?? { status: 'withheld' }));
-  if (options.dryRun) {
+  if (only?.atomic && results.some((r) => r?.status === 'refused')) return nothing(entities.map((_, i) => results[i] ?? { status: 'withheld' }));
+  if (only?.dryRun) {
     for (const i of decided) results[i] = answer(i, []);
     return nothing(results as EntityResult[]);
   }
@@ -240,10 +300,10 @@ async function attemptWrites(
     if (created.length > 0) await discardCreated(target.tx, created);
   }
   const toApply = decided.map((i) => decisions[i]!);
-  const ids = await applyWrites(target, toApply, state, { versionsKept: options.historyVersionsKept ?? 0 });
+  const ids = await applyWrites(target, toApply, state, { versionsKept: units[0]!.options.historyVersionsKept ?? 0 });
   if (!ids) return null;
   for (const i of decided) results[i] = answer(i, ids.has(entities[i]!.urn.value) ? [ids.get(entities[i]!.urn.value)!] : []);
-  return { results: results as EntityResult[], registryChanged: toApply.some((d) => changesSomething(d) && d.registry.length > 0) };
+  return { results: split(results as EntityResult[]), registryChanged: toApply.some((d) => changesSomething(d) && d.registry.length > 0) };
 }
 
 /** The rules' questions about values other entities hold, answered (on the locked path, under the entity's lock), by entity. */
@@ -290,12 +350,12 @@ async function valueDropRefused(target: WriteTarget, decision: EntityWriteDecisi
 }
 
 /** What the aspects' rules declare they rely on, for the whole batch. */
-function loadRequestOf(entities: readonly EntityWrite[], ruled: readonly (readonly RuledRequest[])[], authorizeNeeds: EntityWriteOptions['authorizeNeeds']): LoadRequest {
-  const aspects = new Set<string>(authorizeNeeds?.aspects ?? []);
+function loadRequestOf(entities: readonly EntityWrite[], ruled: readonly (readonly RuledRequest[])[], authorizeNeeds: ReadonlyArray<EntityWriteOptions['authorizeNeeds']>): LoadRequest {
+  const aspects = new Set<string>(authorizeNeeds.flatMap((n) => n?.aspects ?? []));
   const properties = new Set<string>();
   const searchFields = new Set<string>();
   const toLoad = entities.map((e, i) => {
-    let values = authorizeNeeds?.values ?? false;
+    let values = authorizeNeeds[i]?.values ?? false;
     for (const { request, rules } of ruled[i]!) {
       // A computed value's reads are loaded as a read of them would be, with what their rules need to show them.
       const reads = 'compute' in request ? (request.reads ?? []) : [];

@@ -27,7 +27,9 @@ import type { Logger } from '../../logger.js';
 import { AuditTrail, auditedAspectWrite, failure, type AuditAction } from '../audit.js';
 import type { Caller, WriteOptions } from '../caller.js';
 import { handlerFor } from '../aspects/handlers.js';
-import { committed, deleteAspectIn, deleteEntityIn, RolledBack, writeEntities, writeEntitiesIn, type EntityResult, type EntityWrite, type EntityWriteOptions } from '../aspects/pipeline.js';
+import { committed, deleteAspectIn, deleteEntityIn, RolledBack, writeEntities, writeEntitiesIn, type EntityResult, type EntityWrite, type EntityWriteOptions, type WritePath } from '../aspects/pipeline.js';
+import { GroupCommit } from '../aspects/groupCommit.js';
+import { writesPerStatement } from '../../telemetry/metrics.js';
 import type { IndexWaiter } from '../indexWaiter.js';
 import type { LocalRegistryChanges } from '../localRegistryChanges.js';
 import type { WriteReceipt, Written } from '../writeReceipt.js';
@@ -77,6 +79,8 @@ export interface WriteServiceDeps {
   readonly historyVersionsKept?: number;
   /** Who may write what; the scopes' gate when absent. */
   readonly gate?: WriteGate;
+  /** Let concurrent writes share a statement and its commit (groupCommit.ts); default true. */
+  readonly groupCommit?: boolean;
 }
 
 /** One entity of the plan as the write path takes it, with where its results are. */
@@ -106,10 +110,12 @@ function prepare(plan: EntityPlan): Prepared {
 export class DefaultWriteService implements WriteService {
   private readonly audit: AuditTrail;
   private readonly gate: WriteGate;
+  private readonly path: WritePath;
 
   constructor(private readonly deps: WriteServiceDeps) {
     this.audit = new AuditTrail(deps.log);
     this.gate = deps.gate ?? scopeGate;
+    this.path = { db: deps.db, registryChanges: deps.registryChanges, ...(deps.groupCommit === false ? {} : { groupCommit: new GroupCommit(1000, (n) => writesPerStatement.observe(n)) }) };
   }
 
   async submit(caller: Caller, plan: WritePlan, options: SubmitOptions = {}): Promise<Written<PlanOutcome>> {
@@ -165,14 +171,14 @@ export class DefaultWriteService implements WriteService {
     const toDelete = prepared.flatMap((p, i) => (results[i] === undefined && (p.plan.deleteEntity || p.deletes.length > 0) ? [i] : []));
     if (atomic && results.some((r) => r !== undefined)) {
       // Refused before anything was loaded: the rest is decided without writing, so that every refusal is told at once.
-      const rest = await writeEntities(this.deps, toWrite.map((i) => prepared[i]!.write!), caller.actor, { ...writeOptions, atomic: false, dryRun: true });
+      const rest = await writeEntities(this.path, toWrite.map((i) => prepared[i]!.write!), caller.actor, { ...writeOptions, atomic: false, dryRun: true });
       toWrite.forEach((i, k) => (results[i] = rest[k]));
       this.refuse(caller, prepared, results);
     }
     const author = { actor: caller.actor, via: caller.via ?? null };
     const stages = stagesOf(prepared, [...new Set([...toDelete, ...toWrite])].sort((a, b) => a - b));
     if (stages.length <= 1 && toDelete.length === 0) {
-      const written = await writeEntities(this.deps, toWrite.map((i) => prepared[i]!.write!), caller.actor, writeOptions);
+      const written = await writeEntities(this.path, toWrite.map((i) => prepared[i]!.write!), caller.actor, writeOptions);
       toWrite.forEach((i, k) => (results[i] = written[k]));
     } else {
       // Later items may rely on what earlier ones did (a batch defines a property, then sets its values; deletes one aspect,
@@ -228,7 +234,7 @@ export class DefaultWriteService implements WriteService {
           if (options.dryRun || (atomic && results.some((r) => r?.status === 'refused'))) throw new RolledBack(results as EntityResult[]);
           return { results: { deleted, results }, registryChanged };
         });
-        return committed(this.deps, done);
+        return committed(this.path, done);
       } catch (err) {
         if (err instanceof RolledBack) return { deleted: new Map(), results: err.results };
         if (!(err instanceof WriteConflict) || attempt >= 4) throw err;

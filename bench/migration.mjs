@@ -1,0 +1,129 @@
+// Benchmark (issue #39): a migration of a property held by N datasets, measured from
+// outside: the server as a child process (`node dist/main.js`) with a token, on a durable
+// PostgreSQL and a Meilisearch; a retired allowed value (2) remapped to its successor (3)
+// on every holder. Times the definition write (readers see the new values from then on)
+// and the job that rewrites the holders; meanwhile samples GET /health (p99) and reads
+// holders' values and the property's facet as a steward would, counting any answer that
+// holds the retired value (there must be none). Options: --n (default 100000).
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { machine, percentile, request, round, startServer, testServers, writeSection } from './support.mjs';
+
+const QN = 'io.migrate.tier';
+const P = `urn:li:structuredProperty:${QN}`;
+const datasetUrn = (i) => `urn:li:dataset:(urn:li:dataPlatform:hive,migrate.t${String(i).padStart(7, '0')},PROD)`;
+const definition = (allowed) => ({ qualifiedName: QN, valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'], allowedValues: allowed.map((n) => ({ value: { double: n } })) });
+
+export async function run(argv) {
+  const { values: opts } = parseArgs({ args: argv, options: { n: { type: 'string', default: '100000' } } });
+  const n = Number(opts.n);
+  const { startPostgres, startMeilisearch } = await testServers();
+  const postgres = await startPostgres({ durable: true });
+  const meili = await startMeilisearch();
+  const token = randomBytes(24).toString('hex');
+  const server = await startServer({ DATABASE_URL: postgres.url, MEILI_URL: meili.url, MEILI_API_KEY: meili.masterKey, AUTH_ENABLED: 'true', ROOT_TOKEN: token, LOG_LEVEL: 'info' });
+  const v3 = `${server.url}/openapi/v3`;
+  const call = (path, method, body) => request(`${v3}${path}`, method, body, token);
+  try {
+    await call(`/entity/structuredProperty/${encodeURIComponent(P)}/propertyDefinition?createIfNotExists=false`, 'POST', { value: definition([1, 2, 3]) });
+    const loadStarted = Date.now();
+    for (let start = 0; start < n; start += 1000) {
+      const body = Array.from({ length: Math.min(1000, n - start) }, (_, k) => ({
+        urn: datasetUrn(start + k),
+        status: { value: { removed: false } },
+        // Two thirds hold the value to retire.
+        structuredProperties: { value: { properties: [{ propertyUrn: P, values: [{ double: (start + k) % 3 === 0 ? 1 : 2 }] }] } },
+      }));
+      await call('/entity/dataset?async=true', 'POST', body);
+    }
+    console.log(`${n} datasets hold ${QN} (loaded in ${round((Date.now() - loadStarted) / 1000)} s); waiting for the index`);
+    await waitForIndex(server.url, token);
+
+    // Readers and the health sampler run from just before the change to the job's end.
+    let stop = false;
+    const health = [];
+    const sampler = (async () => {
+      while (!stop) {
+        const t0 = performance.now();
+        await request(`${server.url}/health`, 'GET', undefined, token).catch(() => undefined);
+        health.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    // Only reads sent after the change was answered count: before it, 2 was an allowed value.
+    let changedAt = Number.POSITIVE_INFINITY;
+    const reads = { values: 0, facets: 0, refused: 0, examples: [] };
+    const reader = (async () => {
+      let i = 0;
+      while (!stop) {
+        const urn = datasetUrn((i++ * 7919) % n);
+        const sentAt = performance.now();
+        const got = await call(`/entity/dataset/${encodeURIComponent(urn)}/structuredProperties`, 'GET');
+        if (sentAt < changedAt) continue;
+        reads.values++;
+        const values = got.structuredProperties.value.properties.find((p) => p.propertyUrn === P)?.values ?? [];
+        if (values.some((v) => v.double === 2)) {
+          reads.refused++;
+          if (reads.examples.length < 3) reads.examples.push(urn);
+        }
+        if (i % 10 === 0) {
+          const facets = await request(`${server.url}/api/graphql`, 'POST', { query: `{ aggregateAcrossEntities(input: { types: [DATASET], query: "*", facets: ["structuredProperties.${QN}"] }) { facets { aggregations { value count } } } }` }, token);
+          reads.facets++;
+          if (facets.data.aggregateAcrossEntities.facets[0]?.aggregations.some((a) => Number(a.value) === 2)) {
+            reads.refused++;
+            if (reads.examples.length < 3) reads.examples.push('the facet');
+          }
+        }
+      }
+    })();
+
+    const started = Date.now();
+    await call(`/entity/structuredProperty/${encodeURIComponent(P)}/propertyDefinition?createIfNotExists=false`, 'POST', { value: definition([1, 3]), migration: { remap: [{ from: { double: 2 }, to: { double: 3 } }] } });
+    const writeMs = Date.now() - started;
+    changedAt = performance.now();
+    let job;
+    for (;;) {
+      const { jobs } = await call(`/jobs?kind=migrate-property-values&propertyUrn=${encodeURIComponent(P)}&count=1`, 'GET');
+      job = jobs[0];
+      if (job?.status === 'done') break;
+      if (job?.status === 'failed') throw new Error(`migration failed: ${job.lastError}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const jobSeconds = (Date.now() - started) / 1000;
+    await waitForIndex(server.url, token);
+    const indexedSeconds = (Date.now() - started) / 1000;
+    stop = true;
+    await Promise.all([sampler, reader]);
+    const sorted = health.sort((a, b) => a - b);
+    const body = `
+Command: \`npm run bench -- migration --n ${n}\`
+Machine: ${machine()}. The server as a child process (\`node dist/main.js\`, token authentication), a durable PostgreSQL 15 and Meilisearch 1.21.0 started by the benchmark; every figure over HTTP.
+
+A number property with allowed values 1, 2, 3 is held by ${n} datasets (${Math.ceil(n / 3)} hold 1, the rest 2). The definition retiring 2 is written with a migration remapping 2 to 3 (\`{"value": ..., "migration": {"remap": [{"from": {"double": 2}, "to": {"double": 3}}]}}\`); from that answer on every read shows 3, and the job \`migrate-property-values\` rewrites each holder in the steward's name (a history entry per changed value). From the change's answer to the job's end a reader reads holders' values (${reads.values} reads) and the property's facet (${reads.facets} aggregations), and \`GET /health\` is sampled every 50 ms.
+
+| | value |
+|---|---|
+| definition write with the migration (answer) | ${writeMs} ms |
+| write to job done (${job.done} holders rewritten) | ${round(jobSeconds)} s (${round(job.done / jobSeconds)} entities/s) |
+| write to index caught up | ${round(indexedSeconds)} s |
+| \`/health\` p50 / p99 / max during the migration (${sorted.length} samples) | ${round(percentile(sorted, 50))} / ${round(percentile(sorted, 99))} / ${round(sorted.at(-1))} ms |
+| reads sent after the change that returned the retired value 2 | ${reads.refused}${reads.examples.length ? ` (e.g. ${reads.examples.join(', ')})` : ''} |
+`;
+    console.log(body);
+    if (n >= 100000) writeSection('Migration of a property held by 100,000 datasets', body);
+  } finally {
+    await server.stop();
+    await meili.stop();
+    await postgres.stop();
+  }
+}
+
+/** Until the change log is empty (the index has every committed change). */
+async function waitForIndex(url, token) {
+  for (let tries = 1; ; tries++) {
+    const health = await request(`${url}/health`, 'GET', undefined, token).catch((err) => ({ error: err.message }));
+    if (health?.changeLog?.pending === 0) return;
+    if (tries % 20 === 0) console.log(`still waiting for the index: ${JSON.stringify(health).slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
