@@ -77,10 +77,15 @@ export class DefaultAccessService implements AccessService {
     return [...SCOPES].reverse().find((s) => scopes.includes(s));
   }
 
-  private async target(privilege: Privilege, input: { urn?: string | null; property?: string | null }): Promise<{ resource?: ResourceFacts; property?: string }> {
+  /**
+   * The entity asked about, with its facts. An answer tells something of the entity (which
+   * criteria it meets, its owners): the caller must be able to read it, or manage policies.
+   */
+  private async target(caller: Caller, privilege: Privilege, input: { urn?: string | null; property?: string | null }): Promise<{ resource?: ResourceFacts; property?: string }> {
     if (privilegeInfo(privilege).kind === 'platform') return {};
     if (!input.urn) throw new ValidationError(`urn is required: ${privilege} is granted on entities; name the entity`, 'urn');
     const urn = parseUrn(input.urn);
+    if (!(await this.deps.access.forCaller(caller)).allows('MANAGE_POLICIES')) await this.deps.access.requireRead(caller, [urn], 'Asking about');
     const resource = (await this.deps.access.factsOf([urn], ALL_FACTS)).get(urn.value)!;
     const property = input.property ? propertyUrnOf(input.property, 'property') : undefined;
     return { resource, ...(property !== undefined ? { property } : {}) };
@@ -89,7 +94,7 @@ export class DefaultAccessService implements AccessService {
   async explain(caller: Caller, input: ExplainInput): Promise<AccessExplanation> {
     const privilege = parsePrivilege(input.privilege);
     const { principal, basis } = await this.principalFor(caller, input);
-    const target = await this.target(privilege, input);
+    const target = await this.target(caller, privilege, input);
     const decision = (await this.deps.access.forPrincipal(principal)).decide(privilege, target);
     const on = target.resource ? ` on ${target.resource.urn}` : '';
     const of = target.property ? ` for ${target.property}` : '';
@@ -118,9 +123,9 @@ export class DefaultAccessService implements AccessService {
   }
 
   /** Who could: every active policy that grants the privilege on this entity (and property), with the actors it grants to. */
-  async whoCould(_caller: Caller, input: { privilege: string; urn?: string | null; property?: string | null }): Promise<WhoCould> {
+  async whoCould(caller: Caller, input: { privilege: string; urn?: string | null; property?: string | null }): Promise<WhoCould> {
     const privilege = parsePrivilege(input.privilege);
-    const target = await this.target(privilege, input);
+    const target = await this.target(caller, privilege, input);
     const policies = (await this.deps.access.current()).policies;
     // Judged for an owner of the resource who is named by every policy: what remains is whether the policy covers the resource.
     const anyone: Principal = { actor: target.resource?.owners[0] ?? 'urn:li:corpuser:anyone', groups: [], scope: 'admin' };

@@ -249,10 +249,10 @@ const ROWS: Row[] = [
     refused: 'amy',
     subject: async () => `matrix-policy-${next()}`,
     cells: [
-      rest('REST v2', 'POST', (id) => `${V2}/entity/dataHubPolicy/${enc(`urn:li:dataHubPolicy:${id}`)}/dataHubPolicyInfo`, () => ({ json: { displayName: 'p', privileges: ['VIEW_ENTITY_PAGE'], actors: { allUsers: true } } })),
-      rest('REST v3', 'POST', () => `${V3}/policies`, (id) => ({ json: { id, displayName: 'p', privileges: ['VIEW_ENTITY_PAGE'], actors: { allUsers: true } } })),
-      rest('Rest.li', 'POST', () => '/aspects', (id) => ({ query: { action: 'ingestProposal' }, json: { proposal: mcp('dataHubPolicy', `urn:li:dataHubPolicy:${id}`, 'dataHubPolicyInfo', { displayName: 'p', type: 'METADATA', state: 'ACTIVE', privileges: ['VIEW_ENTITY_PAGE'], actors: { allUsers: true } }) } })),
-      gql('mutation m($i: String!) { createPolicy(input: {id: $i, type: METADATA, name: "p", state: ACTIVE, privileges: ["VIEW_ENTITY_PAGE"], actors: {allUsers: true, resourceOwners: false, allGroups: false}}) }', (id) => ({ i: id })),
+      rest('REST v2', 'POST', (id) => `${V2}/entity/dataHubPolicy/${enc(`urn:li:dataHubPolicy:${id}`)}/dataHubPolicyInfo`, () => ({ json: { displayName: 'p', privileges: ['VIEW_ENTITY_PAGE'], actors: { groups: ['matrix-nobody'] } } })),
+      rest('REST v3', 'POST', () => `${V3}/policies`, (id) => ({ json: { id, displayName: 'p', privileges: ['VIEW_ENTITY_PAGE'], actors: { groups: ['matrix-nobody'] } } })),
+      rest('Rest.li', 'POST', () => '/aspects', (id) => ({ query: { action: 'ingestProposal' }, json: { proposal: mcp('dataHubPolicy', `urn:li:dataHubPolicy:${id}`, 'dataHubPolicyInfo', { displayName: 'p', type: 'METADATA', state: 'ACTIVE', privileges: ['VIEW_ENTITY_PAGE'], actors: { groups: ['matrix-nobody'] } }) } })),
+      gql('mutation m($i: String!) { createPolicy(input: {id: $i, type: METADATA, name: "p", state: ACTIVE, privileges: ["VIEW_ENTITY_PAGE"], actors: {groups: ["matrix-nobody"], allUsers: false, resourceOwners: false, allGroups: false}}) }', (id) => ({ i: id })),
     ],
   },
 ];
@@ -319,8 +319,11 @@ describe.each(ROWS.map((row) => [`${row.privilege}: ${row.about}`, row] as const
 
 test('a refusal says where to look: explain names the policy that would grant it and why it does not', async () => {
   const d = await newDataset('marketing');
-  const res = await http(server.url, 'GET', `${V3}/access/explain`, { query: { privilege: 'EDIT_ENTITY_PROPERTIES', urn: d, property: 'acme.tier' }, headers: { authorization: `Bearer ${tokens.ann}` } });
+  const res = await http(server.url, 'GET', `${V3}/access/explain`, { query: { principal: 'ann@example.com', privilege: 'EDIT_ENTITY_PROPERTIES', urn: d, property: 'acme.tier' }, headers: { authorization: `Bearer ${tokens.ada}` } });
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ principal: 'urn:li:corpuser:ann@example.com', groups: ['stewards', 'finance'], allowed: false });
+  expect(res.body).toMatchObject({ principal: 'urn:li:corpuser:ann@example.com', groups: ['stewards', 'finance'], basis: 'tokens', scope: 'write', allowed: false });
+  // Asking about an entity one may not read is refused: the answer would tell what the entity holds.
+  const hidden = await http(server.url, 'GET', `${V3}/access/explain`, { query: { privilege: 'EDIT_ENTITY_PROPERTIES', urn: d }, headers: { authorization: `Bearer ${tokens.ann}` } });
+  expect([hidden.status, hidden.body.message]).toEqual([403, expect.stringMatching(/^Asking about .* needs the VIEW_ENTITY_PAGE privilege/)]);
   expect(res.body.notGranting.find((r: { urn: string }) => r.urn === 'urn:li:dataHubPolicy:m-finance').refusal).toMatch(/does not match its resources \(structuredProperties.acme.domain in finance\)/);
 });

@@ -65,7 +65,8 @@ export function planAsks(entity: EntityPlan): Ask[] {
       continue;
     }
     if (type.writePrivilege !== 'EDIT_ENTITY') asks.push({ privilege: type.writePrivilege, ...definitionProperty(urn), what: `Writing ${c.aspect} of ${urn.value}` });
-    else if (c.aspect !== STRUCTURED_PROPERTIES && c.aspect !== STATUS) asks.push({ privilege: 'EDIT_ENTITY', what: `Writing ${c.aspect} of ${urn.value}` });
+    // A key aspect stores nothing: it only names the entity, which the decision shows it creates or not.
+    else if (c.aspect !== STRUCTURED_PROPERTIES && c.aspect !== STATUS && c.aspect !== type.keyAspect) asks.push({ privilege: 'EDIT_ENTITY', what: `Writing ${c.aspect} of ${urn.value}` });
   }
   return asks;
 }
