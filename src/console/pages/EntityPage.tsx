@@ -10,6 +10,7 @@ import { TestResultsView } from '../components/TestResultsView';
 import { ValueEditor, ValueText } from '../components/ValueEditor';
 import {
   ApplicablePropertiesDocument,
+  EntityAccessDocument,
   EntityPageDocument,
   EvaluateTestsDocument,
   RemoveValuesDocument,
@@ -138,7 +139,10 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
   for (const p of values?.properties ?? []) properties.set(p.structuredProperty.urn, p.structuredProperty);
   for (const r of applicable.data?.scrollAcrossEntities?.searchResults ?? []) if ('definition' in r.entity) properties.set(r.entity.urn, r.entity as PropertySummaryFragment);
   const rows = [...properties.values()].filter((p) => !p.status?.removed).sort((a, b) => nameOf(a.definition).localeCompare(nameOf(b.definition)));
-  const mayEdit = me.platformPrivileges.editStructuredPropertyValues;
+  // What the policies let this person do here, property by property; the server still judges every save.
+  const access = useQuery(EntityAccessDocument, { urn: entity.urn }, { skip: !me.platformPrivileges.editStructuredPropertyValues });
+  const mayEditProperty = (urn: string) => access.data !== null && (access.data.entityAccess.canEditAllProperties || access.data.entityAccess.editableProperties.includes(urn));
+  const mayEdit = me.platformPrivileges.editStructuredPropertyValues && rows.some((p) => mayEditProperty(p.urn));
 
   async function save(property: PropertySummaryFragment, list: PropertyValueInput[] | null) {
     setBusy(true);
@@ -208,12 +212,13 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
                 </td>
                 {mayEdit && (
                   <td className="row-actions">
-                    {editing !== p.urn && !locked && (
+                    {!mayEditProperty(p.urn) && <span className="hint">Not yours to edit</span>}
+                    {mayEditProperty(p.urn) && editing !== p.urn && !locked && (
                       <button type="button" className="secondary" onClick={() => setEditing(p.urn)} aria-label={`Edit ${label}`}>
                         Edit
                       </button>
                     )}
-                    {editing !== p.urn && current.length > 0 && !locked && (
+                    {mayEditProperty(p.urn) && editing !== p.urn && current.length > 0 && !locked && (
                       <button type="button" className="secondary" disabled={busy} onClick={() => void save(p, null)} aria-label={`Remove ${label}`}>
                         Remove
                       </button>
