@@ -29,6 +29,7 @@ import { SEARCH_INDEX_BUILD } from './jobs/kinds.js';
 import { DEFAULT_KEY_FACETS, describeFacet, emptyFacet, type Facet } from './searchFacets.js';
 import { narrowed, resolveFields, resolveQuietly, type ResolvedFields } from './searchFields.js';
 import type { AccessPolicies } from './accessPolicies.js';
+import { forTypes } from '../domain/policies/readFilter.js';
 import type { LookupEpoch } from './searchRegistry.js';
 import type { LocalRegistryChanges } from './localRegistryChanges.js';
 import { SearchRegistry } from './searchRegistry.js';
@@ -153,7 +154,7 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(input.query, input.orFilters);
     const readable = this.deps.access.readFilterOf(caller);
     const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request(types, query, narrowed(await resolveFields(this.registry, query.filter, [], used), await this.restriction(await readable, used)), input.includeSoftDeleted),
+      async (used) => this.request(types, query, narrowed(await resolveFields(this.registry, query.filter, [], used), await this.restriction(await readable, types, used)), input.includeSoftDeleted),
       (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, ...scrollOrderOf(input.sort) }),
     );
     return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })) };
@@ -173,7 +174,7 @@ export class DefaultSearchService implements SearchService {
       async (used) => {
         // A default facet whose property went away since the index said so is just left out.
         const resolved = await resolveFields(this.registry, query.filter, names, used, defaults);
-        return { resolved, request: this.request(types, query, narrowed(resolved, await this.restriction(await readable, used)), input.includeSoftDeleted) };
+        return { resolved, request: this.request(types, query, narrowed(resolved, await this.restriction(await readable, types, used)), input.includeSoftDeleted) };
       },
       async ({ resolved, request }) => {
         const counted = names.flatMap((name) => {
@@ -211,7 +212,7 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(text, null);
     const readable = this.deps.access.readFilterOf(caller);
     const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request([entityType], query, narrowed(await resolveFields(this.registry, query.filter, [], used), await this.restriction(await readable, used)), false),
+      async (used) => this.request([entityType], query, narrowed(await resolveFields(this.registry, query.filter, [], used), await this.restriction(await readable, [entityType], used)), false),
       (request) => this.searcher().page(request, { count, scrollId: options.scrollId ?? null, ...ordered }),
     );
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
@@ -252,8 +253,9 @@ export class DefaultSearchService implements SearchService {
   }
 
   /** What the caller may read, resolved against the registry as their own filter is; null when they may read everything. */
-  private async restriction(readable: FilterNode, used: LookupEpoch): Promise<ResolvedFields | null> {
-    return readable.kind === 'all' ? null : resolveQuietly(this.registry, readable, used);
+  private async restriction(readable: FilterNode, types: readonly EntityTypeInfo[], used: LookupEpoch): Promise<ResolvedFields | null> {
+    const narrowedToTypes = forTypes(readable, types.map((t) => t.name));
+    return narrowedToTypes.kind === 'all' ? null : resolveQuietly(this.registry, narrowedToTypes, used);
   }
 
   private request(

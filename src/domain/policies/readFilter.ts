@@ -7,7 +7,7 @@
  * resource criteria (and, for a policy granting to owners, the principal or one of their
  * groups among the owners). Pure.
  */
-import { ALL, and, NONE, or, simplify, type FilterNode } from '../searchFilter.js';
+import { ALL, and, mapLeaves, NONE, or, simplify, type FilterNode } from '../searchFilter.js';
 import { actorMatch, ownerUrnsOf, type PrincipalPolicies } from './evaluate.js';
 import { fieldName, type Criterion } from './policy.js';
 import { withinCeiling } from './privileges.js';
@@ -35,4 +35,18 @@ export function readFilter(policies: PrincipalPolicies): FilterNode {
 /** Whether the filter leaves anything out. */
 export function isRestricted(filter: FilterNode): boolean {
   return filter.kind !== 'all';
+}
+
+/**
+ * The filter as a search over `types` needs it: a criterion on the entity type says all
+ * or nothing about the documents of those types, so it is folded away before the engine
+ * sees it (the engine then only evaluates what tells the entities apart).
+ */
+export function forTypes(filter: FilterNode, types: readonly string[]): FilterNode {
+  if (filter.kind === 'all' || filter.kind === 'none') return filter;
+  return mapLeaves(filter, (leaf) => {
+    if (leaf.kind !== 'equals' || leaf.field !== SEARCH_FIELD.TYPE) return leaf;
+    if (types.every((t) => leaf.values.includes(t))) return ALL;
+    return types.some((t) => leaf.values.includes(t)) ? leaf : NONE;
+  });
 }
