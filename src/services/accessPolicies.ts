@@ -68,9 +68,16 @@ export class PrivilegeRefusal extends ForbiddenError {
   }
 }
 
+/** Principals whose policies are kept between requests, per snapshot (a busy server sees few distinct callers). */
+const PRINCIPALS_KEPT = 1000;
+
 export class AccessPolicies {
   private snapshot: PolicySnapshot | null = null;
   private loading: Promise<PolicySnapshot> | null = null;
+  /** The policies as they apply to each principal seen, for the snapshot they were made of. */
+  private principals: { snapshot: PolicySnapshot | null; byKey: Map<string, PrincipalPolicies> } = { snapshot: null, byKey: new Map() };
+  /** Each principal's read filter, made once. */
+  private readonly readFilters = new WeakMap<PrincipalPolicies, FilterNode>();
 
   constructor(private readonly deps: AccessPoliciesDeps) {}
 
@@ -111,12 +118,21 @@ export class AccessPolicies {
 
   /** The policies as they apply to the caller. */
   async forCaller(caller: Caller): Promise<PrincipalPolicies> {
-    return new PrincipalPolicies(principalOf(caller), (await this.current()).policies);
+    return this.forPrincipal(principalOf(caller));
   }
 
-  /** The policies as they apply to any principal (explain, "who could"). */
+  /** The policies as they apply to any principal (explain, "who could"); made once per principal and snapshot. */
   async forPrincipal(principal: Principal): Promise<PrincipalPolicies> {
-    return new PrincipalPolicies(principal, (await this.current()).policies);
+    const snapshot = await this.current();
+    if (this.principals.snapshot !== snapshot) this.principals = { snapshot, byKey: new Map() };
+    const key = `${principal.actor}\n${principal.scope}\n${principal.groups.join('\n')}`;
+    let found = this.principals.byKey.get(key);
+    if (!found) {
+      if (this.principals.byKey.size >= PRINCIPALS_KEPT) this.principals.byKey.clear();
+      found = new PrincipalPolicies(principal, snapshot.policies);
+      this.principals.byKey.set(key, found);
+    }
+    return found;
   }
 
   /**
@@ -138,7 +154,10 @@ export class AccessPolicies {
 
   /** Which filter a search runs under for the caller: ALL unless policies restrict what they read. */
   async readFilterOf(caller: Caller): Promise<FilterNode> {
-    return readFilter(await this.forCaller(caller));
+    const policies = await this.forCaller(caller);
+    let filter = this.readFilters.get(policies);
+    if (!filter) this.readFilters.set(policies, (filter = readFilter(policies)));
+    return filter;
   }
 
   /** The URNs among `urns` the caller may read. */

@@ -4,8 +4,8 @@
  * that counts, facets and pages are exact over what they may read: no hit is dropped
  * after the engine counted it. The tree says what evaluate.ts says of one entity: an OR
  * over the policies granting VIEW_ENTITY_PAGE to the principal, each the AND of its
- * resource criteria (and, for a policy granting to owners, the principal or one of their
- * groups among the owners). Pure.
+ * resource criteria; the policies granting to owners as one branch, the principal or one
+ * of their groups among the owners AND any of those policies' resources. Pure.
  */
 import { ALL, and, mapLeaves, NONE, or, simplify, type FilterNode } from '../searchFilter.js';
 import { actorMatch, ownerUrnsOf, type PrincipalPolicies } from './evaluate.js';
@@ -25,10 +25,12 @@ function criterionFilter(c: Criterion): FilterNode {
 export function readFilter(policies: PrincipalPolicies): FilterNode {
   if (!withinCeiling(policies.principal.scope, 'VIEW_ENTITY_PAGE')) return NONE;
   if (policies.bypass) return ALL;
-  const branches = policies.candidates('VIEW_ENTITY_PAGE').map((p) => {
-    const owners: FilterNode = actorMatch(p, policies.principal) === 'owner' ? { kind: 'equals', field: 'owners', values: ownerUrnsOf(policies.principal) } : ALL;
-    return and([owners, ...p.criteria.map(criterionFilter)]);
-  });
+  const candidates = policies.candidates('VIEW_ENTITY_PAGE');
+  const resources = (p: (typeof candidates)[number]): FilterNode => and(p.criteria.length > 0 ? p.criteria.map(criterionFilter) : [ALL]);
+  const direct = candidates.filter((p) => actorMatch(p, policies.principal) === 'direct').map(resources);
+  // Policies granting to owners share one test of the owners: owned AND (any of their resources).
+  const owned = candidates.filter((p) => actorMatch(p, policies.principal) === 'owner').map(resources);
+  const branches = [...direct, ...(owned.length > 0 ? [and([{ kind: 'equals', field: 'owners', values: ownerUrnsOf(policies.principal) }, or(owned)])] : [])];
   return simplify(or(branches.length === 0 ? [NONE] : branches));
 }
 
