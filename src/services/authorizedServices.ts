@@ -58,9 +58,14 @@ abstract class Authorized<S> {
     return this.inner;
   }
 
-  /** Resolves when the policies let the caller read every one of the entities (else a refusal naming the first it may not). */
-  protected async readAllowed(caller: Caller, urns: readonly Urn[]): Promise<void> {
-    await this.access?.requireRead(caller, urns);
+  /**
+   * Resolves when the policies let the caller read every one of the entities (else a
+   * refusal naming the first it may not). The URNs are parsed here, so that one that does
+   * not parse rejects the call as the wrapped service's own parsing would.
+   */
+  protected async readAllowed(caller: Caller, urns: () => readonly Urn[]): Promise<void> {
+    const parsed = urns();
+    await this.access?.requireRead(caller, parsed);
   }
 
   /** The URNs among `urns` the caller may read. */
@@ -81,11 +86,11 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   }
   getEntity: EntityService['getEntity'] = (caller, urn, options) => {
     const inner = this.allowed(caller, 'getEntity', E.getEntity);
-    return this.readAllowed(caller, [urnOf(urn, options?.entityType)]).then(() => inner.getEntity(caller, urn, options));
+    return this.readAllowed(caller, () => [urnOf(urn, options?.entityType)]).then(() => inner.getEntity(caller, urn, options));
   };
   getAspect: EntityService['getAspect'] = (caller, urn, aspect, type) => {
     const inner = this.allowed(caller, 'getAspect', E.getAspect);
-    return this.readAllowed(caller, [urnOf(urn, type)]).then(() => inner.getAspect(caller, urn, aspect, type));
+    return this.readAllowed(caller, () => [urnOf(urn, type)]).then(() => inner.getAspect(caller, urn, aspect, type));
   };
   /** A page of a type the search engine does not index: the entities the caller may not read are left out of it. */
   listEntities: EntityService['listEntities'] = (caller, ...rest) => {
@@ -100,15 +105,15 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   readEntities: EntityService['readEntities'] = (...args) => this.inner.readEntities(...args);
   batchGet: EntityService['batchGet'] = (caller, type, items) => {
     const inner = this.allowed(caller, 'batchGet', E.batchGet);
-    return this.readAllowed(caller, items.map((i) => urnOf(i.urn, type))).then(() => inner.batchGet(caller, type, items));
+    return this.readAllowed(caller, () => items.map((i) => urnOf(i.urn, type))).then(() => inner.batchGet(caller, type, items));
   };
   traceWrites: EntityService['traceWrites'] = (caller, traceId, asked) => {
     const inner = this.allowed(caller, 'traceWrites', E.traceWrites);
-    return this.readAllowed(caller, [...asked.keys()].map((u) => parseUrn(u))).then(() => inner.traceWrites(caller, traceId, asked));
+    return this.readAllowed(caller, () => [...asked.keys()].map((u) => parseUrn(u))).then(() => inner.traceWrites(caller, traceId, asked));
   };
   references: EntityService['references'] = (caller, urn) => {
     const inner = this.allowed(caller, 'references', E.references);
-    return this.readAllowed(caller, [parseUrn(urn)]).then(async () => {
+    return this.readAllowed(caller, () => [parseUrn(urn)]).then(async () => {
       const found = await inner.references(caller, urn);
       const shown = await this.readableOf(caller, found.map((r) => parseUrn(r.entity)));
       return found.filter((r) => shown.has(r.entity));
@@ -117,7 +122,7 @@ export class AuthorizedEntityService extends Authorized<EntityService> implement
   removeReferences: EntityService['removeReferences'] = (caller, ...rest) => this.allowed(caller, 'removeReferences', E.removeReferences).removeReferences(caller, ...rest);
   previewDelete: EntityService['previewDelete'] = (caller, urn, options) => {
     const inner = this.allowed(caller, 'previewDelete', E.previewDelete);
-    return this.readAllowed(caller, [urnOf(urn, options?.entityType)]).then(() => inner.previewDelete(caller, urn, options));
+    return this.readAllowed(caller, () => [urnOf(urn, options?.entityType)]).then(() => inner.previewDelete(caller, urn, options));
   };
 }
 
@@ -137,7 +142,7 @@ export class AuthorizedPropertyService extends Authorized<PropertyService> imple
   }
   get: PropertyService['get'] = (caller, urn) => {
     const inner = this.allowed(caller, 'get', P.get);
-    return this.readAllowed(caller, [parseUrn(urn)]).then(() => inner.get(caller, urn));
+    return this.readAllowed(caller, () => [parseUrn(urn)]).then(() => inner.get(caller, urn));
   };
   getMany: PropertyService['getMany'] = (...args) => this.inner.getMany(...args);
   audit: PropertyService['audit'] = (...args) => this.inner.audit(...args);
@@ -148,7 +153,7 @@ export class AuthorizedPropertyService extends Authorized<PropertyService> imple
   restore: PropertyService['restore'] = (caller, ...rest) => this.allowed(caller, 'restore', P.restore).restore(caller, ...rest);
   history: PropertyService['history'] = (caller, urn, limit) => {
     const inner = this.allowed(caller, 'history', P.history);
-    return this.readAllowed(caller, [parseUrn(urn)]).then(() => inner.history(caller, urn, limit));
+    return this.readAllowed(caller, () => [parseUrn(urn)]).then(() => inner.history(caller, urn, limit));
   };
   delete: PropertyService['delete'] = (caller, ...rest) => this.allowed(caller, 'delete', P.delete).delete(caller, ...rest);
   previewReplace: PropertyService['previewReplace'] = (caller, ...rest) => this.allowed(caller, 'previewReplace', P.previewReplace).previewReplace(caller, ...rest);
@@ -162,7 +167,7 @@ export class AuthorizedValueService extends Authorized<ValueService> implements 
   remove: ValueService['remove'] = (caller, ...rest) => this.allowed(caller, 'remove', valuePolicy.remove).remove(caller, ...rest);
   get: ValueService['get'] = (caller, urn) => {
     const inner = this.allowed(caller, 'get', valuePolicy.get);
-    return this.readAllowed(caller, [parseUrn(urn)]).then(() => inner.get(caller, urn));
+    return this.readAllowed(caller, () => [parseUrn(urn)]).then(() => inner.get(caller, urn));
   };
 }
 
@@ -172,12 +177,12 @@ export class AuthorizedHistoryService extends Authorized<HistoryService> impleme
   }
   aspectVersion: HistoryService['aspectVersion'] = (caller, urn, aspect, version, type) => {
     const inner = this.allowed(caller, 'aspectVersion', historyPolicy.aspectVersion);
-    return this.readAllowed(caller, [urnOf(urn, type)]).then(() => inner.aspectVersion(caller, urn, aspect, version, type));
+    return this.readAllowed(caller, () => [urnOf(urn, type)]).then(() => inner.aspectVersion(caller, urn, aspect, version, type));
   };
   /** An entity's history needs it readable; a property's history across entities shows the entities the caller may read. */
   valueHistory: HistoryService['valueHistory'] = (caller, query) => {
     const inner = this.allowed(caller, 'valueHistory', historyPolicy.valueHistory);
-    return this.readAllowed(caller, query.urn ? [parseUrn(query.urn)] : []).then(async () => {
+    return this.readAllowed(caller, () => query.urn ? [parseUrn(query.urn)] : []).then(async () => {
       const page = await inner.valueHistory(caller, query);
       const shown = await this.readableOf(caller, [...new Set(page.entries.map((e) => e.urn))].map((u) => parseUrn(u)));
       return { ...page, entries: page.entries.filter((e) => shown.has(e.urn)) };
@@ -225,7 +230,7 @@ export class AuthorizedTestService extends Authorized<TestService> implements Te
   validateTest: TestService['validateTest'] = (...args) => this.inner.validateTest(...args);
   getTestResults: TestService['getTestResults'] = (caller, urn) => {
     const inner = this.allowed(caller, 'getTestResults', T.getTestResults);
-    return this.readAllowed(caller, [parseUrn(urn)]).then(() => inner.getTestResults(caller, urn));
+    return this.readAllowed(caller, () => [parseUrn(urn)]).then(() => inner.getTestResults(caller, urn));
   };
   evaluate: TestService['evaluate'] = (caller, input, ...rest) => this.allowed(caller, 'evaluate', T.evaluate(caller, input)).evaluate(caller, input, ...rest);
   batchEvaluate: TestService['batchEvaluate'] = (caller, input, ...rest) =>
@@ -292,7 +297,7 @@ export class AuthorizedComplianceService extends Authorized<ComplianceService> i
   failing: ComplianceService['failing'] = (caller, ...rest) => this.allowed(caller, 'failing', C.failing).failing(caller, ...rest);
   explain: ComplianceService['explain'] = (caller, input) => {
     const inner = this.allowed(caller, 'explain', C.explain);
-    return this.readAllowed(caller, [parseUrn(input.entity)]).then(() => inner.explain(caller, input));
+    return this.readAllowed(caller, () => [parseUrn(input.entity)]).then(() => inner.explain(caller, input));
   };
   run: ComplianceService['run'] = (caller, ...rest) => this.allowed(caller, 'run', C.run).run(caller, ...rest);
 }
