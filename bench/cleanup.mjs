@@ -37,7 +37,7 @@ export async function run(argv) {
     let job;
     for (;;) {
       const { jobs } = await json(`${v3}/jobs?count=10`, 'GET');
-      job = jobs.find((j) => j.kind === 'cleanup-property-values' && j.payload.propertyUrn === urnOf(P));
+      job = jobs.find((j) => j.kind === 'cleanup-property-values' && j.propertyUrn === urnOf(P));
       if (job?.status === 'done') break;
       if (job?.status === 'failed') throw new Error(`cleanup failed: ${job.lastError}`);
       await new Promise((r) => setTimeout(r, 200));

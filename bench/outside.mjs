@@ -15,6 +15,8 @@
 // attack: /health while four clients send issue #29's worst requests for --seconds (30),
 // written to the section "Under attack" of BENCHMARKS.md),
 // --pg-statements (the embedded PostgreSQL with pg_stat_statements: its time per statement in the writes),
+// --group-commit both (with --only writes: the writes twice in one run, the server with
+// WRITE_GROUP_COMMIT=false and then as shipped, written to the section "Group commit"),
 // --node-args "<flags>" (V8 or Node flags for the server, to try them: the start-up
 // timing still runs the server as `npm start` does). Writes the section "Where users
 // stand" of BENCHMARKS.md (not with --profile or --only).
@@ -26,10 +28,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { machine, request, round, testServers, writeSection } from './support.mjs';
-import { PROPS, propertyUrn } from './outsideData.mjs';
+import { datasetUrn, PROPS, propertyUrn } from './outsideData.mjs';
 import { bulkLoad, countSearchable, embeddedDatabaseUrl, healthDuring, memoryOfTree, printMemory, sleep, startAsUser, startFlags, tempDataDir, timeStartup } from './outsideServer.mjs';
 import { profileArgsFor, profileReport, profilesIn } from './outsideProfile.mjs';
-import { attacks, runAttacks } from './outsideAttack.mjs';
+import { attacks, attacks46, peakRss, queueLargeBulkEdits, runAttacks } from './outsideAttack.mjs';
 import { searchFigures, startBareProxy } from './outsideSearch.mjs';
 import { writeFigures } from './outsideWrites.mjs';
 
@@ -45,7 +47,7 @@ async function enableStatementStats(db, databaseUrl) {
 
 async function scenario(db, opts, externalPg) {
   const dataDir = tempDataDir(db);
-  const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000' };
+  const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000000', ...opts.serverEnv };
   let databaseUrl;
   if (db === 'external') {
     const name = `bench_${Date.now()}`;
@@ -127,6 +129,7 @@ async function scenario(db, opts, externalPg) {
       for (const c of clients) console.log(`${c.name}: ${c.requests} requests (${Object.entries(c.statuses).map(([s, k]) => `${k} x ${s}`).join(', ')}), ${round(c.bytes / 1e6)} MB answered`);
       console.log(`/health p50 ${round(out.attack.p50, 2)} ms, p99 ${round(out.attack.p99, 2)} ms, max ${round(out.attack.max, 2)} ms (${out.attack.samples} samples); /health/live p50 ${round(out.attack.live.p50, 2)} ms, p99 ${round(out.attack.live.p99, 2)} ms; a bare Node server meanwhile p50 ${round(f.p50, 2)} ms, p99 ${round(f.p99, 2)} ms, max ${round(f.max, 2)} ms`);
     }
+    if (part('attack46')) Object.assign(out, { attack46: await attack46(api, server, token, meili, opts, db) });
     if (part('search')) {
       console.log(`== ${db}: searches`);
       out.search = await searchFigures({ server, dataDir, databaseUrl, iterations: opts.iterations, token, profileArgs: profileArgsFor(opts, db) });
@@ -151,7 +154,7 @@ async function scenario(db, opts, externalPg) {
     const deleteMs = performance.now() - t;
     for (;;) {
       const { jobs } = await api.get('/openapi/v3/jobs?count=20');
-      const job = jobs.find((j) => j.kind === 'cleanup-property-values' && j.payload.propertyUrn === propertyUrn(PROPS[2][0]));
+      const job = jobs.find((j) => j.kind === 'cleanup-property-values' && j.propertyUrn === propertyUrn(PROPS[2][0]));
       if (job?.status === 'done') break;
       if (job?.status === 'failed') throw new Error(`cleanup failed: ${job.lastError}`);
       await sleep(100);
@@ -166,6 +169,79 @@ async function scenario(db, opts, externalPg) {
 }
 
 const met = (ok) => (ok ? 'met' : '**not met**');
+
+/** The node process's peak RSS this phase must stay under, in MB (issue #46: a jobs listing took it from 720 to 2,537 MB). */
+const RSS_BOUND_MB = 600;
+
+/**
+ * Issue #46's attacks (bench/outsideAttack.mjs attacks46) for --seconds, /health sampled
+ * beside a bare server, the node process's RSS sampled, and an admin's hard delete made
+ * five seconds in, timed until its cleanup is done.
+ */
+async function attack46(api, server, token, meili, opts, db) {
+  console.log(`== ${db}: /health while four clients send issue #46's requests for ${opts.seconds} s`);
+  const tokenOf = async (name, scope) => (await api.post('/openapi/v3/tokens', { name, scope })).accessToken;
+  const tokens = { admin: token, read: await tokenOf(`attack-read-${db}`, 'read'), write: await tokenOf(`attack-write-${db}`, 'write') };
+  // A property no dataset may hold: every entity of the bulk edits is refused at once, so they cost their inputs, not writes.
+  await api.post(`/openapi/v3/entity/structuredProperty/${encodeURIComponent(propertyUrn('io.bench.fieldnotes'))}/propertyDefinition`, {
+    value: { qualifiedName: 'io.bench.fieldnotes', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.schemaField'], cardinality: 'MULTIPLE' },
+  });
+  const queued = await queueLargeBulkEdits(server.url, token, 'io.bench.fieldnotes', (i) => datasetUrn(i));
+  await api.post(`/openapi/v3/entity/test/${encodeURIComponent('urn:li:test:attack-described')}/testInfo?createIfNotExists=false`, {
+    value: { name: 'described', category: 'Benchmark', definition: { type: 'JSON', json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] }) } },
+  });
+  const floor = await startBareProxy({ meiliUrl: meili.url, masterKey: meili.key, token, routes: [{ requests: [] }] });
+  let clients;
+  let cleanup;
+  const loadBefore = loadavg()[0];
+  let measured;
+  try {
+    measured = await peakRss(server.child.pid, () =>
+      healthDuring(api, async () => {
+        const deleting = (async () => {
+          await sleep(5000);
+          const t = performance.now();
+          await api.del(`/openapi/v3/entity/structuredProperty/${encodeURIComponent(propertyUrn(PROPS[0][0]))}`);
+          for (;;) {
+            const { jobs } = await api.get(`/openapi/v3/jobs?count=50&status=done`);
+            if (jobs.some((j) => j.kind === 'cleanup-property-values' && j.propertyUrn === propertyUrn(PROPS[0][0]))) break;
+            await sleep(100);
+          }
+          cleanup = (performance.now() - t) / 1000;
+        })();
+        clients = await runAttacks(attacks46(server.url, tokens, propertyUrn(PROPS[1][0])), opts.seconds);
+        await deleting;
+      }, { url: `${floor.url}/?route=0`, token }, true),
+    );
+  } finally {
+    await floor.stop();
+  }
+  const out = { ...measured.result, peakRssMb: measured.peakMb, clients, cleanupS: cleanup, queued, load: [loadBefore, loadavg()[0]] };
+  for (const c of clients) console.log(`${c.name}: ${c.requests} requests (${Object.entries(c.statuses).map(([s, k]) => `${k} x ${s}`).join(', ')}), ${round(c.bytes / 1e6)} MB answered`);
+  console.log(`/health p50 ${round(out.p50, 2)} ms, p99 ${round(out.p99, 2)} ms, max ${round(out.max, 2)} ms (${out.samples} samples); bare server p99 ${round(out.floor.p99, 2)} ms; node peak RSS ${round(out.peakRssMb)} MB; a hard delete's cleanup done ${round(cleanup, 1)} s after the DELETE`);
+  return out;
+}
+
+function attack46Report(results, opts) {
+  const rows = [];
+  for (const r of results) {
+    const a = r.attack46;
+    rows.push(`| **${r.db} PostgreSQL**: \`/health\` (with the token) while the four clients below run (load average ${round(a.load[0], 1)} before, ${round(a.load[1], 1)} after, on ${cpus().length} cores) | p50 ${round(a.p50, 1)} ms, p99 ${round(a.p99, 1)} ms, max ${round(a.max, 1)} ms (${a.samples} samples); floor, a bare Node server asked at the same moments: p50 ${round(a.floor.p50, 1)} ms, p99 ${round(a.floor.p99, 1)} ms, max ${round(a.floor.max, 1)} ms | p99 < 100 ms | ${met(a.p99 < 100)} |`);
+    rows.push(`| \`/health/live\` at the same moments | p50 ${round(a.live.p50, 1)} ms, p99 ${round(a.live.p99, 1)} ms, max ${round(a.live.max, 1)} ms | | |`);
+    rows.push(`| node process's peak RSS (sampled every 200 ms) | ${round(a.peakRssMb)} MB | ≤ ${RSS_BOUND_MB} MB | ${met(a.peakRssMb <= RSS_BOUND_MB)} |`);
+    rows.push(`| an admin's hard delete 5 s in (a property held by ${opts.n} datasets): DELETE until its cleanup is done | ${round(a.cleanupS, 1)} s | | |`);
+    rows.push(`| ten bulk edits as large as a job may keep, queued first (52 values of 10,000 characters, 9,000 URNs each) | answered ${a.queued.join(', ')} | | |`);
+    for (const c of a.clients) rows.push(`| ${c.name} | ${c.requests} requests in ${opts.seconds} s (${Object.entries(c.statuses).map(([s, k]) => `${k} x ${s}`).join(', ')}), ${round(c.bytes / 1e6, 1)} MB answered | | |`);
+  }
+  return `
+Command: \`npm run bench -- outside --n ${opts.n} --db ${opts.db} --only attack46 --seconds ${opts.seconds}\`
+Machine: ${machine()}. Server: \`node ${startFlags().join(' ')} dist/main.js\` (as \`npm start\` runs it), authentication on, \`RATE_LIMIT_PER_MINUTE=100000000\`, everything else default; ${opts.n} datasets loaded first, one metadata test over every dataset. Four clients in the benchmark's process each send one of issue #46's requests in a closed loop for ${opts.seconds} s (bench/outsideAttack.mjs \`attacks46\`): ten aliases of \`valueHistory(count: 1000)\` of a property every dataset holds (item 2); the jobs listing after ten bulk edits as large as a job may keep (item 3); \`POST /openapi/v3/tests/run\`, the same run and a new query in turn (item 6); a backup read for 64 KB and closed (item 7). Five seconds in, the admin hard-deletes a property every dataset holds. \`/health\` and a bare Node server are asked back to back at the same moments, as in the table above; the node process's resident set is sampled every 200 ms.
+
+| Figure | Measured | Target | |
+|---|---|---|---|
+${rows.join('\n')}
+`;
+}
 
 function attackReport(results, opts) {
   const rows = [];
@@ -232,6 +308,48 @@ ${rows.join('\n')}
 `;
 }
 
+/**
+ * The writes with group commit off, then on (issue #44): the same load, the same client,
+ * one run, each on a fresh server and database; the Prisma baseline beside each.
+ */
+async function groupCommitComparison(opts) {
+  const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
+  let externalPg;
+  if (dbs.includes('external')) externalPg = await (await testServers()).startPostgres({ durable: true });
+  const rows = [];
+  try {
+    for (const db of dbs) {
+      const by = {};
+      for (const [label, value] of [['off', 'false'], ['on', 'true']]) {
+        console.log(`\n== ${db} PostgreSQL, WRITE_GROUP_COMMIT=${value}`);
+        by[label] = (await scenario(db, { ...opts, serverEnv: { WRITE_GROUP_COMMIT: value } }, externalPg)).writes;
+      }
+      const cpu = (w, kind) => [...w.cpu[kind]].map(([name, ms]) => `${name} ${round(ms, 2)}`).join(', ');
+      const total = (w, kind) => [...w.cpu[kind].values()].reduce((a, b) => a + b, 0);
+      const figure = (w, kind) => `${round(w[kind].opsPerSecond)}/s, p50 ${round(w[kind].p50, 1)} ms, p99 ${round(w[kind].p99, 1)} ms; CPU ${round(total(w, kind), 2)} ms per write (${cpu(w, kind)})`;
+      rows.push(`| **${db} PostgreSQL** | | | |`);
+      rows.push(`| REST v3 value writes, ${opts.concurrency} clients, \`async=true\` (answer at commit) | ${figure(by.off, 'restAsync')} | ${figure(by.on, 'restAsync')} | ≥ 1,000/s, p99 ≤ 100 ms: ${met(by.on.restAsync.opsPerSecond >= 1000 && by.on.restAsync.p99 <= 100)} |`);
+      rows.push(`| the same, waiting for the index (the default) | ${figure(by.off, 'rest')} | ${figure(by.on, 'rest')} | ≥ 600/s, p99 ≤ 150 ms: ${met(by.on.rest.opsPerSecond >= 600 && by.on.rest.p99 <= 150)} |`);
+      const prisma = (w) => `${round(w.prisma.opsPerSecond)}/s, p50 ${round(w.prisma.p50, 1)} ms, p99 ${round(w.prisma.p99, 1)} ms`;
+      rows.push(`| baseline: Prisma writing the same rows one transaction each, same run | ${prisma(by.off)} | ${prisma(by.on)} | |`);
+      const tasks = (w) => `${round(w.indexTasks.perSecond, 1)} tasks/s of ${round(w.indexTasks.documents, 1)} documents`;
+      rows.push(`| Meilisearch document tasks while writes wait for the index | ${tasks(by.off)} | ${tasks(by.on)} | |`);
+    }
+  } finally {
+    await externalPg?.stop();
+  }
+  const body = `
+Command: \`npm run bench -- outside --only writes --group-commit both --db ${opts.db} --n ${opts.n} --writes ${opts.writes} --rounds ${opts.rounds}\`
+Machine: ${machine()}; its 1-minute load average at the end: ${round(loadavg()[0], 1)} (the machine is shared). Each side is a fresh server started as \`npm start\` starts it, with a token, over HTTP, ${opts.n} datasets loaded first; ${opts.rounds} rounds of ${opts.writes} writes of new values from ${opts.concurrency} clients; medians of the rounds. CPU is user + system of the server, PostgreSQL and Meilisearch from /proc, per write.
+
+| Figure | \`WRITE_GROUP_COMMIT=false\` | as shipped (group commit) | Target (issue #44) |
+|---|---|---|---|
+${rows.join('\n')}
+`;
+  console.log(body);
+  writeSection('Group commit: writes before and after', body);
+}
+
 export async function run(argv) {
   const { values } = parseArgs({
     args: argv,
@@ -247,10 +365,15 @@ export async function run(argv) {
       'node-args': { type: 'string', default: '' },
       seconds: { type: 'string', default: '30' },
       'pg-statements': { type: 'boolean', default: false },
+      'group-commit': { type: 'string' },
     },
   });
   const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean), seconds: Number(values.seconds), pgStatements: values['pg-statements'] };
-  if (opts.only !== undefined && !['health', 'search', 'writes', 'attack'].includes(opts.only)) throw new Error(`--only: health, search, writes or attack, not "${opts.only}"`);
+  if (opts.only !== undefined && !['health', 'search', 'writes', 'attack', 'attack46'].includes(opts.only)) throw new Error(`--only: health, search, writes, attack or attack46, not "${opts.only}"`);
+  if (values['group-commit'] !== undefined) {
+    if (values['group-commit'] !== 'both' || opts.only !== 'writes') throw new Error('--group-commit both goes with --only writes');
+    return groupCommitComparison(opts);
+  }
   const dbs = opts.db === 'both' ? ['embedded', 'external'] : [opts.db];
   console.log(`outside-in benchmark: ${opts.n} datasets\n${machine()}`);
   let externalPg;
@@ -282,6 +405,11 @@ export async function run(argv) {
     const body = attackReport(results, opts);
     console.log(body);
     writeSection("Under attack: issue #29's worst requests", body);
+  }
+  if (opts.only === 'attack46') {
+    const body = attack46Report(results, opts);
+    console.log(body);
+    writeSection("Under attack: issue #46's history, jobs, test runs and backups", body);
   }
   if (opts.only !== undefined) return;
   const body = report(results, opts);

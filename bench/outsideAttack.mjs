@@ -62,3 +62,79 @@ export async function runAttacks(list, seconds) {
     }),
   );
 }
+
+/**
+ * `--only attack46` (issue #46 items 2, 3, 6 and 7): four clients, each in a closed loop:
+ * 2. a read token's ten aliases of valueHistory(propertyUrn, count: 1000) selecting values;
+ * 3. a read token's `GET /openapi/v3/jobs?count=10`, after ten bulk edits as large as a
+ *    job may keep (values of 512 KiB, URNs up to 2 MiB) were queued;
+ * 6. a write token's `POST /openapi/v3/tests/run {}` (the same run, joined while it waits)
+ *    and a run over a new query each time (capped by the quota: 429);
+ * 7. a backup read for 64 KB and then closed.
+ * The caller times an admin's hard delete until its cleanup is done meanwhile.
+ */
+export function attacks46(serverUrl, tokens, propertyUrn) {
+  const history = { query: `{ ${Array.from({ length: 10 }, (_, i) => `h${i}: valueHistory(input: {propertyUrn: "${propertyUrn}", count: 1000}) { nextScrollId entries { urn version changes { before { ... on StringValue { stringValue } ... on NumberValue { numberValue } } after { ... on StringValue { stringValue } ... on NumberValue { numberValue } } } } }`).join(' ')} }` };
+  let runs = 0;
+  return [
+    { name: 'ten aliases of valueHistory(count: 1000), a read token', send: () => send(`${serverUrl}/api/graphql`, 'POST', history, { authorization: `Bearer ${tokens.read}` }) },
+    { name: 'GET /openapi/v3/jobs?count=10 after ten bulk edits as large as a job may keep, a read token', send: () => send(`${serverUrl}/openapi/v3/jobs?count=10`, 'GET', undefined, { authorization: `Bearer ${tokens.read}` }) },
+    {
+      name: 'POST /openapi/v3/tests/run, the same run and a new query in turn, a write token',
+      send: () => send(`${serverUrl}/openapi/v3/tests/run`, 'POST', runs++ % 2 === 0 ? {} : { query: `name:attack${runs}` }, { authorization: `Bearer ${tokens.write}` }),
+    },
+    { name: 'a backup read for 64 KB, then closed', send: () => abortedBackup(`${serverUrl}/openapi/v3/system/backup`, tokens.admin) },
+  ];
+}
+
+/** Asks for a backup, reads about 64 KB, closes the connection (a new one each time). */
+function abortedBackup(url, token) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, (res) => {
+      let bytes = 0;
+      res.on('data', (c) => {
+        bytes += c.length;
+        if (bytes >= 64 * 1024) {
+          req.destroy();
+          resolve({ status: res.statusCode, bytes });
+        }
+      });
+      res.on('end', () => resolve({ status: res.statusCode, bytes }));
+    });
+    req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+    req.end();
+  });
+}
+
+/** Ten bulk edits as large as a job may keep: 52 values of about 9,990 characters, 9,000 URNs named. */
+export async function queueLargeBulkEdits(serverUrl, token, property, datasetUrn) {
+  const values = Array.from({ length: 52 }, (_, i) => `${i}-${'v'.repeat(9_980)}`);
+  const urns = Array.from({ length: 9_000 }, (_, i) => datasetUrn(i));
+  const answers = [];
+  for (let i = 0; i < 10; i++) answers.push((await send(`${serverUrl}/openapi/v3/values/bulk`, 'POST', { urns, property, operation: 'set', values }, { authorization: `Bearer ${token}` })).status);
+  return answers;
+}
+
+/** The highest resident set size of process `pid` seen while `work` runs, sampled every 200 ms, in MB. */
+export async function peakRss(pid, work) {
+  let peak = 0;
+  let done = false;
+  const sampling = (async () => {
+    while (!done) {
+      try {
+        const status = (await import('node:fs')).readFileSync(`/proc/${pid}/status`, 'utf8');
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        peak = Math.max(peak, kb / 1024);
+      } catch {
+        // The process is gone: the run's own error says why.
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  try {
+    return { result: await work(), peakMb: peak };
+  } finally {
+    done = true;
+    await sampling;
+  }
+}

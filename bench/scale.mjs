@@ -114,7 +114,7 @@ async function hardDelete(ctx, urn) {
       out.deleteMs = performance.now() - t;
       for (;;) {
         const { jobs } = await api.get('/openapi/v3/jobs?count=20');
-        const job = jobs.find((j) => j.kind === 'cleanup-property-values' && j.payload.propertyUrn === urn);
+        const job = jobs.find((j) => j.kind === 'cleanup-property-values' && j.propertyUrn === urn);
         if (job?.status === 'failed') throw new Error(`cleanup failed: ${job.lastError}`);
         if (job?.status === 'done') {
           out.cleanedS ??= (performance.now() - t) / 1000;

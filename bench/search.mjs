@@ -25,7 +25,8 @@ const { SYSTEM_CALLER } = await dist('services/caller.js');
 const { parseUrn, parseUrnOfType } = await dist('domain/urn.js');
 const { rebuildIndexes } = await dist('services/searchIndex/rebuild.js');
 const { findPropertiesBySearchField } = await dist('store/propertyRegistry.js');
-const { pendingCount } = await dist('store/changeLog.js');
+const { pendingChanges } = await dist('store/changeLog.js');
+const pendingCount = async (db) => (await pendingChanges(db, 1)).length;
 
 const WARMUP = 30;
 const BATCH = 1000;

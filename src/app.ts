@@ -29,7 +29,7 @@ import { recordRoutes } from './rest/routeTable.js';
 import { restliRoutes } from './restli/routes.js';
 import { SESSION_PATH, SIGN_OUT_PATH, sessionRoutes } from './rest/sessionRoutes.js';
 import { SIGN_IN_PATHS, signInRoutes } from './rest/signInRoutes.js';
-import { hasLargeBody, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
+import { doneInTurn, installBodyTurns, noteBodyLength } from './rest/bodyTurns.js';
 import { backupRoutes, healthRoutes, jobRoutes, PROBE_PATHS, systemUpdateRoutes, type HealthSource } from './rest/systemRoutes.js';
 import { historyRoutes } from './rest/historyRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
@@ -40,6 +40,8 @@ import { installTraceHeader } from './rest/traceHeader.js';
 import { traceRoutes } from './rest/traceRoutes.js';
 import type { Services } from './services/index.js';
 import { consoleRoutes, isConsolePath } from './web/console.js';
+import { datahubAppRoutes, isDataHubAppPath } from './web/datahubApp.js';
+import { DATAHUB_APP_GRAPHQL_PATH, datahubAppSessionRoutes } from './rest/datahubAppSession.js';
 import { graphiqlRoutes, isGraphiqlPath } from './web/graphiql.js';
 import { isSwaggerUiPath, swaggerUiRoutes } from './web/swaggerUi.js';
 
@@ -109,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     // Errors the router raises before any route (a bad percent-encoding, an overlong segment) get our body too.
     frameworkErrors: sendError,
+    // X-Forwarded-* only from the configured reverse proxies (request.ip, .protocol, .host).
+    trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
   });
   installRequestTelemetry(app, deps.log);
   discardRefusedBodies(app, Math.min(REFUSED_BODY_GRACE_MS, config.requestTimeoutMs));
@@ -128,7 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const text = body as string;
     noteBodyLength(request, text.length);
     // The input limits' walk runs next, in the same turn otherwise (rest/bodyTurns.ts).
-    const next: typeof done = hasLargeBody(request) ? (err, parsed) => setImmediate(() => done(err, parsed)) : done;
+    const next = doneInTurn(request, done);
     // Deep nesting is refused before JSON.parse builds it (domain/textNesting.ts).
     try {
       checkJsonTextNesting(text, 'request body');
@@ -163,13 +167,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   // Sign-in is browser and CLI plumbing (docs/security.md), not part of the REST API.
-  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) || url === SESSION_PATH || url === SIGN_OUT_PATH });
+  await registerOpenApi(app, { version: deps.version, isHidden: (url) => isDocumentationPath(url) || isConsolePath(url) || GRAPHQL_PATHS.includes(url) || SIGN_IN_PATHS.includes(url) || url === SESSION_PATH || url === SIGN_OUT_PATH || isDataHubAppPath(url) });
   const signingIn = services.signIn !== null;
   installAuthentication(app, {
     enabled: config.authEnabled,
     tokens: services.tokens,
     publicPaths: (path) =>
-      path === '/health' || PROBE_PATHS.includes(path) || isDocumentationPath(path) || (config.consoleEnabled && isConsolePath(path)) || (signingIn && SIGN_IN_PATHS.includes(path)) || path === SIGN_OUT_PATH,
+      path === '/health' ||
+      PROBE_PATHS.includes(path) ||
+      isDocumentationPath(path) ||
+      (config.consoleEnabled && isConsolePath(path)) ||
+      (signingIn && SIGN_IN_PATHS.includes(path)) ||
+      path === SIGN_OUT_PATH ||
+      (isDataHubAppPath(path) && path !== DATAHUB_APP_GRAPHQL_PATH),
     identifiedOnPublicPaths: (path) => path === '/health',
     graphqlPaths: GRAPHQL_PATHS,
     failuresPerMinute: config.authFailuresPerMinute,
@@ -200,12 +210,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const prefix of ['', '/gms']) {
     await app.register(restliRoutes, { prefix, services, writeWaitForIndex: config.writeWaitForIndex, version: deps.version });
   }
-  await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection });
+  await mountGraphQL(app, { services, log: deps.log, introspection: config.graphqlIntrospection, urnNamespace: config.urnNamespace });
   await app.register(apiDocsRoutes);
   await app.register(swaggerUiRoutes);
   if (config.graphiqlEnabled) await app.register(graphiqlRoutes);
   await app.register(sessionRoutes, { sessions: services.sessions });
   if (services.signIn) await app.register(signInRoutes, { signIn: services.signIn, redirectUrl: config.oidc?.redirectUrl, consoleEnabled: config.consoleEnabled });
   if (config.consoleEnabled) await app.register(consoleRoutes, { graphqlUrl: config.consoleGraphqlUrl, signInProvider: services.signIn?.providerName ?? null });
+  await app.register(datahubAppSessionRoutes, { tokens: services.tokens, sessions: services.sessions, signIn: services.signIn, redirectUrl: config.oidc?.redirectUrl });
+  await app.register(datahubAppRoutes, { dir: config.datahubAppDir });
   return app;
 }

@@ -2,9 +2,10 @@
  * The service's configuration (docs/contract.md §11), read once at start-up. Nothing else reads
  * process.env: everything below receives a Config.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_GROUP_SCOPES, parseGroupScopes, type GroupScope } from './domain/person.js';
-import { URN_NAMESPACES, type UrnNamespace } from './domain/typeUrns.js';
+import { DEFAULT_URN_NAMESPACE, URN_NAMESPACES, type UrnNamespace } from './domain/typeUrns.js';
 import type { LogFormat } from './logger.js';
 import { DEFAULT_LEASE_SECONDS } from './time.js';
 
@@ -47,6 +48,8 @@ export interface Config {
   readonly graphiqlEnabled: boolean;
   /** The web console at / (docs/console.md). */
   readonly consoleEnabled: boolean;
+  /** DATAHUB_APP_DIR: DataHub's own web app, built, served at /datahub/ (unset: not served). */
+  readonly datahubAppDir: string | undefined;
   /** The GraphQL endpoint the console calls: a path on this server or an absolute URL (a federation gateway). */
   readonly consoleGraphqlUrl: string;
   readonly bodyLimitBytes: number;
@@ -55,6 +58,14 @@ export interface Config {
   /** How long an answer may wait for its client to take any of it before the connection is closed. */
   readonly responseWriteTimeoutMs: number;
   readonly corsOrigins: readonly string[];
+  /**
+   * Reverse proxies (IP addresses or CIDR ranges) whose X-Forwarded-For, -Proto and -Host
+   * are believed: the client's address (rate limits, failed sign-ins), the scheme and
+   * host of links and of the sign-in's callback. Empty: no forwarded header is believed.
+   */
+  readonly trustedProxies: readonly string[];
+  /** A file that receives the audit lines too, rotated by size (the log has them either way). */
+  readonly auditLog: AuditLogConfig | undefined;
   readonly rateLimitPerMinute: number;
   /** Failed authentications one client address may make per minute before it is answered 429. */
   readonly authFailuresPerMinute: number;
@@ -74,10 +85,17 @@ export interface Config {
    * of them (the default: history is kept for good unless an operator limits it).
    */
   readonly historyVersionsKept: number;
+  /**
+   * JOB_RETENTION_DAYS: jobs that ended (done or failed) longer ago are deleted with their
+   * inputs and results; 0 keeps them for good.
+   */
+  readonly jobRetentionDays: number;
   /** TEST_EVALUATION: keep metadata test results current (the change-log consumer, docs/metadata-tests.md). */
   readonly testEvaluation: boolean;
   /** URN_NAMESPACE: the namespace of stored and returned data-type and entity-type URNs (both are accepted on input). */
   readonly urnNamespace: UrnNamespace;
+  /** DROP_UNDEFINED_PROPERTY_VALUES: drop a write's values of properties that do not exist (logging a warning) instead of refusing it. */
+  readonly dropUndefinedPropertyValues: boolean;
   /** METRICS_PORT: a second port (on HOST) serving /metrics without a token; unset: /metrics only on PORT, with a token. */
   readonly metricsPort: number | undefined;
   /** OpenTelemetry trace export (OTLP/HTTP); undefined, the default, makes no spans at all. */
@@ -251,6 +269,35 @@ function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | undefined {
   };
 }
 
+export interface AuditLogConfig {
+  readonly file: string;
+  /** The size past which the file is rotated: file.1 is the newest rotated one. */
+  readonly maxBytes: number;
+  /** Rotated files kept beside the current one. */
+  readonly files: number;
+}
+
+function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const entries = (str(env, 'TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const valid = family !== 0 && rest.length === 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
+    if (!valid) throw new ConfigError(`TRUSTED_PROXIES must list the IP addresses or CIDR ranges of your reverse proxies, such as 127.0.0.1,10.0.0.0/8; got ${JSON.stringify(entry)}`);
+  }
+  return entries;
+}
+
+function auditLog(env: NodeJS.ProcessEnv): AuditLogConfig | undefined {
+  const file = str(env, 'AUDIT_LOG_FILE');
+  if (file === undefined) {
+    const stray = ['AUDIT_LOG_MAX_SIZE', 'AUDIT_LOG_FILES'].filter((name) => str(env, name) !== undefined);
+    if (stray.length > 0) throw new ConfigError(`${stray.join(', ')} set without AUDIT_LOG_FILE: set AUDIT_LOG_FILE to the file the audit lines go to`);
+    return undefined;
+  }
+  return { file: path.resolve(file), maxBytes: bytes(env, 'AUDIT_LOG_MAX_SIZE', 10 * 1024 ** 2), files: int(env, 'AUDIT_LOG_FILES', 10, 1) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
@@ -283,11 +330,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', !production),
     graphiqlEnabled: bool(env, 'GRAPHIQL_ENABLED', !production),
     consoleEnabled: bool(env, 'CONSOLE_ENABLED', true),
+    datahubAppDir: str(env, 'DATAHUB_APP_DIR'),
     consoleGraphqlUrl: consoleGraphqlUrl(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024 * 1024, 1024),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100),
     responseWriteTimeoutMs: int(env, 'RESPONSE_WRITE_TIMEOUT_MS', 30_000, 100),
     corsOrigins: (str(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustedProxies: trustedProxies(env),
+    auditLog: auditLog(env),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
     authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 600, 1),
     consoleSessionHours: int(env, 'CONSOLE_SESSION_HOURS', 12, 1),
@@ -296,8 +346,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backgroundWorkers: bool(env, 'BACKGROUND_WORKERS', true),
     leaseSeconds: int(env, 'LEASE_SECONDS', DEFAULT_LEASE_SECONDS, 3),
     historyVersionsKept: int(env, 'HISTORY_VERSIONS_KEPT', 0, 0),
+    jobRetentionDays: int(env, 'JOB_RETENTION_DAYS', 7, 0),
     testEvaluation: bool(env, 'TEST_EVALUATION', true),
-    urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, 'svc'),
+    urnNamespace: oneOf(env, 'URN_NAMESPACE', URN_NAMESPACES, DEFAULT_URN_NAMESPACE),
+    dropUndefinedPropertyValues: bool(env, 'DROP_UNDEFINED_PROPERTY_VALUES', false),
     metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0),
     tracing: tracingConfig(env),
     oidc: oidcConfig(env, authEnabled),

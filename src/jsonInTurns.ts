@@ -1,5 +1,5 @@
 /**
- * JSON.stringify in turns of the event loop (loopTurns.ts), for answers of a megabyte:
+ * JSON.stringify in turns of the event loop (turns.ts), for answers of a megabyte:
  * one native JSON.stringify of ten lists of 1,000 hits held every other request for
  * milliseconds on end. The text is the one JSON.stringify writes, byte for byte. The
  * value is walked container by container (toJSON, boxed primitives, skipped and `null`
@@ -7,19 +7,20 @@
  * natively, in one call: a container of a few dozen values, and a run of an array's
  * items (the bulk of any answer: a run of hits, `{"entity":{"urn":...}}`), as many as
  * the runs before took a quarter of a millisecond for (so one item of a list, however
- * large, is one call). Walking every hit instead cost three times the CPU of
- * JSON.stringify, counting the values of each hit two and a half; this costs about two.
+ * large, is one call). Walking every hit instead cost several times the CPU of
+ * JSON.stringify; this costs little more than it (BENCHMARKS.md, "Figures that
+ * explained code choices"). The write path's applying statement writes its inputs with
+ * it too (store/writeApply.ts).
  */
-import { loopTurn } from './loopTurns.js';
+import { loopTurn } from './turns.js';
 
 interface Open {
   /** The container as walked; `keys` is null for an array. */
   readonly value: Record<string, unknown> | unknown[];
   readonly keys: string[] | null;
-  /** Its key in its parent. */
-  readonly key: string;
-  readonly parts: string[];
   index: number;
+  /** Members written so far: a comma goes before every one but the first. */
+  written: number;
 }
 
 /** Values of a container written natively in one call. */
@@ -74,42 +75,61 @@ function sameInSlice(item: unknown): boolean {
 
 /**
  * JSON.stringify(value), taking turns of the event loop between small steps; undefined
- * where JSON.stringify returns undefined (a function, a symbol, undefined).
+ * where JSON.stringify returns undefined (a function, a symbol, undefined). The text is
+ * written front to back into one list of pieces, joined once at the end: a list of parts
+ * per container, joined as each closed, copied a large answer's text once per level of
+ * nesting, and cost as much again as the native writing of the runs.
  */
+export async function stringifyInTurns(value: readonly unknown[]): Promise<string>;
+export async function stringifyInTurns(value: unknown): Promise<string | undefined>;
 export async function stringifyInTurns(value: unknown): Promise<string | undefined> {
   const stack: Open[] = [];
   const open = new Set<unknown>();
-  let result: string | undefined;
+  const out: string[] = [];
   let runLength = FIRST_RUN;
 
-  /** The text of a member, or undefined (left out of an object, `null` in an array); a large container is opened instead. */
-  const textOf = (key: string, raw: unknown): string | undefined | Open => {
+  /** What goes before a member of `parent`: its comma, and its key in an object. */
+  const prefix = (parent: Open, key: string): string => {
+    const comma = parent.written++ > 0 ? ',' : '';
+    return parent.keys === null ? comma : `${comma}${JSON.stringify(key)}:`;
+  };
+
+  /**
+   * Writes a member (or the top value, with no parent): small ones natively, in one call;
+   * a large container is opened instead, its members written by the loop below. A member
+   * JSON.stringify leaves out is left out of an object and `null` in an array.
+   */
+  const write = (parent: Open | undefined, key: string, raw: unknown): void => {
     const v = prepared(key, raw);
-    if (v === null) return 'null';
-    if (typeof v !== 'object') return typeof v === 'function' ? undefined : JSON.stringify(v);
+    let text: string | undefined;
+    if (v === null) text = 'null';
+    else if (typeof v !== 'object') text = typeof v === 'function' ? undefined : JSON.stringify(v);
     // A toJSON returned by a toJSON is not called again, whereas JSON.stringify(v) would call it: leftAfter says -1.
-    if (leftAfter(v, SMALL) >= 0) return JSON.stringify(v);
-    if (open.has(v)) throw new TypeError('Converting circular structure to JSON');
-    open.add(v);
-    const frame: Open = { value: v as Record<string, unknown> | unknown[], keys: Array.isArray(v) ? null : Object.keys(v), key, parts: [], index: 0 };
-    stack.push(frame);
-    return frame;
+    else if (leftAfter(v, SMALL) >= 0) text = JSON.stringify(v);
+    else {
+      if (open.has(v)) throw new TypeError('Converting circular structure to JSON');
+      open.add(v);
+      const isArray = Array.isArray(v);
+      out.push(`${parent ? prefix(parent, key) : ''}${isArray ? '[' : '{'}`);
+      stack.push({ value: v as Record<string, unknown> | unknown[], keys: isArray ? null : Object.keys(v), index: 0, written: 0 });
+      return;
+    }
+    if (parent === undefined) {
+      if (text !== undefined) out.push(text);
+    } else if (parent.keys === null) out.push(`${prefix(parent, key)}${text ?? 'null'}`);
+    else if (text !== undefined) out.push(`${prefix(parent, key)}${text}`);
   };
 
-  const add = (parent: Open | undefined, key: string, text: string | undefined): void => {
-    if (parent === undefined) result = text;
-    else if (parent.keys === null) parent.parts.push(text ?? 'null');
-    else if (text !== undefined) parent.parts.push(`${JSON.stringify(key)}:${text}`);
-  };
-
-  /** Past a run of items from `top.index` on, written as one part; false when the next item must be walked. */
+  /** Past a run of items from `top.index` on, written as one piece; false when the next item must be walked. */
   const runOfItems = (top: Open, list: unknown[]): boolean => {
     const last = Math.min(list.length, top.index + runLength);
     let end = top.index;
     while (end < last && sameInSlice(list[end])) end++;
     if (end === top.index) return false;
     const started = performance.now();
-    top.parts.push(JSON.stringify(list.slice(top.index, end)).slice(1, -1));
+    const items = JSON.stringify(list.slice(top.index, end));
+    out.push(`${top.written > 0 ? ',' : ''}${items.slice(1, -1)}`);
+    top.written += end - top.index;
     const ms = performance.now() - started;
     // The next run as long as this one's pace allows within RUN_MS.
     runLength = Math.max(1, Math.min(LONGEST_RUN, Math.floor(((end - top.index) * RUN_MS) / Math.max(ms, 0.001))));
@@ -117,8 +137,8 @@ export async function stringifyInTurns(value: unknown): Promise<string | undefin
     return true;
   };
 
-  const first = textOf('', value);
-  if (typeof first !== 'object') return first;
+  write(undefined, '', value);
+  if (stack.length === 0) return out.length === 0 ? undefined : out[0];
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     const list = top.keys === null ? (top.value as unknown[]) : null;
@@ -128,8 +148,7 @@ export async function stringifyInTurns(value: unknown): Promise<string | undefin
         const key = list ? String(top.index) : top.keys![top.index]!;
         const member = list ? list[top.index] : (top.value as Record<string, unknown>)[key];
         top.index++;
-        const text = textOf(key, member);
-        if (typeof text !== 'object') add(top, key, text);
+        write(top, key, member);
       }
       const wait = loopTurn();
       if (wait) await wait;
@@ -137,7 +156,7 @@ export async function stringifyInTurns(value: unknown): Promise<string | undefin
     }
     stack.pop();
     open.delete(top.value);
-    add(stack[stack.length - 1], top.key, list ? `[${top.parts.join(',')}]` : `{${top.parts.join(',')}}`);
+    out.push(list ? ']' : '}');
   }
-  return result;
+  return out.join('');
 }

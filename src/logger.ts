@@ -7,15 +7,28 @@
  * (`access`, `audit`) and say the same in their message, so that a person reading the
  * pretty form sees one line each while a machine reading JSON gets the fields.
  */
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { createStream } from 'rotating-file-stream';
 
 export type { Logger };
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
-/** `destination`: where the lines go instead of standard output (tests read them). */
-export function createLogger(level: string, format: LogFormat = 'json', destination?: DestinationStream): Logger {
+/** Where audit lines go besides the log (config.ts's AuditLogConfig). */
+export interface AuditFile {
+  readonly file: string;
+  readonly maxBytes: number;
+  readonly files: number;
+}
+
+/**
+ * `destination`: where the lines go instead of standard output (tests read them);
+ * `audit`: a file that receives the audit lines too.
+ */
+export function createLogger(level: string, format: LogFormat = 'json', destination?: DestinationStream, audit?: AuditFile): Logger {
   const options = {
     level,
     redact: {
@@ -28,19 +41,73 @@ export function createLogger(level: string, format: LogFormat = 'json', destinat
   // line took 1.6 s of 32 s under attack). Lines queued while a write is in flight leave
   // together in the next one. A process that ends exits through exitAfterFlush, so only a
   // SIGKILL can lose the last lines, never data.
-  if (!human) return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  const withAudit = (main: DestinationStream): DestinationStream => (audit ? teeAuditLines(main, openAuditFile(audit)) : main);
+  if (!human) return pino(options, withAudit(destination ?? pino.destination({ dest: 1, sync: false })));
   // Synchronous, in this thread: start-up lines appear in order and none is lost at exit.
   return pino(
     options,
-    pretty({
-      colorize: !destination && process.stdout.isTTY === true,
-      translateTime: 'SYS:HH:MM:ss',
-      ignore: 'pid,hostname,access,audit',
-      singleLine: false,
-      sync: true,
-      ...(destination ? { destination } : {}),
-    }),
+    withAudit(
+      pretty({
+        colorize: !destination && process.stdout.isTTY === true,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname,access,audit',
+        singleLine: false,
+        sync: true,
+        ...(destination ? { destination } : {}),
+      }),
+    ),
   );
+}
+
+/** What every audit line holds, and no other line: services/audit.ts writes `audit` with `action` first. */
+const AUDIT_LINE = '"audit":{"action":"';
+
+/**
+ * The audit file: JSON lines, rotated when it passes maxBytes as logrotate would
+ * (audit.log.1 the newest rotated, `files` kept), so it never grows without bound.
+ */
+function openAuditFile(audit: AuditFile): NodeJS.WritableStream {
+  // A file that cannot be written stops the start, naming it, rather than losing lines later.
+  try {
+    mkdirSync(path.dirname(audit.file), { recursive: true });
+    closeSync(openSync(audit.file, 'a'));
+  } catch (err) {
+    throw new Error(`AUDIT_LOG_FILE ${audit.file} cannot be written: ${(err as Error).message}`);
+  }
+  const name = path.basename(audit.file);
+  const sizeKiB = Math.max(1, Math.ceil(audit.maxBytes / 1024));
+  // With `rotate` (logrotate's behaviour) the name's only argument is the rotated file's number.
+  const stream = createStream((rotated: number | Date | null) => (typeof rotated === 'number' && rotated > 0 ? `${name}.${rotated}` : name), {
+    path: path.dirname(audit.file),
+    size: `${sizeKiB}K`,
+    rotate: audit.files,
+  });
+  // A write that fails later (a full disk) must not end the server: the log keeps the line.
+  stream.on('error', (err: Error) => process.stderr.write(`propgraph: the audit file ${audit.file} failed: ${err.message}\n`));
+  return stream;
+}
+
+/**
+ * Every line to `main` as before, and the audit lines to `audit` as well: the log stays
+ * whole, and operators read the audit trail where they keep it. Ending it ends both,
+ * so exitAfterFlush waits for the audit file too.
+ */
+function teeAuditLines(main: DestinationStream, audit: NodeJS.WritableStream): DestinationStream {
+  const stream = main as DestinationStream & Partial<NodeJS.WritableStream>;
+  return {
+    write(line: string) {
+      const written = stream.write(line);
+      if (line.includes(AUDIT_LINE)) audit.write(line);
+      return written;
+    },
+    end() {
+      audit.end(() => stream.end?.());
+    },
+    once(event: string, listener: () => void) {
+      stream.once?.(event, listener);
+      return this;
+    },
+  } as DestinationStream;
 }
 
 /** Bound on waiting for standard output at exit: a reader that stopped reading must not hold the exit. */

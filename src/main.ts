@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.logLevel, config.logFormat);
+  const log = createLogger(config.logLevel, config.logFormat, undefined, config.auditLog);
   // The embedded engines start while the server's code loads (server.ts is imported after).
   const early = await startEnginesEarly(config, log);
   const { startServer } = await import('./server.js');

@@ -8,7 +8,6 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { searchableEntityTypes } from './domain/registry/entityTypes.js';
-import { setUrnNamespace } from './domain/typeUrns.js';
 import { lockDataDir, type DataDirLock } from './embedded/dataDirLock.js';
 import type { EarlyStart } from './embedded/earlyStart.js';
 import { OpenIdProvider } from './identity/openIdProvider.js';
@@ -75,7 +74,6 @@ export interface RuntimeTuning {
 
 /** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
 export async function startRuntime(config: Config, log: Logger, early?: EarlyStart, tuning: RuntimeTuning = {}): Promise<Runtime> {
-  setUrnNamespace(config.urnNamespace);
   // Before anything in DATA_DIR is touched: a second server on it must change nothing.
   const lock = early?.lock ?? (await lockDataDir(config.dataDir));
   // The database and the search engine start side by side (each may be a child process).
@@ -125,17 +123,18 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   // One count of registry changes for the process: every writer adds its committed ones to it.
   const registryChanges = new LocalRegistryChanges();
   // Background writers answer at commit: the indexer takes their changes from the change log.
+  const undefinedPropertyValues = config.dropUndefinedPropertyValues ? 'drop' : 'refuse';
   // The policies in force, one cached copy for the process: every writer and reader asks them.
   const access = new AccessPolicies({ db, epoch: policyEpochReader(db), readEntityPage, log });
-  const backgroundWrites = new DefaultWriteService({ db, log, indexWaiter: NO_WAIT, registryChanges, gate: new PolicyGate(access), ...(config.historyVersionsKept !== undefined ? { historyVersionsKept: config.historyVersionsKept } : {}) });
+  const backgroundWrites = new DefaultWriteService({ db, log, indexWaiter: NO_WAIT, registryChanges, gate: new PolicyGate(access), urnNamespace: config.urnNamespace, undefinedPropertyValues, ...(config.historyVersionsKept !== undefined ? { historyVersionsKept: config.historyVersionsKept } : {}) });
   const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: backgroundWrites, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge(), snapshotEveryMs: tuning.testCountsSnapshotMs, leaseSeconds: config.leaseSeconds }) : null;
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
-  services = createServices({ db, access, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, registryChanges, groupCommit: config.writeGroupCommit, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), tokenSessionHours: config.consoleSessionHours, ...signInDeps(config, log) });
+  services = createServices({ db, access, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, urnNamespace: config.urnNamespace, undefinedPropertyValues, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, authEnabled: config.authEnabled, registryChanges, groupCommit: config.writeGroupCommit, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), tokenSessionHours: config.consoleSessionHours, ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  worker = new JobWorker({ db, log, writes: backgroundWrites, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds });
-  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ writes: backgroundWrites, onChanges: () => indexer?.nudge() }));
+  worker = new JobWorker({ db, log, writes: backgroundWrites, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
   worker.register(MIGRATE_PROPERTY_VALUES, migrationHandler({ db, writes: backgroundWrites, log, onChanges: () => indexer?.nudge() }));
   const searchService = services.search;
+  worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, writes: backgroundWrites, onChanges: () => indexer?.nudge(), search: searchService.enabled ? searchService : null, indexWaiter }));
   worker.register(EVALUATE_TESTS, (ctx) =>
     runEvaluationJob({ db, store: backgroundWrites, catalog: new TestCatalog({ db, log }), log, search: searchService.enabled ? searchService : null, onChanges: () => indexer?.nudge() }, ctx),
   );

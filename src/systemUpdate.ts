@@ -7,7 +7,6 @@
  * the data directory's lock (a server that holds it but does not answer is named).
  */
 import { ConfigError, loadClientEnv, loadConfig, type Config } from './config.js';
-import { setUrnNamespace } from './domain/typeUrns.js';
 import { DataDirInUseError, lockDataDir } from './embedded/dataDirLock.js';
 import { CliError, EXIT } from './cli/errors.js';
 import { HttpClient } from './cli/httpClient.js';
@@ -73,8 +72,6 @@ async function viaServer(server: string, token: string | undefined): Promise<num
 }
 
 async function inProcess(config: Config): Promise<number> {
-  // The documents it rebuilds show type URNs as the server does.
-  setUrnNamespace(config.urnNamespace);
   let lock;
   try {
     lock = await lockDataDir(config.dataDir);

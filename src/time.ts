@@ -1,4 +1,4 @@
-/** Waiting: a plain sleep, the one back-off formula, a sleep that can be cut short, turns for long loops, and how long claimed work stays claimed. */
+/** Waiting: a plain sleep, the one back-off formula, a sleep that can be cut short, and how long claimed work stays claimed. Turns of the event loop are src/turns.ts. */
 
 /**
  * How long background work a replica claimed (a job, the indexer, the test evaluator) stays
@@ -54,27 +54,5 @@ export class WakeableSleep {
     this.wakeUp = undefined;
     if (resolve) resolve();
     else this.wokenEarly = true;
-  }
-}
-
-/**
- * Turns for long synchronous loops (the decisions of a 1,000-entity batch, thousands of
- * search documents): `turn()` returns at once until `budgetMs` of work has gone by since
- * the last turn, then lets the event loop run what is waiting (a /health probe, a small
- * search) before going on. Everything else then waits one slice, not the whole batch
- * (BENCHMARKS.md, "/health while 10,000 entities are written"). Slices of several loops
- * (two batches, the indexer) run in the same pass of the event loop, one after the
- * other, so a slice is short: a shorter budget gave /health a lower tail and fewer long
- * stalls (BENCHMARKS.md, "Figures that explained code choices").
- */
-export class TurnTaker {
-  private since = performance.now();
-
-  constructor(private readonly budgetMs = 2) {}
-
-  async turn(): Promise<void> {
-    if (performance.now() - this.since < this.budgetMs) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.since = performance.now();
   }
 }

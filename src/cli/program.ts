@@ -7,7 +7,7 @@ import { deleteEntity } from './commands/delete.js';
 import { history } from './commands/history.js';
 import { bulkValues, type BulkOperation, type BulkValuesOptions } from './commands/values.js';
 import { exportValues } from './commands/valuesCsv.js';
-import { importValues } from './commands/valuesImport.js';
+import { importValues, type ImportOptions } from './commands/valuesImport.js';
 import { completionScript } from './completion.js';
 import { loadDemo } from './commands/demo.js';
 import { init } from './commands/init.js';
@@ -23,6 +23,7 @@ import { reportTests, runTests } from './commands/testCompliance.js';
 import { createToken, listTokens, revokeToken } from './commands/tokens.js';
 import { applyPolicies, deletePolicy, explainAccess, getPolicy, listPolicies, whoCould } from './commands/policies.js';
 import { CliError, EXIT, type ExitCode } from './errors.js';
+import { LIMITS } from '../domain/limits.js';
 
 /** The package's version; dist/cli/program.js sits two levels below package.json. */
 function packageVersion(): string {
@@ -128,9 +129,10 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .option('--filter <field=value>', 'only hits whose field has this value, e.g. platform=bigquery or acme.governance.tier=gold (repeatable; values of one field are alternatives)', collect)
     .option('--facet <name>', 'count hits per value of this field or property, e.g. platform or acme.governance.tier (repeatable)', collect)
     .option('--count <n>', 'how many hits to show (default 20; 0 for the total and facets only; more than 1000 are read page by page)')
+    .option('--sort <field[:desc]>', 'order the hits: createdTime, lastModified, name or a property (acme.governance.tier), ascending unless :desc follows')
     .option('--json', 'print the result as JSON')
     .action(
-      run((query: string | undefined, opts: { type?: string[]; filter?: string[]; facet?: string[]; count?: string; json?: boolean }) => search(ctx, query, opts)),
+      run((query: string | undefined, opts: { type?: string[]; filter?: string[]; facet?: string[]; count?: string; sort?: string; json?: boolean }) => search(ctx, query, opts)),
     );
 
   program
@@ -180,7 +182,8 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .description("set values from a CSV file as values export writes it: each column's property as the cell says (empty: removed), other properties kept; every row checked first, all written in one transaction or none")
     .requiredOption('-f, --file <csv>', 'CSV file')
     .option('--dry-run', 'check every row and print what would change, value by value, without writing')
-    .action(run((opts: { file: string; dryRun?: boolean }) => importValues(ctx, opts)));
+    .option('--in-parts', `a file larger than one import (${LIMITS.importRows} rows, 1 MB, ${LIMITS.batchEntities} changing): check it all, then write it in parts of ${LIMITS.batchEntities} rows, each in one transaction`)
+    .action(run((opts: ImportOptions) => importValues(ctx, opts)));
 
   program
     .command('completion')
@@ -220,6 +223,17 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
         }
         if (opts.urn !== undefined && opts.from === undefined) return restoreEntity(ctx, { urn: opts.urn });
         throw new CliError('restore needs either --urn <urn> (undo a soft delete) or --from <file> (load a backup)', EXIT.usage);
+      }),
+    );
+
+  // Listed for --help; the package's `propgraph` command (src/bin.ts) runs the server
+  // itself before the CLI is loaded, since the CLI does not hold the server's code.
+  program
+    .command('serve')
+    .description('run the server in this process, as `npm start` does (configured by environment variables: README, "Configuration")')
+    .action(
+      run(async () => {
+        throw new CliError('`serve` takes no arguments (environment variables configure the server: README, "Configuration"), and is run by the installed `propgraph` command (dist/bin.js)', EXIT.usage);
       }),
     );
 

@@ -14,6 +14,21 @@ export function aspectValue<T = Record<string, unknown>>(entity: EntityBody, asp
   return wrapped?.value;
 }
 
+/** The version of an aspect as read (`systemMetadata.version`), or "-1" when it was absent. */
+export function aspectVersion(entity: EntityBody | undefined, aspect: string): string {
+  const held = entity?.[aspect] as { systemMetadata?: { version?: unknown } } | undefined;
+  if (!held) return '-1';
+  // An aspect stored without a version counts as its first (as the server counts it).
+  const version = held.systemMetadata?.version;
+  return version === undefined || version === null ? '1' : String(version);
+}
+
+/** Per aspect, the version a write expects to replace (DataHub's If-Version-Match). */
+export type Versions = Readonly<Record<string, string>>;
+
+const ifVersion = (versions: Versions | undefined, aspect: string) =>
+  versions?.[aspect] !== undefined ? { headers: { 'If-Version-Match': versions[aspect] } } : {};
+
 export interface PropertyState {
   readonly definition: PropertyDefinition;
   readonly removed: boolean;
@@ -69,10 +84,10 @@ export class RestApi {
   }
 
   /** Creates or updates several entities of one type in one server transaction. */
-  async batchUpsert(entityType: string, entities: ReadonlyArray<{ urn: string; aspects: Record<string, unknown> }>): Promise<EntityBody[]> {
+  async batchUpsert(entityType: string, entities: ReadonlyArray<{ urn: string; aspects: Record<string, unknown>; versions?: Versions }>): Promise<EntityBody[]> {
     const body = entities.map((e) => ({
       urn: e.urn,
-      ...Object.fromEntries(Object.entries(e.aspects).map(([name, value]) => [name, { value }])),
+      ...Object.fromEntries(Object.entries(e.aspects).map(([name, value]) => [name, { value, ...ifVersion(e.versions, name) }])),
     }));
     return this.http.request<EntityBody[]>('POST', this.http.v3(path(entityType)), { query: { createIfNotExists: false }, json: body });
   }
@@ -82,15 +97,21 @@ export class RestApi {
    * entity-level PATCH): per entity and aspect, JSON patch operations applied to what
    * the server holds, so what they do not name is kept.
    */
-  async batchPatch(entityType: string, entities: ReadonlyArray<{ urn: string; patches: Record<string, readonly PatchOperation[]> }>): Promise<EntityBody[]> {
-    const body = entities.map((e) => ({ urn: e.urn, ...Object.fromEntries(Object.entries(e.patches).map(([aspect, patch]) => [aspect, { value: { patch } }])) }));
+  async batchPatch(entityType: string, entities: ReadonlyArray<{ urn: string; patches: Record<string, readonly PatchOperation[]>; versions?: Versions }>): Promise<EntityBody[]> {
+    const body = entities.map((e) => ({
+      urn: e.urn,
+      ...Object.fromEntries(Object.entries(e.patches).map(([aspect, patch]) => [aspect, { value: { patch }, ...ifVersion(e.versions, aspect) }])),
+    }));
     return this.http.request<EntityBody[]>('PATCH', this.http.v3(path(entityType)), { json: body });
   }
 
-  /** The named aspects of the entities that exist (those that do not are left out). */
-  async batchGet(entityType: string, urns: readonly string[], aspects: readonly string[]): Promise<EntityBody[]> {
+  /** The named aspects of the entities that exist (those that do not are left out); `systemMetadata` adds each aspect's version. */
+  async batchGet(entityType: string, urns: readonly string[], aspects: readonly string[], options: { systemMetadata?: boolean } = {}): Promise<EntityBody[]> {
     const body = urns.map((urn) => ({ urn, ...Object.fromEntries(aspects.map((a) => [a, {}])) }));
-    return this.http.request<EntityBody[]>('POST', this.http.v3(`${path(entityType)}/batchGet`), { json: body });
+    return this.http.request<EntityBody[]>('POST', this.http.v3(`${path(entityType)}/batchGet`), {
+      json: body,
+      ...(options.systemMetadata ? { query: { systemMetadata: true } } : {}),
+    });
   }
 
   async deleteEntity(entityType: string, urn: string): Promise<void> {

@@ -73,7 +73,7 @@ function Page({ me, path, params }: { me: Me; path: string; params: URLSearchPar
   const [section, id, action] = segments;
   if (section === 'properties' && id === 'new') return <PropertyForm me={me} urn={null} />;
   if (section === 'properties' && id && action === 'edit') return <PropertyForm me={me} urn={id} />;
-  if (section === 'properties' && id) return <PropertyPage me={me} urn={id} key={id} />;
+  if (section === 'properties' && id) return <PropertyPage me={me} urn={id} key={id} followMigration={params.get('migration') === 'started'} />;
   if (section === 'properties') return <PropertyCatalogue me={me} params={params} />;
   if (section === 'search') return <SearchPage me={me} params={params} />;
   if (section === 'csv') return <CsvPage me={me} params={params} />;

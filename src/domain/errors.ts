@@ -194,3 +194,10 @@ export class UnavailableError extends ServiceError {
     super('UNAVAILABLE', message);
   }
 }
+
+/** The caller has as much work queued as one principal may (a job quota): retry once some of it ends. */
+export class QuotaExceededError extends ServiceError {
+  constructor(message: string, field?: string) {
+    super('RATE_LIMITED', message, field);
+  }
+}

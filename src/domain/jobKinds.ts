@@ -14,3 +14,32 @@ export const EVALUATE_TESTS = 'evaluate-tests';
 export const BULK_EDIT_VALUES = 'bulk-edit-values';
 /** A migration of one property's values: each entity still under the generation it migrates from, rewritten through the write path. */
 export const MIGRATE_PROPERTY_VALUES = 'migrate-property-values';
+
+/**
+ * The order a worker takes due jobs in, first to last: a hard delete's cleanup (values
+ * readers already lost must not wait behind anyone's batch work), the search index
+ * builds, bulk edits and migrations, then metadata-test evaluations. A kind not listed runs with the
+ * bulk edits. A running job is asked to stop at its next step when one of an earlier
+ * rank is due (issue #46 item 6: a cleanup waited 90 s behind a thousand evaluations).
+ */
+const JOB_RANKS: ReadonlyArray<readonly [string, number]> = [
+  [CLEANUP_PROPERTY_VALUES, 0],
+  [SEARCH_INDEX_BUILD, 1],
+  [REINDEX, 1],
+  [BULK_EDIT_VALUES, 2],
+  [MIGRATE_PROPERTY_VALUES, 2],
+  [EVALUATE_TESTS, 3],
+];
+export const DEFAULT_JOB_RANK = 2;
+
+/** The kinds ranked, and their ranks (0 first), for the claim's order. */
+export const JOB_PRIORITY = { kinds: JOB_RANKS.map(([k]) => k), ranks: JOB_RANKS.map(([, r]) => r), other: DEFAULT_JOB_RANK } as const;
+
+export function jobRank(kind: string): number {
+  return JOB_RANKS.find(([k]) => k === kind)?.[1] ?? DEFAULT_JOB_RANK;
+}
+
+/** A rebuild of one index format's indexes: one at a time per format (asked for while one is queued or running, that one answers). */
+export function indexBuildRequest(reason: string, format: string) {
+  return { kind: SEARCH_INDEX_BUILD, payload: { reason, format }, coalesce: { key: `${SEARCH_INDEX_BUILD}:${format}`, joins: 'unfinished' as const } };
+}

@@ -81,21 +81,29 @@ function isObject(x: unknown): x is Record<string, unknown> {
 }
 
 /**
+ * What a patch's added elements start a missing nested key field's parent with: a key
+ * `attribution␟source` named only by the path becomes the element's
+ * `attribution: {...fill.attribution, source}` (DataHub's MetadataAttribution needs its time
+ * and actor: the write's own).
+ */
+export type KeyParentFill = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+/**
  * Applies the patch to a copy of `doc`; the original is never modified, so a failing
  * operation leaves nothing half-applied. `aspectKeys`: the aspect's own keyed arrays.
  */
-export function applyPatch<T>(doc: T, document: PatchDocument, aspectKeys: KeyedArrays = {}): T {
+export function applyPatch<T>(doc: T, document: PatchDocument, aspectKeys: KeyedArrays = {}, fill: KeyParentFill = {}): T {
   let root: unknown = structuredClone(doc);
   const keyed = keyedArraysOf(document, aspectKeys);
   document.patch.forEach((operation, i) => {
-    root = applyOne(root, operation, keyed, `patch[${i}]`);
+    root = applyOne(root, operation, keyed, `patch[${i}]`, fill);
   });
   return root as T;
 }
 
 type Fail = (reason: string) => never;
 
-function applyOne(root: unknown, operation: PatchOperation, keyed: KeyedArrays, field: string): unknown {
+function applyOne(root: unknown, operation: PatchOperation, keyed: KeyedArrays, field: string, fill: KeyParentFill): unknown {
   const fail: Fail = (reason) => {
     throw new ValidationError(`${field} (${operation.op} ${operation.path}): ${reason}`, `${field}.path`);
   };
@@ -117,7 +125,7 @@ function applyOne(root: unknown, operation: PatchOperation, keyed: KeyedArrays, 
       const levels = Math.max(1, spec.keys.length);
       const given = segments.slice(s, s + levels);
       if (s + given.length === segments.length) {
-        applyKeyed(container as unknown[], spec, given, operation, fail);
+        applyKeyed(container as unknown[], spec, given, operation, fail, fill);
         return root;
       }
       const element = (container as unknown[]).find((e) => matchesKeys(e, spec, given));
@@ -214,25 +222,39 @@ function describeKeys(spec: KeyedArray, given: readonly string[]): string {
 }
 
 /**
- * An element as an add stores it: in an array of objects, an object whose top-level
- * key fields the path names are filled in when absent and must agree when present.
+ * An element as an add stores it: in an array of objects, an object whose key fields the
+ * path names are filled in when absent and must agree when present. A nested key field
+ * (`attribution␟source`) is filled only for a key that is not empty, its parent started
+ * from `fill`: so that an entry a client's path attributes to a source is found by that
+ * source next time, and replaced rather than listed twice.
  */
-function elementOf(value: unknown, spec: KeyedArray, given: readonly string[], fail: Fail): unknown {
+function elementOf(value: unknown, spec: KeyedArray, given: readonly string[], fail: Fail, fill: KeyParentFill): unknown {
   if (spec.keys.length === 0) return value;
   if (!isObject(value)) fail(`value must be an object keyed by ${spec.keys.map((k) => k.join('.')).join(' and ')}`);
   const element = { ...(value as Record<string, unknown>) };
   given.forEach((key, level) => {
     const path = spec.keys[level]!;
-    if (path.length !== 1 || path[0] === '*') return;
-    const name = path[0]!;
-    if (element[name] === undefined) element[name] = key;
-    else if (!keyEquals(element[name], key)) fail(`value.${name} must equal the path key ${key}`);
+    // `*` (an allowed value's only member) names no field to fill.
+    if (path.includes('*')) return;
+    if (path.length === 1) {
+      const name = path[0]!;
+      if (element[name] === undefined) element[name] = key;
+      else if (!keyEquals(element[name], key)) fail(`value.${name} must equal the path key ${key}`);
+      return;
+    }
+    if (key === '' || path.length !== 2) return;
+    const [parent, name] = path as [string, string];
+    const holder = element[parent];
+    if (holder === undefined || holder === null) element[parent] = { ...(fill[parent] ?? {}), [name]: key };
+    else if (!isObject(holder)) fail(`value.${parent} must be an object`);
+    else if (holder[name] === undefined) element[parent] = { ...holder, [name]: key };
+    else if (!keyEquals(holder[name], key)) fail(`value.${parent}.${name} must equal the path key ${key}`);
   });
   return element;
 }
 
 /** An operation on the element (all keys given) or the group (some) of a keyed array. */
-function applyKeyed(array: unknown[], spec: KeyedArray, given: readonly string[], operation: PatchOperation, fail: Fail): void {
+function applyKeyed(array: unknown[], spec: KeyedArray, given: readonly string[], operation: PatchOperation, fail: Fail, fill: KeyParentFill): void {
   const levels = Math.max(1, spec.keys.length);
   const whole = given.length === levels;
   const matching = array.map((e, i) => (matchesKeys(e, spec, given) ? i : -1)).filter((i) => i >= 0);
@@ -241,7 +263,7 @@ function applyKeyed(array: unknown[], spec: KeyedArray, given: readonly string[]
     case 'replace': {
       if (operation.op === 'replace' && matching.length === 0) fail(`no element with ${describeKeys(spec, given)}`);
       const value = operation.value;
-      const elements = !whole && Array.isArray(value) ? value.map((v) => elementOf(v, spec, given, fail)) : [elementOf(value, spec, given, fail)];
+      const elements = !whole && Array.isArray(value) ? value.map((v) => elementOf(v, spec, given, fail, fill)) : [elementOf(value, spec, given, fail, fill)];
       const at = matching.length > 0 ? matching[0]! : array.length;
       for (const i of [...matching].reverse()) array.splice(i, 1);
       array.splice(Math.min(at, array.length), 0, ...elements);

@@ -23,6 +23,18 @@ export const LIMITS = {
   /** Entities one bulk edit may select (a search's hits, or URNs named): larger selections are split by their query. */
   bulkEditEntities: 10_000,
   /**
+   * Characters of what one job keeps as its inputs (a bulk edit's values and named URNs,
+   * as JSON): 2 MiB. Ten bulk edits of 10.6 MB each made one jobs listing answer 106 MB
+   * (issue #46 item 3); a selection by query keeps the query, not its hits.
+   */
+  jobInputLength: 2 * 1024 * 1024,
+  /**
+   * Jobs one principal may have queued or running at once (bulk edits, test runs): one
+   * token looping on `POST /tests/run` queued 1,273 evaluations ahead of an admin's
+   * cleanup (issue #46 item 6). Beyond, 429 until one of them ends.
+   */
+  unfinishedJobsPerPrincipal: 10,
+  /**
    * Characters of one aspect's JSON: 512 KiB, a schema of about 2,000 to 3,000 fields.
    * Eight clients reading an aspect of this size at once keep /health responsive on a
    * loaded 2-core machine; at twice the size they did not (BENCHMARKS.md, "Figures that
@@ -37,6 +49,14 @@ export const LIMITS = {
    * above two seconds under four clients.
    */
   requestedResults: 10_000,
+  /**
+   * Characters of stored versions (each, and the one before it) one page of value
+   * history reads: 64 KiB. A page ends at its `count` or here, whichever comes first,
+   * and says where to go on. Ten aliases of valueHistory(count: 1000), 2.4 MB each, held
+   * /health at a p99 of 1.4 s under four clients (issue #46 item 2); at 256 KiB a page,
+   * /health/live's p99 was still 128 ms (BENCHMARKS.md, "Under attack: issue #46's ...").
+   */
+  historyPageCharacters: 64 * 1024,
 } as const;
 
 /** Throws a ValidationError naming the limit when a request asks for more results than it allows. */

@@ -8,7 +8,7 @@ import { quoteInput, type PathSegment } from './inputLimits.js';
 import { propertyDefinitionShape, VERSION_PATTERN, type PropertyDefinitionShape } from './shapes/propertyDefinition.js';
 import { shapeOf, throwProblems, type Problem } from './shapes/shape.js';
 import { coerceTypedValue, sameValue, valueAsWritten, type TypedValue } from './typedValue.js';
-import { canonicalTypeUrn, dataTypeUrn, entityTypeUrn, parseDataTypeUrn, parseEntityTypeUrn, resolveDataType, resolveEntityType, type DataType } from './typeUrns.js';
+import { canonicalTypeUrn, dataTypeOf, dataTypeUrn, entityTypeOf, entityTypeUrn, resolveDataType, resolveEntityType, type DataType, type UrnNamespace } from './typeUrns.js';
 
 export type Cardinality = 'SINGLE' | 'MULTIPLE';
 
@@ -53,18 +53,20 @@ export interface EffectiveDefinition {
 export { VERSION_PATTERN };
 
 export interface DefinitionOptions {
+  /** The namespace its type URNs are written in (the server's URN_NAMESPACE). */
+  readonly namespace: UrnNamespace;
   /** The URN id the qualified name must equal, when it is known. */
   readonly urnId?: string;
   /** Accept type names without their URN prefix (`number`, `dataset`), as the CLI's files write them. */
   readonly bareNames?: boolean;
 }
 
-function entityTypeList(raw: readonly string[], path: PathSegment[], bareNames: boolean, problems: Problem[]): EntityTypeInfo[] {
+function entityTypeList(raw: readonly string[], path: PathSegment[], options: DefinitionOptions, problems: Problem[]): EntityTypeInfo[] {
   const types: EntityTypeInfo[] = [];
   raw.forEach((text, i) => {
-    const resolved = resolveEntityType(text, bareNames);
+    const resolved = resolveEntityType(text, options.namespace, options.bareNames ?? false);
     if (!resolved.ok) problems.push({ path: [...path, i], reason: resolved.reason });
-    else if (types.some((t) => t.name === resolved.value.name)) problems.push({ path: [...path, i], reason: `lists ${entityTypeUrn(resolved.value)} more than once` });
+    else if (types.some((t) => t.name === resolved.value.name)) problems.push({ path: [...path, i], reason: `lists ${entityTypeUrn(resolved.value, options.namespace)} more than once` });
     else types.push(resolved.value);
   });
   return types;
@@ -78,33 +80,34 @@ function entityTypeList(raw: readonly string[], path: PathSegment[], bareNames: 
  * are none. Fields DataHub's clients send that propgraph does not interpret
  * (created, lastModified, searchConfiguration, filterStatus, allowedPlatforms) are kept as given.
  */
-export function resolveDefinition(shape: PropertyDefinitionShape, options: DefinitionOptions = {}): { definition?: PropertyDefinition; problems: Problem[] } {
+export function resolveDefinition(shape: PropertyDefinitionShape, options: DefinitionOptions): { definition?: PropertyDefinition; problems: Problem[] } {
   const problems: Problem[] = [];
+  const { namespace } = options;
   const bareNames = options.bareNames ?? false;
   const { qualifiedName } = shape;
   if (/\s/.test(qualifiedName)) problems.push({ path: ['qualifiedName'], reason: `${quoteInput(qualifiedName)} cannot have spaces; use dots or underscores` });
   else if (options.urnId !== undefined && qualifiedName !== options.urnId) {
     problems.push({ path: ['qualifiedName'], reason: `${quoteInput(qualifiedName)} must equal the urn id ${quoteInput(options.urnId)}` });
   }
-  const valueType = resolveDataType(shape.valueType, bareNames);
+  const valueType = resolveDataType(shape.valueType, namespace, bareNames);
   if (!valueType.ok) problems.push({ path: ['valueType'], reason: valueType.reason });
-  const entityTypes = entityTypeList(shape.entityTypes, ['entityTypes'], bareNames, problems);
+  const entityTypes = entityTypeList(shape.entityTypes, ['entityTypes'], options, problems);
 
   let allowedUrnTypes: string[] | undefined;
   let typeQualifier: { allowedTypes: string[] } | undefined;
   if (shape.typeQualifier) {
     if (valueType.ok && !registryValueType(valueType.value).namesEntities) {
-      const namingTypes = DATA_TYPES.filter((t) => registryValueType(t).namesEntities).map(dataTypeUrn).join(' or ');
+      const namingTypes = DATA_TYPES.filter((t) => registryValueType(t).namesEntities).map((t) => dataTypeUrn(t, namespace)).join(' or ');
       problems.push({ path: ['typeQualifier'], reason: `applies only to urn-typed properties (valueType ${namingTypes}); remove it or change the valueType` });
     }
-    const types = entityTypeList(shape.typeQualifier.allowedTypes ?? [], ['typeQualifier', 'allowedTypes'], bareNames, problems);
+    const types = entityTypeList(shape.typeQualifier.allowedTypes ?? [], ['typeQualifier', 'allowedTypes'], options, problems);
     allowedUrnTypes = types.map((t) => t.name);
-    typeQualifier = { allowedTypes: types.map(entityTypeUrn) };
+    typeQualifier = { allowedTypes: types.map((t) => entityTypeUrn(t, namespace)) };
   }
   const allowedValues = shape.allowedValues && valueType.ok ? checkAllowedValues(shape.allowedValues, valueType.value, allowedUrnTypes, problems) : undefined;
   if (problems.length > 0 || !valueType.ok) return { problems };
 
-  const def: PropertyDefinition = { qualifiedName, valueType: dataTypeUrn(valueType.value), entityTypes: entityTypes.map(entityTypeUrn) };
+  const def: PropertyDefinition = { qualifiedName, valueType: dataTypeUrn(valueType.value, namespace), entityTypes: entityTypes.map((t) => entityTypeUrn(t, namespace)) };
   if (shape.displayName != null) def.displayName = shape.displayName;
   if (shape.description != null) def.description = shape.description;
   if (shape.cardinality != null) def.cardinality = shape.cardinality;
@@ -119,24 +122,24 @@ export function resolveDefinition(shape: PropertyDefinitionShape, options: Defin
 const PASS_THROUGH = ['searchConfiguration', 'created', 'lastModified', 'filterStatus', 'allowedPlatforms'] as const;
 
 /**
- * A stored definition with its type URNs in the current canonical namespace: one
- * written while the server ran with the other URN_NAMESPACE reads, and compares, as
- * if written now.
+ * A stored definition with its type URNs in `namespace`, the server's: one written
+ * while the server ran with the other URN_NAMESPACE reads, and compares, as if written now.
  */
-export function inCanonicalNamespace(stored: PropertyDefinition): PropertyDefinition {
-  const def: PropertyDefinition = { ...stored, valueType: canonicalTypeUrn(stored.valueType), entityTypes: stored.entityTypes.map(canonicalTypeUrn) };
-  if (stored.typeQualifier) def.typeQualifier = { ...stored.typeQualifier, allowedTypes: stored.typeQualifier.allowedTypes.map(canonicalTypeUrn) };
+export function inCanonicalNamespace(stored: PropertyDefinition, namespace: UrnNamespace): PropertyDefinition {
+  const canonical = (text: string) => canonicalTypeUrn(text, namespace);
+  const def: PropertyDefinition = { ...stored, valueType: canonical(stored.valueType), entityTypes: stored.entityTypes.map(canonical) };
+  if (stored.typeQualifier) def.typeQualifier = { ...stored.typeQualifier, allowedTypes: stored.typeQualifier.allowedTypes.map(canonical) };
   return def;
 }
 
 /**
- * Parses a definition for the property whose URN id is `urnId`. Throws a
- * ValidationError naming each field at fault, the reason and the fix.
+ * Parses a definition for the property whose URN id is `urnId`, its type URNs written in
+ * `namespace`. Throws a ValidationError naming each field at fault, the reason and the fix.
  */
-export function parsePropertyDefinition(input: unknown, urnId: string): PropertyDefinition {
+export function parsePropertyDefinition(input: unknown, urnId: string, namespace: UrnNamespace): PropertyDefinition {
   const shaped = shapeOf(propertyDefinitionShape, input);
   if (!shaped.ok) throwProblems(shaped.problems, 'propertyDefinition');
-  const { definition, problems } = resolveDefinition(shaped.value, { urnId });
+  const { definition, problems } = resolveDefinition(shaped.value, { urnId, namespace });
   if (!definition) throwProblems(problems, 'propertyDefinition');
   return definition;
 }
@@ -158,11 +161,11 @@ export function effectiveDefinition(urn: string, def: PropertyDefinition): Effec
   return {
     urn,
     qualifiedName: def.qualifiedName,
-    valueType: parseDataTypeUrn(def.valueType),
-    entityTypes: def.entityTypes.map((t) => parseEntityTypeUrn(t).name),
+    valueType: dataTypeOf(def.valueType),
+    entityTypes: def.entityTypes.map((t) => entityTypeOf(t).name),
     cardinality: def.cardinality ?? 'SINGLE',
     ...(def.allowedValues ? { allowedValues: def.allowedValues } : {}),
-    ...(def.typeQualifier ? { allowedUrnTypes: def.typeQualifier.allowedTypes.map((t) => parseEntityTypeUrn(t).name) } : {}),
+    ...(def.typeQualifier ? { allowedUrnTypes: def.typeQualifier.allowedTypes.map((t) => entityTypeOf(t, 'typeQualifier.allowedTypes').name) } : {}),
     immutable: def.immutable ?? false,
     ...(def.version ? { version: def.version } : {}),
   };

@@ -16,6 +16,7 @@ export interface Release {
 
 export const RELEASES: readonly Release[] = [
   { version: '0.1.0', commit: 'aa896e0d25bab78e430c53053489cdb76b08aec4', lastMigration: '20261126000000_read_entity_page' },
+  { version: '0.2.0', commit: '6415b3c3e4dbfe992145c742d17223f0fe953ec9', lastMigration: '20261207000000_job_claims_by_kind' },
 ];
 
 const SEMVER = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$/;
@@ -59,7 +60,10 @@ export function findRelease(version: string): Release | undefined {
   return RELEASES.find((r) => r.version === version);
 }
 
-/** Releases before `version`, newest first. */
+/**
+ * Releases before `version`, newest first. A build still numbered as the last release
+ * (main between a release and the next version's number) is not an upgrade from it.
+ */
 export function releasesBefore(version: string): Release[] {
   return RELEASES.filter((r) => compareVersions(r.version, version) < 0).sort((a, b) => compareVersions(b.version, a.version));
 }

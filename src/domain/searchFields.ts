@@ -13,7 +13,7 @@
 import { entityTypeByGraphql, findEntityType } from './registry/entityTypes.js';
 import { ValidationError } from './errors.js';
 import { searchFieldName, VERSION_PATTERN } from './propertyDefinition.js';
-import { DATA_TYPES, dataTypeUrn, entityTypeUrn, tryParseDataType, tryParseEntityType, type DataType } from './typeUrns.js';
+import { DATA_TYPES, dataTypeUrn, entityTypeUrn, tryParseDataType, tryParseEntityType, type DataType, type UrnNamespace } from './typeUrns.js';
 
 /** How a key field's values are held and compared. */
 export type KeyValueKind = 'text' | 'boolean';
@@ -24,8 +24,8 @@ export interface KeyFieldInfo {
   readonly displayName: string;
   /** A caller's value in the form the index holds; throws ValidationError when it cannot be one. */
   readonly normalize?: (value: string) => string;
-  /** A stored value as facets show it. */
-  readonly display?: (value: string) => string;
+  /** A stored value as facets show it (type URNs in the server's namespace). */
+  readonly display?: (value: string, urnNamespace: UrnNamespace) => string;
 }
 
 const PLATFORM_PREFIX = 'urn:li:dataPlatform:';
@@ -73,14 +73,14 @@ export const KEY_FIELDS = {
   // Structured property definitions.
   qualifiedName: { kind: 'text', displayName: 'Qualified name' },
   displayName: { kind: 'text', displayName: 'Display name' },
-  valueType: { kind: 'text', displayName: 'Value type', normalize: dataTypeName, display: (v) => dataTypeUrn(v as DataType) },
+  valueType: { kind: 'text', displayName: 'Value type', normalize: dataTypeName, display: (v, namespace) => dataTypeUrn(v as DataType, namespace) },
   entityTypes: {
     kind: 'text',
     displayName: 'Entity types',
     normalize: entityTypeName,
-    display: (v) => {
+    display: (v, namespace) => {
       const type = findEntityType(v);
-      return type ? entityTypeUrn(type) : v;
+      return type ? entityTypeUrn(type, namespace) : v;
     },
   },
   cardinality: { kind: 'text', displayName: 'Cardinality', normalize: (v) => v.toUpperCase() },
@@ -174,41 +174,4 @@ export function parseSearchField(name: string): SearchField {
   }
   if (rest === '' || /\s/.test(rest)) throw new ValidationError(`Invalid search field ${name}`, 'field');
   return { kind: 'property', searchField: searchFieldName(rest) };
-}
-
-/**
- * The name among `candidates` closest to `name` (Levenshtein distance, ties to the
- * first), for "did you mean" messages; undefined when there are none.
- */
-export function closestName(name: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  const target = name.toLowerCase();
-  for (const c of candidates) {
-    const d = editDistance(target, c.toLowerCase(), bestDistance);
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-/** Levenshtein distance, giving up (returning `limit`) once it cannot be below `limit`. */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) >= limit) return limit;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(d);
-      rowMin = Math.min(rowMin, d);
-    }
-    if (rowMin >= limit) return limit;
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -26,6 +26,15 @@ export interface StructuredPropertiesAspect {
   properties: PropertyValueAssignment[];
 }
 
+/**
+ * What a write does with the values of a property that does not exist (never defined, or
+ * hard deleted): `refuse` the write (docs/contract.md §3, the default) or `drop` those
+ * values with a warning and store the rest, as DataHub does with
+ * structuredProperties.dropMissingPropertyValuesWithWarning
+ * (DROP_UNDEFINED_PROPERTY_VALUES, passed to the write path as configuration).
+ */
+export type UndefinedPropertyValues = 'refuse' | 'drop';
+
 /** What the rules need to know of one property named in a write. */
 export interface DefinitionState {
   readonly definition: EffectiveDefinition;

@@ -4,6 +4,10 @@
  * `urn:li:dataType:datahub.<type>` when they read a definition back); on input both
  * namespaces and the bare short form are accepted, and anything else is a validation
  * error. Stored and returned values are always in the canonical namespace.
+ *
+ * The namespace is configuration passed in: every function that writes a type URN, or
+ * names one in a message, takes it as an argument (the server's, from config.ts, handed
+ * to the services and the GraphQL context at start-up). Reading needs none.
  */
 import { closestWord } from './closestWord.js';
 import { ENTITY_TYPES, findEntityType, type EntityTypeInfo } from './registry/entityTypes.js';
@@ -16,19 +20,11 @@ export type UrnNamespace = (typeof URN_NAMESPACES)[number];
 const ALIASES: readonly string[] = URN_NAMESPACES;
 
 /**
- * The canonical namespace of this process, set once at start-up from the server's
- * configuration (URN_NAMESPACE). A process-wide setting rather than a parameter: every
- * rule that writes or shows a type URN uses it, and one server has one setting.
+ * The namespace unless URN_NAMESPACE says otherwise, as the seed writes type URNs; also
+ * the CLI's, which checks files before any server sees them and does not know a
+ * server's setting (the server writes what it stores in its own).
  */
-let namespace: UrnNamespace = 'svc';
-
-export function setUrnNamespace(value: UrnNamespace): void {
-  namespace = value;
-}
-
-export function urnNamespace(): UrnNamespace {
-  return namespace;
-}
+export const DEFAULT_URN_NAMESPACE: UrnNamespace = 'svc';
 
 export { DATA_TYPES, type DataType };
 
@@ -43,11 +39,11 @@ function stripNamespace(id: string): string | undefined {
   return ALIASES.includes(ns) ? id.slice(dot + 1) : undefined;
 }
 
-export function dataTypeUrn(type: DataType): string {
+export function dataTypeUrn(type: DataType, namespace: UrnNamespace): string {
   return `${DATA_TYPE_PREFIX}${namespace}.${type}`;
 }
 
-export function entityTypeUrn(type: EntityTypeInfo): string {
+export function entityTypeUrn(type: EntityTypeInfo, namespace: UrnNamespace): string {
   return `${ENTITY_TYPE_PREFIX}${namespace}.${type.name}`;
 }
 
@@ -76,33 +72,53 @@ function nameIn(text: string): string {
  * A data type named by URN (or, with `bareNames`, by its short name as the CLI's
  * files write it); the reason says which forms are accepted and what was probably meant.
  */
-export function resolveDataType(text: string, bareNames = false): Resolved<DataType> {
+export function resolveDataType(text: string, namespace: UrnNamespace, bareNames = false): Resolved<DataType> {
   const type = tryParseDataType(bareNames && !text.startsWith('urn:') ? text.toLowerCase() : text, bareNames);
   if (type) return { ok: true, value: type };
+  const urnOf = (t: DataType) => dataTypeUrn(t, namespace);
   const bare = tryParseDataType(text.toLowerCase(), true);
-  if (bare && !bareNames) return { ok: false, reason: `${quoteInput(text)} is not a data type urn; write ${dataTypeUrn(bare)}` };
+  if (bare && !bareNames) return { ok: false, reason: `${quoteInput(text)} is not a data type urn; write ${urnOf(bare)}` };
   const guess = closestWord(nameIn(text), DATA_TYPES) as DataType | undefined;
-  const forms = bareNames ? DATA_TYPES.join(', ') : DATA_TYPES.map(dataTypeUrn).join(', ');
-  const hint = guess ? ` (did you mean ${bareNames && !text.startsWith('urn:') ? guess : dataTypeUrn(guess)}?)` : '';
+  const forms = bareNames ? DATA_TYPES.join(', ') : DATA_TYPES.map(urnOf).join(', ');
+  const hint = guess ? ` (did you mean ${bareNames && !text.startsWith('urn:') ? guess : urnOf(guess)}?)` : '';
   return { ok: false, reason: `${quoteInput(text)} is not a data type; use one of ${forms}${hint}` };
 }
 
 /** The same for entity types (`urn:li:entityType:svc.dataset`, or `dataset` with `bareNames`). */
-export function resolveEntityType(text: string, bareNames = false): Resolved<EntityTypeInfo> {
+export function resolveEntityType(text: string, namespace: UrnNamespace, bareNames = false): Resolved<EntityTypeInfo> {
   const type = tryParseEntityType(text, bareNames);
   if (type) return { ok: true, value: type };
+  const urnOf = (t: EntityTypeInfo) => entityTypeUrn(t, namespace);
   const bare = tryParseEntityType(text, true);
-  if (bare && !bareNames) return { ok: false, reason: `${quoteInput(text)} is not an entity type urn; write ${entityTypeUrn(bare)}` };
+  if (bare && !bareNames) return { ok: false, reason: `${quoteInput(text)} is not an entity type urn; write ${urnOf(bare)}` };
   const guessName = closestWord(nameIn(text), ENTITY_TYPES.map((t) => t.name));
   const guess = guessName ? findEntityType(guessName) : undefined;
-  const hint = guess ? `; did you mean ${bareNames && !text.startsWith('urn:') ? guess.name : entityTypeUrn(guess)}?` : `; write urn:li:entityType:${namespace}.<entity type>, e.g. ${entityTypeUrn(ENTITY_TYPES[0]!)}`;
+  const hint = guess ? `; did you mean ${bareNames && !text.startsWith('urn:') ? guess.name : urnOf(guess)}?` : `; write ${ENTITY_TYPE_PREFIX}${namespace}.<entity type>, e.g. ${urnOf(ENTITY_TYPES[0]!)}`;
   return { ok: false, reason: `${quoteInput(text)} is not an entity type${hint}` };
 }
 
-export function parseDataTypeUrn(value: unknown, field = 'valueType'): DataType {
-  const resolved = typeof value === 'string' ? resolveDataType(value) : undefined;
+/** A data type URN from untrusted input; a ValidationError naming `field` and the accepted forms otherwise. */
+export function parseDataTypeUrn(value: unknown, namespace: UrnNamespace, field = 'valueType'): DataType {
+  const resolved = typeof value === 'string' ? resolveDataType(value, namespace) : undefined;
   if (resolved?.ok) return resolved.value;
-  throw new ValidationError(`${field} ${resolved?.reason ?? `must be a data type urn such as ${dataTypeUrn('string')}`}`, field);
+  throw new ValidationError(`${field} ${resolved?.reason ?? `must be a data type urn such as ${dataTypeUrn('string', namespace)}`}`, field);
+}
+
+/**
+ * The data type of a URN already checked (a stored definition's), in any namespace:
+ * reading needs no namespace; a URN that is not one is a ValidationError naming `field`.
+ */
+export function dataTypeOf(urn: string, field = 'valueType'): DataType {
+  const type = tryParseDataType(urn);
+  if (!type) throw new ValidationError(`${field} ${quoteInput(urn)} is not a data type urn`, field);
+  return type;
+}
+
+/** The same for an entity type URN. */
+export function entityTypeOf(urn: string, field = 'entityTypes'): EntityTypeInfo {
+  const type = tryParseEntityType(urn);
+  if (!type) throw new ValidationError(`${field} ${quoteInput(urn)} is not an entity type urn`, field);
+  return type;
 }
 
 /** Resolves an entity type URN in any accepted form (or, where allowed, a bare name like `dataset`). */
@@ -118,10 +134,11 @@ export function tryParseEntityType(value: unknown, allowBareName = false): Entit
   return type && (id === value || type.name === name) ? type : undefined;
 }
 
-export function parseEntityTypeUrn(value: unknown, field = 'entityTypes'): EntityTypeInfo {
-  const resolved = typeof value === 'string' ? resolveEntityType(value) : undefined;
+/** An entity type URN from untrusted input; a ValidationError naming `field` and the accepted forms otherwise. */
+export function parseEntityTypeUrn(value: unknown, namespace: UrnNamespace, field = 'entityTypes'): EntityTypeInfo {
+  const resolved = typeof value === 'string' ? resolveEntityType(value, namespace) : undefined;
   if (resolved?.ok) return resolved.value;
-  throw new ValidationError(`${field} ${resolved?.reason ?? `must be an entity type urn such as urn:li:entityType:${namespace}.dataset`}`, field);
+  throw new ValidationError(`${field} ${resolved?.reason ?? `must be an entity type urn such as ${ENTITY_TYPE_PREFIX}${namespace}.dataset`}`, field);
 }
 
 /** GraphQL's StdDataType enum value for a data type. */
@@ -130,9 +147,9 @@ export function stdDataType(type: DataType): StdDataType {
 }
 
 /** A type URN in any accepted form, written in the canonical namespace; text that is not one is returned unchanged. */
-export function canonicalTypeUrn(text: string): string {
+export function canonicalTypeUrn(text: string, namespace: UrnNamespace): string {
   const dataType = tryParseDataType(text);
-  if (dataType) return dataTypeUrn(dataType);
+  if (dataType) return dataTypeUrn(dataType, namespace);
   const entityType = tryParseEntityType(text);
-  return entityType ? entityTypeUrn(entityType) : text;
+  return entityType ? entityTypeUrn(entityType, namespace) : text;
 }

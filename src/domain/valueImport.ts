@@ -81,7 +81,9 @@ export function checkImport(
     const cells = new Map<string, readonly TypedValue[] | null>();
     columns.forEach((column, i) => {
       if (!usable.has(column)) return;
-      const values = row.cells[i]!.map((v) => v.trim()).filter((v) => v !== '');
+      // Values as written: an exported value with spaces, a tab or a CR at its ends comes back the same (a number's
+      // spaces are the number parser's business); only an empty value is none.
+      const values = row.cells[i]!.filter((v) => v !== '');
       try {
         if (values.length === 0) {
           checkRemoval(column, context);

@@ -237,6 +237,13 @@ export function startConfiguredMeilisearch(config: Config, log: Logger): Promise
   });
 }
 
+/** Stops a Meilisearch a killed process left running on DATA_DIR's data (only with DATA_DIR locked: no live owner). */
+export async function stopOrphanMeilisearch(dataDir: string, log: Logger): Promise<void> {
+  const meiliDir = path.join(dataDir, 'meili');
+  const orphan = await runningFromPidFile(path.join(meiliDir, 'meilisearch.pid'), path.join(meiliDir, 'data.ms'));
+  if (orphan) await stopOrphan(orphan, 'Meilisearch', 'SIGTERM', log, 10_000);
+}
+
 export async function startEmbeddedMeilisearch(options: EmbeddedOptions): Promise<EmbeddedMeilisearch> {
   const { log } = options;
   const meiliDir = path.join(options.dataDir, 'meili');
@@ -245,8 +252,7 @@ export async function startEmbeddedMeilisearch(options: EmbeddedOptions): Promis
   const dbPath = path.join(meiliDir, 'data.ms');
   const version = options.binaryPath ? await binaryVersion(binary) : BUNDLED_VERSION;
   const pidFile = path.join(meiliDir, 'meilisearch.pid');
-  const orphan = await runningFromPidFile(pidFile, dbPath);
-  if (orphan) await stopOrphan(orphan, 'Meilisearch', 'SIGTERM', log, 10_000);
+  await stopOrphanMeilisearch(options.dataDir, log);
   await discardOtherVersionsData(meiliDir, dbPath, version, log);
   const masterKey = await readOrCreateMasterKey(path.join(meiliDir, 'master-key'));
 

@@ -57,6 +57,12 @@ export interface EmbeddedPostgres {
 
 const DATABASE = 'propgraph';
 
+/** Stops a PostgreSQL a killed process left running on this cluster (only with DATA_DIR locked: no live owner). */
+export async function stopOrphanPostgres(clusterDir: string, log: Logger): Promise<void> {
+  const orphan = await runningFromPidFile(path.join(clusterDir, 'postmaster.pid'), clusterDir);
+  if (orphan) await stopOrphan(orphan, 'PostgreSQL', 'SIGINT', log);
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const { log } = options;
   const binDir = await bundledBinaries(options.binDir);
@@ -87,8 +93,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Awaited by the caller; a failure until then must not count as unhandled.
   durable.catch(() => undefined);
 
-  const orphan = await runningFromPidFile(path.join(clusterDir, 'postmaster.pid'), clusterDir);
-  if (orphan) await stopOrphan(orphan, 'PostgreSQL', 'SIGINT', log);
+  await stopOrphanPostgres(clusterDir, log);
 
   const socketDir = await socketDirFor(clusterDir, owner);
   const launch = async (): Promise<RunningChild> => {

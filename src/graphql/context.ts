@@ -1,6 +1,8 @@
 /** What every resolver receives: the authenticated caller, the services and per-request loaders. */
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import type { Caller } from '../services/caller.js';
 import type { RequestReceipts } from '../services/writeReceipt.js';
+import type { EngineRequest } from '../services/searchService.js';
 import type { Services } from '../services/index.js';
 import type { Loaders } from './loaders.js';
 
@@ -16,4 +18,12 @@ export interface GraphQLContext {
    * and the X-Index-Status header).
    */
   readonly receipts: RequestReceipts;
+  /**
+   * Where the engine requests of this request's searches go when it asked to see them
+   * (X-Propgraph-Explain, rest/explainHeader.ts); null otherwise. Each search resolver
+   * adds what its service call returned.
+   */
+  readonly engineRequests: EngineRequest[] | null;
+  /** The namespace type URNs and their qualified names are shown in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
 }

@@ -7,23 +7,28 @@
  * limit, and a document that does not parse is answered here. Documents that passed are
  * remembered, so repeated queries are parsed once here.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, Kind, parse, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
+import { GraphQLError, isObjectType, Kind, parse, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema } from 'graphql';
 import { formatPath } from '../domain/inputLimits.js';
 import { jsonNestingViolation } from '../domain/textNesting.js';
 import { documentNestingViolation } from './documentNesting.js';
-import { checkDocument, DEFAULT_QUERY_LIMITS, type QueryLimits } from './limits.js';
+import { checkDocument, DEFAULT_QUERY_LIMITS, type IsObjectType, type QueryLimits } from './limits.js';
 
-/** How many passed documents are remembered, and up to what length (bounding the memory held to 16 MiB). */
+/** How many passed documents are remembered (their digests). */
 const REMEMBERED = 1000;
-const REMEMBERED_LENGTH = 16 * 1024;
+
+/** Which type conditions name object types, from the schema the documents run against. */
+export function objectTypesOf(schema: GraphQLSchema): IsObjectType {
+  return (name) => isObjectType(schema.getType(name));
+}
 
 /**
  * The error to answer with when the document does not parse (over the token limit
  * included; as Apollo reports it, so that it need not parse it again) or is over a
  * limit; undefined when it is within them.
  */
-export function documentLimitError(source: string, limits: QueryLimits = DEFAULT_QUERY_LIMITS): GraphQLError | undefined {
+export function documentLimitError(source: string, limits: QueryLimits = DEFAULT_QUERY_LIMITS, isObjectType?: IsObjectType): GraphQLError | undefined {
   const deep = documentNestingViolation(source, limits.maxNesting);
   if (deep) {
     return new GraphQLError(
@@ -39,12 +44,12 @@ export function documentLimitError(source: string, limits: QueryLimits = DEFAULT
     return new GraphQLError(err.message, { source: err.source, positions: err.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
   }
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-  const problem = checkDocument(document, (name) => fragments.get(name), limits);
+  const problem = checkDocument(document, (name) => fragments.get(name), limits, isObjectType);
   return problem ? new GraphQLError(problem.message, { nodes: [problem.node], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }) : undefined;
 }
 
 /** A Fastify preHandler for the GraphQL routes: a 400 shaped as Apollo's parse and validation errors. */
-export function documentGate(limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
+export function documentGate(limits: QueryLimits = DEFAULT_QUERY_LIMITS, isObjectType?: IsObjectType) {
   const passed = new Set<string>();
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const holder = (request.method === 'GET' ? request.query : request.body) as { query?: unknown; variables?: unknown } | undefined;
@@ -59,14 +64,15 @@ export function documentGate(limits: QueryLimits = DEFAULT_QUERY_LIMITS) {
       }
     }
     const source = holder?.query;
-    if (typeof source !== 'string' || passed.has(source)) return;
-    const error = documentLimitError(source, limits);
+    if (typeof source !== 'string') return;
+    const digest = createHash('sha256').update(source).digest('base64');
+    if (passed.has(digest)) return;
+    const error = documentLimitError(source, limits, isObjectType);
     if (error) {
       await reply.code(400).type('application/json').send({ errors: [error.toJSON()] });
       return;
     }
-    if (source.length > REMEMBERED_LENGTH) return;
     if (passed.size >= REMEMBERED) passed.delete(passed.values().next().value!);
-    passed.add(source);
+    passed.add(digest);
   };
 }

@@ -9,7 +9,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, isUnionType, Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { quoteInput } from '../domain/inputLimits.js';
-import { DEFAULT_QUERY_LIMITS, limitExceeded, measureSelection, type QueryLimits } from './limits.js';
+import { objectTypesOf } from './documentGate.js';
+import { DEFAULT_QUERY_LIMITS, limitExceeded, measureSelection, type IsObjectType, type QueryLimits } from './limits.js';
 
 type Fragments = (name: string) => FragmentDefinitionNode | undefined;
 
@@ -90,7 +91,7 @@ export function entityTypeNames(schema: GraphQLSchema): string[] {
 }
 
 /** Why the operation's `_entities` work is over the limits, or undefined. */
-export function entitiesWorkProblem(operation: OperationDefinitionNode, fragments: Fragments, variables: Record<string, unknown>, limits: QueryLimits = DEFAULT_QUERY_LIMITS): string | undefined {
+export function entitiesWorkProblem(operation: OperationDefinitionNode, fragments: Fragments, variables: Record<string, unknown>, limits: QueryLimits = DEFAULT_QUERY_LIMITS, isObjectType?: IsObjectType): string | undefined {
   const fields = entitiesFields(operation.selectionSet, fragments);
   if (fields.length === 0) return undefined;
   const counts = fields.map((field) => representationCount(field, variables));
@@ -98,10 +99,10 @@ export function entitiesWorkProblem(operation: OperationDefinitionNode, fragment
   if (representations > limits.maxRepresentations) {
     return `_entities may resolve at most ${limits.maxRepresentations} representations per request; this request has ${representations}`;
   }
-  let cost = measureSelection(operation.selectionSet, fragments, limits).cost;
+  let cost = measureSelection(operation.selectionSet, fragments, limits, undefined, isObjectType).cost;
   for (const [i, field] of fields.entries()) {
     const n = counts[i]!;
-    const each = field.selectionSet ? measureSelection(field.selectionSet, fragments, limits).cost : 0;
+    const each = field.selectionSet ? measureSelection(field.selectionSet, fragments, limits, undefined, isObjectType).cost : 0;
     // The document counted the selection once; it runs once per representation.
     cost += (n - 1) * each;
     if (cost > limits.maxCost) {
@@ -119,9 +120,10 @@ export function entitiesLimitPlugin(limits: QueryLimits = DEFAULT_QUERY_LIMITS):
           if (!operation) return;
           const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
           const variables = request.variables ?? {};
+          const isObjectType = objectTypesOf(schema);
           const problem =
-            limitExceeded(measureSelection(operation.selectionSet, (n) => fragments.get(n), limits, variables), limits) ??
-            entitiesWorkProblem(operation, (n) => fragments.get(n), variables, limits) ??
+            limitExceeded(measureSelection(operation.selectionSet, (n) => fragments.get(n), limits, variables, isObjectType), limits) ??
+            entitiesWorkProblem(operation, (n) => fragments.get(n), variables, limits, isObjectType) ??
             representationsProblem(operation, (n) => fragments.get(n), variables, entityTypeNames(schema));
           if (problem) throw new GraphQLError(problem, { nodes: [operation], extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
         },

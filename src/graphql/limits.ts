@@ -1,30 +1,41 @@
 /**
- * Bounds on what one GraphQL document may ask for: tokens, selection depth, aliases, a
- * cost (fields selected after expanding fragments), how often one field may be selected
- * in one selection set and how many fragments one selection set may spread. The last two
- * exist because graphql-js's validation compares every pair of same-named fields and of
- * spread fragments: quadratic, so a document inside the token limit could still hold the
- * server for seconds. The walk here is linear: each fragment is measured once.
+ * Bounds on what one GraphQL document may ask for: tokens, selection depth, aliases, a cost,
+ * the results it asks for, the fragments merged into one selection set and the work of
+ * checking that repeated fields merge (mergeComparisons.ts).
  *
- * The same walk sums the results an operation asks for: the `count` argument of every
- * field that takes one (directly or inside its input object), aliases and fragments
- * spread twice counting twice, each capped as the field caps it. Fifty aliases of
- * `scrollAcrossEntities(count: 1000)` are one small document asking for 50,000 hits.
- * Counts given as variables are known only once the operation runs: the document gate
- * counts literals, the operation plugin (entitiesLimit.ts) counts again with variables.
+ * Cost is what is resolved, not what is spelled: as graphql-js executes a selection set, the
+ * fields of one response name are merged (from the set itself, its inline fragments and the
+ * fragments it spreads) and resolved once, and a fragment spread twice into one set adds
+ * nothing. Apollo Client adds `__typename` to every selection set and DataHub's app spreads
+ * the same fragments at many levels, so its documents spell `__typename` up to 811 times and
+ * `properties` 23 times in one merged set while resolving it once. The walk merges each
+ * level as the executor does; inline fragments and fragments on different object types
+ * exclude each other (an object has one type), so a level costs its common fields plus its
+ * costliest object type's own. Without the schema (`isObjectType` absent), every branch is
+ * counted as if it applied.
+ *
+ * The results an operation asks for: the `count` argument of every field that takes one
+ * (directly or inside its input object), each resolved field counted once and capped as the
+ * field caps it. Fifty aliases of `scrollAcrossEntities(count: 1000)` are one small document
+ * asking for 50,000 hits. Counts given as variables are known only once the operation runs:
+ * the document gate counts literals, the operation plugin (entitiesLimit.ts) counts again
+ * with variables.
  */
 import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { LIMITS, PAGE_LIMITS } from '../domain/limits.js';
+import { mergeComparisons } from './mergeComparisons.js';
 
 export interface QueryLimits {
   /** Lexical tokens in a document (graphql-js `maxTokens`); parsing stops beyond. */
   readonly maxTokens: number;
   readonly maxDepth: number;
+  /** Aliased response names resolved in one selection set (fragments merged in). */
   readonly maxAliases: number;
+  /** Fields resolved on one object of each type, summed down the tree (each response name once per selection set). */
   readonly maxCost: number;
-  /** Selections of one response name in one selection set (fragments merged in). */
-  readonly maxSameField: number;
-  /** Fragment spreads in one selection set (fragments merged in). */
+  /** Comparisons graphql-js's field-merging check makes between fields spelled more than once (mergeComparisons.ts). */
+  readonly maxMergeComparisons: number;
+  /** Distinct fragments merged into one selection set (spread directly or through other fragments). */
   readonly maxFragmentSpreads: number;
   /** Representations one `_entities` call may resolve. */
   readonly maxRepresentations: number;
@@ -36,10 +47,13 @@ export interface QueryLimits {
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   maxTokens: 10_000,
-  maxDepth: 15,
+  // DataHub's app nests its search results 18 fields deep (an entity's siblings' parents' platforms...).
+  maxDepth: 25,
   maxAliases: 50,
-  maxCost: 5000,
-  maxSameField: 25,
+  // DataHub's app's costliest page query (getDataset) resolves about 10,800 fields on a dataset.
+  maxCost: 20_000,
+  // Its documents need at most about 6,400; a field spelled 300 times in one set needs 44,850.
+  maxMergeComparisons: 25_000,
   maxFragmentSpreads: 50,
   maxRepresentations: 1000,
   maxResults: LIMITS.requestedResults,
@@ -48,6 +62,9 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
 };
 
 export type Variables = Readonly<Record<string, unknown>>;
+export type Fragments = (name: string) => FragmentDefinitionNode | null | undefined;
+/** Whether a type condition names an object type (one an object either is or is not); unknown names are not. */
+export type IsObjectType = (typeName: string) => boolean;
 
 /** A count as given: an integer literal, or a variable holding a number; anything else asks for nothing here (the field's own validation refuses it). */
 function countValue(value: ValueNode | undefined, variables: Variables | undefined): number {
@@ -77,144 +94,195 @@ export function requestedResults(field: FieldNode, variables?: Variables): numbe
   return Math.min(Math.max(asked, 0), PAGE_LIMITS.maxCount);
 }
 
-/** What a selection set holds, fragments expanded. */
+/** What a selection resolves. */
 export interface Measure {
   depth: number;
+  /** The most aliased response names in one selection set. */
   aliases: number;
   cost: number;
-  /** The first response name selected more often than allowed in one selection set. */
-  repeated: string | undefined;
-  /** The most fragment spreads found in one selection set. */
+  /** The most distinct fragments merged into one selection set. */
   spreads: number;
-  /** Results asked for: the summed counts of the fields selected, fragments expanded. */
+  /** Results asked for: the counts of the fields resolved. */
   results: number;
 }
 
-/** One merged selection level: the response names and spreads of a set and the fragments in it. */
+/** One response name of a merged level: every selection set its spellings carry, and what they ask. */
+interface Spelled {
+  readonly sets: SelectionSetNode[];
+  results: number;
+  readonly aliased: boolean;
+}
+
+/** A merged level: the fields every object resolves, and those only an object of one type does. */
 interface Level {
-  readonly names: Map<string, number>;
+  readonly common: Map<string, Spelled>;
+  readonly byType: Map<string, Map<string, Spelled>>;
+  readonly visited: Map<Map<string, Spelled>, Set<string>>;
   spreads: number;
 }
 
-/** A fragment's measure and its own level, so that spreading it merges both into the spreading set. */
-interface FragmentSummary {
-  readonly measure: Measure;
-  readonly level: Level;
-}
+const zero = (): Measure => ({ depth: 0, aliases: 0, cost: 0, spreads: 0, results: 0 });
 
-const IN_PROGRESS = Symbol('in progress');
-
-/** Selections one document's walk may count, fragments merged in, before it is refused as too costly. */
+/** Selections one document's walk may visit, fragments merged in, per unit of maxCost. */
 const WORK_PER_COST = 20;
 
 class Walker {
-  private readonly summaries = new Map<string, FragmentSummary | typeof IN_PROGRESS>();
   private work = 0;
 
   constructor(
-    private readonly fragments: (name: string) => FragmentDefinitionNode | null | undefined,
+    private readonly fragments: Fragments,
     private readonly limits: QueryLimits,
-    private readonly variables?: Variables,
+    private readonly variables: Variables | undefined,
+    private readonly isObjectType: IsObjectType | undefined,
   ) {}
 
-  measure(set: SelectionSetNode): Measure {
-    const level: Level = { names: new Map(), spreads: 0 };
-    const m: Measure = { depth: 0, aliases: 0, cost: 0, repeated: undefined, spreads: 0, results: 0 };
-    this.collect(set, level, m);
-    m.spreads = Math.max(m.spreads, level.spreads);
-    return m;
+  /** The measure of the sets merged as one level: what an object resolves from all of them. */
+  measure(sets: readonly SelectionSetNode[]): Measure {
+    const level: Level = { common: new Map(), byType: new Map(), visited: new Map(), spreads: 0 };
+    for (const set of sets) this.collect(set, level, level.common);
+    const fields = new Map<string, Measure>();
+    const common = zero();
+    const commonAliases = aliasesOf(level.common);
+    common.aliases = commonAliases;
+    for (const [name, spelled] of level.common) {
+      if (this.over(common) || this.tooMuchWork()) break;
+      const field = this.field(spelled.sets, spelled);
+      fields.set(name, field);
+      add(common, field);
+    }
+    let best = common;
+    for (const own of level.byType.values()) {
+      if (this.over(best) || this.tooMuchWork()) break;
+      const variant = { ...common, aliases: Math.max(common.aliases, commonAliases + aliasesOf(own, level.common)) };
+      for (const [name, spelled] of own) {
+        if (this.over(variant) || this.tooMuchWork()) break;
+        const shared = level.common.get(name);
+        if (shared) {
+          subtract(variant, fields.get(name) ?? zero());
+          add(variant, this.field([...shared.sets, ...spelled.sets], { sets: [], results: Math.max(shared.results, spelled.results), aliased: shared.aliased || spelled.aliased }));
+        } else add(variant, this.field(spelled.sets, spelled));
+      }
+      best = larger(best, variant);
+    }
+    if (this.tooMuchWork()) best.cost = Math.max(best.cost, this.limits.maxCost + 1);
+    best.spreads = Math.max(best.spreads, level.spreads);
+    return best;
   }
 
   over(m: Measure): boolean {
     const l = this.limits;
-    return m.cost > l.maxCost || m.aliases > l.maxAliases || m.depth > l.maxDepth || m.repeated !== undefined || m.spreads > l.maxFragmentSpreads || m.results > l.maxResults;
+    return m.cost > l.maxCost || m.aliases > l.maxAliases || m.depth > l.maxDepth || m.spreads > l.maxFragmentSpreads || m.results > l.maxResults;
   }
 
-  /** Adds the selections of `set` to `level` (inline fragments and spreads belong to it); fields' own sets are new levels. */
-  private collect(set: SelectionSetNode, level: Level, m: Measure): void {
+  private tooMuchWork(): boolean {
+    return this.work > this.limits.maxCost * WORK_PER_COST;
+  }
+
+  /** Adds a set's selections to `into`: its fields, its inline fragments' and its spread fragments', once per fragment. */
+  private collect(set: SelectionSetNode, level: Level, into: Map<string, Spelled>): void {
     for (const selection of set.selections) {
-      // Stop early on pathological documents instead of walking them whole.
-      if (this.over(m) || level.spreads > this.limits.maxFragmentSpreads) return;
+      if (++this.work > this.limits.maxCost * WORK_PER_COST) return;
       if (selection.kind === Kind.FIELD) {
-        this.count(level, m, selection.alias?.value ?? selection.name.value, 1);
-        m.cost++;
-        m.results += requestedResults(selection, this.variables);
-        if (selection.alias) m.aliases++;
-        if (selection.selectionSet) this.add(m, this.measure(selection.selectionSet), 1);
-        else m.depth = Math.max(m.depth, 1);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        this.collect(selection.selectionSet, level, m);
-      } else {
-        level.spreads++;
-        const summary = this.fragment(selection.name.value);
-        if (!summary) continue;
-        this.add(m, summary.measure, 0);
-        for (const [name, n] of summary.level.names) this.count(level, m, name, n);
-        level.spreads += summary.level.spreads;
+        const name = selection.alias?.value ?? selection.name.value;
+        let spelled = into.get(name);
+        if (!spelled) into.set(name, (spelled = { sets: [], results: 0, aliased: selection.alias !== undefined }));
+        if (selection.selectionSet && !spelled.sets.includes(selection.selectionSet)) spelled.sets.push(selection.selectionSet);
+        spelled.results = Math.max(spelled.results, requestedResults(selection, this.variables));
+        continue;
       }
+      let condition: string | undefined;
+      let selections: SelectionSetNode;
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        condition = selection.typeCondition?.name.value;
+        selections = selection.selectionSet;
+      } else {
+        const name = selection.name.value;
+        // graphql-js merges a fragment once per selection set, however often it is spread.
+        const seen = level.visited.get(into) ?? new Set<string>();
+        level.visited.set(into, seen);
+        if (seen.has(name) || level.visited.get(level.common)?.has(name)) continue;
+        seen.add(name);
+        level.spreads++;
+        const definition = this.fragments(name);
+        if (!definition) continue;
+        condition = definition.typeCondition.name.value;
+        selections = definition.selectionSet;
+      }
+      const target = into === level.common && condition !== undefined && this.isObjectType?.(condition) ? this.branch(level, condition) : into;
+      this.collect(selections, level, target);
     }
   }
 
-  private count(level: Level, m: Measure, name: string, n: number): void {
-    // Merging fragments' names is the walk's only repeated work; a document that makes
-    // it large selects far more than maxCost fields once expanded.
-    if (++this.work > this.limits.maxCost * WORK_PER_COST) m.cost = Math.max(m.cost, this.limits.maxCost + 1);
-    const total = (level.names.get(name) ?? 0) + n;
-    level.names.set(name, total);
-    if (total > this.limits.maxSameField) m.repeated ??= name;
+  private branch(level: Level, typeName: string): Map<string, Spelled> {
+    let own = level.byType.get(typeName);
+    if (!own) level.byType.set(typeName, (own = new Map()));
+    return own;
   }
 
-  private add(m: Measure, child: Measure, depthStep: number): void {
-    m.depth = Math.max(m.depth, child.depth + depthStep);
-    m.aliases += child.aliases;
-    m.cost += child.cost;
-    m.repeated ??= child.repeated;
-    m.spreads = Math.max(m.spreads, child.spreads);
-    m.results += child.results;
+  /** One resolved field: itself, what it asks for, and what its merged selection resolves. */
+  private field(sets: readonly SelectionSetNode[], spelled: Spelled): Measure {
+    const child = sets.length > 0 ? this.measure(sets) : zero();
+    return { depth: child.depth + 1, aliases: child.aliases, cost: child.cost + 1, spreads: child.spreads, results: child.results + spelled.results };
   }
+}
 
-  /** A fragment measured once per document; undefined for unknown fragments and cycles (graphql's own rules report those). */
-  private fragment(name: string): FragmentSummary | undefined {
-    const known = this.summaries.get(name);
-    if (known === IN_PROGRESS) return undefined;
-    if (known) return known;
-    const definition = this.fragments(name);
-    if (!definition) return undefined;
-    this.summaries.set(name, IN_PROGRESS);
-    const level: Level = { names: new Map(), spreads: 0 };
-    const measure: Measure = { depth: 0, aliases: 0, cost: 0, repeated: undefined, spreads: 0, results: 0 };
-    this.collect(definition.selectionSet, level, measure);
-    const summary = { measure, level };
-    this.summaries.set(name, summary);
-    return summary;
-  }
+/** The aliased response names of a level's fields (those not already among `besides`). */
+function aliasesOf(fields: ReadonlyMap<string, Spelled>, besides?: ReadonlyMap<string, Spelled>): number {
+  let n = 0;
+  for (const [name, spelled] of fields) if (spelled.aliased && !besides?.has(name)) n++;
+  return n;
+}
+
+function add(m: Measure, child: Measure): Measure {
+  m.depth = Math.max(m.depth, child.depth);
+  m.aliases = Math.max(m.aliases, child.aliases);
+  m.cost += child.cost;
+  m.spreads = Math.max(m.spreads, child.spreads);
+  m.results += child.results;
+  return m;
+}
+
+/** Takes a common field's measure out again where an object type merges more into it (the maxima stay: they only grow). */
+function subtract(m: Measure, child: Measure): void {
+  m.cost -= child.cost;
+  m.results -= child.results;
+}
+
+function larger(a: Measure, b: Measure): Measure {
+  return { depth: Math.max(a.depth, b.depth), aliases: Math.max(a.aliases, b.aliases), cost: Math.max(a.cost, b.cost), spreads: Math.max(a.spreads, b.spreads), results: Math.max(a.results, b.results) };
 }
 
 /** The first limit a measure exceeds, as the message to answer with. */
 export function limitExceeded(m: Measure, limits: QueryLimits): string | undefined {
   if (m.depth > limits.maxDepth) return `Query depth ${m.depth} exceeds the limit of ${limits.maxDepth}`;
-  if (m.aliases > limits.maxAliases) return `Query uses more than the limit of ${limits.maxAliases} aliases`;
+  if (m.aliases > limits.maxAliases) return `Query uses more than the limit of ${limits.maxAliases} aliases in one selection set`;
   if (m.cost > limits.maxCost) return `Query selects more than the limit of ${limits.maxCost} fields`;
-  if (m.repeated !== undefined) return `Query selects ${m.repeated} more than ${limits.maxSameField} times in one selection set`;
   if (m.spreads > limits.maxFragmentSpreads) return `Query spreads more than the limit of ${limits.maxFragmentSpreads} fragments in one selection set`;
   if (m.results > limits.maxResults) {
-    return `Query asks for ${m.results} results (the count of every field that takes one, each alias and fragment spread counted), more than the limit of ${limits.maxResults} per request; ask for fewer, or page with the next cursor`;
+    return `Query asks for ${m.results} results (the count of every field it resolves that takes one, each alias counted), more than the limit of ${limits.maxResults} per request; ask for fewer, or page with the next cursor`;
   }
   return undefined;
 }
 
 /** Measures every operation and fragment of a document; the first limit exceeded, if any. */
-export function checkDocument(document: DocumentNode, fragments: (name: string) => FragmentDefinitionNode | null | undefined, limits: QueryLimits): { message: string; node: DocumentNode['definitions'][number] } | undefined {
-  const walker = new Walker(fragments, limits);
+export function checkDocument(document: DocumentNode, fragments: Fragments, limits: QueryLimits, isObjectType?: IsObjectType): { message: string; node: DocumentNode['definitions'][number] } | undefined {
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION && definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
-    const message = limitExceeded(walker.measure(definition.selectionSet), limits);
+    const message = limitExceeded(new Walker(fragments, limits, undefined, isObjectType).measure([definition.selectionSet]), limits);
     if (message) return { message, node: definition };
+  }
+  const merging = mergeComparisons(document, fragments, limits.maxMergeComparisons);
+  if (merging.comparisons > limits.maxMergeComparisons) {
+    const first = document.definitions[0]!;
+    return {
+      message: `Query spells ${merging.field} ${merging.spellings} times in one selection set (fragments merged in): checking that repeated fields merge takes more than the limit of ${limits.maxMergeComparisons} comparisons; select each field once per selection set`,
+      node: first,
+    };
   }
   return undefined;
 }
 
 /** The measure of one selection set, with the operation's variables when known (the `_entities` work count, the results asked for). */
-export function measureSelection(set: SelectionSetNode, fragments: (name: string) => FragmentDefinitionNode | null | undefined, limits: QueryLimits, variables?: Variables): Measure {
-  return new Walker(fragments, limits, variables).measure(set);
+export function measureSelection(set: SelectionSetNode, fragments: Fragments, limits: QueryLimits, variables?: Variables, isObjectType?: IsObjectType): Measure {
+  return new Walker(fragments, limits, variables, isObjectType).measure([set]);
 }

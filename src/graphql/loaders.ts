@@ -3,7 +3,7 @@
  * dataset's properties, search results) costs a few queries, not one per field.
  */
 import DataLoader from 'dataloader';
-import { parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
+import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.js';
 import type { Caller } from '../services/caller.js';
 import type { Services } from '../services/index.js';
 import type { AspectValue } from '../services/entityService.js';
@@ -37,7 +37,8 @@ export function createLoaders(services: Services, caller: Caller): Loaders {
         const byAspect = new Map<string, string[]>();
         const shown = await readable.loadMany([...new Set(keys.map((k) => k.urn))]);
         const allowed = new Set([...new Set(keys.map((k) => k.urn))].filter((_, i) => shown[i] === true));
-        for (const k of keys) if (allowed.has(k.urn)) byAspect.set(k.aspect, [...(byAspect.get(k.aspect) ?? []), k.urn]);
+        // An aspect the entity's type does not have is absent (the read would refuse it, and with it the whole batch).
+        for (const k of keys) if (allowed.has(k.urn) && hasAspect(k.urn, k.aspect)) byAspect.set(k.aspect, [...(byAspect.get(k.aspect) ?? []), k.urn]);
         const found = new Map<string, AspectValue>();
         for (const [aspect, urns] of byAspect) {
           const views = await services.entities.readEntities(urns.map((u) => parseUrn(u)), [aspect]);
@@ -66,6 +67,11 @@ export function createLoaders(services: Services, caller: Caller): Loaders {
       return parsed.map((p) => (p instanceof Error ? p : (found.get(p.value) ?? null)));
     }),
   };
+}
+
+function hasAspect(urn: string, aspect: string): boolean {
+  const parsed = tryParseUrn(urn);
+  return parsed.ok && (parsed.urn.entityType.keyAspect === aspect || parsed.urn.entityType.aspects.includes(aspect));
 }
 
 function tryParse(parse: () => Urn): Urn | Error {

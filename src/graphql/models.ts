@@ -10,6 +10,8 @@ import type { TypedValue } from '../domain/typedValue.js';
 import type { DataType } from '../domain/typeUrns.js';
 import type { PredicateOutcome } from '../domain/testExplanation.js';
 import type { ExplainedOutcome, TestCompliance } from '../services/complianceService.js';
+import type { Privileges } from '../services/accessService.js';
+import type { SavedView } from '../domain/savedView.js';
 
 /** Any entity: its urn and type; GraphQL's concrete type follows from the entity type. */
 export interface EntityModel {
@@ -97,11 +99,22 @@ export interface SchemaFieldModel {
   readonly fieldPath: string;
   readonly nativeDataType: string | null;
   readonly description: string | null;
+  /** The field as stored (shape-checked only), for DataHub's fields of it. */
+  readonly stored: Readonly<Record<string, unknown>>;
 }
 
 export interface SchemaMetadataModel {
+  readonly datasetUrn: string;
   readonly fields: readonly SchemaFieldModel[];
+  /** The aspect as stored, for DataHub's fields of it. */
+  readonly stored: Readonly<Record<string, unknown>>;
 }
+
+/** A saved view (domain/savedView.ts). */
+export type SavedViewModel = SavedView;
+
+/** What the caller may do: propgraph's privileges and the global views they may manage. */
+export type PlatformPrivilegesModel = Privileges & { readonly manageGlobalViews: boolean };
 
 export interface DefinitionRevisionModel {
   readonly revision: number;

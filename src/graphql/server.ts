@@ -8,23 +8,28 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import type { GraphQLContext } from './context.js';
 import { createErrorFormatter, errorLogPlugin } from './errors.js';
-import { documentGate } from './documentGate.js';
+import { documentGate, objectTypesOf } from './documentGate.js';
 import { entitiesLimitPlugin } from './entitiesLimit.js';
 import { completeListsInTurns } from './listTurns.js';
 import { literalLimitsRule, variableLimitsPlugin } from './inputLimits.js';
 import { DEFAULT_QUERY_LIMITS } from './limits.js';
+import { DATAHUB_APP_GRAPHQL_PATH } from '../rest/datahubAppSession.js';
 import { createLoaders } from './loaders.js';
 import { inOperationSpan, operationTelemetryPlugin, traceRootResolvers } from './operationTelemetry.js';
 import { buildSchema } from './schema.js';
 import { tracing } from '../telemetry/tracing.js';
 import { stringifyInTurns } from '../jsonInTurns.js';
 
-/** DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`. */
-export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql'];
+/**
+ * DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`; its web
+ * app to `/api/v2/graphql` under the path it is served at (rest/datahubAppSession.ts).
+ */
+export const GRAPHQL_PATHS = ['/api/graphql', '/gms/api/graphql', '/graphql', '/api/v2/graphql', DATAHUB_APP_GRAPHQL_PATH];
 
 /**
  * Copies what resolvers put in `context.extensions` into the response's `extensions`,
@@ -48,6 +53,8 @@ export interface GraphQLOptions {
   readonly services: Services;
   readonly log: Logger;
   readonly introspection: boolean;
+  /** The namespace the schema's type URNs and qualified names are written in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
 }
 
 export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions): Promise<ApolloServer<GraphQLContext>> {
@@ -84,6 +91,8 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
       loaders: createLoaders(options.services, request.caller),
       extensions: {},
       receipts: request.receipts,
+      engineRequests: request.engineRequests,
+      urnNamespace: options.urnNamespace,
     }),
   });
   // While tracing, each request runs inside its operation's span (named once its document is resolved).
@@ -92,7 +101,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
         return inOperationSpan(() => apolloHandler.call(this, request, reply));
       }
     : apolloHandler;
-  const checkDocumentFirst = documentGate();
+  const checkDocumentFirst = documentGate(DEFAULT_QUERY_LIMITS, objectTypesOf(schema));
   for (const url of GRAPHQL_PATHS) {
     app.route({ url, method: ['GET', 'POST', 'OPTIONS'], handler, preHandler: checkDocumentFirst, bodyLimit: GRAPHQL_BODY_LIMIT });
   }

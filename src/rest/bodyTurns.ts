@@ -4,9 +4,11 @@
  * database; run back to back, those steps held every other request (a /health probe,
  * a small search) for a long turn each time (BENCHMARKS.md, "Figures that explained
  * code choices"). A large body's request instead lets the event loop run once between
- * them. Small bodies, nearly every request, take no extra turn.
+ * them, at its turn in the process's one queue (src/turns.ts). Small bodies, nearly every
+ * request, take no extra turn.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { afterTurn, nextTurn } from '../turns.js';
 
 /** Bodies from this size on take their turns (a few hundred entities, or one large aspect). */
 export const LARGE_BODY_BYTES = 64 * 1024;
@@ -18,13 +20,14 @@ export function noteBodyLength(request: FastifyRequest, length: number): void {
   if (length >= LARGE_BODY_BYTES) large.add(request);
 }
 
-export function hasLargeBody(request: FastifyRequest): boolean {
-  return large.has(request);
+/** The body parser's `done`, called at the request's turn when its body is large. */
+export function doneInTurn<A extends unknown[]>(request: FastifyRequest, done: (...args: A) => void): (...args: A) => void {
+  return large.has(request) ? (...args: A) => afterTurn(() => done(...args)) : done;
 }
 
 /** Lets the event loop run what is waiting before `request`'s next step, when its body is large. */
 export async function turnForLargeBody(request: FastifyRequest): Promise<void> {
-  if (large.has(request)) await new Promise<void>((resolve) => setImmediate(resolve));
+  if (large.has(request)) await nextTurn();
 }
 
 /**
@@ -33,7 +36,7 @@ export async function turnForLargeBody(request: FastifyRequest): Promise<void> {
  */
 export function installBodyTurns(app: FastifyInstance): void {
   app.addHook('preHandler', (request, _reply, done) => {
-    if (large.has(request)) setImmediate(done);
+    if (large.has(request)) afterTurn(done);
     else done();
   });
 }

@@ -10,6 +10,7 @@ import { parseShape } from '../domain/shapes/shape.js';
 import { entityTypeNamed } from '../services/entityService.js';
 import type { Services } from '../services/index.js';
 import { batchReadV2Shape, scrollBodyShape, type ScrollBody } from './bodies/datahubBatches.js';
+import { explained } from './explainHeader.js';
 import { boolParam, intParam, stringParam, type Query } from './params.js';
 import { entityViewResponse, type ApiVersion } from './shapes.js';
 
@@ -48,7 +49,7 @@ export async function datahubReadRoutes(app: FastifyInstance, options: DataHubRe
   const scroll = async (request: FastifyRequest, types: string[]) => {
     const q = query(request);
     const body = parseShape(scrollBodyShape, request.body ?? {}, 'request body');
-    const page = await services.search.scrollEntities(request.caller, {
+    const page = explained(request, await services.search.scrollEntities(request.caller, {
       types: types.length > 0 ? types : [...(body.entityTypes ?? [])],
       query: stringParam(q, 'query') ?? null,
       count: intParam(q, 'count') ?? null,
@@ -56,7 +57,7 @@ export async function datahubReadRoutes(app: FastifyInstance, options: DataHubRe
       orFilters: orFiltersOf(body.filter),
       sort: (body.sortCriteria ?? []).map((c) => ({ field: c.field, sortOrder: c.order ?? 'ASCENDING' })),
       ...(body.aspects ? { aspects: body.aspects } : {}),
-    });
+    }));
     const withSystemMetadata = boolParam(q, 'systemMetadata', false);
     return { scrollId: page.scrollId, totalCount: page.total, entities: page.entities.map((view) => entityViewResponse('v3', view, withSystemMetadata)) };
   };

@@ -12,6 +12,7 @@ import type { Services } from '../services/index.js';
 import { onlyEntity, type EntityOutcome } from '../services/writes/writeService.js';
 import { boolParam, intParam, listParam, optionalBoolParam, stringParam, versionParam, type Query } from './params.js';
 import { turnForLargeBody } from './bodyTurns.js';
+import { explained } from './explainHeader.js';
 import { aspectInputOf, aspectResponse, batchGetItemsOf, batchItemsOf, entityResponse, entityViewResponse, patchItemsOf, type ApiVersion } from './shapes.js';
 import { expectedVersionOf, setEntityTag } from './versionHeaders.js';
 
@@ -72,7 +73,9 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
     const items = batchItemsOf(version, request.body);
     await turnForLargeBody(request);
     const plan = planOf(
-      itemsOf(items, (item) => ({ urn: parseUrnOfType(item.urn, type), changes: [...item.aspects].map(([aspect, input]) => setChange(aspect, input, createOnly)) })),
+      // DataHub's v3 batch create is an upsert that brings its entities into being (its SDK emits a value on a
+      // dataset nothing has created yet); a single aspect's value endpoint still answers 404.
+      itemsOf(items, (item) => ({ urn: parseUrnOfType(item.urn, type), createsEntity: version === 'v3', changes: [...item.aspects].map(([aspect, input]) => setChange(aspect, input, createOnly)) })),
       { createEntityOnly: boolParam(q, 'createEntityIfNotExists', false) },
     );
     const written = request.receipts.resultOf(
@@ -89,7 +92,13 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
       const plan = planOf(
         itemsOf(patchItemsOf(request.body), (item) => ({
           urn: parseUrnOfType(item.urn, type),
-          changes: [...item.aspects].map(([aspect, input]) => ({ op: 'patch' as const, aspect, patches: input.patches, ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}) })),
+          changes: [...item.aspects].map(([aspect, input]) => ({
+            op: 'patch' as const,
+            aspect,
+            patches: input.patches,
+            ...(input.systemMetadata ? { systemMetadata: input.systemMetadata } : {}),
+            ...(input.ifVersionMatch !== undefined ? { ifVersionMatch: input.ifVersionMatch } : {}),
+          })),
         })),
       );
       const written = request.receipts.resultOf(await services.writes.submit(request.caller, plan, { async: writeAsync(q) }));
@@ -107,14 +116,14 @@ export async function entityRoutes(app: FastifyInstance, options: EntityRouteOpt
   app.get('/entity/:entityName', async (request) => {
     const q = query(request);
     const type = entityTypeNamed(params(request).entityName);
-    const page = await services.search.searchEntities(request.caller, type, {
+    const page = explained(request, await services.search.searchEntities(request.caller, type, {
       query: stringParam(q, 'query'),
       count: intParam(q, 'count'),
       scrollId: stringParam(q, 'scrollId') || undefined,
       sort: stringParam(q, 'sort') || undefined,
       sortOrder: stringParam(q, 'sortOrder') || undefined,
       aspects: listParam(q, 'aspects'),
-    });
+    }));
     const withSystemMetadata = boolParam(q, 'systemMetadata', false);
     return {
       ...(page.scrollId ? { scrollId: page.scrollId } : {}),

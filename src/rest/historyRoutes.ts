@@ -33,6 +33,6 @@ export async function historyRoutes(app: FastifyInstance, options: { services: S
       const { jobId: _none, ...preview } = answer;
       return preview;
     }
-    return reply.code(202).send({ jobId: answer.jobId, job: `/jobs/${answer.jobId}`, propertyUrn: answer.propertyUrn, operation: answer.operation, entities: answer.entities });
+    return reply.code(202).send({ jobId: answer.jobId, job: `/jobs/${answer.jobId}`, propertyUrn: answer.propertyUrn, operation: answer.operation, entities: answer.entities, limit: answer.limit });
   });
 }

@@ -44,6 +44,8 @@ export function batchItemsOf(version: ApiVersion, body: unknown): Array<{ urn: s
 export interface PatchInput {
   readonly patches: readonly PatchDocument[];
   readonly systemMetadata?: Record<string, unknown>;
+  /** `headers.If-Version-Match`: patch only the revision the client read. */
+  readonly ifVersionMatch?: string;
 }
 
 /** Entities of a v3 entity-level PATCH body: per aspect, the patch document in `value`. */
@@ -53,7 +55,11 @@ export function patchItemsOf(body: unknown): Array<{ urn: string; aspects: Map<s
     aspects: new Map(
       Object.entries(rest as Record<string, AspectEnvelope>).map(([name, env]) => [
         name,
-        { patches: [patchAt(`request body[${i}].${name}.value`, env.value)], ...(env.systemMetadata ? { systemMetadata: env.systemMetadata } : {}) },
+        {
+          patches: [patchAt(`request body[${i}].${name}.value`, env.value)],
+          ...(env.systemMetadata ? { systemMetadata: env.systemMetadata } : {}),
+          ...(env.headers?.['If-Version-Match'] !== undefined ? { ifVersionMatch: String(env.headers['If-Version-Match']) } : {}),
+        },
       ]),
     ),
   }));

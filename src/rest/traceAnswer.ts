@@ -4,11 +4,11 @@
  * milliseconds (on loopback the kernel delivers it to the reader within the write), its
  * text was built and encoded in one piece, and a client that read nothing held all of
  * it. A chunk is made when the socket takes the one before, an entity at a time, in
- * the turns the whole process shares (loopTurns.ts). Each status's JSON is written once
+ * the turns the whole process shares (turns.ts). Each status's JSON is written once
  * per process: statuses are a handful of shared objects (domain/writeTrace.ts).
  */
 import { isTraceError, type AspectTrace } from '../domain/writeTrace.js';
-import { loopTurn } from '../loopTurns.js';
+import { loopTurn } from '../turns.js';
 
 /** Bytes of a chunk: small enough for a short write, large enough that chunks are few. */
 export const TRACE_CHUNK_BYTES = 64 * 1024;

@@ -12,7 +12,9 @@ export type ScrollCursor =
   | { readonly order: 'asc' | 'desc'; /** The `_k` of the last hit returned. */ readonly after: string }
   | { readonly order: 'relevance'; readonly offset: number }
   /** A sort on another attribute (a time, the name) is paged by position, as relevance is. */
-  | { readonly order: 'sorted'; readonly by: SortAttribute; readonly direction: 'asc' | 'desc'; readonly offset: number };
+  | { readonly order: 'sorted'; readonly by: SortAttribute; readonly direction: 'asc' | 'desc'; readonly offset: number }
+  /** A sort on a property's value (services/searchOrder.ts), paged by position. */
+  | { readonly order: 'byValue'; readonly direction: 'asc' | 'desc'; readonly offset: number };
 
 export function encodeCursor(cursor: ScrollCursor): string {
   const text =
@@ -20,7 +22,9 @@ export function encodeCursor(cursor: ScrollCursor): string {
       ? `r:${cursor.offset}`
       : cursor.order === 'sorted'
         ? `s:${cursor.by}:${cursor.direction === 'asc' ? 'a' : 'd'}:${cursor.offset}`
-        : `${cursor.order === 'asc' ? 'a' : 'd'}:${cursor.after}`;
+        : cursor.order === 'byValue'
+          ? `v:${cursor.direction === 'asc' ? 'a' : 'd'}:${cursor.offset}`
+          : `${cursor.order === 'asc' ? 'a' : 'd'}:${cursor.after}`;
   return Buffer.from(text, 'utf8').toString('base64url');
 }
 
@@ -32,6 +36,8 @@ export function decodeCursor(scrollId: string): ScrollCursor {
   if (sorted && (SORT_ATTRIBUTES as readonly string[]).includes(sorted[1]!)) {
     return { order: 'sorted', by: sorted[1] as SortAttribute, direction: sorted[2] === 'a' ? 'asc' : 'desc', offset: Number(sorted[3]) };
   }
+  const byValue = /^v:([ad]):(\d{1,9})$/.exec(text);
+  if (byValue) return { order: 'byValue', direction: byValue[1] === 'a' ? 'asc' : 'desc', offset: Number(byValue[2]) };
   const m = /^([ad]):([0-9a-f]{1,500})$/.exec(text);
   if (!m) throw new ValidationError('scrollId is not a valid cursor', 'scrollId');
   return { order: m[1] === 'a' ? 'asc' : 'desc', after: m[2]! };

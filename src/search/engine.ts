@@ -7,20 +7,21 @@
  * next batch is built meanwhile; multi-index searches. Client failures become two kinds
  * of error: the engine is not reachable (SearchUnavailableError; callers retry or
  * answer 503) or it refused the request (SearchRequestError, with Meilisearch's code).
+ * A search answers with the request it sent, as a value: the search service hands it
+ * to whoever asked to see it (an admin's `X-Propgraph-Explain`, rest/explainHeader.ts).
  */
 import {
   Meilisearch,
-  MeilisearchApiError,
   MeilisearchRequestError,
   MeilisearchRequestTimeOutError,
   type MultiSearchQuery,
 } from 'meilisearch';
 import type { Logger } from '../logger.js';
 import { backoffMs, sleep } from '../time.js';
-import { recordEngineRequest } from './explain.js';
-import { answeredWithin, nodeHttpClient, postJson } from './httpClient.js';
+import { answeredWithin, EngineAnswerError, nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_FORMAT } from './indexFormat.js';
+import type { EngineRequest } from './request.js';
 import { INDEX_SETTINGS, indexUid } from './settings.js';
 
 export class SearchUnavailableError extends Error {}
@@ -79,6 +80,12 @@ export interface EngineResult {
   readonly facets: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
+/** A multi-search's results, one per query, and the request that asked for them (none for no query). */
+export interface EngineAnswer {
+  readonly results: EngineResult[];
+  readonly request: EngineRequest | null;
+}
+
 export interface DocumentWrites {
   readonly type: string;
   readonly upserts: readonly SearchDocument[];
@@ -86,9 +93,9 @@ export interface DocumentWrites {
   readonly deletes: readonly string[];
 }
 
-/** The custom transport's API errors reach us wrapped as request errors. */
+/** The transport's answers with an error status reach us wrapped by the client as request errors. */
 function unwrap(err: unknown): unknown {
-  return err instanceof MeilisearchRequestError && err.cause instanceof MeilisearchApiError ? err.cause : err;
+  return err instanceof MeilisearchRequestError && err.cause instanceof EngineAnswerError ? err.cause : err;
 }
 
 function translate(raw: unknown): Error {
@@ -97,9 +104,9 @@ function translate(raw: unknown): Error {
   if (err instanceof MeilisearchRequestError || err instanceof MeilisearchRequestTimeOutError) {
     return new SearchUnavailableError(`Meilisearch is not reachable: ${err.message}`);
   }
-  if (err instanceof MeilisearchApiError) {
-    if (err.response.status >= 500) return new SearchUnavailableError(`Meilisearch failed: ${err.message}`);
-    return new SearchRequestError(err.cause?.code ?? `http_${err.response.status}`, err.message);
+  if (err instanceof EngineAnswerError) {
+    if (err.status >= 500) return new SearchUnavailableError(`Meilisearch failed: ${err.message}`);
+    return new SearchRequestError(err.code ?? `http_${err.status}`, err.message);
   }
   return err instanceof Error ? err : new Error(String(err));
 }
@@ -238,8 +245,8 @@ export class SearchEngine {
     });
   }
 
-  async search(queries: readonly EngineQuery[]): Promise<EngineResult[]> {
-    if (queries.length === 0) return [];
+  async search(queries: readonly EngineQuery[]): Promise<EngineAnswer> {
+    if (queries.length === 0) return { results: [], request: null };
     return this.guard(async () => {
       const body = {
         queries: queries.map(
@@ -257,13 +264,13 @@ export class SearchEngine {
           }),
         ),
       };
-      recordEngineRequest({ path: '/multi-search', body });
       const response = (await postJson(this.multiSearchUrl, this.options.apiKey, body, this.requestTimeoutMs)) as { results: Array<{ hits: unknown[]; facetDistribution?: unknown }> };
-      return response.results.map((r, i) => ({
+      const results = response.results.map((r, i) => ({
         type: queries[i]!.type,
         hits: r.hits as unknown as EngineHit[],
         facets: (r.facetDistribution ?? {}) as Record<string, Record<string, number>>,
       }));
+      return { results, request: { path: '/multi-search', body } };
     });
   }
 
@@ -343,7 +350,7 @@ export class SearchEngine {
       await this.waitAll([task.taskUid], false);
     } catch (raw) {
       const err = unwrap(raw);
-      if (!(err instanceof MeilisearchApiError && err.cause?.code === 'index_not_found')) throw raw;
+      if (!(err instanceof EngineAnswerError && err.code === 'index_not_found')) throw raw;
     }
   }
 

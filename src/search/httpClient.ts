@@ -3,12 +3,12 @@
  * fetch: through fetch, every search whose response is more than a few hits paid a
  * constant TCP delayed-ACK stall that node:http does not (BENCHMARKS.md, "Figures that
  * explained code choices"). The client calls this with the URL and the
- * RequestInit it would give fetch and expects the parsed body back; API errors are
- * thrown as MeilisearchApiError (the client wraps them, see engine.ts).
+ * RequestInit it would give fetch and expects the parsed body back; an answer with an
+ * error status is thrown as EngineAnswerError (the client wraps it, see engine.ts).
  */
 import http from 'node:http';
 import https from 'node:https';
-import { MeilisearchApiError, MeilisearchRequestError } from 'meilisearch';
+import { MeilisearchRequestError } from 'meilisearch';
 import { searchRequestDuration } from '../telemetry/metrics.js';
 import { inSpan, inTrace, SpanKind } from '../telemetry/tracing.js';
 
@@ -27,8 +27,33 @@ export function answeredWithin(url: string, ms: number): boolean {
 }
 
 /**
- * Reads an answer to its end and settles with its parsed JSON body, or a
- * MeilisearchApiError for a non-2xx status; a broken stream or unparsable body is
+ * Meilisearch answered with an error status: the status, and the error code and message
+ * its body gives. Our own class rather than the client's MeilisearchApiError, which is
+ * built from a fetch Response this transport does not have (docs/decisions.md,
+ * "Hand-written or a library").
+ */
+export class EngineAnswerError extends Error {
+  constructor(
+    readonly status: number,
+    /** Meilisearch's error code (`index_not_found`, `invalid_search_filter`, ...), when its body names one. */
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EngineAnswerError';
+  }
+}
+
+/** The error an answer with a non-2xx status stands for. */
+function answerError(status: number, statusMessage: string | undefined, body: unknown): EngineAnswerError {
+  const named = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; message?: unknown };
+  const message = typeof named.message === 'string' ? named.message : `${status}: ${statusMessage ?? ''}`;
+  return new EngineAnswerError(status, typeof named.code === 'string' ? named.code : undefined, message);
+}
+
+/**
+ * Reads an answer to its end and settles with its parsed JSON body, or an
+ * EngineAnswerError for a non-2xx status; a broken stream or unparsable body is
  * rejected through `wrap`.
  */
 function readJsonAnswer(origin: string, response: http.IncomingMessage, resolve: (v: unknown) => void, reject: (e: unknown) => void, wrap: (err: unknown) => unknown): void {
@@ -47,7 +72,7 @@ function readJsonAnswer(origin: string, response: http.IncomingMessage, resolve:
     }
     const status = response.statusCode ?? 0;
     if (status >= 200 && status < 300) resolve(parsed);
-    else reject(new MeilisearchApiError(new Response(null, { status, statusText: response.statusMessage ?? '' }), parsed as never));
+    else reject(answerError(status, response.statusMessage, parsed));
   });
 }
 
@@ -123,8 +148,9 @@ function sendRequest(url: URL, init: RequestInit): Promise<unknown> {
  * POSTs a JSON body and returns the parsed answer, for the search hot path. The
  * client's own path builds a Request, Headers and an AbortController per call; a CPU
  * profile of the search benchmark put that at a large share of propgraph's overhead
- * over a direct request (BENCHMARKS.md, "Figures that explained code choices"). Errors take the client's shapes (MeilisearchApiError for an
- * API answer, MeilisearchRequestError otherwise) so engine.ts maps them the same way.
+ * over a direct request (BENCHMARKS.md, "Figures that explained code choices"). Errors
+ * take the same shapes as through the client (EngineAnswerError for an API answer,
+ * MeilisearchRequestError otherwise) so engine.ts maps them the same way.
  */
 export function postJson(url: string, apiKey: string | undefined, body: unknown, timeoutMs: number): Promise<unknown> {
   const target = new URL(url);

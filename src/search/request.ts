@@ -56,11 +56,22 @@ export interface PageHit {
   readonly type: string;
 }
 
+/**
+ * A request sent to Meilisearch, exactly: it shows how a query was planned, and lets a
+ * benchmark send the very same request straight to the engine as its baseline.
+ */
+export interface EngineRequest {
+  readonly path: string;
+  readonly body: unknown;
+}
+
 export interface Page {
   readonly hits: readonly PageHit[];
   /** Every hit, not only this page's. */
   readonly total: number;
   readonly nextScrollId: string | null;
+  /** What was sent to the engine for this page. */
+  readonly engineRequests: readonly EngineRequest[];
 }
 
 export interface FacetRequest {
@@ -73,4 +84,10 @@ export interface FacetValue {
   /** Numbers as decimal strings with a decimal part (`"60.0"`), other values as stored. */
   readonly value: string;
   readonly count: number;
+}
+
+/** Each facet's most frequent values, by the name asked, and what was sent to the engine for them. */
+export interface FacetValues {
+  readonly values: ReadonlyMap<string, readonly FacetValue[]>;
+  readonly engineRequests: readonly EngineRequest[];
 }

@@ -2,7 +2,8 @@
  * Runs searches asked for in domain terms (request.ts) against the engine: plans the
  * Meilisearch queries (attributes, filter strings, the soft-delete condition, sort
  * keys, cursors), runs them in one multi-search, and merges the answers of the
- * indexes of several types into one page or one set of facet counts.
+ * indexes of several types into one page or one set of facet counts. Each answer carries
+ * the requests sent to the engine for it (`engineRequests`), for a caller that explains.
  */
 import { searchableEntityTypes } from '../domain/registry/entityTypes.js';
 import { UnavailableError, ValidationError } from '../domain/errors.js';
@@ -12,12 +13,12 @@ import { compileFilter, targetOf, type FieldTarget } from './compileFilter.js';
 import { afterCursorFilter, decodeCursor, encodeCursor, type ScrollCursor } from './cursor.js';
 import { SearchRequestError, SearchUnavailableError, type EngineHit, type EngineQuery, type EngineResult, type SearchEngine } from './engine.js';
 import { MAX_RANKED_HITS } from './settings.js';
-import type { FacetRequest, FacetValue, Page, PageRequest, SearchRequest, SortAttribute } from './request.js';
+import type { EngineRequest, FacetRequest, FacetValue, FacetValues, Page, PageRequest, SearchRequest, SortAttribute } from './request.js';
 
 /** Soft-deleted entities (status.removed) are hits only when asked for, as in DataHub. */
 const LIVE_ONLY = '_removed = false';
 
-const EMPTY_PAGE: Page = { hits: [], total: 0, nextScrollId: null };
+const EMPTY_PAGE: Page = { hits: [], total: 0, nextScrollId: null, engineRequests: [] };
 
 export class Searcher {
   constructor(private readonly engine: SearchEngine) {}
@@ -44,16 +45,15 @@ export class Searcher {
    * Counts of the most frequent values of each facet over the hits, summed across
    * types: by count descending, then value; at most `limit` per facet.
    */
-  async facets(request: SearchRequest, facets: readonly FacetRequest[], limit: number): Promise<Map<string, FacetValue[]>> {
+  async facets(request: SearchRequest, facets: readonly FacetRequest[], limit: number): Promise<FacetValues> {
     const targets = new Map(facets.map((f) => [f.name, targetOf(f.field)]));
     const attrs = [...new Set([...targets.values()].map((t) => t.attr))];
-    const results =
+    const { results, engineRequests } =
       request.filter.kind === 'none' || attrs.length === 0
-        ? []
+        ? { results: [], engineRequests: [] }
         : await this.run(request.types.map((type) => ({ type, q: request.keywords ?? '', filter: this.filterOf(request), limit: 0, facets: attrs })));
-    const out = new Map<string, FacetValue[]>();
-    for (const [name, target] of targets) out.set(name, facetValues(results, target, limit));
-    return out;
+    const values = new Map([...targets].map(([name, target]) => [name, facetValues(results, target, limit)]));
+    return { values, engineRequests };
   }
 
   private filterOf(request: SearchRequest): string[] {
@@ -84,7 +84,7 @@ export class Searcher {
       facets: ['_type'],
     }));
     if (cursor) for (const type of types) queries.push({ type, q, filter, limit: 0, facets: ['_type'] });
-    const results = await this.run(queries);
+    const { results, engineRequests } = await this.run(queries);
     const pages = results.slice(0, types.length);
     const remaining = pages.reduce((n, r) => n + countOfType(r), 0);
     const total = cursor ? results.slice(types.length).reduce((n, r) => n + countOfType(r), 0) : remaining;
@@ -94,7 +94,7 @@ export class Searcher {
       .slice(0, count);
     const last = hits[hits.length - 1];
     const next = last && remaining > hits.length ? encodeCursor({ order, after: last._k }) : null;
-    return { hits: hits.map(hitOf), total, nextScrollId: next };
+    return { hits: hits.map(hitOf), total, nextScrollId: next, engineRequests };
   }
 
   /**
@@ -130,7 +130,7 @@ export class Searcher {
     cursorAt: (reached: number) => ScrollCursor,
   ): Promise<Page> {
     const limit = Math.max(0, Math.min(count, MAX_RANKED_HITS - offset));
-    const results = await this.run(request.types.map((type) => ({ type, q: request.keywords ?? '', filter, limit: offset + limit, facets: ['_type'], ...ordering })));
+    const { results, engineRequests } = await this.run(request.types.map((type) => ({ type, q: request.keywords ?? '', filter, limit: offset + limit, facets: ['_type'], ...ordering })));
     const total = results.reduce((n, r) => n + countOfType(r), 0);
     const hits = results
       .flatMap((r) => r.hits)
@@ -138,13 +138,15 @@ export class Searcher {
       .slice(offset, offset + limit);
     const reached = offset + hits.length;
     const next = hits.length > 0 && reached < Math.min(total, MAX_RANKED_HITS) ? encodeCursor(cursorAt(reached)) : null;
-    return { hits: hits.map(hitOf), total, nextScrollId: next };
+    return { hits: hits.map(hitOf), total, nextScrollId: next, engineRequests };
   }
 
-  private async run(queries: EngineQuery[]): Promise<EngineResult[]> {
+  /** The engine's results, and the request that answered (a first one refused for a missing index is not counted). */
+  private async run(queries: EngineQuery[]): Promise<{ results: EngineResult[]; engineRequests: EngineRequest[] }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.engine.search(queries);
+        const { results, request } = await this.engine.search(queries);
+        return { results, engineRequests: request ? [request] : [] };
       } catch (err) {
         if (err instanceof SearchRequestError && err.code === 'index_not_found' && attempt === 1) {
           // A new deployment (or a dropped index): create the indexes, then they are just empty.

@@ -179,13 +179,16 @@ export class AuthorizedHistoryService extends Authorized<HistoryService> impleme
     const inner = this.allowed(caller, 'aspectVersion', historyPolicy.aspectVersion);
     return this.readAllowed(caller, () => [urnOf(urn, type)]).then(() => inner.aspectVersion(caller, urn, aspect, version, type));
   };
-  /** An entity's history needs it readable; a property's history across entities shows the entities the caller may read. */
+  /**
+   * An entity's history needs it readable; a property's history across entities shows the
+   * entities the caller may read, and the property's lifecycle when they may read the property.
+   */
   valueHistory: HistoryService['valueHistory'] = (caller, query) => {
     const inner = this.allowed(caller, 'valueHistory', historyPolicy.valueHistory);
     return this.readAllowed(caller, () => query.urn ? [parseUrn(query.urn)] : []).then(async () => {
       const page = await inner.valueHistory(caller, query);
-      const shown = await this.readableOf(caller, [...new Set(page.entries.map((e) => e.urn))].map((u) => parseUrn(u)));
-      return { ...page, entries: page.entries.filter((e) => shown.has(e.urn)) };
+      const shown = await this.readableOf(caller, [...new Set([...page.entries, ...page.events].map((e) => e.urn))].map((u) => parseUrn(u)));
+      return { ...page, entries: page.entries.filter((e) => shown.has(e.urn)), events: page.events.filter((e) => shown.has(e.urn)) };
     });
   };
 }

@@ -1,21 +1,25 @@
 /**
  * Bulk edits (docs/contract.md §13): set, add or remove one property's values on every
- * entity a search selects (a REST query over the property's entity types), or on the
- * entities named (the console's multi-select). Everything is checked before anything
- * runs: the property, the values against its definition, the size of the selection. A
- * dry run decides every entity's change through the write path and writes nothing; a
- * run is a job (jobs API: progress, then the counts and the refused entities).
+ * entity a search selects (a query and filters over the property's entity types), or on
+ * the entities named (the console's multi-select). Everything is checked before anything
+ * runs: the property, the values against its definition, the size of the selection
+ * (LIMITS.bulkEditEntities) and of what the job keeps (LIMITS.jobInputLength), the
+ * caller's queued jobs (LIMITS.unfinishedJobsPerPrincipal). A dry run decides every
+ * entity's change through the write path and writes nothing; a run is a job (jobs API:
+ * progress, then the counts and the refused entities) that keeps the search, not its
+ * hits, and resolves it page by page as it runs (jobs/bulkSelection.ts).
  */
 import { checkValueEdit, parseBulkOperation, type BulkOperation, type ValueEdit } from '../domain/bulkEdit.js';
 import { NotFoundError, SoftDeletedError, ValidationError } from '../domain/errors.js';
 import { BULK_EDIT_VALUES } from '../domain/jobKinds.js';
-import { LIMITS, PAGE_LIMITS } from '../domain/limits.js';
+import { LIMITS } from '../domain/limits.js';
 import { effectiveDefinition, type PropertyDefinition } from '../domain/propertyDefinition.js';
 import { findEntityType } from '../domain/registry/entityTypes.js';
 import { coerceTypedValue, type TypedValue } from '../domain/typedValue.js';
 import { validateAssignment } from '../domain/structuredProperties.js';
 import { parseUrn } from '../domain/urn.js';
 import type { Db } from '../store/database.js';
+import { databaseNow } from '../store/changeLog.js';
 import { enqueueJob } from '../store/jobs.js';
 import type { Logger } from '../logger.js';
 import { AuditTrail } from './audit.js';
@@ -24,12 +28,17 @@ import { inTransaction } from '../store/transaction.js';
 import type { Caller } from './caller.js';
 import { propertyUrnOf } from './historyService.js';
 import { applyValueEdit, type BulkEditPayload, type EntityEdit } from './jobs/bulkEditValues.js';
+import { allSelected, selectionSize, tooMany, type BulkSelection, type SelectionDeps } from './jobs/bulkSelection.js';
+import { NO_WAIT } from './indexWaiter.js';
+import type { AndFilter } from '../domain/searchFilter.js';
 import type { SearchService } from './searchService.js';
 import type { WriteService } from './writes/writeService.js';
 
 export interface BulkEditInput {
   /** A REST query (docs/search.md) selecting the entities; `*` for all of the types. */
   readonly query?: string | null;
+  /** Filters the search's entities must also match (GraphQL's orFilters, as searchAcrossEntities takes them). */
+  readonly orFilters?: readonly AndFilter[] | null;
   /** Entity types to search; absent: every searchable type the property applies to. */
   readonly types?: readonly string[] | null;
   /** The entities, named (instead of a query). */
@@ -48,6 +57,8 @@ export interface BulkEditAnswer {
   readonly operation: BulkOperation;
   /** Entities selected. */
   readonly entities: number;
+  /** The most entities one bulk edit may select. */
+  readonly limit: number;
   /** The job applying the edit (null for a dry run). */
   readonly jobId: string | null;
   /** Dry run: entities whose values would change, would not, and could not (with the reason). */
@@ -88,14 +99,18 @@ export class DefaultBulkEditService implements BulkEditService {
     const operation = parseBulkOperation(input.operation);
     const edit: ValueEdit = { propertyUrn, operation, values: canonicalValues(definition, operation, input.values ?? []) };
     checkValueEdit(edit);
-    const urns = await this.selection(caller, input, definition.entityTypes);
+    checkInputSize('values', edit.values, LIMITS.aspectJsonLength, 'the values could not fit in one entity\'s structuredProperties');
+    const selection = await this.selection(input, definition.entityTypes);
+    const limit = LIMITS.bulkEditEntities;
     if (input.dryRun) {
+      const urns = await allSelected(this.selectionDeps(), selection, 'query', caller);
       const outcome = await applyValueEdit(this.deps, urns, edit, caller, { dryRun: true });
       return {
         dryRun: true,
         propertyUrn,
         operation,
         entities: urns.length,
+        limit,
         jobId: null,
         changed: outcome.changed.length,
         unchanged: outcome.unchanged.length,
@@ -103,38 +118,56 @@ export class DefaultBulkEditService implements BulkEditService {
         changes: outcome.changed.slice(0, LISTED),
       };
     }
-    const payload: BulkEditPayload = { propertyUrn, operation, values: [...edit.values], urns, actor: caller.actor, scope: caller.scope, via: caller.via ?? null, groups: [...(caller.groups ?? [])], query: input.urns ? null : (input.query ?? '*') };
-    const id = await inTransaction(this.deps.db, (tx) => enqueueJob(tx, BULK_EDIT_VALUES, payload as unknown as Record<string, unknown>));
-    new AuditTrail(this.deps.log).record({ action: 'values.bulkEdit', actor: caller.actor, target: propertyUrn, outcome: 'done', detail: { job: String(id), operation, entities: urns.length } });
+    const entities = await selectionSize(this.selectionDeps(), selection, caller);
+    if (entities > limit) throw tooMany(entities, 'urns' in selection ? 'urns' : 'query');
+    const payload: BulkEditPayload = {
+      propertyUrn,
+      operation,
+      values: [...edit.values],
+      actor: caller.actor,
+      scope: caller.scope,
+      via: caller.via ?? null,
+      groups: [...(caller.groups ?? [])],
+      urns: 'urns' in selection ? [...selection.urns] : null,
+      selectedAt: 'urns' in selection ? selection.selectedAt : null,
+      query: 'query' in selection ? selection.query : null,
+      types: 'query' in selection ? [...selection.types] : null,
+      orFilters: 'query' in selection && selection.orFilters ? [...selection.orFilters] : null,
+      entities,
+    };
+    checkInputSize('urns', payload, LIMITS.jobInputLength, 'a bulk edit keeps its values and the entities it names until it is done');
+    const { id } = await inTransaction(this.deps.db, (tx) =>
+      enqueueJob(tx, { kind: BULK_EDIT_VALUES, payload: payload as unknown as Record<string, unknown>, owner: caller.actor, quota: LIMITS.unfinishedJobsPerPrincipal }),
+    );
+    new AuditTrail(this.deps.log).record({ action: 'values.bulkEdit', actor: caller.actor, target: propertyUrn, outcome: 'done', detail: { job: String(id), operation, entities } });
     this.deps.onJobQueued?.();
-    return { dryRun: false, propertyUrn, operation, entities: urns.length, jobId: String(id), changed: 0, unchanged: 0, refused: [], changes: [] };
+    return { dryRun: false, propertyUrn, operation, entities, limit, jobId: String(id), changed: 0, unchanged: 0, refused: [], changes: [] };
   }
 
-  /** The URNs the edit applies to, at most LIMITS.bulkEditEntities. */
-  private async selection(caller: Caller, input: BulkEditInput, propertyTypes: readonly string[]): Promise<string[]> {
+  private selectionDeps(): SelectionDeps {
+    return { db: this.deps.db, search: this.deps.search, indexWaiter: NO_WAIT };
+  }
+
+  /** The selection as the job keeps it: the URNs named (with the moment it was fixed), or the search. */
+  private async selection(input: BulkEditInput, propertyTypes: readonly string[]): Promise<BulkSelection> {
     const limit = LIMITS.bulkEditEntities;
     if (input.urns) {
-      if (input.query) throw new ValidationError('Give either query or urns, not both', 'urns');
+      if (input.query || input.orFilters?.length) throw new ValidationError('Give either a search (query, orFilters) or urns, not both', 'urns');
       const urns = [...new Set(input.urns.map((u) => parseUrn(u).value))];
-      if (urns.length > limit) throw new ValidationError(`urns names ${urns.length} entities; a bulk edit may change at most ${limit}`, 'urns');
-      return urns;
+      if (urns.length > limit) throw tooMany(urns.length, 'urns');
+      return { urns, selectedAt: (await databaseNow(this.deps.db)).toISOString() };
     }
-    if (input.query === undefined || input.query === null || input.query.trim() === '') {
-      throw new ValidationError('Select the entities with query (a search, e.g. platform:hive, or * for all) or urns', 'query');
-    }
+    const query = input.query?.trim() || (input.orFilters?.length ? '*' : '');
+    if (query === '') throw new ValidationError('Select the entities with query (a search, e.g. platform:hive, or * for all), orFilters, or urns', 'query');
     const types = input.types?.length ? [...input.types] : propertyTypes.filter((t) => findEntityType(t)?.searchable);
-    const urns: string[] = [];
-    let scrollId: string | null = null;
-    do {
-      const page = await this.deps.search.scroll(caller, { types, query: input.query, count: PAGE_LIMITS.maxCount, scrollId });
-      if (page.total > limit) {
-        throw new ValidationError(`The query selects ${page.total} entities; a bulk edit may change at most ${limit}: narrow the query (or split it)`, 'query');
-      }
-      urns.push(...page.entities.map((e) => e.urn));
-      scrollId = page.nextScrollId;
-    } while (scrollId);
-    return [...new Set(urns)];
+    return { query, types, orFilters: input.orFilters?.length ? [...input.orFilters] : null };
   }
+}
+
+/** Refuses, naming the field, what would make a job's kept inputs larger than `max` characters of JSON. */
+function checkInputSize(field: string, value: unknown, max: number, why: string): void {
+  const length = JSON.stringify(value).length;
+  if (length > max) throw new ValidationError(`${field} holds ${length} characters as JSON, more than the ${max} allowed (${why}); split the edit`, field);
 }
 
 /** The values in the definition's canonical form, checked as a write checks them (type, allowed values, cardinality). */

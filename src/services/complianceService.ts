@@ -8,9 +8,10 @@
  * moment results are stored; the failing entities are that index paged in URN order,
  * or, with a query, a search filtered on `failingTests` (which follows the index).
  */
+import { createHash } from 'node:crypto';
 import { createBoundedMatcher } from '../domain/boundedRegex.js';
 import { NotFoundError, ValidationError } from '../domain/errors.js';
-import { pageSize } from '../domain/limits.js';
+import { LIMITS, pageSize } from '../domain/limits.js';
 import { explainTest, failedComparisons, type FailedComparison, type TestExplanation } from '../domain/testExplanation.js';
 import { createWorkBudget } from '../domain/testWork.js';
 import { parseUrn, parseUrnOfType, tryParseUrn } from '../domain/urn.js';
@@ -206,8 +207,12 @@ export class DefaultComplianceService implements ComplianceService {
       // Refused now, with the reason, rather than by the job later.
       await this.deps.search.scroll(caller, { types: [...(input.types ?? [])], query, count: 0 });
     }
-    const request: EvaluationRequest = { trigger: 'run', tests, query, types: input.types ? [...input.types] : null };
-    const id = await inTransaction(this.deps.db, (tx) => enqueueJob(tx, EVALUATE_TESTS, { ...request }));
+    const request: EvaluationRequest = { trigger: 'run', tests: tests && [...tests].sort(), query, types: input.types ? [...input.types].sort() : null };
+    // The same run asked for again while one waits (a client looping on POST /tests/run) is that one; distinct runs count against the caller's quota.
+    const key = `${EVALUATE_TESTS}:run:${createHash('sha256').update(JSON.stringify(request)).digest('hex')}`;
+    const { id } = await inTransaction(this.deps.db, (tx) =>
+      enqueueJob(tx, { kind: EVALUATE_TESTS, payload: { ...request }, owner: caller.actor, quota: LIMITS.unfinishedJobsPerPrincipal, coalesce: { key, joins: 'waiting' } }),
+    );
     return { jobId: String(id) };
   }
 }

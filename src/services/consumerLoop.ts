@@ -1,17 +1,18 @@
 /**
- * The loop of a change-log consumer that runs on one replica at a time, which the
- * search indexer (searchIndex/indexer.ts) and the metadata-test evaluator
- * (testEvaluation/evaluator.ts) extend.
+ * The loop of background work: start, stop, a nudge, steps while there is work, a poll's
+ * wait when there is none, and back-off after a failure. The job worker (jobs/worker.ts)
+ * runs on it as it is; the change-log consumers below add a lease.
  *
- * - It holds the consumer's lease (store/leases.ts), renewed whenever a third of its
- *   time-to-live has passed; a process without it waits that third and asks again.
- * - While holding it, it takes steps: the consumer reads a batch of changes, handles
- *   them and moves on (marking them, or recording its position); a step that found
- *   nothing is followed by a poll's wait, cut short by a nudge.
  * - A failed step is retried with back-off, 200 ms doubling to 5 s, spread so that
  *   replicas drift apart; one log line when trouble starts, then one every 20 attempts,
  *   and one when it recovers.
+ * - A step that found nothing is followed by the idle wait (a poll, or less when the
+ *   loop knows work is due sooner), cut short by a nudge.
  *
+ * The change-log consumers run on one replica at a time, which the search indexer
+ * (searchIndex/indexer.ts) and the metadata-test evaluator (testEvaluation/evaluator.ts)
+ * extend: they hold the consumer's lease (store/leases.ts), renewed whenever a third of
+ * its time-to-live has passed; a process without it waits that third and asks again.
  * A consumer extends it with its step, and what it forgets when a step fails or the
  * lease is held elsewhere.
  */
@@ -20,6 +21,105 @@ import type { Logger } from '../logger.js';
 import type { Db } from '../store/database.js';
 import { acquireLease, releaseLease } from '../store/leases.js';
 import { backoffMs, DEFAULT_LEASE_SECONDS, WakeableSleep } from '../time.js';
+
+export interface WorkLoopOptions {
+  readonly log: Logger;
+  /** How the loop's log lines name it. */
+  readonly name: string;
+  /** How often an idle loop looks for work. */
+  readonly pollMs?: number | undefined;
+}
+
+/** Between failed steps: 200 ms doubling to 5 s, spread so that replicas drift apart. */
+const RETRY_BACKOFF = { baseMs: 200, maxMs: 5_000, jitter: true };
+
+export abstract class WorkLoop {
+  private readonly pause = new WakeableSleep();
+  private running = false;
+  private loopDone: Promise<void> | undefined;
+  private healthy = true;
+  private lastError: string | null = null;
+
+  constructor(private readonly workOptions: WorkLoopOptions) {}
+
+  /** One step: how much work it handled (0: nothing to do, the idle wait follows). */
+  protected abstract step(): Promise<number>;
+  /** A step threw: forget what it may have left half done (before the back-off). */
+  protected abstract failed(err: unknown): void;
+  /** After a step that handled nothing, before the idle wait. */
+  protected idle?(): Promise<void>;
+  /** How long the idle wait lasts; absent: the poll. */
+  protected idleMs?(pollMs: number): Promise<number>;
+  /** Before each step: how long to wait instead of stepping (null: step now). */
+  protected async notReadyFor(): Promise<number | null> {
+    return null;
+  }
+  /** After the loop has ended, as it stops. */
+  protected async ended(): Promise<void> {}
+
+  protected get workState(): { running: boolean; healthy: boolean; lastError: string | null } {
+    return { running: this.running, healthy: this.healthy, lastError: this.lastError };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.nudge();
+    await this.loopDone;
+    await this.ended();
+  }
+
+  /** Look for work now rather than at the next poll. */
+  nudge(): void {
+    this.pause.wake();
+  }
+
+  private async loop(): Promise<void> {
+    const { log, name } = this.workOptions;
+    const pollMs = this.workOptions.pollMs ?? 250;
+    let failures = 0;
+    while (this.running) {
+      let handled = 0;
+      try {
+        const wait = await this.notReadyFor();
+        if (wait !== null) {
+          await this.pause.sleep(wait);
+          continue;
+        }
+        handled = await this.step();
+        if (failures > 0) log.info({ after: failures }, `${name} recovered`);
+        failures = 0;
+        this.healthy = true;
+        this.lastError = null;
+      } catch (err) {
+        failures++;
+        this.failed(err);
+        this.healthy = false;
+        this.lastError = (err as Error).message.slice(0, 500);
+        // One line when trouble starts, then one every 20 attempts.
+        if (failures === 1 || failures % 20 === 0) log.warn({ err: this.lastError, failures }, `${name}: step failed; will retry`);
+        await this.pause.sleep(backoffMs(failures, RETRY_BACKOFF));
+        continue;
+      }
+      if (handled === 0 && this.running) {
+        let wait = pollMs;
+        try {
+          if (this.idle) await this.idle();
+          if (this.idleMs) wait = await this.idleMs(pollMs);
+        } catch {
+          // The idle work is retried at the next idle turn; the loop's own step reports a database away.
+        }
+        await this.pause.sleep(wait);
+      }
+    }
+  }
+}
 
 export interface ConsumerLoopOptions {
   readonly db: Db;
@@ -45,54 +145,30 @@ export interface ConsumerLoopState {
   readonly lastError: string | null;
 }
 
-/** Between failed steps: 200 ms doubling to 5 s, spread so that replicas drift apart. */
-const RETRY_BACKOFF = { baseMs: 200, maxMs: 5_000, jitter: true };
-
-export abstract class ConsumerLoop {
+export abstract class ConsumerLoop extends WorkLoop {
   protected readonly holder: string;
-  private readonly pause = new WakeableSleep();
-  private running = false;
-  private loopDone: Promise<void> | undefined;
   private leader = false;
   private renewedAt = 0;
-  private healthy = true;
-  private lastError: string | null = null;
 
   constructor(private readonly loopOptions: ConsumerLoopOptions) {
+    super({ log: loopOptions.log, name: loopOptions.name, pollMs: loopOptions.pollMs });
     this.holder = `${loopOptions.holderPrefix}-${randomUUID()}`;
   }
 
-  /** One step as the lease holder: how many changes it handled (0: nothing to do, a poll's wait follows). */
-  protected abstract step(): Promise<number>;
-  /** A step threw: forget what it may have left half done (before the back-off). */
-  protected abstract failed(err: unknown): void;
   /** The lease was asked for and is held elsewhere. */
   protected abstract notHeld(): void;
-  /** After a step that handled nothing, before the poll's wait. */
-  protected idle?(): Promise<void>;
 
   protected get loopState(): ConsumerLoopState {
-    return { running: this.running, leader: this.leader, healthy: this.healthy, lastError: this.lastError };
+    return { ...this.workState, leader: this.leader };
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loopDone = this.loop();
+  protected override async notReadyFor(): Promise<number | null> {
+    return (await this.holdLease()) ? null : this.leaseMs() / 3;
   }
 
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.nudge();
-    await this.loopDone;
+  protected override async ended(): Promise<void> {
     if (this.leader) await releaseLease(this.loopOptions.db, this.loopOptions.lease, this.holder).catch(() => undefined);
     this.leader = false;
-  }
-
-  /** Look for changes now rather than at the next poll. */
-  nudge(): void {
-    this.pause.wake();
   }
 
   /** True while this process holds the lease, renewed whenever a third of it has passed. */
@@ -107,38 +183,6 @@ export abstract class ConsumerLoop {
     if (!held) this.notHeld();
     this.leader = held;
     return held;
-  }
-
-  private async loop(): Promise<void> {
-    const { log, name } = this.loopOptions;
-    let failures = 0;
-    while (this.running) {
-      let handled = 0;
-      try {
-        if (!(await this.holdLease())) {
-          await this.pause.sleep(this.leaseMs() / 3);
-          continue;
-        }
-        handled = await this.step();
-        if (failures > 0) log.info({ after: failures }, `${name} recovered`);
-        failures = 0;
-        this.healthy = true;
-        this.lastError = null;
-      } catch (err) {
-        failures++;
-        this.failed(err);
-        this.healthy = false;
-        this.lastError = (err as Error).message.slice(0, 500);
-        // One line when trouble starts, then one every 20 attempts.
-        if (failures === 1 || failures % 20 === 0) log.warn({ err: this.lastError, failures }, `${name}: batch failed; will retry`);
-        await this.pause.sleep(backoffMs(failures, RETRY_BACKOFF));
-        continue;
-      }
-      if (handled === 0) {
-        if (this.idle) await this.idle();
-        await this.pause.sleep(this.loopOptions.pollMs ?? 250);
-      }
-    }
   }
 
   private leaseMs(): number {

@@ -8,14 +8,13 @@ import type { EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { ValidationError } from '../domain/errors.js';
 import { textViolation } from '../domain/inputLimits.js';
 import { parseUrn } from '../domain/urn.js';
-import { listLiveEntityUrns, type EntityPageReader } from '../store/aspects.js';
-import type { Db } from '../store/database.js';
-import { readEntityViews } from './entityReads.js';
+import { listLiveEntityUrns } from '../store/aspects.js';
+import { readEntityViews, type ViewReads } from './entityReads.js';
 import type { EntityView } from './entityView.js';
 
 /** A page of the type's entities as readers see them, and the scroll id of the next (null when there is nothing more). */
 export async function listEntityPage(
-  deps: { readonly db: Db; readonly readEntityPage: EntityPageReader },
+  deps: ViewReads,
   entityType: EntityTypeInfo,
   options: { count: number; scrollId?: string; aspects?: readonly string[] },
 ): Promise<{ scrollId: string | null; entities: EntityView[] }> {

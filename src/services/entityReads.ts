@@ -3,6 +3,7 @@
  * when its dataset does) and their views, the named aspects or all of them, each shaped
  * by its aspect's rules (hidden values left out). The read half of EntityService.
  */
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import { parentUrnOf, type Urn } from '../domain/urn.js';
 import type { HeldValue } from '../domain/writes/writeState.js';
 import { existingEntities, latestAspectsOfMany, type EntityPageReader } from '../store/aspects.js';
@@ -20,14 +21,21 @@ export async function existingUrns(db: Db, urns: readonly Urn[]): Promise<Set<st
 }
 
 /** The views of the entities that exist, with the aspects named (all of them when none are). */
-export async function readEntityViews(deps: { readonly db: Db; readonly readEntityPage: EntityPageReader }, urns: readonly Urn[], aspects?: readonly string[]): Promise<Map<string, EntityView>> {
+/** What reading views needs: the database, its page reader, and the namespace views show type URNs in. */
+export interface ViewReads {
+  readonly db: Db;
+  readonly readEntityPage: EntityPageReader;
+  readonly urnNamespace: UrnNamespace;
+}
+
+export async function readEntityViews(deps: ViewReads, urns: readonly Urn[], aspects?: readonly string[]): Promise<Map<string, EntityView>> {
   const out = new Map<string, EntityView>();
   const db = deps.db;
   if (aspects) for (const urn of urns) for (const a of aspects) if (!isKnownAspect(urn.entityType, a)) handlerFor(urn.entityType, a);
   const needsValues = (urn: Urn, names: readonly string[]) => names.some((name) => handlerFor(urn.entityType, name).needs(urn, undefined).values);
   const show = (urn: Urn, names: readonly string[], own: ReadonlyMap<string, { metadata: unknown; systemMetadata: Record<string, unknown> | null }>, values: readonly HeldValue[]) => {
     const type = urn.entityType;
-    const context = { urn, values };
+    const context = { urn, values, urnNamespace: deps.urnNamespace };
     const result = new Map<string, AspectValue>();
     for (const name of names) {
       if (name !== type.keyAspect && !own.has(name)) continue;

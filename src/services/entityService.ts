@@ -10,6 +10,7 @@ import { findEntityType, type EntityTypeInfo } from '../domain/registry/entityTy
 import { NotFoundError } from '../domain/errors.js';
 import { checkRequestedResults, requireBatchSize } from '../domain/limits.js';
 import { referenceRulesFor } from '../domain/references.js';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import { parentUrnOf, parseUrn, parseUrnOfType, type Urn } from '../domain/urn.js';
 import { NO_CHANGE } from '../domain/writes/entityWrite.js';
 import { planOf } from '../domain/writes/plan.js';
@@ -48,6 +49,8 @@ export interface EntityDeps {
   readonly db: Db;
   /** Pages of entities with named aspects in one read (search pages, batch reads). */
   readonly readEntityPage: EntityPageReader;
+  /** The namespace views show type URNs in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
   readonly indexWaiter: IndexWaiter;
   /** The one write entry point. */
   readonly writes: WriteService;

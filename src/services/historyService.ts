@@ -11,7 +11,7 @@
 import { ENTITY, requireKnownAspect, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
 import { NotFoundError, SoftDeletedError, ValidationError } from '../domain/errors.js';
 import { textViolation } from '../domain/inputLimits.js';
-import { pageSize } from '../domain/limits.js';
+import { LIMITS, pageSize } from '../domain/limits.js';
 import type { StructuredPropertiesAspect } from '../domain/structuredProperties.js';
 import { parseUrn, parseUrnOfType } from '../domain/urn.js';
 import { historyEntries, visibleAt, type HistoryCursor, type HistoryEntry, type ShownSince, type ValuesVersion } from '../domain/valueHistory.js';
@@ -118,19 +118,20 @@ export class DefaultHistoryService implements HistoryService {
       if (property.removed) throw new SoftDeletedError(`Cannot read the history of soft deleted Structured Property [${propertyUrn}]; restore it first`, 'property');
     }
     const count = pageSize(query.count, HISTORY_PAGE);
-    const rows = count === 0 ? [] : await valuesVersions(this.deps.db, {
+    const { rows: page, more, resume } = count === 0 ? { rows: [], more: false, resume: undefined } : await valuesVersions(this.deps.db, {
       ...(urn !== undefined ? { urn } : {}),
       ...(propertyUrn !== undefined ? { propertyUrn } : {}),
       ...(query.scrollId ? { after: decodeHistoryCursor(query.scrollId) } : {}),
-      limit: count + 1,
+      limit: count,
+      // A page ends at `count` entries or at this size, whichever comes first (issue #46 item 2).
+      maxCharacters: LIMITS.historyPageCharacters,
     });
-    const page = rows.slice(0, count);
     const since = await this.shownSince(page.flatMap((r) => [...propertiesNamed(r.metadata), ...propertiesNamed(r.previous)]));
     const entries = historyEntries(page.map(versionOf), (p) => propertyUrn === undefined || p === propertyUrn, since);
     const last = page.at(-1);
     const about = urn !== undefined && parseUrn(urn).entityType.definitionAspect ? urn : propertyUrn;
     const events = query.scrollId || about === undefined ? [] : (await lifecycleEventsOf(this.deps.db, about, EVENTS_SHOWN)).map((e) => ({ urn: e.urn, event: e.event, time: e.createdOn.getTime(), actor: e.actor, via: e.via, detail: e.detail }));
-    return { entries, events, scrollId: rows.length > count && last ? encodeHistoryCursor({ time: last.createdOn.getTime(), urn: last.urn, revision: last.revision }) : null };
+    return { entries, events, scrollId: more && (resume ?? last) ? encodeHistoryCursor(resume ?? { time: last!.createdOn.getTime(), urn: last!.urn, revision: last!.revision }) : null };
   }
 
   /**

@@ -4,9 +4,11 @@
  * (REST, GraphQL) receive is each one inside its Authorized* wrapper
  * (authorizedServices.ts).
  */
+import type { UndefinedPropertyValues } from '../domain/structuredProperties.js';
 import type { Db, SnapshotOpener } from '../store/database.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
@@ -49,6 +51,10 @@ import { DefaultValueService, type ValueService } from './valueService.js';
 import { DefaultWriteService, type WriteService } from './writes/writeService.js';
 import { PolicyGate } from './writes/policyGate.js';
 import type { AccessPolicies } from './accessPolicies.js';
+import { AuthorizedViewService, DefaultViewService, type ViewService } from './viewService.js';
+import { DataHubAppService } from './datahubAppService.js';
+import { appStateGate } from './appStateWrites.js';
+import { savedViewLister } from '../store/savedViews.js';
 
 export interface Services {
   /** The one write entry point: every write is a plan submitted here. */
@@ -77,6 +83,10 @@ export interface Services {
   readonly policies: PolicyService;
   /** What the policies allow: the caller's privileges, an entity's, and why. */
   readonly access: AccessService;
+  /** Saved views (DataHub's views): personal and global search scopes. */
+  readonly views: ViewService;
+  /** What DataHub's web app asks of the server beyond the catalog (its start-up configuration, its tours' steps). */
+  readonly datahubApp: DataHubAppService;
 }
 
 export interface ServiceDeps {
@@ -110,6 +120,12 @@ export interface ServiceDeps {
   readonly registryChanges?: LocalRegistryChanges;
   /** Concurrent writes share a statement and its commit (WRITE_GROUP_COMMIT); default true. */
   readonly groupCommit?: boolean;
+  /** Whether requests need a token (AUTH_ENABLED; DataHub's app shows it). Absent: true. */
+  readonly authEnabled?: boolean;
+  /** The namespace type URNs are written and shown in (URN_NAMESPACE): the services write definitions, show views and facets in it. */
+  readonly urnNamespace: UrnNamespace;
+  /** What a value of a property that does not exist does (DROP_UNDEFINED_PROPERTY_VALUES); absent: refused. */
+  readonly undefinedPropertyValues?: UndefinedPropertyValues;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -120,14 +136,27 @@ export function createServices(deps: ServiceDeps): Services {
     indexWaiter: deps.indexWaiter,
     registryChanges,
     gate: new PolicyGate(deps.access),
+    urnNamespace: deps.urnNamespace,
+    ...(deps.undefinedPropertyValues ? { undefinedPropertyValues: deps.undefinedPropertyValues } : {}),
     ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
     ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
   });
-  const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, indexWaiter: deps.indexWaiter, writes });
+  // The app's per-person state (views, tour steps): the same write path behind its own gate (appStateWrites.ts).
+  const appStateWrites = new DefaultWriteService({
+    db: deps.db,
+    log: deps.log,
+    indexWaiter: deps.indexWaiter,
+    registryChanges,
+    urnNamespace: deps.urnNamespace,
+    gate: appStateGate,
+    ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
+    ...(deps.groupCommit !== undefined ? { groupCommit: deps.groupCommit } : {}),
+  });
+  const entities = new DefaultEntityService({ db: deps.db, readEntityPage: deps.readEntityPage, urnNamespace: deps.urnNamespace, indexWaiter: deps.indexWaiter, writes });
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
   const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities, writes });
-  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit, access: deps.access });
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit, access: deps.access, urnNamespace: deps.urnNamespace });
   const access = deps.access;
   return {
     writes: new AuthorizedWriteService(writes),
@@ -150,5 +179,7 @@ export function createServices(deps: ServiceDeps): Services {
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,
     sessions: new DefaultBrowserSessionService({ tokens, tokenSessionHours: deps.tokenSessionHours ?? 12 }),
+    views: new AuthorizedViewService(new DefaultViewService({ entities, writes: appStateWrites, listViews: savedViewLister(deps.db), urnNamespace: deps.urnNamespace })),
+    datahubApp: new DataHubAppService({ version: deps.appVersion, authEnabled: deps.authEnabled ?? true }, entities, appStateWrites),
   };
 }

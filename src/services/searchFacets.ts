@@ -6,6 +6,7 @@
  */
 import { keyFieldInfo } from '../domain/searchFields.js';
 import { formatDouble, isDoubleValue, type TypedValue } from '../domain/typedValue.js';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import type { FacetValue, ResolvedField } from '../search/request.js';
 import type { RegisteredProperty } from '../store/propertyRegistry.js';
 
@@ -48,11 +49,12 @@ function allowedDescriptions(property: RegisteredProperty): Map<string, string> 
   return out;
 }
 
-export function describeFacet(field: string, resolved: ResolvedField, property: RegisteredProperty | undefined, values: readonly FacetValue[]): Facet {
+/** A facet as answered; type URNs among its values are written in `urnNamespace`. */
+export function describeFacet(field: string, resolved: ResolvedField, property: RegisteredProperty | undefined, values: readonly FacetValue[], urnNamespace: UrnNamespace): Facet {
   if (resolved.kind === 'key') {
     const info = keyFieldInfo(resolved.name);
     const display = info.display;
-    return { field, displayName: info.displayName, aggregations: display ? values.map((v) => ({ ...v, value: display(v.value) })) : values };
+    return { field, displayName: info.displayName, aggregations: display ? values.map((v) => ({ ...v, value: display(v.value, urnNamespace) })) : values };
   }
   if (!property) return { field, displayName: field, aggregations: values };
   const descriptions = allowedDescriptions(property);

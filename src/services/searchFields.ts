@@ -8,7 +8,8 @@
  */
 import { findValueType } from '../domain/registry/valueTypes.js';
 import { ValidationError } from '../domain/errors.js';
-import { closestName, keyFieldInfo, parseSearchField, PROPERTY_FIELD_PREFIX, type SearchField } from '../domain/searchFields.js';
+import { closestName } from '../domain/closestWord.js';
+import { keyFieldInfo, parseSearchField, PROPERTY_FIELD_PREFIX, type SearchField } from '../domain/searchFields.js';
 import { and, fieldsOf, mapLeaves, NONE, simplify, type FilterNode } from '../domain/searchFilter.js';
 import type { ResolvedField } from '../search/request.js';
 import type { RegisteredProperty } from '../store/propertyRegistry.js';

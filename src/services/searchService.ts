@@ -3,7 +3,9 @@
  * scrollAcrossEntities / aggregateAcrossEntities and REST's GET /v3/entity/{entityName}.
  * Queries and filters become keywords and one FilterNode; field names are resolved
  * against the property registry (searchFields.ts); the search module runs the search.
- * Hits are URNs; what is shown of them is read from the database.
+ * Hits are URNs; what is shown of them is read from the database. Every answer carries
+ * the requests its search sent to the engine (`engineRequests`), for an edge that
+ * explains (rest/explainHeader.ts).
  */
 import { PAGE_LIMITS, pageSize } from '../domain/limits.js';
 import { ENTITY, defaultSearchTypes, entityTypeByGraphql, findEntityType, type EntityTypeInfo } from '../domain/registry/entityTypes.js';
@@ -11,21 +13,22 @@ import { UnavailableError, ValidationError } from '../domain/errors.js';
 import { parseLuceneQuery } from '../domain/luceneQuery.js';
 import { and, ALL, fieldsOf, filterFromOrFilters, simplify, splitKeywords, type AndFilter, type FilterNode } from '../domain/searchFilter.js';
 import { PROPERTY_FIELD_PREFIX } from '../domain/searchFields.js';
+import type { UrnNamespace } from '../domain/typeUrns.js';
 import { parseUrn } from '../domain/urn.js';
 import type { SearchEngine } from '../search/engine.js';
-import { SORT_ATTRIBUTE_OF, type PageRequest, type ScrollOrder, type SearchRequest, type SortAttribute } from '../search/request.js';
-import { sortKeyOf } from '../domain/searchSort.js';
-import { withExplanation, type EngineRequest } from '../search/explain.js';
+import type { EngineRequest, Page, PageRequest, SearchRequest } from '../search/request.js';
+import { pageOrderOf, scrollOrderOf, valueSortedPage } from './searchOrder.js';
+import { closestWord } from '../domain/closestWord.js';
 import { Searcher } from '../search/searcher.js';
 import { MAX_FACET_VALUES, MAX_RANKED_HITS } from '../search/settings.js';
 import type { Db } from '../store/database.js';
-import { enqueueSingletonJob } from '../store/jobs.js';
+import { enqueueJob } from '../store/jobs.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';
 import type { AuditTrail } from './audit.js';
 import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
-import { SEARCH_INDEX_BUILD } from './jobs/kinds.js';
+import { indexBuildRequest } from '../domain/jobKinds.js';
 import { DEFAULT_KEY_FACETS, describeFacet, emptyFacet, type Facet } from './searchFacets.js';
 import { narrowed, resolveFields, resolveQuietly, type ResolvedFields } from './searchFields.js';
 import type { AccessPolicies } from './accessPolicies.js';
@@ -50,7 +53,12 @@ export interface ScrollInput {
   sort?: ReadonlyArray<{ field: string; sortOrder: string }>;
 }
 
-export interface ScrollResult {
+/** What a search sent to the engine, exactly (an admin's X-Propgraph-Explain shows it). */
+export interface Explained {
+  readonly engineRequests: readonly EngineRequest[];
+}
+
+export interface ScrollResult extends Explained {
   nextScrollId: string | null;
   count: number;
   total: number;
@@ -67,8 +75,27 @@ export interface AggregateInput {
   includeSoftDeleted?: boolean | null;
 }
 
-export interface AggregateResult {
+export interface AggregateResult extends Explained {
   facets: Facet[];
+}
+
+/**
+ * DataHub's searchAcrossEntities: a page by offset, with the facets its search page shows
+ * (`facets`: none; `keys`: entity type and platform; `all`: those and every property shown
+ * in search filters, DataHub's includeStructuredPropertyFacets) and, when nothing matched a
+ * keyword query, `suggestions`: the query with a misspelt word replaced by the closest name
+ * the index holds (DataHub's getSuggestions).
+ */
+export interface SearchPageInput extends ScrollInput {
+  readonly start?: number | null;
+  readonly facets?: 'none' | 'keys' | 'all';
+  readonly suggestions?: boolean;
+}
+
+export interface SearchPageResult extends ScrollResult {
+  start: number;
+  facets: Facet[] | null;
+  suggestions: Array<{ text: string; frequency: number }>;
 }
 
 export interface EntitySearchOptions {
@@ -99,6 +126,8 @@ export interface SearchDeps {
   readonly audit: AuditTrail;
   /** What each caller may read (the policies): applied inside the engine's query. */
   readonly access: AccessPolicies;
+  /** The namespace facets show type URNs in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
 }
 
 const DEFAULT_AGG_VALUES = 20;
@@ -120,17 +149,17 @@ export interface SearchService {
    * Searchable types go to the search engine; other types (and searchable ones while
    * search is disabled) are listed from the database, which serves no query beyond `*`.
    */
-  searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }>;
+  searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] } & Explained>;
   /**
    * DataHub's searchAcrossEntities: a page by offset (`start`), in the order a scroll
    * gives; `start + count` at most MAX_RANKED_HITS (offsets are a ranked page's).
    */
-  search(caller: Caller, input: ScrollInput & { readonly start?: number | null }): Promise<ScrollResult & { start: number }>;
+  search(caller: Caller, input: SearchPageInput): Promise<SearchPageResult>;
   /**
    * DataHub's OpenAPI scroll: a scroll (one type, several or the default ones) whose hits
    * come back as entities with the aspects named (all of them when none are).
    */
-  scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }>;
+  scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] } & Explained>;
   /** Queues a rebuild of every index from the database (system-update); one at a time. */
   requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }>;
 }
@@ -152,12 +181,8 @@ export class DefaultSearchService implements SearchService {
     const types = typesOf(input.types);
     const count = pageSize(input.count, PAGE_LIMITS.searchCount);
     const query = parseQuery(input.query, input.orFilters);
-    const readable = this.deps.access.readFilterOf(caller);
-    const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request(types, query, narrowed(await resolveFields(this.registry, query.filter, [], used), await this.restriction(await readable, types, used)), input.includeSoftDeleted),
-      (request) => this.searcher().page(request, { count, scrollId: input.scrollId ?? null, ...scrollOrderOf(input.sort) }),
-    );
-    return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })) };
+    const page = await this.orderedPage(caller, types, query, scrollOrderOf(input.sort), count, input.scrollId ?? null, input.includeSoftDeleted);
+    return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })), engineRequests: page.engineRequests };
   }
 
   async aggregate(caller: Caller, input: AggregateInput): Promise<AggregateResult> {
@@ -169,8 +194,9 @@ export class DefaultSearchService implements SearchService {
     const requested = [...new Set(input.facets ?? [])];
     const defaults = requested.length === 0;
     const readable = this.deps.access.readFilterOf(caller);
-    const names = defaults ? await this.defaultFacets(await readable) : requested;
-    const facets = await this.registry.withCurrentRegistry(
+    const shown = defaults ? await this.defaultFacets(await readable) : { names: requested, engineRequests: [] };
+    const { names } = shown;
+    const { facets, engineRequests } = await this.registry.withCurrentRegistry(
       async (used) => {
         // A default facet whose property went away since the index said so is just left out.
         const resolved = await resolveFields(this.registry, query.filter, names, used, defaults);
@@ -181,18 +207,19 @@ export class DefaultSearchService implements SearchService {
           const field = resolved.fields.get(name);
           return field ? [{ name, field }] : [];
         });
-        const values = await this.searcher().facets(request, counted, limit);
-        return names.flatMap((name) => {
+        const { values, engineRequests } = await this.searcher().facets(request, counted, limit);
+        const described = names.flatMap((name) => {
           const field = resolved.fields.get(name);
-          if (field) return [describeFacet(name, field, resolved.properties.get(name), values.get(name) ?? [])];
+          if (field) return [describeFacet(name, field, resolved.properties.get(name), values.get(name) ?? [], this.deps.urnNamespace)];
           return defaults ? [] : [emptyFacet(name)];
         });
+        return { facets: described, engineRequests };
       },
     );
-    return { facets };
+    return { facets, engineRequests: [...shown.engineRequests, ...engineRequests] };
   }
 
-  async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] }> {
+  async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] } & Explained> {
     const text = options.query?.trim() ?? '';
     const ordered = pageOrderOf(options.sort, options.sortOrder, 'sort');
     const { order } = ordered;
@@ -202,25 +229,24 @@ export class DefaultSearchService implements SearchService {
         if (entityType.searchable) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
         throw new ValidationError(`Entity type ${entityType.name} is not searchable; query must be absent or *`, 'query');
       }
-      if (order !== 'asc' || ordered.sortBy) throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, ordered.sortBy ? 'sort' : 'sortOrder');
-      return this.deps.entities.listEntities(caller, entityType, {
+      if (order !== 'asc' || ordered.sortBy || ordered.byValue) throw new ValidationError(`Entities of type ${entityType.name} are listed in ascending urn order only`, ordered.sortBy || ordered.byValue ? 'sort' : 'sortOrder');
+      const listed = await this.deps.entities.listEntities(caller, entityType, {
         count,
         ...(options.scrollId ? { scrollId: options.scrollId } : {}),
         ...(options.aspects ? { aspects: options.aspects } : {}),
       });
+      return { ...listed, engineRequests: [] };
     }
     const query = parseQuery(text, null);
-    const readable = this.deps.access.readFilterOf(caller);
-    const page = await this.registry.withCurrentRegistry(
-      async (used) => this.request([entityType], query, narrowed(await resolveFields(this.registry, query.filter, [], used), await this.restriction(await readable, [entityType], used)), false),
-      (request) => this.searcher().page(request, { count, scrollId: options.scrollId ?? null, ...ordered }),
-    );
+    const page = await this.orderedPage(caller, [entityType], query, ordered, count, options.scrollId ?? null, false);
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
-    return { scrollId: page.nextScrollId, entities };
+    return { scrollId: page.nextScrollId, entities, engineRequests: page.engineRequests };
   }
 
-  async search(caller: Caller, input: ScrollInput & { readonly start?: number | null }): Promise<ScrollResult & { start: number }> {
+  async search(caller: Caller, input: SearchPageInput): Promise<SearchPageResult> {
+    const listed = await this.listedInstead(caller, input);
+    if (listed) return listed;
     const start = input.start ?? 0;
     if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number >= 0, got ${start}`, 'start');
     const count = pageSize(input.count, PAGE_LIMITS.searchCount);
@@ -229,14 +255,62 @@ export class DefaultSearchService implements SearchService {
     }
     const page = await this.scroll(caller, { ...input, count: start + count, scrollId: null });
     const entities = page.entities.slice(start);
-    return { start, count: entities.length, total: page.total, nextScrollId: null, entities };
+    const choice = input.facets ?? 'none';
+    const aggregated =
+      choice === 'none'
+        ? null
+        : await this.aggregate(caller, { types: input.types, query: input.query ?? null, orFilters: input.orFilters ?? null, includeSoftDeleted: input.includeSoftDeleted ?? null, facets: choice === 'keys' ? [...DEFAULT_KEY_FACETS] : null });
+    const suggested = input.suggestions && page.total === 0 ? await this.suggestionsFor(caller, input) : { suggestions: [], engineRequests: [] };
+    return {
+      start,
+      count: entities.length,
+      total: page.total,
+      nextScrollId: null,
+      entities,
+      facets: aggregated?.facets ?? null,
+      suggestions: suggested.suggestions,
+      engineRequests: [...page.engineRequests, ...(aggregated?.engineRequests ?? []), ...suggested.engineRequests],
+    };
   }
 
-  async scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] }> {
+  /**
+   * A search of one type that is not indexed (data platforms, as DataHub's app lists them
+   * for its platform picker), for everything (`*`, no filter): the entities stored, in URN
+   * order, from the database. Anything narrower is refused as before.
+   */
+  private async listedInstead(caller: Caller, input: SearchPageInput): Promise<SearchPageResult | null> {
+    const [only, ...others] = input.types.map((t) => findEntityType(t) ?? entityTypeByGraphql(t));
+    if (!only || others.length > 0 || only.searchable || (input.query?.trim() ?? '*') !== '*' || (input.orFilters?.length ?? 0) > 0 || (input.start ?? 0) !== 0) return null;
+    const page = await this.deps.entities.listEntities(caller, only, { count: pageSize(input.count, PAGE_LIMITS.searchCount), aspects: [] });
+    const entities = page.entities.map((e) => ({ urn: e.urn, entityType: only.name }));
+    return { start: 0, count: entities.length, total: entities.length, nextScrollId: null, entities, facets: input.facets && input.facets !== 'none' ? [] : null, suggestions: [], engineRequests: [] };
+  }
+
+  /** For each keyword no entity matched, the closest name among those sharing its first letters; the query with it replaced, and how many entities that finds. */
+  private async suggestionsFor(caller: Caller, input: SearchPageInput): Promise<{ suggestions: Array<{ text: string; frequency: number }> } & Explained> {
+    const engineRequests: EngineRequest[] = [];
+    const { keywords } = parseQuery(input.query, null);
+    if (!keywords) return { suggestions: [], engineRequests };
+    const words = keywords.split(/\s+/).filter((w) => w.length >= 3);
+    let text = keywords;
+    for (const word of words) {
+      const near = await this.scroll(caller, { types: input.types, query: word.slice(0, 2), count: SUGGESTION_CANDIDATES, orFilters: input.orFilters ?? null });
+      engineRequests.push(...near.engineRequests);
+      const candidates = near.entities.flatMap((e) => nameWords(parseUrn(e.urn)));
+      const closest = closestWord(word, candidates);
+      if (closest && closest.toLowerCase() !== word.toLowerCase()) text = text.replace(word, closest);
+    }
+    if (text === keywords) return { suggestions: [], engineRequests };
+    const found = await this.scroll(caller, { types: input.types, query: text, count: 1, orFilters: input.orFilters ?? null });
+    engineRequests.push(...found.engineRequests);
+    return { suggestions: found.total > 0 ? [{ text, frequency: found.total }] : [], engineRequests };
+  }
+
+  async scrollEntities(caller: Caller, input: ScrollInput & { readonly aspects?: readonly string[] }): Promise<{ scrollId: string | null; total: number; entities: EntityView[] } & Explained> {
     const page = await this.scroll(caller, input);
     const aspects = input.aspects && input.aspects.length > 0 ? input.aspects : undefined;
     const views = await this.deps.entities.readEntities(page.entities.map((e) => parseUrn(e.urn)), aspects);
-    return { scrollId: page.nextScrollId, total: page.total, entities: page.entities.map((e) => views.get(e.urn)).filter((v): v is EntityView => v !== undefined) };
+    return { scrollId: page.nextScrollId, total: page.total, entities: page.entities.map((e) => views.get(e.urn)).filter((v): v is EntityView => v !== undefined), engineRequests: page.engineRequests };
   }
 
   async requestRebuild(caller: Caller, reason: string): Promise<{ jobId: string; created: boolean }> {
@@ -245,10 +319,30 @@ export class DefaultSearchService implements SearchService {
       async () => {
         if (!this.deps.engine) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
         const format = this.deps.engine.format;
-        const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueSingletonJob(tx, SEARCH_INDEX_BUILD, { reason, format }));
+        const { id, created } = await inTransaction(this.deps.db, (tx) => enqueueJob(tx, indexBuildRequest(reason, format)));
         return { jobId: String(id), created };
       },
       (queued) => ({ jobId: queued.jobId, created: queued.created }),
+    );
+  }
+
+  /**
+   * A page in the order asked, the sort's property resolved with the filter's fields (a deleted one is refused as a filter on it is),
+   * narrowed to what the caller may read inside the engine's query.
+   */
+  private orderedPage(caller: Caller, types: readonly EntityTypeInfo[], query: ParsedQuery, ordering: Pick<PageRequest, 'order' | 'sortBy'> & { readonly byValue?: string }, count: number, scrollId: string | null, includeSoftDeleted: boolean | null | undefined): Promise<Page> {
+    const { byValue, ...engineOrder } = ordering;
+    const readable = this.deps.access.readFilterOf(caller);
+    return this.registry.withCurrentRegistry(
+      async (used) => {
+        const resolved = await resolveFields(this.registry, query.filter, byValue ? [byValue] : [], used);
+        const restricted = narrowed(resolved, await this.restriction(await readable, types, used));
+        return { request: this.request(types, query, restricted, includeSoftDeleted), property: byValue ? resolved.properties.get(byValue) : undefined };
+      },
+      ({ request, property }) =>
+        byValue && property && engineOrder.order !== 'relevance'
+          ? valueSortedPage(this.searcher(), this.deps.db, request, { field: byValue, propertyUrn: property.urn, generation: property.generation, direction: engineOrder.order }, count, scrollId)
+          : this.searcher().page(request, { count, scrollId, ...engineOrder }),
     );
   }
 
@@ -283,21 +377,30 @@ export class DefaultSearchService implements SearchService {
    * structuredPropertySettings.showInSearchFilters is true (read from the index of
    * definitions, where the indexer put it).
    */
-  private async defaultFacets(readable: FilterNode): Promise<string[]> {
+  private async defaultFacets(readable: FilterNode): Promise<{ names: string[]; engineRequests: readonly EngineRequest[] }> {
     // The properties shown are those whose definitions the caller may read.
-    if (readable.kind === 'none') return [...DEFAULT_KEY_FACETS];
+    if (readable.kind === 'none') return { names: [...DEFAULT_KEY_FACETS], engineRequests: [] };
     const shown: FilterNode = { kind: 'equals', field: 'showInSearchFilters', values: ['true'] };
     const page = await this.searcher().page(
       { types: [ENTITY.structuredProperty.name], keywords: null, filter: shown, fields: new Map([['showInSearchFilters', { kind: 'key', name: 'showInSearchFilters' }]]), includeRemoved: false },
       { count: MAX_FACET_VALUES, scrollId: null, order: 'asc' },
     );
-    return [...DEFAULT_KEY_FACETS, ...page.hits.map((h) => `${PROPERTY_FIELD_PREFIX}${parseUrn(h.urn).parts[0]}`)];
+    return { names: [...DEFAULT_KEY_FACETS, ...page.hits.map((h) => `${PROPERTY_FIELD_PREFIX}${parseUrn(h.urn).parts[0]}`)], engineRequests: page.engineRequests };
   }
 
   private searcher(): Searcher {
     if (!this.searcherOrNull) throw new UnavailableError(`Search is not available: ${this.deps.disabledReason ?? 'no search engine'}`);
     return this.searcherOrNull;
   }
+}
+
+/** Entities read to find a suggestion for one word. */
+const SUGGESTION_CANDIDATES = 50;
+
+/** The words of an entity's name (its key's name, or its last key part), split where names split. */
+function nameWords(urn: ReturnType<typeof parseUrn>): string[] {
+  const name = urn.parts[urn.entityType.keyFields.indexOf('name')] ?? urn.parts[urn.parts.length - 1] ?? '';
+  return name.split(/[^A-Za-z0-9]+/).filter((w) => w.length >= 3);
 }
 
 function parseQuery(query: string | null | undefined, orFilters: AndFilter[] | null | undefined): ParsedQuery {
@@ -317,28 +420,4 @@ function typesOf(names: readonly string[]): EntityTypeInfo[] {
   return [...out.values()];
 }
 
-/** How a page is ordered: the URN by default (keyset), relevance for keywords unless sorted, or a time or the name. */
-function pageOrderOf(field: string | undefined, sortOrder: string | undefined, name: string): { order: Exclude<ScrollOrder, 'relevance'>; sortBy?: SortAttribute } {
-  const key = field === undefined ? 'urn' : sortKeyOf(field, name);
-  const order = directionOf(sortOrder);
-  return key === 'urn' ? { order } : { order, sortBy: SORT_ATTRIBUTE_OF[key] };
-}
-
-function scrollOrderOf(sort: ScrollInput['sort']): Pick<PageRequest, 'order' | 'sortBy'> {
-  const first = sort?.[0];
-  if (!first) return { order: 'relevance' };
-  return pageOrderOf(first.field, first.sortOrder, 'sortInput.sortCriteria[0].field');
-}
-
-function directionOf(sortOrder: string | undefined): Exclude<ScrollOrder, 'relevance'> {
-  if (sortOrder === undefined || /^asc(ending)?$/i.test(sortOrder)) return 'asc';
-  if (/^desc(ending)?$/i.test(sortOrder)) return 'desc';
-  throw new ValidationError(`sortOrder must be ASCENDING or DESCENDING, got ${sortOrder}`, 'sortOrder');
-}
-
-export type { EngineRequest } from '../search/explain.js';
-
-/** Runs `fn` recording, in `record`, every request its searches send to the engine (see search/explain.ts). */
-export function explainingSearches<T>(record: EngineRequest[], fn: () => T): T {
-  return withExplanation(record, fn);
-}
+export type { EngineRequest } from '../search/request.js';

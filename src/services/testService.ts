@@ -5,7 +5,6 @@
  * evaluated entity's `testResults` aspect, both through the one aspect pipeline.
  */
 import { randomUUID } from 'node:crypto';
-import { setImmediate } from 'node:timers/promises';
 import { createBoundedMatcher, RegexBoundExceeded, type RegexMatcher } from '../domain/boundedRegex.js';
 import { NotFoundError, ServiceError, ValidationError } from '../domain/errors.js';
 import { parseTestDefinitionJson } from '../domain/testDefinition.js';
@@ -17,6 +16,7 @@ import { createWorkBudget } from '../domain/testWork.js';
 import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.js';
 import type { Logger } from '../logger.js';
 import { countTestEvaluation, type TestEvaluationOutcome } from '../telemetry/metrics.js';
+import { loopTurn } from '../turns.js';
 import type { Db } from '../store/database.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
@@ -90,14 +90,11 @@ export interface TestServiceDeps {
 const DEFAULT_LIST_COUNT = 20;
 /** Entities of a batchEvaluate read and evaluated together. */
 const READ_CHUNK = 10;
-/** Event-loop time evaluation may take before it lets other requests in. */
-const YIELD_AFTER_MS = 10;
 
-/** One request's bounds on evaluation: regex time, work units, and when it last let others in. */
+/** One request's bounds on evaluation: regex time and work units. */
 interface Bounds {
   readonly match: RegexMatcher;
   readonly work: ReturnType<typeof createWorkBudget>;
-  yielded: number;
   /** Evaluations that failed their bounds, logged together once the request is done (one line, however many). */
   readonly exceeded: Array<{ readonly test: string; readonly urn: string; readonly reason: string; readonly pattern?: string }>;
 }
@@ -142,11 +139,16 @@ function documentOf(view: EntityView): EntityDocument {
   return { urn: view.urn, entityType: view.entityType.name, aspects };
 }
 
+/** A test write that names the version it read (its testInfo revision): refused as stale when it moved on (docs/contract.md §14, "Stale writes"). */
+export interface TestWriteOptions extends WriteOptions {
+  readonly expectedVersion?: string | null;
+}
+
 export interface TestService {
   /** Creates a test; returns its URN. An existing id is refused. */
   createTest(caller: Caller, input: CreateTestInput, options?: WriteOptions): Promise<Written<string>>;
   /** Replaces an existing test's name, category, description and definition; returns its URN. */
-  updateTest(caller: Caller, urnValue: string, input: TestInput, options?: WriteOptions): Promise<Written<string>>;
+  updateTest(caller: Caller, urnValue: string, input: TestInput, options?: TestWriteOptions): Promise<Written<string>>;
   /** Hard-deletes a test; true when there was one to delete. */
   deleteTest(caller: Caller, urnValue: string, options?: WriteOptions): Promise<Written<boolean>>;
   /** A test by URN; null when there is none. */
@@ -186,9 +188,10 @@ export class DefaultTestService implements TestService {
     return { result: urn, receipt: written.receipt };
   }
 
-  async updateTest(caller: Caller, urnValue: string, input: TestInput, options: WriteOptions = {}): Promise<Written<string>> {
+  async updateTest(caller: Caller, urnValue: string, input: TestInput, options: TestWriteOptions = {}): Promise<Written<string>> {
     const urn = parseUrnOfType(urnValue, TEST_TYPE);
     const info = testInfoOf(input);
+    const { expectedVersion, ...writeOptions } = options;
     const change = {
       op: 'compute' as const,
       aspect: 'testInfo',
@@ -196,8 +199,9 @@ export class DefaultTestService implements TestService {
         if (current === undefined) throw new NotFoundError(`Test ${urn.value} does not exist`);
         return info;
       },
+      ...(expectedVersion != null ? { ifVersionMatch: expectedVersion } : {}),
     };
-    const written = await this.deps.writes.submit(caller, entityPlan(urn, [change]), options);
+    const written = await this.deps.writes.submit(caller, entityPlan(urn, [change]), writeOptions);
     return { result: urn.value, receipt: written.receipt };
   }
 
@@ -280,7 +284,7 @@ export class DefaultTestService implements TestService {
     if (missing) throw new NotFoundError(`Entity ${missing.value} does not exist`);
 
     if (input.push) return this.evaluateAndPush(caller, urns, tests, input.testUrns !== undefined, options);
-    const bounds: Bounds = { match: createBoundedMatcher(), work: createWorkBudget(), yielded: performance.now(), exceeded: [] };
+    const bounds: Bounds = { match: createBoundedMatcher(), work: createWorkBudget(), exceeded: [] };
     const out: Array<{ urn: string; results: TestResults }> = [];
     // A few entities at a time: their aspects can be large, and a batch of them all at once would be read and held together.
     for (let i = 0; i < urns.length; i += READ_CHUNK) {
@@ -336,11 +340,9 @@ export class DefaultTestService implements TestService {
   private async run(tests: readonly RunnableTest[], doc: EntityDocument, bounds: Bounds): Promise<TestResults> {
     const results: TestResults = { passing: [], failing: [] };
     for (const test of tests) {
-      // Evaluation is synchronous; let other requests in between tests once a slice of the loop is used.
-      if (performance.now() - bounds.yielded > YIELD_AFTER_MS) {
-        await setImmediate();
-        bounds.yielded = performance.now();
-      }
+      // Evaluation is synchronous; other requests go in between tests once a slice is spent (src/turns.ts).
+      const wait = loopTurn();
+      if (wait) await wait;
       const { outcome, boundExceeded } = evaluateTest(test.definition, doc, bounds.match, bounds.work.evaluation());
       if (boundExceeded) {
         bounds.exceeded.push({ test: test.urn, urn: doc.urn, reason: boundExceeded.reason, ...(boundExceeded instanceof RegexBoundExceeded ? { pattern: boundExceeded.pattern } : {}) });

@@ -66,7 +66,8 @@ export class DefaultValueImportService implements ValueImportService {
     const { edits, problems } = checkImport(input.columns, input.rows, definitions, stored);
 
     const changes = edits.flatMap((e) => valueChanges(stored.get(e.urn) ?? null, applyImportEdit(stored.get(e.urn), e)).map((change) => ({ line: e.line, urn: e.urn, change })));
-    const changing = edits.filter((e) => changes.some((c) => c.urn === e.urn));
+    const changed = new Set(changes.map((c) => c.urn));
+    const changing = edits.filter((e) => changed.has(e.urn));
     const result = (written: boolean): ValueImportResult => ({
       dryRun: input.dryRun,
       written,

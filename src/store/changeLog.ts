@@ -85,3 +85,25 @@ export async function entitiesPendingUpTo(db: Queryable, urns: readonly string[]
     WHERE urn = ANY(${urns}::text[]) AND id <= ${upTo.toString()}::bigint AND indexed_on IS NULL`);
   return new Set(rows.map((r) => r.urn));
 }
+
+/**
+ * The changes of these entities that the search index had not taken at `since` (still
+ * pending, or indexed at or after it), by entity: a search answered at `since` saw these
+ * entities as they were before those changes (a bulk edit's selection, issue #39).
+ */
+export async function changesUnindexedAt(db: Queryable, urns: readonly string[], since: Date): Promise<Map<string, bigint[]>> {
+  const out = new Map<string, bigint[]>();
+  if (urns.length === 0) return out;
+  const rows = await db.query<Pick<ChangeLogModel, 'id' | 'urn'>>(sql`
+    SELECT id, urn FROM change_log WHERE urn = ANY(${urns}::text[]) AND (indexed_on IS NULL OR indexed_on >= ${since})`);
+  for (const r of rows) out.set(r.urn, [...(out.get(r.urn) ?? []), r.id]);
+  return out;
+}
+
+/** Which of these entities were written after `since` (by the database clock). */
+export async function entitiesChangedSince(db: Queryable, urns: readonly string[], since: Date): Promise<Set<string>> {
+  if (urns.length === 0) return new Set();
+  const rows = await db.query<Pick<ChangeLogModel, 'urn'>>(sql`
+    SELECT DISTINCT urn FROM change_log WHERE urn = ANY(${urns}::text[]) AND created_on > ${since}`);
+  return new Set(rows.map((r) => r.urn));
+}

@@ -102,11 +102,16 @@ async function openPostgres(url: string, poolSize: number, log: Logger, kind: Da
       return {
         header: dump.header,
         write: async (out) => {
+          let manifest: BackupManifest;
           try {
-            return await dump.write(out);
-          } finally {
-            client.release();
+            manifest = await dump.write(out);
+          } catch (err) {
+            // Mid-COPY (the client went away): the connection is discarded, never pooled again, so it cannot leak.
+            client.release(err instanceof Error ? err : true);
+            throw err;
           }
+          client.release();
+          return manifest;
         },
       };
     } catch (err) {

@@ -59,3 +59,14 @@ export async function countMigratingHolders(db: Queryable, propertyUrn: string, 
   const rows = await db.query<{ n: bigint }>(sql`SELECT COUNT(*) AS n FROM property_value WHERE property_urn = ${propertyUrn} AND generation = ${fromGeneration}`);
   return Number(rows[0]?.n ?? 0);
 }
+
+/** The values of one property that the entities hold under its current generation (what a sort on it orders by). */
+export async function currentValuesOf(db: Queryable, propertyUrn: string, generation: bigint, entityUrns: readonly string[]): Promise<Map<string, TypedValue[]>> {
+  const out = new Map<string, TypedValue[]>();
+  if (entityUrns.length === 0) return out;
+  const rows = await db.query<{ entityUrn: string; values: unknown }>(sql`
+    SELECT entity_urn AS "entityUrn", "values" FROM property_value
+    WHERE property_urn = ${propertyUrn} AND generation = ${generation} AND entity_urn = ANY(${entityUrns}::text[])`);
+  for (const r of rows) out.set(r.entityUrn, r.values as TypedValue[]);
+  return out;
+}

@@ -14,11 +14,11 @@
  * property and search-field checks remain. A refused statement writes nothing.
  */
 import { activeMigrationJson } from '../domain/valueMigration.js';
+import { stringifyInTurns } from '../jsonInTurns.js';
 import { changesSomething, type EntityWriteDecision, type RegistryChange } from '../domain/writes/writeDecision.js';
 import { EMPTY, join, sql, type Sql } from './sql.js';
 import { isRetryableConflict, isUniqueViolation } from './statementRefusal.js';
 import { activeTraceparent } from '../telemetry/tracing.js';
-import { TurnTaker } from '../time.js';
 import { queryableOf, type WriteState, type WriteTarget } from './writeLoad.js';
 
 /** The registry's unique index on search_field: a definition claiming a field another holds violates it. */
@@ -69,22 +69,12 @@ export async function applyWrites(target: WriteTarget, all: readonly EntityWrite
   return new Map(rows.filter((r) => r.id !== null).map((r) => [r.urn!, r.id!]));
 }
 
-
 /**
- * JSON of a long array an element at a time, in turns (src/time.ts): one JSON.stringify
- * of a 1,000-entity batch's aspects held the event loop for several milliseconds.
+ * The applying statement. Its large inputs (the aspects and value rows of a 1,000-entity
+ * batch) are written as JSON in turns of the event loop (src/jsonInTurns.ts): written in
+ * one call, they held every other request for several milliseconds.
  */
-async function jsonInTurns(items: readonly unknown[], turns: TurnTaker): Promise<string> {
-  const parts: string[] = [];
-  for (const item of items) {
-    parts.push(JSON.stringify(item));
-    await turns.turn();
-  }
-  return `[${parts.join(',')}]`;
-}
-
 async function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState, retention: HistoryRetention): Promise<Sql> {
-  const turns = new TurnTaker();
   const writes = decisions.flatMap((d) =>
     d.writes.map((w) => ({ urn: d.urn, entity_type: d.entityType, aspect: w.aspect, metadata: w.metadata, system_metadata: w.systemMetadata, created_by: d.createdBy, created_via: d.createdVia ?? null })),
   ).map((w, ord) => ({ ord, ...w }));
@@ -97,7 +87,7 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
   const jobs = decisions.flatMap((d) => d.jobs);
 
   const values = replaced.length === 0 ? EMPTY : sql`, values_input AS (
-      SELECT * FROM jsonb_to_recordset(${await jsonInTurns(valueRows, turns)}::jsonb)
+      SELECT * FROM jsonb_to_recordset(${await stringifyInTurns(valueRows)}::jsonb)
         AS p(entity_urn text, entity_type text, property_urn text, generation bigint, vals jsonb)
       WHERE (SELECT ok FROM ok)
     ), values_deleted AS (
@@ -127,7 +117,7 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
     )`;
   return sql`
     WITH ${writePreconditions(target, decisions, state)} input AS (
-      SELECT * FROM jsonb_to_recordset(${await jsonInTurns(writes, turns)}::jsonb)
+      SELECT * FROM jsonb_to_recordset(${await stringifyInTurns(writes)}::jsonb)
         AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text, created_via text)
       WHERE (SELECT ok FROM ok)
     ), log_input AS (
@@ -261,5 +251,13 @@ function registryChanges(changes: readonly RegistryChange[]): Sql {
         migration = EXCLUDED.migration
     ), registry_flagged AS (
       UPDATE structured_property sp SET removed = r.removed FROM registry_input r WHERE sp.urn = r.urn AND r.search_field IS NULL
+    ), registry_reindexed AS (
+      -- A migration's holders are indexed again at once, their values as the migration makes
+      -- them (documentLoader translates), instead of as the job reaches each one: search and
+      -- metadata tests follow the definition within the index's lag, as any write does.
+      INSERT INTO change_log (urn, entity_type, aspect, change_type, trace_parent)
+      SELECT pv.entity_urn, pv.entity_type, 'structuredProperties', 'UPSERT', ${activeTraceparent()}::text
+      FROM property_value pv JOIN registry_input r ON pv.property_urn = r.urn
+      WHERE r.migration IS NOT NULL
     )`;
 }

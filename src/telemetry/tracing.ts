@@ -62,7 +62,7 @@ export function activeSpan(): Span | undefined {
 
 /** The SDK and the exporter are loaded only here: a server that does not trace never loads them (they take a while to load). */
 export async function startTracing(options: TracingOptions): Promise<RunningTracing> {
-  const [{ AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { OTLPTraceExporter }, { Resource }, { BasicTracerProvider, BatchSpanProcessor }] = await Promise.all([
+  const [{ AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { OTLPTraceExporter }, { resourceFromAttributes }, { BasicTracerProvider, BatchSpanProcessor }] = await Promise.all([
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/core'),
     import('@opentelemetry/exporter-trace-otlp-http'),
@@ -74,7 +74,7 @@ export async function startTracing(options: TracingOptions): Promise<RunningTrac
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const exporter = new OTLPTraceExporter({ url: options.tracesUrl, headers: { ...options.headers } });
   const provider = new BasicTracerProvider({
-    resource: new Resource({ 'service.name': options.serviceName, 'service.version': options.serviceVersion }),
+    resource: resourceFromAttributes({ 'service.name': options.serviceName, 'service.version': options.serviceVersion }),
     spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1000 })],
   });
   trace.setGlobalTracerProvider(provider);

@@ -1,11 +1,12 @@
 /**
  * The GraphQL explorer at /api/graphiql: GraphiQL's browser build with React, both
- * from npm packages, served by this server (no CDN), querying /api/graphql. The access
- * token goes in GraphiQL's headers editor; nothing is stored in the browser. Off in
- * production unless GRAPHIQL_ENABLED=true (then the path answers 404).
+ * from npm packages copied at build time (copyBrowserFiles.mjs), served by this server
+ * (no CDN), querying /api/graphql. The access token goes in GraphiQL's headers editor;
+ * nothing is stored in the browser. Off in production unless GRAPHIQL_ENABLED=true
+ * (then the path answers 404).
  */
 import type { FastifyInstance } from 'fastify';
-import { serveAssets, serveText } from './packageAssets.js';
+import { serveBrowserFiles, serveText } from './browserFiles.js';
 
 export const GRAPHIQL_PAGE = '/api/graphiql';
 
@@ -96,12 +97,7 @@ export async function graphiqlRoutes(app: FastifyInstance): Promise<void> {
   serveText(app, GRAPHIQL_PAGE, 'text/html; charset=utf-8', PAGE);
   serveText(app, `${GRAPHIQL_PAGE}/page.css`, 'text/css; charset=utf-8', STYLE);
   serveText(app, `${GRAPHIQL_PAGE}/propgraph-explorer.js`, 'application/javascript; charset=utf-8', SCRIPT);
-  serveAssets(app, GRAPHIQL_PAGE, [
-    { name: 'react.production.min.js', pkg: 'react', file: 'umd/react.production.min.js' },
-    { name: 'react-dom.production.min.js', pkg: 'react-dom', file: 'umd/react-dom.production.min.js' },
-    { name: 'graphiql.min.js', pkg: 'graphiql', file: 'graphiql.min.js' },
-    { name: 'graphiql.min.css', pkg: 'graphiql', file: 'graphiql.min.css' },
-  ]);
+  serveBrowserFiles(app, GRAPHIQL_PAGE, 'graphiql');
 }
 
 export const isGraphiqlPath = (path: string): boolean => path === GRAPHIQL_PAGE || path.startsWith(`${GRAPHIQL_PAGE}/`);

@@ -1,12 +1,12 @@
 /**
  * Swagger UI at /openapi/swagger-ui/index.html (where DataHub serves it), reading the
  * OpenAPI document at /openapi/v3/api-docs. Its files come from the swagger-ui-dist
- * package. The page and its initializer are ours because the @fastify/swagger-ui
- * plugin serves its page at the folder, not at index.html, and derives the document's
- * address from the page's.
+ * package, copied at build time (copyBrowserFiles.mjs). The page and its initializer
+ * are ours because the @fastify/swagger-ui plugin serves its page at the folder, not at
+ * index.html, and derives the document's address from the page's.
  */
 import type { FastifyInstance } from 'fastify';
-import { serveAssets, serveText } from './packageAssets.js';
+import { serveBrowserFiles, serveText } from './browserFiles.js';
 
 export const SWAGGER_UI_FOLDER = '/openapi/swagger-ui';
 export const SWAGGER_UI_PAGE = `${SWAGGER_UI_FOLDER}/index.html`;
@@ -48,11 +48,7 @@ export async function swaggerUiRoutes(app: FastifyInstance): Promise<void> {
   app.get(SWAGGER_UI_FOLDER, async (_request, reply) => reply.redirect(SWAGGER_UI_PAGE));
   serveText(app, SWAGGER_UI_PAGE, 'text/html; charset=utf-8', PAGE);
   serveText(app, `${SWAGGER_UI_FOLDER}/propgraph-initializer.js`, 'application/javascript; charset=utf-8', INITIALIZER);
-  serveAssets(app, SWAGGER_UI_FOLDER, [
-    { name: 'swagger-ui.css', pkg: 'swagger-ui-dist', file: 'swagger-ui.css' },
-    { name: 'swagger-ui-bundle.js', pkg: 'swagger-ui-dist', file: 'swagger-ui-bundle.js' },
-    { name: 'favicon-32x32.png', pkg: 'swagger-ui-dist', file: 'favicon-32x32.png' },
-  ]);
+  serveBrowserFiles(app, SWAGGER_UI_FOLDER, 'swagger-ui');
 }
 
 export const isSwaggerUiPath = (path: string): boolean => path === SWAGGER_UI_FOLDER || path.startsWith(`${SWAGGER_UI_FOLDER}/`);

@@ -4,10 +4,12 @@
  * value is accepted without a version; one that retires a used value is refused naming
  * its holders, and `properties migrate` keeps them (a dry run first, then the job,
  * followed); `values set --if-version` refuses a write over a change made since, saying
- * who made it; `history` tells the property's lifecycle.
+ * who made it; `history` tells the property's lifecycle; `dataset upsert -f` refuses
+ * to write over a change made between its read and its write, and says so.
  */
 import { rmSync } from 'node:fs';
 import { enc, http } from '../support/http.js';
+import { interceptingProxy } from '../support/interceptingProxy.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ensureCliBuilt, runCli, tempDir, writeFile, type CliResult } from './cliRunner.js';
 
@@ -83,4 +85,42 @@ describe('the catalog of record at the CLI', () => {
     expect(stale.stderr).toMatch(/Changed: urn:li:structuredProperty:cor\.cli\.owner: \(none\) → alice/);
     expect(await valuesOf(dataset(0))).toEqual(expect.arrayContaining([{ propertyUrn: 'urn:li:structuredProperty:cor.cli.owner', values: [{ string: 'alice' }] }]));
   });
+
+  test('dataset upsert -f refuses to write over a change made between its read and its write, names the dataset, and writes it when run again', async () => {
+    const urn = dataset(7);
+    const file = writeFile(
+      home,
+      'datasets.yaml',
+      `- urn: "${urn}"\n  description: ours\n  structured_properties:\n    cor.cli.owner: carol\n- urn: "${dataset(8)}"\n  description: untouched\n`,
+    );
+    expect((await cli(['dataset', 'upsert', '-f', file])).code).toBe(0);
+    const described = async (u: string) => (await http(server.url, 'GET', `/openapi/v3/entity/dataset/${enc(u)}/datasetProperties`)).body.datasetProperties.value.description;
+    expect(await described(urn)).toBe('ours');
+
+    // Someone else edits the dataset after the CLI read it and before its write lands:
+    // a proxy in front of the server makes that edit when the CLI's write arrives.
+    const proxy = await interceptingProxy(server.url, async (request) => {
+      if (request.method !== 'PATCH' || !request.url?.startsWith('/openapi/v3/entity/dataset')) return;
+      const edited = await http(server.url, 'POST', `/openapi/v3/entity/dataset/${enc(urn)}/datasetProperties?createIfNotExists=false`, { json: { value: { description: "theirs" } } });
+      if (edited.status !== 200) throw new Error(`the other person's edit failed: ${edited.status} ${JSON.stringify(edited.body)}`);
+    });
+    try {
+      writeFile(home, 'datasets.yaml', `- urn: "${urn}"\n  description: ours again\n- urn: "${dataset(8)}"\n  description: untouched too\n`);
+      const raced = await runCli(['dataset', 'upsert', '-f', file], { home, server: proxy.url });
+      expect(raced.code).not.toBe(0);
+      expect(raced.stderr).toMatch(new RegExp(`datasets\\.yaml:1: .*not written: .*datasetProperties`));
+      expect(raced.stderr).toMatch(/Changed: description: "ours" → "theirs"\. Read it again.*, or send the new version to overwrite\. Nothing of this dataset was written: it changed after this run read it\. Run the command again/);
+      // Theirs is kept; the other dataset, unchanged since the read, is written.
+      expect(await described(urn)).toBe('theirs');
+      expect(await described(dataset(8))).toBe('untouched too');
+    } finally {
+      await proxy.close();
+    }
+
+    const again = await cli(['dataset', 'upsert', '-f', file]);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(await described(urn)).toBe('ours again');
+  });
 });
+

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { demoCatalogue } from '../../src/cli/demo/catalogue.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ensureCliBuilt, runCli, runCliOnTerminal, tempDir, type CliResult } from './cliRunner.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 let server: TestServer;
 let home: string;
@@ -65,7 +66,7 @@ test('a keyword search finds the invoice tables of every team', async () => {
   const body = JSON.parse(res.stdout) as { total: number; results: Array<{ urn: string; name: string }> };
   const names = body.results.map((r) => r.name);
   expect(names).toEqual(expect.arrayContaining(['marketing.invoices', 'finance.invoices']));
-  expect(names.every((n) => n.includes('invoices'))).toBe(true);
+  expectEvery(names, (n) => n.includes('invoices'));
 });
 
 test('a filtered search with a facet counts tiers over the BigQuery datasets', async () => {
@@ -74,7 +75,7 @@ test('a filtered search with a facet counts tiers over the BigQuery datasets', a
   const body = JSON.parse(res.stdout) as { total: number; results: Array<{ platform: string }>; facets: Array<{ displayName: string; aggregations: Array<{ value: string; count: number }> }> };
   const bigquery = catalogue.datasets.filter((d) => d.urn.includes('dataPlatform:bigquery')).length;
   expect(body.total).toBe(bigquery);
-  expect(body.results.every((r) => r.platform === 'bigquery')).toBe(true);
+  expectEvery(body.results, (r) => r.platform === 'bigquery');
   expect(body.facets[0]!.displayName).toBe('Tier');
   expect(body.facets[0]!.aggregations.map((a) => a.value).sort()).toEqual(['bronze', 'gold', 'silver']);
   expect(body.facets[0]!.aggregations.reduce((n, a) => n + a.count, 0)).toBe(bigquery);

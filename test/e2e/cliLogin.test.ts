@@ -15,6 +15,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { withClient } from '../support/storedValues.js';
 import { waitFor } from '../support/waitFor.js';
 import { cliMain, ensureCliBuilt, runCli, tempDir, writeFile, type CliResult } from './cliRunner.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 const ROOT_TOKEN = `pgt_cli_login_${Math.random().toString(36).slice(2)}`;
 let provider: RunningProvider;
@@ -99,7 +100,7 @@ test('a signed-in person issues personal tokens up to their scope, and lists onl
   const listed = await runCli(['tokens', 'list'], { home });
   expect(listed.code).toBe(0);
   const lines = listed.stdout.trim().split('\n');
-  expect(lines.every((l) => l.includes('of urn:li:corpuser:bob@example.com)'))).toBe(true);
+  expectEvery(lines, (l) => l.includes('of urn:li:corpuser:bob@example.com)'));
   expect(lines.some((l) => /write\s+active\s+bob script/.test(l))).toBe(true);
   expect(lines.some((l) => /write\s+active\s+test laptop .*session of urn:li:corpuser:bob@example\.com/.test(l))).toBe(true);
 }, 120_000);

@@ -89,6 +89,22 @@ describe('propgraph search', () => {
     expect(res.stdout.split('\n')[0]).toBe('4 results, showing the first 1 (--count for more).');
   });
 
+  it("--sort orders by a property's value, ascending or with :desc, entities without one last; the same order through REST's sort", async () => {
+    const names = async (args: string[]) => (JSON.parse((await cli(['search', '--type', 'dataset', ...args, '--json'])).stdout).results as Array<{ name: string }>).map((r) => r.name);
+    // Ties (the two golds) by URN: bigquery's before hive's.
+    expect(await names(['--sort', 'acme.tier'])).toEqual(['sales.invoices', 'finance.invoices_archive', 'sales.orders', 'web.clicks']);
+    expect(await names(['--sort', 'acme.tier:desc'])).toEqual(['sales.orders', 'sales.invoices', 'finance.invoices_archive', 'web.clicks']);
+    expect((await names(['--sort', 'name:desc']))[0]).toBe('web.clicks');
+    const rest = await fetch(`${server.url}/openapi/v3/entity/dataset?sort=structuredProperties.acme.rows&sortOrder=DESCENDING&count=2`);
+    expect(((await rest.json()) as { entities: Array<{ urn: string }> }).entities[0]!.urn).toBe(urnOf('bigquery', 'sales.invoices'));
+  });
+
+  it('--sort on a field that is no sort field or property is refused by the server naming the fields (exit 1)', async () => {
+    const res = await cli(['search', '--sort', 'colour:desc']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/structuredProperties\.colour/);
+  });
+
   it('a misspelt property is refused with the closest name (exit 1)', async () => {
     const res = await cli(['search', '--filter', 'acme.tir=gold']);
     expect(res.code).toBe(1);

@@ -156,6 +156,9 @@ test('CI has what the catalog-scale walk needs', () => {
     await facets.getByRole('region', { name: 'Tier (acme.governance.tier)' }).waitFor();
     await facets.getByRole('region', { name: 'Tier (steward.tier)' }).waitFor();
     await page.locator('article.result input[type=checkbox]').first().check();
+    // The dropdown fills once the definitions load: wait for the last of them, not for time.
+    await page.locator('#bulk-property option', { hasText: 'Tier (steward.tier)' }).waitFor({ state: 'attached' });
+    await page.locator('#bulk-property option', { hasText: 'Retention (days)' }).waitFor({ state: 'attached' });
     const options = await page.locator('#bulk-property option').allInnerTexts();
     expect(options).toEqual(expect.arrayContaining(['Tier (acme.governance.tier)', 'Tier (steward.tier)', 'PII', 'Retention (days)']));
     expect(options.filter((o) => o.startsWith('Tier'))).toHaveLength(2);

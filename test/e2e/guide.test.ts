@@ -10,6 +10,7 @@ import { tempDir } from '../support/tempDir.js';
 import { ensureBuilt, ROOT } from '../support/build.js';
 import { matchesExpected, runShellExamples, shellExamples } from '../support/markdownExamples.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 const projectDir = tempDir('propgraph-guide-');
 let server: TestServer;
@@ -46,7 +47,7 @@ test('every example runs and prints what the guide shows', async () => {
     },
   );
   expect(outputs).toHaveLength(examples.length);
-  for (const example of examples) {
+  for (const example of nonEmpty(examples)) {
     if (example.expected === undefined) continue;
     const actual = outputs[example.index]!.replaceAll(server.url, 'http://127.0.0.1:8080');
     const where = `docs/guide.md line ${example.line}`;

@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { tempDir } from '../support/tempDir.js';
 import { enc, http } from '../support/http.js';
 import { buildOnce, startBuiltServer } from '../support/builtServer.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 const dataDir = tempDir('propgraph-lifecycle-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -53,7 +54,7 @@ test('starts on the embedded PostgreSQL, answers /health, shuts down gracefully 
 
   const second = await startBuiltServer({ DATA_DIR: dataDir, MEILI_EMBEDDED: 'false' });
   try {
-    for (const { urn, value } of acknowledged) {
+    for (const { urn, value } of nonEmpty(acknowledged)) {
       const read = await http(second.url, 'GET', `/openapi/v3/entity/dataset/${enc(urn)}/structuredProperties`);
       expect(read.body.structuredProperties.value.properties).toEqual([{ propertyUrn: prop, values: [{ double: value }] }]);
     }

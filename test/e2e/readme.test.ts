@@ -12,6 +12,7 @@ import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { ensureBuilt, ROOT } from '../support/build.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 let server: TestServer;
 // The examples run from a project folder whose data/ holds the server's generated root token.
@@ -96,7 +97,7 @@ test('no example puts a token on a command line, where every user of the machine
   for (const doc of ['README.md', 'docs/cli.md', 'docs/guide.md']) {
     const text = readFileSync(path.join(ROOT, doc), 'utf8');
     const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    for (const line of blocks.flatMap((b) => b.split('\n'))) {
+    for (const line of nonEmpty(blocks.flatMap((b) => b.split('\n')))) {
       // A token given to a command as an argument: --token with a value other than -, or a Bearer header on curl's command line.
       expect({ doc, line, argument: /--token(?!-file)\s+(?!-(\s|$))\S/.test(line) || /curl\b.*-H\s+"[^"@]*Bearer/i.test(line) }).toEqual({ doc, line, argument: false });
     }

@@ -187,10 +187,16 @@ async function timed<T>(step: string, fn: () => Promise<T>): Promise<T> {
 
   test("4. a breaking change's dry run states the impact, then the change is applied", async () => {
     await timed('4 breaking change: dry run, then applied', async () => {
-      const withoutVersion = await lead(['properties', 'upsert', '-f', writeFile(home, 'breaking.yaml', PROPERTIES('{value: gold}, {value: silver}')), '--dry-run']);
+      // No dataset holds bronze any more (steps 2 and 3): retiring it breaks no stored value, so it needs no version.
+      const unused = await lead(['properties', 'upsert', '-f', writeFile(home, 'retire.yaml', PROPERTIES('{value: gold}, {value: silver}')), '--dry-run']);
+      expect(unused.stderr).toBe('');
+      expect(unused.code).toBe(0);
+      // Silver is held (hive 0, from the import): retiring it is refused, naming the holders and what a new version would drop.
+      const withoutVersion = await lead(['properties', 'upsert', '-f', writeFile(home, 'breaking.yaml', PROPERTIES('{value: gold}')), '--dry-run']);
       expect(withoutVersion.code).toBe(2);
-      expect(withoutVersion.stderr).toContain('allowed value "bronze" is removed');
+      expect(withoutVersion.stderr).toContain('allowed value "silver" is removed (1 entity holds values it breaks)');
       expect(withoutVersion.stderr).toContain('A new version hides at once, and then removes, the 40 values on 40 entities (dataset: 40) the property holds now.');
+      // A new version instead (retiring bronze, keeping silver): it drops every value the property holds, as the seed says.
       const versioned = writeFile(home, 'versioned.yaml', PROPERTIES('{value: gold}, {value: silver}', '20270101000000'));
       const dry = await lead(['properties', 'upsert', '-f', versioned, '--dry-run']);
       expect(dry.code).toBe(0);

@@ -29,6 +29,7 @@ import { withClient } from '../support/storedValues.js';
 import { contentChecksum, tableCounts } from '../support/tableCounts.js';
 import { tempDir } from '../support/tempDir.js';
 import { dropIndexes } from '../support/indexedValues.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 const N = Number(process.env.PROPGRAPH_BACKUP_DATASETS ?? 2000);
 const BATCH = 1000;
@@ -145,7 +146,7 @@ async function searchAnswers(url: string, headers: Record<string, string> = {}):
     expect(taken.stderr).toBe('');
     expect(taken.code).toBe(0);
     const sha = /sha256 ([0-9a-f]{64})/.exec(taken.stdout)![1];
-    for (const [table, count] of Object.entries(sourceCounts)) expect(taken.stdout).toContain(`  ${table}: ${count} rows`);
+    for (const [table, count] of nonEmpty(Object.entries(sourceCounts))) expect(taken.stdout).toContain(`  ${table}: ${count} rows`);
     report(`backup: ${(statSync(file).size / 1e6).toFixed(1)} MB in ${backupMs} ms, sha256 ${sha}`);
     const sourceSum = await contentChecksum(source.databaseUrl);
     const sourceSearch = await searchAnswers(first.url);

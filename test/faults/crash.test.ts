@@ -14,6 +14,7 @@ import { attempt, faultSeed, seededRandom, statusCounts, type Outcome } from '..
 import { waitFor } from '../support/waitFor.js';
 import { faultBackends, faultDeployment, type FaultDeployment } from '../support/faultServer.js';
 import { pendingChanges, storageProblems, storedDatasets } from '../support/storedValues.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 const N = 5000;
 const CLIENTS = 32;
@@ -93,7 +94,7 @@ describe.each(faultBackends())('SIGKILL under a load of 5,000 acknowledged write
     expect(inFlightAtKill.length).toBeGreaterThan(0);
     const phase1 = statusCounts(outcomes);
     // Before the kill every answer was a success; after it, no answer at all.
-    expect(outcomes.every((o) => o.status === 200 || o.status === 0)).toBe(true);
+    expectEvery(outcomes, (o) => o.status === 200 || o.status === 0);
     report(`killed after ${killAfter} acknowledged writes (+${killDelayMs} ms) with ${inFlightAtKill.length} in flight; phase 1 outcomes ${JSON.stringify(phase1)}`);
 
     // Restart on the same database; some unacknowledged writes may have committed before the kill.
@@ -121,7 +122,7 @@ describe.each(faultBackends())('SIGKILL under a load of 5,000 acknowledged write
       );
     }
     report(`retries ${JSON.stringify(statusCounts(retries))} in ${Date.now() - retryStarted} ms`);
-    expect(retries.every((o) => o.status === 200)).toBe(true);
+    expectEvery(retries, (o) => o.status === 200);
 
     // The database: every dataset exactly once with its value, row and aspect agreeing, no second version.
     const stored = await storedDatasets(databaseUrl, 'urn:li:dataset:(urn:li:dataPlatform:hive,crash.%');

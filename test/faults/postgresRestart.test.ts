@@ -20,6 +20,7 @@ import { attempt, runClients, statusCounts, type Outcome } from '../support/load
 import { sleep, waitFor } from '../support/waitFor.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { pendingChanges, storedDatasets } from '../support/storedValues.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 const WRITERS = 8;
 const OUTAGE_MS = 8_000;
@@ -168,7 +169,7 @@ async function restartUnderLoad(backend: FaultBackend): Promise<void> {
     report(`first success ${firstSuccess - backAt} ms after PostgreSQL was back; slowest request ${Math.max(...outcomes.map((o) => o.ms))} ms`);
 
     expect(before.length).toBeGreaterThan(0);
-    expect(before.every((o) => o.status === 200)).toBe(true);
+    expectEvery(before, (o) => o.status === 200);
     // During the outage: success (answered before PostgreSQL went) or a clear 503, nothing else.
     const unclear = during.filter((o) =>
       o.kind === 'graphql'

@@ -26,6 +26,7 @@ import { faultServerEnv, stopFaultServers } from '../support/faultServer.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from '../support/server.js';
 import { pendingChanges, storageProblems, storedDatasets, storedJobs, traces, withClient } from '../support/storedValues.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 const DATASETS = 240;
 const CLIENTS = 12;
@@ -196,7 +197,7 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
 
     // One indexer at a time while both ran.
     report(`leaders sampled ${JSON.stringify(leaderSamples)}`);
-    expect(leaderSamples.every((s) => s.length === 1)).toBe(true);
+    expectEvery(leaderSamples, (s) => s.length === 1);
     const byChannel: Record<string, Record<string, number>> = {};
     for (const via of new Set(outcomes.map((o) => o.via))) byChannel[via] = statusCounts(outcomes.filter((o) => o.via === via));
     const retried = outcomes.filter((o) => o.status !== 200 || o.body?.errors).length;
@@ -208,8 +209,8 @@ function logLines(replica: Replica, msg: string): Array<Record<string, unknown>>
     expect(jobs.map((j) => j.payload.propertyUrn).sort()).toEqual([...DELETED, ...BULK].map(propertyUrn).sort());
     const completedBy = jobs.map((j) => replicas.flatMap((r) => Array.from({ length: jobCompletions(r, j.id) }, () => r.name)));
     report(`jobs ${JSON.stringify(jobs.map((j, i) => ({ id: j.id, attempts: j.attempts, done: `${j.done}/${j.total}`, completedBy: completedBy[i] })))}`);
-    expect(completedBy.every((names) => names.length === 1)).toBe(true);
-    expect(jobs.every((j) => j.done === j.total)).toBe(true);
+    expectEvery(completedBy, (names) => names.length === 1);
+    expectEvery(jobs, (j) => j.done === j.total);
     // The long jobs: the survivor finished its own (first attempt) and the dead replica's (second attempt).
     const long = jobs.filter((j) => BULK.map(propertyUrn).includes(j.payload.propertyUrn));
     expect(long.map((j) => j.attempts).sort()).toEqual([1, 2]);

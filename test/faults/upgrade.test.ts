@@ -10,8 +10,9 @@
  * - reads everything back identically over REST v3, GraphQL and Rest.li (it may add the
  *   results of metadata tests on entities the release never evaluated), and keeps every
  *   earlier version of each aspect as stored (the release has no read of them);
- * - builds its search index in the background (its index format is new) and then
- *   answers searches as the release did;
+ * - when its index format is new, builds its search index in the background, and
+ *   then (as when the format is the release's, whose index it keeps) answers searches
+ *   as the release did;
  * - finishes the interrupted cleanup job, leaving no value of the property anywhere;
  * - accepts the release's tokens (a revoked one stays revoked).
  *
@@ -29,7 +30,9 @@ import { contentChecksum } from '../support/tableCounts.js';
 import { readEverything, ROOT_TOKEN, searchEverything, storedHistory, withoutNewTestResults, writeEveryKind } from '../support/upgradeCatalog.js';
 import { sleep, waitFor } from '../support/waitFor.js';
 import { releasesBefore } from '../../src/domain/releases.js';
+import { INDEX_FORMAT } from '../../src/search/indexFormat.js';
 import { APP_VERSION } from '../../src/version.js';
+import { VERSION_MIGRATION } from '../../src/store/dataVersion.js';
 import { listMigrations } from '../../src/store/migrate.js';
 
 const HELD = 4000;
@@ -37,6 +40,15 @@ const heldOf = (i: number) => datasetUrn(`up.h${String(i).padStart(5, '0')}`);
 const root = { authorization: `Bearer ${ROOT_TOKEN}` };
 const previous = releasesBefore(APP_VERSION).slice(0, 2);
 const cases = previous.flatMap((release) => faultBackends().map((backend) => [release.version, backend] as const));
+
+/** The search index formats a database holds (none before the release that added the table). */
+async function indexFormats(databaseUrl: string): Promise<string[]> {
+  return withClient(databaseUrl, async (c) => {
+    const table = await c.query("SELECT to_regclass('search_index_format') AS t");
+    if (table.rows[0].t === null) return [];
+    return (await c.query('SELECT format FROM search_index_format')).rows.map((r: { format: string }) => r.format);
+  });
+}
 
 function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any>> {
   return server.output
@@ -90,6 +102,9 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     const before = await readEverything(old.url, { versionReads: false });
     const history = await storedHistory(deployment.databaseUrl);
     expect(history.length).toBeGreaterThan(0);
+    const newFormat = !(await indexFormats(deployment.databaseUrl)).includes(INDEX_FORMAT);
+    const releaseBuilds = ((await http(old.url, 'GET', `${V3}/jobs`, { headers: root })).body.jobs as Array<Record<string, any>>).filter((j) => j.kind === 'search-index-build').map((j) => j.id);
+    report(newFormat ? `this build's index format ${INDEX_FORMAT} is new: it builds its index` : `this build keeps the release's index format ${INDEX_FORMAT}`);
     const searched = await searchEverything(old.url);
     report(`release ${version} wrote and indexed the catalogue in ${Date.now() - suiteStarted} ms`);
 
@@ -126,26 +141,38 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     const ours = listMigrations().map((m) => m.name).filter((name) => name > previous.find((r) => r.version === version)!.lastMigration);
     expect(upgraded[0]).toMatchObject({ fromVersion: version, toVersion: APP_VERSION, migrations: ours });
     report(`current build listening ${startMs} ms after start; upgrade logged: ${JSON.stringify({ from: upgraded[0]!.fromVersion, to: upgraded[0]!.toVersion, migrations: upgraded[0]!.migrations })}`);
-    expect(await withClient(deployment.databaseUrl, async (c) => (await c.query('SELECT version, previous_version FROM propgraph_version ORDER BY id')).rows)).toEqual([{ version: APP_VERSION, previous_version: version }]);
+    // A release from 0.2.0 on recorded itself when it created the database; 0.1.0 did not.
+    const releaseRecorded = previous.find((r) => r.version === version)!.lastMigration >= VERSION_MIGRATION ? [{ version, previous_version: null }] : [];
+    expect(await withClient(deployment.databaseUrl, async (c) => (await c.query('SELECT version, previous_version FROM propgraph_version ORDER BY id')).rows)).toEqual([
+      ...releaseRecorded,
+      { version: APP_VERSION, previous_version: version },
+    ]);
 
-    // It serves at once, saying that its search index is being built.
+    // It serves at once, saying whether its search index is being built.
     const early = await http(current.url, 'GET', '/health', { headers: root });
     expect(early.status).toBe(200);
-    expect(early.body.search.index.state).toBe('rebuilding');
-    expect(early.headers.get('x-search-index')).toBe('rebuilding');
+    expect(early.body.search.index.state).toBe(newFormat ? 'rebuilding' : 'ready');
+    expect(early.headers.get('x-search-index')).toBe(newFormat ? 'rebuilding' : null);
     // Reads do not wait for the index: identical at once (but for results of metadata tests
     // on entities the release never evaluated, which this build's evaluator may add).
     expect(withoutNewTestResults(before, await readEverything(current.url, { versionReads: false })).read).toEqual(before);
     expect(await storedHistory(deployment.databaseUrl)).toEqual(history);
 
-    // The new index format is built in the background, with progress in the jobs API.
-    const build = await waitFor('the search index build to finish', 300_000, async () => {
-      const jobs = (await http(current.url, 'GET', `${V3}/jobs`, { headers: root })).body.jobs as Array<Record<string, any>>;
-      const job = jobs.find((j) => j.kind === 'search-index-build');
-      return job?.status === 'done' ? job : undefined;
-    }, 250);
-    expect(build.total).toBeGreaterThan(0);
-    expect(build.done).toBe(build.total);
+    // A new index format is built in the background, with progress in the jobs API; the
+    // release's format is kept as it is.
+    const indexBuilds = async () => ((await http(current.url, 'GET', `${V3}/jobs`, { headers: root })).body.jobs as Array<Record<string, any>>).filter((j) => j.kind === 'search-index-build');
+    let built = 'kept';
+    if (newFormat) {
+      const build = await waitFor('the search index build to finish', 300_000, async () => {
+        const job = (await indexBuilds()).find((j) => !releaseBuilds.includes(j.id));
+        return job?.status === 'done' ? job : undefined;
+      }, 250);
+      expect(build.total).toBeGreaterThan(0);
+      expect(build.done).toBe(build.total);
+      built = `built (${build.total} entities)`;
+    } else {
+      expect((await indexBuilds()).map((j) => j.id)).toEqual(releaseBuilds);
+    }
     const finished = await waitFor('the cleanup job to finish', 300_000, async () => {
       const job = (await http(current.url, 'GET', `${V3}/jobs/${running.id}`, { headers: root })).body;
       return job.status === 'done' || job.status === 'failed' ? job : undefined;
@@ -161,7 +188,7 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     expect(after.read).toEqual(before);
     report(`${after.added} test results added by this build's evaluation of entities the release never evaluated`);
     expect(await storedHistory(deployment.databaseUrl)).toEqual(history);
-    report(`index built (${build.total} entities), cleanup finished, all read back ${Date.now() - upgradeStarted} ms after the start`);
+    report(`index ${built}, cleanup finished, all read back ${Date.now() - upgradeStarted} ms after the start`);
 
     // The release's tokens.
     const asReader = { authorization: `Bearer ${tokens.read}` };

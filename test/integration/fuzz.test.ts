@@ -13,6 +13,7 @@ import { parseDatasetFile } from '../../src/cli/files/datasetFile.js';
 import { parsePropertyFile } from '../../src/cli/files/propertyFile.js';
 import { parseYaml } from '../../src/cli/files/yamlFile.js';
 import { tryParseDataType } from '../../src/domain/typeUrns.js';
+import { LIMITS } from '../../src/domain/limits.js';
 import { tryParseUrn } from '../../src/domain/urn.js';
 import { databaseChecksum } from '../support/dbChecksum.js';
 import {
@@ -32,6 +33,7 @@ import {
 import { enc } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { ensureCliBuilt, runCli, tempDir, writeFile } from '../e2e/cliRunner.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 const ROOT = 'fuzz-root';
 const V3 = '/openapi/v3';
@@ -39,6 +41,9 @@ const P = 'urn:li:structuredProperty:io.fuzz.retention';
 const S = 'urn:li:structuredProperty:io.fuzz.owner';
 const SOFT = 'urn:li:structuredProperty:io.fuzz.retired';
 const D = 'urn:li:dataset:(urn:li:dataPlatform:hive,fuzz.orders,PROD)';
+/** A dataset whose history holds large values, and the property that holds them (issue #46 item 2). */
+const WIDE = 'urn:li:dataset:(urn:li:dataPlatform:hive,fuzz.wide,PROD)';
+const NOTES = 'urn:li:structuredProperty:io.fuzz.notes';
 
 let server: TestServer;
 let baseline: string;
@@ -87,6 +92,12 @@ beforeAll(async () => {
   await arrange('POST', `${V3}/entity/structuredProperty/${enc(SOFT)}/status`, { value: { removed: true } }, '?createIfNotExists=false');
   await arrange('POST', `${V3}/entity/dataset`, [{ urn: D, status: { value: { removed: false } } }]);
   await arrange('POST', `${V3}/entity/dataset/${enc(D)}/structuredProperties`, { value: { properties: [{ propertyUrn: P, values: [{ double: 60 }] }, { propertyUrn: S, values: [{ string: 'team' }] }] } }, '?createIfNotExists=false');
+  await arrange('POST', `${V3}/entity/structuredProperty/${enc(NOTES)}/propertyDefinition`, def('io.fuzz.notes', { valueType: 'urn:li:dataType:svc.string', cardinality: 'MULTIPLE' }));
+  await arrange('POST', `${V3}/entity/dataset`, [{ urn: WIDE, status: { value: { removed: false } } }]);
+  for (let v = 0; v < 8; v++) {
+    const values = Array.from({ length: 5 }, (_, i) => ({ string: `${v}-${i}-${'w'.repeat(9_000)}` }));
+    await arrange('POST', `${V3}/entity/dataset/${enc(WIDE)}/structuredProperties`, { value: { properties: [{ propertyUrn: NOTES, values }] } }, '?createIfNotExists=false');
+  }
   const created = await fetch(`${server.url}${V3}/tokens`, { method: 'POST', headers: { authorization: `Bearer ${ROOT}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'fuzz-reader', scope: 'read' }) });
   reader = ((await created.json()) as { accessToken: string }).accessToken;
   baseline = await databaseChecksum(server.database.sql);
@@ -363,15 +374,18 @@ test('input limits: CLI files with a bad character or deep nesting are refused w
 const GRAPHQL_NAMES = ['dataset', 'urn', '__typename', 'structuredProperties', 'entity', 'listTests', 'x', 'a_b'];
 const junkToken = fc.oneof(fc.constantFrom(...GRAPHQL_NAMES), fc.constantFrom('{', '}', '(', ')', '[', ']', ':', '$', '@', '...', '!', '=', '|', '&'), fc.integer().map(String), fc.constant('"s"'));
 
-/** GraphQL documents over a document limit: tokens, one field repeated, fragments spread, depth. */
+/**
+ * GraphQL documents over a document limit: tokens; one field spelled so often that checking
+ * its spellings merge passes 25,000 comparisons (225 spellings, fragments merged in); more
+ * than 50 fragments spread in one selection set; depth over 25 (docs/security.md, "Limits").
+ */
 const oversizedDocument = fc.oneof(
   fc.tuple(fc.array(junkToken, { minLength: 50, maxLength: 50 }), fc.integer({ min: 250, max: 2000 })).map(([tokens, times]) => `{ ${Array.from({ length: times }, () => tokens.join(' ')).join(' ')} }`),
-  fc.tuple(fc.constantFrom(...GRAPHQL_NAMES), fc.integer({ min: 26, max: 3000 })).map(([name, times]) => `{ ${`${name} `.repeat(times)}}`),
-  fc.tuple(fc.constantFrom('__typename', 'dataset(urn: "u") { urn }'), fc.integer({ min: 26, max: 600 }), fc.boolean()).map(([field, times, inline]) =>
+  fc.tuple(fc.constantFrom(...GRAPHQL_NAMES), fc.integer({ min: 226, max: 3000 })).map(([name, times]) => `{ ${`${name} `.repeat(times)}}`),
+  fc.tuple(fc.constantFrom('__typename', 'dataset(urn: "u") { urn }'), fc.integer({ min: 226, max: 600 }), fc.boolean()).map(([field, times, inline]) =>
     inline ? `{ ${`... on Query { ${field} } `.repeat(times)}}` : `{ ${Array.from({ length: times }, (_, i) => `...F${i}`).join(' ')} } ${Array.from({ length: times }, (_, i) => `fragment F${i} on Query { ${field} }`).join(' ')}`,
   ),
-  fc.integer({ min: 16, max: 400 }).map((depth) => `{ ${'entity(urn: "u") { ... on Dataset { platform { '.repeat(depth)}urn${' } } }'.repeat(depth)} }`),
-  fc.integer({ min: 10, max: 60 }).map((levels) => `{ ...F0 } ${Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F${levels} on Query { __typename }`),
+  fc.integer({ min: 26, max: 400 }).map((depth) => `{ ${'entity(urn: "u") { ... on Dataset { platform { '.repeat(depth)}urn${' } } }'.repeat(depth)} }`),
 );
 
 test('oversized GraphQL documents are refused with a 4xx, each in bounded time', async () => {
@@ -383,6 +397,22 @@ test('oversized GraphQL documents are refused with a 4xx, each in bounded time',
       expect(Date.now() - started).toBeLessThan(2000);
     }),
     { numRuns: 60 },
+  );
+});
+
+test('fragments spread twice at every level (up to 2^60 spellings) resolve what they name once: answered at once, or refused for their number (over 50 merged into one selection set)', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 10, max: 60 }), async (levels) => {
+      const query = `{ ...F0 } ${Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F${levels} on Query { __typename }`;
+      const started = Date.now();
+      const res = await fetch(`${server.url}/api/graphql`, { method: 'POST', headers: { authorization: `Bearer ${ROOT}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      // F0 ... F<levels>: levels + 1 fragments merged into the operation's selection set.
+      const answer = (await res.json()) as { data?: unknown; errors?: Array<{ message: string }> };
+      if (levels + 1 <= 50) expect([res.status, answer]).toEqual([200, { data: { __typename: 'Query' } }]);
+      else expect([res.status, answer.errors?.[0]?.message]).toEqual([400, 'Query spreads more than the limit of 50 fragments in one selection set']);
+      expect(Date.now() - started).toBeLessThan(2000);
+    }),
+    { numRuns: 20 },
   );
 });
 
@@ -444,7 +474,7 @@ describe('issue #29: one token must not degrade the server for everyone', () => 
     await fc.assert(
       fc.asyncProperty(fc.array(bearerSpelling(reader), { minLength: 2, maxLength: 6 }), async (spellings) => {
         const remaining: number[] = [];
-        for (const authorization of spellings) {
+        for (const authorization of nonEmpty(spellings)) {
           counts['29-bearer-spellings'] = (counts['29-bearer-spellings'] ?? 0) + 1;
           const res = await fetch(`${server.url}${V3}/jobs`, { headers: { authorization } });
           await res.text();
@@ -530,6 +560,85 @@ function stall(spec: SlowBody): Promise<string> {
   });
 }
 
+describe('issue #46: per-request cost bounded by size, jobs without payloads, bulk edits over any urns', () => {
+  /** Answers that must come back 200 with every bound held; a 5xx is recorded like any other. */
+  async function answered(category: string, req: RawRequest, token = ROOT): Promise<any> {
+    counts[category] = (counts[category] ?? 0) + 1;
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (req.contentType !== undefined) headers['content-type'] = req.contentType;
+    const res = await fetch(server.url + req.path, { method: req.method, headers, ...(req.body !== undefined ? { body: req.body } : {}) });
+    const text = await res.text();
+    if (res.status >= 500) serverErrors.push(`${category}: ${req.method} ${req.path} -> ${res.status} ${text.slice(0, 200)}`);
+    expect(res.status).toBe(200);
+    return JSON.parse(text);
+  }
+
+  const historyTarget = fc.constantFrom(`urn: "${WIDE}"`, `propertyUrn: "${NOTES}"`, `urn: "${WIDE}", propertyUrn: "io.fuzz.notes"`, `urn: "${D}"`, `propertyUrn: "${P}"`);
+  const historyOperation = fc.array(fc.record({ target: historyTarget, count: fc.integer({ min: 0, max: 1000 }) }), { minLength: 1, maxLength: 10 });
+
+  test('item 2: any valueHistory operation within the results budget answers pages bounded by size as well as by count', async () => {
+    await fc.assert(
+      fc.asyncProperty(historyOperation, async (aliases) => {
+        const fields = aliases.map((a, i) => `h${i}: valueHistory(input: {${a.target}, count: ${a.count}}) { nextScrollId entries { urn version changes { before { ... on StringValue { stringValue } ... on NumberValue { numberValue } } after { ... on StringValue { stringValue } ... on NumberValue { numberValue } } } } }`);
+        const body = await answered('46-history-size', { method: 'POST', path: '/api/graphql', body: JSON.stringify({ query: `{ ${fields.join(' ')} }` }), contentType: 'application/json' }, reader);
+        expect(body.errors).toBeUndefined();
+        nonEmpty(aliases).forEach((a, i) => {
+          const page = body.data[`h${i}`];
+          expect(page.entries.length).toBeLessThanOrEqual(a.count);
+          // One entry alone may be as large as its versions; more than one stay within the bound.
+          if (page.entries.length > 1) expect(JSON.stringify(page.entries).length).toBeLessThanOrEqual(LIMITS.historyPageCharacters * 1.2);
+        });
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  test('item 3: any jobs listing carries no job\'s inputs or result, and bulk edits keeping more than the bounds are refused', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 1000 }), fc.constantFrom('', 'pending', 'running', 'done', 'failed'), async (count, status) => {
+        const body = await answered('46-jobs-listing', { method: 'GET', path: `${V3}/jobs?count=${count}${status ? `&status=${status}` : ''}` }, reader);
+        // A listing may be empty (count=0, or no job of the status): none carries inputs or a result.
+        expect(body.jobs.filter((job: Record<string, unknown>) => 'payload' in job || 'result' in job)).toEqual([]);
+      }),
+      { numRuns: 20 },
+    );
+    const oversized = fc.oneof(
+      // Values whose JSON is past what one entity's aspect holds.
+      fc.integer({ min: 60, max: 1000 }).map((n) => ({ urns: [D], property: 'io.fuzz.notes', operation: 'set', values: Array.from({ length: n }, (_, i) => `${i}-${'v'.repeat(9_990)}`) })),
+      // Entities named past what a job keeps.
+      fc.integer({ min: 1000, max: 10_000 }).map((n) => ({ urns: Array.from({ length: n }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,${'u'.repeat(Math.ceil((2.2 * 1024 * 1024) / n))}${i},PROD)`), property: 'io.fuzz.owner', operation: 'set', values: ['x'] })),
+    );
+    await fc.assert(
+      fc.asyncProperty(oversized, async (edit) => {
+        expectRefused(await send('46-bulk-size', { method: 'POST', path: `${V3}/values/bulk`, body: JSON.stringify(edit), contentType: 'application/json' }));
+      }),
+      { numRuns: 8 },
+    );
+  });
+
+  const anyUrn = fc.oneof(
+    fc.string({ minLength: 1, maxLength: 12 }).map((s) => `urn:li:dataset:(urn:li:dataPlatform:hive,fuzz.none.${encodeURIComponent(s)},PROD)`),
+    fc.string({ minLength: 1, maxLength: 12 }).map((s) => `urn:li:test:${encodeURIComponent(s)}`),
+    fc.string({ minLength: 1, maxLength: 12 }).map((s) => `urn:li:corpuser:${encodeURIComponent(s)}`),
+    fc.string({ minLength: 1, maxLength: 12 }).map((s) => `urn:li:glossaryTerm:${encodeURIComponent(s)}`),
+    fc.constantFrom(D, WIDE, P),
+  ).filter((u) => tryParseUrn(u).ok);
+
+  test('item 9: a bulk edit dry run over any urns (missing datasets, tests, people, other types) answers each entity changed, unchanged or refused with a reason, never an error', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(anyUrn, { minLength: 1, maxLength: 12 }), fc.constantFrom('set', 'add', 'remove'), async (urns, operation) => {
+        const body = await answered('46-bulk-any-urns', { method: 'POST', path: `${V3}/values/bulk`, body: JSON.stringify({ urns, property: 'io.fuzz.owner', operation, values: operation === 'remove' ? [] : ['fuzz'], dryRun: true }), contentType: 'application/json' });
+        const named = new Set(urns.map((u) => tryParseUrn(u).ok && (tryParseUrn(u) as { urn: { value: string } }).urn.value));
+        expect(body.changed + body.unchanged + body.refused.length).toBe(named.size);
+        expect(body.refused.filter((r: { reason: string }) => !/\w/.test(r.reason))).toEqual([]);
+        // Only the datasets that exist can change.
+        expect(body.changed + body.unchanged).toBeLessThanOrEqual([D, WIDE].filter((u) => named.has(u)).length);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
 test('slow bodies of any size, with or without a token, on any route, end in a 4xx and a closed connection', async () => {
   const slowBody = fc
     .record({
@@ -543,7 +652,7 @@ test('slow bodies of any size, with or without a token, on any route, end in a 4
     fc.asyncProperty(fc.array(slowBody, { minLength: 10, maxLength: 20 }), async (specs) => {
       counts['slow-bodies'] = (counts['slow-bodies'] ?? 0) + specs.length;
       const answers = await Promise.all(specs.map(stall));
-      answers.forEach((answer, i) => {
+      nonEmpty(answers).forEach((answer, i) => {
         const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
         if (!(status >= 400 && status < 500)) serverErrors.push(`slow body ${JSON.stringify(specs[i])} -> ${JSON.stringify(answer.slice(0, 100))}`);
         expect(status).toBeGreaterThanOrEqual(400);

@@ -5,6 +5,7 @@
  * same for REST and GraphQL; this suite keeps one success and one refusal per
  * operation, and what only GraphQL does.
  */
+import { DEFAULT_QUERY_LIMITS } from '../../src/graphql/limits.js';
 import { enc, http } from '../support/http.js';
 import { graphql } from '../support/graphql.js';
 import { createDatasets, datasetUrnOf, getProperties, softDelete, V3 } from '../support/fixtures.js';
@@ -370,11 +371,11 @@ describe('hardening', () => {
     // valueEntities lets a query recurse: each level adds three to the depth.
     const nest = (levels: number): string =>
       levels === 0 ? 'urn' : `... on GenericEntity { structuredProperties { properties { valueEntities { ${nest(levels - 1)} } } } }`;
-    const shallow = await graphql(url, `{ entity(urn: "urn:li:tag:x") { ${nest(4)} } }`);
+    const shallow = await graphql(url, `{ entity(urn: "urn:li:tag:x") { ${nest(7)} } }`);
     expect(shallow.errors).toBeUndefined();
-    const deep = await graphql(url, `{ entity(urn: "urn:li:tag:x") { ${nest(6)} } }`);
+    const deep = await graphql(url, `{ entity(urn: "urn:li:tag:x") { ${nest(9)} } }`);
     expect(deep.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(deep.errors?.[0]?.message).toMatch(/exceeds the limit of 15/);
+    expect(deep.errors?.[0]?.message).toMatch(new RegExp(`exceeds the limit of ${DEFAULT_QUERY_LIMITS.maxDepth}`));
   });
 
   test('more aliases than the limit are rejected with the limit named', async () => {

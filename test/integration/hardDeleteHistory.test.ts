@@ -54,7 +54,7 @@ test('after a hard delete and its cleanup job, no aspect row of any version hold
   const keepBefore = await rowsNaming(KEEP);
   expect((await http(server.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(TIER)}`)).status).toBe(200);
   const jobs = await waitForJobs(server.url, 120_000);
-  expect(jobs.filter((j) => j.payload?.propertyUrn === TIER).map((j) => j.status)).toEqual(['done']);
+  expect(jobs.filter((j) => j.propertyUrn === TIER).map((j) => j.status)).toEqual(['done']);
   expect(await rowsNaming(TIER)).toBe(0);
   const { rows } = await db.query("SELECT count(*)::int AS n FROM aspect WHERE aspect = 'structuredProperties' AND metadata::text LIKE '%tier-%'");
   expect(rows[0].n).toBe(0);

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { enc, http, indexCaughtUp } from '../support/http.js';
 import { createDatasets, datasetUrnOf, defineProperty, setProperties, V3, waitForJobs } from '../support/fixtures.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
-import { withClient } from '../support/storedValues.js';
+import { documentsHolding as documentsOf, tablesHolding as tablesOf } from '../support/sentinelScan.js';
 
 const SENTINEL = `SENTINEL-${randomUUID()}`;
 const P = 'urn:li:structuredProperty:gone.secret';
@@ -28,34 +28,8 @@ const definition = { qualifiedName: 'gone.secret', valueType: 'urn:li:dataType:s
     await server?.stop();
   });
 
-  /** Rows of every table of the database whose text holds `text`, by table. */
-  async function tablesHolding(text: string): Promise<Record<string, number>> {
-    return withClient(server.databaseUrl, async (client) => {
-      const tables = (await client.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'")).rows;
-      const found: Record<string, number> = {};
-      for (const { table_name: table } of tables) {
-        const n = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${table}" t WHERE t::text LIKE $1`, [`%${text}%`])).rows[0]!.n);
-        if (n > 0) found[table] = n;
-      }
-      expect(tables.length).toBeGreaterThan(10);
-      return found;
-    });
-  }
-
-  /** Documents of the server's own search indexes whose JSON holds `text`. */
-  async function documentsHolding(text: string): Promise<number> {
-    const meili = { url: server.config.meiliUrl!, key: server.config.meiliApiKey! };
-    const headers = { authorization: `Bearer ${meili.key}` };
-    const { results } = (await (await fetch(`${meili.url}/indexes?limit=1000`, { headers })).json()) as { results: Array<{ uid: string }> };
-    const mine = results.filter((r) => r.uid.startsWith(server.config.meiliIndexPrefix));
-    expect(mine.length).toBeGreaterThan(0);
-    let holding = 0;
-    for (const { uid } of mine) {
-      const { results: docs } = (await (await fetch(`${meili.url}/indexes/${uid}/documents?limit=10000`, { headers })).json()) as { results: unknown[] };
-      holding += docs.filter((d) => JSON.stringify(d).includes(text)).length;
-    }
-    return holding;
-  }
+  const tablesHolding = (text: string) => tablesOf(server, text);
+  const documentsHolding = (text: string) => documentsOf(server, text);
 
   test('after a hard delete and its cleanup, no table and no search document holds the deleted value; defined again, it does not come back', async () => {
     const [latest, older, dropped] = ['latest', 'older', 'dropped'].map((n) => datasetUrnOf(`gone.${n}`)) as [string, string, string];

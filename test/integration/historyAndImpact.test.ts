@@ -11,6 +11,7 @@ import { graphql } from '../support/graphql.js';
 import { enc, http } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 const ROOT = 'history-root-secret';
 const auth = { authorization: `Bearer ${ROOT}` };
@@ -41,7 +42,7 @@ beforeAll(async () => {
   const upsert = 'mutation u($input: UpsertStructuredPropertiesInput!) { upsertStructuredProperties(input: $input) { properties { values { ... on StringValue { stringValue } } } } }';
   const set = await graphql(server.url, upsert, { input: { assetUrn: D, structuredPropertyInputParams: [{ structuredPropertyUrn: TIER, values: [{ stringValue: 'gold' }] }] } }, '/api/graphql', as({ 'x-propgraph-client': 'console' }));
   expect(set.errors).toBeUndefined();
-  for (const urn of OTHERS) {
+  for (const urn of nonEmpty(OTHERS)) {
     const res = await http(server.url, 'POST', `${V3}/entity/dataset/${enc(urn)}/structuredProperties`, { query: { createIfNotExists: 'false' }, json: { value: { properties: [{ propertyUrn: TIER, values: [{ string: 'bronze' }] }] } }, headers: auth });
     expect(res.status).toBe(200);
   }
@@ -92,7 +93,8 @@ test('dryRun=true on a property DELETE and on a definition write states the impa
   const breaking = { qualifiedName: 'io.wire.tier', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], allowedValues: [{ value: { string: 'gold' } }], version: '20270101000000' };
   const write = await http(server.url, 'POST', `${V3}/entity/structuredProperty/${enc(TIER)}/propertyDefinition`, { query: { createIfNotExists: 'false', dryRun: 'true' }, json: { value: breaking }, headers: auth });
   expect(write.status).toBe(200);
-  expect(write.body).toEqual({ dryRun: true, impact });
+  // What breaks and how many hold what it breaks, beside what the new version drops (docs/contract.md §14).
+  expect(write.body).toEqual({ dryRun: true, impact, compatibility: { breaking: [{ change: 'allowed value "bronze" is removed', kind: 'allowedValueRemoved', holders: 3 }] } });
   const refused = await http(server.url, 'POST', `${V3}/entity/structuredProperty/${enc(TIER)}/propertyDefinition`, { query: { createIfNotExists: 'false' }, json: { value: { ...breaking, version: undefined } }, headers: auth });
   expect(refused.status).toBe(400);
   expect(refused.body.message).toMatch(/A new version hides at once, and then removes, the 4 values on 4 entities \(dataset: 4\) the property holds now\./);
@@ -133,7 +135,7 @@ test('GraphQL valueHistory pages the same history', async () => {
     const j = (await http(server.url, 'GET', `${V3}/jobs/${started.body.jobId}`, { headers: auth })).body;
     return j.status === 'done' ? j : undefined;
   });
-  expect(job.result).toEqual({ changed: 2, unchanged: 0, refusedCount: 0, refused: [] });
+  expect(job.result).toEqual({ changed: 2, unchanged: 0, refusedCount: 0, skipped: 0, changedSinceSelection: 0, refused: [] });
   const refusal = await http(server.url, 'POST', `${V3}/values/bulk`, { json: { query: '*', property: 'io.wire.tier', operation: 'set', values: ['platinum'] }, headers: auth });
   expect(refusal.status).toBe(400);
   expect(refusal.body.message).toMatch(/should be one of/);

@@ -170,7 +170,7 @@ describe('definitions over REST', () => {
       expect((await http(url, 'GET', defPath(V3, urn))).status).toBe(404);
       expect((await getProperties(url, dataset)).body.structuredProperties.value.properties).toEqual([]);
 
-      const cleanup = (await waitForJobs(url)).find((j) => j.payload.propertyUrn === urn)!;
+      const cleanup = (await waitForJobs(url)).find((j) => j.propertyUrn === urn)!;
       const job = await http(url, 'GET', `${V3}/jobs/${cleanup.id}`);
       expect(job.body).toMatchObject({ id: cleanup.id, kind: 'cleanup-property-values', status: 'done', total: 1, done: 1, remaining: 0 });
     });

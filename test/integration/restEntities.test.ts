@@ -156,7 +156,7 @@ describe('entities and bad input over REST', () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe(
         '2 problems: (1) value is required: a v3 aspect body is {"value": <the aspect>}, so wrap the aspect in "value" (v2 takes it unwrapped) ' +
-          '(2) properties is not a known field; expected one of value, systemMetadata, headers',
+          '(2) properties is not a known field; expected one of value, systemMetadata, headers, migration',
       );
     });
 

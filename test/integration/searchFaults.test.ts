@@ -9,6 +9,7 @@ import { datasetUrn, defineProperty, searchRest, setValues, upsertDatasetsWithVa
 import { http } from '../support/http.js';
 import { waitFor } from '../support/waitFor.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 const VALUES = 1000;
 const urnOf = (i: number) => datasetUrn(`fault.t${String(i).padStart(4, '0')}`);
@@ -67,7 +68,7 @@ const urnOf = (i: number) => datasetUrn(`fault.t${String(i).padStart(4, '0')}`);
     const values = agg.facets[0]!.aggregations;
     expect(values).toHaveLength(VALUES);
     expect(new Set(values.map((v) => v.value))).toEqual(new Set(Array.from({ length: VALUES }, (_, i) => `${i}.0`)));
-    expect(values.every((v) => v.count === 1)).toBe(true);
+    expectEvery(values, (v) => v.count === 1);
     expect((await http(base, 'GET', '/health')).status).toBe(200);
   }, 180_000);
 });

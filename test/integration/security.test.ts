@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 describe('bootstrap root token', () => {
   test('without ROOT_TOKEN a root admin token is generated into DATA_DIR/root-token (0600) and not logged', async () => {
@@ -56,7 +57,7 @@ describe('limits and headers', () => {
       statuses.push(res.status);
       if (res.status === 429) limited ??= res;
     }
-    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expectEvery(statuses.slice(0, 20), (s) => s === 200);
     expect(limited).toBeDefined();
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited!.body).toMatchObject({ error: 'Too Many Requests' });

@@ -64,7 +64,7 @@ const urnOf = (i: number) => datasetUrn(`rebuild.t${String(i).padStart(4, '0')}`
     expect(new Set(all.entities.map((e) => e.urn))).toEqual(new Set(Array.from({ length: N }, (_, i) => urnOf(i))));
     // The rebuilt documents hold nothing of the deleted property, even before its cleanup job touched them.
     const raw = await engine.search([{ type: 'dataset', filter: [`${goneAttr} EXISTS`], limit: 1 }]);
-    expect(raw[0]!.hits).toEqual([]);
+    expect(raw.results[0]!.hits).toEqual([]);
   });
 
   test('writes made during a rebuild are not lost', async () => {

@@ -74,7 +74,7 @@ async function finished(jobId: string): Promise<JobView> {
     expect(started).toMatchObject({ dryRun: false, entities: 40 });
     const job = await finished(started.jobId!);
     expect(job).toMatchObject({ kind: 'bulk-edit-values', status: 'done', total: 40, done: 40, remaining: 0 });
-    expect(job.result).toEqual({ changed: 39, unchanged: 1, refusedCount: 0, refused: [] });
+    expect(job.result).toEqual({ changed: 39, unchanged: 1, refusedCount: 0, skipped: 0, changedSinceSelection: 0, refused: [] });
     for (const urn of HIVE) expect(await tierOf(urn)).toEqual([{ string: 'gold' }]);
     for (const urn of KAFKA) expect(await tierOf(urn)).toBeUndefined();
     const history = await rt.services.history.valueHistory(admin, { urn: HIVE[7]!, property: TIER });
@@ -144,6 +144,8 @@ async function finished(jobId: string): Promise<JobView> {
       changed: 1,
       unchanged: 0,
       refusedCount: 1,
+      skipped: 0,
+      changedSinceSelection: 0,
       refused: [{ urn: target, reason: `Property: ${TIER} has cardinality SINGLE, but 2 values were given: [{string=gold}, {string=silver}]` }],
     });
     expect(await rt.services.values.get(admin, target)).toEqual(before);

@@ -10,7 +10,7 @@ import { LIMITS } from '../../src/domain/limits.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import { parseUrn } from '../../src/domain/urn.js';
 import { entityTypeNamed } from '../../src/services/entityService.js';
-import type { AspectInput } from '../../src/domain/writes/plan.js';
+import { planOf, setChange, type AspectInput } from '../../src/domain/writes/plan.js';
 import type { PatchInput } from '../../src/rest/shapes.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, fieldUrn, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
@@ -110,6 +110,19 @@ describe('the createsEntity write option (Rest.li proposals create their entity;
     const d = datasetUrn(name());
     await writes().patchAspect(WRITER, d, 'structuredProperties', { patch: [{ op: 'add', path: `/properties/${owner}`, value: { propertyUrn: owner, values: [{ string: 'p' }] } }], arrayPrimaryKeys: { properties: ['propertyUrn'] } }, { createsEntity: true });
     expect(await catalog.valuesOf(d)).toEqual([{ propertyUrn: owner, values: [{ string: 'p' }] }]);
+  });
+
+  test("a batch with it (DataHub's v3 batch create) creates each missing entity from its key; the answer lists only the aspects sent", async () => {
+    const [d, existing] = [datasetUrn(name()), datasetUrn(name())];
+    await catalog.createDatasets([existing]);
+    const values = { properties: [{ propertyUrn: owner, values: [{ string: 'b' }] }] };
+    const items = (createsEntity: boolean) => [d, existing].map((urn) => ({ urn: parseUrn(urn), changes: [setChange('structuredProperties', { value: values })], createsEntity }));
+    await rejection(runtime.services.writes.submit(WRITER, planOf(items(false))), NotFoundError);
+    expect(await exists(d)).toBe(false);
+    const { result } = await runtime.services.writes.submit(WRITER, planOf(items(true)));
+    expect(result.entities.map((e) => [e.urn, e.results.map((a) => a.aspect)])).toEqual([[d, ['structuredProperties']], [existing, ['structuredProperties']]]);
+    expect(await exists(d)).toBe(true);
+    expect(await catalog.valuesOf(d)).toEqual(values.properties);
   });
 
   test('on an existing entity it changes nothing else', async () => {

@@ -3,13 +3,16 @@
  * writes share statements (fewer statements than writes), and still each keeps its own
  * answer, its atomicity and, per entity, its order: writes merging into one shared entity
  * all land, serialized as if one at a time; a plan refused in part writes nothing of its
- * own while the writes beside it in the same statement land.
+ * own while the writes beside it in the same statement land; a write stuck on a row lock
+ * holds up only its own entity.
  */
 import { parseUrn } from '../../src/domain/urn.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import { writesPerStatement } from '../../src/telemetry/metrics.js';
 import type { Caller } from '../../src/services/caller.js';
+import { lockEntities } from '../support/entityLocks.js';
 import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
+import { waitFor } from '../support/waitFor.js';
 import { writesOf } from '../support/writes.js';
 
 const caller: Caller = { actor: 'urn:li:corpuser:many@example.com', scope: 'write', via: 'rest-v3' };
@@ -74,4 +77,20 @@ test('concurrent writes share statements; each keeps its answer, its atomicity, 
   const used = (await statements()) - statementsBefore;
   expect(carried).toBeGreaterThanOrEqual(90);
   expect(used).toBeLessThan(carried);
+}, 120_000);
+
+test('a write stuck on a row lock holds up only its entity: writes of other entities land meanwhile, on at most two connections', async () => {
+  const set = (name: string, value: string) => rt.services.writes.submit(caller, { entities: [{ urn: parseUrn(dataset(name)), changes: [{ op: 'set', aspect: 'structuredProperties', value: { properties: [{ propertyUrn: P, values: [{ string: value }] }] } }] }] });
+  await lockEntities(rt.databaseUrl, [dataset('shared')], async (lock) => {
+    const stuck = set('shared', 'after the lock');
+    await waitFor('the write to wait on the lock', 30_000, async () => ((await lock.blocked()).length === 1 ? true : undefined));
+    // Others go on in the other slot while it waits.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => set(`own${i}`, `meanwhile ${i}`)));
+    expect((await lock.blocked()).length).toBe(1);
+    await lock.release();
+    await stuck;
+  });
+  const valuesOf = async (urn: string) => (await rt.services.values.get(caller, urn))?.properties.find((p) => p.propertyUrn === P)?.values ?? [];
+  expect(await valuesOf(dataset('own19'))).toEqual([{ string: 'meanwhile 19' }]);
+  expect(await valuesOf(dataset('shared'))).toEqual([{ string: 'after the lock' }]);
 }, 120_000);

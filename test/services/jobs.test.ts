@@ -4,7 +4,9 @@
  * listed newest first and filtered. The job worker is started by the test, so that the
  * queued state can be seen first. In process, on a real PostgreSQL.
  */
-import { NotFoundError, ValidationError } from '../../src/domain/errors.js';
+import { NotFoundError, QuotaExceededError, ValidationError } from '../../src/domain/errors.js';
+import { EVALUATE_TESTS, SEARCH_INDEX_BUILD } from '../../src/domain/jobKinds.js';
+import { LIMITS } from '../../src/domain/limits.js';
 import { createLogger } from '../../src/logger.js';
 import { CLEANUP_PROPERTY_VALUES } from '../../src/services/jobs/kinds.js';
 import { JobWorker } from '../../src/services/jobs/worker.js';
@@ -12,6 +14,7 @@ import { sql } from '../../src/store/sql.js';
 import { ADMIN, READER, startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, jobsSettled, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { waitFor } from '../support/waitFor.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -33,11 +36,29 @@ afterAll(async () => {
 
 const jobs = () => runtime.services.jobs;
 
+test('a test run asked for again while it waits is that run; distinct runs count against the asker, 429 beyond the quota (issue #46 item 6)', async () => {
+  const tests = [];
+  for (let i = 0; i < LIMITS.unfinishedJobsPerPrincipal; i++) {
+    const definition = { json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] }) };
+    tests.push((await runtime.services.tests.createTest(ADMIN, { id: `jobs-quota-${i}`, name: `quota ${i}`, category: 'c', definition })).result);
+  }
+  const looper = { actor: 'urn:li:corpuser:run-looper', scope: 'write' as const };
+  const first = await runtime.services.compliance.run(looper, {});
+  for (let i = 0; i < 5; i++) expect(await runtime.services.compliance.run(looper, {})).toEqual(first);
+  expect(await runtime.services.compliance.run(ADMIN, {})).toEqual(first);
+  // Distinct runs (each of one test) count against the asker.
+  for (const test of tests.slice(1)) await runtime.services.compliance.run(looper, { testUrns: [test] });
+  await expect(runtime.services.compliance.run(looper, { testUrns: [tests[0]!] })).rejects.toThrow(QuotaExceededError);
+  expect((await jobs().list(READER, { kind: EVALUATE_TESTS })).filter((j) => j.owner === looper.actor && j.status === 'pending')).toHaveLength(LIMITS.unfinishedJobsPerPrincipal);
+  for (const test of tests) await runtime.services.tests.deleteTest(ADMIN, test);
+  await runtime.database.db.execute(sql`DELETE FROM job`);
+});
+
 test('a hard delete queues a cleanup job for the property: pending, nothing done yet, remaining unknown', async () => {
   await runtime.services.properties.delete(ADMIN, propertyUrn(HELD));
   const [job] = await jobs().list(READER, { propertyUrn: propertyUrn(HELD) });
-  expect(job).toMatchObject({ kind: CLEANUP_PROPERTY_VALUES, status: 'pending', attempts: 0, done: 0, remaining: null, finishedOn: null, payload: { propertyUrn: propertyUrn(HELD) } });
-  expect(await jobs().get(READER, job!.id)).toEqual(job);
+  expect(job).toMatchObject({ kind: CLEANUP_PROPERTY_VALUES, status: 'pending', attempts: 0, done: 0, remaining: null, finishedOn: null, propertyUrn: propertyUrn(HELD), owner: null });
+  expect(await jobs().get(READER, job!.id)).toEqual({ ...job, payload: { propertyUrn: propertyUrn(HELD) }, result: null });
 });
 
 test('the worker runs it to the end: every holder counted, none remaining, the values gone', async () => {
@@ -46,14 +67,14 @@ test('the worker runs it to the end: every holder counted, none remaining, the v
   const [job] = await jobs().list(READER, { propertyUrn: propertyUrn(HELD) });
   expect(job).toMatchObject({ status: 'done', attempts: 1, total: DATASETS.length, done: DATASETS.length, remaining: 0, lastError: null });
   expect(Date.parse(job!.finishedOn!)).toBeGreaterThanOrEqual(Date.parse(job!.createdOn));
-  for (const d of DATASETS.slice(0, 3)) expect(await catalog.valuesOf(d)).toEqual([]);
+  for (const d of nonEmpty(DATASETS.slice(0, 3))) expect(await catalog.valuesOf(d)).toEqual([]);
 });
 
 test('listing filters by status, kind and property, newest first, and pages by count', async () => {
   await runtime.services.properties.delete(ADMIN, propertyUrn(OTHER));
   await jobsSettled(runtime);
   const all = await jobs().list(READER, {});
-  expect(all.map((j) => j.payload.propertyUrn)).toEqual([propertyUrn(OTHER), propertyUrn(HELD)]);
+  expect(all.map((j) => j.propertyUrn)).toEqual([propertyUrn(OTHER), propertyUrn(HELD)]);
   expect(Number(all[0]!.id)).toBeGreaterThan(Number(all[1]!.id));
   expect(await jobs().list(READER, { status: 'done', kind: CLEANUP_PROPERTY_VALUES, propertyUrn: propertyUrn(OTHER) })).toEqual([all[0]]);
   expect(await jobs().list(READER, { status: 'failed' })).toEqual([]);
@@ -82,6 +103,54 @@ test('a job queued with a delay starts when it is due, not at the next poll', as
     worker.nudge();
     await waitFor('the delayed job to run', 30_000, async () => (ran.length > 0 ? true : undefined), 50);
     expect(ran).toEqual([queued!.id]);
+  } finally {
+    await worker.stop();
+  }
+});
+
+test('a running evaluation yields at its next step to an index build queued meanwhile, which runs first; then it resumes (issue #46 item 6)', async () => {
+  const format = 'test-rank';
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, pollMs: 600_000, format, leaseSeconds: 30 });
+  const events: string[] = [];
+  let runs = 0;
+  worker.register(EVALUATE_TESTS, async (ctx) => {
+    events.push(`evaluation run ${++runs}`);
+    if (runs > 1) return 'done';
+    for (let step = 0; !ctx.stopping(); step++) await ctx.progress({ done: step });
+    events.push('evaluation yielded');
+    return 'yield';
+  });
+  worker.register(SEARCH_INDEX_BUILD, async () => {
+    events.push('index build');
+    return 'done';
+  });
+  const queue = async (kind: string) =>
+    (await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, run_after) VALUES (${kind}, ${JSON.stringify({ format })}::jsonb, now() - interval '1 second') RETURNING id`))[0]!.id;
+  const evaluation = await queue(EVALUATE_TESTS);
+  worker.start();
+  try {
+    await waitFor('the evaluation to run', 30_000, async () => (events.length > 0 ? true : undefined), 20);
+    const build = await queue(SEARCH_INDEX_BUILD);
+    await waitFor('both jobs to finish', 60_000, async () => {
+      const [a, b] = await Promise.all([jobs().get(READER, String(evaluation)), jobs().get(READER, String(build))]);
+      return a.status === 'done' && b.status === 'done' ? true : undefined;
+    }, 50);
+    expect(events).toEqual(['evaluation run 1', 'evaluation yielded', 'index build', 'evaluation run 2']);
+    // The yield handed the job back without counting an attempt against it.
+    expect((await jobs().get(READER, String(evaluation))).attempts).toBe(1);
+  } finally {
+    await worker.stop();
+  }
+});
+
+test('an idle worker deletes the jobs that ended before the retention, and keeps the others', async () => {
+  const [old] = await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, status, finished_on) VALUES ('test-old', '{}'::jsonb, 'done', now() - interval '8 days') RETURNING id`);
+  const [recent] = await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, status, finished_on) VALUES ('test-old', '{}'::jsonb, 'done', now() - interval '1 day') RETURNING id`);
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, pollMs: 20, format: 'test-prune', retentionSeconds: 7 * 86_400 });
+  worker.start();
+  try {
+    await waitFor('the old job to be deleted', 30_000, () => jobs().get(READER, String(old!.id)).then(() => undefined, (err: unknown) => (err instanceof NotFoundError ? true : undefined)), 50);
+    expect((await jobs().get(READER, String(recent!.id))).status).toBe('done');
   } finally {
     await worker.stop();
   }

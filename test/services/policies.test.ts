@@ -19,6 +19,7 @@ import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { searchAvailableForTests } from '../support/server.js';
 import { datasetUrn, indexCaughtUp, jobsSettled, propertiesAspect, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { waitFor } from '../support/waitFor.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 const ROOT: Caller = { actor: ROOT_PRINCIPAL, scope: 'admin', via: 'rest-v3' };
 const person = (id: string, groups: string[], scope: Caller['scope'] = 'write'): Caller => ({ actor: `urn:li:corpuser:${id}@example.com`, scope, groups, tokenKind: 'session', via: 'console' });
@@ -216,8 +217,7 @@ const policy = (id: string, body: Record<string, unknown>) => rt.services.polici
       const err = await rejection(rt.services.entities.getEntity(READER, MKT[0]!), PrivilegeRefusal);
       expect(err.message).toMatch(/needs the VIEW_ENTITY_PAGE privilege on urn:li:dataset:\(urn:li:dataPlatform:hive,pol.mkt.leads,PROD\)/);
       const history = await rt.services.history.valueHistory(READER, { property: TIER, count: 100 });
-      expect(history.entries.length).toBeGreaterThan(0);
-      expect(history.entries.every((e) => e.urn.includes('pol.fin.'))).toBe(true);
+      expectEvery(history.entries, (e) => e.urn.includes('pol.fin.'), 'the history entries');
     });
 
     test('a reader outside every policy reads nothing: an empty search, not an error', async () => {

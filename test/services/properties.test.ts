@@ -10,6 +10,7 @@ import { ADMIN, startTestRuntime, WRITER, type TestRuntime } from '../support/ru
 import { datasetUrn, definitionOf, jobsSettled, propertyUrn, rejection, serviceCatalog, type DefinitionInput, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { storedDatasets } from '../support/storedValues.js';
 import { writesOf } from '../support/writes.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -205,7 +206,7 @@ describe('backwards compatibility and versions', () => {
     expect((await stored(qn))!.version).toBe('20240614080000');
     expect(await catalog.valuesOf(d)).toEqual([]);
 
-    const cleanup = (await jobsSettled(runtime)).find((j) => j.kind === 'cleanup-property-values' && j.payload.propertyUrn === propertyUrn(qn));
+    const cleanup = (await jobsSettled(runtime)).find((j) => j.kind === 'cleanup-property-values' && j.propertyUrn === propertyUrn(qn));
     expect(cleanup).toMatchObject({ status: 'done', total: 1, done: 1, remaining: 0 });
     expect((await storedDatasets(runtime.databaseUrl, d)).get(d)!.rows.has(propertyUrn(qn))).toBe(false);
 
@@ -332,9 +333,9 @@ describe('hard delete', () => {
     await catalog.define(qn, { valueType: 'string' });
     for (const d of held) expect(await catalog.valuesOf(d)).toEqual([]);
 
-    const cleanup = (await jobsSettled(runtime)).filter((j) => j.payload.propertyUrn === urn);
+    const cleanup = (await jobsSettled(runtime)).filter((j) => j.propertyUrn === urn);
     expect(cleanup.length).toBeGreaterThan(0);
-    expect(cleanup.every((j) => j.status === 'done')).toBe(true);
+    expectEvery(cleanup, (j) => j.status === 'done');
     const rows = await storedDatasets(runtime.databaseUrl, 'urn:li:dataset:(urn:li:dataPlatform:hive,db.props.%');
     for (const d of held) expect(rows.get(d)!.rows.size).toBe(0);
   });

@@ -124,6 +124,29 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       expect(await queryUrns('*', { sort: 'lastModifiedTime', sortOrder: 'DESCENDING' })).toEqual([C, B, A]);
     });
 
+    test("sort on a property's value: numbers by value, several values by the smallest ascending and the largest descending, entities without one last", async () => {
+      // A holds 60, B holds 30 and 60, C holds none.
+      expect(await queryUrns('*', { sort: `structuredProperties.${RETENTION}` })).toEqual([B, A, C]);
+      // Descending, A and B both reach 60: ties go by URN (B's shop.customers first); C still last.
+      expect(await queryUrns('*', { sort: RETENTION_FIELD, sortOrder: 'DESCENDING' })).toEqual([B, A, C]);
+    });
+
+    test("a sort on a property's value pages by position with its own cursor, on GraphQL's scroll and searchAcrossEntities too", async () => {
+      const first = await query('*', { sort: RETENTION_FIELD, count: 2 });
+      expect(first.entities.map((e) => e.urn)).toEqual([B, A]);
+      const second = await query('*', { sort: RETENTION_FIELD, count: 2, scrollId: first.scrollId! });
+      expect(second.entities.map((e) => e.urn)).toEqual([C]);
+      await rejection(query('*', { sort: 'name', scrollId: first.scrollId! }), ValidationError);
+      const scrolled = await search().scroll(READER, { types: ['dataset'], count: 10, sort: [{ field: `structuredProperties.${TIER}`, sortOrder: 'DESCENDING' }] });
+      expect(scrolled.entities[0]!.urn).toBe(A);
+      const page = await search().search(READER, { types: ['dataset'], start: 1, count: 1, sort: [{ field: RETENTION_FIELD, sortOrder: 'ASCENDING' }] });
+      expect(page.entities.map((e) => e.urn)).toEqual([A]);
+    });
+
+    test("a sort on an unknown or deleted property is refused as a filter on it is; a property sort orders the first 1,000 matches", async () => {
+      expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { sort: 'structuredProperties.io.svc.search.nothing' }), ValidationError)).message).toMatch(/nothing/);
+    });
+
     test('sort names the URN, a time or the name, and sortOrder only ASCENDING or DESCENDING: else a ValidationError naming the parameter', async () => {
       expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { sort: 'colour' }), ValidationError)).field).toBe('sort');
       expect((await rejection(search().searchEntities(READER, ENTITY.dataset, { sortOrder: 'sideways' }), ValidationError)).field).toBe('sortOrder');
@@ -246,6 +269,36 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
     });
   });
 
+  describe('what was sent to the engine travels with the answer', () => {
+    test('a scroll answers with its one multi-search request, which names each index searched', async () => {
+      await indexCaughtUp(runtime);
+      const page = await search().scroll(READER, { types: ['DATASET'], count: 10, orFilters: filter(`structuredProperties.${RETENTION}`, 'GREATER_THAN', ['45.0']) });
+      expect(page.entities.map((e) => e.urn).sort()).toEqual([A, B].sort());
+      expect(page.engineRequests).toHaveLength(1);
+      const [sent] = page.engineRequests as Array<{ path: string; body: { queries: Array<{ indexUid: string; filter: string[] }> } }>;
+      expect(sent!.path).toBe('/multi-search');
+      expect(sent!.body.queries).toHaveLength(1);
+      expect(sent!.body.queries[0]!.indexUid).toMatch(/dataset/);
+      // The property's values are held under its generation: the filter compares them with the bound asked.
+      expect(sent!.body.queries[0]!.filter.join(' ')).toMatch(/^_removed = false sp\.g\d+ > "45"$/);
+    });
+
+    test('an aggregate over the default facets answers with the search for the properties shown and the facet search', async () => {
+      await indexCaughtUp(runtime);
+      const { engineRequests } = await search().aggregate(READER, { types: ['DATASET'] });
+      expect(engineRequests).toHaveLength(2);
+      const [shown, counted] = engineRequests as Array<{ path: string; body: { queries: Array<{ limit: number; facets?: string[] }> } }>;
+      expect(shown!.body.queries[0]!.limit).toBeGreaterThan(0);
+      expect(counted!.body.queries.map((q) => q.limit)).toEqual([0]);
+      expect(counted!.body.queries[0]!.facets?.length).toBeGreaterThan(0);
+    });
+
+    test('a listing from the database sends nothing to the engine', async () => {
+      const listed = await search().searchEntities(READER, entityTypeNamed('dataPlatform'), {});
+      expect(listed.engineRequests).toEqual([]);
+    });
+  });
+
   describe('names that are no property', () => {
     test('a filter, a query or a facet naming one is a ValidationError naming the closest existing property', async () => {
       expect((await rejection(query(`${RETENTION_FIELD.slice(0, -2)}:1`), ValidationError)).message).toContain(`closest existing one is ${RETENTION_FIELD}`);
@@ -294,7 +347,7 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       expect(await queryUrns('structuredProperties.io_svc_search_hard:5')).toEqual([C]);
       const generation = await withClient(runtime.databaseUrl, async (c) => (await c.query('SELECT generation::text AS g FROM structured_property WHERE urn = $1', [propertyUrn(H)])).rows[0].g as string);
       /** The engine asked directly, by the property's internal field: the stale value is still in the document. */
-      const staleHolders = async () => (await runtime.search.engine!.search([{ type: 'dataset', filter: [`sp.g${generation} EXISTS`], limit: 100 }]))[0]!.hits.map((h) => h.urn);
+      const staleHolders = async () => (await runtime.search.engine!.search([{ type: 'dataset', filter: [`sp.g${generation} EXISTS`], limit: 100 }])).results[0]!.hits.map((h) => h.urn);
       await runtime.services.properties.delete(ADMIN, propertyUrn(H));
       await indexCaughtUp(runtime);
       expect(await staleHolders()).toEqual([C]);
@@ -339,7 +392,7 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
       expect((await jobsSettled(runtime, 150_000)).filter((j) => j.status !== 'done')).toEqual([]);
       await indexCaughtUp(runtime);
       const stale = await runtime.search.engine!.search([{ type: 'dataset', filter: [`${hardDeletedField} EXISTS`], limit: 100 }]);
-      expect(stale[0]!.hits).toEqual([]);
+      expect(stale.results[0]!.hits).toEqual([]);
       expect(await queryUrns('_exists_:structuredProperties.io_svc_search_hard')).toEqual([A]);
       expect(await queryUrns('structuredProperties.io_svc_search_versions:10')).toEqual([]);
     }, 180_000);

@@ -5,7 +5,8 @@
  * expressions) and push, which stores the results as the entity's testResults aspect.
  * In process, on a real PostgreSQL.
  */
-import { AlreadyExistsError, InvalidUrnError, NotFoundError, ValidationError } from '../../src/domain/errors.js';
+import { AlreadyExistsError, InvalidUrnError, NotFoundError, StaleWriteError, ValidationError } from '../../src/domain/errors.js';
+import type { Caller } from '../../src/services/caller.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import type { TestService } from '../../src/services/testService.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
@@ -85,6 +86,19 @@ describe('tests as entities', () => {
     expect(await tests().getTest(READER, testUrn('svc-missing'))).toBeNull();
   });
 
+  test('an update naming the version it read is refused as stale when someone changed the test since, told who and what; naming the current one, it is written (issue #39)', async () => {
+    const urn = await create('svc-stale', NAME_EXISTS, { name: 'Read' });
+    const versionOf = async () => String((await runtime.services.entities.getAspect(READER, urn, 'testInfo')).systemMetadata?.version);
+    const read = await versionOf();
+    const other: Caller = { ...WRITER, actor: 'urn:li:corpuser:ana@example.com', scope: 'admin', via: 'console' };
+    await tests().updateTest(other, urn, { name: 'Theirs', category: 'Governance', definition: NAME_EXISTS }, { expectedVersion: read });
+    const stale = await rejection(tests().updateTest(ADMIN, urn, { name: 'Mine', category: 'Governance', definition: NAME_EXISTS }, { expectedVersion: read }), StaleWriteError);
+    expect(stale.details).toMatchObject({ expectedVersion: read, currentVersion: await versionOf(), writesSince: [{ actor: other.actor, via: 'console' }], changes: [{ field: 'name', before: 'Read', after: 'Theirs' }] });
+    expect((await tests().getTest(READER, urn))?.name).toBe('Theirs');
+    await tests().updateTest(ADMIN, urn, { name: 'Mine', category: 'Governance', definition: NAME_EXISTS }, { expectedVersion: String(stale.details?.currentVersion) });
+    expect((await tests().getTest(READER, urn))?.name).toBe('Mine');
+  });
+
   test('deleteTest removes the test and says whether there was one', async () => {
     const urn = await create('svc-delete');
     expect((await tests().deleteTest(ADMIN, urn)).result).toBe(true);
@@ -111,7 +125,7 @@ describe('tests as entities', () => {
     expect(tests().validateTest(NAME_EXISTS.json)).toEqual({ valid: true });
     expect(tests().validateTest('{"on": {"types": ["dataset"]}, "rules": [{"property": "urn"}]}')).toEqual({
       valid: false,
-      error: 'Invalid test definition: rules[0].operator: is required; one of equals, contains_any, contains_str, starts_with, regex_match, greater_than, less_than, exists, is_true, is_false',
+      error: 'Invalid test definition: rules[0].operator: is required; one of equals, contains_any, contains_str, starts_with, regex_match, greater_than, greater_than_or_equal_to, less_than, less_than_or_equal_to, exists, is_true, is_false',
     });
   });
 });

@@ -11,6 +11,7 @@ import { parseUrn } from '../../src/domain/urn.js';
 import { ADMIN, READER, startTestRuntime, WRITER, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, fieldUrn, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { writesOf } from '../support/writes.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 let runtime: TestRuntime;
 let catalog: ServiceCatalog;
@@ -186,7 +187,7 @@ describe('a JSON patch addresses one entry by propertyUrn (arrayPrimaryKeys)', (
     await Promise.all(urns.map((p, i) => patch(d, [{ op: 'add', path: `/properties/${p}`, value: { propertyUrn: p, values: [{ double: i }] } }])));
     const stored = (await catalog.valuesOf(d)) as Array<{ propertyUrn: string; values: unknown[] }>;
     expect(new Set(stored.map((p) => p.propertyUrn))).toEqual(new Set(urns));
-    for (const [i, p] of urns.entries()) expect(stored.find((s) => s.propertyUrn === p)!.values).toEqual([{ double: i }]);
+    for (const [i, p] of nonEmpty(urns.entries())) expect(stored.find((s) => s.propertyUrn === p)!.values).toEqual([{ double: i }]);
   });
 });
 

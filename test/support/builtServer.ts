@@ -22,9 +22,12 @@ export interface BuiltProcess {
   readonly exited: Promise<number | string>;
 }
 
-/** `root`: another build's package root (an earlier release's, test/support/previousRelease.ts). */
+/**
+ * `root`: another build's package root (an earlier release's, test/support/previousRelease.ts,
+ * or an installed artefact's); `script` is under its dist/, or an absolute path.
+ */
 export function runBuilt(script: string, env: Record<string, string>, args: string[] = [], root = ROOT): BuiltProcess {
-  const child = spawn(process.execPath, [path.join(root, 'dist', script), ...args], {
+  const child = spawn(process.execPath, [path.resolve(root, 'dist', script), ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,9 +39,17 @@ export function runBuilt(script: string, env: Record<string, string>, args: stri
   return { child, output, exited };
 }
 
-/** Starts `main.js` and resolves with its URL once it logs that it listens. */
-export async function startBuiltServer(env: Record<string, string>, timeoutMs = 90_000, root = ROOT): Promise<BuiltProcess & { url: string }> {
-  const proc = runBuilt('main.js', { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_ENABLED: 'false', ...env }, [], root);
+/**
+ * Starts `main.js` (or `entry`, such as an installed package's `propgraph serve`) and
+ * resolves with its URL once it logs that it listens.
+ */
+export async function startBuiltServer(
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+  root = ROOT,
+  entry: { script: string; args: string[] } = { script: 'main.js', args: [] },
+): Promise<BuiltProcess & { url: string }> {
+  const proc = runBuilt(entry.script, { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_ENABLED: 'false', ...env }, entry.args, root);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const line of proc.output.join('').split('\n')) {

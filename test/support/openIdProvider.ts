@@ -6,13 +6,13 @@
  * on their phone would.
  *
  * oidc-provider 9 supports Node 22 and later only, and the machine's Node may be 20: the
- * provider runs under Node 24 from npm (node24.mjs). OIDC_PROVIDER_NODE names another binary.
+ * provider runs under Node 24 from npm (nodeRelease.mjs). OIDC_PROVIDER_NODE names another binary.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ROOT } from './build.js';
-import { ensureNode24 } from './node24.mjs';
+import { ensureNode24 } from './nodeRelease.mjs';
 
 const PROCESS_SCRIPT = path.join(ROOT, 'test', 'support', 'openIdProviderProcess.mjs');
 

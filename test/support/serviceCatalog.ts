@@ -5,7 +5,7 @@
  */
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import type { Caller } from '../../src/services/caller.js';
-import type { JobView } from '../../src/services/jobs/jobService.js';
+import type { JobListing } from '../../src/services/jobs/jobService.js';
 import { ADMIN, type TestRuntime } from './runtime.js';
 import { waitFor } from './waitFor.js';
 import { writesOf } from './writes.js';
@@ -118,7 +118,7 @@ export async function indexCaughtUp(runtime: TestRuntime, timeoutMs = 120_000): 
 }
 
 /** Waits until no job is pending or running (bounded) and returns every job, newest first. */
-export function jobsSettled(runtime: TestRuntime, timeoutMs = 60_000): Promise<JobView[]> {
+export function jobsSettled(runtime: TestRuntime, timeoutMs = 60_000): Promise<JobListing[]> {
   return waitFor('every job to finish', timeoutMs, async () => {
     const jobs = await runtime.services.jobs.list(ADMIN, { count: 1000 });
     return jobs.every((j) => j.status === 'done' || j.status === 'failed') ? jobs : undefined;

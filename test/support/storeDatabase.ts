@@ -37,7 +37,7 @@ export async function openStoreDatabase(name: string): Promise<StoreDatabase> {
     db: database.db,
     database,
     store,
-    writes: new DefaultWriteService({ db: database.db, log: createLogger('silent'), indexWaiter: NO_WAIT, registryChanges: store.registryChanges }),
+    writes: new DefaultWriteService({ db: database.db, log: createLogger('silent'), indexWaiter: NO_WAIT, registryChanges: store.registryChanges, urnNamespace: 'svc' }),
     pool,
     query: async (text, params = []) => (await pool.query(text, params)).rows,
     close: async () => {
@@ -53,7 +53,7 @@ export async function arrange(store: WritePath, writes: Array<{ urn: string; asp
     store,
     writes.map((w) => ({ urn: parseUrn(w.urn), requests: Object.entries(w.aspects).map(([aspect, value]) => ({ aspect, value })) })),
     'urn:li:corpuser:arranger',
-    { atomic: true, valueDrops: () => 'allowed' },
+    { atomic: true, valueDrops: () => 'allowed', urnNamespace: 'svc' },
   );
 }
 

@@ -1,62 +1,67 @@
 /**
- * DataHub's web-app GraphQL operations (test/fixtures/datahub-webapp/operations.json):
- * checks their documents and the UI's variables against schema.graphql with graphql-js,
- * and sends them as Apollo Client does.
+ * DataHub's web-app GraphQL operations: the documents as its app posts them
+ * (test/fixtures/datahub-webapp/operations.json, extracted from its source by
+ * test/support/extractWebAppOperations.mjs) and the requests its pages send
+ * (test/fixtures/datahub-webapp/pages.json). Checks them against schema.graphql with
+ * graphql-js and sends them as Apollo Client does.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { gql } from 'graphql-tag';
-import {
-  getVariableValues,
-  isEnumType,
-  isInputObjectType,
-  isInterfaceType,
-  isObjectType,
-  parse,
-  validate,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
+import { getVariableValues, parse, validate, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Check } from './datahubReplay.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const WEBAPP_FIXTURE = path.resolve(here, '../fixtures/datahub-webapp/operations.json');
+const FIXTURE_DIR = path.resolve(here, '../fixtures/datahub-webapp');
 const SCHEMA_FILE = path.resolve(here, '../../schema.graphql');
 
 export interface WebAppOperation {
   readonly name: string;
   readonly type: 'query' | 'mutation';
+  /** Where the app defines it, and the fragments it spreads (each with its file). */
+  readonly file: string;
+  readonly fragments: ReadonlyArray<{ readonly name: string; readonly file: string }>;
   /** The document as Apollo Client sends it: __typename added, fragments appended. */
   readonly document: string;
 }
 
+export interface WebAppOperations {
+  readonly source: { readonly repository: string; readonly commit: string };
+  readonly operations: readonly WebAppOperation[];
+}
+
 export interface WebAppRequest {
+  readonly page: 'shell' | 'alsoSent' | 'structuredProperties' | 'search' | 'datasetProfile' | 'views';
   readonly id: string;
   readonly operation: string;
+  readonly uiSource: string;
   readonly variables: Record<string, unknown>;
   readonly expect: { readonly status: readonly number[]; readonly checks: readonly Check[] };
+  /** A value of the answer later requests use (`${name}`). */
+  readonly capture?: { readonly name: string; readonly path: string };
 }
 
-export interface SchemaUses {
-  readonly types: readonly string[];
-  readonly fields: readonly string[];
-  readonly arguments: readonly string[];
-  readonly inputFields: readonly string[];
-  readonly enumValues: readonly string[];
+export interface Proposal {
+  readonly entityType: string;
+  readonly entityUrn: string;
+  readonly changeType: string;
+  readonly aspectName: string;
+  readonly aspect: unknown;
 }
 
-export interface WebAppFixture {
-  readonly operations: readonly WebAppOperation[];
+export interface WebAppPages {
+  readonly setup: { readonly proposals: readonly Proposal[]; readonly dataset: string; readonly property: string };
   readonly sequence: readonly WebAppRequest[];
-  readonly setup: { readonly dataset: string };
-  readonly schemaUses: SchemaUses;
-  readonly issueListedFields: ReadonlyArray<{ field: string }>;
 }
 
-export function loadWebAppFixture(): WebAppFixture {
-  return JSON.parse(readFileSync(WEBAPP_FIXTURE, 'utf8')) as WebAppFixture;
+export function loadWebAppOperations(): WebAppOperations {
+  return JSON.parse(readFileSync(path.join(FIXTURE_DIR, 'operations.json'), 'utf8')) as WebAppOperations;
+}
+
+export function loadWebAppPages(): WebAppPages {
+  return JSON.parse(readFileSync(path.join(FIXTURE_DIR, 'pages.json'), 'utf8')) as WebAppPages;
 }
 
 /** schema.graphql as the server builds it (federation directives understood), without resolvers. */
@@ -77,40 +82,9 @@ export function variableProblems(schema: GraphQLSchema, document: string, variab
   return 'errors' in result && result.errors ? result.errors.map((e) => e.message) : [];
 }
 
-/** The entries of `uses` that schema.graphql lacks, as "Type.field", "Type.field(arg)", and so on. */
-export function missingUses(schema: GraphQLSchema, uses: SchemaUses): string[] {
-  const missing: string[] = [];
-  const fieldsOf = (typeName: string): Record<string, { args?: ReadonlyArray<{ name: string }> }> | undefined => {
-    const t = schema.getType(typeName);
-    if (t && (isObjectType(t) || isInterfaceType(t))) return t.getFields();
-    return t && isInputObjectType(t) ? Object.fromEntries(Object.keys(t.getFields()).map((k) => [k, {}])) : undefined;
-  };
-  for (const t of uses.types) if (!schema.getType(t)) missing.push(`type ${t}`);
-  for (const f of [...uses.fields, ...uses.inputFields]) {
-    const [type, field] = f.split('.') as [string, string];
-    if (schema.getType(type) && !fieldsOf(type)?.[field]) missing.push(`field ${f}`);
-  }
-  for (const a of uses.arguments) {
-    const m = /^([^.]+)\.([^(]+)\(([^)]+)\)$/.exec(a);
-    if (!m) continue;
-    const field = fieldsOf(m[1]!)?.[m[2]!];
-    if (field && !field.args?.some((x) => x.name === m[3])) missing.push(`argument ${a}`);
-  }
-  for (const v of uses.enumValues) {
-    const [type, value] = v.split('.') as [string, string];
-    const t = schema.getType(type);
-    if (t && isEnumType(t) && !t.getValue(value)) missing.push(`enum value ${v}`);
-  }
-  return missing;
-}
-
-/** The issue's fields that no stored web-app document showed the selection of: present or not. */
-export function missingFields(schema: GraphQLSchema, fields: readonly string[]): string[] {
-  return fields.filter((f) => {
-    const [type, field] = f.split('.') as [string, string];
-    const t = schema.getType(type);
-    return !(t && (isObjectType(t) || isInterfaceType(t)) && t.getFields()[field]);
-  });
+/** A value with every `${name}` in its strings replaced. */
+export function withValues<T>(value: T, values: Readonly<Record<string, string>>): T {
+  return JSON.parse(JSON.stringify(value).replace(/\$\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)) as T;
 }
 
 /** The body Apollo Client's HttpLink posts. */

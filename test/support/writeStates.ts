@@ -1,6 +1,7 @@
 /** Plain write states for the pure write rules (domain/writes/): what the loader would have found. */
 import type { PropertyDefinition } from '../../src/domain/propertyDefinition.js';
 import type { TypedValue } from '../../src/domain/typedValue.js';
+import type { UrnNamespace } from '../../src/domain/typeUrns.js';
 import { parseUrn, type Urn } from '../../src/domain/urn.js';
 import type { AspectState } from '../../src/domain/writes/aspectRules.js';
 import type { CurrentAspect, EntityState, HeldValue, PropertyRecord, RegistryState } from '../../src/domain/writes/writeState.js';
@@ -43,9 +44,10 @@ export function entity(options: Partial<Omit<EntityState, 'aspects'>> & { aspect
 }
 
 /** The state one aspect's decision sees. */
-export function aspectState(options: { urn?: Urn; stored?: unknown; aspects?: Record<string, CurrentAspect>; values?: HeldValue[]; registry?: RegistryState } = {}): AspectState {
+export function aspectState(options: { urn?: Urn; stored?: unknown; aspects?: Record<string, CurrentAspect>; values?: HeldValue[]; registry?: RegistryState; urnNamespace?: UrnNamespace } = {}): AspectState {
   return {
     urn: options.urn ?? DATASET,
+    urnNamespace: options.urnNamespace ?? 'svc',
     stored: options.stored,
     aspects: new Map(Object.entries(options.aspects ?? {})),
     values: options.values ?? [],

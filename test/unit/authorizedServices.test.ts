@@ -101,7 +101,7 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
  * returns, so that wrappers which narrow a page to what the caller may read (no
  * policies here: everything) pass it through.
  */
-const RESULT = Object.assign([], { entities: [], entries: [] });
+const RESULT = Object.assign([], { entities: [], entries: [], events: [] });
 
 /** A wrapped service that records each call: `calls` holds [method, args]. */
 function recorder(): { inner: Record<string, unknown>; calls: Array<[string, unknown[]]> } {

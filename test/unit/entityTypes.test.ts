@@ -8,6 +8,7 @@ import {
   searchableEntityTypes,
 } from '../../src/domain/registry/entityTypes.js';
 import { tryParseUrn } from '../../src/domain/urn.js';
+import { expectEvery } from '../support/nonEmpty.js';
 
 const SPEC_TABLE: ReadonlyArray<[string, string]> = [
   ['dataset', 'DATASET'],
@@ -77,11 +78,11 @@ test('an unknown entity name is not found', () => {
 });
 
 test('every entity type key aspect is named <entityName>Key', () => {
-  expect(ENTITY_TYPES.every((t) => t.keyAspect === `${t.name}Key`)).toBe(true);
+  expectEvery(ENTITY_TYPES, (t) => t.keyAspect === `${t.name}Key`);
 });
 
 test('every entity type has as many key fields as key parts', () => {
-  expect(ENTITY_TYPES.every((t) => t.keyFields.length === t.keyParts.length)).toBe(true);
+  expectEvery(ENTITY_TYPES, (t) => t.keyFields.length === t.keyParts.length);
 });
 
 test('schema fields and definitions are searched only when named, as in DataHub', () => {

@@ -400,6 +400,21 @@ describe("composite keys, as DataHub's newer clients address a property with its
     expect(twice.properties).toEqual([...aspect().properties, attributed(A, 's2', 'y')]);
   });
 
+  test("a value without attribution, added at a source's path, is stored with that source (the writer's time and actor from `fill`), so the same source replaces it next time", () => {
+    const bare = (value: string) => ({ propertyUrn: C, values: [{ string: value }] });
+    const fill = { attribution: { time: 5, actor: 'urn:li:corpuser:writer' } };
+    const once = applyPatch(aspect(), sent({ op: 'add', path: `/properties/${C}/urn:li:dataHubIngestionSource:s`, value: bare('c') }), PROPERTY_KEYS, fill);
+    expect(once.properties[2]).toEqual({ ...bare('c'), attribution: { time: 5, actor: 'urn:li:corpuser:writer', source: 'urn:li:dataHubIngestionSource:s' } });
+    const twice = applyPatch(once, sent({ op: 'add', path: `/properties/${C}/urn:li:dataHubIngestionSource:s`, value: bare('d') }), PROPERTY_KEYS, fill);
+    expect(twice.properties.filter((p) => p.propertyUrn === C)).toEqual([{ ...bare('d'), attribution: { time: 5, actor: 'urn:li:corpuser:writer', source: 'urn:li:dataHubIngestionSource:s' } }]);
+  });
+
+  test('an empty source leaves a value unattributed; an attribution naming another source than the path is refused', () => {
+    expect(applyPatch(aspect(), sent({ op: 'add', path: `/properties/${C}/`, value: { propertyUrn: C, values: [] } }), PROPERTY_KEYS).properties[2]).toEqual({ propertyUrn: C, values: [] });
+    const err = thrown(() => applyPatch(aspect(), sent({ op: 'add', path: `/properties/${C}/s1`, value: attributed(C, 's2', 'x') }), PROPERTY_KEYS));
+    expect(err.message).toMatch(/value.attribution.source must equal the path key s1/);
+  });
+
   test('remove at /properties/<urn>/<source> of another source is a no-op', () => {
     expect(applyPatch(aspect(), sent({ op: 'remove', path: `/properties/${A}/elsewhere` }), PROPERTY_KEYS)).toEqual(aspect());
   });

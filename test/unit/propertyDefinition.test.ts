@@ -24,14 +24,14 @@ function minimal(extra: Record<string, unknown> = {}): Record<string, unknown> {
 }
 
 function validationErrorOf(input: unknown, urnId = ID): ValidationError {
-  const err = thrown(() => parsePropertyDefinition(input, urnId));
+  const err = thrown(() => parsePropertyDefinition(input, urnId, 'svc'));
   expect(err).toBeInstanceOf(ValidationError);
   return err as ValidationError;
 }
 
 describe('required fields', () => {
   test('a definition with qualifiedName, valueType and entityTypes is valid', () => {
-    expect(parsePropertyDefinition(minimal(), ID)).toEqual(minimal());
+    expect(parsePropertyDefinition(minimal(), ID, 'svc')).toEqual(minimal());
   });
 
   test('a definition that is not an object is refused', () => {
@@ -131,7 +131,7 @@ describe("DataHub's fields that propgraph keeps as given", () => {
       searchConfiguration: { addToFilters: true, fieldType: 'KEYWORD', excludeFromFullTextSearch: false },
       filterStatus: 'ENABLED',
     };
-    expect(parsePropertyDefinition(minimal(extra), ID)).toEqual(minimal(extra));
+    expect(parsePropertyDefinition(minimal(extra), ID, 'svc')).toEqual(minimal(extra));
   });
 
   test('readers see the stamps the writer gave; each missing one is the server\'s record of the first or latest write', () => {
@@ -154,6 +154,7 @@ describe('canonical form', () => {
     const def = parsePropertyDefinition(
       minimal({ valueType: 'urn:li:dataType:datahub.string', entityTypes: ['urn:li:entityType:datahub.dataset'] }),
       ID,
+      'svc',
     );
 
     expect([def.valueType, def.entityTypes]).toEqual(['urn:li:dataType:svc.string', ['urn:li:entityType:svc.dataset']]);
@@ -163,6 +164,7 @@ describe('canonical form', () => {
     const def = parsePropertyDefinition(
       minimal({ valueType: 'urn:li:dataType:number', entityTypes: ['urn:li:entityType:dataset', 'urn:li:entityType:dataFlow'] }),
       ID,
+      'svc',
     );
 
     expect([def.valueType, def.entityTypes]).toEqual([
@@ -172,19 +174,19 @@ describe('canonical form', () => {
   });
 
   test('no defaults are added: cardinality and immutable stay absent when not given', () => {
-    const def = parsePropertyDefinition(minimal(), ID);
+    const def = parsePropertyDefinition(minimal(), ID, 'svc');
 
     expect(Object.keys(def).sort()).toEqual(['entityTypes', 'qualifiedName', 'valueType']);
   });
 
   test('optional text fields are kept as written', () => {
-    const def = parsePropertyDefinition(minimal({ displayName: 'Retention Time', description: 'days to keep' }), ID);
+    const def = parsePropertyDefinition(minimal({ displayName: 'Retention Time', description: 'days to keep' }), ID, 'svc');
 
     expect([def.displayName, def.description]).toEqual(['Retention Time', 'days to keep']);
   });
 
   test('an optional field given as null is treated as absent', () => {
-    expect(parsePropertyDefinition(minimal({ description: null }), ID)).not.toHaveProperty('description');
+    expect(parsePropertyDefinition(minimal({ description: null }), ID, 'svc')).not.toHaveProperty('description');
   });
 
   test('a displayName that is not a string is refused', () => {
@@ -198,7 +200,7 @@ describe('canonical form', () => {
 
 describe('cardinality and immutable', () => {
   test.each(['SINGLE', 'MULTIPLE'])('cardinality %s is accepted and kept', (cardinality) => {
-    expect(parsePropertyDefinition(minimal({ cardinality }), ID).cardinality).toBe(cardinality);
+    expect(parsePropertyDefinition(minimal({ cardinality }), ID, 'svc').cardinality).toBe(cardinality);
   });
 
   test('any other cardinality is refused', () => {
@@ -210,7 +212,7 @@ describe('cardinality and immutable', () => {
   });
 
   test('immutable true is accepted and kept', () => {
-    expect(parsePropertyDefinition(minimal({ immutable: true }), ID).immutable).toBe(true);
+    expect(parsePropertyDefinition(minimal({ immutable: true }), ID, 'svc').immutable).toBe(true);
   });
 
   test('immutable that is not a boolean is refused', () => {
@@ -220,7 +222,7 @@ describe('cardinality and immutable', () => {
 
 describe('version', () => {
   test('a version of exactly 14 digits is accepted', () => {
-    expect(parsePropertyDefinition(minimal({ version: '20240614080000' }), ID).version).toBe('20240614080000');
+    expect(parsePropertyDefinition(minimal({ version: '20240614080000' }), ID, 'svc').version).toBe('20240614080000');
   });
 
   test('a version of 13 digits is refused: a version must match [0-9]{14}', () => {
@@ -272,13 +274,14 @@ describe('allowed values', () => {
     const def = parsePropertyDefinition(
       minimal({ allowedValues: [{ value: { double: 90 }, description: 'quarter' }, { value: { double: 30 } }, { value: { double: 60 } }] }),
       ID,
+      'svc',
     );
 
     expect(def.allowedValues).toEqual([{ value: { double: 90 }, description: 'quarter' }, { value: { double: 30 } }, { value: { double: 60 } }]);
   });
 
   test('a numeric string allowed value for a number property is stored as a double', () => {
-    const def = parsePropertyDefinition(minimal({ allowedValues: [{ value: { string: '30' } }] }), ID);
+    const def = parsePropertyDefinition(minimal({ allowedValues: [{ value: { string: '30' } }] }), ID, 'svc');
 
     expect(def.allowedValues).toEqual([{ value: { double: 30 } }]);
   });
@@ -312,6 +315,7 @@ describe('allowed values', () => {
     const def = parsePropertyDefinition(
       minimal({ valueType: 'urn:li:dataType:svc.string', allowedValues: [{ value: { string: 'a' } }, { value: { string: 'A' } }] }),
       ID,
+      'svc',
     );
 
     expect(def.allowedValues).toHaveLength(2);
@@ -350,7 +354,7 @@ describe('typeQualifier', () => {
   const URN_TYPED = { valueType: 'urn:li:dataType:svc.urn' };
 
   test('a typeQualifier on a urn property is kept with canonical entity type urns', () => {
-    const def = parsePropertyDefinition(minimal({ ...URN_TYPED, typeQualifier: { allowedTypes: ['urn:li:entityType:corpuser'] } }), ID);
+    const def = parsePropertyDefinition(minimal({ ...URN_TYPED, typeQualifier: { allowedTypes: ['urn:li:entityType:corpuser'] } }), ID, 'svc');
 
     expect(def.typeQualifier).toEqual({ allowedTypes: ['urn:li:entityType:svc.corpuser'] });
   });

@@ -3,6 +3,7 @@ import { compareVersions, releaseOfMigrations, releasesBefore, RELEASES } from '
 import { DataVersionError, refuseNewerData } from '../../src/store/dataVersion.js';
 import { listMigrations } from '../../src/store/migrate.js';
 import { APP_VERSION } from '../../src/version.js';
+import { nonEmpty } from '../support/nonEmpty.js';
 
 test('versions order as semantic versions, a pre-release before its release', () => {
   expect(compareVersions('0.2.0', '0.10.0')).toBeLessThan(0);
@@ -12,14 +13,21 @@ test('versions order as semantic versions, a pre-release before its release', ()
   expect(() => compareVersions('0.2', '0.2.0')).toThrow(/not a semantic version/);
 });
 
-test('every release is older than this build, names a commit, and its last migration exists', () => {
+test('no release is newer than this build; each names a commit, and its last migration exists', () => {
   const migrations = listMigrations().map((m) => m.name);
-  for (const r of RELEASES) {
-    expect(compareVersions(r.version, APP_VERSION)).toBeLessThan(0);
+  for (const r of nonEmpty(RELEASES)) {
+    // Equal: this build is that release, or main after it before the next number.
+    expect(compareVersions(r.version, APP_VERSION)).toBeLessThanOrEqual(0);
     expect(r.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(migrations).toContain(r.lastMigration);
   }
-  expect(releasesBefore(APP_VERSION).map((r) => r.version)).toEqual([...RELEASES].map((r) => r.version).sort((a, b) => compareVersions(b, a)));
+  expect(releasesBefore(APP_VERSION).map((r) => r.version)).toEqual(
+    RELEASES.filter((r) => r.version !== APP_VERSION)
+      .map((r) => r.version)
+      .sort((a, b) => compareVersions(b, a)),
+  );
+  expect(releasesBefore('0.2.0').map((r) => r.version)).toEqual(['0.1.0']);
+  expect(releasesBefore('0.3.0').map((r) => r.version)).toEqual(['0.2.0', '0.1.0']);
 });
 
 test('data without a recorded version is attributed to the release whose last migration it has', () => {

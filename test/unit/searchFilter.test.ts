@@ -1,7 +1,8 @@
 /** GraphQL orFilters (docs/contract.md §6) become the same filter tree as REST queries; constants fold away. */
 import { ValidationError } from '../../src/domain/errors.js';
 import { fieldsOf, filterFromOrFilters, mapLeaves, NONE, simplify, type FilterNode } from '../../src/domain/searchFilter.js';
-import { closestName, keyFieldInfo, parseSearchField } from '../../src/domain/searchFields.js';
+import { closestName } from '../../src/domain/closestWord.js';
+import { keyFieldInfo, parseSearchField } from '../../src/domain/searchFields.js';
 
 const P = 'structuredProperties.io.acryl.privacy.retentionTime';
 

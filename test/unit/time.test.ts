@@ -1,4 +1,4 @@
-import { backoffMs, TurnTaker, WakeableSleep } from '../../src/time.js';
+import { backoffMs, WakeableSleep } from '../../src/time.js';
 
 describe('backoffMs', () => {
   test('doubles from the base after each failure and stops at the cap', () => {
@@ -34,42 +34,5 @@ describe('WakeableSleep', () => {
     pause.wake();
     await next;
     expect(ended).toBe(true);
-  });
-});
-
-describe('TurnTaker', () => {
-  const busy = (ms: number) => {
-    const until = performance.now() + ms;
-    while (performance.now() < until);
-  };
-
-  test('within its budget a turn keeps going; past it, what waits on the event loop runs first', async () => {
-    let ran = false;
-    setImmediate(() => {
-      ran = true;
-    });
-    // A budget no pause of a loaded machine reaches, then one that is always spent.
-    await new TurnTaker(60_000).turn();
-    expect(ran).toBe(false);
-    await new TurnTaker(0).turn();
-    expect(ran).toBe(true);
-  });
-
-  test('a loop of short steps gives the event loop a turn at least every budget of work', async () => {
-    const turns = new TurnTaker(5);
-    let ticks = 0;
-    const tick = () => {
-      ticks++;
-      timer = setImmediate(tick);
-    };
-    let timer = setImmediate(tick);
-    // 60 steps of at least 1 ms each: every 5 of them spend the 5 ms budget, so 12 turns or more (10 asked, for slack)
-    // (a step the machine pauses only spends it sooner).
-    for (let i = 0; i < 60; i++) {
-      busy(1);
-      await turns.turn();
-    }
-    clearImmediate(timer);
-    expect(ticks).toBeGreaterThanOrEqual(10);
   });
 });

@@ -2,7 +2,9 @@
  * `propgraph backup --out FILE`: asks the running server for a consistent snapshot of
  * its database (GET /openapi/v3/system/backup, admin scope) and saves it. The file is
  * checked while it arrives (its rows, counts and checksum, domain/backupFormat.ts) and
- * only renamed into place once whole, so FILE is never a partial backup.
+ * only renamed into place once whole, so FILE is never a partial backup. Ctrl-C stops
+ * the download, closing the connection (the server then ends its snapshot and frees its
+ * database connection) and removing the partial file.
  */
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
@@ -51,6 +53,12 @@ export async function backup(ctx: CommandContext, options: { out: string }): Pro
   });
   const file = createWriteStream(partial, { mode: 0o600 });
   const gunzip = createGunzip();
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    body.destroy(new Error('interrupted'));
+  };
+  process.once('SIGINT', interrupt);
   try {
     // One read of the download feeds both the file and the check (pipe waits for the slower).
     body.pipe(file);
@@ -61,8 +69,11 @@ export async function backup(ctx: CommandContext, options: { out: string }): Pro
     for (const stream of [body, file, gunzip, check]) stream.destroy();
     await rm(partial, { force: true });
     if (tty) ctx.terminal.stderr.write(CLEAR_LINE);
+    if (interrupted) throw new CliError(`Backup interrupted. Nothing was written to ${options.out}.`);
     if (err instanceof BackupFormatError) throw new CliError(`The backup from ${http.settings.server} is not usable: ${err.message}. Nothing was written to ${options.out}.`);
     throw new CliError(`The backup from ${http.settings.server} did not arrive whole (${(err as Error).message}). Nothing was written to ${options.out}.`);
+  } finally {
+    process.off('SIGINT', interrupt);
   }
   await rename(partial, options.out);
   if (tty) ctx.terminal.stderr.write(CLEAR_LINE);

@@ -96,6 +96,9 @@ function fieldPatches(w: DatasetWrite): Array<{ urn: string; patches: Record<str
   return w.fields.map((f) => ({ urn: f.urn, patches: { structuredProperties: mergeOperations(f.aspect) } })).filter((f) => f.patches.structuredProperties.length > 0);
 }
 
+/** Said after a 412: the dataset changed between this run's read and its write. */
+const STALE_HINT = '. Nothing of this dataset was written: it changed after this run read it. Run the command again to apply the file over that change';
+
 /** Writes datasets and then their fields in batches; a refused batch is written again one dataset at a time, so a refusal names its entry. */
 class BatchWriter {
   constructor(
@@ -107,8 +110,8 @@ class BatchWriter {
 
   private datasets(batch: readonly DatasetWrite[]): Promise<unknown> {
     return this.mode === 'merge'
-      ? this.api.batchPatch(ENTITY.dataset.name, batch.map((w) => ({ urn: w.source.urn, patches: w.patches })))
-      : this.api.batchUpsert(ENTITY.dataset.name, batch.map((w) => ({ urn: w.source.urn, aspects: w.aspects })));
+      ? this.api.batchPatch(ENTITY.dataset.name, batch.map((w) => ({ urn: w.source.urn, patches: w.patches, versions: w.versions })))
+      : this.api.batchUpsert(ENTITY.dataset.name, batch.map((w) => ({ urn: w.source.urn, aspects: w.aspects, versions: w.versions })));
   }
 
   private async fields(batch: readonly DatasetWrite[]): Promise<void> {
@@ -133,7 +136,7 @@ class BatchWriter {
     } catch (err) {
       if (!(err instanceof ApiError) || batch.length === 1) {
         if (!(err instanceof ApiError)) throw err;
-        this.progress.failedWith(`${this.where(batch[0]!)}: ${failure}${err.message}`);
+        this.progress.failedWith(`${this.where(batch[0]!)}: ${failure}${err.status === 412 ? `${err.message.replace(/\.$/, '')}${STALE_HINT}` : err.message}`);
         return [];
       }
     }

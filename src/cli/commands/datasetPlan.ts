@@ -17,12 +17,14 @@ import { typedAspect, type KnownProperty } from '../files/datasetValues.js';
 import { FileProblems } from '../files/fileProblems.js';
 import { schemaFieldTypeWord } from '../files/schemaFieldTypes.js';
 import type { RunProgress } from '../progress.js';
-import { aspectValue, type EntityBody, type RestApi } from '../restApi.js';
+import { aspectValue, aspectVersion, type EntityBody, type RestApi, type Versions } from '../restApi.js';
 import { changesBetween } from '../valueChanges.js';
 
 const READ_CONCURRENCY = 8;
-/** Datasets read in one batchGet: four aspects each stay within the request's result limit. */
-const READ_BATCH = Math.min(LIMITS.batchEntities, Math.floor(LIMITS.requestedResults / 4));
+/** What the plan reads of each dataset: the aspects it writes, whose versions its write names. */
+const READ_ASPECTS = ['datasetKey', 'schemaMetadata', 'datasetProperties', 'structuredProperties'] as const;
+/** Datasets read in one batchGet: their aspects stay within the request's result limit. */
+const READ_BATCH = Math.min(LIMITS.batchEntities, Math.floor(LIMITS.requestedResults / READ_ASPECTS.length));
 
 export type Mode = 'merge' | 'replace';
 
@@ -50,11 +52,18 @@ export interface DatasetWrite {
   readonly fields: ReadonlyArray<{ urn: string; aspect: StructuredPropertiesAspect }>;
   /** What changes besides values, as the dry run prints it (`description: (none) -> Orders`). */
   readonly changes: readonly string[];
+  /**
+   * The version of each aspect written as it was read ("-1": absent). The write names
+   * them (If-Version-Match), so a change made between this run's read and its write is
+   * refused and reported instead of overwritten (docs/cli.md, "Dataset file").
+   */
+  readonly versions: Versions;
 }
 
 /** What the server holds of the datasets the file names. */
 interface Stored {
   readonly exists: boolean;
+  readonly body: EntityBody;
   readonly schema?: SchemaMetadata;
   readonly properties?: DatasetProperties;
 }
@@ -67,7 +76,7 @@ async function readStored(api: RestApi, entries: readonly DatasetEntry[], progre
   for (let i = 0; i < entries.length; i += READ_BATCH) chunks.push(entries.slice(i, i + READ_BATCH));
   let checked = 0;
   const found = await mapLimited(chunks, 2, async (chunk) => {
-    const bodies = await api.batchGet(ENTITY.dataset.name, chunk.map((e) => e.urn), ['datasetKey', 'schemaMetadata', 'datasetProperties']);
+    const bodies = await api.batchGet(ENTITY.dataset.name, chunk.map((e) => e.urn), [...READ_ASPECTS], { systemMetadata: true });
     checked += chunk.length;
     progress.step(checked, 'checked');
     return bodies;
@@ -76,7 +85,7 @@ async function readStored(api: RestApi, entries: readonly DatasetEntry[], progre
   for (const body of found.flat()) {
     const schema = aspectValue<SchemaMetadata>(body, 'schemaMetadata');
     const properties = aspectValue<DatasetProperties>(body, 'datasetProperties');
-    out.set(body.urn, { exists: true, ...(schema ? { schema } : {}), ...(properties ? { properties } : {}) });
+    out.set(body.urn, { exists: true, body, ...(schema ? { schema } : {}), ...(properties ? { properties } : {}) });
   }
   return out;
 }
@@ -189,7 +198,9 @@ export async function planWrites(api: RestApi, file: string, entries: readonly D
       const aspect = typedAspect(f.assignments, ENTITY.schemaField.name, known, problems, e.entry);
       if (aspect) fields.push({ urn: f.urn, aspect });
     }
-    return { source: e, exists: held !== undefined, aspects, patches, fields, changes };
+    // The key is the URN's own and the same in every write, so it needs no version.
+    const versions = Object.fromEntries(Object.keys(aspects).filter((a) => a !== 'datasetKey').map((a) => [a, aspectVersion(held?.body, a)]));
+    return { source: e, exists: held !== undefined, aspects, patches, fields, changes, versions };
   });
   problems.throwIfAny();
   return writes;

@@ -3,6 +3,7 @@
  * (docs/contract.md §13): who changed which value when, through which interface, before
  * and after, newest first (GET /openapi/v3/history, paged through here).
  */
+import { lifecycleEventText } from '../../domain/lifecycleEvents.js';
 import { PAGE_LIMITS } from '../../domain/limits.js';
 import type { HistoryEntry } from '../../domain/valueHistory.js';
 import type { CommandContext } from '../context.js';
@@ -29,23 +30,6 @@ interface LifecycleEvent {
   readonly actor: string;
   readonly via: string | null;
   readonly detail: Record<string, unknown> | null;
-}
-
-const EVENT_WORDS: Readonly<Record<string, string>> = {
-  created: 'created',
-  changed: 'definition changed',
-  versionChanged: 'new version',
-  migrationStarted: 'migration started',
-  migrationFinished: 'migration finished',
-  softDeleted: 'soft deleted',
-  restored: 'restored',
-  hardDeleted: 'deleted permanently',
-};
-
-function eventText(e: LifecycleEvent): string {
-  const words = EVENT_WORDS[e.event] ?? e.event;
-  const detail = e.detail ? Object.entries(e.detail).map(([k, v]) => `${k} ${String(v)}`).join(', ') : '';
-  return detail ? `${words} (${detail})` : words;
 }
 
 export async function history(ctx: CommandContext, options: HistoryOptions): Promise<ExitCode> {
@@ -77,20 +61,20 @@ export async function history(ctx: CommandContext, options: HistoryOptions): Pro
     printLine(out, JSON.stringify({ entries, ...(events.length > 0 ? { events } : {}), ...(more ? { more: true } : {}) }, null, 2));
     return EXIT.ok;
   }
-  // The property's (or test's) own story first: created, changed, versions, migrations, deletes.
-  if (events.length > 0) {
-    printTable(out, ['TIME', 'ACTOR', 'VIA', 'EVENT'], events.map((e) => [new Date(e.time).toISOString(), e.actor, e.via ?? '', eventText(e)]));
-    if (entries.length > 0) printLine(out, '');
-  }
-  if (entries.length === 0) {
-    if (events.length === 0) printLine(out, 'No changes of values recorded.');
+  if (entries.length === 0 && events.length === 0) {
+    printLine(out, 'No changes of values recorded.');
     return EXIT.ok;
   }
   const showEntity = !options.urn;
   const rows = entries.flatMap((e) =>
     e.changes.map((c) => [new Date(e.time).toISOString(), e.actor, e.via ?? '', ...(showEntity ? [e.urn] : []), changeText(c)]),
   );
-  printTable(out, ['TIME', 'ACTOR', 'VIA', ...(showEntity ? ['ENTITY'] : []), 'CHANGE'], rows);
+  if (rows.length > 0) printTable(out, ['TIME', 'ACTOR', 'VIA', ...(showEntity ? ['ENTITY'] : []), 'CHANGE'], rows);
   if (more) printLine(out, `(newest ${entries.length} writes shown; --count N or --all for more)`);
+  // Then the property's (or test's) own story: created, changed, versions, migrations, deletes.
+  if (events.length > 0) {
+    if (rows.length > 0) printLine(out, '');
+    printTable(out, ['TIME', 'ACTOR', 'VIA', 'EVENT'], events.map((e) => [new Date(e.time).toISOString(), e.actor, e.via ?? '', lifecycleEventText(e.event, e.detail)]));
+  }
   return EXIT.ok;
 }

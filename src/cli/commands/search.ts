@@ -1,9 +1,10 @@
 /**
- * `propgraph search [query] [--type t] [--filter field=value] [--facet name] [--json]`:
+ * `propgraph search [query] [--type t] [--filter field=value] [--facet name] [--sort field[:desc]] [--json]`:
  * one page of hits and the facets asked for, through GraphQL's scrollAcrossEntities and
  * aggregateAcrossEntities (the same search the console and DataHub's clients use).
  */
 import { isKeyFieldName, PROPERTY_FIELD_PREFIX } from '../../domain/searchFields.js';
+import { SORT_FIELDS } from '../../domain/searchSort.js';
 import { ENTITY_TYPES, entityTypeByGraphql, findEntityType } from '../../domain/registry/entityTypes.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
@@ -16,6 +17,7 @@ export interface SearchOptions {
   readonly filter?: string[];
   readonly facet?: string[];
   readonly count?: string;
+  readonly sort?: string;
   readonly json?: boolean;
 }
 
@@ -51,6 +53,19 @@ export function filtersOf(specs: readonly string[]): AndFilterInput[] {
   return [{ and: [...byField].map(([field, values]) => ({ field, values, condition: 'EQUAL' as const })) }];
 }
 
+/**
+ * `--sort createdTime`, `--sort name:desc`, `--sort acme.governance.tier`: the server's sort
+ * fields (docs/search.md, "Sorting"), a property by its qualified name, ascending unless
+ * `:desc` follows.
+ */
+export function sortOf(spec: string | undefined): { sortCriteria: Array<{ field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }> } | undefined {
+  if (spec === undefined) return undefined;
+  const m = /^(.+?)(?::(asc|desc|ascending|descending))?$/i.exec(spec.trim());
+  if (!m || m[1]!.trim() === '') throw new CliError(`--sort ${spec}: expected a field, e.g. --sort createdTime, --sort name:desc or --sort acme.governance.tier`, EXIT.usage);
+  const field = m[1]!.trim();
+  return { sortCriteria: [{ field: Object.hasOwn(SORT_FIELDS, field) ? field : searchField(field), sortOrder: /^desc/i.test(m[2] ?? '') ? 'DESCENDING' : 'ASCENDING' }] };
+}
+
 /** 0 asks for the total and the facets alone; more than a page is read page by page. */
 function countOf(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_COUNT;
@@ -66,7 +81,7 @@ function describeHit(hit: Hit): { type: string; name: string; platform: string; 
   const e = hit.entity;
   const type = entityTypeByGraphql(e.type)?.name ?? e.type;
   if ('platform' in e) return { type, name: e.name, platform: e.platform.name, urn: e.urn };
-  if ('fieldPath' in e) return { type, name: `${e.parent.name}.${e.fieldPath}`, platform: '', urn: e.urn };
+  if ('fieldPath' in e) return { type, name: `${'name' in e.parent ? e.parent.name : e.parent.urn}.${e.fieldPath}`, platform: '', urn: e.urn };
   if ('definition' in e) return { type, name: e.definition.displayName ?? e.definition.qualifiedName, platform: '', urn: e.urn };
   return { type, name: '', platform: '', urn: e.urn };
 }
@@ -76,14 +91,16 @@ export async function search(ctx: CommandContext, query: string | undefined, opt
   const orFilters = filtersOf(options.filter ?? []);
   const facets = (options.facet ?? []).map(searchField);
   const count = countOf(options.count);
+  const sortInput = sortOf(options.sort);
   const common = { query: query?.trim() || '*', ...(types.length > 0 ? { types } : {}), ...(orFilters.length > 0 ? { orFilters } : {}) };
+  const paging = { ...common, ...(sortInput ? { sortInput } : {}) };
   const graphql = ctx.graphql();
   const pages = async () => {
-    const first = (await graphql.run(CliSearchDocument, { input: { ...common, count: Math.min(count, PAGE) } })).scrollAcrossEntities;
+    const first = (await graphql.run(CliSearchDocument, { input: { ...paging, count: Math.min(count, PAGE) } })).scrollAcrossEntities;
     const hits = [...(first?.searchResults ?? [])];
     let next = first?.nextScrollId ?? null;
     while (next && hits.length < count) {
-      const page = (await graphql.run(CliSearchDocument, { input: { ...common, count: Math.min(count - hits.length, PAGE), scrollId: next } })).scrollAcrossEntities;
+      const page = (await graphql.run(CliSearchDocument, { input: { ...paging, count: Math.min(count - hits.length, PAGE), scrollId: next } })).scrollAcrossEntities;
       hits.push(...(page?.searchResults ?? []));
       next = page?.nextScrollId ?? null;
     }

@@ -4,7 +4,10 @@
  * the entities named with --urn), through the server's bulk edit: a job, followed here
  * to its end with progress, or with --dry-run the changes it would make, value by value.
  * `set` replaces the property's values on each entity (other properties are kept),
- * `add` adds values, `remove` removes values or, with none given, the property.
+ * `add` adds values, `remove` removes values or, with none given, the property. With
+ * --query the server keeps the search, not its hits, and resolves it as the job runs
+ * (docs/contract.md §15: an entity changed since the selection is edited on its values
+ * as they are then, or skipped and reported when it no longer matches).
  */
 import type { TypedValue } from '../../domain/typedValue.js';
 import type { CommandContext } from '../context.js';
@@ -33,6 +36,8 @@ interface BulkAnswer {
   readonly jobId?: string;
   readonly propertyUrn: string;
   readonly entities: number;
+  /** The most entities one bulk edit may select. */
+  readonly limit?: number;
   readonly changed?: number;
   readonly unchanged?: number;
   readonly refused?: Array<{ urn: string; reason: string }>;
@@ -43,6 +48,10 @@ interface BulkResult {
   readonly changed: number;
   readonly unchanged: number;
   readonly refusedCount: number;
+  /** Of the refused, those changed since the selection that no longer match its query. */
+  readonly skipped?: number;
+  /** Entities changed by someone else since the selection, edited on their values as they were at their turn. */
+  readonly changedSinceSelection?: number;
   readonly refused: Array<{ urn: string; reason: string }>;
 }
 
@@ -120,7 +129,9 @@ export async function bulkValues(ctx: CommandContext, operation: BulkOperation, 
   progress.clear();
   const result = (job.result ?? { changed: 0, unchanged: 0, refusedCount: 0, refused: [] }) as unknown as BulkResult;
   for (const r of result.refused) printLine(ctx.terminal.stderr, `${r.urn}: not changed: ${r.reason}`);
-  printLine(out, `Bulk edit done (job ${jobId}): ${result.changed} changed, ${result.unchanged} unchanged, ${result.refusedCount} refused.`);
+  const skipped = result.skipped ? ` (${result.skipped} of them changed since the selection and no longer matching it)` : '';
+  const since = result.changedSinceSelection ? `; ${result.changedSinceSelection} changed by someone else since the selection, edited on their values as they were then` : '';
+  printLine(out, `Bulk edit done (job ${jobId}): ${result.changed} changed, ${result.unchanged} unchanged, ${result.refusedCount} refused${skipped}${since}.`);
   return result.refusedCount > 0 ? EXIT.failed : EXIT.ok;
 }
 

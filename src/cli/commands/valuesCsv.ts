@@ -6,7 +6,7 @@
  */
 import { searchFieldName, type PropertyDefinition } from '../../domain/propertyDefinition.js';
 import { findEntityType } from '../../domain/registry/entityTypes.js';
-import { parseEntityTypeUrn } from '../../domain/typeUrns.js';
+import { entityTypeOf } from '../../domain/typeUrns.js';
 import type { StructuredPropertiesAspect } from '../../domain/structuredProperties.js';
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
@@ -36,7 +36,7 @@ async function columnsOf(api: RestApi, names: readonly string[], where: (i: numb
   return columns;
 }
 
-const entityTypesOf = (c: Column) => c.definition.entityTypes.map((t) => parseEntityTypeUrn(t).name);
+const entityTypesOf = (c: Column) => c.definition.entityTypes.map((t) => entityTypeOf(t).name);
 
 export interface ExportOptions {
   readonly property: string[];

@@ -9,6 +9,7 @@ import type { PathSegment } from '../../domain/inputLimits.js';
 import { resolveDefinition, searchFieldName, type PropertyDefinition } from '../../domain/propertyDefinition.js';
 import { propertyDefinitionShape } from '../../domain/shapes/propertyDefinition.js';
 import { shapeOf, type Problem } from '../../domain/shapes/shape.js';
+import { DEFAULT_URN_NAMESPACE } from '../../domain/typeUrns.js';
 import { tryParseUrn } from '../../domain/urn.js';
 import { fileEntries, FileProblems, yamlPath, type EntryRef } from './fileProblems.js';
 import type { YamlFile } from './yamlFile.js';
@@ -116,10 +117,14 @@ function readEntry(file: YamlFile, problems: FileProblems, path: PathSegment[], 
   return fileProblems.length === 0 && 'definition' in found ? found.definition : undefined;
 }
 
-/** The definition rules of the domain on the entry's definition body. */
+/**
+ * The definition rules of the domain on the entry's definition body. Its type URNs are
+ * written in the default namespace: the CLI does not know the server's, and the server
+ * writes what it stores in its own.
+ */
 function definitionProblems(entry: PropertyEntryShape, urnId: string): { definition?: PropertyDefinition; problems: Problem[] } {
   const definitionShape = shapeOf(propertyDefinitionShape, definitionBody(entry, entry.qualified_name ?? urnId));
-  return definitionShape.ok ? resolveDefinition(definitionShape.value, { urnId, bareNames: true }) : { problems: definitionShape.problems };
+  return definitionShape.ok ? resolveDefinition(definitionShape.value, { urnId, bareNames: true, namespace: DEFAULT_URN_NAMESPACE }) : { problems: definitionShape.problems };
 }
 
 /** The entry's name for messages, before anything else is known about it. */

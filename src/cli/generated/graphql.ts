@@ -16,6 +16,7 @@ export type AggregateAcrossEntitiesInput = {
   query: string;
   searchFlags?: SearchFlags | null | undefined;
   types?: Array<EntityType> | null | undefined;
+  viewUrn?: string | null | undefined;
 };
 
 /** Conditions ANDed together; a list of these is ORed. */
@@ -129,16 +130,29 @@ export type FailingEntitiesInput = {
 };
 
 export type FilterOperator =
+  | 'ANCESTORS_INCL'
   | 'CONTAIN'
+  | 'DESCENDANTS_INCL'
   | 'END_WITH'
   | 'EQUAL'
   | 'EXISTS'
   | 'GREATER_THAN'
   | 'GREATER_THAN_OR_EQUAL_TO'
+  | 'IEQUAL'
   | 'IN'
   | 'LESS_THAN'
   | 'LESS_THAN_OR_EQUAL_TO'
+  | 'RELATED_INCL'
   | 'START_WITH';
+
+export type GroupingCriterion = {
+  baseEntityType?: EntityType | null | undefined;
+  groupingEntityType: EntityType;
+};
+
+export type GroupingSpec = {
+  groupingCriteria?: Array<GroupingCriterion> | null | undefined;
+};
 
 export type ImportStructuredPropertyValuesInput = {
   /** The structured properties of the value columns, in order (URNs). */
@@ -182,12 +196,20 @@ export type ScrollAcrossEntitiesInput = {
   sortInput?: SearchSortInput | null | undefined;
   /** Entity types to search; empty or absent means every type searched by default (all searchable ones but SCHEMA_FIELD and STRUCTURED_PROPERTY). */
   types?: Array<EntityType> | null | undefined;
+  viewUrn?: string | null | undefined;
 };
 
 export type SearchFlags = {
+  customHighlightingFields?: Array<string> | null | undefined;
+  filterNonLatestVersions?: boolean | null | undefined;
   fulltext?: boolean | null | undefined;
+  getSuggestions?: boolean | null | undefined;
+  groupingSpec?: GroupingSpec | null | undefined;
+  includeHiddenLifecycleStages?: boolean | null | undefined;
+  includeRestricted?: boolean | null | undefined;
   /** Soft-deleted entities too (by default they are left out unless a filter names `removed`). */
   includeSoftDeleted?: boolean | null | undefined;
+  includeStructuredPropertyFacets?: boolean | null | undefined;
   /** Most facet values to return per facet (default 20, at most 1000). */
   maxAggValues?: number | null | undefined;
   skipAggregates?: boolean | null | undefined;
@@ -199,6 +221,7 @@ export type SearchFlags = {
 export type SearchSortInput = {
   /** The first criterion decides: `urn`, `displayName`, `createdTime` or `lastModified`. */
   sortCriteria?: Array<SortCriterion> | null | undefined;
+  sortCriterion?: SortCriterion | null | undefined;
 };
 
 export type SortCriterion = {
@@ -225,6 +248,8 @@ export type UpdateTestInput = {
   category: string;
   definition: TestDefinitionInput;
   description?: string | null | undefined;
+  /** The test's aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone changed it since. */
+  expectedVersion?: string | null | undefined;
   name: string;
 };
 
@@ -245,11 +270,93 @@ export type CliSearchQuery = { scrollAcrossEntities: { total: number, count: num
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { name: string, origin: FabricType, urn: string, type: EntityType, platform: { name: string } }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
-        | { fieldPath: string, urn: string, type: EntityType, parent: { urn: string, name: string } }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { fieldPath: string, urn: string, type: EntityType, parent:
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { name: string, urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+           }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType, definition: { qualifiedName: string, displayName: string | null } }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
        }> } | null };
 
@@ -262,10 +369,11 @@ export type CliFacetsQuery = { aggregateAcrossEntities: { facets: Array<{ field:
 
 export type CliImportValuesMutationVariables = Exact<{
   input: ImportStructuredPropertyValuesInput;
+  withChanges: boolean;
 }>;
 
 
-export type CliImportValuesMutation = { importStructuredPropertyValues: { dryRun: boolean, written: boolean, rows: number, changed: number, unchanged: number, problems: Array<{ line: number | null, urn: string | null, column: string | null, reason: string }>, changes: Array<{ line: number, urn: string, change: { structuredProperty: { urn: string }, before: Array<
+export type CliImportValuesMutation = { importStructuredPropertyValues: { dryRun: boolean, written: boolean, rows: number, changed: number, unchanged: number, problems: Array<{ line: number | null, urn: string | null, column: string | null, reason: string }>, changes?: Array<{ line: number, urn: string, change: { structuredProperty: { urn: string }, before: Array<
           | { numberValue: number }
           | { stringValue: string }
         > | null, after: Array<
@@ -314,6 +422,42 @@ export type CliTestReportQueryVariables = Exact<{
 
 
 export type CliTestReportQuery = { testReport: { generatedAt: string, tests: Array<{ passing: number, failing: number, notApplicable: number, test: { urn: string, name: string, category: string }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }>, failingEntities: { total: number, nextScrollId: string | null, entities: Array<
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
@@ -372,7 +516,9 @@ export const CliSearchDocument = new TypedDocumentString(`
           fieldPath
           parent {
             urn
-            name
+            ... on Dataset {
+              name
+            }
           }
         }
         ... on StructuredPropertyEntity {
@@ -401,7 +547,7 @@ export const CliFacetsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<CliFacetsQuery, CliFacetsQueryVariables>;
 export const CliImportValuesDocument = new TypedDocumentString(`
-    mutation CliImportValues($input: ImportStructuredPropertyValuesInput!) {
+    mutation CliImportValues($input: ImportStructuredPropertyValuesInput!, $withChanges: Boolean!) {
   importStructuredPropertyValues(input: $input) {
     dryRun
     written
@@ -414,7 +560,7 @@ export const CliImportValuesDocument = new TypedDocumentString(`
       column
       reason
     }
-    changes {
+    changes @include(if: $withChanges) {
       line
       urn
       change {

@@ -3,12 +3,14 @@
  * database with no server running on it, so they open it themselves, as `npm run
  * system-update` does when no server answers: DATABASE_URL when set, otherwise the
  * embedded PostgreSQL of DATA_DIR, started under the data directory's lock (a running
- * server holds it, and is named). These are the only commands of the CLI that do not
+ * server holds it, and is named), with a guardian that stops the engines if the command is
+ * killed (embedded/orphanGuard.ts). These are the only commands of the CLI that do not
  * go through a server's HTTP API (docs/decisions.md, "Restore and upgrade-data run
  * locally").
  */
 import { ConfigError, loadConfig, type Config } from '../../config.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../../embedded/dataDirLock.js';
+import { guardEngines } from '../../embedded/orphanGuard.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../embedded/postgres.js';
 import { createLogger, type Logger } from '../../logger.js';
 import { CliError, EXIT } from '../errors.js';
@@ -48,12 +50,15 @@ export interface LocalDatabase {
 export async function openLocalDatabase(config: Config, log: Logger, command: string): Promise<LocalDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, kind: 'external', close: async () => {} };
   const lock = await lockForLocalWork(config, command);
+  // Killed, this command takes its PostgreSQL along (embedded/orphanGuard.ts).
+  const guard = guardEngines(config.dataDir);
   let embedded: EmbeddedPostgres;
   try {
     embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log, binDir: config.embeddedPostgresBinDir });
     await embedded.durable;
   } catch (err) {
     await lock.release();
+    guard.release();
     throw new CliError(`${command}: ${(err as Error).message}`);
   }
   return {
@@ -62,6 +67,7 @@ export async function openLocalDatabase(config: Config, log: Logger, command: st
     close: async () => {
       await embedded.stop();
       await lock.release();
+      guard.release();
     },
   };
 }

@@ -12,17 +12,17 @@ import { CliError, EXIT, type ExitCode } from '../errors.js';
 import { printLine, type Terminal } from '../terminal.js';
 import type { Config } from '../../config.js';
 import { BackupFormatError, type BackupManifest } from '../../domain/backupFormat.js';
-import { SEARCH_INDEX_BUILD } from '../../domain/jobKinds.js';
+import { indexBuildRequest } from '../../domain/jobKinds.js';
 import { INDEX_FORMAT } from '../../search/indexFormat.js';
-import { setUrnNamespace } from '../../domain/typeUrns.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../../embedded/dataDirLock.js';
+import { guardEngines, type OrphanGuard } from '../../embedded/orphanGuard.js';
 import type { Logger } from '../../logger.js';
 import { connectSearch } from '../../search/connect.js';
 import { rebuildIndexes } from '../../services/searchIndex/rebuild.js';
 import { entityPageReader } from '../../store/aspects.js';
 import { RestoreRefusedError, restoreDatabase } from '../../store/backup/restore.js';
 import { openDatabase } from '../../store/database.js';
-import { enqueueSingletonJob } from '../../store/jobs.js';
+import { enqueueJob } from '../../store/jobs.js';
 import { DataVersionError } from '../../store/dataVersion.js';
 import { APP_VERSION } from '../../version.js';
 import { localConfig, localLogger, openLocalDatabase, ProgressLine } from './localDatabase.js';
@@ -30,7 +30,6 @@ import { localConfig, localLogger, openLocalDatabase, ProgressLine } from './loc
 export async function restoreBackup(terminal: Terminal, options: { from: string; force: boolean }): Promise<ExitCode> {
   if (!existsSync(options.from)) throw new CliError(`restore: ${options.from} does not exist`, EXIT.usage);
   const config = localConfig();
-  setUrnNamespace(config.urnNamespace);
   const log = localLogger(config);
   const started = Date.now();
   const target = await openLocalDatabase(config, log, 'restore');
@@ -71,10 +70,13 @@ async function rebuildSearch(terminal: Terminal, config: Config, url: string, ki
   // The bundled Meilisearch lives in DATA_DIR: usable only while no server holds it.
   const bundled = !config.meiliUrl && config.meiliEmbedded;
   let lock: DataDirLock | undefined;
+  let guard: OrphanGuard | undefined;
   let reachable = !bundled || kind === 'embedded';
   if (bundled && kind === 'external') {
     try {
       lock = await lockDataDir(config.dataDir);
+      // Killed, the restore takes the Meilisearch it starts along (embedded/orphanGuard.ts).
+      guard = guardEngines(config.dataDir);
       reachable = true;
     } catch (err) {
       if (!(err instanceof DataDirInUseError)) throw err;
@@ -86,7 +88,7 @@ async function rebuildSearch(terminal: Terminal, config: Config, url: string, ki
     const search = reachable ? await connectSearch(config, log.child({}, { level: 'fatal' })) : undefined;
     try {
       if (!search?.engine) {
-        const { id } = await database.db.transaction((tx) => enqueueSingletonJob(tx, SEARCH_INDEX_BUILD, { reason: 'restore', format: INDEX_FORMAT }));
+        const { id } = await database.db.transaction((tx) => enqueueJob(tx, indexBuildRequest('restore', INDEX_FORMAT)));
         printLine(terminal.stdout, `Search index: the rebuild is queued as job ${id}; the next server to start on this database runs it (progress at GET /openapi/v3/jobs/${id}).`);
         return;
       }
@@ -105,5 +107,6 @@ async function rebuildSearch(terminal: Terminal, config: Config, url: string, ki
   } finally {
     await database.close();
     await lock?.release();
+    guard?.release();
   }
 }

@@ -30,6 +30,7 @@ import { restoreDatabase } from '../../store/backup/restore.js';
 import { readIndexFormats, writeIndexFormats } from '../../store/backup/tables.js';
 import { APP_VERSION } from '../../version.js';
 import { readBackupFile } from './backupFile.js';
+import { guardEngines } from '../../embedded/orphanGuard.js';
 import { localConfig, localLogger, lockForLocalWork, ProgressLine } from './localDatabase.js';
 
 export async function upgradeData(terminal: Terminal, options: { oldBinDir?: string }): Promise<ExitCode> {
@@ -40,8 +41,11 @@ export async function upgradeData(terminal: Terminal, options: { oldBinDir?: str
   const log = localLogger(config);
   const say = (line: string) => printLine(terminal.stdout, line);
   const lock = await lockForLocalWork(config, 'upgrade-data');
+  const clusterDir = path.join(config.dataDir, 'postgres');
+  const upgrading = path.join(config.dataDir, 'postgres.upgrading');
+  // Killed, this command takes both clusters' PostgreSQL along (embedded/orphanGuard.ts).
+  const guard = guardEngines(config.dataDir, [clusterDir, upgrading]);
   try {
-    const clusterDir = path.join(config.dataDir, 'postgres');
     if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
       say(`No embedded PostgreSQL cluster in ${clusterDir}; nothing to upgrade.`);
       return EXIT.ok;
@@ -74,7 +78,6 @@ export async function upgradeData(terminal: Terminal, options: { oldBinDir?: str
     say(`1/3 backed up PostgreSQL ${oldMajor}: ${rows} rows in ${Object.keys(dumped.tables).length} tables (sha256 ${dumped.sha256}) to ${backupFile}`);
 
     // 2. A new cluster beside it, loaded from the backup.
-    const upgrading = path.join(config.dataDir, 'postgres.upgrading');
     await rm(upgrading, { recursive: true, force: true });
     const fresh = await startEmbeddedPostgres({ dataDir: config.dataDir, clusterDir: upgrading, binDir: newBin, log });
     let restored;
@@ -105,6 +108,7 @@ export async function upgradeData(terminal: Terminal, options: { oldBinDir?: str
     return EXIT.ok;
   } finally {
     await lock.release();
+    guard.release();
   }
 }
 

@@ -1,21 +1,25 @@
 /**
- * A bulk edit (docs/contract.md §13) of the search results ticked, or of every entity a
- * query selects (a test's failing assets: `failingTests:<urn>`): one property's value
- * set, added or removed on each of them. Preview runs the edit as a dry run and states
- * its impact (how many entities change, stay, are refused and why, the first changes
- * value by value) before anything is written; Apply starts the job and follows it.
+ * A bulk edit (docs/contract.md §13, §15) of the search results ticked, or of every entity
+ * a search selects (all that match the search page's keywords and filters, or a test's
+ * failing assets: `failingTests:<urn>`): one property's value set, added or removed on
+ * each of them. Preview runs the edit as a dry run and states its impact (how many
+ * entities the search selects, change, stay, are refused and why, the first changes value
+ * by value) before anything is written; Apply starts the job and follows it to its end
+ * (BulkEditOutcome). A search is kept as the search: the job reads it as it runs, and the
+ * panel says what that means for entities changed meanwhile.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApplicablePropertiesDocument, BulkEditDocument, BulkEditJobDocument, type BulkEditMutation, type BulkEditOperation, type BulkEditJobQuery, type PropertySummaryFragment } from '../generated/graphql';
+import { ApplicablePropertiesDocument, BulkEditDocument, BulkEditJobDocument, type AndFilterInput, type BulkEditMutation, type BulkEditOperation, type EntityType, type PropertySummaryFragment } from '../generated/graphql';
+import { LIMITS } from '../../domain/limits.js';
 import { messageOf, request } from '../lib/api';
 import { counted, valueText } from '../lib/properties';
 import { usePropertyLabel } from '../lib/propertyNames';
 import { useQuery } from '../lib/useQuery';
-import { ErrorMessage, StatusMessage } from './Messages';
+import { BulkEditOutcome, type BulkJob } from './BulkEditOutcome';
+import { ErrorMessage } from './Messages';
 import { valueInputs } from './ValueEditor';
 
 type Preview = BulkEditMutation['bulkEditStructuredProperties'];
-type Job = NonNullable<BulkEditJobQuery['job']>;
 
 const OPERATIONS: ReadonlyArray<{ value: BulkEditOperation; label: string }> = [
   { value: 'SET', label: 'Set the value' },
@@ -26,10 +30,12 @@ const POLL_MS = 400;
 
 const shown = (values: ReadonlyArray<Parameters<typeof valueText>[0]>) => (values.length === 0 ? 'no value' : values.map(valueText).join(', '));
 
-/** What the edit applies to: entities named, or a query's hits (the server fixes them when the job starts). */
-export type Selection = { readonly urns: readonly string[] } | { readonly query: string; readonly count: number; readonly what: string };
+/** What the edit applies to: entities named, or a search's hits (the job resolves the search as it runs). */
+export type Selection =
+  | { readonly urns: readonly string[] }
+  | { readonly query: string; readonly orFilters?: readonly AndFilterInput[]; readonly types?: readonly EntityType[]; readonly count: number; readonly what: string };
 
-export function BulkEditPanel({ selection, onDone }: { selection: Selection; onDone(): void }) {
+export function BulkEditPanel({ selection, onDone }: { selection: Selection; onDone(job: BulkJob | null): void }) {
   const nameOf = usePropertyLabel();
   const properties = useQuery(ApplicablePropertiesDocument, { input: { types: ['STRUCTURED_PROPERTY'], query: '*', count: 1000 } });
   const choices = (properties.data?.scrollAcrossEntities?.searchResults ?? [])
@@ -40,7 +46,7 @@ export function BulkEditPanel({ selection, onDone }: { selection: Selection; onD
   const [operation, setOperation] = useState<BulkEditOperation>('SET');
   const [value, setValue] = useState('');
   const [preview, setPreview] = useState<Preview | null>(null);
-  const [job, setJob] = useState<Job | null>(null);
+  const [job, setJob] = useState<BulkJob | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const property = choices.find((c) => c.urn === propertyUrn);
@@ -48,8 +54,10 @@ export function BulkEditPanel({ selection, onDone }: { selection: Selection; onD
   const selected = 'urns' in selection ? selection.urns.length : selection.count;
   const title = 'urns' in selection ? `Edit ${counted(selected, 'selected entity', 'selected entities')}` : `Edit ${selection.what}`;
   // A changed selection or edit needs a new preview.
-  const selectionKey = 'urns' in selection ? selection.urns.join('\n') : selection.query;
+  const selectionKey = 'urns' in selection ? selection.urns.join('\n') : JSON.stringify([selection.query, selection.orFilters, selection.types]);
   useEffect(() => setPreview(null), [selectionKey, propertyUrn, operation, value]);
+  // A new selection starts a new edit: the last one's outcome goes.
+  useEffect(() => setJob(null), [selectionKey]);
 
   const input = () => {
     if (!property) throw new Error('Choose a property');
@@ -59,7 +67,10 @@ export function BulkEditPanel({ selection, onDone }: { selection: Selection; onD
       if ('problem' in checked) throw new Error(checked.problem);
       return checked.values;
     })();
-    const target = 'urns' in selection ? { urns: [...selection.urns] } : { query: selection.query };
+    const target =
+      'urns' in selection
+        ? { urns: [...selection.urns] }
+        : { query: selection.query, ...(selection.orFilters?.length ? { orFilters: [...selection.orFilters] } : {}), ...(selection.types?.length ? { types: [...selection.types] } : {}) };
     return { ...target, structuredPropertyUrn: property.urn, operation, values };
   };
 
@@ -68,8 +79,10 @@ export function BulkEditPanel({ selection, onDone }: { selection: Selection; onD
     setError(null);
     try {
       const answer = (await request(BulkEditDocument, { input: { ...input(), dryRun } })).bulkEditStructuredProperties;
-      if (dryRun) setPreview(answer);
-      else if (answer.job) await follow(answer.job.id);
+      if (dryRun) {
+        setJob(null);
+        setPreview(answer);
+      } else if (answer.job) await follow(answer.job.id);
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -78,15 +91,18 @@ export function BulkEditPanel({ selection, onDone }: { selection: Selection; onD
   };
 
   const follow = async (id: string) => {
+    let current: BulkJob | null = null;
     for (;;) {
-      const current = (await request(BulkEditJobDocument, { id })).job;
+      current = (await request(BulkEditJobDocument, { id })).job ?? null;
       if (current) setJob(current);
       if (!current || current.status === 'DONE' || current.status === 'FAILED') break;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     setPreview(null);
-    onDone();
+    onDone(current);
   };
+  const running = job !== null && (job.status === 'PENDING' || job.status === 'RUNNING');
+  const refusedCount = preview ? preview.entities - preview.changed - preview.unchanged : 0;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -133,16 +149,27 @@ export function BulkEditPanel({ selection, onDone }: { selection: Selection; onD
             <input id="bulk-value" value={value} onChange={(e) => setValue(e.target.value)} />
           )}
         </div>
-        <button type="submit" disabled={busy || !property}>
+        <button type="submit" disabled={busy || running || !property}>
           Preview the change
         </button>
       </form>
       {error && <ErrorMessage>{error}</ErrorMessage>}
-      {preview && !job && (
-        <div className="confirm" role="dialog" aria-labelledby="bulk-confirm-title">
+      {'query' in selection && (
+        <p className="hint">
+          The edit keeps the search, not a list of its results: the job reads the matching entities page by page as it runs, at most {LIMITS.bulkEditEntities.toLocaleString('en')} (a larger search is
+          refused before anything changes). An entity someone changes after the preview is edited on its values as they are at its turn; one that no longer matches the search then is left as it is and
+          listed with the reason.
+        </p>
+      )}
+      {preview && !running && (
+        <div className="confirm" role="dialog" aria-labelledby="bulk-confirm-title" aria-describedby="bulk-confirm-selected">
           <h3 id="bulk-confirm-title">
-            {property ? nameOf(property.definition) : ''}: {counted(preview.changed, 'entity changes', 'entities change')}, {preview.unchanged} unchanged, {preview.refused.length} refused
+            {property ? nameOf(property.definition) : ''}: {counted(preview.changed, 'entity changes', 'entities change')}, {preview.unchanged} unchanged, {refusedCount} refused
           </h3>
+          <p id="bulk-confirm-selected">
+            {'query' in selection ? `The search selects ${counted(preview.entities, 'entity', 'entities')} now` : `${counted(preview.entities, 'entity', 'entities')} selected`} (one edit takes at most{' '}
+            {preview.limit.toLocaleString('en')}).{refusedCount > 10 ? ` The first 10 refusals are below; every one is listed when the edit is applied.` : ''}
+          </p>
           <ul className="bulk-changes">
             {preview.changes.slice(0, 10).map((c) => (
               <li key={c.urn}>
@@ -163,15 +190,7 @@ export function BulkEditPanel({ selection, onDone }: { selection: Selection; onD
           </button>
         </div>
       )}
-      {job && (
-        <StatusMessage>
-          {job.status === 'DONE'
-            ? `Done: ${job.bulkEdit?.changed ?? 0} changed, ${job.bulkEdit?.unchanged ?? 0} unchanged, ${job.bulkEdit?.refusedCount ?? 0} refused.`
-            : job.status === 'FAILED'
-              ? `The bulk edit failed: ${job.lastError ?? 'unknown error'}`
-              : `Editing: ${Math.round(job.percentDone)}% (${job.done} of ${job.total ?? selected})`}
-        </StatusMessage>
-      )}
+      {job && <BulkEditOutcome job={job} selected={selected} />}
     </section>
   );
 }

@@ -33,6 +33,7 @@ export type AggregateAcrossEntitiesInput = {
   query: string;
   searchFlags?: SearchFlags | null | undefined;
   types?: Array<EntityType> | null | undefined;
+  viewUrn?: string | null | undefined;
 };
 
 export type AllowedValueInput = {
@@ -58,6 +59,8 @@ export type BulkEditStructuredPropertiesInput = {
   /** Decide every entity's change and write nothing. */
   dryRun?: boolean | null | undefined;
   operation: BulkEditOperation;
+  /** Filters the search's entities must match too, as searchAcrossEntities takes them (with no query: every entity matching them). The job keeps the search and resolves it page by page as it runs. */
+  orFilters?: Array<AndFilterInput> | null | undefined;
   /** A search selecting the entities (the REST query syntax: `platform:hive AND origin:PROD`, `*` for all); or give urns. */
   query?: string | null | undefined;
   structuredPropertyUrn: string;
@@ -69,6 +72,7 @@ export type BulkEditStructuredPropertiesInput = {
 };
 
 export type CreateStructuredPropertyInput = {
+  allowedPlatforms?: Array<string> | null | undefined;
   allowedValues?: Array<AllowedValueInput> | null | undefined;
   cardinality?: PropertyCardinality | null | undefined;
   description?: string | null | undefined;
@@ -93,6 +97,31 @@ export type CreateTestInput = {
   id?: string | null | undefined;
   name: string;
 };
+
+export type CreateViewInput = {
+  definition: DataHubViewDefinitionInput;
+  description?: string | null | undefined;
+  name: string;
+  viewType: DataHubViewType;
+};
+
+export type DataHubViewDefinitionInput = {
+  entityTypes: Array<EntityType>;
+  filter: DataHubViewFilterInput;
+  /** propgraph's addition: keywords to keep with the view (absent, blank or `*`: none). */
+  query?: string | null | undefined;
+  /** propgraph's addition: a sort to keep with the view, checked as sortInput's is. */
+  sortCriterion?: SortCriterion | null | undefined;
+};
+
+export type DataHubViewFilterInput = {
+  filters: Array<FacetFilterInput>;
+  operator: LogicalOperator;
+};
+
+export type DataHubViewType =
+  | 'GLOBAL'
+  | 'PERSONAL';
 
 export type EntityType =
   | 'ACCESS_TOKEN'
@@ -220,16 +249,29 @@ export type FailingEntitiesInput = {
 };
 
 export type FilterOperator =
+  | 'ANCESTORS_INCL'
   | 'CONTAIN'
+  | 'DESCENDANTS_INCL'
   | 'END_WITH'
   | 'EQUAL'
   | 'EXISTS'
   | 'GREATER_THAN'
   | 'GREATER_THAN_OR_EQUAL_TO'
+  | 'IEQUAL'
   | 'IN'
   | 'LESS_THAN'
   | 'LESS_THAN_OR_EQUAL_TO'
+  | 'RELATED_INCL'
   | 'START_WITH';
+
+export type GroupingCriterion = {
+  baseEntityType?: EntityType | null | undefined;
+  groupingEntityType: EntityType;
+};
+
+export type GroupingSpec = {
+  groupingCriteria?: Array<GroupingCriterion> | null | undefined;
+};
 
 export type ImportStructuredPropertyValuesInput = {
   /** The structured properties of the value columns, in order (URNs). */
@@ -250,6 +292,10 @@ export type ListPoliciesInput = {
   query?: string | null | undefined;
   start?: number | null | undefined;
 };
+
+export type LogicalOperator =
+  | 'AND'
+  | 'OR';
 
 export type PolicyMatchCondition =
   | 'EQUALS'
@@ -373,12 +419,20 @@ export type ScrollAcrossEntitiesInput = {
   sortInput?: SearchSortInput | null | undefined;
   /** Entity types to search; empty or absent means every type searched by default (all searchable ones but SCHEMA_FIELD and STRUCTURED_PROPERTY). */
   types?: Array<EntityType> | null | undefined;
+  viewUrn?: string | null | undefined;
 };
 
 export type SearchFlags = {
+  customHighlightingFields?: Array<string> | null | undefined;
+  filterNonLatestVersions?: boolean | null | undefined;
   fulltext?: boolean | null | undefined;
+  getSuggestions?: boolean | null | undefined;
+  groupingSpec?: GroupingSpec | null | undefined;
+  includeHiddenLifecycleStages?: boolean | null | undefined;
+  includeRestricted?: boolean | null | undefined;
   /** Soft-deleted entities too (by default they are left out unless a filter names `removed`). */
   includeSoftDeleted?: boolean | null | undefined;
+  includeStructuredPropertyFacets?: boolean | null | undefined;
   /** Most facet values to return per facet (default 20, at most 1000). */
   maxAggValues?: number | null | undefined;
   skipAggregates?: boolean | null | undefined;
@@ -390,6 +444,7 @@ export type SearchFlags = {
 export type SearchSortInput = {
   /** The first criterion decides: `urn`, `displayName`, `createdTime` or `lastModified`. */
   sortCriteria?: Array<SortCriterion> | null | undefined;
+  sortCriterion?: SortCriterion | null | undefined;
 };
 
 export type SortCriterion = {
@@ -454,6 +509,8 @@ export type UpdateTestInput = {
   category: string;
   definition: TestDefinitionInput;
   description?: string | null | undefined;
+  /** The test's aspectVersion as read: refused as stale (extensions.reason STALE, with who changed what since) if someone changed it since. */
+  expectedVersion?: string | null | undefined;
   name: string;
 };
 
@@ -494,7 +551,7 @@ export type WhoCouldInput = {
   urn?: string | null | undefined;
 };
 
-export type HeldValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+export type HeldValuesFragment = { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
             | { numberValue: number }
             | { stringValue: string }
            }> | null }, status: { removed: boolean } | null }, values: Array<
@@ -513,13 +570,30 @@ export type EntityPageQuery = { entity:
     | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
-    | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
                  }> | null }, status: { removed: boolean } | null }, values: Array<
             | { numberValue: number }
             | { stringValue: string }
-           | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null, schemaMetadata: { fields: Array<{ fieldPath: string, nativeDataType: string | null, description: string | null, schemaFieldEntity: { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+           | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null, schemaMetadata: { fields: Array<{ fieldPath: string, nativeDataType: string | null, description: string | null, schemaFieldEntity: { urn: string, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                         | { numberValue: number }
                         | { stringValue: string }
                        }> | null }, status: { removed: boolean } | null }, values: Array<
@@ -527,21 +601,86 @@ export type EntityPageQuery = { entity:
                   | { stringValue: string }
                  | null> }> } | null } | null }> } | null, platform: { urn: string, name: string } }
     | { urn: string, type: EntityType }
-    | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
                  }> | null }, status: { removed: boolean } | null }, values: Array<
             | { numberValue: number }
             | { stringValue: string }
            | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null }
-    | { fieldPath: string, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
+    | { fieldPath: string, urn: string, type: EntityType, structuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                   | { numberValue: number }
                   | { stringValue: string }
                  }> | null }, status: { removed: boolean } | null }, values: Array<
             | { numberValue: number }
             | { stringValue: string }
-           | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null, parent: { urn: string, name: string } }
+           | null> }> } | null, testResults: { passing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }>, failing: Array<{ type: TestResultType, test: { urn: string, name: string, category: string } | null }> } | null, parent:
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { name: string, urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+       }
+    | { urn: string, type: EntityType }
     | { urn: string, type: EntityType, definition: { qualifiedName: string, displayName: string | null } }
+    | { urn: string, type: EntityType }
+    | { urn: string, type: EntityType }
     | { urn: string, type: EntityType }
    | null };
 
@@ -563,7 +702,7 @@ export type SetValuesMutationVariables = Exact<{
 }>;
 
 
-export type SetValuesMutation = { upsertStructuredProperties: { properties: Array<{ structuredProperty: { urn: string }, values: Array<
+export type SetValuesMutation = { upsertStructuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string }, values: Array<
         | { numberValue: number }
         | { stringValue: string }
        | null> }> } };
@@ -573,7 +712,7 @@ export type RemoveValuesMutationVariables = Exact<{
 }>;
 
 
-export type RemoveValuesMutation = { removeStructuredProperties: { properties: Array<{ structuredProperty: { urn: string }, values: Array<
+export type RemoveValuesMutation = { removeStructuredProperties: { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string }, values: Array<
         | { numberValue: number }
         | { stringValue: string }
        | null> }> } };
@@ -596,7 +735,7 @@ export type ValueHistoryQuery = { valueHistory: { nextScrollId: string | null, e
         > | null, after: Array<
           | { numberValue: number }
           | { stringValue: string }
-        > }> }> } };
+        > }> }>, events: Array<{ urn: string, event: string, time: number, actorUrn: string, via: string | null, detail: string | null, actor: { principalType: PrincipalType } | null }> } };
 
 export type PolicyCriteriaFragment = { criteria: Array<{ field: string, condition: PolicyMatchCondition, values: Array<{ value: string }> }> | null };
 
@@ -691,7 +830,7 @@ export type PropertyQueryVariables = Exact<{
 }>;
 
 
-export type PropertyQuery = { structuredProperty: { urn: string, settings: { isHidden: boolean, showInSearchFilters: boolean, showInAssetSummary: boolean, hideInAssetSummaryWhenEmpty: boolean, showAsAssetBadge: boolean, showInColumnsTable: boolean } | null, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, created: { time: number, actor: { urn: string } | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
+export type PropertyQuery = { structuredProperty: { definitionAspectVersion: string | null, migrating: boolean, urn: string, settings: { isHidden: boolean, showInSearchFilters: boolean, showInAssetSummary: boolean, hideInAssetSummaryWhenEmpty: boolean, showAsAssetBadge: boolean, showInColumnsTable: boolean } | null, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, created: { time: number, actor: { urn: string } | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
           | { numberValue: number }
           | { stringValue: string }
          }> | null }, definitionHistory: Array<{ revision: number, written: { time: number, actor: { urn: string } | null }, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -755,13 +894,6 @@ export type HardDeletePropertyMutationVariables = Exact<{
 
 export type HardDeletePropertyMutation = { deleteStructuredProperty: boolean };
 
-export type CleanupJobsQueryVariables = Exact<{
-  propertyUrn: string;
-}>;
-
-
-export type CleanupJobsQuery = { listJobs: { jobs: Array<{ id: string, status: JobStatus, total: number | null, done: number, remaining: number | null, percentDone: number, lastError: string | null }> } };
-
 export type PropertyNamesQueryVariables = Exact<{
   input: ScrollAcrossEntitiesInput;
 }>;
@@ -777,36 +909,212 @@ export type DefinitionPreviewQueryVariables = Exact<{
 }>;
 
 
-export type DefinitionPreviewQuery = { previewStructuredPropertyDefinition: { impact: { entities: number, values: number, byEntityType: Array<{ entityType: EntityType, count: number }> }, breaking: Array<{ change: string, kind: string, holders: number | null }> } };
+export type DefinitionPreviewQuery = { previewStructuredPropertyDefinition: { impact: { entities: number, values: number, byEntityType: Array<{ entityType: EntityType, count: number }> }, breaking: Array<{ change: string, kind: string, holders: number | null }>, migration: { holders: number, changed: number, refusedValues: number, refusedEntities: number, rules: Array<{ rule: string, entities: number, values: number, examples: Array<{ urn: string, before: Array<
+            | { numberValue: number }
+            | { stringValue: string }
+          >, after: Array<
+            | { numberValue: number }
+            | { stringValue: string }
+          > | null }> }> } | null } };
+
+export type MigrationEffectFragment = { holders: number, changed: number, refusedValues: number, refusedEntities: number, rules: Array<{ rule: string, entities: number, values: number, examples: Array<{ urn: string, before: Array<
+        | { numberValue: number }
+        | { stringValue: string }
+      >, after: Array<
+        | { numberValue: number }
+        | { stringValue: string }
+      > | null }> }> };
+
+export type PropertyJobsQueryVariables = Exact<{
+  propertyUrn: string;
+  kind: string;
+}>;
+
+
+export type PropertyJobsQuery = { listJobs: { jobs: Array<{ id: string, status: JobStatus, total: number | null, done: number, remaining: number | null, percentDone: number, lastError: string | null }> } };
+
+type EntityHeader_Application_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Assertion_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_BusinessAttribute_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Chart_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Container_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_CorpGroup_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_CorpUser_Fragment = { urn: string, type: EntityType };
 
+type EntityHeader_Dashboard_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataFlow_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubPageModule_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubPageTemplate_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubPolicy_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubRole_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataHubView_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataJob_Fragment = { urn: string, type: EntityType };
+
 type EntityHeader_DataPlatform_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataPlatformInstance_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataProcessInstance_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_DataProduct_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_DataTypeEntity_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_Dataset_Fragment = { name: string, origin: FabricType, urn: string, type: EntityType, platform: { urn: string, name: string } };
 
+type EntityHeader_Document_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Domain_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_ErModelRelationship_Fragment = { urn: string, type: EntityType };
+
 type EntityHeader_EntityTypeEntity_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Form_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_GenericEntity_Fragment = { urn: string, type: EntityType };
 
-type EntityHeader_SchemaFieldEntity_Fragment = { fieldPath: string, urn: string, type: EntityType, parent: { urn: string, name: string } };
+type EntityHeader_GlossaryNode_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_GlossaryTerm_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Incident_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlFeature_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlFeatureTable_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlModel_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlModelGroup_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_MlPrimaryKey_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Metric_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_OwnershipTypeEntity_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Post_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_Role_Fragment = { urn: string, type: EntityType };
+
+type EntityHeader_SchemaFieldEntity_Fragment = { fieldPath: string, urn: string, type: EntityType, parent:
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { name: string, urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+    | { urn: string }
+   };
+
+type EntityHeader_SemanticModel_Fragment = { urn: string, type: EntityType };
 
 type EntityHeader_StructuredPropertyEntity_Fragment = { urn: string, type: EntityType, definition: { qualifiedName: string, displayName: string | null } };
 
+type EntityHeader_Tag_Fragment = { urn: string, type: EntityType };
+
 type EntityHeader_Test_Fragment = { urn: string, type: EntityType };
 
+type EntityHeader_VersionSet_Fragment = { urn: string, type: EntityType };
+
 export type EntityHeaderFragment =
+  | EntityHeader_Application_Fragment
+  | EntityHeader_Assertion_Fragment
+  | EntityHeader_BusinessAttribute_Fragment
+  | EntityHeader_Chart_Fragment
+  | EntityHeader_Container_Fragment
+  | EntityHeader_CorpGroup_Fragment
   | EntityHeader_CorpUser_Fragment
+  | EntityHeader_Dashboard_Fragment
+  | EntityHeader_DataFlow_Fragment
+  | EntityHeader_DataHubPageModule_Fragment
+  | EntityHeader_DataHubPageTemplate_Fragment
+  | EntityHeader_DataHubPolicy_Fragment
+  | EntityHeader_DataHubRole_Fragment
+  | EntityHeader_DataHubView_Fragment
+  | EntityHeader_DataJob_Fragment
   | EntityHeader_DataPlatform_Fragment
+  | EntityHeader_DataPlatformInstance_Fragment
+  | EntityHeader_DataProcessInstance_Fragment
+  | EntityHeader_DataProduct_Fragment
   | EntityHeader_DataTypeEntity_Fragment
   | EntityHeader_Dataset_Fragment
+  | EntityHeader_Document_Fragment
+  | EntityHeader_Domain_Fragment
+  | EntityHeader_ErModelRelationship_Fragment
   | EntityHeader_EntityTypeEntity_Fragment
+  | EntityHeader_Form_Fragment
   | EntityHeader_GenericEntity_Fragment
+  | EntityHeader_GlossaryNode_Fragment
+  | EntityHeader_GlossaryTerm_Fragment
+  | EntityHeader_Incident_Fragment
+  | EntityHeader_MlFeature_Fragment
+  | EntityHeader_MlFeatureTable_Fragment
+  | EntityHeader_MlModel_Fragment
+  | EntityHeader_MlModelGroup_Fragment
+  | EntityHeader_MlPrimaryKey_Fragment
+  | EntityHeader_Metric_Fragment
+  | EntityHeader_OwnershipTypeEntity_Fragment
+  | EntityHeader_Post_Fragment
+  | EntityHeader_Role_Fragment
   | EntityHeader_SchemaFieldEntity_Fragment
+  | EntityHeader_SemanticModel_Fragment
   | EntityHeader_StructuredPropertyEntity_Fragment
+  | EntityHeader_Tag_Fragment
   | EntityHeader_Test_Fragment
+  | EntityHeader_VersionSet_Fragment
 ;
 
 export type ResultValuesFragment = { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -826,6 +1134,23 @@ export type SearchEntitiesQuery = { scrollAcrossEntities: { total: number, count
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { name: string, origin: FabricType, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -834,6 +1159,10 @@ export type SearchEntitiesQuery = { scrollAcrossEntities: { total: number, count
                 | { stringValue: string }
                | null> }> } | null, platform: { urn: string, name: string } }
         | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -841,14 +1170,75 @@ export type SearchEntitiesQuery = { scrollAcrossEntities: { total: number, count
                 | { numberValue: number }
                 | { stringValue: string }
                | null> }> } | null }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { fieldPath: string, urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
                      }> | null }, status: { removed: boolean } | null }, values: Array<
                 | { numberValue: number }
                 | { stringValue: string }
-               | null> }> } | null, parent: { urn: string, name: string } }
+               | null> }> } | null, parent:
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { name: string, urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+            | { urn: string }
+           }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType, definition: { qualifiedName: string, displayName: string | null } }
+        | { urn: string, type: EntityType }
+        | { urn: string, type: EntityType }
         | { urn: string, type: EntityType }
        }> } | null };
 
@@ -864,7 +1254,7 @@ export type BulkEditMutationVariables = Exact<{
 }>;
 
 
-export type BulkEditMutation = { bulkEditStructuredProperties: { dryRun: boolean, entities: number, changed: number, unchanged: number, refused: Array<{ urn: string, reason: string }>, changes: Array<{ urn: string, before: Array<
+export type BulkEditMutation = { bulkEditStructuredProperties: { dryRun: boolean, entities: number, limit: number, changed: number, unchanged: number, refused: Array<{ urn: string, reason: string }>, changes: Array<{ urn: string, before: Array<
         | { numberValue: number }
         | { stringValue: string }
       >, after: Array<
@@ -877,7 +1267,7 @@ export type BulkEditJobQueryVariables = Exact<{
 }>;
 
 
-export type BulkEditJobQuery = { job: { id: string, status: JobStatus, total: number | null, done: number, percentDone: number, lastError: string | null, bulkEdit: { changed: number, unchanged: number, refusedCount: number, refused: Array<{ urn: string, reason: string }> } | null } | null };
+export type BulkEditJobQuery = { job: { id: string, status: JobStatus, total: number | null, done: number, percentDone: number, lastError: string | null, bulkEdit: { changed: number, unchanged: number, refusedCount: number, skipped: number, changedSinceSelection: number, refused: Array<{ urn: string, reason: string }> } | null } | null };
 
 export type SearchFacetsQueryVariables = Exact<{
   input: AggregateAcrossEntitiesInput;
@@ -901,6 +1291,23 @@ export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextS
         | { urn: string }
         | { urn: string }
         | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
         | { name: string, urn: string, properties: { description: string | null } | null, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -909,6 +1316,10 @@ export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextS
                 | { stringValue: string }
                | null> }> } | null }
         | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
         | { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -916,6 +1327,18 @@ export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextS
                 | { numberValue: number }
                 | { stringValue: string }
                | null> }> } | null }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
         | { urn: string, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                       | { numberValue: number }
                       | { stringValue: string }
@@ -923,6 +1346,9 @@ export type ExportEntitiesQuery = { scrollAcrossEntities: { total: number, nextS
                 | { numberValue: number }
                 | { stringValue: string }
                | null> }> } | null }
+        | { urn: string }
+        | { urn: string }
+        | { urn: string }
         | { urn: string }
         | { urn: string }
        }> } | null };
@@ -943,14 +1369,14 @@ export type ImportValuesMutation = { importStructuredPropertyValues: { dryRun: b
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean, managePolicies: boolean } } };
+export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean, managePolicies: boolean, manageGlobalViews: boolean } } };
 
 export type TestPageQueryVariables = Exact<{
   urn: string;
 }>;
 
 
-export type TestPageQuery = { test: { urn: string, name: string, category: string, description: string | null, definition: { json: string | null } } | null };
+export type TestPageQuery = { test: { urn: string, name: string, category: string, description: string | null, aspectVersion: string | null, definition: { json: string | null } } | null };
 
 export type ComplianceFragment = { passing: number, failing: number, notApplicable: number, test: { urn: string, name: string, category: string, description: string | null }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }> };
 
@@ -969,6 +1395,23 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { name: string, urn: string, type: EntityType, platform: { name: string }, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                         | { numberValue: number }
                         | { stringValue: string }
@@ -977,6 +1420,10 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
                   | { stringValue: string }
                  | null> }> } | null }
           | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                         | { numberValue: number }
                         | { stringValue: string }
@@ -984,6 +1431,18 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
                   | { numberValue: number }
                   | { stringValue: string }
                  | null> }> } | null }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { urn: string, type: EntityType, structuredProperties: { properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
                         | { numberValue: number }
                         | { stringValue: string }
@@ -991,6 +1450,9 @@ export type TestComplianceQuery = { testReport: { tests: Array<{ passing: number
                   | { numberValue: number }
                   | { stringValue: string }
                  | null> }> } | null }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
+          | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
           | { urn: string, type: EntityType }
         > }, test: { urn: string, name: string, category: string, description: string | null }, trend: Array<{ day: string, passing: number, failing: number, notApplicable: number }> }> } };
@@ -1037,6 +1499,27 @@ export type DeleteTestMutationVariables = Exact<{
 
 
 export type DeleteTestMutation = { deleteTest: boolean | null };
+
+export type SavedViewFragment = { urn: string, viewType: DataHubViewType, name: string, description: string | null, definition: { entityTypes: Array<EntityType>, query: string | null, filter: { operator: LogicalOperator, filters: Array<{ field: string, condition: FilterOperator | null, values: Array<string>, negated: boolean | null }> }, sortCriterion: { field: string, sortOrder: SortOrder } | null } };
+
+export type SavedViewsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SavedViewsQuery = { listMyViews: { total: number, views: Array<{ urn: string, viewType: DataHubViewType, name: string, description: string | null, definition: { entityTypes: Array<EntityType>, query: string | null, filter: { operator: LogicalOperator, filters: Array<{ field: string, condition: FilterOperator | null, values: Array<string>, negated: boolean | null }> }, sortCriterion: { field: string, sortOrder: SortOrder } | null } }> } | null, listGlobalViews: { total: number, views: Array<{ urn: string, viewType: DataHubViewType, name: string, description: string | null, definition: { entityTypes: Array<EntityType>, query: string | null, filter: { operator: LogicalOperator, filters: Array<{ field: string, condition: FilterOperator | null, values: Array<string>, negated: boolean | null }> }, sortCriterion: { field: string, sortOrder: SortOrder } | null } }> } | null };
+
+export type CreateViewMutationVariables = Exact<{
+  input: CreateViewInput;
+}>;
+
+
+export type CreateViewMutation = { createView: { urn: string, viewType: DataHubViewType, name: string, description: string | null, definition: { entityTypes: Array<EntityType>, query: string | null, filter: { operator: LogicalOperator, filters: Array<{ field: string, condition: FilterOperator | null, values: Array<string>, negated: boolean | null }> }, sortCriterion: { field: string, sortOrder: SortOrder } | null } } | null };
+
+export type DeleteViewMutationVariables = Exact<{
+  urn: string;
+}>;
+
+
+export type DeleteViewMutation = { deleteView: boolean | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1169,6 +1652,7 @@ fragment Definition on StructuredPropertyDefinition {
 }`, {"fragmentName":"PropertySummary"}) as unknown as TypedDocumentString<PropertySummaryFragment, unknown>;
 export const HeldValuesFragmentDoc = new TypedDocumentString(`
     fragment HeldValues on StructuredProperties {
+  aspectVersion
   properties {
     structuredProperty {
       ...PropertySummary
@@ -1315,6 +1799,35 @@ export const SettingsFragmentDoc = new TypedDocumentString(`
   showInColumnsTable
 }
     `, {"fragmentName":"Settings"}) as unknown as TypedDocumentString<SettingsFragment, unknown>;
+export const MigrationEffectFragmentDoc = new TypedDocumentString(`
+    fragment MigrationEffect on MigrationEffect {
+  holders
+  changed
+  refusedValues
+  refusedEntities
+  rules {
+    rule
+    entities
+    values
+    examples {
+      urn
+      before {
+        ...Value
+      }
+      after {
+        ...Value
+      }
+    }
+  }
+}
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}`, {"fragmentName":"MigrationEffect"}) as unknown as TypedDocumentString<MigrationEffectFragment, unknown>;
 export const EntityHeaderFragmentDoc = new TypedDocumentString(`
     fragment EntityHeader on Entity {
   urn
@@ -1331,7 +1844,9 @@ export const EntityHeaderFragmentDoc = new TypedDocumentString(`
     fieldPath
     parent {
       urn
-      name
+      ... on Dataset {
+        name
+      }
     }
   }
   ... on StructuredPropertyEntity {
@@ -1426,6 +1941,31 @@ export const ComplianceFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"Compliance"}) as unknown as TypedDocumentString<ComplianceFragment, unknown>;
+export const SavedViewFragmentDoc = new TypedDocumentString(`
+    fragment SavedView on DataHubView {
+  urn
+  viewType
+  name
+  description
+  definition {
+    entityTypes
+    filter {
+      operator
+      filters {
+        field
+        condition
+        values
+        negated
+      }
+    }
+    query
+    sortCriterion {
+      field
+      sortOrder
+    }
+  }
+}
+    `, {"fragmentName":"SavedView"}) as unknown as TypedDocumentString<SavedViewFragment, unknown>;
 export const EntityPageDocument = new TypedDocumentString(`
     query EntityPage($urn: String!) {
   entity(urn: $urn) {
@@ -1470,6 +2010,7 @@ export const EntityPageDocument = new TypedDocumentString(`
   }
 }
     fragment HeldValues on StructuredProperties {
+  aspectVersion
   properties {
     structuredProperty {
       ...PropertySummary
@@ -1566,7 +2107,9 @@ fragment EntityHeader on Entity {
     fieldPath
     parent {
       urn
-      name
+      ... on Dataset {
+        name
+      }
     }
   }
   ... on StructuredPropertyEntity {
@@ -1645,6 +2188,7 @@ fragment PropertySummary on StructuredPropertyEntity {
 export const SetValuesDocument = new TypedDocumentString(`
     mutation SetValues($input: UpsertStructuredPropertiesInput!) {
   upsertStructuredProperties(input: $input) {
+    aspectVersion
     properties {
       structuredProperty {
         urn
@@ -1666,6 +2210,7 @@ export const SetValuesDocument = new TypedDocumentString(`
 export const RemoveValuesDocument = new TypedDocumentString(`
     mutation RemoveValues($input: RemoveStructuredPropertiesInput!) {
   removeStructuredProperties(input: $input) {
+    aspectVersion
     properties {
       structuredProperty {
         urn
@@ -1736,6 +2281,17 @@ export const ValueHistoryDocument = new TypedDocumentString(`
           ...Value
         }
       }
+    }
+    events {
+      urn
+      event
+      time
+      actorUrn
+      actor {
+        principalType
+      }
+      via
+      detail
     }
   }
 }
@@ -1931,6 +2487,8 @@ export const PropertyDocument = new TypedDocumentString(`
     query Property($urn: String!) {
   structuredProperty(urn: $urn) {
     ...PropertySummary
+    definitionAspectVersion
+    migrating
     settings {
       ...Settings
     }
@@ -2099,23 +2657,6 @@ export const HardDeletePropertyDocument = new TypedDocumentString(`
   deleteStructuredProperty(input: {urn: $urn})
 }
     `) as unknown as TypedDocumentString<HardDeletePropertyMutation, HardDeletePropertyMutationVariables>;
-export const CleanupJobsDocument = new TypedDocumentString(`
-    query CleanupJobs($propertyUrn: String!) {
-  listJobs(
-    input: {propertyUrn: $propertyUrn, kind: "cleanup-property-values", count: 1}
-  ) {
-    jobs {
-      id
-      status
-      total
-      done
-      remaining
-      percentDone
-      lastError
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<CleanupJobsQuery, CleanupJobsQueryVariables>;
 export const PropertyNamesDocument = new TypedDocumentString(`
     query PropertyNames($input: ScrollAcrossEntitiesInput!) {
   scrollAcrossEntities(input: $input) {
@@ -2150,9 +2691,54 @@ export const DefinitionPreviewDocument = new TypedDocumentString(`
       kind
       holders
     }
+    migration {
+      ...MigrationEffect
+    }
   }
 }
-    `) as unknown as TypedDocumentString<DefinitionPreviewQuery, DefinitionPreviewQueryVariables>;
+    fragment Value on PropertyValue {
+  ... on StringValue {
+    stringValue
+  }
+  ... on NumberValue {
+    numberValue
+  }
+}
+fragment MigrationEffect on MigrationEffect {
+  holders
+  changed
+  refusedValues
+  refusedEntities
+  rules {
+    rule
+    entities
+    values
+    examples {
+      urn
+      before {
+        ...Value
+      }
+      after {
+        ...Value
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<DefinitionPreviewQuery, DefinitionPreviewQueryVariables>;
+export const PropertyJobsDocument = new TypedDocumentString(`
+    query PropertyJobs($propertyUrn: String!, $kind: String!) {
+  listJobs(input: {propertyUrn: $propertyUrn, kind: $kind, count: 1}) {
+    jobs {
+      id
+      status
+      total
+      done
+      remaining
+      percentDone
+      lastError
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PropertyJobsQuery, PropertyJobsQueryVariables>;
 export const SearchEntitiesDocument = new TypedDocumentString(`
     query SearchEntities($input: ScrollAcrossEntitiesInput!) {
   scrollAcrossEntities(input: $input) {
@@ -2250,7 +2836,9 @@ fragment EntityHeader on Entity {
     fieldPath
     parent {
       urn
-      name
+      ... on Dataset {
+        name
+      }
     }
   }
   ... on StructuredPropertyEntity {
@@ -2285,6 +2873,7 @@ export const BulkEditDocument = new TypedDocumentString(`
   bulkEditStructuredProperties(input: $input) {
     dryRun
     entities
+    limit
     changed
     unchanged
     refused {
@@ -2326,6 +2915,8 @@ export const BulkEditJobDocument = new TypedDocumentString(`
       changed
       unchanged
       refusedCount
+      skipped
+      changedSinceSelection
       refused {
         urn
         reason
@@ -2555,6 +3146,7 @@ export const MeDocument = new TypedDocumentString(`
       manageTokens
       managePersonalTokens
       managePolicies
+      manageGlobalViews
     }
   }
 }
@@ -2569,6 +3161,7 @@ export const TestPageDocument = new TypedDocumentString(`
     definition {
       json
     }
+    aspectVersion
   }
 }
     `) as unknown as TypedDocumentString<TestPageQuery, TestPageQueryVariables>;
@@ -2764,3 +3357,75 @@ export const DeleteTestDocument = new TypedDocumentString(`
   deleteTest(urn: $urn)
 }
     `) as unknown as TypedDocumentString<DeleteTestMutation, DeleteTestMutationVariables>;
+export const SavedViewsDocument = new TypedDocumentString(`
+    query SavedViews {
+  listMyViews(input: {viewType: PERSONAL, count: 100}) {
+    total
+    views {
+      ...SavedView
+    }
+  }
+  listGlobalViews(input: {count: 100}) {
+    total
+    views {
+      ...SavedView
+    }
+  }
+}
+    fragment SavedView on DataHubView {
+  urn
+  viewType
+  name
+  description
+  definition {
+    entityTypes
+    filter {
+      operator
+      filters {
+        field
+        condition
+        values
+        negated
+      }
+    }
+    query
+    sortCriterion {
+      field
+      sortOrder
+    }
+  }
+}`) as unknown as TypedDocumentString<SavedViewsQuery, SavedViewsQueryVariables>;
+export const CreateViewDocument = new TypedDocumentString(`
+    mutation CreateView($input: CreateViewInput!) {
+  createView(input: $input) {
+    ...SavedView
+  }
+}
+    fragment SavedView on DataHubView {
+  urn
+  viewType
+  name
+  description
+  definition {
+    entityTypes
+    filter {
+      operator
+      filters {
+        field
+        condition
+        values
+        negated
+      }
+    }
+    query
+    sortCriterion {
+      field
+      sortOrder
+    }
+  }
+}`) as unknown as TypedDocumentString<CreateViewMutation, CreateViewMutationVariables>;
+export const DeleteViewDocument = new TypedDocumentString(`
+    mutation DeleteView($urn: String!) {
+  deleteView(urn: $urn)
+}
+    `) as unknown as TypedDocumentString<DeleteViewMutation, DeleteViewMutationVariables>;

@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly code: string | null,
     /** The service's own code of the refusal (extensions.reason), e.g. INCOMPATIBLE_CHANGE. */
     readonly reason: string | null = null,
+    /** The refusal's facts beside its words (the error's extensions): a stale write's versions, writes since and changes. */
+    readonly extensions: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
@@ -25,7 +27,7 @@ export function graphqlEndpoint(): string {
 
 interface GraphQLResponse<R> {
   data?: R | null;
-  errors?: Array<{ message: string; extensions?: { code?: string; reason?: string } }>;
+  errors?: Array<{ message: string; extensions?: { code?: string; reason?: string } & Record<string, unknown> }>;
 }
 
 /** Runs an operation as whoever this browser is signed in as. */
@@ -55,7 +57,7 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, variabl
     session.signOut(message);
     throw new ApiError(message, 'UNAUTHENTICATED');
   }
-  if (first) throw new ApiError(first.message, first.extensions?.code ?? null, first.extensions?.reason ?? null);
+  if (first) throw new ApiError(first.message, first.extensions?.code ?? null, first.extensions?.reason ?? null, first.extensions ?? {});
   if (!response.ok || !body?.data) throw new ApiError(`The server answered ${response.status} ${response.statusText}`, null);
   return body.data;
 }

@@ -5,7 +5,7 @@
  */
 import { ENTITY_TYPES, entityTypeByGraphql, holdsValues } from '../../domain/registry/entityTypes.js';
 import { VALUE_TYPES as REGISTRY_VALUE_TYPES, valueTypeOfStd } from '../../domain/registry/valueTypes.js';
-import type { DefinitionFragment, EntityType, ValueFragment } from '../generated/graphql';
+import type { DefinitionFragment, EntityType, ValueFragment } from '../generated/graphql.js';
 
 export type StdType = DefinitionFragment['valueType']['info']['type'];
 

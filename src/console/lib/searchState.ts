@@ -3,8 +3,8 @@
  * and `platform` (repeatable), and per property `v:<name>` (values, repeatable),
  * `min:<name>` / `max:<name>` (a range) and `has:<name>` (`yes` or `no`).
  */
-import type { FacetFilterInput } from '../generated/graphql';
-import { searchField } from './properties';
+import type { FacetFilterInput } from '../generated/graphql.js';
+import { searchField } from './properties.js';
 
 export interface SearchState {
   readonly q: string;

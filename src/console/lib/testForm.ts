@@ -55,7 +55,8 @@ export function checkTestForm(f: TestFormState, creating: boolean): TestFieldErr
   }
 }
 
-function infoOf(f: TestFormState): Record<string, unknown> {
+/** The testInfo aspect the form stands for, as the server would receive it. */
+export function infoOf(f: TestFormState): Record<string, unknown> {
   return {
     name: f.name.trim(),
     category: f.category.trim(),
@@ -67,4 +68,46 @@ function infoOf(f: TestFormState): Record<string, unknown> {
 /** The createTest / updateTest input of the form. */
 export function testInput(f: TestFormState) {
   return { name: f.name.trim(), category: f.category.trim(), description: f.description.trim() || null, definition: { json: f.definition } };
+}
+
+/** The test's fields a stale save's refusal names, all of which the form edits. */
+export const TEST_FIELDS = [
+  { field: 'name', label: 'Name', choosable: true },
+  { field: 'category', label: 'Category', choosable: true },
+  { field: 'description', label: 'Description', choosable: true },
+  { field: 'definition', label: 'Definition', choosable: true },
+] as const;
+
+/** A definition's JSON as one line whatever its layout, so layout alone is no change. */
+function compact(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json));
+  } catch {
+    return json;
+  }
+}
+
+/** A field of a testInfo aspect as people read it. */
+export function testFieldText(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return 'none';
+  if (field === 'definition') return compact(String((value as { json?: unknown }).json ?? ''));
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The stored test as the form edits it (its definition laid out). */
+export function testFormOf(t: { name: string; category: string; description?: string | null; definition: { json?: string | null } }): TestFormState {
+  let definition = t.definition.json ?? '';
+  try {
+    definition = JSON.stringify(JSON.parse(definition), null, 2);
+  } catch {
+    // Edited as stored.
+  }
+  return { id: '', name: t.name, category: t.category, description: t.description ?? '', definition };
+}
+
+/** The form with the fields named taken from another (the test stored now), for a merge field by field. */
+export function withTestFieldsOf(mine: TestFormState, theirs: TestFormState, fields: readonly string[]): TestFormState {
+  const merged = { ...mine };
+  for (const f of TEST_FIELDS) if (fields.includes(f.field)) merged[f.field] = theirs[f.field];
+  return merged;
 }

@@ -7,7 +7,8 @@ import { useRef, useState } from 'react';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
 import { HistoryTimeline } from '../components/HistoryTimeline';
 import { TestResultsView } from '../components/TestResultsView';
-import { ValueEditor, ValueText } from '../components/ValueEditor';
+import { StaleValues, type Choice } from '../components/StaleValues';
+import { ValueEditor, valueInputs, ValueText } from '../components/ValueEditor';
 import {
   ApplicablePropertiesDocument,
   EntityAccessDocument,
@@ -20,10 +21,12 @@ import {
   type PropertySummaryFragment,
   type PropertyValueInput,
   type ResultsFragment,
+  type ValueFragment,
 } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
 import { counted, entityTypeLabel, entityTypeName, typeLabel, valueText } from '../lib/properties';
 import { usePropertyLabel } from '../lib/propertyNames';
+import { staleOf, type StaleWrite } from '../lib/staleWrite';
 import { entityPath, Link, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
@@ -31,6 +34,8 @@ import { useQuery } from '../lib/useQuery';
 type Entity = NonNullable<EntityPageQuery['entity']>;
 
 const held = (e: Entity): HeldValuesFragment | null => ('structuredProperties' in e ? (e.structuredProperties ?? null) : null);
+/** A value as the page shows and compares it. */
+const inputText = (v: PropertyValueInput): string => (v.numberValue != null ? String(v.numberValue) : (v.stringValue ?? ''));
 const resultsOf = (e: Entity): ResultsFragment | null => ('testResults' in e ? (e.testResults ?? null) : null);
 
 export function EntityPage({ me, urn }: { me: Me; urn: string }) {
@@ -60,7 +65,7 @@ export function EntityPage({ me, urn }: { me: Me; urn: string }) {
     title = e.fieldPath;
     subtitle = (
       <>
-        Field of <Link href={entityPath(e.parent.urn)}>{e.parent.name}</Link>
+        Field of <Link href={entityPath(e.parent.urn)}>{'name' in e.parent ? e.parent.name : e.parent.urn}</Link>
       </>
     );
   }
@@ -126,13 +131,18 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ urn: string; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // A save refused because someone saved since this page read the entity, and what this person tried to save.
+  const [conflict, setConflict] = useState<{ stale: StaleWrite; mine: { property: PropertySummaryFragment; values: string[]; before: string[] } } | null>(null);
   // What the last save stored, shown at once: the page's read that follows it may answer after the user looks.
-  const [saved, setSaved] = useState<{ from: HeldValuesFragment | null; values: Map<string, string[]> } | null>(null);
-  const fresh = saved && saved.from === values ? saved.values : null;
+  const [saved, setSaved] = useState<{ from: HeldValuesFragment | null; values: Map<string, string[]>; version: string | null } | null>(null);
+  const fresh = saved && saved.from === values ? saved : null;
   // The values shown when a save answers, which may be newer than those of the render that
   // started it (a read from an earlier save answered meanwhile): that save's answer replaces them.
   const shown = useRef(values);
   shown.current = values;
+  // The version every save names (docs/contract.md §14, "Stale writes"): the one this page read, or
+  // its own last save's; -1 when the entity had no values at all (only if still none).
+  const readVersion = fresh ? fresh.version : values ? (values.aspectVersion ?? null) : '-1';
 
   const heldBy = new Map((values?.properties ?? []).map((p) => [p.structuredProperty.urn, p]));
   const properties = new Map<string, PropertySummaryFragment>();
@@ -143,24 +153,62 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
   const access = useQuery(EntityAccessDocument, { urn: entity.urn }, { skip: !me.platformPrivileges.editStructuredPropertyValues });
   const mayEditProperty = (urn: string) => access.data !== null && (access.data.entityAccess.canEditAllProperties || access.data.entityAccess.editableProperties.includes(urn));
   const mayEdit = me.platformPrivileges.editStructuredPropertyValues && rows.some((p) => mayEditProperty(p.urn));
+  const currentOf = (urn: string) => (fresh ? (fresh.values.get(urn) ?? []) : (heldBy.get(urn)?.values ?? []).map((v) => valueText(v)));
 
-  async function save(property: PropertySummaryFragment, list: PropertyValueInput[] | null) {
+  /** Writes the values chosen (an empty list removes the property) over `version`; the answer's version is the next save's. */
+  async function write(choices: readonly Choice[], version: string | null): Promise<{ properties: Map<string, string[]>; version: string | null } | null> {
+    const setting = choices.filter((c) => c.values.length > 0);
+    const removing = choices.filter((c) => c.values.length === 0);
+    let answer: { properties: ReadonlyArray<{ structuredProperty: { urn: string }; values: ReadonlyArray<ValueFragment | null> }>; aspectVersion?: string | null } | null = null;
+    let expectedVersion = version;
+    if (setting.length > 0) {
+      const params = setting.map((c) => {
+        const checked = valueInputs(c.property, c.values);
+        if ('problem' in checked) throw new Error(`${nameOf(c.property.definition)}: ${checked.problem}`);
+        return { structuredPropertyUrn: c.property.urn, values: checked.values };
+      });
+      answer = (await request(SetValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyInputParams: params, expectedVersion } })).upsertStructuredProperties;
+      expectedVersion = answer.aspectVersion ?? null;
+    }
+    if (removing.length > 0) {
+      answer = (await request(RemoveValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyUrns: removing.map((c) => c.property.urn), expectedVersion } })).removeStructuredProperties;
+    }
+    return answer && { properties: new Map(answer.properties.map((p) => [p.structuredProperty.urn, p.values.map((v) => valueText(v))])), version: answer.aspectVersion ?? null };
+  }
+
+  async function save(property: PropertySummaryFragment, choices: readonly Choice[], version: string | null, done: string) {
     setBusy(true);
     setError(null);
     setNotice(null);
+    const before = currentOf(property.urn);
     try {
-      const stored = list
-        ? (await request(SetValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyInputParams: [{ structuredPropertyUrn: property.urn, values: list }] } })).upsertStructuredProperties
-        : (await request(RemoveValuesDocument, { input: { assetUrn: entity.urn, structuredPropertyUrns: [property.urn] } })).removeStructuredProperties;
-      setSaved({ from: shown.current, values: new Map(stored.properties.map((p) => [p.structuredProperty.urn, p.values.map((v) => valueText(v))])) });
+      const stored = await write(choices, version);
+      if (stored) setSaved({ from: shown.current, values: stored.properties, version: stored.version });
       setEditing(null);
-      setNotice(`${nameOf(property.definition)} ${list ? 'saved' : 'removed'}.`);
+      setConflict(null);
+      setNotice(done);
       onChange();
     } catch (err) {
-      setError({ urn: property.urn, message: messageOf(err) });
+      const stale = staleOf(err);
+      const mine = choices.find((c) => c.property.urn === property.urn);
+      if (stale) setEditing(null);
+      if (stale) setConflict({ stale, mine: { property, values: [...(mine?.values ?? [])], before: conflict?.mine.property.urn === property.urn ? conflict.mine.before : before } });
+      else setError({ urn: property.urn, message: messageOf(err) });
     } finally {
       setBusy(false);
     }
+  }
+
+  const saveOne = (property: PropertySummaryFragment, list: PropertyValueInput[] | null) =>
+    void save(property, [{ property, values: (list ?? []).map(inputText) }], readVersion, `${nameOf(property.definition)} ${list ? 'saved' : 'removed'}.`);
+
+  function takeTheirs() {
+    const property = conflict?.mine.property;
+    setConflict(null);
+    setEditing(null);
+    setSaved(null);
+    setNotice(`Your change${property ? ` of ${nameOf(property.definition)}` : ''} was discarded; the page shows what is stored now.`);
+    onChange();
   }
 
   return (
@@ -168,6 +216,16 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
       <h2 id="values-title">Structured properties</h2>
       {applicable.error && <ErrorMessage>{applicable.error}</ErrorMessage>}
       {notice && <StatusMessage>{notice}</StatusMessage>}
+      {conflict && (
+        <StaleValues
+          stale={conflict.stale}
+          mine={conflict.mine}
+          properties={properties}
+          busy={busy}
+          onSave={(choices, version) => void save(conflict.mine.property, choices, version, choices.length ? `Saved over the change made since: ${choices.map((c) => nameOf(c.property.definition)).join(', ')}.` : 'Nothing to write: the values stored now are kept.')}
+          onTakeTheirs={takeTheirs}
+        />
+      )}
       {rows.length === 0 && !applicable.loading && <p>No structured property applies to this {entityTypeLabel(entity.type).toLowerCase()} yet.</p>}
       <table className="values">
         <caption className="visually-hidden">Property values</caption>
@@ -180,7 +238,7 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
         </thead>
         <tbody>
           {rows.map((p) => {
-            const current = fresh ? (fresh.get(p.urn) ?? []) : (heldBy.get(p.urn)?.values ?? []).map((v) => valueText(v));
+            const current = currentOf(p.urn);
             const locked = p.definition.immutable && current.length > 0;
             const label = nameOf(p.definition);
             return (
@@ -196,7 +254,7 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
                 </th>
                 <td>
                   {editing === p.urn ? (
-                    <ValueEditor property={p} current={current} busy={busy} onSave={(v) => void save(p, v)} onCancel={() => setEditing(null)} />
+                    <ValueEditor property={p} current={current} busy={busy} onSave={(v) => saveOne(p, v)} onCancel={() => setEditing(null)} />
                   ) : current.length ? (
                     <ul className="value-list">
                       {current.map((v) => (
@@ -213,13 +271,13 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
                 {mayEdit && (
                   <td className="row-actions">
                     {!mayEditProperty(p.urn) && <span className="hint">Not yours to edit</span>}
-                    {mayEditProperty(p.urn) && editing !== p.urn && !locked && (
+                    {mayEditProperty(p.urn) && editing !== p.urn && !locked && !conflict && (
                       <button type="button" className="secondary" onClick={() => setEditing(p.urn)} aria-label={`Edit ${label}`}>
                         Edit
                       </button>
                     )}
-                    {mayEditProperty(p.urn) && editing !== p.urn && current.length > 0 && !locked && (
-                      <button type="button" className="secondary" disabled={busy} onClick={() => void save(p, null)} aria-label={`Remove ${label}`}>
+                    {mayEditProperty(p.urn) && editing !== p.urn && current.length > 0 && !locked && !conflict && (
+                      <button type="button" className="secondary" disabled={busy} onClick={() => saveOne(p, null)} aria-label={`Remove ${label}`}>
                         Remove
                       </button>
                     )}

@@ -5,13 +5,32 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { DefinitionVerdict, useVerdict } from '../components/DefinitionVerdict';
-import { ErrorMessage, Loading } from '../components/Messages';
+import { MigrationProgress } from '../components/JobProgress';
+import { MigrationFields } from '../components/MigrationFields';
+import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
+import { StaleFields } from '../components/StaleFields';
 import { CreatePropertyDocument, PropertyDocument, ReplacePropertyDocument } from '../generated/graphql';
 import { ApiError, messageOf, request } from '../lib/api';
-import { checkForm, createInput, EMPTY_FORM, formOf, newRow, replaceInput, SETTINGS, type FieldError, type FormState } from '../lib/definitionForm';
+import {
+  aspectOf,
+  checkForm,
+  DEFINITION_FIELDS,
+  definitionFieldText,
+  createInput,
+  EMPTY_FORM,
+  formOf,
+  newRow,
+  replaceInput,
+  SETTINGS,
+  startMigration,
+  withFieldsOf,
+  type FieldError,
+  type FormState,
+} from '../lib/definitionForm';
 import { ASSET_TYPES, entityTypeLabel, URN_TARGET_TYPES, versionNow, VALUE_TYPES } from '../lib/properties';
 import { sameDisplayName, usePropertyNames } from '../lib/propertyNames';
 import { Link, navigate, propertyPath } from '../lib/router';
+import { staleFields, staleOf, type StaleWrite } from '../lib/staleWrite';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
 
@@ -25,23 +44,55 @@ export function PropertyForm({ me, urn }: { me: Me; urn: string | null }) {
   const entity = existing.data?.structuredProperty;
   if (!existing.data) return <Loading what="the property" />;
   if (!entity) return <ErrorMessage>There is no structured property {urn}.</ErrorMessage>;
-  return <DefinitionForm urn={urn} initial={formOf(entity.definition, entity.settings)} currentVersion={entity.definition.version} />;
+  if (entity.migrating) {
+    return (
+      <>
+        <h1>Edit {entity.definition.displayName || entity.definition.qualifiedName}</h1>
+        <StatusMessage>A migration of its values is in progress: the definition can change again once it ends.</StatusMessage>
+        <MigrationProgress propertyUrn={urn} onDone={existing.reload} />
+      </>
+    );
+  }
+  const stored = formOf(entity.definition, entity.settings);
+  // A new reading of the property (after "Take theirs") starts the form again from it.
+  return <DefinitionForm key={entity.definitionAspectVersion ?? ''} urn={urn} initial={stored} stored={stored} read={entity.definitionAspectVersion ?? null} currentVersion={entity.definition.version} onReload={existing.reload} />;
 }
 
-function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; initial: FormState; currentVersion?: string | null }) {
+interface DefinitionFormProps {
+  readonly urn: string | null;
+  readonly initial: FormState;
+  /** The definition as stored when the form opened (what an edit is judged against). */
+  readonly stored?: FormState;
+  /** Its definitionAspectVersion as read: every save names it. */
+  readonly read?: string | null;
+  readonly currentVersion?: string | null;
+  onReload?(): void;
+}
+
+function DefinitionForm({ urn, initial, stored: storedAtOpen, read, currentVersion, onReload }: DefinitionFormProps) {
   const [form, setForm] = useState<FormState>(initial);
+  // What the form is judged against and the version its save names: as opened, or as stored when merged after a stale save.
+  const [base, setBase] = useState<{ stored: FormState | undefined; version: string | null }>({ stored: storedAtOpen, version: read ?? null });
   const [problem, setProblem] = useState<FieldError | null>(null);
   const [refusal, setRefusal] = useState<{ message: string; breaking: boolean } | null>(null);
+  const [stale, setStale] = useState<StaleWrite | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const alertRef = useRef<HTMLDivElement>(null);
   const editing = urn !== null;
   const names = usePropertyNames();
   const namesakes = sameDisplayName(names.names, form.displayName, form.qualifiedName.trim());
-  // The verdict is asked for only of a definition the form's own checks accept.
-  const verdict = useVerdict(editing && checkForm(form) === null ? replaceInput(urn, form) : null, currentVersion ?? null);
+  const readAs = { version: base.version, valueType: base.stored?.valueType ?? form.valueType };
+  // The verdict is asked for only of a definition the form's own checks accept; it judges the
+  // change, not its version as read (a change saved since is told at Save, with the choice it needs).
+  const verdict = useVerdict(editing && checkForm(form) === null ? replaceInput(urn, form, { valueType: readAs.valueType }) : null, currentVersion ?? null);
   const useNewVersion = () => {
-    set('version', versionNow());
+    setForm((f) => ({ ...f, version: versionNow(), migration: null }));
     document.getElementById('pf-version')?.focus();
+  };
+  const migrate = () => {
+    setForm((f) => ({ ...f, version: '', migration: startMigration(base.stored ?? f, f) }));
+    setTimeout(() => document.getElementById('pf-migration')?.focus());
   };
 
   useEffect(() => {
@@ -57,22 +108,52 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
   const setRow = (index: number, changes: Partial<{ value: string; description: string }>) =>
     setForm((f) => ({ ...f, allowed: f.allowed.map((r, i) => (i === index ? { ...r, ...changes } : r)) }));
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function save(version: string | null) {
     setRefusal(null);
+    setNotice(null);
     const found = checkForm(form);
     setProblem(found);
     if (found) return;
     setBusy(true);
     try {
-      const target = editing
-        ? (await request(ReplacePropertyDocument, { input: replaceInput(urn, form) })).replaceStructuredPropertyDefinition.urn
+      const input = editing ? replaceInput(urn, form, { ...readAs, version }) : null;
+      const target = input
+        ? (await request(ReplacePropertyDocument, { input })).replaceStructuredPropertyDefinition.urn
         : (await request(CreatePropertyDocument, { input: createInput(form) })).createStructuredProperty.urn;
       names.refresh();
-      navigate(propertyPath(target));
+      navigate(`${propertyPath(target)}${input?.migration ? '?migration=started' : ''}`);
     } catch (err) {
-      const message = messageOf(err);
-      setRefusal({ message, breaking: err instanceof ApiError && err.reason === 'INCOMPATIBLE_CHANGE' });
+      const refused = staleOf(err);
+      if (refused) {
+        setStale(refused);
+      } else {
+        setStale(null);
+        setRefusal({ message: messageOf(err), breaking: err instanceof ApiError && err.reason === 'INCOMPATIBLE_CHANGE' });
+      }
+      setBusy(false);
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void save(base.version);
+  }
+
+  /** The stored definition now, for a merge: the form keeps what this person chose of theirs. */
+  async function merge(theirFields: readonly string[]) {
+    if (!urn || !stale) return;
+    setBusy(true);
+    try {
+      const now = (await request(PropertyDocument, { urn })).structuredProperty;
+      if (!now) throw new Error(`There is no structured property ${urn} any more.`);
+      const theirs = formOf(now.definition, now.settings);
+      setForm((f) => withFieldsOf({ ...f, version: '', migration: null }, theirs, theirFields));
+      setBase({ stored: theirs, version: now.definitionAspectVersion ?? stale.currentVersion });
+      setStale(null);
+      setNotice(`Merged: ${theirFields.length ? `their ${theirFields.join(', ')} and ` : ''}the rest of yours. Check the form and what saving would do, then save.`);
+    } catch (err) {
+      setRefusal({ message: messageOf(err), breaking: false });
+    } finally {
       setBusy(false);
     }
   }
@@ -93,6 +174,21 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
         <ErrorMessage title="Check the form.">
           {problem.message}
         </ErrorMessage>
+      )}
+      {notice && <StatusMessage>{notice}</StatusMessage>}
+      {stale && (
+        <StaleFields
+          stale={stale}
+          what="property"
+          rows={staleFields(stale, DEFINITION_FIELDS.map((f) => ({ ...f, choosable: f.keys.length > 0 })), aspectOf(form), definitionFieldText)}
+          busy={busy}
+          onKeepMine={() => {
+            setBase((b) => ({ ...b, version: stale.currentVersion }));
+            void save(stale.currentVersion);
+          }}
+          onTakeTheirs={() => onReload?.()}
+          onMerge={(fields) => void merge(fields)}
+        />
       )}
       {refusal && (
         <div className="message message-error" role="alert" tabIndex={-1} ref={alertRef}>
@@ -234,7 +330,8 @@ function DefinitionForm({ urn, initial, currentVersion }: { urn: string | null; 
             <FieldProblem control="version" />
           </div>
         )}
-        {editing && <DefinitionVerdict {...verdict} onNewVersion={useNewVersion} />}
+        {editing && form.migration && <MigrationFields migration={form.migration} allowed={form.allowed} onChange={(migration) => set('migration', migration)} />}
+        {editing && <DefinitionVerdict {...verdict} migrating={form.migration !== null} onNewVersion={useNewVersion} onMigrate={migrate} />}
         <div className="actions">
           <button type="submit" disabled={busy}>
             {busy ? 'Saving…' : editing ? 'Save changes' : 'Create property'}

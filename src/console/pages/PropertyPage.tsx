@@ -5,7 +5,7 @@
  */
 import { valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { useState } from 'react';
-import { CleanupProgress } from '../components/CleanupProgress';
+import { CleanupProgress, MigrationProgress } from '../components/JobProgress';
 import { HistoryTimeline } from '../components/HistoryTimeline';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
 import { dateHistogram, numberHistogram, ValueChart, type Bucket } from '../components/ValueChart';
@@ -27,9 +27,13 @@ import { Link, propertyPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { useQuery } from '../lib/useQuery';
 
-export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
+export function PropertyPage({ me, urn, followMigration = false }: { me: Me; urn: string; followMigration?: boolean }) {
   const nameOf = usePropertyLabel();
   const property = useQuery(PropertyDocument, { urn });
+  // Each change of the property counts; its timeline is read again after one.
+  const [changes, setChanges] = useState(0);
+  // A migration seen (started from the form, or running) stays shown to its end.
+  const [followed, setFollowed] = useState(followMigration);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -47,6 +51,7 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
         <p>
           <Link href="/properties">Back to the properties</Link>
         </p>
+        <HistoryTimeline urn={urn} title="History" />
       </>
     );
   }
@@ -83,6 +88,7 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
         setHardDeleted(true);
       }
       property.reload();
+      setChanges((n) => n + 1);
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -90,6 +96,11 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
       setConfirming(false);
     }
   }
+  const migrationEnded = () => {
+    setFollowed(true);
+    property.reload();
+    setChanges((n) => n + 1);
+  };
 
   return (
     <>
@@ -101,7 +112,7 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
           </p>
         </div>
         <div className="actions" role="group" aria-label="Property actions">
-          {privileges.manageStructuredProperties && !removed && (
+          {privileges.manageStructuredProperties && !removed && !entity.migrating && (
             <Link className="button" href={`${propertyPath(urn)}/edit`}>
               Edit
             </Link>
@@ -139,6 +150,13 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
       {notice && <StatusMessage>{notice}</StatusMessage>}
       {error && <ErrorMessage>{error}</ErrorMessage>}
       {d.description && <p className="description">{d.description}</p>}
+      {(entity.migrating || followed) && (
+        <section aria-labelledby="migration-title">
+          <h2 id="migration-title">Migration of the values</h2>
+          <p>Every read shows the values as the migration makes them; a background job rewrites each entity, and each change is in the history below.</p>
+          <MigrationProgress propertyUrn={urn} onDone={migrationEnded} />
+        </section>
+      )}
 
       <section aria-labelledby="definition-title">
         <h2 id="definition-title">Definition</h2>
@@ -189,10 +207,15 @@ export function PropertyPage({ me, urn }: { me: Me; urn: string }) {
 
       <section aria-labelledby="usage-title">
         <h2 id="usage-title">Values</h2>
-        {removed ? <p>The values are hidden while the property is soft deleted.</p> : <Usage definition={d} />}
+        {removed ? <p>The values are hidden while the property is soft deleted.</p> : <Usage key={changes} definition={d} follow={entity.migrating || followed} />}
       </section>
 
-      {!removed && <HistoryTimeline propertyUrn={urn} title="History of values" />}
+      {removed ? (
+        // A soft-deleted property's values are hidden, its lifecycle is not.
+        <HistoryTimeline key={`lifecycle-${changes}`} urn={urn} title="History" />
+      ) : (
+        <HistoryTimeline key={`values-${changes}`} propertyUrn={urn} title="History of values" />
+      )}
 
       <section aria-labelledby="history-title">
         <h2 id="history-title">Version history</h2>
@@ -244,13 +267,17 @@ function summary(d: DefinitionFragment): string {
   return parts.join('; ');
 }
 
-/** How many entities hold a value, and the chart of the values. */
-function Usage({ definition: d }: { definition: DefinitionFragment }) {
+/** Counts are asked again this often while a migration is followed, so they follow its job and the index behind it. */
+const MIGRATION_COUNTS_MS = 2000;
+
+/** How many entities hold a value, and the chart of the values (asked again and again while `follow`). */
+function Usage({ definition: d, follow = false }: { definition: DefinitionFragment; follow?: boolean }) {
   const nameOf = usePropertyLabel();
   const field = searchField(d.qualifiedName);
   const types = holderTypes(d);
-  const holders = useQuery(PropertyHoldersDocument, { input: { types, query: '*', count: 0, orFilters: [{ and: [{ field, condition: 'EXISTS' }] }] } });
-  const distribution = useQuery(PropertyDistributionDocument, { input: { types, query: '*', facets: [field], searchFlags: { maxAggValues: 1000 } } });
+  const poll = follow ? { poll: MIGRATION_COUNTS_MS } : {};
+  const holders = useQuery(PropertyHoldersDocument, { input: { types, query: '*', count: 0, orFilters: [{ and: [{ field, condition: 'EXISTS' }] }] } }, poll);
+  const distribution = useQuery(PropertyDistributionDocument, { input: { types, query: '*', facets: [field], searchFlags: { maxAggValues: 1000 } } }, poll);
   const error = holders.error ?? distribution.error;
   if (error) return <ErrorMessage>{error}</ErrorMessage>;
   if (!holders.data || !distribution.data) return <Loading what="the values" />;

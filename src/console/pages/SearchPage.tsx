@@ -1,32 +1,30 @@
 /**
  * Search across entities: keywords, a facet sidebar with counts (entity type,
- * platform, every property shown in search filters) and filters per property; the
- * results, with their values, page in by scrolling. The address bar holds the whole
- * search. Values ticked in one facet are alternatives and facets combine: a facet's
- * counts leave out its own ticks, so its other values stay there to tick. A link that
- * filters on a property that is soft deleted or gone is said once, and the search runs
- * without that filter. Results can be ticked for a bulk edit.
+ * platform, every property shown in search filters) and filters per property, a sort,
+ * saved views; the results, with their values, page in by scrolling. The address bar
+ * holds the whole search, its sort included. Values ticked in one facet are alternatives
+ * and facets combine: a facet's counts leave out its own ticks, so its other values stay
+ * there to tick. A link that filters on a property that is soft deleted or gone is said
+ * once, and the search runs without that filter. Results can be ticked for a bulk edit,
+ * or all of them that match selected at once.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { BulkEditPanel } from '../components/BulkEditPanel';
+import { useEffect, useState, type FormEvent } from 'react';
+import { defaultSearchTypes } from '../../domain/registry/entityTypes.js';
+import { BulkEditPanel, type Selection } from '../components/BulkEditPanel';
 import { ErrorMessage, Loading } from '../components/Messages';
 import { PropertyFacet, KeyFacet } from '../components/Facets';
-import { ValueText } from '../components/ValueEditor';
-import { PropertyStatusDocument, SearchEntitiesDocument, SearchFacetsDocument, type SearchEntitiesQuery, type SearchFacetsQuery } from '../generated/graphql';
-import { messageOf, request } from '../lib/api';
-import { entityTypeLabel, valueText } from '../lib/properties';
-import { usePropertyLabel } from '../lib/propertyNames';
-import { entityPath, Link, navigate, propertyPath } from '../lib/router';
+import { SavedViews } from '../components/SavedViews';
+import { NOTHING_TICKED, Results, type Ticked } from '../components/SearchResults';
+import { SortControl } from '../components/SortControl';
+import { PropertyStatusDocument, SearchFacetsDocument, type EntityType, type SearchFacetsQuery } from '../generated/graphql';
+import { ApiError, messageOf, request } from '../lib/api';
+import { usePropertyLabel, usePropertyNames } from '../lib/propertyNames';
+import { Link, navigate } from '../lib/router';
 import type { Me } from '../lib/session';
-import { resultValues } from '../lib/resultValues';
 import { facetFieldOf, filtersOf, orOf, propertiesNamed, searchUrl, withoutProperties } from '../lib/searchState';
-
-const PAGE = 20;
-/** Values a result shows; the entity's page has them all. */
-const VALUES_SHOWN = 4;
+import { sortByOf, sortOf, withSort } from '../lib/sortParam';
 
 type Facet = NonNullable<NonNullable<SearchFacetsQuery['aggregateAcrossEntities']>['facets']>[number];
-type Hit = NonNullable<SearchEntitiesQuery['scrollAcrossEntities']>['searchResults'][number]['entity'];
 
 /** Properties a shared link names that cannot be filtered on: soft deleted, or gone. */
 function useUnusableProperties(params: URLSearchParams): { checked: boolean; unusable: Array<{ name: string; why: string }> } {
@@ -55,8 +53,8 @@ function useUnusableProperties(params: URLSearchParams): { checked: boolean; unu
 }
 
 /** Facet counts, each facet with a ticked value counted without its own ticks. */
-function useFacets(query: string, params: URLSearchParams, enabled: boolean): { facets: Facet[] | null; error: string | null } {
-  const key = `${query}\n${params.toString()}`;
+function useFacets(query: string, params: URLSearchParams, enabled: boolean, generation: number): { facets: Facet[] | null; error: string | null } {
+  const key = `${query}\n${params.toString()}\n${generation}`;
   const [state, setState] = useState<{ key: string; facets: Facet[] | null; error: string | null } | null>(null);
   useEffect(() => {
     if (!enabled) return;
@@ -88,12 +86,22 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
   useEffect(() => setWords(q), [q]);
   const { checked, unusable } = useUnusableProperties(params);
   const usable = withoutProperties(params, unusable.map((u) => u.name));
+  // What the search selects, without its order: the facets and the CSV export need no sort.
+  const selecting = withSort(usable, null);
+  const sort = sortOf(usable.get('sort'));
   const query = q.trim() || '*';
-  const facets = useFacets(query, usable, checked);
-  const [resultsError, setResultsError] = useState<string | null>(null);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const orFilters = orOf(filtersOf(usable));
+
+  const [resultsError, setResultsError] = useState<unknown>(null);
+  const [ticked, setTicked] = useState<Ticked>(NOTHING_TICKED);
+  // The last bulk edit's selection, kept after the edit so its outcome stays in view while the list reloads.
+  const [edited, setEdited] = useState<Selection | null>(null);
   const [reloads, setReloads] = useState(0);
-  useEffect(() => setSelected(new Set()), [params.toString()]);
+  const facets = useFacets(query, selecting, checked, reloads);
+  useEffect(() => {
+    setTicked(NOTHING_TICKED);
+    setEdited(null);
+  }, [params.toString()]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -103,8 +111,23 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
     navigate(searchUrl(next));
   };
   const go = (next: URLSearchParams) => navigate(searchUrl(next));
-  // One message for what failed, whichever part of the page met it first.
-  const error = resultsError ?? facets.error;
+  const typesTicked = usable.getAll('type') as EntityType[];
+  // All matching: the search itself, over the types this page searches (those ticked, else the default ones).
+  const selection: Selection | null =
+    ticked.kind === 'matching'
+      ? { query, orFilters, types: typesTicked.length ? typesTicked : defaultSearchTypes().map((t) => t.graphql as EntityType), count: ticked.count, what: `all ${ticked.count} results matching this search` }
+      : ticked.urns.size > 0
+        ? { urns: [...ticked.urns] }
+        : null;
+  const afterEdit = () => {
+    setEdited(selection);
+    setTicked(NOTHING_TICKED);
+    setReloads((n) => n + 1);
+  };
+  const panel = selection ?? edited;
+  // The values a result shows first: those of every property filtered on, and the one the results are sorted by.
+  const sortedBy = sort ? sortByOf(sort) : null;
+  const shownFirst = [...new Set([...propertiesNamed(usable), ...(sortedBy?.kind === 'property' ? [sortedBy.qualifiedName] : [])])];
 
   return (
     <>
@@ -118,7 +141,7 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
             Clear search
           </button>
         )}
-        <Link className="button secondary" href={`/csv${usable.size ? `?${usable}` : ''}`}>
+        <Link className="button secondary" href={`/csv${selecting.size ? `?${selecting}` : ''}`}>
           Export these results as CSV
         </Link>
       </form>
@@ -132,176 +155,77 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
           </button>
         </div>
       )}
-      {error && <ErrorMessage title="The search failed.">{error}</ErrorMessage>}
-      {me.platformPrivileges.editStructuredPropertyValues && selected.size > 0 && <BulkEditPanel selection={{ urns: [...selected] }} onDone={() => setReloads((n) => n + 1)} />}
+      <SearchError error={resultsError ?? facets.error} sorted={sort !== null} params={usable} onChange={go} />
+      {me.platformPrivileges.editStructuredPropertyValues && panel && <BulkEditPanel selection={panel} onDone={afterEdit} />}
       <div className="search-layout">
-        <aside aria-label="Filters" className="facets">
-          <h2>Filters</h2>
-          {!facets.facets && !facets.error && <Loading what="filters" />}
-          {facets.facets?.map((facet) =>
-            facet.entity && 'definition' in facet.entity ? (
-              <PropertyFacet key={facet.field} facet={facet} definition={facet.entity.definition} params={usable} onChange={go} />
-            ) : (
-              <KeyFacet key={facet.field} facet={facet} params={usable} onChange={go} />
-            ),
+        <div className="sidebar">
+          <SavedViews me={me} params={usable} />
+          <aside aria-label="Filters" className="facets">
+            <h2>Filters</h2>
+            {!facets.facets && !facets.error && <Loading what="filters" />}
+            {facets.facets?.map((facet) =>
+              facet.entity && 'definition' in facet.entity ? (
+                <PropertyFacet key={facet.field} facet={facet} definition={facet.entity.definition} params={usable} onChange={go} />
+              ) : (
+                <KeyFacet key={facet.field} facet={facet} params={usable} onChange={go} />
+              ),
+            )}
+          </aside>
+        </div>
+        <div>
+          <SortControl params={usable} onChange={go} />
+          {checked ? (
+            <Results
+              key={`${usable.toString()}#${reloads}`}
+              query={query}
+              orFilters={orFilters}
+              sortInput={sort ? { sortCriteria: [sort] } : null}
+              filtered={shownFirst}
+              onError={setResultsError}
+              selectable={me.platformPrivileges.editStructuredPropertyValues}
+              ticked={ticked}
+              onTick={setTicked}
+            />
+          ) : (
+            <section className="results">
+              <Loading what="the search" />
+            </section>
           )}
-        </aside>
-        {checked ? (
-          <Results
-            key={`${usable.toString()}#${reloads}`}
-            query={query}
-            orFilters={orOf(filtersOf(usable))}
-            filtered={propertiesNamed(usable)}
-            onError={setResultsError}
-            selectable={me.platformPrivileges.editStructuredPropertyValues}
-            selected={selected}
-            onSelect={setSelected}
-          />
-        ) : (
-          <section className="results">
-            <Loading what="the search" />
-          </section>
-        )}
+        </div>
       </div>
     </>
   );
 }
 
-interface ResultsProps {
-  readonly query: string;
-  /** The properties the search filters on (qualified names): their values are shown first on every result. */
-  readonly filtered: readonly string[];
-  readonly orFilters: ReturnType<typeof orOf>;
-  onError(message: string | null): void;
-  readonly selectable: boolean;
-  readonly selected: ReadonlySet<string>;
-  onSelect(next: ReadonlySet<string>): void;
-}
-
-function Results({ query, orFilters, filtered, onError, selectable, selected, onSelect }: ResultsProps) {
-  const [hits, setHits] = useState<Hit[]>([]);
-  const [total, setTotal] = useState<number | null>(null);
-  const [next, setNext] = useState<string | null | undefined>(undefined);
-  const [failed, setFailed] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const sentinel = useRef<HTMLDivElement>(null);
-  const loadingRef = useRef(false);
-
-  const loadMore = async (scrollId: string | null) => {
-    if (loadingRef.current) return;
-    loadingRef.current = true;
-    setLoading(true);
-    try {
-      const page = (await request(SearchEntitiesDocument, { input: { query, orFilters, count: PAGE, scrollId } })).scrollAcrossEntities;
-      setHits((h) => [...h, ...(page?.searchResults.map((r) => r.entity) ?? [])]);
-      setTotal(page?.total ?? 0);
-      setNext(page?.nextScrollId ?? null);
-      onError(null);
-    } catch (err) {
-      setFailed(true);
-      setNext(null);
-      onError(messageOf(err));
-    } finally {
-      loadingRef.current = false;
-      setLoading(false);
-    }
-  };
-
-  useEffect(() => {
-    void loadMore(null);
-  }, []);
-
-  useEffect(() => {
-    const target = sentinel.current;
-    if (!target || !next) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void loadMore(next);
-    });
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [next]);
-
-  const toggle = (urn: string, on: boolean) => {
-    const set = new Set(selected);
-    if (on) set.add(urn);
-    else set.delete(urn);
-    onSelect(set);
-  };
-  const allShown = hits.length > 0 && hits.every((h) => selected.has(h.urn));
-
-  return (
-    <section className="results" aria-labelledby="results-title">
-      <h2 id="results-title">Results</h2>
-      <p role="status" className="result-count">
-        {failed ? 'No results: the search failed.' : total === null ? 'Searching…' : `${total} ${total === 1 ? 'result' : 'results'}${hits.length < total ? `, ${hits.length} shown` : ''}`}
-      </p>
-      {selectable && hits.length > 0 && (
-        <label className="inline select-all">
-          <input type="checkbox" checked={allShown} onChange={(e) => onSelect(e.target.checked ? new Set([...selected, ...hits.map((h) => h.urn)]) : new Set())} /> Select all shown ({selected.size} selected)
-        </label>
-      )}
-      <ol className="result-list">
-        {hits.map((e) => (
-          <li key={e.urn}>
-            <ResultItem entity={e} filtered={filtered} selectable={selectable} selected={selected.has(e.urn)} onToggle={(on) => toggle(e.urn, on)} />
-          </li>
-        ))}
-      </ol>
-      {next && (
-        <div ref={sentinel} className="more">
-          <button type="button" className="secondary" disabled={loading} onClick={() => void loadMore(next)}>
-            {loading ? 'Loading…' : 'Load more results'}
-          </button>
-        </div>
-      )}
-    </section>
-  );
-}
-
-function ResultItem({ entity: e, filtered, selectable, selected, onToggle }: { entity: Hit; filtered: readonly string[]; selectable: boolean; selected: boolean; onToggle(on: boolean): void }) {
+/**
+ * What the search met: a sort the server refuses (a property's value over too many
+ * matches) is told with the ways on, the rest as the server words it. A refused sort is
+ * known by the field the error names (`sort`), never by its words.
+ */
+function SearchError({ error, sorted, params, onChange }: { error: unknown; sorted: boolean; params: URLSearchParams; onChange(next: URLSearchParams): void }) {
   const nameOf = usePropertyLabel();
-  let title = e.urn;
-  let detail = '';
-  let href = entityPath(e.urn);
-  if ('name' in e && e.name) {
-    title = e.name;
-    detail = `${e.platform.name} · ${e.origin}`;
-  } else if ('fieldPath' in e && e.fieldPath) {
-    title = e.fieldPath;
-    detail = `field of ${e.parent.name}`;
-  } else if ('definition' in e && e.definition) {
-    title = e.definition.displayName || e.definition.qualifiedName;
-    href = propertyPath(e.urn);
+  const { names } = usePropertyNames();
+  if (error === null || error === undefined) return null;
+  const sort = sortOf(params.get('sort'));
+  if (sorted && sort && error instanceof ApiError && error.extensions.field === 'sort') {
+    const by = sortByOf(sort);
+    const known = by.kind === 'property' ? names.find((n) => n.qualifiedName === by.qualifiedName) : undefined;
+    const label = by.kind === 'property' ? (known ? nameOf(known) : by.qualifiedName) : by.kind === 'field' ? by.field : by.kind === 'name' ? 'name' : 'last modified';
+    return (
+      <div className="message message-error" role="alert">
+        <p>
+          <strong>The results cannot be sorted by {label}. </strong>
+          The server says: {error.message}.
+        </p>
+        <p>Narrow the search with keywords or the filters on the left, or:</p>
+        <button type="button" onClick={() => onChange(withSort(params, { field: 'name', sortOrder: 'ASCENDING' }))}>
+          Sort by name instead
+        </button>{' '}
+        <button type="button" className="secondary" onClick={() => onChange(withSort(params, null))}>
+          Remove the sort
+        </button>
+      </div>
+    );
   }
-  const held = 'structuredProperties' in e ? (e.structuredProperties?.properties ?? []) : [];
-  const values = resultValues(held, filtered, VALUES_SHOWN);
-  const id = `select-${e.urn.replace(/[^A-Za-z0-9]+/g, '-')}`;
-  return (
-    <article className="result">
-      <h3>
-        {selectable && <input id={id} type="checkbox" checked={selected} onChange={(ev) => onToggle(ev.target.checked)} aria-label={`Select ${title}`} />} <Link href={href}>{title}</Link>
-      </h3>
-      <p>
-        <span className="badge">{entityTypeLabel(e.type)}</span> {detail} <code className="urn">{e.urn}</code>
-      </p>
-      {held.length > 0 && (
-        <dl className="result-values">
-          {values.shown.map((p) => (
-            <div key={p.structuredProperty.urn}>
-              <dt className={p.filtered ? 'filtered' : undefined}>{nameOf(p.structuredProperty.definition)}</dt>
-              <dd className={p.filtered ? 'filtered' : undefined}>
-                {p.values.map((v, i) => (
-                  <span key={i}>
-                    {i > 0 && ', '}
-                    <ValueText property={p.structuredProperty} value={valueText(v)} />
-                  </span>
-                ))}
-              </dd>
-            </div>
-          ))}
-        </dl>
-      )}
-      {values.more > 0 && <p className="hint">and {values.more} more on its page</p>}
-    </article>
-  );
+  return <ErrorMessage title="The search failed.">{error instanceof Error ? error.message : messageOf(error)}</ErrorMessage>;
 }

@@ -5,14 +5,16 @@
  * the definition; what only the server judges (an id already taken) comes back as its message.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ErrorMessage, Loading } from '../components/Messages';
+import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
+import { StaleFields } from '../components/StaleFields';
 import { RuleBuilder } from '../components/RuleBuilder';
 import { ApplicablePropertiesDocument, CreateTestDocument, TestPageDocument, UpdateTestDocument, type PropertySummaryFragment } from '../generated/graphql';
 import { messageOf, request } from '../lib/api';
 import { Link, navigate, testPath } from '../lib/router';
 import type { Me } from '../lib/session';
 import { definitionOf, EMPTY_RULES, newRule, rulesOf, type RuleForm } from '../lib/ruleBuilder';
-import { checkTestForm, EMPTY_TEST, testInput, type TestFieldError, type TestFormState } from '../lib/testForm';
+import { staleFields, staleOf, type StaleWrite } from '../lib/staleWrite';
+import { checkTestForm, EMPTY_TEST, infoOf, TEST_FIELDS, testFieldText, testFormOf, testInput, withTestFieldsOf, type TestFieldError, type TestFormState } from '../lib/testForm';
 import { useQuery } from '../lib/useQuery';
 
 export function TestForm({ me, urn }: { me: Me; urn: string | null }) {
@@ -23,26 +25,29 @@ export function TestForm({ me, urn }: { me: Me; urn: string | null }) {
   if (!existing.data) return <Loading what="the test" />;
   const t = existing.data.test;
   if (!t) return <ErrorMessage>There is no test {urn}.</ErrorMessage>;
-  let definition = t.definition.json ?? '';
-  try {
-    definition = JSON.stringify(JSON.parse(definition), null, 2);
-  } catch {
-    // Edited as stored.
-  }
-  return <Editor urn={urn} initial={{ id: '', name: t.name, category: t.category, description: t.description ?? '', definition }} />;
+  // A new reading of the test (after "Take theirs") starts the form again from it.
+  return <Editor key={t.aspectVersion ?? ''} urn={urn} initial={testFormOf(t)} read={t.aspectVersion ?? null} onReload={existing.reload} />;
 }
 
 type Mode = 'form' | 'json';
 
-function Editor({ urn, initial }: { urn: string | null; initial: TestFormState }) {
+interface EditorProps {
+  readonly urn: string | null;
+  readonly initial: TestFormState;
+  /** The test's aspectVersion as read: every save names it. */
+  readonly read?: string | null;
+  onReload?(): void;
+}
+
+function Editor(props: EditorProps) {
   const known = useQuery(ApplicablePropertiesDocument, { input: { types: ['STRUCTURED_PROPERTY'], query: '*', count: 1000 } });
   if (known.error) return <ErrorMessage>{known.error}</ErrorMessage>;
   if (!known.data) return <Loading what="the properties" />;
   const properties = (known.data.scrollAcrossEntities?.searchResults ?? []).map((r) => r.entity).filter((e): e is PropertySummaryFragment => 'definition' in e);
-  return <TestEditor urn={urn} initial={initial} properties={properties} />;
+  return <TestEditor {...props} properties={properties} />;
 }
 
-function TestEditor({ urn, initial, properties }: { urn: string | null; initial: TestFormState; properties: readonly PropertySummaryFragment[] }) {
+function TestEditor({ urn, initial, read, onReload, properties }: EditorProps & { properties: readonly PropertySummaryFragment[] }) {
   const [form, setForm] = useState(initial);
   // A new test starts in the form with one empty rule; a test the form cannot show opens as JSON.
   const [rules, setRules] = useState<RuleForm | null>(() => (urn === null ? { ...EMPTY_RULES, rules: [newRule()] } : rulesOf(initial.definition, properties)));
@@ -50,6 +55,10 @@ function TestEditor({ urn, initial, properties }: { urn: string | null; initial:
   const [modeNote, setModeNote] = useState<string | null>(null);
   const [problem, setProblem] = useState<TestFieldError | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [stale, setStale] = useState<StaleWrite | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  // The version a save names: as read, or as stored when merged after a stale save.
+  const [version, setVersion] = useState<string | null>(read ?? null);
   const [busy, setBusy] = useState(false);
   const alertRef = useRef<HTMLDivElement>(null);
   const creating = urn === null;
@@ -76,10 +85,13 @@ function TestEditor({ urn, initial, properties }: { urn: string | null; initial:
     }
     setMode(next);
   };
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  /** The form as it would be sent: the rules the form holds written out as the definition. */
+  const sendable = (): TestFormState => (mode === 'form' && rules ? { ...form, definition: jsonOf(rules) } : form);
+
+  async function save(expectedVersion: string | null) {
     setRefusal(null);
-    const sent = mode === 'form' && rules ? { ...form, definition: jsonOf(rules) } : form;
+    setNotice(null);
+    const sent = sendable();
     const found = checkTestForm(sent, creating);
     setProblem(found);
     if (found) return;
@@ -87,10 +99,39 @@ function TestEditor({ urn, initial, properties }: { urn: string | null; initial:
     try {
       const target = creating
         ? (await request(CreateTestDocument, { input: { ...testInput(sent), ...(sent.id.trim() ? { id: sent.id.trim() } : {}) } })).createTest
-        : (await request(UpdateTestDocument, { urn, input: testInput(sent) })).updateTest;
+        : (await request(UpdateTestDocument, { urn, input: { ...testInput(sent), ...(expectedVersion ? { expectedVersion } : {}) } })).updateTest;
       navigate(testPath(target ?? urn ?? ''));
     } catch (err) {
+      const refused = staleOf(err);
+      setStale(refused);
+      if (!refused) setRefusal(messageOf(err));
+      setBusy(false);
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void save(version);
+  }
+
+  /** The stored test now, for a merge: the form keeps what this person chose of theirs. */
+  async function merge(theirFields: readonly string[]) {
+    if (!urn || !stale) return;
+    setBusy(true);
+    try {
+      const now = (await request(TestPageDocument, { urn })).test;
+      if (!now) throw new Error(`There is no test ${urn} any more.`);
+      const merged = withTestFieldsOf(sendable(), testFormOf(now), theirFields);
+      const mergedRules = rulesOf(merged.definition, properties);
+      setForm(merged);
+      setRules(mergedRules);
+      setMode(mergedRules ? mode : 'json');
+      setVersion(now.aspectVersion ?? stale.currentVersion);
+      setStale(null);
+      setNotice(`Merged: ${theirFields.length ? `their ${theirFields.join(', ')} and ` : ''}the rest of yours. Check the form, then save.`);
+    } catch (err) {
       setRefusal(messageOf(err));
+    } finally {
       setBusy(false);
     }
   }
@@ -119,12 +160,27 @@ function TestEditor({ urn, initial, properties }: { urn: string | null; initial:
   return (
     <>
       <h1>{creating ? 'New metadata test' : `Edit ${initial.name}`}</h1>
+      {notice && <StatusMessage>{notice}</StatusMessage>}
+      {stale && (
+        <StaleFields
+          stale={stale}
+          what="test"
+          rows={staleFields(stale, TEST_FIELDS, infoOf(sendable()), testFieldText)}
+          busy={busy}
+          onKeepMine={() => {
+            setVersion(stale.currentVersion);
+            void save(stale.currentVersion);
+          }}
+          onTakeTheirs={() => onReload?.()}
+          onMerge={(fields) => void merge(fields)}
+        />
+      )}
       {refusal && (
         <div ref={alertRef} tabIndex={-1}>
           <ErrorMessage title="The server refused the test.">{refusal}</ErrorMessage>
         </div>
       )}
-      <form className="property-form test-form" onSubmit={(e) => void submit(e)} noValidate>
+      <form className="property-form test-form" onSubmit={submit} noValidate>
         {creating && field('id', 'Id (optional)', 'The test is urn:li:test:<id>; a random id when empty.', (a) => <input {...a} value={form.id} onChange={(e) => set('id')(e.target.value)} />)}
         {field('name', 'Name', null, (a) => <input {...a} value={form.name} onChange={(e) => set('name')(e.target.value)} />)}
         {field('category', 'Category', 'For example Governance, Documentation, Privacy.', (a) => <input {...a} value={form.category} onChange={(e) => set('category')(e.target.value)} />)}

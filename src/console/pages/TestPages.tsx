@@ -8,6 +8,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { BulkEditPanel } from '../components/BulkEditPanel';
 import { ComplianceChart } from '../components/ComplianceChart';
+import { HistoryTimeline } from '../components/HistoryTimeline';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
 import { TestResultsView } from '../components/TestResultsView';
 import { TestRun } from '../components/TestRun';
@@ -201,6 +202,7 @@ export function TestPage({ me, urn }: { me: Me; urn: string }) {
       </section>
       <Definition json={t.definition.json ?? ''} />
       <Evaluate urn={urn} />
+      <HistoryTimeline urn={urn} title="History" />
       <p>
         <Link href="/tests">All tests</Link>
       </p>

@@ -3,7 +3,9 @@
  * relies on (declared as data, so one query can load it for a whole batch), what
  * readers see of a stored value, and the decision about a new value. All pure.
  */
+import type { UndefinedPropertyValues } from '../structuredProperties.js';
 import type { BreakingChange, CountedChange } from '../compatibility.js';
+import type { UrnNamespace } from '../typeUrns.js';
 import type { Urn } from '../urn.js';
 import type { HeldEntry } from '../valueMigration.js';
 import type { AspectDecision } from './writeDecision.js';
@@ -28,6 +30,8 @@ export interface ViewContext {
   readonly urn: Urn;
   /** The entity's value rows (loaded when the rules need values). */
   readonly values: readonly HeldValue[];
+  /** The namespace type URNs are written and shown in (the server's URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
 }
 
 /**
@@ -59,6 +63,8 @@ export interface AspectState extends ViewContext, RegistryState {
   readonly directive?: unknown;
   /** The answer to holdersToCount's question; undefined when none was asked. */
   readonly holders?: HolderAnswer;
+  /** What a structuredProperties write does with a property that does not exist (DROP_UNDEFINED_PROPERTY_VALUES); absent: refuse. */
+  readonly undefinedPropertyValues?: UndefinedPropertyValues;
 }
 
 export interface AspectRules {

@@ -5,9 +5,11 @@
  * identical rewrites writing nothing, and the system metadata each stored version
  * carries. Pure: the state comes in, the decision goes out.
  */
+import type { UndefinedPropertyValues } from '../structuredProperties.js';
 import { checkAspectSize } from '../aspectSize.js';
-import { AlreadyExistsError, AspectExistsError, NotFoundError, PreconditionError } from '../errors.js';
+import { AlreadyExistsError, AspectExistsError, NotFoundError, StaleWriteError } from '../errors.js';
 import { jsonEqual } from '../json.js';
+import type { UrnNamespace } from '../typeUrns.js';
 import type { Urn } from '../urn.js';
 import type { AspectRules, HolderAnswer } from './aspectRules.js';
 import type { AspectResult, AspectRow, EntityWriteDecision, JobRequest, LifecycleNote, RegistryChange, ValueRow } from './writeDecision.js';
@@ -34,6 +36,8 @@ export interface EntityReading {
   readonly urn: Urn;
   /** The aspects named in `reads` that the entity holds, as readers see them. */
   readonly aspects: ReadonlyMap<string, unknown>;
+  /** Who writes, when: what a patch fills in of an attribution its path alone names (plan.ts). */
+  readonly writer?: { readonly actor: string; readonly time: number };
 }
 
 export type AspectWriteRequest = NextValue & {
@@ -63,6 +67,10 @@ export interface ResolvedRequest extends RuledRequest {
 
 export interface WriteContext {
   readonly actor: string;
+  /** The namespace type URNs are written in (the server's URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
+  /** What a value of a property that does not exist does (DROP_UNDEFINED_PROPERTY_VALUES); absent: refused. */
+  readonly undefinedPropertyValues?: UndefinedPropertyValues | undefined;
   /** The interface the write came through, recorded beside the actor. */
   readonly via?: string | undefined;
   /** The write's time (ms since the epoch), stamped as lastObserved. */
@@ -83,7 +91,13 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
     if (request.ifVersionMatch !== undefined) {
       const current = prev ? String(revisionOf(prev)) : '-1';
       if (current !== request.ifVersionMatch) {
-        throw new PreconditionError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`);
+        // Bare here (the domain reads no history); the write service adds who wrote since and what changed.
+        throw new StaleWriteError(`Expected version ${request.ifVersionMatch} of ${request.aspect}, actual version ${current}`, {
+          urn: urn.value,
+          aspect: request.aspect,
+          expected: request.ifVersionMatch,
+          current,
+        });
       }
     }
   }
@@ -93,20 +107,28 @@ export function checkPreconditions(urn: Urn, entity: EntityState, requests: read
  * Computes each request's new value from what readers currently see of its aspect (and
  * of the aspects it reads, shown by `rulesOf` their rules), within the aspect size limit.
  */
-export function resolveRequests(urn: Urn, entity: EntityState, requests: readonly RuledRequest[], rulesOf?: (aspect: string) => AspectRules): ResolvedRequest[] {
+export function resolveRequests(
+  urn: Urn,
+  entity: EntityState,
+  requests: readonly RuledRequest[],
+  urnNamespace: UrnNamespace,
+  rulesOf?: (aspect: string) => AspectRules,
+  writer?: EntityReading['writer'],
+): ResolvedRequest[] {
+  const viewContext = { urn, values: entity.values, urnNamespace };
   const reading = (names: readonly string[]): EntityReading => {
     const aspects = new Map<string, unknown>();
     for (const name of names) {
       const stored = entity.aspects.get(name);
       // The key aspect is never stored; readers see it derived from the URN.
       if (!stored && name !== urn.entityType.keyAspect) continue;
-      aspects.set(name, rulesOf ? rulesOf(name).view(stored?.metadata, { urn, values: entity.values }) : stored?.metadata);
+      aspects.set(name, rulesOf ? rulesOf(name).view(stored?.metadata, viewContext) : stored?.metadata);
     }
-    return { urn, aspects };
+    return { urn, aspects, ...(writer ? { writer } : {}) };
   };
   return requests.map(({ request, rules }) => {
     const prev = entity.aspects.get(request.aspect);
-    const current = prev ? rules.view(prev.metadata, { urn, values: entity.values }) : undefined;
+    const current = prev ? rules.view(prev.metadata, viewContext) : undefined;
     const next = 'value' in request ? request.value : request.compute(current, reading(request.reads ?? []));
     // Every new value, whatever computed it (set, patch, merge), is held to the size limit.
     if (next !== NO_CHANGE) checkAspectSize(request.aspect, next);
@@ -119,7 +141,7 @@ function merged(a: RegistryChange | undefined, b: RegistryChange): RegistryChang
 }
 
 /** The rules' question about values other entities hold, for each request that has one. */
-export function holderQuestions(urn: Urn, entity: EntityState, registry: RegistryState, resolved: readonly ResolvedRequest[]): Array<{ aspect: string; question: NonNullable<ReturnType<NonNullable<AspectRules['holdersToCount']>>> }> {
+export function holderQuestions(urn: Urn, entity: EntityState, registry: RegistryState, resolved: readonly ResolvedRequest[], urnNamespace: UrnNamespace): Array<{ aspect: string; question: NonNullable<ReturnType<NonNullable<AspectRules['holdersToCount']>>> }> {
   const out = [];
   for (const { request, rules, prev, next } of resolved) {
     if (next === NO_CHANGE || !rules.holdersToCount) continue;
@@ -128,6 +150,7 @@ export function holderQuestions(urn: Urn, entity: EntityState, registry: Registr
       stored: prev?.metadata,
       aspects: entity.aspects,
       values: entity.values,
+      urnNamespace,
       properties: registry.properties,
       searchFieldOwners: registry.searchFieldOwners,
       ...(request.directive !== undefined ? { directive: request.directive } : {}),
@@ -169,6 +192,8 @@ export function decideEntityWrite(
       stored: prev?.metadata,
       aspects: entity.aspects,
       values: entity.values,
+      urnNamespace: context.urnNamespace,
+      ...(context.undefinedPropertyValues ? { undefinedPropertyValues: context.undefinedPropertyValues } : {}),
       properties: registry.properties,
       searchFieldOwners: registry.searchFieldOwners,
       ...(request.directive !== undefined ? { directive: request.directive } : {}),

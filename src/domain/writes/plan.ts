@@ -8,7 +8,7 @@
  */
 import { BatchRefusedError, relocated, ServiceError } from '../errors.js';
 import { findAspect } from '../registry/aspects.js';
-import { applyPatch, type PatchDocument } from '../jsonPatch.js';
+import { applyPatch, type KeyParentFill, type PatchDocument } from '../jsonPatch.js';
 import type { Urn } from '../urn.js';
 import type { MigrationRules } from '../valueMigration.js';
 import { NO_CHANGE, type AspectWriteRequest, type EntityReading } from './entityWrite.js';
@@ -102,7 +102,11 @@ function effectOf(change: AspectChange): Effect {
     case 'patch': {
       const info = findAspect(change.aspect);
       const start = info?.empty ?? {};
-      return (current) => change.patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, info?.patchKeys), current ?? structuredClone(start));
+      // An attribution the patch's path alone names (DataHub's attribution␟source key) is the writer's, now.
+      return (current, entity) => {
+        const fill: KeyParentFill = entity.writer ? { attribution: { time: entity.writer.time, actor: entity.writer.actor } } : {};
+        return change.patches.reduce<unknown>((doc, patch) => applyPatch(doc, patch, info?.patchKeys, fill), current ?? structuredClone(start));
+      };
     }
     case 'compute':
       return change.compute;

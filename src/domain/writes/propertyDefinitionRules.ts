@@ -13,7 +13,7 @@ import { breakingChangeList, checkCompatibility, describeChange, type CountedCha
 import { ConflictError, SoftDeletedError, ValidationError } from '../errors.js';
 import { CLEANUP_PROPERTY_VALUES, MIGRATE_PROPERTY_VALUES } from '../jobKinds.js';
 import { effectiveDefinition, inCanonicalNamespace, parsePropertyDefinition, searchFieldName, type PropertyDefinition } from '../propertyDefinition.js';
-import { parseDataTypeUrn } from '../typeUrns.js';
+import { dataTypeOf } from '../typeUrns.js';
 import { activeMigrationJson, migrationEffect, migrationTargetOf, uncoveredRefusal, type ActiveMigration, type MigrationRules } from '../valueMigration.js';
 import { type AspectRules, type AspectState, type HolderQuestion } from './aspectRules.js';
 import type { AspectDecision, EntityWriteDecision, LifecycleNote, RegistryDefinition } from './writeDecision.js';
@@ -31,7 +31,7 @@ function migrationOf(directive: unknown): MigrationRules | undefined {
 function storedOf(state: AspectState): { stored: PropertyDefinition; generation: bigint; migration: ActiveMigration | null } | undefined {
   const registered = state.properties.get(state.urn.value);
   if (state.stored === undefined || !registered) return undefined;
-  return { stored: inCanonicalNamespace(state.stored as PropertyDefinition), generation: registered.generation, migration: registered.migration };
+  return { stored: inCanonicalNamespace(state.stored as PropertyDefinition, state.urnNamespace), generation: registered.generation, migration: registered.migration };
 }
 
 function refuseWhileMigrating(state: AspectState): void {
@@ -43,7 +43,7 @@ function refuseWhileMigrating(state: AspectState): void {
 
 export function decidePropertyDefinition(next: unknown, state: AspectState): AspectDecision {
   const urn = state.urn.value;
-  const parsed = parsePropertyDefinition(next, state.urn.id);
+  const parsed = parsePropertyDefinition(next, state.urn.id, state.urnNamespace);
   const registered = state.properties.get(urn);
   if (registered?.removed) {
     throw new SoftDeletedError('Cannot mutate a soft deleted Structured Property Definition', 'propertyDefinition');
@@ -97,7 +97,7 @@ export function decidePropertyDefinition(next: unknown, state: AspectState): Asp
     valueRows: null,
     registry: {
       urn,
-      define: { qualifiedName: definition.qualifiedName, searchField, valueType: parseDataTypeUrn(definition.valueType), version: definition.version ?? null, ...registry },
+      define: { qualifiedName: definition.qualifiedName, searchField, valueType: dataTypeOf(definition.valueType), version: definition.version ?? null, ...registry },
       removed: null,
     },
     jobs,
@@ -113,7 +113,7 @@ function holdersToCount(next: unknown, state: AspectState): HolderQuestion | nul
   if (!before || state.properties.get(state.urn.value)?.removed || before.migration) return null;
   let parsed: PropertyDefinition;
   try {
-    parsed = parsePropertyDefinition(next, state.urn.id);
+    parsed = parsePropertyDefinition(next, state.urn.id, state.urnNamespace);
   } catch {
     // The decision refuses it, with the reason.
     return null;
@@ -147,7 +147,7 @@ export const propertyDefinitionRules: AspectRules = {
   createsEntity: true,
   // The qualified name must equal the urn id, so the search field is known before the value.
   needs: (urn) => ({ aspects: [], values: false, properties: [urn.value], searchFields: [searchFieldName(urn.id)] }),
-  view: (stored) => (stored === undefined ? stored : inCanonicalNamespace(stored as PropertyDefinition)),
+  view: (stored, context) => (stored === undefined ? stored : inCanonicalNamespace(stored as PropertyDefinition, context.urnNamespace)),
   decide: decidePropertyDefinition,
   // Judged against the values entities hold, which value writers change without touching this entity.
   decidedUnderLock: true,

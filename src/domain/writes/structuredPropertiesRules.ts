@@ -44,9 +44,15 @@ export function decideStructuredProperties(next: unknown, state: AspectState): A
   const named = new Set(parsed.properties.map((p) => p.propertyUrn));
 
   const entries: PropertyValueAssignment[] = [];
+  const dropped: string[] = [];
   // One value row per property: the values of all its entries (one per attribution source), each once.
   const byProperty = new Map<string, { generation: bigint; values: TypedValue[] }>();
   for (const p of parsed.properties) {
+    if (!rules.definitions.has(p.propertyUrn) && state.undefinedPropertyValues === 'drop') {
+      named.delete(p.propertyUrn);
+      dropped.push(p.propertyUrn);
+      continue;
+    }
     const values = validateAssignment(p.propertyUrn, p.values, rules);
     entries.push({ propertyUrn: p.propertyUrn, values, ...p.extra });
     const row = byProperty.get(p.propertyUrn);
@@ -74,6 +80,8 @@ export function decideStructuredProperties(next: unknown, state: AspectState): A
     jobs: [],
     reliesOn: [...new Set([...named, ...rules.current.keys(), ...rows.map((r) => r.propertyUrn)])],
     events: [],
+    // Values of properties that do not exist, dropped (DROP_UNDEFINED_PROPERTY_VALUES): the write service logs a warning, as DataHub does.
+    ...(dropped.length > 0 ? { report: { droppedValuesOf: dropped } } : {}),
   };
 }
 

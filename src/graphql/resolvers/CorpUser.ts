@@ -23,6 +23,23 @@ async function infoOf(model: EntityModel, ctx: GraphQLContext) {
 
 export const CorpUser: CorpUserResolvers = {
   type: entityTypeOf,
+  editableInfo: async (model, _args, ctx) => {
+    const stored = await aspectFields(model, 'corpUserEditableInfo', ctx);
+    const words = (v: unknown) => (Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string') : null);
+    return stored ? { pictureLink: text(stored.pictureLink), teams: words(stored.teams), skills: words(stored.skills) } : null;
+  },
+  status: async (model, _args, ctx) => {
+    const stored = await aspectFields(model, 'corpUserStatus', ctx);
+    return stored?.status === 'ACTIVE' || stored?.status === 'SUSPENDED' ? stored.status : null;
+  },
+  // The app's appearance and views settings: the second design, and the default view the person chose.
+  settings: async (model, _args, ctx) => {
+    const defaultView = ctx.caller.actor === model.urn ? await ctx.services.views.myDefault(ctx.caller) : null;
+    const view = defaultView ? await ctx.services.views.get(ctx.caller, defaultView) : null;
+    return { appearance: { showSimplifiedHomepage: false, showThemeV2: true }, views: { defaultView: view }, homePage: null, locale: null };
+  },
+  forms: () => null,
+  relationships: () => ({ start: 0, count: 0, total: 0, relationships: [] }),
   username: (model) => parseUrn(model.urn).id,
   principalType: (model) => principalKindOf(model.urn).toUpperCase() as PrincipalType,
   info: (model, _args, ctx) => infoOf(model, ctx),

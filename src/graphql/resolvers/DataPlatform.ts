@@ -12,7 +12,7 @@ async function infoOf(model: EntityModel, ctx: GraphQLContext) {
   const stored = await aspectFields(model, 'dataPlatformInfo', ctx);
   const name = parseUrn(model.urn).id;
   const type = typeof stored?.type === 'string' && PLATFORM_TYPES.has(stored.type) ? (stored.type as PlatformType) : 'OTHERS';
-  return { type, displayName: text(stored?.displayName) ?? name, datasetNameDelimiter: text(stored?.datasetNameDelimiter) ?? '.', logoUrl: text(stored?.logoUrl) };
+  return { type, displayName: text(stored?.displayName) ?? name, datasetNameDelimiter: text(stored?.datasetNameDelimiter) ?? '.', logoUrl: text(stored?.logoUrl), logical: stored?.logical === true };
 }
 
 export const DataPlatform: DataPlatformResolvers = {
@@ -22,4 +22,5 @@ export const DataPlatform: DataPlatformResolvers = {
   properties: (model, _args, ctx) => infoOf(model, ctx),
   info: (model, _args, ctx) => infoOf(model, ctx),
   lastIngested: () => null,
+  relationships: () => ({ start: 0, count: 0, total: 0, relationships: [] }),
 };

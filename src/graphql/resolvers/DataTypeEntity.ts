@@ -4,5 +4,5 @@ import { entityTypeOf } from './entityModel.js';
 
 export const DataTypeEntity: DataTypeEntityResolvers = {
   type: entityTypeOf,
-  info: (m) => ({ type: parseDataTypeUrn(m.urn) }),
+  info: (m, _args, ctx) => ({ type: parseDataTypeUrn(m.urn, ctx.urnNamespace) }),
 };

@@ -1,10 +1,9 @@
 import { valueType } from '../../domain/registry/valueTypes.js';
-import { urnNamespace } from '../../domain/typeUrns.js';
 import type { DataTypeInfoResolvers } from '../generated/resolvers-types.js';
 
 export const DataTypeInfo: DataTypeInfoResolvers = {
   type: (m) => valueType(m.type).std,
-  qualifiedName: (m) => `${urnNamespace()}.${m.type}`,
+  qualifiedName: (m, _args, ctx) => `${ctx.urnNamespace}.${m.type}`,
   displayName: (m) => valueType(m.type).displayName,
   description: (m) => valueType(m.type).description,
 };

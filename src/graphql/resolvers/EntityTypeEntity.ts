@@ -4,5 +4,5 @@ import { entityTypeOf } from './entityModel.js';
 
 export const EntityTypeEntity: EntityTypeEntityResolvers = {
   type: entityTypeOf,
-  info: (m) => ({ type: parseEntityTypeUrn(m.urn) }),
+  info: (m, _args, ctx) => ({ type: parseEntityTypeUrn(m.urn, ctx.urnNamespace) }),
 };

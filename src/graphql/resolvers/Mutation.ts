@@ -4,6 +4,7 @@ import { typedValueOfInput } from '../../services/propertyService.js';
 import { entityModel } from './entityModel.js';
 import { atInputPaths, checkUpsertInput } from './valueInput.js';
 import { migrationOfInput } from './migrationInput.js';
+import { orFiltersOf } from './searchInput.js';
 
 const HOUR = 3_600_000;
 const DURATIONS: Record<AccessTokenDuration, number | null> = {
@@ -48,8 +49,8 @@ export const Mutation: MutationResolvers = {
     ),
   createTest: async (_root, { input }, ctx) =>
     ctx.receipts.resultOf(await ctx.services.tests.createTest(ctx.caller, { ...input, definition: { json: input.definition.json ?? '' } })),
-  updateTest: async (_root, { urn, input }, ctx) =>
-    ctx.receipts.resultOf(await ctx.services.tests.updateTest(ctx.caller, urn, { ...input, definition: { json: input.definition.json ?? '' } })),
+  updateTest: async (_root, { urn, input: { expectedVersion, ...input } }, ctx) =>
+    ctx.receipts.resultOf(await ctx.services.tests.updateTest(ctx.caller, urn, { ...input, definition: { json: input.definition.json ?? '' } }, { expectedVersion: expectedVersion ?? null })),
   deleteTest: async (_root, { urn }, ctx) => ctx.receipts.resultOf(await ctx.services.tests.deleteTest(ctx.caller, urn)),
   createAccessToken: async (_root, { input }, ctx) => {
     const lifetime = DURATIONS[input.duration ?? 'NO_EXPIRY'];
@@ -74,6 +75,7 @@ export const Mutation: MutationResolvers = {
   bulkEditStructuredProperties: (_root, { input }, ctx) =>
     ctx.services.bulkEdits.edit(ctx.caller, {
       query: input.query ?? null,
+      orFilters: orFiltersOf(input.orFilters),
       types: input.types ?? null,
       urns: input.urns ?? null,
       property: input.structuredPropertyUrn,

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../domain/errors.js';
 import { defaultSearchTypes, ENTITY } from '../../domain/registry/entityTypes.js';
 import type { EntityType, QueryResolvers } from '../generated/resolvers-types.js';
 import { entityModel, hitModel } from './entityModel.js';
-import { allFiltersOf, facetMetadata, orFiltersOf, refuseView, timed, typesOf } from './searchInput.js';
+import { allFiltersOf, facetMetadata, orFiltersOf, scopedByView, timed, typesOf } from './searchInput.js';
 import { suggestionsOf } from './suggestions.js';
 import { migrationOfInput } from './migrationInput.js';
 
@@ -21,14 +21,14 @@ export const Query: QueryResolvers = {
     return (await ctx.loaders.property.load(urn)) ? model : null;
   },
   scrollAcrossEntities: async (_root, { input }, ctx) => {
-    const types = typesOf(input.types);
+    const { types, orFilters } = await scopedByView(ctx, input.viewUrn, { types: typesOf(input.types), orFilters: orFiltersOf(input.orFilters) });
     const result = await timed(ctx, 'scrollAcrossEntities', types, () =>
       ctx.services.search.scroll(ctx.caller, {
         types,
         query: input.query,
         count: input.count ?? null,
         scrollId: input.scrollId ?? null,
-        orFilters: orFiltersOf(input.orFilters),
+        orFilters,
         includeSoftDeleted: input.searchFlags?.includeSoftDeleted ?? null,
         sort: (input.sortInput?.sortCriteria ?? []).map((c) => ({ field: c.field, sortOrder: c.sortOrder })),
       }),
@@ -37,17 +37,17 @@ export const Query: QueryResolvers = {
       nextScrollId: result.nextScrollId,
       count: result.count,
       total: result.total,
-      searchResults: result.entities.map((e) => ({ entity: hitModel(e), extraProperties: [] })),
+      searchResults: result.entities.map((e) => ({ entity: hitModel(e), extraProperties: [], matchedFields: [] })),
       facets: null,
     };
   },
   aggregateAcrossEntities: async (_root, { input }, ctx) => {
-    const types = typesOf(input.types);
+    const { types, orFilters } = await scopedByView(ctx, input.viewUrn, { types: typesOf(input.types), orFilters: orFiltersOf(input.orFilters) });
     const result = await timed(ctx, 'aggregateAcrossEntities', types, () =>
       ctx.services.search.aggregate(ctx.caller, {
         types,
-        query: input.query,
-        orFilters: orFiltersOf(input.orFilters),
+        query: input.query ?? '*',
+        orFilters,
         facets: (input.facets ?? []).filter((f): f is string => typeof f === 'string'),
         maxAggValues: input.searchFlags?.maxAggValues ?? null,
         includeSoftDeleted: input.searchFlags?.includeSoftDeleted ?? null,
@@ -56,20 +56,30 @@ export const Query: QueryResolvers = {
     return { facets: result.facets.map(facetMetadata) };
   },
   searchAcrossEntities: async (_root, { input }, ctx) => {
-    refuseView(input.viewUrn);
-    const types = typesOf(input.types);
+    const { types, orFilters } = await scopedByView(ctx, input.viewUrn, { types: typesOf(input.types), orFilters: allFiltersOf(input.filters, input.orFilters) });
+    const flags = input.searchFlags;
     const result = await timed(ctx, 'searchAcrossEntities', types, () =>
       ctx.services.search.search(ctx.caller, {
         types,
         query: input.query,
         start: input.start ?? null,
         count: input.count ?? null,
-        orFilters: allFiltersOf(input.filters, input.orFilters),
-        includeSoftDeleted: input.searchFlags?.includeSoftDeleted ?? null,
+        orFilters,
+        includeSoftDeleted: flags?.includeSoftDeleted ?? null,
         sort: (input.sortInput?.sortCriteria ?? []).map((c) => ({ field: c.field, sortOrder: c.sortOrder })),
+        // DataHub answers facets unless skipAggregates; property facets when includeStructuredPropertyFacets.
+        facets: flags?.skipAggregates ? 'none' : flags?.includeStructuredPropertyFacets ? 'all' : 'keys',
+        suggestions: flags?.getSuggestions ?? false,
       }),
     );
-    return { start: result.start, count: result.count, total: result.total, searchResults: result.entities.map((e) => ({ entity: hitModel(e), extraProperties: [] })), facets: null };
+    return {
+      start: result.start,
+      count: result.count,
+      total: result.total,
+      searchResults: result.entities.map((e) => ({ entity: hitModel(e), extraProperties: [], matchedFields: [] })),
+      facets: result.facets?.map(facetMetadata) ?? null,
+      suggestions: result.suggestions.map((s) => ({ text: s.text, frequency: s.frequency, score: null })),
+    };
   },
   autoComplete: async (_root, { input }, ctx) => {
     const types = input.type ? [input.type] : [];
@@ -77,9 +87,9 @@ export const Query: QueryResolvers = {
     return { query: input.query, suggestions: hits.map((h) => h.suggestion), entities: hits.map((h) => h.entity) };
   },
   autoCompleteForMultiple: async (_root, { input }, ctx) => {
-    refuseView(input.viewUrn);
-    const types = input.types && input.types.length > 0 ? [...input.types] : defaultSearchTypes().map((t) => t.graphql as EntityType);
-    const filters = allFiltersOf(input.filters?.filter((f) => f !== null) ?? null, input.orFilters);
+    const scoped = await scopedByView(ctx, input.viewUrn, { types: typesOf(input.types), orFilters: allFiltersOf(input.filters?.filter((f) => f !== null) ?? null, input.orFilters) });
+    const types = scoped.types.length > 0 ? (scoped.types as EntityType[]) : defaultSearchTypes().map((t) => t.graphql as EntityType);
+    const filters = scoped.orFilters;
     const groups = await Promise.all(types.map(async (type) => ({ type, hits: await suggestionsOf(ctx, [type], input.query, input.limit, filters) })));
     return {
       query: input.query,

@@ -1,5 +1,5 @@
 import { valueType } from '../../domain/registry/valueTypes.js';
-import { parseDataTypeUrn } from '../../domain/typeUrns.js';
+import { dataTypeOf } from '../../domain/typeUrns.js';
 import { isDoubleValue } from '../../domain/typedValue.js';
 import type { StructuredPropertiesEntryResolvers } from '../generated/resolvers-types.js';
 import type { AttributionModel } from '../models.js';
@@ -13,7 +13,7 @@ export const StructuredPropertiesEntry: StructuredPropertiesEntryResolvers = {
   // Only properties of a type whose values name entities (urn) have value entities.
   valueEntities: async (m, _args, ctx) => {
     const state = await ctx.loaders.property.load(m.propertyUrn);
-    if (!state || !valueType(parseDataTypeUrn(state.definition.valueType)).namesEntities) return null;
+    if (!state || !valueType(dataTypeOf(state.definition.valueType)).namesEntities) return null;
     return m.values.filter((v) => !isDoubleValue(v)).map((v) => entityModel((v as { string: string }).string));
   },
 };

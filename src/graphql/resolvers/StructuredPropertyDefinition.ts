@@ -1,5 +1,5 @@
 import { definitionAudit, hasOwnAudit } from '../../domain/propertyDefinition.js';
-import { parseDataTypeUrn, parseEntityTypeUrn, dataTypeUrn, entityTypeUrn } from '../../domain/typeUrns.js';
+import { dataTypeOf, dataTypeUrn, entityTypeOf, entityTypeUrn } from '../../domain/typeUrns.js';
 import type { StructuredPropertyDefinitionResolvers } from '../generated/resolvers-types.js';
 import type { GraphQLContext } from '../context.js';
 import type { DefinitionModel } from '../models.js';
@@ -18,10 +18,10 @@ export const StructuredPropertyDefinition: StructuredPropertyDefinitionResolvers
   // Defaults as DataHub materialises them when they were not written.
   cardinality: (m) => m.definition.cardinality ?? 'SINGLE',
   immutable: (m) => m.definition.immutable ?? false,
-  valueType: (m) => entityModel(dataTypeUrn(parseDataTypeUrn(m.definition.valueType))),
+  valueType: (m, _args, ctx) => entityModel(dataTypeUrn(dataTypeOf(m.definition.valueType), ctx.urnNamespace)),
   typeQualifier: (m) => (m.definition.typeQualifier ? { allowedTypes: m.definition.typeQualifier.allowedTypes } : null),
   allowedValues: (m) => m.definition.allowedValues ?? null,
-  entityTypes: (m) => m.definition.entityTypes.map((t) => entityModel(entityTypeUrn(parseEntityTypeUrn(t)))),
+  entityTypes: (m, _args, ctx) => m.definition.entityTypes.map((t) => entityModel(entityTypeUrn(entityTypeOf(t), ctx.urnNamespace))),
   version: (m) => m.definition.version ?? null,
   allowedPlatforms: (m) => (m.definition.allowedPlatforms ?? []).flatMap((urn) => {
     const parsed = tryParseUrn(urn);

@@ -2,6 +2,7 @@ import { NotFoundError } from '../../domain/errors.js';
 import type { TestResolvers } from '../generated/resolvers-types.js';
 import type { GraphQLContext } from '../context.js';
 import type { EntityModel } from '../models.js';
+import { versionOf } from './assetFields.js';
 import { entityModel, entityTypeOf } from './entityModel.js';
 
 async function view(model: EntityModel, ctx: GraphQLContext) {
@@ -17,4 +18,5 @@ export const Test: TestResolvers = {
   category: async (m, _args, ctx) => (await view(m, ctx)).category,
   description: async (m, _args, ctx) => (await view(m, ctx)).description ?? null,
   definition: async (m, _args, ctx) => ({ json: (await view(m, ctx)).definition.json }),
+  aspectVersion: async (m, _args, ctx) => versionOf((await ctx.loaders.aspect.load({ urn: m.urn, aspect: 'testInfo' }))?.systemMetadata),
 };

@@ -9,6 +9,8 @@ import type { EntityModel } from '../models.js';
 type Fields = Record<string, unknown>;
 
 export async function aspectFields(model: EntityModel, aspect: string, ctx: GraphQLContext): Promise<Fields | null> {
+  // DataHub's app asks every entity for aspects its type may not have (a field's deprecation): none.
+  if (aspect !== model.entityType.keyAspect && !model.entityType.aspects.includes(aspect)) return null;
   const found = await ctx.loaders.aspect.load({ urn: model.urn, aspect });
   return found && typeof found.value === 'object' && found.value !== null ? (found.value as Fields) : null;
 }

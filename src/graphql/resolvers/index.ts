@@ -10,7 +10,7 @@ import { DataPlatform } from './DataPlatform.js';
 import { DataTypeEntity } from './DataTypeEntity.js';
 import { DataTypeInfo } from './DataTypeInfo.js';
 import { Dataset } from './Dataset.js';
-import { Entity } from './Entity.js';
+import { Entity, resolveEntityType } from './Entity.js';
 import { EntityTypeEntity } from './EntityTypeEntity.js';
 import { EntityTypeInfo } from './EntityTypeInfo.js';
 import { GenericEntity } from './GenericEntity.js';
@@ -39,18 +39,35 @@ import { ValueHistoryEntry } from './ValueHistoryEntry.js';
 import { LifecycleEvent } from './LifecycleEvent.js';
 import { ValueImpact } from './ValueImpact.js';
 import { AccessExplanation, Policy, policyMutations, policyQueries, WhoCould } from './Policy.js';
+import { DataHubView } from './DataHubView.js';
+import { datahubEntityResolvers } from './datahubEntities.js';
+import { DataHubMutation, DataHubQuery } from './datahubQuery.js';
+import { PlatformPrivileges } from './PlatformPrivileges.js';
+import { SchemaMetadata } from './SchemaMetadata.js';
+import { fieldsByType, loadTypeDefs } from '../typeDefs.js';
+
+/** DataHub's graph edges: propgraph keeps no relationship index (datahubEntities.ts). */
+const relationships = () => ({ start: 0, count: 0, total: 0, relationships: [] });
+const byEntityType = { __resolveType: (model: Parameters<typeof resolveEntityType>[0]) => resolveEntityType(model) };
 
 export const resolvers: Resolvers = {
+  ...(datahubEntityResolvers(fieldsByType(loadTypeDefs())) as Resolvers),
   Long,
-  Query: { ...Query, ...policyQueries },
-  Mutation: { ...Mutation, ...policyMutations },
+  Query: { ...Query, ...DataHubQuery, ...policyQueries },
+  Mutation: { ...Mutation, ...DataHubMutation, ...policyMutations },
   Entity,
+  EntityWithRelationships: byEntityType as Resolvers['EntityWithRelationships'],
+  SupportsVersions: byEntityType as Resolvers['SupportsVersions'],
+  PlatformSchema: { __resolveType: (schema) => schema.__typename ?? 'TableSchema' },
+  DataHubView,
+  PlatformPrivileges,
+  SchemaMetadata,
   Dataset,
   DataPlatform,
   SchemaFieldEntity,
-  GenericEntity,
+  GenericEntity: { ...GenericEntity, relationships },
   CorpUser,
-  StructuredPropertyEntity,
+  StructuredPropertyEntity: { ...StructuredPropertyEntity, relationships },
   StructuredPropertyDefinition,
   StructuredProperties,
   StructuredPropertiesEntry,
@@ -60,11 +77,11 @@ export const resolvers: Resolvers = {
   NumberValue,
   TypeQualifier,
   ResolvedAuditStamp,
-  DataTypeEntity,
+  DataTypeEntity: { ...DataTypeEntity, relationships },
   DataTypeInfo,
-  EntityTypeEntity,
+  EntityTypeEntity: { ...EntityTypeEntity, relationships },
   EntityTypeInfo,
-  Test,
+  Test: { ...Test, relationships },
   TestCompliance,
   TestResult,
   AccessTokenMetadata,

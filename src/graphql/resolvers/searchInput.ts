@@ -1,8 +1,11 @@
 /** GraphQL search inputs to the search service's inputs (entity types, filters, timing). */
 import { ValidationError } from '../../domain/errors.js';
+import { quoteInput } from '../../domain/inputLimits.js';
+import { scopeByView } from '../../domain/savedView.js';
 import { tryParseUrn } from '../../domain/urn.js';
 import type { AndFilterInput, EntityType, FacetFilterInput, ResolversTypes } from '../generated/resolvers-types.js';
-import type { AndFilter, Facet } from '../../services/searchService.js';
+import type { AndFilter, Explained, Facet } from '../../services/searchService.js';
+import type { FilterCondition } from '../../domain/searchFilter.js';
 import type { GraphQLContext } from '../context.js';
 import { entityModel } from './entityModel.js';
 
@@ -17,16 +20,19 @@ export function orFiltersOf(orFilters: readonly AndFilterInput[] | null | undefi
     and: (group.and ?? []).map((f) => ({
       field: f.field,
       values: f.values ?? (f.value !== null && f.value !== undefined ? [f.value] : null),
-      condition: f.condition ?? null,
+      // DataHub's conditions beyond propgraph's (ANCESTORS_INCL, IEQUAL, ...) reach the domain,
+      // which refuses them naming the ones it takes (domain/searchFilter.ts).
+      condition: (f.condition ?? null) as FilterCondition | null,
       negated: f.negated ?? null,
     })),
   }));
 }
 
-/** Runs a search and records what it did in the response's extensions. */
-export async function timed<T>(ctx: GraphQLContext, operation: string, types: string[], run: () => Promise<T>): Promise<T> {
+/** Runs a search and records what it did in the response's extensions, and what it sent to the engine when asked to explain. */
+export async function timed<T extends Explained>(ctx: GraphQLContext, operation: string, types: string[], run: () => Promise<T>): Promise<T> {
   const started = process.hrtime.bigint();
   const result = await run();
+  ctx.engineRequests?.push(...result.engineRequests);
   const list = (ctx.extensions.search as unknown[] | undefined) ?? [];
   list.push({ operation, entityTypes: types.length > 0 ? types : 'all searchable', tookMs: Number(process.hrtime.bigint() - started) / 1e6 });
   ctx.extensions.search = list;
@@ -52,7 +58,14 @@ export function allFiltersOf(filters: readonly FacetFilterInput[] | null | undef
   return orFiltersOf([...older, ...(orFilters ?? [])]);
 }
 
-/** Views are DataHub's saved searches; none exist here, so naming one is refused rather than ignored. */
-export function refuseView(viewUrn: string | null | undefined): void {
-  if (viewUrn !== null && viewUrn !== undefined) throw new ValidationError('viewUrn names a saved view; views are not supported here, so leave viewUrn out and give the filters', 'viewUrn');
+/**
+ * A search's entity types and filters, scoped by the saved view it names (DataHub's
+ * `viewUrn`): the view's types and filter apply on top of the search's (domain/savedView.ts).
+ * A view the caller cannot see is refused, naming the field.
+ */
+export async function scopedByView(ctx: GraphQLContext, viewUrn: string | null | undefined, search: { types: string[]; orFilters: AndFilter[] | null }): Promise<{ types: string[]; orFilters: AndFilter[] | null }> {
+  if (viewUrn === null || viewUrn === undefined) return search;
+  const view = await ctx.services.views.get(ctx.caller, viewUrn);
+  if (!view) throw new ValidationError(`viewUrn ${quoteInput(viewUrn)} is not a view you can see; list yours with listMyViews and listGlobalViews`, 'viewUrn');
+  return scopeByView(view, search);
 }

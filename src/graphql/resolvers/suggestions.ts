@@ -21,5 +21,6 @@ export async function suggestionsOf(
   orFilters: AndFilter[] | null,
 ): Promise<Array<{ suggestion: string; entity: EntityModel }>> {
   const page = await ctx.services.search.scroll(ctx.caller, { types: [...types], query: query.trim() === '' ? '*' : query, count: limit ?? DEFAULT_SUGGESTIONS, orFilters });
+  ctx.engineRequests?.push(...page.engineRequests);
   return page.entities.map((e) => ({ suggestion: suggestionOf(e.urn), entity: entityModel(e.urn) }));
 }

@@ -37,20 +37,29 @@ z.strictObject({
   entities: z.array(z.record(z.string(), z.unknown())),
 }).meta({ id: 'EntityPage', description: 'A page of entities; pass `scrollId` back for the next page (absent on the last page).' });
 
-z.object({
+const jobFields = {
   id: z.string(),
   kind: z.string().meta({ example: 'cleanup-property-values' }),
-  payload: z.record(z.string(), z.unknown()),
   status: z.enum(['pending', 'running', 'done', 'failed']),
+  propertyUrn: z.string().nullable().describe('The structured property the job works for (a cleanup, a bulk edit), when it names one.'),
+  owner: z.string().nullable().describe('The principal who asked for the job (a bulk edit, a test run); null for propgraph\'s own jobs.'),
   attempts: z.int(),
   total: z.int().nullable(),
   done: z.int(),
   remaining: z.int().nullable().describe('Entities still to process, when known.'),
   lastError: z.string().nullable(),
-  result: z.record(z.string(), z.unknown()).nullable().describe('What the job did, for jobs that say: a bulk edit\'s `changed`, `unchanged`, `refusedCount` and `refused` (`[{urn, reason}]`, the first thousand).'),
+  counts: z.record(z.string(), z.number()).nullable().describe('The result\'s counts so far (a bulk edit\'s `changed`, `unchanged`, `refusedCount`, `skipped`, `changedSinceSelection`); null when the job reports none.'),
   createdOn: z.string().meta({ format: 'date-time' }),
   finishedOn: z.string().nullable().meta({ format: 'date-time' }),
-}).meta({ id: 'Job', description: 'A background job (value cleanup after a hard delete or a breaking version, a bulk edit of values, index rebuild).' });
+};
+
+z.object(jobFields).meta({ id: 'JobSummary', description: 'A background job as the listing shows it: what it is, whose, how far it got; never its inputs or its whole result (read the job by its id).' });
+
+z.object({
+  ...jobFields,
+  payload: z.record(z.string(), z.unknown()).describe('The job\'s inputs, as long as it needs them: a finished bulk edit keeps what describes it (property, operation, how many values, the query), not its values or the entities it named.'),
+  result: z.record(z.string(), z.unknown()).nullable().describe('What the job did, for jobs that say: a bulk edit\'s counts and `refused` (`[{urn, reason}]`, the first thousand entities left as they were, with the reason).'),
+}).meta({ id: 'Job', description: 'A background job (value cleanup after a hard delete or a breaking version, a bulk edit of values, a test run, an index rebuild).' });
 
 const valueImpact = z
   .strictObject({
@@ -87,7 +96,8 @@ z.strictObject({
   dryRun: z.literal(true),
   propertyUrn: z.string(),
   operation: z.string(),
-  entities: z.int(),
+  entities: z.int().describe('Entities selected: the count before apply.'),
+  limit: z.int().describe('The most entities one bulk edit may select.'),
   changed: z.int(),
   unchanged: z.int(),
   refused: z.array(z.strictObject({ urn: z.string(), reason: z.string() })),

@@ -45,19 +45,23 @@ export const PATCH_REMOVE_VALUE = {
 
 export const SYSTEM_METADATA = { lastObserved: 1795303602487, runId: 'no-run-id-provided', version: '1' };
 
-export const JOB = {
+export const JOB_SUMMARY = {
   id: '1',
   kind: 'cleanup-property-values',
-  payload: { propertyUrn: PROPERTY_URN },
   status: 'running',
+  propertyUrn: PROPERTY_URN,
+  owner: null,
   attempts: 1,
   total: 1200,
   done: 800,
   remaining: 400,
   lastError: null,
+  counts: null,
   createdOn: '2026-01-12T09:30:00.000Z',
   finishedOn: null,
 };
+
+export const JOB = { ...JOB_SUMMARY, payload: { propertyUrn: PROPERTY_URN }, result: null };
 
 export const TOKEN_METADATA = {
   id: '44ebdaeb-2bb4-4365-8bd2-7aca7a820430',

@@ -37,7 +37,7 @@ export const HISTORY_ROUTE_DOCS: Record<string, RouteDoc> = {
     operationId: 'bulkEditValues',
     summary: "Set, add or remove one property's values on many entities",
     description:
-      "A bulk edit: one property's values set (`set`), added to (`add`) or removed (`remove`; with no value, the property) on every entity a search selects (`query`, over the property's entity types unless `types` says otherwise) or on the entities named (`urns`), at most 10,000. Other properties are kept. Each entity is changed through the same write path as a single write, so every rule holds; an entity the rules refuse is reported with the reason and the others change. Answers 202 with the job to follow at `GET /openapi/v3/jobs/{id}` (its `result` holds the counts); with `dryRun: true`, 200 with every entity's change decided and nothing written." +
+      "A bulk edit: one property's values set (`set`), added to (`add`) or removed (`remove`; with no value, the property) on every entity a search selects (`query`, over the property's entity types unless `types` says otherwise) or on the entities named (`urns`), at most 10,000 (`limit`). Other properties are kept. The job keeps the search, not its hits, and resolves it page by page as it runs; an entity changed since the selection was fixed is edited on its values as they are at its turn, or, when it no longer matches the search, skipped and reported. Each entity is changed through the same write path as a single write, so every rule holds; an entity the rules refuse (one that does not exist, or of a type the property does not apply to, included) is reported with the reason and the others change. Answers 202 with the job to follow at `GET /openapi/v3/jobs/{id}` (its `result` holds the counts); with `dryRun: true`, 200 with every entity's change decided and nothing written. A principal may have 10 jobs queued or running at once (429 beyond)." +
       scopeNote('write'),
     tags: ['History'],
     body: {
@@ -52,16 +52,16 @@ export const HISTORY_ROUTE_DOCS: Record<string, RouteDoc> = {
       200: {
         description: 'The dry run.',
         schema: ref('BulkEditPreview'),
-        examples: { preview: { summary: 'One entity would change', value: { dryRun: true, propertyUrn: PROPERTY_URN, operation: 'remove', entities: 2, changed: 1, unchanged: 1, refused: [], changes: [{ urn: DATASET_URN, before: [{ double: 30 }], after: [] }] } } },
+        examples: { preview: { summary: 'One entity would change', value: { dryRun: true, propertyUrn: PROPERTY_URN, operation: 'remove', entities: 2, limit: 10000, changed: 1, unchanged: 1, refused: [], changes: [{ urn: DATASET_URN, before: [{ double: 30 }], after: [] }] } } },
       },
       202: {
         description: 'The job is queued.',
-        schema: { type: 'object', properties: { jobId: { type: 'string' }, job: { type: 'string' }, propertyUrn: { type: 'string' }, operation: { type: 'string' }, entities: { type: 'integer' } } },
-        examples: { queued: { summary: 'Queued', value: { jobId: '7', job: '/jobs/7', propertyUrn: PROPERTY_URN, operation: 'set', entities: 40 } } },
+        schema: { type: 'object', properties: { jobId: { type: 'string' }, job: { type: 'string' }, propertyUrn: { type: 'string' }, operation: { type: 'string' }, entities: { type: 'integer' }, limit: { type: 'integer' } } },
+        examples: { queued: { summary: 'Queued', value: { jobId: '7', job: '/jobs/7', propertyUrn: PROPERTY_URN, operation: 'set', entities: 40, limit: 10000 } } },
       },
       400: ERRORS.validation({
         value: { summary: 'A value the definition refuses', value: { error: 'Validation Error', message: `Property: ${PROPERTY_URN}, value: {double=45.0} should be one of [{double=30.0}, {double=60.0}]` } },
-        tooMany: { summary: 'Too many entities', value: { error: 'Validation Error', message: 'The query selects 12000 entities; a bulk edit may change at most 10000: narrow the query (or split it)' } },
+        tooMany: { summary: 'Too many entities', value: { error: 'Validation Error', message: 'The query selects 12000 entities; a bulk edit may change at most 10000: narrow the selection (or split it)' } },
       }),
       404: ERRORS.notFound({ property: { summary: 'No such property', value: { error: 'Not Found', message: 'Structured property urn:li:structuredProperty:io.none does not exist' } } }),
       ...bodyErrors(),

@@ -3,7 +3,7 @@
  * tokens (rest/systemRoutes.ts, rest/tokenRoutes.ts), the metadata-test evaluation
  * (rest/testRoutes.ts) and system-update.
  */
-import { DATASET_URN, JOB, OTHER_DATASET_URN, TEST_URN, TOKEN_METADATA } from './examples.js';
+import { DATASET_URN, JOB, JOB_SUMMARY, OTHER_DATASET_URN, TEST_URN, TOKEN_METADATA } from './examples.js';
 import { bodyErrors, commonErrors, ERRORS, NO_BODY, ref, scopeNote, type RouteDoc } from './routeDoc.js';
 
 const EVALUATION = { passing: [{ test: TEST_URN, type: 'SUCCESS' }], failing: [] };
@@ -129,7 +129,7 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
     operationId: 'listJobs',
     summary: 'List background jobs',
     description:
-      'Jobs remove the values of hard-deleted properties (and of outdated versions) in batches and rebuild the search index; `remaining` shows how far one got.' + scopeNote('read'),
+      'Jobs remove the values of hard-deleted properties (and of outdated versions) in batches, apply bulk edits, run metadata tests and rebuild the search index; `remaining` shows how far one got. A listing never carries a job\'s inputs or its whole result (read one job by its id for those). Jobs that ended more than `JOB_RETENTION_DAYS` ago are deleted.' + scopeNote('read'),
     tags: ['Jobs'],
     query: {
       status: { description: 'Only jobs in this state.', schema: { type: 'string', enum: ['pending', 'running', 'done', 'failed'] } },
@@ -140,8 +140,8 @@ export const SYSTEM_ROUTE_DOCS: Record<string, RouteDoc> = {
     responses: {
       200: {
         description: 'The jobs, newest first.',
-        schema: { type: 'object', properties: { jobs: { type: 'array', items: ref('Job') } } },
-        examples: { jobs: { summary: 'A cleanup under way', value: { jobs: [JOB] } } },
+        schema: { type: 'object', properties: { jobs: { type: 'array', items: ref('JobSummary') } } },
+        examples: { jobs: { summary: 'A cleanup under way', value: { jobs: [JOB_SUMMARY] } } },
       },
       400: ERRORS.validation({ status: { summary: 'Unknown status', value: { error: 'Validation Error', message: 'status must be one of pending, running, done, failed' } } }),
       ...commonErrors('read', 'jobs.list'),

@@ -13,11 +13,13 @@
  * transaction holding the locks. A write that changed the property registry is counted
  * (LocalRegistryChanges) once it has committed.
  */
+import type { UndefinedPropertyValues } from '../../domain/structuredProperties.js';
 import { ForbiddenError, IncompatibleChangeError, ServiceError, UnavailableError } from '../../domain/errors.js';
 import { breakingChangeImpact } from '../../domain/valueImpact.js';
 import { dropsValues, type MigrationEffect } from '../../domain/valueMigration.js';
 import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/propertyDefinitionRules.js';
 import { propertyImpact } from '../../store/propertyImpact.js';
+import type { UrnNamespace } from '../../domain/typeUrns.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
 import { decideAspectDelete, decideEntityDelete, type DeleteDecision } from '../../domain/writes/entityDelete.js';
 import {
@@ -40,7 +42,7 @@ import { countHolders } from '../../store/propertyHolders.js';
 import { inTransaction } from '../../store/transaction.js';
 import { applyWrites, WriteConflict } from '../../store/writeApply.js';
 import { discardCreated, loadPropertyRecords, loadWriteState, queryableOf, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
-import { TurnTaker } from '../../time.js';
+import { loopTurn } from '../../turns.js';
 import type { LocalRegistryChanges } from '../localRegistryChanges.js';
 import { handlerFor } from './handlers.js';
 import type { GroupCommit } from './groupCommit.js';
@@ -89,6 +91,10 @@ export interface EntityWriteOptions {
   readonly via?: string | undefined;
   /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
   readonly historyVersionsKept?: number | undefined;
+  /** The namespace type URNs are written and shown in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
+  /** What a value of a property that does not exist does (DROP_UNDEFINED_PROPERTY_VALUES); absent: refused. */
+  readonly undefinedPropertyValues?: UndefinedPropertyValues | undefined;
   /** Decide and check everything, then write nothing (dry runs). */
   readonly dryRun?: boolean;
   /** Leave out entities that do not exist (deleted since the caller listed them) instead of refusing them. */
@@ -130,11 +136,10 @@ function unitOf(entities: readonly EntityWrite[], actor: string, options: Entity
  * the next one, and its commit.
  */
 export async function writeEntities(path: WritePath, entities: readonly EntityWrite[], actor: string, options: EntityWriteOptions): Promise<EntityResult[]> {
-  const turns = new TurnTaker();
   const ruled: RuledRequest[][] = [];
   for (const e of entities) {
     ruled.push(e.requests.map((request): RuledRequest => ({ request, rules: handlerFor(e.urn.entityType, request.aspect) })));
-    await turns.turn();
+    await loopTurn();
   }
   const unit: Unit = { entities, ruled, actor, options };
   const underLock = ruled.some((r) => r.some((x) => x.rules.decidedUnderLock));
@@ -224,15 +229,15 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
     return units.map((u) => flat.slice(at, (at += u.entities.length)));
   };
   if (entities.length === 0) return { results: units.map(() => []), registryChanged: false };
-  // A large batch's steps take turns with the rest of the server (src/time.ts).
-  const turns = new TurnTaker();
+  // A large batch's steps take turns with the rest of the server (src/turns.ts).
   const request = loadRequestOf(entities, ruled, entities.map((_, i) => optionsOf(i).authorizeNeeds));
-  await turns.turn();
+  await loopTurn();
   let state = await loadWriteState(target, request);
   const entityOf = (e: EntityWrite): EntityState => state.entities.get(e.urn.value)!;
   const results: (EntityResult | undefined)[] = entities.map(() => undefined);
   const open = () => entities.flatMap((_, i) => (results[i] === undefined ? [i] : []));
 
+  const now = Date.now();
   const resolved: ResolvedRequest[][] = [];
   for (const [i, e] of entities.entries()) {
     const found = entityOf(e);
@@ -243,29 +248,28 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
       try {
         requireParent(found);
         checkPreconditions(e.urn, found, ruled[i]!, { createEntityOnly: e.createEntityOnly ?? options.createEntityOnly ?? false });
-        resolved[i] = resolveRequests(e.urn, found, ruled[i]!, (aspect) => handlerFor(e.urn.entityType, aspect));
+        resolved[i] = resolveRequests(e.urn, found, ruled[i]!, options.urnNamespace, (aspect) => handlerFor(e.urn.entityType, aspect), { actor: units[owner[i]!]!.actor, time: now });
       } catch (err) {
         results[i] = refusal(err);
       }
     }
-    await turns.turn();
+    await loopTurn();
   }
   const more = propertiesStillNeeded(entities, resolved, request, state);
   if (more.length > 0) state = { ...state, properties: new Map([...state.properties, ...(await loadPropertyRecords(target, more))]) };
 
-  const holders = await answerHolderQuestions(target, entities, resolved, open(), state);
-  const now = Date.now();
+  const holders = await answerHolderQuestions(target, entities, resolved, open(), state, (i) => optionsOf(i).urnNamespace);
   const decisions: (EntityWriteDecision | undefined)[] = entities.map(() => undefined);
   for (const i of open()) {
     const e = entities[i]!;
     const options = optionsOf(i);
     try {
-      decisions[i] = decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor: units[owner[i]!]!.actor, now, via: options.via }, holders.get(i));
+      decisions[i] = decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor: units[owner[i]!]!.actor, now, via: options.via, urnNamespace: options.urnNamespace, undefinedPropertyValues: options.undefinedPropertyValues }, holders.get(i));
       options.authorize?.(decisions[i]!, entityOf(e));
     } catch (err) {
       results[i] = refusal(await withImpact(target, e.urn, err));
     }
-    await turns.turn();
+    await loopTurn();
   }
   for (const i of open()) {
     const refused = await valueDropRefused(target, decisions[i]!, state, optionsOf(i).valueDrops);
@@ -307,11 +311,11 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
 }
 
 /** The rules' questions about values other entities hold, answered (on the locked path, under the entity's lock), by entity. */
-async function answerHolderQuestions(target: WriteTarget, entities: readonly EntityWrite[], resolved: readonly ResolvedRequest[][], open: readonly number[], state: WriteState): Promise<Map<number, Map<string, HolderAnswer>>> {
+async function answerHolderQuestions(target: WriteTarget, entities: readonly EntityWrite[], resolved: readonly ResolvedRequest[][], open: readonly number[], state: WriteState, namespaceOf: (i: number) => UrnNamespace): Promise<Map<number, Map<string, HolderAnswer>>> {
   const out = new Map<number, Map<string, HolderAnswer>>();
   for (const i of open) {
     const e = entities[i]!;
-    for (const { aspect, question } of holderQuestions(e.urn, state.entities.get(e.urn.value)!, state, resolved[i]!)) {
+    for (const { aspect, question } of holderQuestions(e.urn, state.entities.get(e.urn.value)!, state, resolved[i]!, namespaceOf(i))) {
       const answers = out.get(i) ?? new Map<string, HolderAnswer>();
       answers.set(aspect, await countHolders(queryableOf(target), question));
       out.set(i, answers);

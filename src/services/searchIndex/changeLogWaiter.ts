@@ -11,6 +11,7 @@ import { inSpan, inTrace, SpanKind } from '../../telemetry/tracing.js';
 import type { IndexStatus } from '../writeReceipt.js';
 import type { IndexWaiter } from '../indexWaiter.js';
 import type { SearchIndexer } from './indexer.js';
+import { endOfPass } from '../../turns.js';
 
 export class ChangeLogIndexWaiter implements IndexWaiter {
   readonly indexing = true;
@@ -27,7 +28,7 @@ export class ChangeLogIndexWaiter implements IndexWaiter {
    */
   private unindexed(ids: readonly bigint[]): Promise<Set<bigint>> {
     for (const id of ids) this.asked.add(id);
-    this.check ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    this.check ??= endOfPass().then(() => {
       const ask = [...this.asked];
       this.asked = new Set();
       this.check = null;

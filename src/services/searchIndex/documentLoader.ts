@@ -9,7 +9,7 @@ import type { TypedValue } from '../../domain/typedValue.js';
 import { buildDocument, type SearchDocument } from '../../search/documents.js';
 import type { EntityPageReader } from '../../store/aspects.js';
 import type { EntityTimesReader } from '../../store/entityTimes.js';
-import { TurnTaker } from '../../time.js';
+import { loopTurn } from '../../turns.js';
 import { visibilityOf, visibleValues } from '../../domain/writes/valueVisibility.js';
 
 /** What documents are built from: the entity page (existence, aspects, values) and the entities' times. */
@@ -35,9 +35,8 @@ export async function loadDocuments(reads: DocumentReads, urns: readonly string[
   const aspectNames = new Set(['status']);
   for (const type of new Set([...parsed.values()].map((u) => u.entityType))) for (const a of searchAspects(type)) aspectNames.add(a);
   const [page, times] = await Promise.all([reads.readEntityPage([...parsed.keys()].map((urn) => ({ urn, values: true })), [...aspectNames]), reads.readEntityTimes([...parsed.keys()])]);
-  const turns = new TurnTaker();
   for (const urn of urns) {
-    await turns.turn();
+    await loopTurn();
     const parsedUrn = parsed.get(urn);
     const row = page.get(urn);
     if (!parsedUrn || !row?.present) {

@@ -18,7 +18,6 @@ import { tryParseUrn, type Urn } from '../../domain/urn.js';
 import type { Logger } from '../../logger.js';
 import { listEntityUrns } from '../../store/aspects.js';
 import type { Db } from '../../store/database.js';
-import { saveJobCursor } from '../../store/testJobs.js';
 import { countEntitiesByType, countHolders, dropDailyCounts, dropFromHistory, holdersOf } from '../../store/testResults.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import type { JobContext } from '../jobs/worker.js';
@@ -83,7 +82,7 @@ export function parseEvaluationRequest(payload: Record<string, unknown>): Evalua
 export async function runEvaluationJob(deps: EvaluationJobDeps, ctx: JobContext): Promise<'done' | 'yield'> {
   const request = parseEvaluationRequest(ctx.job.payload);
   const evaluated: Evaluated = request.tests ? new Set(request.tests) : 'all';
-  let cursor = (ctx.job.payload.cursor as Cursor | undefined) ?? (await plan(deps, request));
+  let cursor = (ctx.job.cursor as Cursor | null) ?? (await plan(deps, request));
   await ctx.progress({ total: cursor.total, done: cursor.done });
   for (;;) {
     if (ctx.stopping()) return 'yield';
@@ -103,8 +102,7 @@ export async function runEvaluationJob(deps: EvaluationJobDeps, ctx: JobContext)
     }
     const done = cursor.done + page.handled;
     cursor = { ...page.next, total: Math.max(cursor.total, done), done };
-    await ctx.progress({ total: cursor.total, done: cursor.done });
-    await saveJobCursor(deps.db, ctx.job.id, cursor);
+    await ctx.progress({ total: cursor.total, done: cursor.done, cursor });
   }
 }
 

@@ -27,8 +27,7 @@ import type { Logger } from '../../logger.js';
 import { anyChangeAfter, changesAfter, consumerPosition, restartConsumer, savePosition, startConsumer, touchConsumer, type ConsumedChange, type LogPosition } from '../../store/changeLogConsumer.js';
 import type { Db } from '../../store/database.js';
 import { anyEntityOfType } from '../../store/aspects.js';
-import { enqueueJob } from '../../store/jobs.js';
-import { enqueueChangedTests } from '../../store/testJobs.js';
+import { enqueueJob, type JobRequest } from '../../store/jobs.js';
 import { entitiesWithResults, saveTodaysCounts } from '../../store/testResults.js';
 import { inTransaction } from '../../store/transaction.js';
 import { SYSTEM_CALLER } from '../caller.js';
@@ -137,7 +136,7 @@ export class TestEvaluator extends ConsumerLoop {
       const position = recorded ? await restartConsumer(tx, EVALUATOR_CONSUMER) : await startConsumer(tx, EVALUATOR_CONSUMER);
       // Asked after the position is taken: a test committed below the horizon is seen here, one above it in the log.
       const queued = position !== null && (await anyEntityOfType(tx, ENTITY.test.name));
-      if (queued) await enqueueJob(tx, EVALUATE_TESTS, { trigger: 'start', tests: null });
+      if (queued) await enqueueJob(tx, { kind: EVALUATE_TESTS, payload: { trigger: 'start', tests: null } });
       return position && { position, queued };
     });
     if (started?.queued) {
@@ -162,7 +161,7 @@ export class TestEvaluator extends ConsumerLoop {
     const toRun = new Set([...tests, ...live.naming(properties)]);
     if (toRun.size > 0) {
       await inTransaction(db, (tx) =>
-        enqueueChangedTests(tx, [...toRun], this.options.changedTestDelaySeconds ?? 2, this.options.changedTestMaxDelaySeconds ?? 10),
+        enqueueJob(tx, changedTestsRequest([...toRun], this.options.changedTestDelaySeconds ?? 2, this.options.changedTestMaxDelaySeconds ?? 10)),
       );
       this.countsChanged = true;
       log.info({ tests: [...toRun] }, 'test evaluator: tests changed; their evaluation is queued');
@@ -242,4 +241,24 @@ export function classify(changes: readonly ConsumedChange[]): { entities: Urn[];
     else if (c.aspect !== RESULTS_ASPECT && !entities.has(c.urn)) entities.set(c.urn, parsed.urn);
   }
   return { entities: [...entities.values()], tests, properties };
+}
+
+/**
+ * The evaluation of changed tests, `delaySeconds` from now. Tests changed in quick
+ * succession (ten created one after another) join the job still waiting, so the catalog
+ * is read once for all of them; the wait ends `maxDelaySeconds` after the first change
+ * at the latest.
+ */
+function changedTestsRequest(tests: readonly string[], delaySeconds: number, maxDelaySeconds: number): JobRequest {
+  return {
+    kind: EVALUATE_TESTS,
+    payload: { trigger: 'changed', tests: [...new Set(tests)].sort() },
+    delaySeconds,
+    coalesce: {
+      key: `${EVALUATE_TESTS}:changed`,
+      joins: 'waiting',
+      merge: (waiting) => ({ ...waiting, tests: [...new Set([...(Array.isArray(waiting.tests) ? waiting.tests : []), ...tests])].sort() }),
+      maxDelaySeconds,
+    },
+  };
 }

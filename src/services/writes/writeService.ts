@@ -10,8 +10,10 @@
  * own error; several: BatchRefusedError listing each). With `atomic: false` each entity
  * stands alone: the refused ones are answered as such, the others written.
  */
-import { BatchRefusedError, PreconditionError, relocated, ServiceError, StaleWriteError, UnavailableError, ValidationError, type RefusedItem } from '../../domain/errors.js';
+import type { UndefinedPropertyValues } from '../../domain/structuredProperties.js';
+import { BatchRefusedError, relocated, ServiceError, StaleWriteError, UnavailableError, ValidationError, type RefusedItem } from '../../domain/errors.js';
 import { checkRequestedResults, requireBatchSize } from '../../domain/limits.js';
+import type { UrnNamespace } from '../../domain/typeUrns.js';
 import { keyAspectOf } from '../../domain/urn.js';
 import { changesBetween, staleMessage } from '../../domain/staleWrite.js';
 import { addImpacts, NO_IMPACT, type ValueImpact } from '../../domain/valueImpact.js';
@@ -77,6 +79,10 @@ export interface WriteServiceDeps {
   readonly registryChanges: LocalRegistryChanges;
   /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
   readonly historyVersionsKept?: number;
+  /** The namespace type URNs are written and shown in (URN_NAMESPACE). */
+  readonly urnNamespace: UrnNamespace;
+  /** What a value of a property that does not exist does (DROP_UNDEFINED_PROPERTY_VALUES); absent: refused. */
+  readonly undefinedPropertyValues?: UndefinedPropertyValues;
   /** Who may write what; the scopes' gate when absent. */
   readonly gate?: WriteGate;
   /** Let concurrent writes share a statement and its commit (groupCommit.ts); default true. */
@@ -162,6 +168,8 @@ export class DefaultWriteService implements WriteService {
       valueDrops: (propertyUrn) => judge.valueDrops(propertyUrn),
       via: caller.via,
       historyVersionsKept: this.deps.historyVersionsKept,
+      urnNamespace: this.deps.urnNamespace,
+      undefinedPropertyValues: this.deps.undefinedPropertyValues,
       dryRun: options.dryRun ?? false,
       skipMissing: options.skipMissing ?? false,
       authorize: (decision, entity) => judge.afterDecision(decision, entity),
@@ -189,7 +197,7 @@ export class DefaultWriteService implements WriteService {
         if (r) results[i] = r;
       });
     }
-    await this.explainStale(prepared, results);
+    await this.explainStale(results);
     if (atomic && results.some((r) => r?.status === 'refused')) this.refuse(caller, prepared, results);
     const entities = prepared.map((p, i) => this.outcomeOf(p, results[i], deleted.get(i)));
     if (!options.dryRun) this.record(caller, prepared, entities, deleted);
@@ -280,13 +288,12 @@ export class DefaultWriteService implements WriteService {
   }
 
   /** A stale write's refusal, completed with who wrote since, when, and what changed (docs/contract.md, "Stale writes"). */
-  private async explainStale(prepared: readonly Prepared[], results: (EntityResult | undefined)[]): Promise<void> {
+  private async explainStale(results: (EntityResult | undefined)[]): Promise<void> {
     for (const [i, r] of results.entries()) {
-      if (r?.status !== 'refused' || !(r.error instanceof PreconditionError) || r.error instanceof StaleWriteError) continue;
-      const p = prepared[i]!;
-      const change = p.plan.changes.find((c) => c.op !== 'delete' && c.ifVersionMatch !== undefined) as WriteChange | undefined;
-      if (!change?.ifVersionMatch) continue;
-      results[i] = { status: 'refused', error: await this.staleError(p.plan.urn.value, change.aspect, change.ifVersionMatch).catch(() => r.error) };
+      // Only the domain's bare refusal (no details yet) is explained; an explained one passes as it is.
+      if (r?.status !== 'refused' || !(r.error instanceof StaleWriteError) || r.error.details) continue;
+      const { urn, aspect, expected } = r.error.stale;
+      results[i] = { status: 'refused', error: await this.staleError(urn, aspect, expected).catch(() => r.error) };
     }
   }
 
@@ -341,6 +348,8 @@ export class DefaultWriteService implements WriteService {
         return;
       }
       if (e.status === 'skipped') return;
+      const dropped = e.reports.structuredProperties?.droppedValuesOf as readonly string[] | undefined;
+      if (dropped) this.deps.log.warn({ actor: caller.actor, urn: target, properties: dropped }, 'dropped the values of structured properties that do not exist (DROP_UNDEFINED_PROPERTY_VALUES)');
       const type = p.plan.urn.entityType;
       for (const result of e.results) {
         const action = auditedAspectWrite(result.aspect, result.value, type.name);

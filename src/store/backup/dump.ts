@@ -23,7 +23,11 @@ export interface DumpProgress {
   readonly rows: number;
 }
 
-/** Starts the snapshot on `client` (its transaction begins now) and returns the header; `write` then streams it. */
+/**
+ * Starts the snapshot on `client` (its transaction begins now) and returns the header;
+ * `write` then streams it. When `write` fails, the connection is unusable: end it (or
+ * release it to its pool as broken).
+ */
 export async function beginDump(client: pg.ClientBase, appVersion: string): Promise<{ header: BackupHeader; write: (out: Writable, onProgress?: (p: DumpProgress) => void) => Promise<BackupManifest> }> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
   let header: BackupHeader;
@@ -45,15 +49,13 @@ export async function beginDump(client: pg.ClientBase, appVersion: string): Prom
   }
   return {
     header,
+    // A failure part-way (the reader went away mid-COPY) leaves the connection inside a COPY
+    // that a ROLLBACK would queue behind for good: the caller discards the connection
+    // instead, and its session's end rolls the snapshot back (issue #46 item 7).
     write: async (out, onProgress) => {
-      try {
-        const manifest = await writeSnapshot(client, header, out, onProgress);
-        await client.query('COMMIT');
-        return manifest;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
+      const manifest = await writeSnapshot(client, header, out, onProgress);
+      await client.query('COMMIT');
+      return manifest;
     },
   };
 }
@@ -119,6 +121,8 @@ export async function dumpToFile(url: string, file: string, appVersion: string, 
 
 /** Resolves when `out` wants more; rejects when it closed or failed first (the client went away). */
 function drained(out: Writable): Promise<void> {
+  // Closed already: its 'close' came before this wait began and would never come again.
+  if (out.destroyed || out.writableEnded) return Promise.reject(new Error('the backup stream closed before the snapshot was complete'));
   return new Promise((resolve, reject) => {
     const settle = (err?: Error) => {
       out.off('drain', onDrain);

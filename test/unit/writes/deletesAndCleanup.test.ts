@@ -59,7 +59,7 @@ describe('the cleanup job: each holder written again as readers see it', () => {
   const stored = { properties: [{ propertyUrn: PROPERTY, values: [{ string: 'old' }] }, { propertyUrn: OTHER.urn, values: [{ string: 'o' }] }] };
   /** What the cleanup's write decides for the entity: its aspect as readers see it, written back. */
   const cleanup = (values: HeldValue[], properties: PropertyRecord[], aspectStored: unknown = stored) => {
-    const view = structuredPropertiesRules.view(aspectStored, { urn: DATASET, values });
+    const view = structuredPropertiesRules.view(aspectStored, { urn: DATASET, values, urnNamespace: 'svc' });
     return structuredPropertiesRules.decide(view ?? { properties: [] }, aspectState({ stored: aspectStored, values, registry: registryOf(properties) }));
   };
 

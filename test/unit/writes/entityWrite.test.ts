@@ -29,7 +29,7 @@ const props = (value: unknown, extra: Partial<AspectWriteRequest> = {}) => ruled
 
 function decide(urn: Urn, state: EntityState, requests: RuledRequest[], registry = registryOf([])) {
   checkPreconditions(urn, state, requests, {});
-  return decideEntityWrite(urn, state, registry, resolveRequests(urn, state, requests), { actor: 'urn:li:corpuser:ann', now: NOW });
+  return decideEntityWrite(urn, state, registry, resolveRequests(urn, state, requests, 'svc'), { actor: 'urn:li:corpuser:ann', now: NOW, urnNamespace: 'svc' });
 }
 
 describe('existence', () => {
@@ -88,7 +88,7 @@ describe('new values and what is stored', () => {
     const stored = { properties: [{ propertyUrn: TIER.urn, values: [{ string: 'a' }] }, { propertyUrn: SOFT.urn, values: [{ string: 'h' }] }] };
     const state = entity({ aspects: { structuredProperties: aspect(stored) }, values: [held('tier', [{ string: 'a' }], TIER), held('soft', [{ string: 'h' }], SOFT)] });
     const seen: unknown[] = [];
-    resolveRequests(DATASET, state, ruled([{ aspect: 'structuredProperties', compute: (current) => (seen.push(current), NO_CHANGE) }, structuredPropertiesRules]));
+    resolveRequests(DATASET, state, ruled([{ aspect: 'structuredProperties', compute: (current) => (seen.push(current), NO_CHANGE) }, structuredPropertiesRules]), 'svc');
     expect(seen).toEqual([{ properties: [{ propertyUrn: TIER.urn, values: [{ string: 'a' }] }] }]);
   });
 

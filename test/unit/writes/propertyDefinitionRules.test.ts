@@ -26,6 +26,14 @@ test('a new property draws a new generation and queues no job', () => {
   expect(d.jobs).toEqual([]);
 });
 
+test('the namespace passed in is the one the definition is stored and shown in; a stored one in the other reads as if written now', () => {
+  const written = decidePropertyDefinition(definitionOf(NAME), aspectState({ urn: URN, urnNamespace: 'datahub' }));
+  expect(written.stored).toMatchObject({ valueType: 'urn:li:dataType:datahub.string', entityTypes: ['urn:li:entityType:datahub.dataset'] });
+  const stored = definitionOf(NAME);
+  expect(propertyDefinitionRules.view(stored, { urn: URN, values: [], urnNamespace: 'datahub' })).toMatchObject({ valueType: 'urn:li:dataType:datahub.string' });
+  expect(propertyDefinitionRules.view(stored, { urn: URN, values: [], urnNamespace: 'svc' })).toMatchObject({ valueType: 'urn:li:dataType:svc.string' });
+});
+
 test('a compatible change keeps the generation and queues no job', () => {
   const d = decidePropertyDefinition(definitionOf(NAME, { description: 'now described' }), existing());
   expect(d.registry!.define!.generation).toBe(5n);

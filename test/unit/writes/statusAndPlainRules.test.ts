@@ -49,7 +49,7 @@ describe('key aspects', () => {
   });
 
   test('readers see the key derived from the urn', () => {
-    expect(rules.view(undefined, { urn: DATASET, values: [] })).toEqual({ platform: 'urn:li:dataPlatform:hive', name: 'db.orders', origin: 'PROD' });
+    expect(rules.view(undefined, { urn: DATASET, values: [], urnNamespace: 'svc' })).toEqual({ platform: 'urn:li:dataPlatform:hive', name: 'db.orders', origin: 'PROD' });
   });
 });
 

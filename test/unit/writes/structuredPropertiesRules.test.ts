@@ -31,6 +31,12 @@ describe('validation against the definitions named', () => {
     expect(err.message).toBe(`Structured property ${propertyUrnOf('nope')} does not exist`);
   });
 
+  test('with DROP_UNDEFINED_PROPERTY_VALUES, a property that does not exist is dropped with a warning and the rest stored', () => {
+    const d = decideStructuredProperties({ properties: [entry('nope', [{ string: 'x' }]), entry('tier', [{ string: 'gold' }])] }, { ...aspectState({ registry: registryOf([TIER]) }), undefinedPropertyValues: 'drop' });
+    expect(d.stored).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
+    expect(d.report).toEqual({ droppedValuesOf: [propertyUrnOf('nope')] });
+  });
+
   test('a value outside allowedValues is refused with the property and the value', () => {
     const err = thrown(() => decideStructuredProperties({ properties: [entry('tier', [{ string: 'bronze' }])] }, aspectState({ registry: registryOf([TIER]) })));
     expect(err.message).toBe(`Property: ${TIER.urn}, value: {string=bronze} should be one of [{string=gold}, {string=silver}]`);
@@ -131,6 +137,6 @@ describe('what a write needs and what readers see', () => {
     const SOFT = record('soft', { removed: true });
     const stored = { properties: [entry('tier', [{ string: 'gold' }]), entry('soft', [{ string: 's' }]), entry('gone', [{ string: 'g' }]), entry('old', [{ string: 'o' }])] };
     const values = [held('tier', [{ string: 'gold' }], TIER), held('soft', [{ string: 's' }], SOFT), held('gone', [{ string: 'g' }], undefined), held('old', [{ string: 'o' }], record('old', { generation: 9n }), 2n)];
-    expect(structuredPropertiesRules.view(stored, { urn: DATASET, values })).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
+    expect(structuredPropertiesRules.view(stored, { urn: DATASET, values, urnNamespace: 'svc' })).toEqual({ properties: [entry('tier', [{ string: 'gold' }])] });
   });
 });

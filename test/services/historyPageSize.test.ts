@@ -1,0 +1,97 @@
+/**
+ * Issue #46 item 2: a page of value history is bounded by size, not only by count. An
+ * entity whose every version holds large values: a page asked for with count 1000 ends
+ * once it has read LIMITS.historyPageCharacters of stored versions, says where to go on,
+ * and the pages together hold every entry once, newest first; a version larger than the
+ * bound alone still comes, one per page. Before, one page read every version asked for.
+ */
+import { LIMITS } from '../../src/domain/limits.js';
+import type { Caller } from '../../src/services/caller.js';
+import type { HistoryEntry } from '../../src/services/historyService.js';
+import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
+import { ENTITY } from '../../src/domain/registry/entityTypes.js';
+import { writesOf } from '../support/writes.js';
+import { nonEmpty } from '../support/nonEmpty.js';
+
+const NOTES = 'urn:li:structuredProperty:io.pagesize.notes';
+const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,pagesize.${name},PROD)`;
+const D = dataset('wide');
+const admin: Caller = { actor: 'urn:li:corpuser:admin', scope: 'admin', via: 'rest-v3' };
+const VERSIONS = 12;
+
+let rt: TestRuntime;
+
+/** Every page of the history, following the scroll ids. */
+async function allPages(query: { urn?: string; property?: string }): Promise<HistoryEntry[][]> {
+  const pages: HistoryEntry[][] = [];
+  let scrollId: string | null = null;
+  do {
+    const page = await rt.services.history.valueHistory(admin, { ...query, count: 1000, scrollId });
+    pages.push(page.entries);
+    scrollId = page.scrollId;
+  } while (scrollId && pages.length < 100);
+  return pages;
+}
+
+beforeAll(async () => {
+  rt = await startTestRuntime();
+  await rt.services.properties.create(admin, { id: 'io.pagesize.notes', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'MULTIPLE' });
+  await writesOf(rt.services).batchUpsert(admin, ENTITY.dataset, [{ urn: D, aspects: new Map([['status', { value: { removed: false } }]]) }]);
+  // Each version holds 6 values of 2,000 characters: about 12,000 characters, twice that with the version before.
+  for (let v = 0; v < VERSIONS; v++) {
+    const values = Array.from({ length: 6 }, (_, i) => ({ stringValue: `${v}-${i}-${'n'.repeat(2_000)}` }));
+    await rt.services.values.upsert(admin, D, [{ structuredPropertyUrn: NOTES, values }]);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await rt?.stop();
+});
+
+test.each([
+  ['an entity', { urn: D }],
+  ['a property', { property: NOTES }],
+])("the history of %s, asked 1000 at a time, comes in pages bounded by size that together hold every write once", async (_what, query) => {
+  const pages = await allPages(query);
+  const entries = pages.flat();
+  expect(entries).toHaveLength(VERSIONS);
+  expect(new Set(entries.map((e) => e.version)).size).toBe(VERSIONS);
+  expect(entries.map((e) => e.time)).toEqual([...entries.map((e) => e.time)].sort((a, b) => b - a));
+  expect(pages.length).toBeGreaterThan(1);
+  expect(pages.some((page) => page.length > 1)).toBe(true);
+  for (const page of nonEmpty(pages)) {
+    expect(page.length).toBeGreaterThanOrEqual(1);
+    // Each entry is a version's values before and after: about what the page read of the store (one entry alone may be more).
+    if (page.length > 1) expect(JSON.stringify(page).length).toBeLessThanOrEqual(LIMITS.historyPageCharacters * 1.2);
+  }
+});
+
+test('a version larger than the bound alone still comes, one per page', async () => {
+  const huge = dataset('huge');
+  await writesOf(rt.services).batchUpsert(admin, ENTITY.dataset, [{ urn: huge, aspects: new Map([['status', { value: { removed: false } }]]) }]);
+  for (let v = 0; v < 3; v++) {
+    const values = Array.from({ length: 20 }, (_, i) => ({ stringValue: `${v}-${i}-${'h'.repeat(9_000)}` }));
+    await rt.services.values.upsert(admin, huge, [{ structuredPropertyUrn: NOTES, values }]);
+  }
+  const pages = await allPages({ urn: huge });
+  expect(pages.map((p) => p.length)).toEqual([1, 1, 1]);
+});
+
+test("a property held by more entities than the few read whole: its history comes from the newest writes back, every write once, in order", async () => {
+  const HELD = 'urn:li:structuredProperty:io.pagesize.held';
+  await rt.services.properties.create(admin, { id: 'io.pagesize.held', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'] });
+  const holders = Array.from({ length: 2300 }, (_, i) => dataset(`held${String(i).padStart(4, '0')}`));
+  for (let i = 0; i < holders.length; i += 1000) {
+    await writesOf(rt.services).batchUpsert(admin, ENTITY.dataset, holders.slice(i, i + 1000).map((urn) => ({ urn, aspects: new Map<string, { value: unknown }>([['status', { value: { removed: false } }], ['structuredProperties', { value: { properties: [{ propertyUrn: HELD, values: [{ string: 'first' }] }] } }]]) })));
+  }
+  // Some holders change again, and one drops the property: a removal is a change of its history too.
+  for (const urn of holders.slice(0, 20)) await rt.services.values.upsert(admin, urn, [{ structuredPropertyUrn: HELD, values: [{ stringValue: 'second' }] }]);
+  await rt.services.values.remove(admin, holders[30]!, [HELD]);
+  const pages = await allPages({ property: HELD });
+  const entries = pages.flat();
+  expect(entries).toHaveLength(holders.length + 20 + 1);
+  expect(new Set(entries.map((e) => `${e.urn} ${e.version}`)).size).toBe(entries.length);
+  expect(entries.map((e) => e.time)).toEqual([...entries.map((e) => e.time)].sort((a, b) => b - a));
+  expect(entries[0]).toMatchObject({ urn: holders[30], changes: [{ propertyUrn: HELD, before: [{ string: 'first' }], after: [] }] });
+  expect(pages.length).toBeGreaterThan(2);
+}, 120_000);
