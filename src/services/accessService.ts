@@ -73,6 +73,8 @@ export interface Privileges {
   readonly manageTokens: boolean;
   readonly managePersonalTokens: boolean;
   readonly managePolicies: boolean;
+  /** Start bulk edits of values (BULK_EDIT, where some value may be edited at all). */
+  readonly bulkEditStructuredPropertyValues: boolean;
 }
 
 /** What may be done to one entity. */
@@ -84,8 +86,15 @@ export interface EntityPrivileges {
   readonly canDelete: boolean;
   /** Values of every structured property may be set. */
   readonly canEditAllProperties: boolean;
-  /** The properties whose values may be set, when not all (URNs). */
+  /** The properties whose values may be set, when only those (URNs). */
   readonly editableProperties: readonly string[];
+  /** When the values of every property but some may be set: those (URNs); empty otherwise. */
+  readonly propertiesNotEditable: readonly string[];
+}
+
+/** Whether some property's values may be set on the entity (what DataHub's app offers as editing properties). */
+export function editsSomeProperty(e: EntityPrivileges): boolean {
+  return e.canEditAllProperties || e.editableProperties.length > 0 || e.propertiesNotEditable.length > 0;
 }
 
 export interface AccessService {

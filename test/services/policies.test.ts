@@ -19,7 +19,7 @@ import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { searchAvailableForTests } from '../support/server.js';
 import { datasetUrn, indexCaughtUp, jobsSettled, propertiesAspect, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { waitFor } from '../support/waitFor.js';
-import { expectEvery } from '../support/nonEmpty.js';
+import { expectEvery, nonEmpty } from '../support/nonEmpty.js';
 
 const ROOT: Caller = { actor: ROOT_PRINCIPAL, scope: 'admin', via: 'rest-v3' };
 const person = (id: string, groups: string[], scope: Caller['scope'] = 'write'): Caller => ({ actor: `urn:li:corpuser:${id}@example.com`, scope, groups, tokenKind: 'session', via: 'console' });
@@ -183,6 +183,17 @@ const policy = (id: string, body: Record<string, unknown>) => rt.services.polici
       expect(owned.owners).toEqual([OWNER.actor, 'urn:li:corpGroup:ops']);
     });
 
+    test('a definition is managed only where the policy names it: the console offers edits of acme.pii, not of acme.tier', async () => {
+      const definer = person('dora', ['definers']);
+      await policy('definers', { privileges: ['MANAGE_STRUCTURED_PROPERTIES'], actors: { groups: ['definers'] }, resources: { privilegeConstraints: { criteria: [{ field: 'PROPERTY', values: ['acme.pii'] }] } } });
+      try {
+        expect(await rt.services.access.entityPrivileges(definer, PII)).toMatchObject({ canEdit: true, canSoftDelete: true, canDelete: false });
+        expect(await rt.services.access.entityPrivileges(definer, TIER)).toMatchObject({ canEdit: false, canSoftDelete: false });
+      } finally {
+        await rt.services.policies.delete(ROOT, 'definers');
+      }
+    });
+
     test('what one may do to an entity, as the console shows it', async () => {
       expect(await rt.services.access.entityPrivileges(PRIVACY, MKT[0]!)).toMatchObject({ canView: true, canEdit: false, canEditAllProperties: false, editableProperties: [PII] });
       expect(await rt.services.access.entityPrivileges(STEWARD, FIN[0]!)).toMatchObject({ canEdit: true, canEditAllProperties: true, canDelete: false });
@@ -218,6 +229,25 @@ const policy = (id: string, body: Record<string, unknown>) => rt.services.polici
       expect(err.message).toMatch(/needs the VIEW_ENTITY_PAGE privilege on urn:li:dataset:\(urn:li:dataPlatform:hive,pol.mkt.leads,PROD\)/);
       const history = await rt.services.history.valueHistory(READER, { property: TIER, count: 100 });
       expectEvery(history.entries, (e) => e.urn.includes('pol.fin.'), 'the history entries');
+    });
+
+    test("a property's lifecycle shows to those who may read the property: its history across entities leaves it out for others", async () => {
+      expect((await rt.services.history.valueHistory(ROOT, { property: TIER, count: 100 })).events.map((e) => e.event)).toContain('created');
+      expect((await rt.services.history.valueHistory(READER, { property: TIER, count: 100 })).events).toEqual([]);
+    });
+
+    test('a bulk edit over a search selects, counts and names only what its author may read', async () => {
+      const author = person('rhea', ['finance-readers', 'finance-stewards']);
+      const readable = (await rt.services.search.scroll(READER, { types: ['dataset'], query: 'name:pol', count: 100 })).entities.map((e) => e.urn).sort();
+      expect(readable).toEqual(expect.arrayContaining(FIN));
+      const dry = await rt.services.bulkEdits.edit(author, { query: 'name:pol', property: TIER, operation: 'set', values: ['bronze'], dryRun: true });
+      expect([dry.entities, dry.refused]).toEqual([readable.length, []]);
+      const started = await rt.services.bulkEdits.edit(author, { query: 'name:pol', property: TIER, operation: 'set', values: ['bronze'] });
+      await jobsSettled(rt);
+      const result = (await rt.services.jobs.get(ROOT, started.jobId!)).result as { changed: number; unchanged: number; refused: Array<{ urn: string }> };
+      expect([result.changed + result.unchanged, result.refused]).toEqual([readable.length, []]);
+      for (const urn of nonEmpty(MKT, 'the marketing datasets')) expect(await valuesOn(urn, TIER)).not.toEqual([{ string: 'bronze' }]);
+      for (const urn of nonEmpty(FIN, 'the finance datasets')) expect(await valuesOn(urn, TIER)).toEqual([{ string: 'bronze' }]);
     });
 
     test('a reader outside every policy reads nothing: an empty search, not an error', async () => {

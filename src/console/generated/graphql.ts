@@ -299,7 +299,7 @@ export type LogicalOperator =
 
 export type PolicyMatchCondition =
   | 'EQUALS'
-  /** Refused: policies only grant; list the values a policy grants on. */
+  /** PROPERTY constraints only: the properties left out (the policy grants on every other one); refused on resources, which list the values a policy grants on. */
   | 'NOT_EQUALS'
   /** URN only: the urn starts with the value. */
   | 'STARTS_WITH';
@@ -789,7 +789,7 @@ export type EntityAccessQueryVariables = Exact<{
 }>;
 
 
-export type EntityAccessQuery = { entityAccess: { canEdit: boolean, canEditAllProperties: boolean, editableProperties: Array<string> } };
+export type EntityAccessQuery = { entityAccess: { canEdit: boolean, canSoftDelete: boolean, canDelete: boolean, canEditAllProperties: boolean, editableProperties: Array<string>, propertiesNotEditable: Array<string> } };
 
 type Value_NumberValue_Fragment = { numberValue: number };
 
@@ -1369,7 +1369,7 @@ export type ImportValuesMutation = { importStructuredPropertyValues: { dryRun: b
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean, managePolicies: boolean, manageGlobalViews: boolean } } };
+export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean, managePolicies: boolean, bulkEditStructuredPropertyValues: boolean, manageGlobalViews: boolean } } };
 
 export type TestPageQueryVariables = Exact<{
   urn: string;
@@ -2410,8 +2410,11 @@ export const EntityAccessDocument = new TypedDocumentString(`
     query EntityAccess($urn: String!) {
   entityAccess(urn: $urn) {
     canEdit
+    canSoftDelete
+    canDelete
     canEditAllProperties
     editableProperties
+    propertiesNotEditable
   }
 }
     `) as unknown as TypedDocumentString<EntityAccessQuery, EntityAccessQueryVariables>;
@@ -3146,6 +3149,7 @@ export const MeDocument = new TypedDocumentString(`
       manageTokens
       managePersonalTokens
       managePolicies
+      bulkEditStructuredPropertyValues
       manageGlobalViews
     }
   }

@@ -151,7 +151,10 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
   const rows = [...properties.values()].filter((p) => !p.status?.removed).sort((a, b) => nameOf(a.definition).localeCompare(nameOf(b.definition)));
   // What the policies let this person do here, property by property; the server still judges every save.
   const access = useQuery(EntityAccessDocument, { urn: entity.urn }, { skip: !me.platformPrivileges.editStructuredPropertyValues });
-  const mayEditProperty = (urn: string) => access.data !== null && (access.data.entityAccess.canEditAllProperties || access.data.entityAccess.editableProperties.includes(urn));
+  const mayEditProperty = (urn: string) => {
+    const a = access.data?.entityAccess;
+    return a !== undefined && (a.canEditAllProperties || a.editableProperties.includes(urn) || (a.propertiesNotEditable.length > 0 && !a.propertiesNotEditable.includes(urn)));
+  };
   const mayEdit = me.platformPrivileges.editStructuredPropertyValues && rows.some((p) => mayEditProperty(p.urn));
   const currentOf = (urn: string) => (fresh ? (fresh.values.get(urn) ?? []) : (heldBy.get(urn)?.values ?? []).map((v) => valueText(v)));
 

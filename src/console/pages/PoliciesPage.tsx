@@ -32,6 +32,11 @@ function criteriaText(filter: PolicyCriteriaFragment | null | undefined): string
   return (filter?.criteria ?? []).map((c) => `${c.field} ${c.condition === 'STARTS_WITH' ? 'starts with' : 'is'} ${c.values.map((v) => v.value).join(' or ')}`);
 }
 
+/** The properties value and definition privileges cover: those named, or every one but those left out (NOT_EQUALS). */
+function constraintsText(filter: PolicyCriteriaFragment | null | undefined): string[] {
+  return (filter?.criteria ?? []).map((c) => `${c.condition === 'NOT_EQUALS' ? 'every property but' : 'only the properties'} ${c.values.map((v) => v.value).join(', ')}`);
+}
+
 function actorsText(p: PolicyRowFragment): string {
   const a = p.actors;
   return [...(a.allUsers ? ['everyone signed in'] : []), ...(a.allGroups ? ['everyone in a group'] : []), ...(a.resourceOwners ? ['owners of the resource'] : []), ...(a.users ?? []), ...(a.groups ?? [])].join(', ');
@@ -164,7 +169,7 @@ export function PoliciesPage({ me }: { me: Me }) {
               <td>{p.privileges.join(', ')}</td>
               <td>{actorsText(p)}</td>
               <td>
-                {[...criteriaText(p.resources?.filter), ...criteriaText(p.policyConstraints).map((c) => `only ${c}`)].join('; ') || 'every resource'}
+                {[...criteriaText(p.resources?.filter), ...constraintsText(p.policyConstraints)].join('; ') || 'every resource'}
               </td>
               {manage && (
                 <td className="row-actions">

@@ -7,7 +7,7 @@
  */
 import type { TokenScope } from '../accessToken.js';
 import { principalKindOf, type PrincipalKind } from '../principal.js';
-import { groupUrn, qualifiedNameOf, type Policy } from './policy.js';
+import { coversEveryProperty, coversProperty, describeCoverage, groupUrn, qualifiedNameOf, type Policy } from './policy.js';
 import { privilegeInfo, withinCeiling, type Privilege } from './privileges.js';
 import { criterionNeeds, meetsCriterion, mergeNeeds, NO_FACT_NEEDS, type FactNeeds, type ResourceFacts } from './resources.js';
 
@@ -93,9 +93,9 @@ export function refusalOf(policy: Policy, principal: Principal, privilege: Privi
   if (match === 'owner' && (!facts || !isOwner(principal, facts))) return `it grants to owners, and ${principal.actor} does not own ${facts?.urn ?? 'the resource'}`;
   const unmet = policy.criteria.find((c) => !facts || !meetsCriterion(c, facts));
   if (unmet) return `${facts?.urn ?? 'no resource'} does not match its resources (${describeCriterion(unmet)})`;
-  if (target.property !== undefined && policy.properties !== null) {
-    if (target.property === ALL_PROPERTIES) return `it covers only the properties ${policy.properties.map(qualifiedNameOf).join(', ')}, and this touches every property`;
-    if (!policy.properties.includes(target.property)) return `it covers only the properties ${policy.properties.map(qualifiedNameOf).join(', ')}`;
+  if (target.property !== undefined && !coversEveryProperty(policy)) {
+    if (target.property === ALL_PROPERTIES) return `it covers ${describeCoverage(policy)}, and this touches every property`;
+    if (!coversProperty(policy, target.property)) return `it covers ${describeCoverage(policy)}, not ${qualifiedNameOf(target.property)}`;
   }
   return undefined;
 }

@@ -5,7 +5,10 @@
  * every other aspect, and DataHub's own clients read and write them in DataHub's shape.
  * This module reads that shape strictly (an unknown privilege, field or condition is a
  * 400 naming where it is and how to fix it) and turns it into the form evaluation uses
- * (evaluate.ts). Policies only grant: there is no deny and no NOT_EQUALS. Pure.
+ * (evaluate.ts). Policies only grant: there is no deny. A resource criterion lists the
+ * values it grants on; the properties a value privilege covers may be named either way,
+ * those covered or, with NOT_EQUALS, those left out ("every property but acme.pii"),
+ * which still grants, on the rest. Pure.
  */
 import { ValidationError } from '../errors.js';
 import { LIMITS } from '../limits.js';
@@ -63,6 +66,8 @@ export interface Policy {
   readonly criteria: readonly Criterion[];
   /** The structured properties value and definition privileges are limited to (URNs); null: every property. */
   readonly properties: readonly string[] | null;
+  /** The structured properties they leave out (URNs; PROPERTY constraints with NOT_EQUALS): every property but these. */
+  readonly exceptProperties: readonly string[];
   readonly editable: boolean;
 }
 
@@ -208,7 +213,9 @@ function parseCriterion(value: unknown, at: string): Criterion {
   const c = record(value, at);
   const f = criterionField(c.field, `${at}.field`);
   const condition = oneOf(c.condition, `${at}.condition`, ['EQUALS', 'STARTS_WITH', 'NOT_EQUALS'] as const, 'EQUALS');
-  if (condition === 'NOT_EQUALS') throw new ValidationError(`${at}.condition NOT_EQUALS is not supported: policies only grant, so list the values a policy grants on`, `${at}.condition`);
+  if (condition === 'NOT_EQUALS') {
+    throw new ValidationError(`${at}.condition NOT_EQUALS is not supported on resources: policies only grant, so list the values a policy grants on (NOT_EQUALS names the properties left out, in privilegeConstraints)`, `${at}.condition`);
+  }
   if (condition === 'STARTS_WITH' && f !== 'URN') throw new ValidationError(`${at}.condition STARTS_WITH applies to URN only; list the values of ${fieldName(f)}`, `${at}.condition`);
   const raw = list(c.values, `${at}.values`);
   if (raw.length === 0) throw new ValidationError(`${at}.values is empty: a criterion matches when the resource has one of its values; leave the criterion out to match every resource`, `${at}.values`);
@@ -220,9 +227,17 @@ export function fieldName(f: CriterionField): string {
   return typeof f === 'object' ? `${PROPERTY_FIELD_PREFIX}${f.property.slice(PROPERTY_URN_PREFIX.length)}` : f;
 }
 
-function parseResources(value: unknown, at: string): { criteria: Criterion[]; properties: string[] | null } {
+/** The properties value and definition privileges cover: those named (null: every one), but those left out. */
+interface PropertyCoverage {
+  readonly properties: string[] | null;
+  readonly exceptProperties: string[];
+}
+
+const EVERY_PROPERTY: PropertyCoverage = { properties: null, exceptProperties: [] };
+
+function parseResources(value: unknown, at: string): { criteria: Criterion[]; coverage: PropertyCoverage } {
   const r = optionalRecord(value, at);
-  if (!r) return { criteria: [], properties: null };
+  if (!r) return { criteria: [], coverage: EVERY_PROPERTY };
   const criteria: Criterion[] = [];
   // DataHub's older form: `type` and `resources` beside (or instead of) the filter.
   if (r.type !== undefined && r.type !== null && r.type !== '') criteria.push({ field: 'TYPE', values: [entityTypeName(text(r.type, `${at}.type`, 200), `${at}.type`)], condition: 'EQUALS' });
@@ -234,27 +249,49 @@ function parseResources(value: unknown, at: string): { criteria: Criterion[]; pr
   if (given.length > MAX_CRITERIA) throw new ValidationError(`${at}.filter.criteria holds ${given.length} criteria, more than the limit of ${MAX_CRITERIA}`, `${at}.filter.criteria`);
   criteria.push(...given.map((c, i) => parseCriterion(c, `${at}.filter.criteria[${i}]`)));
   if (all && criteria.length > 0) throw new ValidationError(`${at}.allResources is true but the resources are also filtered; leave out one or the other`, `${at}.allResources`);
-  return { criteria, properties: parseConstraints(r.privilegeConstraints, `${at}.privilegeConstraints`) };
+  return { criteria, coverage: parseConstraints(r.privilegeConstraints, `${at}.privilegeConstraints`) };
 }
 
-/** The properties a value or definition privilege covers: `PROPERTY` criteria of the privilege constraints. */
-function parseConstraints(value: unknown, at: string): string[] | null {
+/**
+ * The properties a value or definition privilege covers: `PROPERTY` criteria of the
+ * privilege constraints, EQUALS naming properties covered, NOT_EQUALS properties left out.
+ */
+function parseConstraints(value: unknown, at: string): PropertyCoverage {
   const c = optionalRecord(value, at);
-  if (!c) return null;
+  if (!c) return EVERY_PROPERTY;
   const given = list(c.criteria, `${at}.criteria`);
-  if (given.length === 0) return null;
-  const out = new Set<string>();
+  if (given.length === 0) return EVERY_PROPERTY;
+  const only = new Set<string>();
+  const except = new Set<string>();
   given.forEach((raw, i) => {
     const x = record(raw, `${at}.criteria[${i}]`);
     const field = text(x.field, `${at}.criteria[${i}].field`, 100).trim().toUpperCase();
     if (!PROPERTY_CONSTRAINT_FIELDS.has(field)) throw new ValidationError(`${at}.criteria[${i}].field must be PROPERTY (the structured properties the privileges cover)`, `${at}.criteria[${i}].field`);
-    oneOf(x.condition, `${at}.criteria[${i}].condition`, ['EQUALS'] as const, 'EQUALS');
+    const condition = oneOf(x.condition, `${at}.criteria[${i}].condition`, ['EQUALS', 'NOT_EQUALS'] as const, 'EQUALS');
     const values = list(x.values, `${at}.criteria[${i}].values`);
-    if (values.length === 0) throw new ValidationError(`${at}.criteria[${i}].values is empty; name the properties covered, or leave the constraint out to cover every property`, `${at}.criteria[${i}].values`);
-    values.forEach((v, k) => out.add(propertyUrnOf(v, `${at}.criteria[${i}].values[${k}]`)));
+    if (values.length === 0) {
+      throw new ValidationError(`${at}.criteria[${i}].values is empty; name the properties covered (EQUALS) or left out (NOT_EQUALS), or leave the constraint out to cover every property`, `${at}.criteria[${i}].values`);
+    }
+    values.forEach((v, k) => (condition === 'EQUALS' ? only : except).add(propertyUrnOf(v, `${at}.criteria[${i}].values[${k}]`)));
   });
-  // Several PROPERTY criteria narrow nothing further: each names properties covered.
-  return [...out];
+  // Several EQUALS criteria narrow nothing further: each names properties covered; those left out are left out of them.
+  return { properties: only.size > 0 ? [...only] : null, exceptProperties: [...except] };
+}
+
+/** Whether the policy's constraints cover the property (a URN); every property for a policy without them. */
+export function coversProperty(policy: Pick<Policy, 'properties' | 'exceptProperties'>, property: string): boolean {
+  return (policy.properties === null || policy.properties.includes(property)) && !policy.exceptProperties.includes(property);
+}
+
+/** Whether the policy covers every property (no constraint, or none left out). */
+export function coversEveryProperty(policy: Pick<Policy, 'properties' | 'exceptProperties'>): boolean {
+  return policy.properties === null && policy.exceptProperties.length === 0;
+}
+
+/** The properties a policy covers, in words: `only the properties acme.tier, acme.domain`, or `every property but acme.pii`. */
+export function describeCoverage(policy: Pick<Policy, 'properties' | 'exceptProperties'>): string {
+  const only = policy.properties === null ? 'every property' : `only the properties ${policy.properties.map(qualifiedNameOf).join(', ')}`;
+  return policy.exceptProperties.length === 0 ? only : `${only} but ${policy.exceptProperties.map(qualifiedNameOf).join(', ')}`;
 }
 
 function parseActors(value: unknown, at: string): PolicyActors {
@@ -306,8 +343,8 @@ export function parsePolicy(urn: string, input: PolicyInput, at = 'policy'): Pol
   const description = p.description === undefined || p.description === null ? null : text(p.description, prefix('description'), LIMITS.descriptionLength);
   const privileges = parsePrivileges(p.privileges, prefix('privileges'), type);
   const resources = parseResources(p.resources, prefix('resources'));
-  const constraints = p.policyConstraints === undefined ? resources.properties : parseConstraints(p.policyConstraints, prefix('policyConstraints'));
-  if (type === 'PLATFORM' && (resources.criteria.length > 0 || constraints !== null)) {
+  const constraints = p.policyConstraints === undefined ? resources.coverage : parseConstraints(p.policyConstraints, prefix('policyConstraints'));
+  if (type === 'PLATFORM' && (resources.criteria.length > 0 || !coversEveryProperty(constraints))) {
     throw new ValidationError(`${prefix('resources')}: a PLATFORM policy grants on nothing in particular; leave its resources out, or make it a METADATA policy`, prefix('resources'));
   }
   return {
@@ -319,7 +356,8 @@ export function parsePolicy(urn: string, input: PolicyInput, at = 'policy'): Pol
     privileges,
     actors: parseActors(p.actors, prefix('actors')),
     criteria: resources.criteria,
-    properties: constraints,
+    properties: constraints.properties,
+    exceptProperties: constraints.exceptProperties,
     editable: p.editable === undefined || p.editable === null ? true : flag(p.editable, prefix('editable')),
   };
 }
@@ -337,10 +375,18 @@ export function policyInfoOf(policy: Policy): Record<string, unknown> {
     resources: {
       allResources: criteria.length === 0,
       ...(criteria.length > 0 ? { filter: { criteria } } : {}),
-      ...(policy.properties !== null ? { privilegeConstraints: { criteria: [{ field: 'PROPERTY', values: [...policy.properties], condition: 'EQUALS' }] } } : {}),
+      ...(coversEveryProperty(policy) ? {} : { privilegeConstraints: { criteria: constraintCriteria(policy) } }),
     },
     editable: policy.editable,
   };
+}
+
+/** A policy's PROPERTY constraints as DataHub's criteria: those covered (EQUALS), those left out (NOT_EQUALS). */
+export function constraintCriteria(policy: Pick<Policy, 'properties' | 'exceptProperties'>): Array<{ field: 'PROPERTY'; values: string[]; condition: 'EQUALS' | 'NOT_EQUALS' }> {
+  return [
+    ...(policy.properties !== null ? [{ field: 'PROPERTY' as const, values: [...policy.properties], condition: 'EQUALS' as const }] : []),
+    ...(policy.exceptProperties.length > 0 ? [{ field: 'PROPERTY' as const, values: [...policy.exceptProperties], condition: 'NOT_EQUALS' as const }] : []),
+  ];
 }
 
 /** The qualified name of a property urn (the urn's id). */

@@ -4,7 +4,7 @@
  * privileges, and where a policy's resources change. `--dry-run` shows exactly this;
  * applying writes it. Pure.
  */
-import { fieldName, qualifiedNameOf, type Policy } from './policy.js';
+import { coversEveryProperty, describeCoverage, fieldName, type Policy } from './policy.js';
 import type { Privilege } from './privileges.js';
 
 export type PolicyChangeKind = 'create' | 'update' | 'unchanged' | 'delete' | 'deactivate';
@@ -51,7 +51,7 @@ function grants(p: Policy | null, actor: string): Set<Privilege> {
 export function describeResources(p: Policy): string {
   const criteria = p.criteria.map((c) => `${fieldName(c.field)} ${c.condition === 'STARTS_WITH' ? 'starts with' : 'is'} ${c.values.join(' or ')}`);
   const where = criteria.length === 0 ? 'every resource' : criteria.join(' and ');
-  return p.properties === null ? where : `${where}; properties ${p.properties.map(qualifiedNameOf).join(', ')}`;
+  return coversEveryProperty(p) ? where : `${where}; ${describeCoverage(p)}`;
 }
 
 function sameGrant(a: Policy, b: Policy): boolean {

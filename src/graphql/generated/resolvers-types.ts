@@ -1940,8 +1940,10 @@ export type EntityAccess = {
   canEditAllProperties: Scalars['Boolean']['output'];
   canSoftDelete: Scalars['Boolean']['output'];
   canView: Scalars['Boolean']['output'];
-  /** The properties whose values may be set, when not all (urns). */
+  /** The properties whose values may be set, when only those (urns). */
   editableProperties: Array<Scalars['String']['output']>;
+  /** When the values of every property but some may be set (a policy covering every property but those): those (urns); empty otherwise. */
+  propertiesNotEditable: Array<Scalars['String']['output']>;
   urn: Scalars['String']['output'];
 };
 
@@ -3697,6 +3699,8 @@ export type PlatformNativeType =
 /** What the caller's scope allows, so clients show only the actions that will succeed. */
 export type PlatformPrivileges = {
   __typename?: 'PlatformPrivileges';
+  /** Start bulk edits of values (BULK_EDIT); each entity is still judged as a value write. */
+  bulkEditStructuredPropertyValues: Scalars['Boolean']['output'];
   createBusinessAttributes: Scalars['Boolean']['output'];
   createDomains: Scalars['Boolean']['output'];
   createLogicalModels: Scalars['Boolean']['output'];
@@ -3788,7 +3792,7 @@ export type PolicyGrantee = {
 
 export type PolicyMatchCondition =
   | 'EQUALS'
-  /** Refused: policies only grant; list the values a policy grants on. */
+  /** PROPERTY constraints only: the properties left out (the policy grants on every other one); refused on resources, which list the values a policy grants on. */
   | 'NOT_EQUALS'
   /** URN only: the urn starts with the value. */
   | 'STARTS_WITH';
@@ -7772,6 +7776,7 @@ export type EntityAccessResolvers<ContextType = GraphQLContext, ParentType exten
   canSoftDelete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   canView?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   editableProperties?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  propertiesNotEditable?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
@@ -8701,6 +8706,7 @@ export type PartitionSpecResolvers<ContextType = GraphQLContext, ParentType exte
 }>;
 
 export type PlatformPrivilegesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlatformPrivileges'] = ResolversParentTypes['PlatformPrivileges']> = ResolversObject<{
+  bulkEditStructuredPropertyValues?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createBusinessAttributes?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createDomains?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createLogicalModels?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;

@@ -7,7 +7,7 @@
  */
 import { NotFoundError } from '../../domain/errors.js';
 import type { Policy as PolicyModel } from '../../domain/policies/policy.js';
-import { policyInfoOf } from '../../domain/policies/policy.js';
+import { constraintCriteria, coversEveryProperty, policyInfoOf } from '../../domain/policies/policy.js';
 import type { AccessExplanationResolvers, AccessTokenScope, MutationResolvers, PolicyResolvers, QueryResolvers, WhoCouldResolvers } from '../generated/resolvers-types.js';
 
 const upper = (scope: string) => scope.toUpperCase() as AccessTokenScope;
@@ -29,7 +29,7 @@ export const Policy: PolicyResolvers = {
   privileges: (v) => [...v.policy.privileges],
   actors: (v) => ({ ...v.policy.actors, users: [...v.policy.actors.users], groups: [...v.policy.actors.groups] }),
   editable: (v) => v.policy.editable,
-  policyConstraints: (v) => (v.policy.properties === null ? null : { criteria: [{ field: 'PROPERTY', values: v.policy.properties.map((value) => ({ value })), condition: 'EQUALS' }] }),
+  policyConstraints: (v) => (coversEveryProperty(v.policy) ? null : { criteria: constraintCriteria(v.policy).map((c) => ({ ...c, values: c.values.map((value) => ({ value })) })) }),
   origin: (v) => (v.origin === 'default' ? 'DEFAULT' : 'STORED'),
   lastModified: (v) => v.lastModified,
 };

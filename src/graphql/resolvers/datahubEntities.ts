@@ -7,6 +7,7 @@
  */
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { keyAspectOf, parseUrn } from '../../domain/urn.js';
+import { editsSomeProperty } from '../../services/accessService.js';
 import type { GraphQLContext } from '../context.js';
 import type { EntityModel } from '../models.js';
 import {
@@ -40,7 +41,7 @@ export const keyPart = (model: EntityModel, field: string): string => keyAspectO
 export async function entityPrivilegesOf(ctx: GraphQLContext, urn: string) {
   const access = await ctx.services.access.entityPrivileges(ctx.caller, urn);
   return {
-    canEditProperties: access.canEditAllProperties || access.editableProperties.length > 0,
+    canEditProperties: editsSomeProperty(access),
     canEditLineage: false,
     canEditDomains: false,
     canEditDataProducts: false,

@@ -9,6 +9,7 @@ import { tryParseUrn } from '../../domain/urn.js';
 import { scopeAllows } from '../../domain/accessToken.js';
 import { ForbiddenError } from '../../domain/errors.js';
 import { ENTITY } from '../../domain/registry/entityTypes.js';
+import { editsSomeProperty } from '../../services/accessService.js';
 import { parseViewType } from '../../domain/savedView.js';
 import type { MutationResolvers, QueryResolvers } from '../generated/resolvers-types.js';
 import type { ViewPage } from '../../services/viewService.js';
@@ -38,7 +39,7 @@ export const DataHubQuery: QueryResolvers = {
       return { privileges: ['VIEW_ENTITY_PAGE', ...(privileges.editStructuredPropertyValues ? ['EDIT_ENTITY_PROPERTIES'] : [])] };
     }
     const access = await ctx.services.access.entityPrivileges(ctx.caller, input.resourceSpec.resourceUrn);
-    return { privileges: [...(access.canView ? ['VIEW_ENTITY_PAGE'] : []), ...(access.canEditAllProperties || access.editableProperties.length > 0 ? ['EDIT_ENTITY_PROPERTIES'] : [])] };
+    return { privileges: [...(access.canView ? ['VIEW_ENTITY_PAGE'] : []), ...(editsSomeProperty(access) ? ['EDIT_ENTITY_PROPERTIES'] : [])] };
   },
   getQuickFilters: () => ({ quickFilters: [] }),
   listRecommendations: () => ({ modules: [] }),

@@ -49,6 +49,18 @@ test('a privilege limited to named properties covers those only, and never an ac
   expect(p.allows('EDIT_ENTITY_PROPERTIES', { resource: MARKETING, property: ALL_PROPERTIES })).toBe(false);
 });
 
+test('a privilege on every property but some covers the rest, never those, and never an act on every property', () => {
+  const allButPii = policy('all-but-pii', { privileges: ['EDIT_ENTITY_PROPERTIES'], actors: { groups: ['finance-stewards'] }, resources: { privilegeConstraints: { criteria: [{ field: 'PROPERTY', values: ['acme.pii'], condition: 'NOT_EQUALS' }] } } });
+  const steward = set(who('urn:li:corpuser:sam@example.com', ['finance-stewards']), allButPii);
+  expect(steward.allows('EDIT_ENTITY_PROPERTIES', { resource: FINANCE, property: DOMAIN })).toBe(true);
+  expect(steward.allows('EDIT_ENTITY_PROPERTIES', { resource: FINANCE, property: PII })).toBe(false);
+  expect(steward.allows('EDIT_ENTITY_PROPERTIES', { resource: FINANCE, property: ALL_PROPERTIES })).toBe(false);
+  expect(steward.decide('EDIT_ENTITY_PROPERTIES', { resource: FINANCE, property: PII }).notGranting[0]!.refusal).toBe('it covers every property but acme.pii, not acme.pii');
+  // The privacy team's policy grants what the stewards' leaves out, to them only.
+  const both = set(who('urn:li:corpuser:pia@example.com', ['finance-stewards', 'privacy']), allButPii, privacy);
+  expect(both.allows('EDIT_ENTITY_PROPERTIES', { resource: FINANCE, property: PII })).toBe(true);
+});
+
 test('owners are the ownership aspect: the actor, or one of their groups', () => {
   expect(set(who('urn:li:corpuser:olga@example.com'), owners).allows('EDIT_ENTITY', { resource: FINANCE })).toBe(true);
   expect(set(who('urn:li:corpuser:olga@example.com'), owners).allows('EDIT_ENTITY', { resource: MARKETING })).toBe(false);
