@@ -300,6 +300,21 @@ test('the people acted as the provider said: their groups came from its groups c
   expect(me.data.me).toEqual({ corpUser: { urn: 'urn:li:corpuser:ada@example.com' }, scope: 'ADMIN', platformPrivileges: { managePolicies: true, manageTokens: true } });
   const amy = await graphql(server.url, '{ me { scope platformPrivileges { managePolicies manageTokens } } }', undefined, '/api/graphql', { authorization: `Bearer ${tokens.amy}` });
   expect(amy.data.me).toEqual({ scope: 'ADMIN', platformPrivileges: { managePolicies: false, manageTokens: false } });
+  const bulk = async (who: Who) => (await graphql(server.url, '{ me { platformPrivileges { bulkEditStructuredPropertyValues } } }', undefined, '/api/graphql', { authorization: `Bearer ${tokens[who]}` })).data.me.platformPrivileges;
+  expect([await bulk('ann'), await bulk('ben')]).toEqual([{ bulkEditStructuredPropertyValues: true }, { bulkEditStructuredPropertyValues: false }]);
+});
+
+test("DataHub's app is told what the policies allow on each entity: getGrantedPrivileges on a resource, an entity's privileges", async () => {
+  const [fin, mkt] = [await newDataset('finance'), await newDataset('marketing')];
+  const granted = async (who: Who, urn: string) => {
+    const answer = await graphql(server.url, 'query q($i: GetGrantedPrivilegesInput!) { getGrantedPrivileges(input: $i) { privileges } }', { i: { actorUrn: `urn:li:corpuser:${who}@example.com`, resourceSpec: { resourceType: 'DATASET', resourceUrn: urn } } }, '/api/v2/graphql', { authorization: `Bearer ${tokens[who]}` });
+    return answer.data.getGrantedPrivileges.privileges;
+  };
+  expect([await granted('ann', fin), await granted('ann', mkt), await granted('ben', fin)]).toEqual([['VIEW_ENTITY_PAGE', 'EDIT_ENTITY_PROPERTIES'], [], []]);
+  const privileges = await graphql(server.url, 'query q($u: String!) { dataset(urn: $u) { privileges { canEditProperties } } }', { u: fin }, '/api/v2/graphql', { authorization: `Bearer ${tokens.ann}` });
+  expect(privileges.data.dataset.privileges).toEqual({ canEditProperties: true });
+  const admin = await graphql(server.url, 'query q($u: String!) { dataset(urn: $u) { privileges { canEditProperties } } }', { u: fin }, '/api/v2/graphql', { authorization: `Bearer ${tokens.amy}` });
+  expect(admin.data.dataset.privileges).toEqual({ canEditProperties: false });
 });
 
 describe.each(ROWS.map((row) => [`${row.privilege}: ${row.about}`, row] as const))('%s', (_title, row) => {
