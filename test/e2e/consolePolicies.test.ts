@@ -5,7 +5,10 @@
  * controls the policies give a person, entity by entity and property by property, and
  * none other, while the server still refuses what a hand-made request asks; a policy
  * administrator lists the policies, turns one off, and asks who could edit acme.pii on a
- * dataset. A person who may not manage policies reads them without edit controls.
+ * dataset. A person who may not manage policies reads them without edit controls. The
+ * other privileges the console acts on: reading (someone no policy lets read finds
+ * nothing), starting bulk edits, managing one property's definition, hard deletes and
+ * metadata tests, each offered exactly when a policy grants it.
  */
 import { existsSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -23,12 +26,13 @@ const PEOPLE = {
   ann: { login: 'ann', password: 'ann-pw', email: 'ann@example.com', name: 'Ann Finance', groups: ['stewards', 'finance'] },
   pia: { login: 'pia', password: 'pia-pw', email: 'pia@example.com', name: 'Pia Privacy', groups: ['stewards', 'privacy'] },
   ada: { login: 'ada', password: 'ada-pw', email: 'ada@example.com', name: 'Ada Policies', groups: ['admins', 'policy-admins'] },
+  val: { login: 'val', password: 'val-pw', email: 'val@example.com', name: 'Val Visitor', groups: ['staff'] },
 } satisfies Record<string, ProviderPerson>;
 const FIN = 'urn:li:dataset:(urn:li:dataPlatform:hive,console.fin.ledger,PROD)';
 const MKT = 'urn:li:dataset:(urn:li:dataPlatform:hive,console.mkt.leads,PROD)';
 
 const POLICIES = [
-  { id: 'k-read', displayName: 'Everyone reads', privileges: ['VIEW_ENTITY_PAGE'], actors: { allUsers: true } },
+  { id: 'k-read', displayName: 'Stewards and admins read', privileges: ['VIEW_ENTITY_PAGE'], actors: { groups: ['stewards', 'admins'] } },
   {
     id: 'k-finance',
     displayName: 'Finance edits finance datasets',
@@ -38,6 +42,8 @@ const POLICIES = [
   },
   { id: 'k-privacy', displayName: 'Privacy edits acme.pii', privileges: ['EDIT_ENTITY_PROPERTIES'], actors: { groups: ['privacy'] }, resources: { privilegeConstraints: { criteria: [{ field: 'PROPERTY', values: ['acme.pii'] }] } } },
   { id: 'k-admins', displayName: 'Policy admins manage policies', type: 'PLATFORM', privileges: ['MANAGE_POLICIES'], actors: { groups: ['policy-admins'] } },
+  { id: 'k-finance-bulk', displayName: 'Finance bulk edits', type: 'PLATFORM', privileges: ['BULK_EDIT'], actors: { groups: ['finance'] } },
+  { id: 'k-finance-tier', displayName: 'Finance defines acme.tier', privileges: ['MANAGE_STRUCTURED_PROPERTIES'], actors: { groups: ['finance'] }, resources: { privilegeConstraints: { criteria: [{ field: 'PROPERTY', values: ['acme.tier'] }] } } },
 ];
 
 (haveChromium ? describe : describe.skip)('the console follows the policies', () => {
@@ -136,5 +142,50 @@ const POLICIES = [
     expect(browser.pageErrors).toEqual([]);
     expect(browser.cspViolations).toEqual([]);
     expect(browser.offHostRequests.filter((u) => !u.startsWith(provider.issuer))).toEqual([]);
+  }, 120_000);
+
+  test('VIEW_ENTITY_PAGE: someone no policy lets read finds nothing, and a dataset page names the privilege they lack', async () => {
+    // The policies as the suite began (the administrator above turned the finance policy off).
+    expect((await http(server.url, 'POST', `${V3}/policies/apply`, { query: { prune: 'true' }, json: { policies: POLICIES }, headers: { authorization: `Bearer ${ROOT}` } })).status).toBe(200);
+    await signInAs(PEOPLE.val, '/search?q=name%3Aconsole');
+    await page.locator('p.result-count').filter({ hasText: '0 results' }).waitFor();
+    await page.goto(`${server.url}${entityPath(FIN)}`);
+    await page.getByText(/needs the VIEW_ENTITY_PAGE privilege on urn:li:dataset:\(urn:li:dataPlatform:hive,console\.fin\.ledger,PROD\)/).waitFor();
+    await signInAs(PEOPLE.ann, '/search?q=name%3Aconsole');
+    await page.locator('p.result-count').filter({ hasText: '2 results' }).waitFor();
+  }, 120_000);
+
+  test('BULK_EDIT: the search offers a bulk edit to a steward a policy lets start one, and not to another', async () => {
+    await page.getByRole('button', { name: 'Select all 2 matching' }).waitFor();
+    await signInAs(PEOPLE.pia, '/search?q=name%3Aconsole');
+    await page.locator('p.result-count').filter({ hasText: '2 results' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Select all \d+ matching$/ }).count()).toBe(0);
+    expect(await page.getByRole('checkbox', { name: /^Select / }).count()).toBe(0);
+  }, 120_000);
+
+  test('MANAGE_STRUCTURED_PROPERTIES limited to acme.tier: its page offers Edit and Soft delete, acme.pii\'s none', async () => {
+    await signInAs(PEOPLE.ann, '/properties/urn%3Ali%3AstructuredProperty%3Aacme.tier');
+    const actions = page.getByRole('group', { name: 'Property actions' });
+    await actions.getByRole('link', { name: 'Edit' }).waitFor();
+    await actions.getByRole('button', { name: 'Soft delete' }).waitFor();
+    await page.goto(`${server.url}/properties/${encodeURIComponent('urn:li:structuredProperty:acme.pii')}`);
+    await actions.getByText('Not yours to change').waitFor();
+    expect(await actions.locator('a, button').count()).toBe(0);
+  }, 120_000);
+
+  test('DELETE_ENTITY and MANAGE_TESTS: a policy administrator is offered hard deletes and new tests once a policy grants them', async () => {
+    await signInAs(PEOPLE.ada, '/tests');
+    await heading('Metadata tests');
+    expect(await page.getByRole('link', { name: 'New test' }).count()).toBe(0);
+    await page.goto(`${server.url}/properties/${encodeURIComponent('urn:li:structuredProperty:acme.pii')}`);
+    await page.getByRole('heading', { level: 1, name: 'acme.pii' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete permanently' }).count()).toBe(0);
+    const granted = await asRoot('POST', `${V3}/policies`, { id: 'k-admins-more', displayName: 'Policy admins delete and manage tests', privileges: ['DELETE_ENTITY', 'MANAGE_TESTS'], actors: { groups: ['policy-admins'] } });
+    expect(granted.status).toBe(200);
+    await page.reload();
+    await page.getByRole('button', { name: 'Delete permanently' }).waitFor();
+    await page.goto(`${server.url}/tests`);
+    await page.getByRole('link', { name: 'New test' }).waitFor();
+    expect(browser.pageErrors).toEqual([]);
   }, 120_000);
 });

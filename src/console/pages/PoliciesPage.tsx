@@ -34,7 +34,8 @@ function criteriaText(filter: PolicyCriteriaFragment | null | undefined): string
 
 /** The properties value and definition privileges cover: those named, or every one but those left out (NOT_EQUALS). */
 function constraintsText(filter: PolicyCriteriaFragment | null | undefined): string[] {
-  return (filter?.criteria ?? []).map((c) => `${c.condition === 'NOT_EQUALS' ? 'every property but' : 'only the properties'} ${c.values.map((v) => v.value).join(', ')}`);
+  const name = (urn: string) => urn.replace(/^urn:li:structuredProperty:/, '');
+  return (filter?.criteria ?? []).map((c) => `${c.condition === 'NOT_EQUALS' ? 'every property but' : 'only the properties'} ${c.values.map((v) => name(v.value)).join(', ')}`);
 }
 
 function actorsText(p: PolicyRowFragment): string {

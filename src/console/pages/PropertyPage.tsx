@@ -133,6 +133,7 @@ export function PropertyPage({ me, urn, followMigration = false }: { me: Me; urn
               Restore
             </button>
           )}
+          {access.data && !mayManage && !mayDelete && <span className="hint">Not yours to change</span>}
           {mayDelete && (
             <button type="button" className="danger" disabled={busy} onClick={() => setConfirming(true)}>
               Delete permanently
