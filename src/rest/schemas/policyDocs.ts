@@ -19,7 +19,7 @@ const POLICY = { urn: 'urn:li:dataHubPolicy:finance-stewards', origin: 'stored',
 const POLICY_INFO: JsonSchema = {
   type: 'object',
   description:
-    "DataHub's dataHubPolicyInfo: `displayName`, `description`, `type` (METADATA or PLATFORM), `state` (ACTIVE or INACTIVE), `privileges`, `actors` (`users`, `groups`, `resourceOwners`, `allUsers`, `allGroups`), `resources` (`allResources`, `filter.criteria` of `{field, values, condition}` with field TYPE, URN, PLATFORM, DOMAIN, TAG or `structuredProperties.<qualifiedName>`; `privilegeConstraints.criteria` with field PROPERTY naming the properties value and definition privileges cover).",
+    "DataHub's dataHubPolicyInfo: `displayName`, `description`, `type` (METADATA or PLATFORM), `state` (ACTIVE or INACTIVE), `privileges`, `actors` (`users`, `groups`, `resourceOwners`, `allUsers`, `allGroups`), `resources` (`allResources`, `filter.criteria` of `{field, values, condition}` with field TYPE, URN, PLATFORM, DOMAIN, TAG or `structuredProperties.<qualifiedName>`; `privilegeConstraints.criteria` with field PROPERTY naming the properties value and definition privileges cover, or with condition NOT_EQUALS those they leave out).",
   additionalProperties: true,
 };
 const POLICY_ANSWER: JsonSchema = {
