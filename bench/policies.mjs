@@ -11,6 +11,7 @@
 // BULK_EDIT is granted by name; 96 more name other groups, with every kind of criterion.
 // Options: --n datasets (default 10000), --ops writes per round (2000), --searches per
 // round (400), --rounds (5), --concurrency (16).
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { load, machine, median, percentile, request, round, startServer, testServers, writeSection } from './support.mjs';
 
@@ -125,6 +126,8 @@ export async function run(argv) {
       await load(300, concurrency, write(0));
     }
     const results = { none: { writes: [], search: [], bulk: [] }, hundred: { writes: [], search: [], bulk: [] } };
+    // The machine is shared: its load when the rounds start and end is part of the figures.
+    const loadAtStart = os.loadavg()[0];
     let phase = 1;
     // Each kind of measurement alternates the two sides back to back (which goes first alternates too), so drift on a shared machine falls on both.
     for (let r = 0; r < rounds; r++) {
@@ -159,7 +162,7 @@ export async function run(argv) {
     const bulkRate = (side) => median(results[side].bulk.map((b) => b.entities / b.seconds));
     const table = `
 Command: \`npm run bench -- policies --n ${n} --ops ${ops} --searches ${searches} --rounds ${rounds} --concurrency ${concurrency}\`
-Machine: ${machine()}. Server as a child process (\`node dist/main.js\`, authentication on), PostgreSQL 15 (throwaway cluster), Meilisearch 1.21.0, ${n} datasets with 2 values each; the load generator in the benchmark process, a machine token of write scope.
+Machine: ${machine()}; its 1-minute load average ${round(loadAtStart, 1)} when the rounds began and ${round(os.loadavg()[0], 1)} at the end (the machine is shared). Server as a child process (\`node dist/main.js\`, authentication on), PostgreSQL 15 (throwaway cluster), Meilisearch 1.21.0, ${n} datasets with 2 values each; the load generator in the benchmark process, a machine token of write scope.
 
 Rounds alternate, in the same run, between **the shipped defaults** (4 policies granting every privilege within the token's scope) and **100 policies**: 4 for the token (reading and editing values granted on datasets by a structured property's value, so every search carries the restriction into the engine's query and every write is judged on the values the dataset holds; BULK_EDIT by name) and 96 naming other groups, with every kind of criterion (domain, platform and tag, a value, a URN prefix, owners). Medians of ${rounds} rounds; within a round each kind of measurement runs on both sides back to back (the first side alternates), each starting with the index caught up.
 
