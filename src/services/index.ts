@@ -171,7 +171,7 @@ export function createServices(deps: ServiceDeps): Services {
     ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
     tests: new AuthorizedTestService(tests, access),
-    compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search }), access),
+    compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search, access }), access),
     tokens: new AuthorizedTokenService(tokens, access),
     policies: new AuthorizedPolicyService(new DefaultPolicyService({ access, writes }), access),
     access: new AuthorizedAccessService(new DefaultAccessService({ db: deps.db, access }), access),

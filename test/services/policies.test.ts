@@ -18,6 +18,7 @@ import type { Caller } from '../../src/services/caller.js';
 import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { searchAvailableForTests } from '../support/server.js';
 import { datasetUrn, indexCaughtUp, jobsSettled, propertiesAspect, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
+import { evaluationSettled } from '../support/testEvaluation.js';
 import { waitFor } from '../support/waitFor.js';
 import { expectEvery, nonEmpty } from '../support/nonEmpty.js';
 
@@ -248,6 +249,17 @@ const policy = (id: string, body: Record<string, unknown>) => rt.services.polici
       expect([result.changed + result.unchanged, result.refused]).toEqual([readable.length, []]);
       for (const urn of nonEmpty(MKT, 'the marketing datasets')) expect(await valuesOn(urn, TIER)).not.toEqual([{ string: 'bronze' }]);
       for (const urn of nonEmpty(FIN, 'the finance datasets')) expect(await valuesOn(urn, TIER)).toEqual([{ string: 'bronze' }]);
+    });
+
+    test("a metadata test's failing assets name and count only what the reader may read", async () => {
+      await rt.services.tests.createTest(ROOT, { id: 'pol-never', name: 'never', category: 'Governance', definition: { json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'regex_match', values: ['^never$'] }] }) } });
+      await evaluationSettled(rt, { indexed: true, timeoutMs: 120_000 });
+      const everyone = await rt.services.compliance.failing(ROOT, { urn: 'urn:li:test:pol-never', count: 100 });
+      expect(everyone.entities.map((e) => e.urn)).toEqual(expect.arrayContaining([...FIN, ...MKT]));
+      const readable = (await rt.services.search.scroll(READER, { types: ['dataset'], query: '*', count: 100 })).entities.map((e) => e.urn).sort();
+      const theirs = await rt.services.compliance.failing(READER, { urn: 'urn:li:test:pol-never', count: 100 });
+      expect([theirs.total, theirs.entities.map((e) => e.urn).sort()]).toEqual([readable.length, readable]);
+      expect(readable).toEqual(expect.arrayContaining(FIN));
     });
 
     test('a reader outside every policy reads nothing: an empty search, not an error', async () => {
