@@ -11,6 +11,7 @@ const benchmarks = {
   migration: () => import('./migration.mjs'),
   upgrade: () => import('./upgrade.mjs'),
   tests: () => import('./tests.mjs'),
+  policies: () => import('./policies.mjs'),
 };
 const [name, ...args] = process.argv.slice(2);
 if (name !== undefined && !benchmarks[name]) {

@@ -35,6 +35,7 @@ import { historyRoutes } from './rest/historyRoutes.js';
 import { testRoutes } from './rest/testRoutes.js';
 import { complianceRoutes } from './rest/complianceRoutes.js';
 import { tokenRoutes } from './rest/tokenRoutes.js';
+import { policyRoutes } from './rest/policyRoutes.js';
 import { installTraceHeader } from './rest/traceHeader.js';
 import { traceRoutes } from './rest/traceRoutes.js';
 import type { Services } from './services/index.js';
@@ -199,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(jobRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(historyRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(tokenRoutes, { prefix: `${prefix}/v3`, services });
+    await app.register(policyRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(systemUpdateRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(backupRoutes, { prefix: `${prefix}/v3`, services });
     await app.register(complianceRoutes, { prefix: `${prefix}/v3`, services });

@@ -21,6 +21,9 @@ import { bulkEditHandler } from './services/jobs/bulkEditValues.js';
 import { BULK_EDIT_VALUES, EVALUATE_TESTS, MIGRATE_PROPERTY_VALUES, REINDEX, SEARCH_INDEX_BUILD } from './services/jobs/kinds.js';
 import { migrationHandler } from './services/jobs/migratePropertyValues.js';
 import { DefaultWriteService } from './services/writes/writeService.js';
+import { PolicyGate } from './services/writes/policyGate.js';
+import { AccessPolicies } from './services/accessPolicies.js';
+import { policyEpochReader } from './store/policies.js';
 import { JobWorker, type JobHandler } from './services/jobs/worker.js';
 import { LocalRegistryChanges } from './services/localRegistryChanges.js';
 import { ChangeLogIndexWaiter } from './services/searchIndex/changeLogWaiter.js';
@@ -121,10 +124,12 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const registryChanges = new LocalRegistryChanges();
   // Background writers answer at commit: the indexer takes their changes from the change log.
   const undefinedPropertyValues = config.dropUndefinedPropertyValues ? 'drop' : 'refuse';
-  const backgroundWrites = new DefaultWriteService({ db, log, indexWaiter: NO_WAIT, registryChanges, urnNamespace: config.urnNamespace, undefinedPropertyValues, ...(config.historyVersionsKept !== undefined ? { historyVersionsKept: config.historyVersionsKept } : {}) });
+  // The policies in force, one cached copy for the process: every writer and reader asks them.
+  const access = new AccessPolicies({ db, epoch: policyEpochReader(db), readEntityPage, log });
+  const backgroundWrites = new DefaultWriteService({ db, log, indexWaiter: NO_WAIT, registryChanges, gate: new PolicyGate(access), urnNamespace: config.urnNamespace, undefinedPropertyValues, ...(config.historyVersionsKept !== undefined ? { historyVersionsKept: config.historyVersionsKept } : {}) });
   const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: backgroundWrites, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge(), snapshotEveryMs: tuning.testCountsSnapshotMs, leaseSeconds: config.leaseSeconds }) : null;
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
-  services = createServices({ db, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, urnNamespace: config.urnNamespace, undefinedPropertyValues, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, authEnabled: config.authEnabled, registryChanges, groupCommit: config.writeGroupCommit, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), tokenSessionHours: config.consoleSessionHours, ...signInDeps(config, log) });
+  services = createServices({ db, access, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, urnNamespace: config.urnNamespace, undefinedPropertyValues, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, authEnabled: config.authEnabled, registryChanges, groupCommit: config.writeGroupCommit, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), tokenSessionHours: config.consoleSessionHours, ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   worker = new JobWorker({ db, log, writes: backgroundWrites, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
   worker.register(MIGRATE_PROPERTY_VALUES, migrationHandler({ db, writes: backgroundWrites, log, onChanges: () => indexer?.nudge() }));

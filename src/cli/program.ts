@@ -21,6 +21,7 @@ import { systemUpdate } from './commands/systemUpdate.js';
 import { evaluateTests, getTest, listTests, upsertTests } from './commands/tests.js';
 import { reportTests, runTests } from './commands/testCompliance.js';
 import { createToken, listTokens, revokeToken } from './commands/tokens.js';
+import { applyPolicies, deletePolicy, explainAccess, getPolicy, listPolicies, whoCould } from './commands/policies.js';
 import { CliError, EXIT, type ExitCode } from './errors.js';
 import { LIMITS } from '../domain/limits.js';
 
@@ -314,6 +315,53 @@ export function buildProgram(ctx: CommandContext, onResult: (code: ExitCode) => 
     .description('revoke a token at once')
     .requiredOption('--id <id>', 'the token id (see tokens list)')
     .action(run((opts: { id: string }) => revokeToken(ctx, opts)));
+
+  const policies = program.command('policies').description('policies: privileges granted to people, groups and tokens on entities and properties');
+  policies
+    .command('list')
+    .description('list the policies in force (the shipped defaults until replaced)')
+    .option('--query <words>', 'only policies whose name, description or urn holds these words')
+    .option('--json', 'print as JSON')
+    .action(run((opts: { query?: string; json?: boolean }) => listPolicies(ctx, opts)));
+  policies
+    .command('get')
+    .description('print one policy as JSON (DataHub\'s dataHubPolicyInfo)')
+    .requiredOption('--id <id>', 'the policy id or urn')
+    .action(run((opts: { id: string }) => getPolicy(ctx, opts)));
+  policies
+    .command('apply')
+    .description('create and update the policies of a YAML file, all or nothing (policy as code); prints what changes for whom')
+    .requiredOption('-f, --file <path>', 'YAML: policies: [{id, displayName, type, state, privileges, actors, resources}]')
+    .option('--dry-run', 'print what would change for whom; write nothing')
+    .option('--prune', 'also delete stored policies the file leaves out, and turn off shipped defaults it leaves out')
+    .option('--json', 'print the changes as JSON')
+    .action(run((opts: { file: string; dryRun?: boolean; prune?: boolean; json?: boolean }) => applyPolicies(ctx, opts)));
+  policies
+    .command('delete')
+    .description('delete a stored policy (a shipped default is turned off by applying it with state INACTIVE)')
+    .requiredOption('--id <id>', 'the policy id or urn')
+    .action(run((opts: { id: string }) => deletePolicy(ctx, opts)));
+
+  const access = program.command('access').description('what the policies allow, and why');
+  access
+    .command('explain')
+    .description('why a principal (you, by default) may or may not use a privilege on an entity; exits 0 when allowed, 1 when not')
+    .requiredOption('--privilege <privilege>', 'e.g. EDIT_ENTITY_PROPERTIES, VIEW_ENTITY_PAGE, DELETE_ENTITY')
+    .option('--urn <urn>', 'the entity (absent for platform privileges)')
+    .option('--property <name>', 'for value and definition privileges: the property (qualified name or urn)')
+    .option('--principal <urn>', "someone else's principal urn or person id (needs MANAGE_POLICIES)")
+    .option('--group <group...>', 'their groups (default: those of their latest sign-in)')
+    .option('--scope <scope>', "their token's scope (default: their largest live token's)")
+    .option('--json', 'print as JSON')
+    .action(run((opts: { privilege: string; urn?: string; property?: string; principal?: string; group?: string[]; scope?: string; json?: boolean }) => explainAccess(ctx, opts)));
+  access
+    .command('who')
+    .description('who could use a privilege on an entity (and property): the policies that grant it there, and their actors')
+    .requiredOption('--privilege <privilege>', 'e.g. EDIT_ENTITY_PROPERTIES')
+    .option('--urn <urn>', 'the entity')
+    .option('--property <name>', 'for value and definition privileges: the property')
+    .option('--json', 'print as JSON')
+    .action(run((opts: { privilege: string; urn?: string; property?: string; json?: boolean }) => whoCould(ctx, opts)));
 
   return program;
 }

@@ -9,6 +9,7 @@ import { PropertyNamesProvider } from './lib/propertyNames';
 import { session, takeSignInOutcome, type Me } from './lib/session';
 import { CsvPage } from './pages/CsvPage';
 import { EntityPage } from './pages/EntityPage';
+import { PoliciesPage } from './pages/PoliciesPage';
 import { PropertyCatalogue } from './pages/PropertyCatalogue';
 import { PropertyForm } from './pages/PropertyForm';
 import { PropertyPage } from './pages/PropertyPage';
@@ -81,6 +82,7 @@ function Page({ me, path, params }: { me: Me; path: string; params: URLSearchPar
   if (section === 'tests' && id && action === 'edit') return <TestForm me={me} urn={id} key={`${id}/edit`} />;
   if (section === 'tests' && id) return <TestPage me={me} urn={id} key={id} />;
   if (section === 'tests') return <TestDashboard me={me} />;
+  if (section === 'policies') return <PoliciesPage me={me} />;
   return (
     <>
       <h1>Page not found</h1>

@@ -8,6 +8,8 @@ export type AuditAction =
   | 'definition.write'
   /** A metadata test's definition written. */
   | 'test.write'
+  /** A policy written (created, changed, turned on or off). */
+  | 'policy.write'
   /** An entity's status set to removed. */
   | 'entity.softDelete'
   /** A soft-deleted structured property brought back. */

@@ -20,15 +20,25 @@ export interface Loaders {
   readonly exists: DataLoader<string, boolean>;
   /** Metadata tests by urn; null when the test does not exist. */
   readonly test: DataLoader<string, TestView | null>;
+  /** Whether the policies let the caller read an entity (its aspects are absent to them otherwise). */
+  readonly readable: DataLoader<string, boolean>;
 }
 
 export function createLoaders(services: Services, caller: Caller): Loaders {
+  const readable: DataLoader<string, boolean> = new DataLoader(async (keys) => {
+    const parsed = keys.map((k) => tryParse(() => parseUrn(k)));
+    const shown = await services.access.readable(caller, parsed.filter((p): p is Urn => !(p instanceof Error)).map((u) => u.value));
+    return parsed.map((p) => (p instanceof Error ? p : shown.has(p.value)));
+  });
   return {
+    readable,
     aspect: new DataLoader(
       async (keys) => {
         const byAspect = new Map<string, string[]>();
+        const shown = await readable.loadMany([...new Set(keys.map((k) => k.urn))]);
+        const allowed = new Set([...new Set(keys.map((k) => k.urn))].filter((_, i) => shown[i] === true));
         // An aspect the entity's type does not have is absent (the read would refuse it, and with it the whole batch).
-        for (const k of keys) if (hasAspect(k.urn, k.aspect)) byAspect.set(k.aspect, [...(byAspect.get(k.aspect) ?? []), k.urn]);
+        for (const k of keys) if (allowed.has(k.urn) && hasAspect(k.urn, k.aspect)) byAspect.set(k.aspect, [...(byAspect.get(k.aspect) ?? []), k.urn]);
         const found = new Map<string, AspectValue>();
         for (const [aspect, urns] of byAspect) {
           const views = await services.entities.readEntities(urns.map((u) => parseUrn(u)), [aspect]);

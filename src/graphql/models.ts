@@ -10,7 +10,7 @@ import type { TypedValue } from '../domain/typedValue.js';
 import type { DataType } from '../domain/typeUrns.js';
 import type { PredicateOutcome } from '../domain/testExplanation.js';
 import type { ExplainedOutcome, TestCompliance } from '../services/complianceService.js';
-import type { Privileges } from '../services/privileges.js';
+import type { Privileges } from '../services/accessService.js';
 import type { SavedView } from '../domain/savedView.js';
 
 /** Any entity: its urn and type; GraphQL's concrete type follows from the entity type. */

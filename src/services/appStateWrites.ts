@@ -7,8 +7,9 @@
  * aspects, and nothing else, whoever asks.
  */
 import { ForbiddenError } from '../domain/errors.js';
+import { NO_FACT_NEEDS } from '../domain/policies/resources.js';
 import type { EntityPlan } from '../domain/writes/plan.js';
-import type { WriteGate } from './writes/writeGate.js';
+import type { PlanJudge, WriteGate } from './writes/writeGate.js';
 
 /** The app-state aspects, by the entity type that holds them. */
 const APP_STATE: Readonly<Record<string, readonly string[]>> = {
@@ -25,11 +26,16 @@ function appState(entity: EntityPlan): boolean {
   return entity.changes.every((c) => c.aspect === entity.urn.entityType.keyAspect || aspects.includes(c.aspect));
 }
 
-export const appStateGate: WriteGate = {
-  beforeLoad(_caller, entity) {
+const appStateJudge: PlanJudge = {
+  needs: NO_FACT_NEEDS,
+  beforeLoad(entity) {
     if (!appState(entity)) throw new ForbiddenError(`${entity.urn.value}: only the app's saved views, settings and tour steps are written here`);
   },
   afterDecision() {},
   // These aspects hold no structured property values.
   valueDrops: () => 'allowed',
+};
+
+export const appStateGate: WriteGate = {
+  judge: async () => appStateJudge,
 };

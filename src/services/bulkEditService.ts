@@ -103,7 +103,7 @@ export class DefaultBulkEditService implements BulkEditService {
     const selection = await this.selection(input, definition.entityTypes);
     const limit = LIMITS.bulkEditEntities;
     if (input.dryRun) {
-      const urns = await allSelected(this.selectionDeps(), selection, 'query');
+      const urns = await allSelected(this.selectionDeps(), selection, 'query', caller);
       const outcome = await applyValueEdit(this.deps, urns, edit, caller, { dryRun: true });
       return {
         dryRun: true,
@@ -118,7 +118,7 @@ export class DefaultBulkEditService implements BulkEditService {
         changes: outcome.changed.slice(0, LISTED),
       };
     }
-    const entities = await selectionSize(this.selectionDeps(), selection);
+    const entities = await selectionSize(this.selectionDeps(), selection, caller);
     if (entities > limit) throw tooMany(entities, 'urns' in selection ? 'urns' : 'query');
     const payload: BulkEditPayload = {
       propertyUrn,
@@ -127,6 +127,7 @@ export class DefaultBulkEditService implements BulkEditService {
       actor: caller.actor,
       scope: caller.scope,
       via: caller.via ?? null,
+      groups: [...(caller.groups ?? [])],
       urns: 'urns' in selection ? [...selection.urns] : null,
       selectedAt: 'urns' in selection ? selection.selectedAt : null,
       query: 'query' in selection ? selection.query : null,

@@ -22,6 +22,8 @@ export interface Caller {
   readonly tokenKind?: TokenKind;
   /** The interface the request came through; set by the edge (rest/writeInterface.ts). */
   readonly via?: WriteInterface;
+  /** The groups a person's sign-in gave them (the OIDC groups claim): policies grant to groups. None for machines. */
+  readonly groups?: readonly string[];
 }
 
 /**

@@ -20,6 +20,7 @@ import type { Db } from '../store/database.js';
 import { enqueueJob } from '../store/jobs.js';
 import { countResults, dailyCounts, entitiesWithOutcome } from '../store/testResults.js';
 import { inTransaction } from '../store/transaction.js';
+import type { AccessPolicies } from './accessPolicies.js';
 import type { Caller } from './caller.js';
 import { decodeScrollId, encodeScrollId } from './entityListing.js';
 import type { EntityService } from './entityService.js';
@@ -118,6 +119,8 @@ export interface ComplianceDeps {
   readonly entities: EntityService;
   readonly tests: TestService;
   readonly search: SearchService;
+  /** What each caller may read (the policies): a restricted reader's failing assets are searched, so they name and count only what they may read. */
+  readonly access: AccessPolicies;
 }
 
 export class DefaultComplianceService implements ComplianceService {
@@ -157,10 +160,12 @@ export class DefaultComplianceService implements ComplianceService {
     const count = pageSize(input.count, DEFAULT_FAILING_COUNT);
     const query = input.query?.trim() ?? '';
     if ((await this.catalog.active([urn])).length === 0) throw new NotFoundError(`Test ${urn} does not exist or is soft deleted`);
-    if (query !== '' && query !== '*') {
+    // A reader the policies restrict is answered by the search, which applies what they may read inside the engine's query.
+    const restricted = (await this.deps.access.readFilterOf(caller)).kind !== 'all';
+    if ((query !== '' && query !== '*') || (restricted && this.deps.search.enabled)) {
       const page = await this.deps.search.scroll(caller, {
         types: [],
-        query,
+        query: query || '*',
         count,
         ...(input.scrollId ? { scrollId: input.scrollId } : {}),
         orFilters: [{ and: [{ field: 'failingTests', values: [urn] }] }],
@@ -171,13 +176,16 @@ export class DefaultComplianceService implements ComplianceService {
     const [found, counts] = await Promise.all([entitiesWithOutcome(this.deps.db, urn, 'FAILURE', after, count + 1), countResults(this.deps.db, [urn])]);
     const page = found.slice(0, count);
     const more = found.length > count && page.length > 0;
+    const listed = page.flatMap((u) => {
+      const parsed = tryParseUrn(u);
+      return parsed.ok ? [{ urn: u, entityType: parsed.urn.entityType.name, parsed: parsed.urn }] : [];
+    });
+    // Without a search engine a restricted reader's page leaves out what they may not read; its total counts every entity failing.
+    const shown = restricted ? await this.deps.access.readable(caller, listed.map((e) => e.parsed)) : null;
     return {
       total: counts.get(urn)?.failing ?? 0,
       scrollId: more ? encodeScrollId(page[page.length - 1]!) : null,
-      entities: page.flatMap((u) => {
-        const parsed = tryParseUrn(u);
-        return parsed.ok ? [{ urn: u, entityType: parsed.urn.entityType.name }] : [];
-      }),
+      entities: listed.filter((e) => shown === null || shown.has(e.urn)).map(({ urn: u, entityType }) => ({ urn: u, entityType })),
     };
   }
 

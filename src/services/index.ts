@@ -25,7 +25,12 @@ import {
   AuthorizedValueImportService,
   AuthorizedValueService,
   AuthorizedWriteService,
+  AuthorizedPolicyService,
+  AuthorizedAccessService,
 } from './authorizedServices.js';
+import { DefaultPolicyService, type PolicyService } from './policyService.js';
+import type { AccessService } from './accessService.js';
+import { DefaultAccessService } from './defaultAccessService.js';
 import { DefaultBackupService, type BackupService } from './backupService.js';
 import { AuditTrail } from './audit.js';
 import { DefaultBulkEditService, type BulkEditService } from './bulkEditService.js';
@@ -44,6 +49,8 @@ import { DefaultTokenService, type TokenService } from './tokenService.js';
 import { DefaultValueImportService, type ValueImportService } from './valueImportService.js';
 import { DefaultValueService, type ValueService } from './valueService.js';
 import { DefaultWriteService, type WriteService } from './writes/writeService.js';
+import { PolicyGate } from './writes/policyGate.js';
+import type { AccessPolicies } from './accessPolicies.js';
 import { AuthorizedViewService, DefaultViewService, type ViewService } from './viewService.js';
 import { DataHubAppService } from './datahubAppService.js';
 import { appStateGate } from './appStateWrites.js';
@@ -72,6 +79,10 @@ export interface Services {
   readonly signIn: SignInService | null;
   /** The console's sessions (its sign-in with an access token, and signing out). */
   readonly sessions: BrowserSessionService;
+  /** Policies as data and as code: list, read, create, change, delete, apply a file. */
+  readonly policies: PolicyService;
+  /** What the policies allow: the caller's privileges, an entity's, and why. */
+  readonly access: AccessService;
   /** Saved views (DataHub's views): personal and global search scopes. */
   readonly views: ViewService;
   /** What DataHub's web app asks of the server beyond the catalog (its start-up configuration, its tours' steps). */
@@ -80,6 +91,8 @@ export interface Services {
 
 export interface ServiceDeps {
   readonly db: Db;
+  /** The policies in force (one cached copy per process, shared with the background writers). */
+  readonly access: AccessPolicies;
   /** Reads the property registry's change counter (searches check their cached registry with it). */
   readonly registryEpoch: RegistryEpochReader;
   /** Reads a page of entities with named aspects in one statement (EntityService.readEntities). */
@@ -122,6 +135,7 @@ export function createServices(deps: ServiceDeps): Services {
     log: deps.log,
     indexWaiter: deps.indexWaiter,
     registryChanges,
+    gate: new PolicyGate(deps.access),
     urnNamespace: deps.urnNamespace,
     ...(deps.undefinedPropertyValues ? { undefinedPropertyValues: deps.undefinedPropertyValues } : {}),
     ...(deps.historyVersionsKept !== undefined ? { historyVersionsKept: deps.historyVersionsKept } : {}),
@@ -142,21 +156,25 @@ export function createServices(deps: ServiceDeps): Services {
   const tokens = new DefaultTokenService(deps);
   const audit = new AuditTrail(deps.log);
   const tests = new DefaultTestService({ db: deps.db, log: deps.log, entities, writes });
-  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit, urnNamespace: deps.urnNamespace });
+  const search = new DefaultSearchService({ db: deps.db, registryEpoch: deps.registryEpoch, engine: deps.searchEngine ?? null, disabledReason: deps.searchDisabledReason, entities, registryRecheckMs: deps.searchRegistryRecheckMs ?? 0, registryChanges, audit, access: deps.access, urnNamespace: deps.urnNamespace });
+  const access = deps.access;
   return {
     writes: new AuthorizedWriteService(writes),
-    entities: new AuthorizedEntityService(entities),
-    properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities, writes })),
-    values: new AuthorizedValueService(new DefaultValueService({ entities, writes })),
+    entities: new AuthorizedEntityService(entities, access),
+    properties: new AuthorizedPropertyService(new DefaultPropertyService({ db: deps.db, entities, writes }), access),
+    values: new AuthorizedValueService(new DefaultValueService({ entities, writes }), access),
     valueImports: new AuthorizedValueImportService(new DefaultValueImportService({ db: deps.db, entities, writes })),
-    history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities })),
+    history: new AuthorizedHistoryService(new DefaultHistoryService({ db: deps.db, entities }), access),
     bulkEdits: new AuthorizedBulkEditService(
       new DefaultBulkEditService({ db: deps.db, log: deps.log, writes, search, ...(deps.onJobQueued ? { onJobQueued: deps.onJobQueued } : {}) }),
+      access,
     ),
     jobs: new AuthorizedJobService(new DefaultJobService(deps)),
-    tests: new AuthorizedTestService(tests),
-    compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search })),
-    tokens: new AuthorizedTokenService(tokens),
+    tests: new AuthorizedTestService(tests, access),
+    compliance: new AuthorizedComplianceService(new DefaultComplianceService({ db: deps.db, log: deps.log, entities, tests, search, access }), access),
+    tokens: new AuthorizedTokenService(tokens, access),
+    policies: new AuthorizedPolicyService(new DefaultPolicyService({ access, writes }), access),
+    access: new AuthorizedAccessService(new DefaultAccessService({ db: deps.db, access }), access),
     backup: new AuthorizedBackupService(new DefaultBackupService({ openSnapshot: deps.openSnapshot, log: deps.log, appVersion: deps.appVersion })),
     search: new AuthorizedSearchService(search),
     signIn: deps.signIn ? new SignInService({ ...deps.signIn, tokens, log: deps.log }) : null,

@@ -19,6 +19,8 @@ import type { TokenService } from './tokenService.js';
 import type { ValueImportService } from './valueImportService.js';
 import type { ValueService } from './valueService.js';
 import type { WriteService } from './writes/writeService.js';
+import type { PolicyService } from './policyService.js';
+import type { AccessService } from './accessService.js';
 
 type AnyFunction = (...args: never[]) => unknown;
 type MethodKeys<S> = { [K in keyof S]: S[K] extends AnyFunction ? K : never }[keyof S];
@@ -143,3 +145,23 @@ export const compliancePolicy = {
   explain: 'read',
   run: 'write',
 } as const satisfies Policy<ComplianceService>;
+
+/** Reading policies is reading (each policy as an entity the caller may read); every change is a write, decided in the write path (MANAGE_POLICIES, admin). */
+export const policyPolicy = {
+  list: 'read',
+  get: 'read',
+  create: 'in-write-path',
+  update: 'in-write-path',
+  delete: 'in-write-path',
+  apply: 'in-write-path',
+} as const satisfies Policy<PolicyService>;
+
+/** Asking what one may do is reading; asking about someone else needs MANAGE_POLICIES (checked by the service). */
+export const accessPolicy = {
+  explain: 'read',
+  whoCould: 'read',
+  privileges: 'read',
+  entityPrivileges: 'read',
+  readable: 'read',
+  requireRead: 'read',
+} as const satisfies Policy<AccessService>;

@@ -10,7 +10,7 @@ import { findValueType } from '../domain/registry/valueTypes.js';
 import { ValidationError } from '../domain/errors.js';
 import { closestName } from '../domain/closestWord.js';
 import { keyFieldInfo, parseSearchField, PROPERTY_FIELD_PREFIX, type SearchField } from '../domain/searchFields.js';
-import { fieldsOf, mapLeaves, NONE, type FilterNode } from '../domain/searchFilter.js';
+import { and, fieldsOf, mapLeaves, NONE, simplify, type FilterNode } from '../domain/searchFilter.js';
 import type { ResolvedField } from '../search/request.js';
 import type { RegisteredProperty } from '../store/propertyRegistry.js';
 import type { LookupEpoch, SearchRegistry } from './searchRegistry.js';
@@ -71,4 +71,41 @@ async function unknownProperty(registry: SearchRegistry, name: string, field: Se
   const closest = closestName(typed, candidates.keys());
   const hint = closest === undefined ? 'no structured property exists yet' : `the closest existing one is ${PROPERTY_FIELD_PREFIX}${closest}`;
   return new ValidationError(`Unknown structured property in search field ${name}: ${hint}`, 'field');
+}
+
+/**
+ * Resolves a filter the caller did not write (what the policies let them read, domain/
+ * policies/readFilter.ts): a property it names that does not exist, is soft deleted or
+ * was re-versioned matches nothing, instead of being refused.
+ */
+export async function resolveQuietly(registry: SearchRegistry, filter: FilterNode, used: LookupEpoch): Promise<ResolvedFields> {
+  const names = fieldsOf(filter);
+  const parsed = new Map(names.map((n) => [n, parseSearchField(n)]));
+  const searchFields = [...new Set([...parsed.values()].flatMap((f) => (f.kind === 'property' ? [f.searchField] : [])))];
+  const found = await registry.lookup(searchFields, used);
+  const fields = new Map<string, ResolvedField>();
+  const properties = new Map<string, RegisteredProperty>();
+  for (const [name, field] of parsed) {
+    if (field.kind === 'key') {
+      fields.set(name, { kind: 'key', name: field.name });
+      continue;
+    }
+    const property = found.get(field.searchField);
+    if (!property || property.removed) continue;
+    fields.set(name, { kind: 'property', generation: property.generation, numeric: findValueType(property.valueType)?.numeric === true });
+    properties.set(name, property);
+  }
+  const resolved = mapLeaves(filter, (leaf) => {
+    const field = fields.get(leaf.field);
+    if (!field) return NONE;
+    const normalize = field.kind === 'key' ? keyFieldInfo(field.name).normalize : undefined;
+    return normalize && leaf.kind === 'equals' ? { ...leaf, values: leaf.values.map(normalize) } : leaf;
+  });
+  return { filter: resolved, fields, properties };
+}
+
+/** A caller's resolved filter, narrowed to what they may read (`restriction` resolved quietly). */
+export function narrowed(resolved: ResolvedFields, restriction: ResolvedFields | null): ResolvedFields {
+  if (!restriction) return resolved;
+  return { filter: simplify(and([resolved.filter, restriction.filter])), fields: new Map([...resolved.fields, ...restriction.fields]), properties: resolved.properties };
 }

@@ -30,7 +30,10 @@ import type { Caller } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
 import { indexBuildRequest } from '../domain/jobKinds.js';
 import { DEFAULT_KEY_FACETS, describeFacet, emptyFacet, type Facet } from './searchFacets.js';
-import { resolveFields } from './searchFields.js';
+import { narrowed, resolveFields, resolveQuietly, type ResolvedFields } from './searchFields.js';
+import type { AccessPolicies } from './accessPolicies.js';
+import { forTypes } from '../domain/policies/readFilter.js';
+import type { LookupEpoch } from './searchRegistry.js';
 import type { LocalRegistryChanges } from './localRegistryChanges.js';
 import { SearchRegistry } from './searchRegistry.js';
 
@@ -121,6 +124,8 @@ export interface SearchDeps {
   readonly registryChanges: LocalRegistryChanges;
   /** Where a rebuild asked for is recorded. */
   readonly audit: AuditTrail;
+  /** What each caller may read (the policies): applied inside the engine's query. */
+  readonly access: AccessPolicies;
   /** The namespace facets show type URNs in (URN_NAMESPACE). */
   readonly urnNamespace: UrnNamespace;
 }
@@ -172,15 +177,15 @@ export class DefaultSearchService implements SearchService {
     return this.searcherOrNull !== null;
   }
 
-  async scroll(_caller: Caller, input: ScrollInput): Promise<ScrollResult> {
+  async scroll(caller: Caller, input: ScrollInput): Promise<ScrollResult> {
     const types = typesOf(input.types);
     const count = pageSize(input.count, PAGE_LIMITS.searchCount);
     const query = parseQuery(input.query, input.orFilters);
-    const page = await this.orderedPage(types, query, scrollOrderOf(input.sort), count, input.scrollId ?? null, input.includeSoftDeleted);
+    const page = await this.orderedPage(caller, types, query, scrollOrderOf(input.sort), count, input.scrollId ?? null, input.includeSoftDeleted);
     return { nextScrollId: page.nextScrollId, count: page.hits.length, total: page.total, entities: page.hits.map((h) => ({ urn: h.urn, entityType: h.type })), engineRequests: page.engineRequests };
   }
 
-  async aggregate(_caller: Caller, input: AggregateInput): Promise<AggregateResult> {
+  async aggregate(caller: Caller, input: AggregateInput): Promise<AggregateResult> {
     const types = typesOf(input.types);
     const maxValues = input.maxAggValues ?? DEFAULT_AGG_VALUES;
     if (!Number.isInteger(maxValues) || maxValues < 0) throw new ValidationError('maxAggValues must be a whole number >= 0', 'maxAggValues');
@@ -188,13 +193,14 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(input.query, input.orFilters);
     const requested = [...new Set(input.facets ?? [])];
     const defaults = requested.length === 0;
-    const shown = defaults ? await this.defaultFacets() : { names: requested, engineRequests: [] };
+    const readable = this.deps.access.readFilterOf(caller);
+    const shown = defaults ? await this.defaultFacets(await readable) : { names: requested, engineRequests: [] };
     const { names } = shown;
     const { facets, engineRequests } = await this.registry.withCurrentRegistry(
       async (used) => {
         // A default facet whose property went away since the index said so is just left out.
         const resolved = await resolveFields(this.registry, query.filter, names, used, defaults);
-        return { resolved, request: this.request(types, query, resolved, input.includeSoftDeleted) };
+        return { resolved, request: this.request(types, query, narrowed(resolved, await this.restriction(await readable, types, used)), input.includeSoftDeleted) };
       },
       async ({ resolved, request }) => {
         const counted = names.flatMap((name) => {
@@ -232,7 +238,7 @@ export class DefaultSearchService implements SearchService {
       return { ...listed, engineRequests: [] };
     }
     const query = parseQuery(text, null);
-    const page = await this.orderedPage([entityType], query, ordered, count, options.scrollId ?? null, false);
+    const page = await this.orderedPage(caller, [entityType], query, ordered, count, options.scrollId ?? null, false);
     const views = await this.deps.entities.readEntities(page.hits.map((h) => parseUrn(h.urn)), options.aspects);
     const entities = page.hits.map((h) => views.get(h.urn)).filter((v): v is EntityView => v !== undefined);
     return { scrollId: page.nextScrollId, entities, engineRequests: page.engineRequests };
@@ -320,19 +326,30 @@ export class DefaultSearchService implements SearchService {
     );
   }
 
-  /** A page in the order asked, the sort's property resolved with the filter's fields (a deleted one is refused as a filter on it is). */
-  private orderedPage(types: readonly EntityTypeInfo[], query: ParsedQuery, ordering: Pick<PageRequest, 'order' | 'sortBy'> & { readonly byValue?: string }, count: number, scrollId: string | null, includeSoftDeleted: boolean | null | undefined): Promise<Page> {
+  /**
+   * A page in the order asked, the sort's property resolved with the filter's fields (a deleted one is refused as a filter on it is),
+   * narrowed to what the caller may read inside the engine's query.
+   */
+  private orderedPage(caller: Caller, types: readonly EntityTypeInfo[], query: ParsedQuery, ordering: Pick<PageRequest, 'order' | 'sortBy'> & { readonly byValue?: string }, count: number, scrollId: string | null, includeSoftDeleted: boolean | null | undefined): Promise<Page> {
     const { byValue, ...engineOrder } = ordering;
+    const readable = this.deps.access.readFilterOf(caller);
     return this.registry.withCurrentRegistry(
       async (used) => {
         const resolved = await resolveFields(this.registry, query.filter, byValue ? [byValue] : [], used);
-        return { request: this.request(types, query, resolved, includeSoftDeleted), property: byValue ? resolved.properties.get(byValue) : undefined };
+        const restricted = narrowed(resolved, await this.restriction(await readable, types, used));
+        return { request: this.request(types, query, restricted, includeSoftDeleted), property: byValue ? resolved.properties.get(byValue) : undefined };
       },
       ({ request, property }) =>
         byValue && property && engineOrder.order !== 'relevance'
           ? valueSortedPage(this.searcher(), this.deps.db, request, { field: byValue, propertyUrn: property.urn, generation: property.generation, direction: engineOrder.order }, count, scrollId)
           : this.searcher().page(request, { count, scrollId, ...engineOrder }),
     );
+  }
+
+  /** What the caller may read, resolved against the registry as their own filter is; null when they may read everything. */
+  private async restriction(readable: FilterNode, types: readonly EntityTypeInfo[], used: LookupEpoch): Promise<ResolvedFields | null> {
+    const narrowedToTypes = forTypes(readable, types.map((t) => t.name));
+    return narrowedToTypes.kind === 'all' ? null : resolveQuietly(this.registry, narrowedToTypes, used);
   }
 
   private request(
@@ -360,7 +377,9 @@ export class DefaultSearchService implements SearchService {
    * structuredPropertySettings.showInSearchFilters is true (read from the index of
    * definitions, where the indexer put it).
    */
-  private async defaultFacets(): Promise<{ names: string[]; engineRequests: readonly EngineRequest[] }> {
+  private async defaultFacets(readable: FilterNode): Promise<{ names: string[]; engineRequests: readonly EngineRequest[] }> {
+    // The properties shown are those whose definitions the caller may read.
+    if (readable.kind === 'none') return { names: [...DEFAULT_KEY_FACETS], engineRequests: [] };
     const shown: FilterNode = { kind: 'equals', field: 'showInSearchFilters', values: ['true'] };
     const page = await this.searcher().page(
       { types: [ENTITY.structuredProperty.name], keywords: null, filter: shown, fields: new Map([['showInSearchFilters', { kind: 'key', name: 'showInSearchFilters' }]]), includeRemoved: false },

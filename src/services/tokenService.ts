@@ -31,6 +31,7 @@ import type { Logger } from '../logger.js';
 import { AuditTrail } from './audit.js';
 import {
   capOwnedTokens,
+  setOwnedTokenGroups,
   findToken,
   hasActiveAdminToken,
   insertToken,
@@ -127,8 +128,9 @@ export function principalOfToken(t: { name: string; owner: string | null }): str
   return t.owner ?? machinePrincipal(t.name);
 }
 
-export function callerOfToken(t: { name: string; scope: string; id: string; kind: string; owner: string | null }): Caller {
-  return { actor: principalOfToken(t), scope: parseScope(t.scope), tokenId: t.id, tokenKind: parseKind(t.kind) };
+export function callerOfToken(t: { name: string; scope: string; id: string; kind: string; owner: string | null; groups?: readonly string[] | null }): Caller {
+  const groups = t.groups ?? [];
+  return { actor: principalOfToken(t), scope: parseScope(t.scope), tokenId: t.id, tokenKind: parseKind(t.kind), ...(groups.length > 0 ? { groups } : {}) };
 }
 
 /** The kind a create asks for, and whether this caller may have it. */
@@ -188,7 +190,8 @@ export class DefaultTokenService implements TokenService {
         throw new ForbiddenError(`A personal token cannot have more than its owner's scope: ${caller.actor} has ${caller.scope} scope, and ${scope} was asked for`);
       }
     }
-    return this.insert({ name, description, scope, kind, owner: kind === 'personal' ? caller.actor : null, createdBy: caller.actor, expiresOn: input.expiresAt ? new Date(input.expiresAt) : null });
+    const groups = kind === 'personal' ? (caller.groups ?? []) : [];
+    return this.insert({ name, description, scope, kind, owner: kind === 'personal' ? caller.actor : null, createdBy: caller.actor, expiresOn: input.expiresAt ? new Date(input.expiresAt) : null, groups });
   }
 
   /**
@@ -207,6 +210,9 @@ export class DefaultTokenService implements TokenService {
   private async issueSessionToken(input: SignInTokenInput): Promise<NewToken> {
     const { person } = input;
     const lowered = await capOwnedTokens(this.deps.db, person.urn, person.scope, scopesAbove(person.scope));
+    // Their tokens act with the groups they have now: a group the provider took away grants nothing from this sign-in on.
+    const regrouped = await setOwnedTokenGroups(this.deps.db, person.urn, person.groups);
+    if (regrouped.length > 0 && lowered.length === 0) this.lookup.forgetAll();
     if (lowered.length > 0) {
       this.lookup.forgetAll();
       this.deps.log.info({ owner: person.urn, scope: person.scope, tokenIds: lowered }, 'personal tokens lowered to their owner\'s scope');
@@ -219,6 +225,7 @@ export class DefaultTokenService implements TokenService {
       owner: person.urn,
       createdBy: person.urn,
       expiresOn: new Date(Date.now() + input.lifetimeMs),
+      groups: person.groups,
     });
   }
 
@@ -246,6 +253,7 @@ export class DefaultTokenService implements TokenService {
           createdBy: caller.actor,
           expiresOn,
           parentId: parent.id,
+          groups: caller.groups ?? [],
         });
       },
       (created) => ({ tokenId: created.metadata.id, scope: created.metadata.scope, parentId: created.metadata.parentId ?? '' }),
@@ -274,6 +282,7 @@ export class DefaultTokenService implements TokenService {
     createdBy: string;
     expiresOn: Date | null;
     parentId?: string;
+    groups?: readonly string[];
   }): Promise<NewToken> {
     const secret = newTokenSecret();
     const stored = await insertToken(this.deps.db, { id: randomUUID(), tokenHash: hashToken(secret), ...t });

@@ -17,16 +17,19 @@ export interface TokenWithParent extends StoredToken {
 }
 
 const COLUMN_LIST =
-  'id, name, description, scope, token_hash AS "tokenHash", created_on AS "createdOn", created_by AS "createdBy", expires_on AS "expiresOn", revoked_on AS "revokedOn", last_used_on AS "lastUsedOn", kind, owner, parent_id AS "parentId"';
+  'id, name, description, scope, token_hash AS "tokenHash", created_on AS "createdOn", created_by AS "createdBy", expires_on AS "expiresOn", revoked_on AS "revokedOn", last_used_on AS "lastUsedOn", kind, owner, parent_id AS "parentId", groups';
 const COLUMNS = raw(COLUMN_LIST);
 const T_COLUMNS = raw(COLUMN_LIST.split(', ').map((c) => `t.${c}`).join(', '));
 
-export type NewStoredToken = Pick<StoredToken, 'id' | 'name' | 'description' | 'scope' | 'tokenHash' | 'createdBy' | 'expiresOn' | 'kind' | 'owner'> & { readonly parentId?: string | null };
+export type NewStoredToken = Pick<StoredToken, 'id' | 'name' | 'description' | 'scope' | 'tokenHash' | 'createdBy' | 'expiresOn' | 'kind' | 'owner'> & {
+  readonly parentId?: string | null;
+  readonly groups?: readonly string[];
+};
 
 export async function insertToken(db: Db, t: NewStoredToken): Promise<StoredToken> {
   const rows = await db.query<StoredToken>(sql`
-    INSERT INTO access_token (id, name, description, scope, token_hash, created_by, expires_on, kind, owner, parent_id)
-    VALUES (${t.id}, ${t.name}, ${t.description}, ${t.scope}, ${t.tokenHash}, ${t.createdBy}, ${t.expiresOn}, ${t.kind}, ${t.owner}, ${t.parentId ?? null})
+    INSERT INTO access_token (id, name, description, scope, token_hash, created_by, expires_on, kind, owner, parent_id, groups)
+    VALUES (${t.id}, ${t.name}, ${t.description}, ${t.scope}, ${t.tokenHash}, ${t.createdBy}, ${t.expiresOn}, ${t.kind}, ${t.owner}, ${t.parentId ?? null}, ${[...(t.groups ?? [])]}::text[])
     RETURNING ${COLUMNS}`);
   return rows[0]!;
 }
@@ -68,6 +71,15 @@ export async function listTokensOwnedBy(db: Db, owner: string): Promise<StoredTo
   return db.query<StoredToken>(sql`SELECT ${COLUMNS} FROM access_token WHERE owner = ${owner} ORDER BY created_on, id`);
 }
 
+/** Sets the groups of a person's live tokens to those their latest sign-in gave them; the ids of the tokens changed. */
+export async function setOwnedTokenGroups(db: Db, owner: string, groups: readonly string[]): Promise<string[]> {
+  const rows = await db.query<Pick<StoredToken, 'id'>>(sql`
+    UPDATE access_token SET groups = ${[...groups]}::text[]
+    WHERE owner = ${owner} AND revoked_on IS NULL AND groups IS DISTINCT FROM ${[...groups]}::text[]
+    RETURNING id`);
+  return rows.map((r) => r.id);
+}
+
 /**
  * Lowers the scope of a person's live tokens that exceed `scope` to it (their groups
  * gave them less at their latest sign-in); the ids of the tokens changed.
@@ -102,4 +114,21 @@ export async function hasActiveAdminToken(db: Db): Promise<boolean> {
 /** Records use at most once a minute per token, so reads do not turn into writes. */
 export async function touchToken(db: Db, id: string): Promise<void> {
   await db.execute(sql`UPDATE access_token SET last_used_on = now() WHERE id = ${id} AND (last_used_on IS NULL OR last_used_on < now() - interval '1 minute')`);
+}
+
+/** The groups on the owner's newest live token (what their latest sign-in gave them); undefined when they have none. */
+export async function groupsOfLatestToken(db: Db, owner: string): Promise<string[] | undefined> {
+  const rows = await db.query<{ groups: string[] }>(sql`
+    SELECT groups FROM access_token WHERE owner = ${owner} AND revoked_on IS NULL AND (expires_on IS NULL OR expires_on > now())
+    ORDER BY created_on DESC LIMIT 1`);
+  return rows[0]?.groups;
+}
+
+/** The scopes of the live tokens acting as a principal: those it owns, or the machine token of that name. */
+export async function liveScopesOf(db: Db, principal: { readonly owner: string; readonly machineName: string | null }): Promise<string[]> {
+  const rows = await db.query<{ scope: string }>(sql`
+    SELECT DISTINCT scope FROM access_token
+    WHERE revoked_on IS NULL AND (expires_on IS NULL OR expires_on > now())
+      AND (owner = ${principal.owner} OR (owner IS NULL AND kind = 'machine' AND name = ${principal.machineName}))`);
+  return rows.map((r) => r.scope);
 }

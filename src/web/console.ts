@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { pageHelmet } from './pageSecurity.js';
 
 /** Client-side routes: each answers index.html. */
-const PAGE_PATHS = ['/', '/properties', '/search', '/tests', '/csv'];
+const PAGE_PATHS = ['/', '/properties', '/search', '/tests', '/csv', '/policies'];
 const PAGE_PREFIXES = ['/properties/', '/entity/', '/tests/'];
 const ASSETS = '/assets';
 

@@ -10,7 +10,7 @@
  * - `propgraph restore --from` onto an external PostgreSQL (the move) and onto a fresh
  *   embedded DATA_DIR gives databases equal to the source, table by table and by
  *   checksum; a server started on the moved database answers searches as the source
- *   did, and the token made on the source works there;
+ *   did, the token made on the source works there, and the policy stored there is in force;
  * - a restore onto a database holding data is refused and changes nothing (unless
  *   --force), and so is a cut-short file.
  */
@@ -87,6 +87,8 @@ async function writeCatalog(url: string): Promise<{ token: string }> {
     await ok(http(url, 'POST', '/gms/test', { query: { action: 'batchEvaluate' }, json: { urns, push: true } }));
   });
   report(`tests evaluated on ${evaluated} datasets and their results pushed in ${Date.now() - t} ms`);
+  // A policy (issue #40): an aspect like any other, so a backup carries it and a restore puts it back in force.
+  await ok(http(url, 'POST', `${V3}/policies`, { json: { id: 'bk-policy', displayName: 'Backup readers', privileges: ['VIEW_ENTITY_PAGE'], actors: { groups: ['bk'] } } }));
   const created = await ok(http(url, 'POST', `${V3}/tokens`, { json: { name: 'backup-reader', scope: 'read' } }));
   return { token: created.accessToken as string };
 }
@@ -134,7 +136,7 @@ async function searchAnswers(url: string, headers: Record<string, string> = {}):
     await indexCaughtUp(first.url, 600_000);
     report(`catalogue written and indexed in ${Date.now() - t} ms`);
     const sourceCounts = await tableCounts(source.databaseUrl);
-    expect(sourceCounts).toMatchObject({ entity: N + 5, property_value: 3 * N });
+    expect(sourceCounts).toMatchObject({ entity: N + 6, property_value: 3 * N });
     expect(sourceCounts.aspect).toBeGreaterThanOrEqual(4 * N);
 
     const file = path.join(source.dataDir, 'catalog.backup');
@@ -181,6 +183,7 @@ async function searchAnswers(url: string, headers: Record<string, string> = {}):
     const auth = { authorization: `Bearer ${token}` };
     expect((await http(moved.url, 'GET', `${V3}/entity/dataset/${enc(urnOf(0))}/structuredProperties`, { headers: auth })).status).toBe(200);
     expect(await searchAnswers(moved.url, auth)).toEqual(sourceSearch);
+    expect((await ok(http(moved.url, 'GET', `${V3}/policies/bk-policy`, { headers: auth }))).dataHubPolicyInfo).toMatchObject({ displayName: 'Backup readers', state: 'ACTIVE' });
 
     // A restore onto a database holding data is refused and changes nothing; --force replaces it.
     moved.child.kill('SIGTERM');

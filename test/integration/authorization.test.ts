@@ -244,7 +244,32 @@ const OPERATIONS: Operation[] = [
   { name: 'POST Rest.li entities delete (hard delete)', need: 'admin', arrangeSubject: newProperty, act: rest('POST', () => '/entities', (p) => ({ query: { action: 'delete' }, json: { urn: p } })) },
   { name: 'POST Rest.li entities deleteReferences dry run', need: 'read', act: rest('POST', () => '/entities', () => ({ query: { action: 'deleteReferences' }, json: { urn: 'urn:li:tag:matrix', dryRun: true } })) },
   { name: 'POST Rest.li /gms entities deleteReferences', need: 'write', act: rest('POST', () => '/gms/entities', () => ({ query: { action: 'deleteReferences' }, json: { urn: 'urn:li:tag:matrix', dryRun: false } })) },
+  // Policies (issue #40): reading them and asking why is reading; every change is policy management, admin on every route.
+  { name: 'GET policies', need: 'read', act: rest('GET', () => `${V3}/policies`) },
+  { name: 'GET policies/{id}', need: 'read', act: rest('GET', () => `${V3}/policies/propgraph-default-read`) },
+  { name: 'POST policies', need: 'admin', act: rest('POST', () => `${V3}/policies`, () => ({ json: { id: `matrix-${next()}`, ...POLICY } })) },
+  { name: 'PUT policies/{id}', need: 'admin', arrangeSubject: newPolicy, act: rest('PUT', (id) => `${V3}/policies/${id}`, () => ({ json: { ...POLICY, description: 'changed' } })) },
+  { name: 'DELETE policies/{id}', need: 'admin', arrangeSubject: newPolicy, act: rest('DELETE', (id) => `${V3}/policies/${id}`) },
+  { name: 'POST policies/apply', need: 'admin', act: rest('POST', () => `/gms${V3}/policies/apply`, () => ({ json: { policies: [{ id: `matrix-${next()}`, ...POLICY }] } })) },
+  { name: 'POST policies/apply dry run', need: 'admin', act: rest('POST', () => `${V3}/policies/apply`, () => ({ query: { dryRun: 'true' }, json: { policies: [{ id: `matrix-${next()}`, ...POLICY }] } })) },
+  { name: 'POST v3 dataHubPolicyInfo aspect', need: 'admin', act: rest('POST', () => `${V3}/entity/dataHubPolicy/${enc(`urn:li:dataHubPolicy:matrix-${next()}`)}/dataHubPolicyInfo`, () => ({ json: { value: POLICY } })) },
+  { name: 'GET access/explain', need: 'read', arrangeSubject: newDataset, act: rest('GET', () => `${V3}/access/explain`, (d) => ({ query: { privilege: 'EDIT_ENTITY_PROPERTIES', urn: d, property: 'io.matrix.size' } })) },
+  { name: 'GET access/who', need: 'read', arrangeSubject: newDataset, act: rest('GET', () => `${V3}/access/who`, (d) => ({ query: { privilege: 'EDIT_ENTITY_PROPERTIES', urn: d } })) },
+  { name: 'GraphQL listPolicies', need: 'read', act: (h) => gql(h, '{ listPolicies(input: {start: 0, count: 5}) { total policies { urn origin } } }') },
+  { name: 'GraphQL createPolicy', need: 'admin', act: (h) => gql(h, 'mutation m($i: String!) { createPolicy(input: {id: $i, type: METADATA, name: "m", state: ACTIVE, privileges: ["VIEW_ENTITY_PAGE"], actors: {allUsers: true, resourceOwners: false, allGroups: false}}) }', { i: `matrix-${next()}` }) },
+  { name: 'GraphQL deletePolicy', need: 'admin', arrangeSubject: newPolicy, act: (h, id) => gql(h, 'mutation m($u: String!) { deletePolicy(urn: $u) }', { u: id }) },
+  { name: 'GraphQL explainAccess', need: 'read', arrangeSubject: newDataset, act: (h, d) => gql(h, 'query q($u: String) { explainAccess(input: {privilege: "EDIT_ENTITY", urn: $u}) { allowed summary } }', { u: d }) },
+  { name: 'GraphQL entityAccess', need: 'read', arrangeSubject: newDataset, act: (h, d) => gql(h, 'query q($u: String!) { entityAccess(urn: $u) { canEdit editableProperties } }', { u: d }) },
+  { name: 'POST Rest.li ingestProposal UPSERT dataHubPolicyInfo', need: 'admin', act: rest('POST', () => '/aspects', () => ({ query: { action: 'ingestProposal' }, json: { proposal: { ...mcp('UPSERT', `urn:li:dataHubPolicy:rl-${next()}`, 'dataHubPolicyInfo', POLICY), entityType: 'dataHubPolicy' } } })) },
 ];
+
+const POLICY = { displayName: 'matrix', type: 'METADATA', state: 'ACTIVE', privileges: ['VIEW_ENTITY_PAGE'], actors: { allUsers: true } };
+
+async function newPolicy(): Promise<string> {
+  const id = `matrix-${next()}`;
+  await asAdmin('POST', `${V3}/policies`, { json: { id, ...POLICY } });
+  return id;
+}
 
 beforeAll(async () => {
   // Writes answer at commit: the matrix reads no search result of what it wrote, so neither the server nor the client waits for the index.

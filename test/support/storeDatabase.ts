@@ -53,7 +53,7 @@ export async function arrange(store: WritePath, writes: Array<{ urn: string; asp
     store,
     writes.map((w) => ({ urn: parseUrn(w.urn), requests: Object.entries(w.aspects).map(([aspect, value]) => ({ aspect, value })) })),
     'urn:li:corpuser:arranger',
-    { atomic: true, valueDrops: 'allowed', urnNamespace: 'svc' },
+    { atomic: true, valueDrops: () => 'allowed', urnNamespace: 'svc' },
   );
 }
 

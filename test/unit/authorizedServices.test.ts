@@ -22,6 +22,8 @@ import {
   AuthorizedTokenService,
   AuthorizedValueService,
   AuthorizedWriteService,
+  AuthorizedPolicyService,
+  AuthorizedAccessService,
 } from '../../src/services/authorizedServices.js';
 import type { Caller } from '../../src/services/caller.js';
 
@@ -84,7 +86,22 @@ const TABLE: ReadonlyArray<readonly [string, Wrapper, string, readonly unknown[]
   ['compliance', AuthorizedComplianceService, 'failing', [{ urn: TEST }], 'read'],
   ['compliance', AuthorizedComplianceService, 'explain', [{ test: TEST, entity: DATASET }], 'read'],
   ['compliance', AuthorizedComplianceService, 'run', [{}], 'write'],
+  ['policies', AuthorizedPolicyService, 'list', [{}], 'read'],
+  ['policies', AuthorizedPolicyService, 'get', ['finance'], 'read'],
+  ['access', AuthorizedAccessService, 'explain', [{ privilege: 'EDIT_ENTITY', urn: DATASET }], 'read'],
+  ['access', AuthorizedAccessService, 'whoCould', [{ privilege: 'EDIT_ENTITY', urn: DATASET }], 'read'],
+  ['access', AuthorizedAccessService, 'privileges', [], 'read'],
+  ['access', AuthorizedAccessService, 'entityPrivileges', [DATASET], 'read'],
+  ['access', AuthorizedAccessService, 'readable', [[DATASET]], 'read'],
+  ['access', AuthorizedAccessService, 'requireRead', [[DATASET]], 'read'],
 ];
+
+/**
+ * What the recorded service answers: an empty page or list in the shape every method
+ * returns, so that wrappers which narrow a page to what the caller may read (no
+ * policies here: everything) pass it through.
+ */
+const RESULT = Object.assign([], { entities: [], entries: [], events: [] });
 
 /** A wrapped service that records each call: `calls` holds [method, args]. */
 function recorder(): { inner: Record<string, unknown>; calls: Array<[string, unknown[]]> } {
@@ -92,10 +109,15 @@ function recorder(): { inner: Record<string, unknown>; calls: Array<[string, unk
   const inner = new Proxy({} as Record<string, unknown>, {
     get: (_target, name) => (name === 'then' ? undefined : (...args: unknown[]) => {
       calls.push([String(name), args]);
-      return 'inner result';
+      return Promise.resolve(RESULT);
     }),
   });
   return { inner, calls };
+}
+
+/** The wrapped service's answer, or (listings narrowed to what the caller may read) the same content. */
+function sameAnswer(answer: unknown): boolean {
+  return answer === RESULT || JSON.stringify(answer) === JSON.stringify(RESULT) || JSON.stringify(answer) === JSON.stringify({ ...RESULT });
 }
 
 const callerWith = (scope: TokenScope): Caller => ({ actor: `urn:li:corpuser:${scope}`, scope });
@@ -103,13 +125,13 @@ const callerWith = (scope: TokenScope): Caller => ({ actor: `urn:li:corpuser:${s
 describe.each(TABLE.map(([service, wrapper, method, args, need]) => [`${service}.${method}(${args.map((a) => (typeof a === 'string' ? a : typeof a)).join(', ')}) needs ${need}`, wrapper, method, args, need] as const))(
   '%s',
   (_title, Wrapper, method, args, need) => {
-    test.each(SCOPES.map((s) => [s] as const))('a %s caller', (scope) => {
+    test.each(SCOPES.map((s) => [s] as const))('a %s caller', async (scope) => {
       const { inner, calls } = recorder();
       const service = new Wrapper(inner as never) as Record<string, (...a: unknown[]) => unknown>;
       const caller = callerWith(scope);
       const allowed = SCOPES.indexOf(scope) >= SCOPES.indexOf(need);
       if (allowed) {
-        expect(service[method]!(caller, ...args)).toBe('inner result');
+        expect(sameAnswer(await service[method]!(caller, ...args))).toBe(true);
         expect(calls).toEqual([[method, [caller, ...args]]]);
       } else {
         expect(() => service[method]!(caller, ...args)).toThrow(ForbiddenError);
@@ -141,6 +163,8 @@ test('every method of every wrapper is in the table, or is a helper that takes n
     ['backup', AuthorizedBackupService],
     ['compliance', AuthorizedComplianceService],
     ['writes', AuthorizedWriteService],
+    ['policies', AuthorizedPolicyService],
+    ['access', AuthorizedAccessService],
   ];
   const inTable = new Set(TABLE.map(([service, , method]) => `${service}.${method}`));
   for (const [name, Wrapper] of wrappers) {
@@ -158,6 +182,10 @@ test('every method of every wrapper is in the table, or is a helper that takes n
 const UNCHECKED = new Set([
   'writes.submit',
   'writes.preview',
+  'policies.create',
+  'policies.update',
+  'policies.delete',
+  'policies.apply',
   'entities.exists',
   'entities.existing',
   'entities.readEntities',

@@ -5,6 +5,7 @@
  * enum value in the schema, and nothing else. The aspect modules' own tests are in
  * test/unit/aspects/.
  */
+import { PRIVILEGES } from '../../src/domain/policies/privileges.js';
 import { readFileSync } from 'node:fs';
 import { buildASTSchema, isEnumType, isObjectType, parse } from 'graphql';
 import { ALL_ASPECTS, aspectClassOf, findAspect, indexedAspects } from '../../src/domain/aspects/index.js';
@@ -79,9 +80,18 @@ describe('entity types', () => {
     for (const type of nonEmpty(Object.values(ENTITY))) expect(ENTITY_TYPES).toContain(type);
   });
 
-  test('only metadata tests need admin to write, and only built-in types exist without being stored', () => {
-    expect(ENTITY_TYPES.filter((t) => t.adminWrites).map((t) => t.name)).toEqual(['test']);
+  test('only metadata tests and policies need admin to write, and only built-in types exist without being stored', () => {
+    expect(ENTITY_TYPES.filter((t) => t.adminWrites).map((t) => t.name)).toEqual(['test', 'dataHubPolicy']);
     expect(ENTITY_TYPES.filter((t) => t.builtIn).map((t) => t.name)).toEqual(['dataType', 'entityType']);
+  });
+
+  test('writing a type needs its own privilege where it defines something; the admin types are those whose privilege needs admin', () => {
+    expect(Object.fromEntries(ENTITY_TYPES.filter((t) => t.writePrivilege !== 'EDIT_ENTITY').map((t) => [t.name, t.writePrivilege]))).toEqual({
+      structuredProperty: 'MANAGE_STRUCTURED_PROPERTIES',
+      test: 'MANAGE_TESTS',
+      dataHubPolicy: 'MANAGE_POLICIES',
+    });
+    for (const t of nonEmpty(ENTITY_TYPES, 'the entity types')) expect(t.adminWrites).toBe(PRIVILEGES[t.writePrivilege].ceiling === 'admin');
   });
 
   test('values are held by the asset types, not by definitions or built-in types', () => {

@@ -7,7 +7,7 @@ import { SCOPES, type TokenScope } from '../../src/domain/accessToken.js';
 import { ForbiddenError } from '../../src/domain/errors.js';
 import { parseUrn } from '../../src/domain/urn.js';
 import type { AspectChange, EntityPlan } from '../../src/domain/writes/plan.js';
-import { scopeGate } from '../../src/services/writes/writeGate.js';
+import { scopeJudge } from '../../src/services/writes/writeGate.js';
 
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
 const PROPERTY = 'urn:li:structuredProperty:io.x';
@@ -39,15 +39,15 @@ describe.each(TABLE.map(([what, urn, changes, deleteEntity, need]) => [`${what} 
   test.each(SCOPES.map((s) => [s] as const))('a %s caller', (scope) => {
     const entity: EntityPlan = { urn: parseUrn(urn), changes, ...(deleteEntity ? { deleteEntity } : {}) };
     const caller = { actor: `urn:li:corpuser:${scope}`, scope };
-    if (SCOPES.indexOf(scope) >= SCOPES.indexOf(need)) expect(() => scopeGate.beforeLoad(caller, entity)).not.toThrow();
-    else expect(() => scopeGate.beforeLoad(caller, entity)).toThrow(ForbiddenError);
+    if (SCOPES.indexOf(scope) >= SCOPES.indexOf(need)) expect(() => scopeJudge(caller).beforeLoad(entity)).not.toThrow();
+    else expect(() => scopeJudge(caller).beforeLoad(entity)).toThrow(ForbiddenError);
   });
 });
 
 test('dropping stored values needs admin; a refusal names the scope it needs', () => {
-  expect(scopeGate.valueDrops({ actor: 'urn:li:corpuser:a', scope: 'admin' })).toBe('allowed');
-  expect(scopeGate.valueDrops({ actor: 'urn:li:corpuser:w', scope: 'write' })).toEqual({ refusedUnless: 'admin' });
-  expect(() => scopeGate.beforeLoad({ actor: 'urn:li:corpuser:r', scope: 'read' }, { urn: parseUrn(DATASET), changes: [set('status')] })).toThrow(
+  expect(scopeJudge({ actor: 'urn:li:corpuser:a', scope: 'admin' }).valueDrops(PROPERTY)).toBe('allowed');
+  expect(scopeJudge({ actor: 'urn:li:corpuser:w', scope: 'write' }).valueDrops(PROPERTY)).toEqual({ refusedUnless: 'a token with admin scope' });
+  expect(() => scopeJudge({ actor: 'urn:li:corpuser:r', scope: 'read' }).beforeLoad({ urn: parseUrn(DATASET), changes: [set('status')] })).toThrow(
     `Writing status of ${DATASET} needs a token with write scope; this token has read scope`,
   );
 });

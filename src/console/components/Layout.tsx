@@ -12,6 +12,7 @@ const SECTIONS = [
   { href: '/search', label: 'Search' },
   { href: '/tests', label: 'Tests' },
   { href: '/csv', label: 'CSV' },
+  { href: '/policies', label: 'Policies' },
 ];
 
 export function Layout({ me, path, children }: { me: Me; path: string; children: ReactNode }) {

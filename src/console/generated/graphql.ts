@@ -18,6 +18,14 @@ export type AccessTokenType =
   /** Issued when someone signs in (the console, propgraph login); acts as them: a person, or the principal of the token the console was signed in with. */
   | 'SESSION';
 
+export type ActorFilterInput = {
+  allGroups: boolean;
+  allUsers: boolean;
+  groups?: Array<string> | null | undefined;
+  resourceOwners: boolean;
+  users?: Array<string> | null | undefined;
+};
+
 export type AggregateAcrossEntitiesInput = {
   /** Fields to count; absent or empty: the default facets (_entityType, platform, and properties shown in search filters). */
   facets?: Array<string | null | undefined> | null | undefined;
@@ -183,6 +191,21 @@ export type EvaluateTestsInput = {
   urn: string;
 };
 
+export type ExplainAccessInput = {
+  /** Their groups; absent: yours, or those of their latest token. */
+  groups?: Array<string> | null | undefined;
+  /** A principal's urn, or a person's id; absent: you. Asking about someone else needs MANAGE_POLICIES. */
+  principal?: string | null | undefined;
+  /** A privilege, e.g. EDIT_ENTITY_PROPERTIES. */
+  privilege: string;
+  /** For value and definition privileges: the property (qualified name or urn). */
+  property?: string | null | undefined;
+  /** Their token's scope; absent: yours, or the largest of their live tokens. */
+  scope?: AccessTokenScope | null | undefined;
+  /** The entity; absent for platform privileges. */
+  urn?: string | null | undefined;
+};
+
 export type ExplainTestInput = {
   test: string;
   urn: string;
@@ -263,9 +286,62 @@ export type JobStatus =
   | 'PENDING'
   | 'RUNNING';
 
+export type ListPoliciesInput = {
+  count?: number | null | undefined;
+  /** Words to find in the name, description or urn. */
+  query?: string | null | undefined;
+  start?: number | null | undefined;
+};
+
 export type LogicalOperator =
   | 'AND'
   | 'OR';
+
+export type PolicyMatchCondition =
+  | 'EQUALS'
+  /** PROPERTY constraints only: the properties left out (the policy grants on every other one); refused on resources, which list the values a policy grants on. */
+  | 'NOT_EQUALS'
+  /** URN only: the urn starts with the value. */
+  | 'STARTS_WITH';
+
+export type PolicyMatchCriterionInput = {
+  condition: PolicyMatchCondition;
+  field: string;
+  values: Array<string>;
+};
+
+export type PolicyMatchFilterInput = {
+  criteria?: Array<PolicyMatchCriterionInput> | null | undefined;
+};
+
+export type PolicyOrigin =
+  /** Shipped with propgraph and in force as shipped. */
+  | 'DEFAULT'
+  /** Written by someone (replacing a shipped default of the same urn, if any). */
+  | 'STORED';
+
+export type PolicyState =
+  | 'ACTIVE'
+  | 'INACTIVE';
+
+export type PolicyType =
+  /** Privileges on entities (and, for values and definitions, on properties). */
+  | 'METADATA'
+  /** Privileges on nothing in particular: bulk edits, tokens, policies. */
+  | 'PLATFORM';
+
+export type PolicyUpdateInput = {
+  actors: ActorFilterInput;
+  description?: string | null | undefined;
+  /** createPolicy only: the policy's id (its urn is urn:li:dataHubPolicy:<id>); absent: a random one. */
+  id?: string | null | undefined;
+  name: string;
+  policyConstraints?: PolicyMatchFilterInput | null | undefined;
+  privileges: Array<string>;
+  resources?: ResourceFilterInput | null | undefined;
+  state: PolicyState;
+  type: PolicyType;
+};
 
 /** The three kinds of actor, each in a namespace of corpuser urns of its own. */
 export type PrincipalType =
@@ -311,6 +387,13 @@ export type ReplaceStructuredPropertyDefinitionInput = {
   valueType: string;
   /** yyyyMMddhhmmss, greater than the stored version: needed for a breaking change that breaks stored values, unless a migration keeps them. Absent: the stored version is kept. */
   version?: string | null | undefined;
+};
+
+export type ResourceFilterInput = {
+  allResources?: boolean | null | undefined;
+  filter?: PolicyMatchFilterInput | null | undefined;
+  resources?: Array<string> | null | undefined;
+  type?: string | null | undefined;
 };
 
 export type RunTestsInput = {
@@ -460,6 +543,12 @@ export type ValueImportRowInput = {
 export type ValueRemapInput = {
   from: PropertyValueInput;
   to: PropertyValueInput;
+};
+
+export type WhoCouldInput = {
+  privilege: string;
+  property?: string | null | undefined;
+  urn?: string | null | undefined;
 };
 
 export type HeldValuesFragment = { aspectVersion: string | null, properties: Array<{ structuredProperty: { urn: string, definition: { qualifiedName: string, displayName: string | null, description: string | null, cardinality: PropertyCardinality | null, immutable: boolean, version: string | null, valueType: { urn: string, info: { type: StdDataType, qualifiedName: string } }, entityTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }>, typeQualifier: { allowedTypes: Array<{ urn: string, info: { type: EntityType, qualifiedName: string } }> | null } | null, allowedValues: Array<{ description: string | null, value:
@@ -647,6 +736,60 @@ export type ValueHistoryQuery = { valueHistory: { nextScrollId: string | null, e
           | { numberValue: number }
           | { stringValue: string }
         > }> }>, events: Array<{ urn: string, event: string, time: number, actorUrn: string, via: string | null, detail: string | null, actor: { principalType: PrincipalType } | null }> } };
+
+export type PolicyCriteriaFragment = { criteria: Array<{ field: string, condition: PolicyMatchCondition, values: Array<{ value: string }> }> | null };
+
+export type PolicyRowFragment = { urn: string, type: PolicyType, name: string, state: PolicyState, description: string | null, privileges: Array<string>, origin: PolicyOrigin, editable: boolean, actors: { users: Array<string> | null, groups: Array<string> | null, resourceOwners: boolean, allUsers: boolean, allGroups: boolean }, resources: { allResources: boolean | null, filter: { criteria: Array<{ field: string, condition: PolicyMatchCondition, values: Array<{ value: string }> }> | null } | null } | null, policyConstraints: { criteria: Array<{ field: string, condition: PolicyMatchCondition, values: Array<{ value: string }> }> | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null };
+
+export type PoliciesQueryVariables = Exact<{
+  input: ListPoliciesInput;
+}>;
+
+
+export type PoliciesQuery = { listPolicies: { total: number, policies: Array<{ urn: string, type: PolicyType, name: string, state: PolicyState, description: string | null, privileges: Array<string>, origin: PolicyOrigin, editable: boolean, actors: { users: Array<string> | null, groups: Array<string> | null, resourceOwners: boolean, allUsers: boolean, allGroups: boolean }, resources: { allResources: boolean | null, filter: { criteria: Array<{ field: string, condition: PolicyMatchCondition, values: Array<{ value: string }> }> | null } | null } | null, policyConstraints: { criteria: Array<{ field: string, condition: PolicyMatchCondition, values: Array<{ value: string }> }> | null } | null, lastModified: { time: number, actor: { urn: string } | null } | null }> } };
+
+export type CreatePolicyMutationVariables = Exact<{
+  input: PolicyUpdateInput;
+}>;
+
+
+export type CreatePolicyMutation = { createPolicy: string | null };
+
+export type UpdatePolicyMutationVariables = Exact<{
+  urn: string;
+  input: PolicyUpdateInput;
+}>;
+
+
+export type UpdatePolicyMutation = { updatePolicy: string | null };
+
+export type DeletePolicyMutationVariables = Exact<{
+  urn: string;
+}>;
+
+
+export type DeletePolicyMutation = { deletePolicy: string | null };
+
+export type WhoCouldQueryVariables = Exact<{
+  input: WhoCouldInput;
+}>;
+
+
+export type WhoCouldQuery = { whoCould: { privilege: string, resource: string | null, property: string | null, scopeNeeded: AccessTokenScope, owners: Array<string>, grantees: Array<{ actors: Array<string>, policy: { urn: string, name: string } }> } };
+
+export type ExplainAccessQueryVariables = Exact<{
+  input: ExplainAccessInput;
+}>;
+
+
+export type ExplainAccessQuery = { explainAccess: { principal: string, groups: Array<string>, scope: AccessTokenScope, allowed: boolean, summary: string, grantedBy: Array<{ urn: string, name: string }>, notGranting: Array<{ urn: string, name: string, refusal: string | null }> } };
+
+export type EntityAccessQueryVariables = Exact<{
+  urn: string;
+}>;
+
+
+export type EntityAccessQuery = { entityAccess: { canEdit: boolean, canSoftDelete: boolean, canDelete: boolean, canEditAllProperties: boolean, editableProperties: Array<string>, propertiesNotEditable: Array<string> } };
 
 type Value_NumberValue_Fragment = { numberValue: number };
 
@@ -1226,7 +1369,7 @@ export type ImportValuesMutation = { importStructuredPropertyValues: { dryRun: b
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean, manageGlobalViews: boolean } } };
+export type MeQuery = { me: { scope: AccessTokenScope, tokenId: string | null, tokenType: AccessTokenType | null, corpUser: { urn: string, username: string, principalType: PrincipalType }, platformPrivileges: { manageStructuredProperties: boolean, deleteStructuredProperties: boolean, editStructuredPropertyValues: boolean, manageTests: boolean, pushTestResults: boolean, manageTokens: boolean, managePersonalTokens: boolean, managePolicies: boolean, bulkEditStructuredPropertyValues: boolean, manageGlobalViews: boolean } } };
 
 export type TestPageQueryVariables = Exact<{
   urn: string;
@@ -1593,6 +1736,59 @@ export const ResultsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"Results"}) as unknown as TypedDocumentString<ResultsFragment, unknown>;
+export const PolicyCriteriaFragmentDoc = new TypedDocumentString(`
+    fragment PolicyCriteria on PolicyMatchFilter {
+  criteria {
+    field
+    values {
+      value
+    }
+    condition
+  }
+}
+    `, {"fragmentName":"PolicyCriteria"}) as unknown as TypedDocumentString<PolicyCriteriaFragment, unknown>;
+export const PolicyRowFragmentDoc = new TypedDocumentString(`
+    fragment PolicyRow on Policy {
+  urn
+  type
+  name
+  state
+  description
+  privileges
+  origin
+  editable
+  actors {
+    users
+    groups
+    resourceOwners
+    allUsers
+    allGroups
+  }
+  resources {
+    allResources
+    filter {
+      ...PolicyCriteria
+    }
+  }
+  policyConstraints {
+    ...PolicyCriteria
+  }
+  lastModified {
+    time
+    actor {
+      urn
+    }
+  }
+}
+    fragment PolicyCriteria on PolicyMatchFilter {
+  criteria {
+    field
+    values {
+      value
+    }
+    condition
+  }
+}`, {"fragmentName":"PolicyRow"}) as unknown as TypedDocumentString<PolicyRowFragment, unknown>;
 export const SettingsFragmentDoc = new TypedDocumentString(`
     fragment Settings on StructuredPropertySettings {
   isHidden
@@ -2107,6 +2303,121 @@ export const ValueHistoryDocument = new TypedDocumentString(`
     numberValue
   }
 }`) as unknown as TypedDocumentString<ValueHistoryQuery, ValueHistoryQueryVariables>;
+export const PoliciesDocument = new TypedDocumentString(`
+    query Policies($input: ListPoliciesInput!) {
+  listPolicies(input: $input) {
+    total
+    policies {
+      ...PolicyRow
+    }
+  }
+}
+    fragment PolicyCriteria on PolicyMatchFilter {
+  criteria {
+    field
+    values {
+      value
+    }
+    condition
+  }
+}
+fragment PolicyRow on Policy {
+  urn
+  type
+  name
+  state
+  description
+  privileges
+  origin
+  editable
+  actors {
+    users
+    groups
+    resourceOwners
+    allUsers
+    allGroups
+  }
+  resources {
+    allResources
+    filter {
+      ...PolicyCriteria
+    }
+  }
+  policyConstraints {
+    ...PolicyCriteria
+  }
+  lastModified {
+    time
+    actor {
+      urn
+    }
+  }
+}`) as unknown as TypedDocumentString<PoliciesQuery, PoliciesQueryVariables>;
+export const CreatePolicyDocument = new TypedDocumentString(`
+    mutation CreatePolicy($input: PolicyUpdateInput!) {
+  createPolicy(input: $input)
+}
+    `) as unknown as TypedDocumentString<CreatePolicyMutation, CreatePolicyMutationVariables>;
+export const UpdatePolicyDocument = new TypedDocumentString(`
+    mutation UpdatePolicy($urn: String!, $input: PolicyUpdateInput!) {
+  updatePolicy(urn: $urn, input: $input)
+}
+    `) as unknown as TypedDocumentString<UpdatePolicyMutation, UpdatePolicyMutationVariables>;
+export const DeletePolicyDocument = new TypedDocumentString(`
+    mutation DeletePolicy($urn: String!) {
+  deletePolicy(urn: $urn)
+}
+    `) as unknown as TypedDocumentString<DeletePolicyMutation, DeletePolicyMutationVariables>;
+export const WhoCouldDocument = new TypedDocumentString(`
+    query WhoCould($input: WhoCouldInput!) {
+  whoCould(input: $input) {
+    privilege
+    resource
+    property
+    scopeNeeded
+    grantees {
+      policy {
+        urn
+        name
+      }
+      actors
+    }
+    owners
+  }
+}
+    `) as unknown as TypedDocumentString<WhoCouldQuery, WhoCouldQueryVariables>;
+export const ExplainAccessDocument = new TypedDocumentString(`
+    query ExplainAccess($input: ExplainAccessInput!) {
+  explainAccess(input: $input) {
+    principal
+    groups
+    scope
+    allowed
+    summary
+    grantedBy {
+      urn
+      name
+    }
+    notGranting {
+      urn
+      name
+      refusal
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplainAccessQuery, ExplainAccessQueryVariables>;
+export const EntityAccessDocument = new TypedDocumentString(`
+    query EntityAccess($urn: String!) {
+  entityAccess(urn: $urn) {
+    canEdit
+    canSoftDelete
+    canDelete
+    canEditAllProperties
+    editableProperties
+    propertiesNotEditable
+  }
+}
+    `) as unknown as TypedDocumentString<EntityAccessQuery, EntityAccessQueryVariables>;
 export const PropertyCatalogueDocument = new TypedDocumentString(`
     query PropertyCatalogue($input: ScrollAcrossEntitiesInput!) {
   scrollAcrossEntities(input: $input) {
@@ -2837,6 +3148,8 @@ export const MeDocument = new TypedDocumentString(`
       pushTestResults
       manageTokens
       managePersonalTokens
+      managePolicies
+      bulkEditStructuredPropertyValues
       manageGlobalViews
     }
   }

@@ -11,6 +11,7 @@ import { StaleValues, type Choice } from '../components/StaleValues';
 import { ValueEditor, valueInputs, ValueText } from '../components/ValueEditor';
 import {
   ApplicablePropertiesDocument,
+  EntityAccessDocument,
   EntityPageDocument,
   EvaluateTestsDocument,
   RemoveValuesDocument,
@@ -148,7 +149,13 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
   for (const p of values?.properties ?? []) properties.set(p.structuredProperty.urn, p.structuredProperty);
   for (const r of applicable.data?.scrollAcrossEntities?.searchResults ?? []) if ('definition' in r.entity) properties.set(r.entity.urn, r.entity as PropertySummaryFragment);
   const rows = [...properties.values()].filter((p) => !p.status?.removed).sort((a, b) => nameOf(a.definition).localeCompare(nameOf(b.definition)));
-  const mayEdit = me.platformPrivileges.editStructuredPropertyValues;
+  // What the policies let this person do here, property by property; the server still judges every save.
+  const access = useQuery(EntityAccessDocument, { urn: entity.urn }, { skip: !me.platformPrivileges.editStructuredPropertyValues });
+  const mayEditProperty = (urn: string) => {
+    const a = access.data?.entityAccess;
+    return a !== undefined && (a.canEditAllProperties || a.editableProperties.includes(urn) || (a.propertiesNotEditable.length > 0 && !a.propertiesNotEditable.includes(urn)));
+  };
+  const mayEdit = me.platformPrivileges.editStructuredPropertyValues && rows.some((p) => mayEditProperty(p.urn));
   const currentOf = (urn: string) => (fresh ? (fresh.values.get(urn) ?? []) : (heldBy.get(urn)?.values ?? []).map((v) => valueText(v)));
 
   /** Writes the values chosen (an empty list removes the property) over `version`; the answer's version is the next save's. */
@@ -266,12 +273,13 @@ function PropertyValues({ me, entity, values, onChange }: { me: Me; entity: Enti
                 </td>
                 {mayEdit && (
                   <td className="row-actions">
-                    {editing !== p.urn && !locked && !conflict && (
+                    {!mayEditProperty(p.urn) && <span className="hint">Not yours to edit</span>}
+                    {mayEditProperty(p.urn) && editing !== p.urn && !locked && !conflict && (
                       <button type="button" className="secondary" onClick={() => setEditing(p.urn)} aria-label={`Edit ${label}`}>
                         Edit
                       </button>
                     )}
-                    {editing !== p.urn && current.length > 0 && !locked && !conflict && (
+                    {mayEditProperty(p.urn) && editing !== p.urn && current.length > 0 && !locked && !conflict && (
                       <button type="button" className="secondary" disabled={busy} onClick={() => saveOne(p, null)} aria-label={`Remove ${label}`}>
                         Remove
                       </button>

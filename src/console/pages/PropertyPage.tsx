@@ -1,7 +1,8 @@
 /**
  * One property: its definition, how many entities hold a value and how the values are
  * spread, its history; edit, soft delete, restore and hard delete (with the cleanup
- * job's progress), as the token's scope allows.
+ * job's progress), as the policies let this person act on this property (entityAccess;
+ * the server still judges every change).
  */
 import { valueTypeOfStd } from '../../domain/registry/valueTypes.js';
 import { useState } from 'react';
@@ -10,6 +11,7 @@ import { HistoryTimeline } from '../components/HistoryTimeline';
 import { ErrorMessage, Loading, StatusMessage } from '../components/Messages';
 import { dateHistogram, numberHistogram, ValueChart, type Bucket } from '../components/ValueChart';
 import {
+  EntityAccessDocument,
   HardDeletePropertyDocument,
   PropertyDistributionDocument,
   PropertyDocument,
@@ -30,6 +32,11 @@ import { useQuery } from '../lib/useQuery';
 export function PropertyPage({ me, urn, followMigration = false }: { me: Me; urn: string; followMigration?: boolean }) {
   const nameOf = usePropertyLabel();
   const property = useQuery(PropertyDocument, { urn });
+  const privileges = me.platformPrivileges;
+  // What the policies let this person do to this property (a policy may name the properties it covers).
+  const access = useQuery(EntityAccessDocument, { urn }, { skip: !privileges.manageStructuredProperties && !privileges.deleteStructuredProperties });
+  const mayManage = privileges.manageStructuredProperties && access.data?.entityAccess.canEdit === true;
+  const mayDelete = privileges.deleteStructuredProperties && access.data?.entityAccess.canDelete === true;
   // Each change of the property counts; its timeline is read again after one.
   const [changes, setChanges] = useState(0);
   // A migration seen (started from the form, or running) stays shown to its end.
@@ -70,7 +77,6 @@ export function PropertyPage({ me, urn, followMigration = false }: { me: Me; urn
   }
   const d = entity.definition;
   const removed = entity.status?.removed === true;
-  const privileges = me.platformPrivileges;
 
   async function act(what: 'soft' | 'restore' | 'hard') {
     setBusy(true);
@@ -112,22 +118,23 @@ export function PropertyPage({ me, urn, followMigration = false }: { me: Me; urn
           </p>
         </div>
         <div className="actions" role="group" aria-label="Property actions">
-          {privileges.manageStructuredProperties && !removed && !entity.migrating && (
+          {mayManage && !removed && !entity.migrating && (
             <Link className="button" href={`${propertyPath(urn)}/edit`}>
               Edit
             </Link>
           )}
-          {privileges.manageStructuredProperties && !removed && (
+          {mayManage && !removed && (
             <button type="button" className="secondary" disabled={busy} onClick={() => act('soft')}>
               Soft delete
             </button>
           )}
-          {privileges.manageStructuredProperties && removed && (
+          {mayManage && removed && (
             <button type="button" disabled={busy} onClick={() => act('restore')}>
               Restore
             </button>
           )}
-          {privileges.deleteStructuredProperties && (
+          {access.data && !mayManage && !mayDelete && <span className="hint">Not yours to change</span>}
+          {mayDelete && (
             <button type="button" className="danger" disabled={busy} onClick={() => setConfirming(true)}>
               Delete permanently
             </button>

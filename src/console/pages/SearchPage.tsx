@@ -156,7 +156,7 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
         </div>
       )}
       <SearchError error={resultsError ?? facets.error} sorted={sort !== null} params={usable} onChange={go} />
-      {me.platformPrivileges.editStructuredPropertyValues && panel && <BulkEditPanel selection={panel} onDone={afterEdit} />}
+      {me.platformPrivileges.bulkEditStructuredPropertyValues && panel && <BulkEditPanel selection={panel} onDone={afterEdit} />}
       <div className="search-layout">
         <div className="sidebar">
           <SavedViews me={me} params={usable} />
@@ -182,7 +182,7 @@ export function SearchPage({ me, params }: { me: Me; params: URLSearchParams }) 
               sortInput={sort ? { sortCriteria: [sort] } : null}
               filtered={shownFirst}
               onError={setResultsError}
-              selectable={me.platformPrivileges.editStructuredPropertyValues}
+              selectable={me.platformPrivileges.bulkEditStructuredPropertyValues}
               ticked={ticked}
               onTick={setTicked}
             />

@@ -190,7 +190,7 @@ export function TestPage({ me, urn }: { me: Me; urn: string }) {
             <Link className="button secondary" href={`/search?${new URLSearchParams({ q: failingQuery(urn) })}`}>
               Open the {c.failing} failing assets in search
             </Link>
-            {me.platformPrivileges.editStructuredPropertyValues && !editing && (
+            {me.platformPrivileges.bulkEditStructuredPropertyValues && !editing && (
               <button type="button" className="secondary" onClick={() => setEditing(true)}>
                 Bulk edit the {c.failing} failing assets
               </button>

@@ -116,7 +116,6 @@ export const DATAHUB_ASPECTS: readonly Row[] = [
   plain('dataHubExecutionRequestSignal', 'com.linkedin.execution.ExecutionRequestSignal'),
   plain('dataHubExecutionRequestResult', 'com.linkedin.execution.ExecutionRequestResult'),
   plain('dataHubSecretValue', 'com.linkedin.secret.DataHubSecretValue'),
-  plain('dataHubPolicyInfo', 'com.linkedin.policy.DataHubPolicyInfo'),
   plain('dataHubRoleInfo', 'com.linkedin.policy.DataHubRoleInfo'),
   plain('dataHubRetentionConfig', 'com.linkedin.retention.DataHubRetentionConfig'),
   plain('telemetryClientId', 'com.linkedin.telemetry.TelemetryClientId'),

@@ -98,7 +98,6 @@ export const DATAHUB_ENTITY_TYPES: readonly DataHubTypeRow[] = [
   row('dataHubIngestionSource', 'INGESTION_SOURCE', id, plainKey, ['dataHubIngestionSourceInfo']),
   row('dataHubExecutionRequest', 'EXECUTION_REQUEST', id, plainKey, ['dataHubExecutionRequestInput', 'dataHubExecutionRequestSignal', 'dataHubExecutionRequestResult']),
   row('dataHubSecret', 'DATAHUB_SECRET', id, plainKey, ['dataHubSecretValue']),
-  row('dataHubPolicy', 'DATAHUB_POLICY', id, plainKey, ['dataHubPolicyInfo']),
   row('dataHubRole', 'DATAHUB_ROLE', id, plainKey, ['dataHubRoleInfo']),
   row('dataHubRetention', 'DATAHUB_RETENTION', ['entityName', 'aspectName'], ['text', 'text'], ['dataHubRetentionConfig']),
   row('dataHubAccessToken', 'ACCESS_TOKEN', id, plainKey, ['dataHubAccessTokenInfo']),

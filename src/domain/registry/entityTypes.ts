@@ -8,6 +8,9 @@
 import { ValidationError } from '../errors.js';
 import { ASSET_ASPECTS, DATAHUB_ENTITY_TYPES, DATAHUB_EXTRA_ASPECTS } from './datahubEntityTypes.js';
 
+/** The privileges that govern writes of an entity type's aspects (domain/policies/privileges.ts). */
+export type WritePrivilege = 'EDIT_ENTITY' | 'MANAGE_STRUCTURED_PROPERTIES' | 'MANAGE_TESTS' | 'MANAGE_POLICIES';
+
 /** What one part of a URN's key must be: a URN of another type, an environment, or text. */
 export type KeyPart = 'platformUrn' | 'datasetUrn' | 'dataFlowUrn' | 'origin' | 'text';
 
@@ -40,6 +43,11 @@ export interface EntityTypeInfo {
   readonly definitionAspect?: string;
   /** Writing any of its aspects needs admin (metadata tests are managed by admins). */
   readonly adminWrites: boolean;
+  /**
+   * The privilege a policy must grant to write its entities (domain/policies/privileges.ts):
+   * EDIT_ENTITY, or the privilege of what it defines (a property, a metadata test, a policy).
+   */
+  readonly writePrivilege: WritePrivilege;
   /** Built in: its entities exist without being stored (data types, entity types). */
   readonly builtIn: boolean;
   /** The entity type whose URNs nest this one's as their first key part (a dataset's schema fields), deleted with it. */
@@ -56,6 +64,7 @@ interface Row {
   readonly search?: 'default' | 'named' | 'no';
   readonly definitionAspect?: string;
   readonly adminWrites?: boolean;
+  readonly writePrivilege?: WritePrivilege;
   readonly builtIn?: boolean;
   readonly childType?: string;
   readonly idWithoutSpaces?: boolean;
@@ -91,6 +100,7 @@ function type(name: string, graphql: string, keyFields: readonly string[], keyPa
     aspects,
     ...(row.definitionAspect ? { definitionAspect: row.definitionAspect } : {}),
     adminWrites: row.adminWrites ?? false,
+    writePrivilege: row.writePrivilege ?? 'EDIT_ENTITY',
     builtIn: row.builtIn ?? false,
     ...(row.childType ? { childType: row.childType } : {}),
     idWithoutSpaces: row.idWithoutSpaces ?? false,
@@ -136,11 +146,14 @@ const CORE_TYPES = [
     search: 'named',
     definitionAspect: 'propertyDefinition',
     idWithoutSpaces: true,
+    writePrivilege: 'MANAGE_STRUCTURED_PROPERTIES',
   }),
-  type('test', 'TEST', ['id'], ['text'], ['testInfo', 'status'], { graphqlObject: 'Test', search: 'no', definitionAspect: 'testInfo', adminWrites: true }),
+  type('test', 'TEST', ['id'], ['text'], ['testInfo', 'status'], { graphqlObject: 'Test', search: 'no', definitionAspect: 'testInfo', adminWrites: true, writePrivilege: 'MANAGE_TESTS' }),
   type('dataType', 'DATA_TYPE', ['id'], ['text'], ['dataTypeInfo'], { graphqlObject: 'DataTypeEntity', search: 'no', builtIn: true }),
   type('entityType', 'ENTITY_TYPE', ['id'], ['text'], ['entityTypeInfo'], { graphqlObject: 'EntityTypeEntity', search: 'no', builtIn: true }),
   type('dataPlatform', 'DATA_PLATFORM', ['platformName'], ['text'], ['dataPlatformInfo'], { graphqlObject: 'DataPlatform', search: 'no' }),
+  // Policies, stored as DataHub stores them: managing them is what MANAGE_POLICIES grants.
+  type('dataHubPolicy', 'DATAHUB_POLICY', ['id'], ['text'], ['dataHubPolicyInfo'], { search: 'no', definitionAspect: 'dataHubPolicyInfo', adminWrites: true, writePrivilege: 'MANAGE_POLICIES' }),
 ] as const satisfies readonly EntityTypeInfo[];
 
 const TYPES: readonly EntityTypeInfo[] = [
@@ -180,6 +193,7 @@ export const ENTITY = {
   dataPlatform: named('dataPlatform'),
   structuredProperty: named('structuredProperty'),
   test: named('test'),
+  dataHubPolicy: named('dataHubPolicy'),
   corpuser: named('corpuser'),
   corpGroup: named('corpGroup'),
   dataType: named('dataType'),

@@ -12,11 +12,11 @@ export function propertiesWhoseValuesDrop(decision: EntityWriteDecision, isRegis
   return decision.registry.filter((r) => r.define?.generation === 'new' && r.define.migration === null && isRegistered(r.urn)).map((r) => r.urn);
 }
 
-/** The refusal of such a write to a caller who may not drop values, naming what it would drop. */
+/** The refusal of such a write to a caller who may not drop values, naming what it would drop and what it needs ("a token with admin scope"). */
 export function valueDropRefusal(propertyUrn: string, impact: { readonly entities: number; readonly values: number; readonly byEntityType: Readonly<Record<string, number>> }, needs: string): string {
   const types = Object.entries(impact.byEntityType).map(([type, n]) => `${type}: ${n}`).join(', ');
   return (
     `This definition of ${propertyUrn} starts a new version, which would drop its ${impact.values} stored value${impact.values === 1 ? '' : 's'} ` +
-    `on ${impact.entities} entit${impact.entities === 1 ? 'y' : 'ies'} (${types}); a change that drops stored values needs a token with ${needs} scope`
+    `on ${impact.entities} entit${impact.entities === 1 ? 'y' : 'ies'} (${types}); a change that drops stored values needs ${needs}`
   );
 }

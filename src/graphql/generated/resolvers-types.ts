@@ -3,6 +3,8 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { EntityModel, DefinitionModel, StructuredPropertiesModel, StructuredPropertiesEntryModel, AttributionModel, AllowedValueModel, PropertyValueModel, TypeQualifierModel, AuditStampModel, SearchResultModel, TestResultsModel, TestResultModel, TestComplianceModel, TestExplanationModel, PredicateOutcomeModel, TestDefinitionModel, ListTestsResultModel, DataTypeInfoModel, EntityTypeInfoModel, PlatformPrivilegesModel, SchemaMetadataModel, SchemaFieldModel, DefinitionRevisionModel, ValueHistoryEntryModel, LifecycleEventModel, ValueChangeModel, ValueImpactModel, BulkEditResultModel, BulkEditChangeModel, BulkEditProgressModel, SavedViewModel, ValueImportResultModel } from '../models.js';
 import type { TokenMetadata } from '../../services/tokenService.js';
 import type { Caller } from '../../services/caller.js';
+import type { PolicyView } from '../../services/policyService.js';
+import type { AccessExplanation as AccessExplanationView, WhoCould as WhoCouldView, EntityPrivileges as EntityAccessView } from '../../services/accessService.js';
 import type { JobListing } from '../../services/jobs/jobService.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
@@ -24,6 +26,26 @@ export type Scalars = {
 export type Access = {
   __typename?: 'Access';
   roles?: Maybe<Array<RoleAssociation>>;
+};
+
+export type AccessExplanation = {
+  __typename?: 'AccessExplanation';
+  allowed: Scalars['Boolean']['output'];
+  /** Where the groups and scope came from: caller, given, tokens, none. */
+  basis: Scalars['String']['output'];
+  /** Policies do not apply (propgraph's own work, the root token). */
+  bypass: Scalars['Boolean']['output'];
+  grantedBy: Array<PolicyReason>;
+  groups: Array<Scalars['String']['output']>;
+  notGranting: Array<PolicyReason>;
+  principal: Scalars['String']['output'];
+  privilege: Scalars['String']['output'];
+  property?: Maybe<Scalars['String']['output']>;
+  resource?: Maybe<Scalars['String']['output']>;
+  scope: AccessTokenScope;
+  summary: Scalars['String']['output'];
+  /** False when the token's scope is below the privilege's ceiling, whatever the policies say. */
+  withinScope: Scalars['Boolean']['output'];
 };
 
 export type AccessLevel =
@@ -81,6 +103,25 @@ export type AccessTokenType =
   | 'PERSONAL'
   /** Issued when someone signs in (the console, propgraph login); acts as them: a person, or the principal of the token the console was signed in with. */
   | 'SESSION';
+
+export type ActorFilter = {
+  __typename?: 'ActorFilter';
+  allGroups: Scalars['Boolean']['output'];
+  allUsers: Scalars['Boolean']['output'];
+  /** Groups from the sign-in's groups claim (urn:li:corpGroup:<name>). */
+  groups?: Maybe<Array<Scalars['String']['output']>>;
+  resourceOwners: Scalars['Boolean']['output'];
+  /** Principals: people and machine tokens (urn:li:corpuser:__service_<name>). */
+  users?: Maybe<Array<Scalars['String']['output']>>;
+};
+
+export type ActorFilterInput = {
+  allGroups: Scalars['Boolean']['input'];
+  allUsers: Scalars['Boolean']['input'];
+  groups?: InputMaybe<Array<Scalars['String']['input']>>;
+  resourceOwners: Scalars['Boolean']['input'];
+  users?: InputMaybe<Array<Scalars['String']['input']>>;
+};
 
 export type AggregateAcrossEntitiesInput = {
   /** Fields to count; absent or empty: the default facets (_entityType, platform, and properties shown in search filters). */
@@ -1891,6 +1932,21 @@ export type EntityRelationshipsArgs = {
   input: RelationshipsInput;
 };
 
+export type EntityAccess = {
+  __typename?: 'EntityAccess';
+  canDelete: Scalars['Boolean']['output'];
+  canEdit: Scalars['Boolean']['output'];
+  /** The values of every structured property may be set. */
+  canEditAllProperties: Scalars['Boolean']['output'];
+  canSoftDelete: Scalars['Boolean']['output'];
+  canView: Scalars['Boolean']['output'];
+  /** The properties whose values may be set, when only those (urns). */
+  editableProperties: Array<Scalars['String']['output']>;
+  /** When the values of every property but some may be set (a policy covering every property but those): those (urns); empty otherwise. */
+  propertiesNotEditable: Array<Scalars['String']['output']>;
+  urn: Scalars['String']['output'];
+};
+
 export type EntityAssertionsResult = {
   __typename?: 'EntityAssertionsResult';
   total: Scalars['Int']['output'];
@@ -2084,6 +2140,21 @@ export type EvaluateTestsInput = {
   /** Only these tests (each must exist); absent: every test whose scope includes the entity. */
   testUrns?: InputMaybe<Array<Scalars['String']['input']>>;
   urn: Scalars['String']['input'];
+};
+
+export type ExplainAccessInput = {
+  /** Their groups; absent: yours, or those of their latest token. */
+  groups?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** A principal's urn, or a person's id; absent: you. Asking about someone else needs MANAGE_POLICIES. */
+  principal?: InputMaybe<Scalars['String']['input']>;
+  /** A privilege, e.g. EDIT_ENTITY_PROPERTIES. */
+  privilege: Scalars['String']['input'];
+  /** For value and definition privileges: the property (qualified name or urn). */
+  property?: InputMaybe<Scalars['String']['input']>;
+  /** Their token's scope; absent: yours, or the largest of their live tokens. */
+  scope?: InputMaybe<AccessTokenScope>;
+  /** The entity; absent for platform privileges. */
+  urn?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type ExplainTestInput = {
@@ -2907,6 +2978,21 @@ export type ListMyViewsInput = {
   viewType?: InputMaybe<DataHubViewType>;
 };
 
+export type ListPoliciesInput = {
+  count?: InputMaybe<Scalars['Int']['input']>;
+  /** Words to find in the name, description or urn. */
+  query?: InputMaybe<Scalars['String']['input']>;
+  start?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type ListPoliciesResult = {
+  __typename?: 'ListPoliciesResult';
+  count: Scalars['Int']['output'];
+  policies: Array<Policy>;
+  start: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
+};
+
 export type ListPostsInput = {
   count?: InputMaybe<Scalars['Int']['input']>;
   orFilters?: InputMaybe<Array<AndFilterInput>>;
@@ -3316,10 +3402,14 @@ export type Mutation = {
   bulkEditStructuredProperties: BulkEditResult;
   /** Issues an access token: a machine token (admin scope), or a signed-in person's personal token (up to their own scope). The secret is in the answer and never again. */
   createAccessToken?: Maybe<AccessToken>;
+  /** Creates a policy (MANAGE_POLICIES, admin scope); returns its urn. */
+  createPolicy?: Maybe<Scalars['String']['output']>;
   createStructuredProperty: StructuredPropertyEntity;
   /** Creates a metadata test; returns its urn. */
   createTest?: Maybe<Scalars['String']['output']>;
   createView?: Maybe<DataHubView>;
+  /** Deletes a stored policy; a shipped default's urn is then in force as shipped again. Returns the urn. */
+  deletePolicy?: Maybe<Scalars['String']['output']>;
   /** Hard delete: the definition is gone at once, its values are removed by a job (follow it with listJobs(input: {propertyUrn})). */
   deleteStructuredProperty: Scalars['Boolean']['output'];
   deleteTest?: Maybe<Scalars['Boolean']['output']>;
@@ -3341,6 +3431,8 @@ export type Mutation = {
   softDeleteStructuredProperty: StructuredPropertyEntity;
   updateCorpUserViewsSettings?: Maybe<Scalars['Boolean']['output']>;
   updateGlobalViewsSettings: Scalars['Boolean']['output'];
+  /** Replaces a policy (a shipped default too); returns its urn. */
+  updatePolicy?: Maybe<Scalars['String']['output']>;
   /** Append-only: new allowed values, new entity types, cardinality to MULTIPLE, text fields. */
   updateStructuredProperty: StructuredPropertyEntity;
   updateTest?: Maybe<Scalars['String']['output']>;
@@ -3365,6 +3457,11 @@ export type MutationCreateAccessTokenArgs = {
 };
 
 
+export type MutationCreatePolicyArgs = {
+  input: PolicyUpdateInput;
+};
+
+
 export type MutationCreateStructuredPropertyArgs = {
   input: CreateStructuredPropertyInput;
 };
@@ -3377,6 +3474,11 @@ export type MutationCreateTestArgs = {
 
 export type MutationCreateViewArgs = {
   input: CreateViewInput;
+};
+
+
+export type MutationDeletePolicyArgs = {
+  urn: Scalars['String']['input'];
 };
 
 
@@ -3442,6 +3544,12 @@ export type MutationUpdateCorpUserViewsSettingsArgs = {
 
 export type MutationUpdateGlobalViewsSettingsArgs = {
   input: UpdateGlobalViewsSettingsInput;
+};
+
+
+export type MutationUpdatePolicyArgs = {
+  input: PolicyUpdateInput;
+  urn: Scalars['String']['input'];
 };
 
 
@@ -3591,6 +3699,8 @@ export type PlatformNativeType =
 /** What the caller's scope allows, so clients show only the actions that will succeed. */
 export type PlatformPrivileges = {
   __typename?: 'PlatformPrivileges';
+  /** Start bulk edits of values (BULK_EDIT); each entity is still judged as a value write. */
+  bulkEditStructuredPropertyValues: Scalars['Boolean']['output'];
   createBusinessAttributes: Scalars['Boolean']['output'];
   createDomains: Scalars['Boolean']['output'];
   createLogicalModels: Scalars['Boolean']['output'];
@@ -3615,6 +3725,7 @@ export type PlatformPrivileges = {
   manageOwnershipTypes: Scalars['Boolean']['output'];
   /** Issue, list and revoke your own personal tokens (people signed in through OpenID Connect). */
   managePersonalTokens: Scalars['Boolean']['output'];
+  /** Create, change and delete policies (MANAGE_POLICIES). */
   managePolicies: Scalars['Boolean']['output'];
   manageSecrets: Scalars['Boolean']['output'];
   manageServiceAccounts: Scalars['Boolean']['output'];
@@ -3652,6 +3763,103 @@ export type PoliciesConfig = {
   enabled: Scalars['Boolean']['output'];
   platformPrivileges: Array<Privilege>;
   resourcePrivileges: Array<ResourcePrivileges>;
+};
+
+export type Policy = {
+  __typename?: 'Policy';
+  actors: ActorFilter;
+  description?: Maybe<Scalars['String']['output']>;
+  editable: Scalars['Boolean']['output'];
+  /** Who last changed it and when; null for a default in force as shipped. */
+  lastModified?: Maybe<ResolvedAuditStamp>;
+  name: Scalars['String']['output'];
+  origin: PolicyOrigin;
+  /** The properties the value and definition privileges cover (field PROPERTY); null: every property. */
+  policyConstraints?: Maybe<PolicyMatchFilter>;
+  privileges: Array<Scalars['String']['output']>;
+  resources?: Maybe<ResourceFilter>;
+  state: PolicyState;
+  type: PolicyType;
+  urn: Scalars['String']['output'];
+};
+
+export type PolicyGrantee = {
+  __typename?: 'PolicyGrantee';
+  /** Principal and group urns, or: owners of the resource, everyone signed in, everyone in a group. */
+  actors: Array<Scalars['String']['output']>;
+  policy: PolicyReason;
+};
+
+export type PolicyMatchCondition =
+  | 'EQUALS'
+  /** PROPERTY constraints only: the properties left out (the policy grants on every other one); refused on resources, which list the values a policy grants on. */
+  | 'NOT_EQUALS'
+  /** URN only: the urn starts with the value. */
+  | 'STARTS_WITH';
+
+export type PolicyMatchCriterion = {
+  __typename?: 'PolicyMatchCriterion';
+  condition: PolicyMatchCondition;
+  /** TYPE, URN, PLATFORM, DOMAIN, TAG, structuredProperties.<qualifiedName> (a value filter), or PROPERTY in constraints. */
+  field: Scalars['String']['output'];
+  values: Array<PolicyMatchCriterionValue>;
+};
+
+export type PolicyMatchCriterionInput = {
+  condition: PolicyMatchCondition;
+  field: Scalars['String']['input'];
+  values: Array<Scalars['String']['input']>;
+};
+
+export type PolicyMatchCriterionValue = {
+  __typename?: 'PolicyMatchCriterionValue';
+  value: Scalars['String']['output'];
+};
+
+export type PolicyMatchFilter = {
+  __typename?: 'PolicyMatchFilter';
+  criteria?: Maybe<Array<PolicyMatchCriterion>>;
+};
+
+export type PolicyMatchFilterInput = {
+  criteria?: InputMaybe<Array<PolicyMatchCriterionInput>>;
+};
+
+export type PolicyOrigin =
+  /** Shipped with propgraph and in force as shipped. */
+  | 'DEFAULT'
+  /** Written by someone (replacing a shipped default of the same urn, if any). */
+  | 'STORED';
+
+export type PolicyReason = {
+  __typename?: 'PolicyReason';
+  name: Scalars['String']['output'];
+  /** Why it grants nothing here; null when it grants. */
+  refusal?: Maybe<Scalars['String']['output']>;
+  urn: Scalars['String']['output'];
+};
+
+export type PolicyState =
+  | 'ACTIVE'
+  | 'INACTIVE';
+
+export type PolicyType =
+  /** Privileges on entities (and, for values and definitions, on properties). */
+  | 'METADATA'
+  /** Privileges on nothing in particular: bulk edits, tokens, policies. */
+  | 'PLATFORM';
+
+export type PolicyUpdateInput = {
+  actors: ActorFilterInput;
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** createPolicy only: the policy's id (its urn is urn:li:dataHubPolicy:<id>); absent: a random one. */
+  id?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  policyConstraints?: InputMaybe<PolicyMatchFilterInput>;
+  privileges: Array<Scalars['String']['input']>;
+  resources?: InputMaybe<ResourceFilterInput>;
+  state: PolicyState;
+  type: PolicyType;
 };
 
 export type Post = Entity & {
@@ -3772,6 +3980,10 @@ export type Query = {
   entities?: Maybe<Array<Maybe<Entity>>>;
   /** Any entity by urn; null when it does not exist. */
   entity?: Maybe<Entity>;
+  /** What you may do to one entity as it stands: edit it, its values (all, or which properties), soft or hard delete it. */
+  entityAccess: EntityAccess;
+  /** Why a principal (you, by default) may or may not use a privilege on an entity: the policies that grant it, or why each does not. */
+  explainAccess: AccessExplanation;
   /** Why a metadata test gives its outcome on an entity: each rule, whether it held, and what the entity has at its path. */
   explainTest: TestExplanation;
   getGrantedPrivileges?: Maybe<Privileges>;
@@ -3788,12 +4000,16 @@ export type Query = {
   /** Background jobs, newest first; filter by property to follow the cleanup of its values. */
   listJobs: ListJobsResult;
   listMyViews?: Maybe<ListViewsResult>;
+  /** DataHub's listPolicies: the policies in force (the shipped defaults until replaced), in urn order. */
+  listPolicies: ListPoliciesResult;
   listPosts?: Maybe<ListPostsResult>;
   listRecommendations?: Maybe<ListRecommendationsResult>;
   listRoles?: Maybe<ListRolesResult>;
   listTests?: Maybe<ListTestsResult>;
   /** Who is calling: the token this request presented, its scope and what that scope allows. */
   me: AuthenticatedUser;
+  /** One policy by urn (or id); null when there is none. */
+  policy?: Maybe<Policy>;
   /** What replacing the definition would do (breaking changes and their holders, what a new version would drop, what a migration would do), decided and written nothing. */
   previewStructuredPropertyDefinition: DefinitionChangePreview;
   /** Scrolls through search results with a cursor (reaches every hit). */
@@ -3812,6 +4028,8 @@ export type Query = {
   /** Who changed which value when: the history of an entity's values (urn), of one property on it (urn and propertyUrn), or of a property across every entity (propertyUrn alone). Newest first, in pages. */
   valueHistory: ValueHistoryResult;
   view?: Maybe<DataHubView>;
+  /** Who could use a privilege on an entity (and property): the policies that grant it there, with the actors they grant to. */
+  whoCould: WhoCould;
 };
 
 
@@ -3858,6 +4076,16 @@ export type QueryEntitiesArgs = {
 
 export type QueryEntityArgs = {
   urn: Scalars['String']['input'];
+};
+
+
+export type QueryEntityAccessArgs = {
+  urn: Scalars['String']['input'];
+};
+
+
+export type QueryExplainAccessArgs = {
+  input: ExplainAccessInput;
 };
 
 
@@ -3911,6 +4139,11 @@ export type QueryListMyViewsArgs = {
 };
 
 
+export type QueryListPoliciesArgs = {
+  input: ListPoliciesInput;
+};
+
+
 export type QueryListPostsArgs = {
   input: ListPostsInput;
 };
@@ -3928,6 +4161,11 @@ export type QueryListRolesArgs = {
 
 export type QueryListTestsArgs = {
   input: ListTestsInput;
+};
+
+
+export type QueryPolicyArgs = {
+  urn: Scalars['String']['input'];
 };
 
 
@@ -3978,6 +4216,11 @@ export type QueryValueHistoryArgs = {
 
 export type QueryViewArgs = {
   urn: Scalars['String']['input'];
+};
+
+
+export type QueryWhoCouldArgs = {
+  input: WhoCouldInput;
 };
 
 export type QuickFilter = {
@@ -4084,6 +4327,21 @@ export type ResolvedAuditStamp = {
   actor?: Maybe<CorpUser>;
   /** Milliseconds since the epoch. */
   time: Scalars['Long']['output'];
+};
+
+export type ResourceFilter = {
+  __typename?: 'ResourceFilter';
+  allResources?: Maybe<Scalars['Boolean']['output']>;
+  filter?: Maybe<PolicyMatchFilter>;
+  resources?: Maybe<Array<Scalars['String']['output']>>;
+  type?: Maybe<Scalars['String']['output']>;
+};
+
+export type ResourceFilterInput = {
+  allResources?: InputMaybe<Scalars['Boolean']['input']>;
+  filter?: InputMaybe<PolicyMatchFilterInput>;
+  resources?: InputMaybe<Array<Scalars['String']['input']>>;
+  type?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type ResourcePrivileges = {
@@ -5156,6 +5414,24 @@ export type VolumeAssertionType =
   | 'ROW_COUNT_CHANGE'
   | 'ROW_COUNT_TOTAL';
 
+export type WhoCould = {
+  __typename?: 'WhoCould';
+  grantees: Array<PolicyGrantee>;
+  /** The resource's owners, when a policy grants to owners. */
+  owners: Array<Scalars['String']['output']>;
+  privilege: Scalars['String']['output'];
+  property?: Maybe<Scalars['String']['output']>;
+  resource?: Maybe<Scalars['String']['output']>;
+  /** The scope a token needs besides. */
+  scopeNeeded: AccessTokenScope;
+};
+
+export type WhoCouldInput = {
+  privilege: Scalars['String']['input'];
+  property?: InputMaybe<Scalars['String']['input']>;
+  urn?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type WithIndex<TObject> = TObject & Record<string, any>;
 export type ResolversObject<TObject> = WithIndex<TObject>;
 
@@ -5351,14 +5627,17 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = ResolversObject<{
   Access: ResolverTypeWrapper<Omit<Access, 'roles'> & { roles?: Maybe<Array<ResolversTypes['RoleAssociation']>> }>;
+  AccessExplanation: ResolverTypeWrapper<AccessExplanationView>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
   AccessLevel: AccessLevel;
   AccessToken: ResolverTypeWrapper<Omit<AccessToken, 'metadata'> & { metadata: ResolversTypes['AccessTokenMetadata'] }>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   AccessTokenDuration: AccessTokenDuration;
   AccessTokenMetadata: ResolverTypeWrapper<TokenMetadata>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   AccessTokenScope: AccessTokenScope;
   AccessTokenType: AccessTokenType;
+  ActorFilter: ResolverTypeWrapper<ActorFilter>;
+  ActorFilterInput: ActorFilterInput;
   AggregateAcrossEntitiesInput: AggregateAcrossEntitiesInput;
   AggregateResults: ResolverTypeWrapper<Omit<AggregateResults, 'facets'> & { facets?: Maybe<Array<ResolversTypes['FacetMetadata']>> }>;
   AggregationMetadata: ResolverTypeWrapper<Omit<AggregationMetadata, 'entity'> & { entity?: Maybe<ResolversTypes['Entity']> }>;
@@ -5531,6 +5810,7 @@ export type ResolversTypes = ResolversObject<{
   EditableSchemaMetadata: ResolverTypeWrapper<Omit<EditableSchemaMetadata, 'editableSchemaFieldInfo'> & { editableSchemaFieldInfo: Array<ResolversTypes['EditableSchemaFieldInfo']> }>;
   Embed: ResolverTypeWrapper<Embed>;
   Entity: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Entity']>;
+  EntityAccess: ResolverTypeWrapper<EntityAccessView>;
   EntityAssertionsResult: ResolverTypeWrapper<EntityAssertionsResult>;
   EntityIncidentsResult: ResolverTypeWrapper<EntityIncidentsResult>;
   EntityLineageResult: ResolverTypeWrapper<EntityLineageResult>;
@@ -5548,6 +5828,7 @@ export type ResolversTypes = ResolversObject<{
   EntityTypeToPlatforms: EntityTypeToPlatforms;
   EntityWithRelationships: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['EntityWithRelationships']>;
   EvaluateTestsInput: EvaluateTestsInput;
+  ExplainAccessInput: ExplainAccessInput;
   ExplainTestInput: ExplainTestInput;
   ExtraProperty: ResolverTypeWrapper<ExtraProperty>;
   FabricType: FabricType;
@@ -5647,6 +5928,8 @@ export type ResolversTypes = ResolversObject<{
   ListJobsInput: ListJobsInput;
   ListJobsResult: ResolverTypeWrapper<Omit<ListJobsResult, 'jobs'> & { jobs: Array<ResolversTypes['Job']> }>;
   ListMyViewsInput: ListMyViewsInput;
+  ListPoliciesInput: ListPoliciesInput;
+  ListPoliciesResult: ResolverTypeWrapper<Omit<ListPoliciesResult, 'policies'> & { policies: Array<ResolversTypes['Policy']> }>;
   ListPostsInput: ListPostsInput;
   ListPostsResult: ResolverTypeWrapper<Omit<ListPostsResult, 'posts'> & { posts: Array<ResolversTypes['Post']> }>;
   ListRecommendationsInput: ListRecommendationsInput;
@@ -5708,6 +5991,19 @@ export type ResolversTypes = ResolversObject<{
   PlatformSchema: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['PlatformSchema']>;
   PlatformType: PlatformType;
   PoliciesConfig: ResolverTypeWrapper<PoliciesConfig>;
+  Policy: ResolverTypeWrapper<PolicyView>;
+  PolicyGrantee: ResolverTypeWrapper<PolicyGrantee>;
+  PolicyMatchCondition: PolicyMatchCondition;
+  PolicyMatchCriterion: ResolverTypeWrapper<PolicyMatchCriterion>;
+  PolicyMatchCriterionInput: PolicyMatchCriterionInput;
+  PolicyMatchCriterionValue: ResolverTypeWrapper<PolicyMatchCriterionValue>;
+  PolicyMatchFilter: ResolverTypeWrapper<PolicyMatchFilter>;
+  PolicyMatchFilterInput: PolicyMatchFilterInput;
+  PolicyOrigin: PolicyOrigin;
+  PolicyReason: ResolverTypeWrapper<PolicyReason>;
+  PolicyState: PolicyState;
+  PolicyType: PolicyType;
+  PolicyUpdateInput: PolicyUpdateInput;
   Post: ResolverTypeWrapper<EntityModel>;
   PostContent: ResolverTypeWrapper<PostContent>;
   PostContentType: PostContentType;
@@ -5737,6 +6033,8 @@ export type ResolversTypes = ResolversObject<{
   ReplaceStructuredPropertyDefinitionInput: ReplaceStructuredPropertyDefinitionInput;
   ResolvedActor: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['ResolvedActor']>;
   ResolvedAuditStamp: ResolverTypeWrapper<AuditStampModel>;
+  ResourceFilter: ResolverTypeWrapper<ResourceFilter>;
+  ResourceFilterInput: ResourceFilterInput;
   ResourcePrivileges: ResolverTypeWrapper<ResourcePrivileges>;
   ResourceSpec: ResourceSpec;
   RestoreStructuredPropertyInput: RestoreStructuredPropertyInput;
@@ -5863,15 +6161,20 @@ export type ResolversTypes = ResolversObject<{
   VisualConfig: ResolverTypeWrapper<VisualConfig>;
   VolumeAssertionInfo: ResolverTypeWrapper<VolumeAssertionInfo>;
   VolumeAssertionType: VolumeAssertionType;
+  WhoCould: ResolverTypeWrapper<WhoCouldView>;
+  WhoCouldInput: WhoCouldInput;
 }>;
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = ResolversObject<{
   Access: Omit<Access, 'roles'> & { roles?: Maybe<Array<ResolversParentTypes['RoleAssociation']>> };
-  AccessToken: Omit<AccessToken, 'metadata'> & { metadata: ResolversParentTypes['AccessTokenMetadata'] };
-  String: Scalars['String']['output'];
-  AccessTokenMetadata: TokenMetadata;
+  AccessExplanation: AccessExplanationView;
   Boolean: Scalars['Boolean']['output'];
+  String: Scalars['String']['output'];
+  AccessToken: Omit<AccessToken, 'metadata'> & { metadata: ResolversParentTypes['AccessTokenMetadata'] };
+  AccessTokenMetadata: TokenMetadata;
+  ActorFilter: ActorFilter;
+  ActorFilterInput: ActorFilterInput;
   AggregateAcrossEntitiesInput: AggregateAcrossEntitiesInput;
   AggregateResults: Omit<AggregateResults, 'facets'> & { facets?: Maybe<Array<ResolversParentTypes['FacetMetadata']>> };
   AggregationMetadata: Omit<AggregationMetadata, 'entity'> & { entity?: Maybe<ResolversParentTypes['Entity']> };
@@ -6025,6 +6328,7 @@ export type ResolversParentTypes = ResolversObject<{
   EditableSchemaMetadata: Omit<EditableSchemaMetadata, 'editableSchemaFieldInfo'> & { editableSchemaFieldInfo: Array<ResolversParentTypes['EditableSchemaFieldInfo']> };
   Embed: Embed;
   Entity: ResolversInterfaceTypes<ResolversParentTypes>['Entity'];
+  EntityAccess: EntityAccessView;
   EntityAssertionsResult: EntityAssertionsResult;
   EntityIncidentsResult: EntityIncidentsResult;
   EntityLineageResult: EntityLineageResult;
@@ -6041,6 +6345,7 @@ export type ResolversParentTypes = ResolversObject<{
   EntityTypeToPlatforms: EntityTypeToPlatforms;
   EntityWithRelationships: ResolversInterfaceTypes<ResolversParentTypes>['EntityWithRelationships'];
   EvaluateTestsInput: EvaluateTestsInput;
+  ExplainAccessInput: ExplainAccessInput;
   ExplainTestInput: ExplainTestInput;
   ExtraProperty: ExtraProperty;
   FacetFilter: FacetFilter;
@@ -6119,6 +6424,8 @@ export type ResolversParentTypes = ResolversObject<{
   ListJobsInput: ListJobsInput;
   ListJobsResult: Omit<ListJobsResult, 'jobs'> & { jobs: Array<ResolversParentTypes['Job']> };
   ListMyViewsInput: ListMyViewsInput;
+  ListPoliciesInput: ListPoliciesInput;
+  ListPoliciesResult: Omit<ListPoliciesResult, 'policies'> & { policies: Array<ResolversParentTypes['Policy']> };
   ListPostsInput: ListPostsInput;
   ListPostsResult: Omit<ListPostsResult, 'posts'> & { posts: Array<ResolversParentTypes['Post']> };
   ListRecommendationsInput: ListRecommendationsInput;
@@ -6169,6 +6476,15 @@ export type ResolversParentTypes = ResolversObject<{
   PlatformPrivileges: PlatformPrivilegesModel;
   PlatformSchema: ResolversUnionTypes<ResolversParentTypes>['PlatformSchema'];
   PoliciesConfig: PoliciesConfig;
+  Policy: PolicyView;
+  PolicyGrantee: PolicyGrantee;
+  PolicyMatchCriterion: PolicyMatchCriterion;
+  PolicyMatchCriterionInput: PolicyMatchCriterionInput;
+  PolicyMatchCriterionValue: PolicyMatchCriterionValue;
+  PolicyMatchFilter: PolicyMatchFilter;
+  PolicyMatchFilterInput: PolicyMatchFilterInput;
+  PolicyReason: PolicyReason;
+  PolicyUpdateInput: PolicyUpdateInput;
   Post: EntityModel;
   PostContent: PostContent;
   Privilege: Privilege;
@@ -6192,6 +6508,8 @@ export type ResolversParentTypes = ResolversObject<{
   ReplaceStructuredPropertyDefinitionInput: ReplaceStructuredPropertyDefinitionInput;
   ResolvedActor: ResolversUnionTypes<ResolversParentTypes>['ResolvedActor'];
   ResolvedAuditStamp: AuditStampModel;
+  ResourceFilter: ResourceFilter;
+  ResourceFilterInput: ResourceFilterInput;
   ResourcePrivileges: ResourcePrivileges;
   ResourceSpec: ResourceSpec;
   RestoreStructuredPropertyInput: RestoreStructuredPropertyInput;
@@ -6306,10 +6624,28 @@ export type ResolversParentTypes = ResolversObject<{
   ViewsConfig: ViewsConfig;
   VisualConfig: VisualConfig;
   VolumeAssertionInfo: VolumeAssertionInfo;
+  WhoCould: WhoCouldView;
+  WhoCouldInput: WhoCouldInput;
 }>;
 
 export type AccessResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Access'] = ResolversParentTypes['Access']> = ResolversObject<{
   roles?: Resolver<Maybe<Array<ResolversTypes['RoleAssociation']>>, ParentType, ContextType>;
+}>;
+
+export type AccessExplanationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessExplanation'] = ResolversParentTypes['AccessExplanation']> = ResolversObject<{
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  basis?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  bypass?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  grantedBy?: Resolver<Array<ResolversTypes['PolicyReason']>, ParentType, ContextType>;
+  groups?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  notGranting?: Resolver<Array<ResolversTypes['PolicyReason']>, ParentType, ContextType>;
+  principal?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  privilege?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  property?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resource?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  scope?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
+  summary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  withinScope?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 }>;
 
 export type AccessTokenResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessToken'] = ResolversParentTypes['AccessToken']> = ResolversObject<{
@@ -6331,6 +6667,14 @@ export type AccessTokenMetadataResolvers<ContextType = GraphQLContext, ParentTyp
   revoked?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   scope?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['AccessTokenType'], ParentType, ContextType>;
+}>;
+
+export type ActorFilterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ActorFilter'] = ResolversParentTypes['ActorFilter']> = ResolversObject<{
+  allGroups?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  allUsers?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  groups?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  resourceOwners?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  users?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
 }>;
 
 export type AggregateResultsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AggregateResults'] = ResolversParentTypes['AggregateResults']> = ResolversObject<{
@@ -7425,6 +7769,17 @@ export type EntityResolvers<ContextType = GraphQLContext, ParentType extends Res
   __resolveType: TypeResolveFn<'Application' | 'Assertion' | 'BusinessAttribute' | 'Chart' | 'Container' | 'CorpGroup' | 'CorpUser' | 'Dashboard' | 'DataFlow' | 'DataHubPageModule' | 'DataHubPageTemplate' | 'DataHubPolicy' | 'DataHubRole' | 'DataHubView' | 'DataJob' | 'DataPlatform' | 'DataPlatformInstance' | 'DataProcessInstance' | 'DataProduct' | 'DataTypeEntity' | 'Dataset' | 'Document' | 'Domain' | 'ERModelRelationship' | 'EntityTypeEntity' | 'Form' | 'GenericEntity' | 'GlossaryNode' | 'GlossaryTerm' | 'Incident' | 'MLFeature' | 'MLFeatureTable' | 'MLModel' | 'MLModelGroup' | 'MLPrimaryKey' | 'Metric' | 'OwnershipTypeEntity' | 'Post' | 'Role' | 'SchemaFieldEntity' | 'SemanticModel' | 'StructuredPropertyEntity' | 'Tag' | 'Test' | 'VersionSet', ParentType, ContextType>;
 }>;
 
+export type EntityAccessResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EntityAccess'] = ResolversParentTypes['EntityAccess']> = ResolversObject<{
+  canDelete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canEdit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canEditAllProperties?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canSoftDelete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canView?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  editableProperties?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  propertiesNotEditable?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
 export type EntityAssertionsResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EntityAssertionsResult'] = ResolversParentTypes['EntityAssertionsResult']> = ResolversObject<{
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
@@ -7985,6 +8340,13 @@ export type ListJobsResultResolvers<ContextType = GraphQLContext, ParentType ext
   jobs?: Resolver<Array<ResolversTypes['Job']>, ParentType, ContextType>;
 }>;
 
+export type ListPoliciesResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListPoliciesResult'] = ResolversParentTypes['ListPoliciesResult']> = ResolversObject<{
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  policies?: Resolver<Array<ResolversTypes['Policy']>, ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
 export type ListPostsResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ListPostsResult'] = ResolversParentTypes['ListPostsResult']> = ResolversObject<{
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   posts?: Resolver<Array<ResolversTypes['Post']>, ParentType, ContextType>;
@@ -8252,9 +8614,11 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   batchUpdateStepStates?: Resolver<ResolversTypes['BatchUpdateStepStatesResult'], ParentType, ContextType, RequireFields<MutationBatchUpdateStepStatesArgs, 'input'>>;
   bulkEditStructuredProperties?: Resolver<ResolversTypes['BulkEditResult'], ParentType, ContextType, RequireFields<MutationBulkEditStructuredPropertiesArgs, 'input'>>;
   createAccessToken?: Resolver<Maybe<ResolversTypes['AccessToken']>, ParentType, ContextType, RequireFields<MutationCreateAccessTokenArgs, 'input'>>;
+  createPolicy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationCreatePolicyArgs, 'input'>>;
   createStructuredProperty?: Resolver<ResolversTypes['StructuredPropertyEntity'], ParentType, ContextType, RequireFields<MutationCreateStructuredPropertyArgs, 'input'>>;
   createTest?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationCreateTestArgs, 'input'>>;
   createView?: Resolver<Maybe<ResolversTypes['DataHubView']>, ParentType, ContextType, RequireFields<MutationCreateViewArgs, 'input'>>;
+  deletePolicy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationDeletePolicyArgs, 'urn'>>;
   deleteStructuredProperty?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteStructuredPropertyArgs, 'input'>>;
   deleteTest?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<MutationDeleteTestArgs, 'urn'>>;
   deleteView?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<MutationDeleteViewArgs, 'urn'>>;
@@ -8268,6 +8632,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   softDeleteStructuredProperty?: Resolver<ResolversTypes['StructuredPropertyEntity'], ParentType, ContextType, RequireFields<MutationSoftDeleteStructuredPropertyArgs, 'input'>>;
   updateCorpUserViewsSettings?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, RequireFields<MutationUpdateCorpUserViewsSettingsArgs, 'input'>>;
   updateGlobalViewsSettings?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationUpdateGlobalViewsSettingsArgs, 'input'>>;
+  updatePolicy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationUpdatePolicyArgs, 'input' | 'urn'>>;
   updateStructuredProperty?: Resolver<ResolversTypes['StructuredPropertyEntity'], ParentType, ContextType, RequireFields<MutationUpdateStructuredPropertyArgs, 'input'>>;
   updateTest?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, RequireFields<MutationUpdateTestArgs, 'input' | 'urn'>>;
   updateView?: Resolver<Maybe<ResolversTypes['DataHubView']>, ParentType, ContextType, RequireFields<MutationUpdateViewArgs, 'input' | 'urn'>>;
@@ -8341,6 +8706,7 @@ export type PartitionSpecResolvers<ContextType = GraphQLContext, ParentType exte
 }>;
 
 export type PlatformPrivilegesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PlatformPrivileges'] = ResolversParentTypes['PlatformPrivileges']> = ResolversObject<{
+  bulkEditStructuredPropertyValues?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createBusinessAttributes?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createDomains?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createLogicalModels?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -8385,6 +8751,46 @@ export type PoliciesConfigResolvers<ContextType = GraphQLContext, ParentType ext
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   platformPrivileges?: Resolver<Array<ResolversTypes['Privilege']>, ParentType, ContextType>;
   resourcePrivileges?: Resolver<Array<ResolversTypes['ResourcePrivileges']>, ParentType, ContextType>;
+}>;
+
+export type PolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Policy'] = ResolversParentTypes['Policy']> = ResolversObject<{
+  actors?: Resolver<ResolversTypes['ActorFilter'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  editable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastModified?: Resolver<Maybe<ResolversTypes['ResolvedAuditStamp']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  origin?: Resolver<ResolversTypes['PolicyOrigin'], ParentType, ContextType>;
+  policyConstraints?: Resolver<Maybe<ResolversTypes['PolicyMatchFilter']>, ParentType, ContextType>;
+  privileges?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  resources?: Resolver<Maybe<ResolversTypes['ResourceFilter']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['PolicyState'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['PolicyType'], ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type PolicyGranteeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyGrantee'] = ResolversParentTypes['PolicyGrantee']> = ResolversObject<{
+  actors?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  policy?: Resolver<ResolversTypes['PolicyReason'], ParentType, ContextType>;
+}>;
+
+export type PolicyMatchCriterionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyMatchCriterion'] = ResolversParentTypes['PolicyMatchCriterion']> = ResolversObject<{
+  condition?: Resolver<ResolversTypes['PolicyMatchCondition'], ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  values?: Resolver<Array<ResolversTypes['PolicyMatchCriterionValue']>, ParentType, ContextType>;
+}>;
+
+export type PolicyMatchCriterionValueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyMatchCriterionValue'] = ResolversParentTypes['PolicyMatchCriterionValue']> = ResolversObject<{
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type PolicyMatchFilterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyMatchFilter'] = ResolversParentTypes['PolicyMatchFilter']> = ResolversObject<{
+  criteria?: Resolver<Maybe<Array<ResolversTypes['PolicyMatchCriterion']>>, ParentType, ContextType>;
+}>;
+
+export type PolicyReasonResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PolicyReason'] = ResolversParentTypes['PolicyReason']> = ResolversObject<{
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refusal?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  urn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
 export type PostResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Post'] = ResolversParentTypes['Post']> = ResolversObject<{
@@ -8463,6 +8869,8 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   dataset?: Resolver<Maybe<ResolversTypes['Dataset']>, ParentType, ContextType, RequireFields<QueryDatasetArgs, 'urn'>>;
   entities?: Resolver<Maybe<Array<Maybe<ResolversTypes['Entity']>>>, ParentType, ContextType, RequireFields<QueryEntitiesArgs, 'urns'>>;
   entity?: Resolver<Maybe<ResolversTypes['Entity']>, ParentType, ContextType, RequireFields<QueryEntityArgs, 'urn'>>;
+  entityAccess?: Resolver<ResolversTypes['EntityAccess'], ParentType, ContextType, RequireFields<QueryEntityAccessArgs, 'urn'>>;
+  explainAccess?: Resolver<ResolversTypes['AccessExplanation'], ParentType, ContextType, RequireFields<QueryExplainAccessArgs, 'input'>>;
   explainTest?: Resolver<ResolversTypes['TestExplanation'], ParentType, ContextType, RequireFields<QueryExplainTestArgs, 'input'>>;
   getGrantedPrivileges?: Resolver<Maybe<ResolversTypes['Privileges']>, ParentType, ContextType, RequireFields<QueryGetGrantedPrivilegesArgs, 'input'>>;
   getQuickFilters?: Resolver<Maybe<ResolversTypes['GetQuickFiltersResult']>, ParentType, ContextType, RequireFields<QueryGetQuickFiltersArgs, 'input'>>;
@@ -8475,11 +8883,13 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   listGlobalViews?: Resolver<Maybe<ResolversTypes['ListViewsResult']>, ParentType, ContextType, RequireFields<QueryListGlobalViewsArgs, 'input'>>;
   listJobs?: Resolver<ResolversTypes['ListJobsResult'], ParentType, ContextType, Partial<QueryListJobsArgs>>;
   listMyViews?: Resolver<Maybe<ResolversTypes['ListViewsResult']>, ParentType, ContextType, RequireFields<QueryListMyViewsArgs, 'input'>>;
+  listPolicies?: Resolver<ResolversTypes['ListPoliciesResult'], ParentType, ContextType, RequireFields<QueryListPoliciesArgs, 'input'>>;
   listPosts?: Resolver<Maybe<ResolversTypes['ListPostsResult']>, ParentType, ContextType, RequireFields<QueryListPostsArgs, 'input'>>;
   listRecommendations?: Resolver<Maybe<ResolversTypes['ListRecommendationsResult']>, ParentType, ContextType, RequireFields<QueryListRecommendationsArgs, 'input'>>;
   listRoles?: Resolver<Maybe<ResolversTypes['ListRolesResult']>, ParentType, ContextType, RequireFields<QueryListRolesArgs, 'input'>>;
   listTests?: Resolver<Maybe<ResolversTypes['ListTestsResult']>, ParentType, ContextType, RequireFields<QueryListTestsArgs, 'input'>>;
   me?: Resolver<ResolversTypes['AuthenticatedUser'], ParentType, ContextType>;
+  policy?: Resolver<Maybe<ResolversTypes['Policy']>, ParentType, ContextType, RequireFields<QueryPolicyArgs, 'urn'>>;
   previewStructuredPropertyDefinition?: Resolver<ResolversTypes['DefinitionChangePreview'], ParentType, ContextType, RequireFields<QueryPreviewStructuredPropertyDefinitionArgs, 'input'>>;
   scrollAcrossEntities?: Resolver<Maybe<ResolversTypes['ScrollResults']>, ParentType, ContextType, RequireFields<QueryScrollAcrossEntitiesArgs, 'input'>>;
   searchAcrossEntities?: Resolver<Maybe<ResolversTypes['SearchResults']>, ParentType, ContextType, RequireFields<QuerySearchAcrossEntitiesArgs, 'input'>>;
@@ -8490,6 +8900,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   validateTest?: Resolver<ResolversTypes['ValidateTestResult'], ParentType, ContextType, RequireFields<QueryValidateTestArgs, 'input'>>;
   valueHistory?: Resolver<ResolversTypes['ValueHistoryResult'], ParentType, ContextType, RequireFields<QueryValueHistoryArgs, 'input'>>;
   view?: Resolver<Maybe<ResolversTypes['DataHubView']>, ParentType, ContextType, RequireFields<QueryViewArgs, 'urn'>>;
+  whoCould?: Resolver<ResolversTypes['WhoCould'], ParentType, ContextType, RequireFields<QueryWhoCouldArgs, 'input'>>;
 }>;
 
 export type QuickFilterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['QuickFilter'] = ResolversParentTypes['QuickFilter']> = ResolversObject<{
@@ -8535,6 +8946,13 @@ export type ResolvedActorResolvers<ContextType = GraphQLContext, ParentType exte
 export type ResolvedAuditStampResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ResolvedAuditStamp'] = ResolversParentTypes['ResolvedAuditStamp']> = ResolversObject<{
   actor?: Resolver<Maybe<ResolversTypes['CorpUser']>, ParentType, ContextType>;
   time?: Resolver<ResolversTypes['Long'], ParentType, ContextType>;
+}>;
+
+export type ResourceFilterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ResourceFilter'] = ResolversParentTypes['ResourceFilter']> = ResolversObject<{
+  allResources?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  filter?: Resolver<Maybe<ResolversTypes['PolicyMatchFilter']>, ParentType, ContextType>;
+  resources?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  type?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
 export type ResourcePrivilegesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ResourcePrivileges'] = ResolversParentTypes['ResourcePrivileges']> = ResolversObject<{
@@ -9111,10 +9529,21 @@ export type VolumeAssertionInfoResolvers<ContextType = GraphQLContext, ParentTyp
   type?: Resolver<ResolversTypes['VolumeAssertionType'], ParentType, ContextType>;
 }>;
 
+export type WhoCouldResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WhoCould'] = ResolversParentTypes['WhoCould']> = ResolversObject<{
+  grantees?: Resolver<Array<ResolversTypes['PolicyGrantee']>, ParentType, ContextType>;
+  owners?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  privilege?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  property?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  resource?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  scopeNeeded?: Resolver<ResolversTypes['AccessTokenScope'], ParentType, ContextType>;
+}>;
+
 export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   Access?: AccessResolvers<ContextType>;
+  AccessExplanation?: AccessExplanationResolvers<ContextType>;
   AccessToken?: AccessTokenResolvers<ContextType>;
   AccessTokenMetadata?: AccessTokenMetadataResolvers<ContextType>;
+  ActorFilter?: ActorFilterResolvers<ContextType>;
   AggregateResults?: AggregateResultsResolvers<ContextType>;
   AggregationMetadata?: AggregationMetadataResolvers<ContextType>;
   AllowedValue?: AllowedValueResolvers<ContextType>;
@@ -9247,6 +9676,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   EditableSchemaMetadata?: EditableSchemaMetadataResolvers<ContextType>;
   Embed?: EmbedResolvers<ContextType>;
   Entity?: EntityResolvers<ContextType>;
+  EntityAccess?: EntityAccessResolvers<ContextType>;
   EntityAssertionsResult?: EntityAssertionsResultResolvers<ContextType>;
   EntityIncidentsResult?: EntityIncidentsResultResolvers<ContextType>;
   EntityLineageResult?: EntityLineageResultResolvers<ContextType>;
@@ -9322,6 +9752,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   LinkModuleParams?: LinkModuleParamsResolvers<ContextType>;
   ListAccessTokenResult?: ListAccessTokenResultResolvers<ContextType>;
   ListJobsResult?: ListJobsResultResolvers<ContextType>;
+  ListPoliciesResult?: ListPoliciesResultResolvers<ContextType>;
   ListPostsResult?: ListPostsResultResolvers<ContextType>;
   ListRecommendationsResult?: ListRecommendationsResultResolvers<ContextType>;
   ListRolesResult?: ListRolesResultResolvers<ContextType>;
@@ -9368,6 +9799,12 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   PlatformPrivileges?: PlatformPrivilegesResolvers<ContextType>;
   PlatformSchema?: PlatformSchemaResolvers<ContextType>;
   PoliciesConfig?: PoliciesConfigResolvers<ContextType>;
+  Policy?: PolicyResolvers<ContextType>;
+  PolicyGrantee?: PolicyGranteeResolvers<ContextType>;
+  PolicyMatchCriterion?: PolicyMatchCriterionResolvers<ContextType>;
+  PolicyMatchCriterionValue?: PolicyMatchCriterionValueResolvers<ContextType>;
+  PolicyMatchFilter?: PolicyMatchFilterResolvers<ContextType>;
+  PolicyReason?: PolicyReasonResolvers<ContextType>;
   Post?: PostResolvers<ContextType>;
   PostContent?: PostContentResolvers<ContextType>;
   Privilege?: PrivilegeResolvers<ContextType>;
@@ -9386,6 +9823,7 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   RelationshipFieldMapping?: RelationshipFieldMappingResolvers<ContextType>;
   ResolvedActor?: ResolvedActorResolvers<ContextType>;
   ResolvedAuditStamp?: ResolvedAuditStampResolvers<ContextType>;
+  ResourceFilter?: ResourceFilterResolvers<ContextType>;
   ResourcePrivileges?: ResourcePrivilegesResolvers<ContextType>;
   RichTextModuleParams?: RichTextModuleParamsResolvers<ContextType>;
   Role?: RoleResolvers<ContextType>;
@@ -9471,5 +9909,6 @@ export type Resolvers<ContextType = GraphQLContext> = ResolversObject<{
   ViewsConfig?: ViewsConfigResolvers<ContextType>;
   VisualConfig?: VisualConfigResolvers<ContextType>;
   VolumeAssertionInfo?: VolumeAssertionInfoResolvers<ContextType>;
+  WhoCould?: WhoCouldResolvers<ContextType>;
 }>;
 

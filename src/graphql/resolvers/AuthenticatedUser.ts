@@ -1,4 +1,3 @@
-import { privilegesOf } from '../../services/privileges.js';
 import { managesGlobalViews } from '../../services/viewService.js';
 import type { AccessTokenScope, AccessTokenType, AuthenticatedUserResolvers } from '../generated/resolvers-types.js';
 import { entityModel } from './entityModel.js';
@@ -8,5 +7,6 @@ export const AuthenticatedUser: AuthenticatedUserResolvers = {
   scope: (caller) => caller.scope.toUpperCase() as AccessTokenScope,
   tokenId: (caller) => caller.tokenId ?? null,
   tokenType: (caller) => (caller.tokenKind ? (caller.tokenKind.toUpperCase() as AccessTokenType) : null),
-  platformPrivileges: (caller) => ({ ...privilegesOf(caller), manageGlobalViews: managesGlobalViews(caller) }),
+  // What the policies grant (MANAGE_POLICIES and the rest), with the global views the scope lets the caller manage.
+  platformPrivileges: async (caller, _args, ctx) => ({ ...(await ctx.services.access.privileges(caller)), manageGlobalViews: managesGlobalViews(caller) }),
 };

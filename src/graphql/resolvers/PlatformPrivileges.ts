@@ -3,9 +3,10 @@ import type { PlatformPrivilegesResolvers } from '../generated/resolvers-types.j
 /**
  * DataHub's platform privileges beside propgraph's own: the structured-properties page is
  * for everyone who may read (the definitions are public to readers; its edit controls follow
- * manageStructuredProperties), global views for those who may manage them. The rest name
- * DataHub pages propgraph does not serve (ingestion, policies, glossary, ...): false, so the
- * app does not offer them.
+ * manageStructuredProperties), global views for those who may manage them, policies for
+ * those the policies let manage them (the app offers its policies page only when appConfig
+ * turns it on, which propgraph does not). The rest name DataHub pages propgraph does not
+ * serve (ingestion, glossary, ...): false, so the app does not offer them.
  */
 const no = () => false;
 
@@ -14,7 +15,7 @@ export const PlatformPrivileges: PlatformPrivilegesResolvers = {
   manageGlobalViews: (p) => p.manageGlobalViews,
   generatePersonalAccessTokens: (p) => p.managePersonalTokens,
   viewAnalytics: no,
-  managePolicies: no,
+  managePolicies: (p) => p.managePolicies,
   manageIdentities: no,
   manageIngestion: no,
   manageSecrets: no,

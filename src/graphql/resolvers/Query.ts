@@ -11,7 +11,9 @@ export const Query: QueryResolvers = {
   dataset: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);
     if (model.entityType !== ENTITY.dataset) return null;
-    return (await ctx.loaders.exists.load(urn)) ? model : null;
+    if (!(await ctx.loaders.exists.load(urn))) return null;
+    await ctx.services.access.requireRead(ctx.caller, [urn]);
+    return model;
   },
   structuredProperty: async (_root, { urn }, ctx) => {
     const model = entityModel(urn);
@@ -158,6 +160,8 @@ export const Query: QueryResolvers = {
     const model = entityModel(urn);
     // Data types and entity types are built in: they exist without being stored.
     if (model.entityType.builtIn) return model;
-    return (await ctx.loaders.exists.load(urn)) ? model : null;
+    if (!(await ctx.loaders.exists.load(urn))) return null;
+    await ctx.services.access.requireRead(ctx.caller, [urn]);
+    return model;
   },
 };

@@ -8,7 +8,7 @@
 import { ALL_ASPECTS } from '../../domain/aspects/index.js';
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { keyAspectOf, parseUrn } from '../../domain/urn.js';
-import { privilegesOf } from '../../services/privileges.js';
+import { editsSomeProperty } from '../../services/accessService.js';
 import type { GraphQLContext } from '../context.js';
 import type { EntityModel } from '../models.js';
 import {
@@ -34,13 +34,14 @@ export const keyPart = (model: EntityModel, field: string): string => keyAspectO
 
 /**
  * What the caller may do on an entity, as DataHub's EntityPrivileges: propgraph's web app
- * routes edit structured property values; DataHub's other edits (tags, owners, docs, ...)
- * have no mutation here, so the app does not offer them.
+ * routes edit structured property values, offered when the policies let the caller set
+ * some property's values on this entity (entityAccess); DataHub's other edits (tags,
+ * owners, docs, ...) have no mutation here, so the app does not offer them.
  */
-export function entityPrivilegesOf(ctx: GraphQLContext) {
-  const privileges = privilegesOf(ctx.caller);
+export async function entityPrivilegesOf(ctx: GraphQLContext, urn: string) {
+  const access = await ctx.services.access.entityPrivileges(ctx.caller, urn);
   return {
-    canEditProperties: privileges.editStructuredPropertyValues,
+    canEditProperties: editsSomeProperty(access),
     canEditLineage: false,
     canEditDomains: false,
     canEditDataProducts: false,
@@ -91,7 +92,7 @@ export const ASSET_FIELDS: Readonly<Record<string, Resolver>> = {
   container: (m, _a, ctx) => fromAspect(m, 'container', ctx, (s) => entityOf(s?.container)),
   parentContainers: (m, _a, ctx) => parentContainersOf(m, ctx),
   dataPlatformInstance: (m, _a, ctx) => fromAspect(m, 'dataPlatformInstance', ctx, (s) => entityOf(s?.instance)),
-  privileges: (_m, _a, ctx) => entityPrivilegesOf(ctx),
+  privileges: (m, _a, ctx) => entityPrivilegesOf(ctx, m.urn),
   relationships: noRelationships,
   exists: (m, _a, ctx) => ctx.loaders.exists.load(m.urn),
 };

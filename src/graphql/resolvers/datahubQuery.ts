@@ -8,8 +8,8 @@
 import { tryParseUrn } from '../../domain/urn.js';
 import { scopeAllows } from '../../domain/accessToken.js';
 import { ForbiddenError } from '../../domain/errors.js';
-import { privilegesOf } from '../../services/privileges.js';
 import { ENTITY } from '../../domain/registry/entityTypes.js';
+import { editsSomeProperty } from '../../services/accessService.js';
 import { parseViewType } from '../../domain/savedView.js';
 import type { MutationResolvers, QueryResolvers } from '../generated/resolvers-types.js';
 import type { ViewPage } from '../../services/viewService.js';
@@ -29,13 +29,17 @@ export const DataHubQuery: QueryResolvers = {
   listRoles: (_root, { input }) => ({ start: input.start ?? 0, count: 0, total: 0, roles: [] }),
   // DataHub's lineage: propgraph keeps none.
   searchAcrossLineage: () => ({ start: 0, count: 0, total: 0, facets: [] }),
-  // What the caller may do on an entity, in DataHub's privilege names (its pages show only with VIEW_ENTITY_PAGE).
-  getGrantedPrivileges: (_root, { input }, ctx) => {
+  // What the caller may do on an entity, in DataHub's privilege names (its pages show only with VIEW_ENTITY_PAGE), as the policies answer there.
+  getGrantedPrivileges: async (_root, { input }, ctx) => {
     if (input.actorUrn !== ctx.caller.actor && !scopeAllows(ctx.caller.scope, 'admin')) {
       throw new ForbiddenError(`actorUrn ${input.actorUrn} is not you (${ctx.caller.actor}); only an admin may ask about another principal`);
     }
-    const privileges = privilegesOf(ctx.caller);
-    return { privileges: ['VIEW_ENTITY_PAGE', ...(privileges.editStructuredPropertyValues ? ['EDIT_ENTITY_PROPERTIES'] : [])] };
+    if (!input.resourceSpec) {
+      const privileges = await ctx.services.access.privileges(ctx.caller);
+      return { privileges: ['VIEW_ENTITY_PAGE', ...(privileges.editStructuredPropertyValues ? ['EDIT_ENTITY_PROPERTIES'] : [])] };
+    }
+    const access = await ctx.services.access.entityPrivileges(ctx.caller, input.resourceSpec.resourceUrn);
+    return { privileges: [...(access.canView ? ['VIEW_ENTITY_PAGE'] : []), ...(editsSomeProperty(access) ? ['EDIT_ENTITY_PROPERTIES'] : [])] };
   },
   getQuickFilters: () => ({ quickFilters: [] }),
   listRecommendations: () => ({ modules: [] }),

@@ -38,6 +38,7 @@ import { ValueChange } from './ValueChange.js';
 import { ValueHistoryEntry } from './ValueHistoryEntry.js';
 import { LifecycleEvent } from './LifecycleEvent.js';
 import { ValueImpact } from './ValueImpact.js';
+import { AccessExplanation, Policy, policyMutations, policyQueries, WhoCould } from './Policy.js';
 import { DataHubView } from './DataHubView.js';
 import { asset, datahubEntityResolvers } from './datahubEntities.js';
 import { DataHubMutation, DataHubQuery } from './datahubQuery.js';
@@ -56,8 +57,8 @@ const withAssetFields = <T extends object>(typeName: string, own: T): T => ({ ..
 export const resolvers: Resolvers = {
   ...(datahubEntityResolvers(schemaFields) as Resolvers),
   Long,
-  Query: { ...Query, ...DataHubQuery },
-  Mutation: { ...Mutation, ...DataHubMutation },
+  Query: { ...Query, ...DataHubQuery, ...policyQueries },
+  Mutation: { ...Mutation, ...DataHubMutation, ...policyMutations },
   Entity,
   EntityWithRelationships: byEntityType as Resolvers['EntityWithRelationships'],
   SupportsVersions: byEntityType as Resolvers['SupportsVersions'],
@@ -98,5 +99,8 @@ export const resolvers: Resolvers = {
   ValueImpact,
   BulkEditResult,
   BulkEditChange,
+  Policy,
+  AccessExplanation,
+  WhoCould,
   ValueImportResult,
 };

@@ -19,7 +19,6 @@ import { breakingChangeImpact } from '../../domain/valueImpact.js';
 import { dropsValues, type MigrationEffect } from '../../domain/valueMigration.js';
 import { propertiesWhoseValuesDrop, valueDropRefusal } from '../../domain/writes/valueDrop.js';
 import { propertyImpact } from '../../store/propertyImpact.js';
-import type { Scope } from '../caller.js';
 import type { UrnNamespace } from '../../domain/typeUrns.js';
 import { parentUrnOf, type Urn } from '../../domain/urn.js';
 import { deletionOf } from '../../domain/aspects/index.js';
@@ -84,11 +83,11 @@ export interface EntityWriteOptions {
   /** Refuse when the entity already exists (REST createEntityIfNotExists=true). */
   readonly createEntityOnly?: boolean;
   /**
-   * Whether the writer may drop stored values (a new version of a property that has
-   * some, a migration that drops some); when not, such a write is refused naming what
-   * it would drop.
+   * Whether the writer may drop stored values of a property (a new version of a property
+   * that has some, a migration that drops some); when not, such a write is refused naming
+   * what it would drop and what it would take ("a token with admin scope").
    */
-  readonly valueDrops: 'allowed' | { readonly refusedUnless: Scope };
+  readonly valueDrops: (propertyUrn: string) => 'allowed' | { readonly refusedUnless: string };
   /** The interface the write came through, stored with each aspect version beside the actor. */
   readonly via?: string | undefined;
   /** Earlier versions kept per aspect (HISTORY_VERSIONS_KEPT); absent or 0: all of them. */
@@ -101,8 +100,10 @@ export interface EntityWriteOptions {
   readonly dryRun?: boolean;
   /** Leave out entities that do not exist (deleted since the caller listed them) instead of refusing them. */
   readonly skipMissing?: boolean;
-  /** What only the decision shows is the caller's to be allowed (the policies): throws a ServiceError to refuse the entity. */
-  readonly authorize?: (decision: EntityWriteDecision) => void;
+  /** What only the decision shows is the caller's to be allowed (the policies), on the entity as the write found it: throws a ServiceError to refuse it. */
+  readonly authorize?: (decision: EntityWriteDecision, entity: EntityState) => void;
+  /** What the policies read of every entity written (the aspects and values their resources name), loaded with the write's state. */
+  readonly authorizeNeeds?: { readonly aspects: readonly string[]; readonly values: boolean };
 }
 
 export interface EntityWrite {
@@ -230,7 +231,7 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
   };
   if (entities.length === 0) return { results: units.map(() => []), registryChanged: false };
   // A large batch's steps take turns with the rest of the server (src/turns.ts).
-  const request = loadRequestOf(entities, ruled);
+  const request = loadRequestOf(entities, ruled, entities.map((_, i) => optionsOf(i).authorizeNeeds));
   await loopTurn();
   let state = await loadWriteState(target, request);
   const entityOf = (e: EntityWrite): EntityState => state.entities.get(e.urn.value)!;
@@ -265,16 +266,14 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
     const options = optionsOf(i);
     try {
       decisions[i] = decideEntityWrite(e.urn, entityOf(e), state, resolved[i]!, { actor: units[owner[i]!]!.actor, now, via: options.via, urnNamespace: options.urnNamespace, undefinedPropertyValues: options.undefinedPropertyValues }, holders.get(i));
-      options.authorize?.(decisions[i]!);
+      options.authorize?.(decisions[i]!, entityOf(e));
     } catch (err) {
       results[i] = refusal(await withImpact(target, e.urn, err));
     }
     await loopTurn();
   }
   for (const i of open()) {
-    const drops = optionsOf(i).valueDrops;
-    if (drops === 'allowed') continue;
-    const refused = await valueDropRefused(target, decisions[i]!, state, drops.refusedUnless);
+    const refused = await valueDropRefused(target, decisions[i]!, state, optionsOf(i).valueDrops);
     if (refused) results[i] = { status: 'refused', error: refused };
   }
   // An all-or-nothing unit with a refused entity writes none of its entities.
@@ -337,28 +336,31 @@ async function withImpact(target: WriteTarget, urn: Urn, err: unknown): Promise<
 }
 
 /** The refusal of a write that drops stored values (a new version, a migration dropping some) for a caller who may not; undefined when it drops none. */
-async function valueDropRefused(target: WriteTarget, decision: EntityWriteDecision, state: WriteState, needs: Scope): Promise<ForbiddenError | undefined> {
+async function valueDropRefused(target: WriteTarget, decision: EntityWriteDecision, state: WriteState, drops: EntityWriteOptions['valueDrops']): Promise<ForbiddenError | undefined> {
   for (const urn of propertiesWhoseValuesDrop(decision, (p) => state.properties.has(p))) {
+    const allowed = drops(urn);
+    if (allowed === 'allowed') continue;
     const impact = await propertyImpact(queryableOf(target), urn);
-    if (impact.values > 0) return new ForbiddenError(valueDropRefusal(urn, impact, needs));
+    if (impact.values > 0) return new ForbiddenError(valueDropRefusal(urn, impact, allowed.refusedUnless));
   }
   const migration = decision.reports.propertyDefinition?.migration as MigrationEffect | undefined;
-  if (migration && dropsValues(migration)) {
+  const allowed = migration && dropsValues(migration) ? drops(decision.urn) : 'allowed';
+  if (migration && allowed !== 'allowed') {
     const dropped = migration.rules.find((r) => r.rule === 'dropInvalid')!;
     return new ForbiddenError(
-      `This migration of ${decision.urn} drops ${dropped.values} stored value${dropped.values === 1 ? '' : 's'} on ${dropped.entities} entit${dropped.entities === 1 ? 'y' : 'ies'} (dropInvalid); a change that drops stored values needs a token with ${needs} scope`,
+      `This migration of ${decision.urn} drops ${dropped.values} stored value${dropped.values === 1 ? '' : 's'} on ${dropped.entities} entit${dropped.entities === 1 ? 'y' : 'ies'} (dropInvalid); a change that drops stored values needs ${allowed.refusedUnless}`,
     );
   }
   return undefined;
 }
 
 /** What the aspects' rules declare they rely on, for the whole batch. */
-function loadRequestOf(entities: readonly EntityWrite[], ruled: readonly (readonly RuledRequest[])[]): LoadRequest {
-  const aspects = new Set<string>();
+function loadRequestOf(entities: readonly EntityWrite[], ruled: readonly (readonly RuledRequest[])[], authorizeNeeds: ReadonlyArray<EntityWriteOptions['authorizeNeeds']>): LoadRequest {
+  const aspects = new Set<string>(authorizeNeeds.flatMap((n) => n?.aspects ?? []));
   const properties = new Set<string>();
   const searchFields = new Set<string>();
   const toLoad = entities.map((e, i) => {
-    let values = false;
+    let values = authorizeNeeds[i]?.values ?? false;
     for (const { request, rules } of ruled[i]!) {
       // A computed value's reads are loaded as a read of them would be, with what their rules need to show them.
       const reads = 'compute' in request ? (request.reads ?? []) : [];

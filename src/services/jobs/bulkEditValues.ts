@@ -136,6 +136,8 @@ export interface BulkEditPayload {
   /** The author's scope when they asked (jobs queued before it was kept: write, what queuing needed). */
   readonly scope?: Scope;
   readonly via: string | null;
+  /** The author's groups when they asked (the policies grant to groups); absent in jobs queued before policies: none. */
+  readonly groups?: readonly string[];
   /** Named entities, and when the selection was fixed (ISO, database clock); or null for a search. */
   readonly urns: string[] | null;
   readonly selectedAt: string | null;
@@ -191,16 +193,16 @@ export function bulkEditHandler(deps: BulkEditJobDeps): JobHandler {
   return async (ctx: JobContext) => {
     const p = ctx.job.payload as unknown as BulkEditPayload;
     const edit: ValueEdit = { propertyUrn: p.propertyUrn, operation: p.operation, values: p.values };
-    const author: Caller = { actor: p.actor, scope: p.scope ?? 'write', ...(p.via ? { via: p.via as Caller['via'] } : {}) };
+    const author: Caller = { actor: p.actor, scope: p.scope ?? 'write', ...(p.via ? { via: p.via as Caller['via'] } : {}), ...(p.groups && p.groups.length > 0 ? { groups: p.groups } : {}) };
     const selection = selectionOf(p, ctx.job.createdOn);
     const runId = `bulk-edit-${ctx.job.id}`;
-    let cursor = (ctx.job.cursor as BulkCursor | null) ?? { next: null, end: false, total: await selectionSize(deps, selection) };
+    let cursor = (ctx.job.cursor as BulkCursor | null) ?? { next: null, end: false, total: await selectionSize(deps, selection, author) };
     let result = resultOf(ctx.job.result);
     let done = ctx.job.cursor === null ? 0 : ctx.job.done;
     await ctx.progress({ total: cursor.total, done, cursor });
     while (!cursor.end) {
       if (ctx.stopping()) return 'yield';
-      const chunk = await selectChunk(deps, selection, cursor.next, CHUNK);
+      const chunk = await selectChunk(deps, selection, cursor.next, CHUNK, author);
       // The selection grew past the bulk limit since it was accepted: the rest is left as it is, and said so.
       const room = Math.max(0, LIMITS.bulkEditEntities - done);
       const beyond = chunk.urns.slice(room).map((urn) => ({ urn, reason: `beyond the bulk limit of ${LIMITS.bulkEditEntities} entities, which the selection grew past since it was accepted` }));

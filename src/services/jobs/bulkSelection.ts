@@ -13,13 +13,16 @@
  *   the index has its writes: when it no longer matches the query, it is skipped and
  *   reported as changed since the selection; when it still does, it is edited on its
  *   values as they are at its turn and counted as changed since the selection.
+ *
+ * A search is run as the edit's author (`reader`): what the policies do not let them read
+ * is not selected, counted or named (docs/security.md, "Policies").
  */
 import { type AndFilter, type FacetFilter } from '../../domain/searchFilter.js';
 import { LIMITS } from '../../domain/limits.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { Db } from '../../store/database.js';
 import { changesUnindexedAt, databaseNow, entitiesChangedSince, entitiesPendingUpTo } from '../../store/changeLog.js';
-import { SYSTEM_CALLER } from '../caller.js';
+import type { Caller } from '../caller.js';
 import type { IndexWaiter } from '../indexWaiter.js';
 import type { SearchService } from '../searchService.js';
 
@@ -58,14 +61,14 @@ export const NO_LONGER_MATCHES = 'changed since the selection: it no longer matc
 export const INDEX_BEHIND = 'changed since the selection, and the search index has not caught up with the change to say whether it still matches the query; it was left as it is (run the edit again to include it)';
 
 /** How many entities the selection holds now (a search's total, or the URNs named). */
-export async function selectionSize(deps: SelectionDeps, selection: BulkSelection): Promise<number> {
+export async function selectionSize(deps: SelectionDeps, selection: BulkSelection, reader: Caller): Promise<number> {
   if ('urns' in selection) return selection.urns.length;
-  const page = await searchOf(deps).scroll(SYSTEM_CALLER, { types: [...selection.types], query: selection.query, orFilters: selection.orFilters ? [...selection.orFilters] : null, count: 0 });
+  const page = await searchOf(deps).scroll(reader, { types: [...selection.types], query: selection.query, orFilters: selection.orFilters ? [...selection.orFilters] : null, count: 0 });
   return page.total;
 }
 
 /** The chunk starting at `from` (null: the first), at most `size` entities. */
-export async function selectChunk(deps: SelectionDeps, selection: BulkSelection, from: string | null, size: number): Promise<SelectedChunk> {
+export async function selectChunk(deps: SelectionDeps, selection: BulkSelection, from: string | null, size: number, reader: Caller): Promise<SelectedChunk> {
   if ('urns' in selection) {
     const start = from === null ? 0 : Number(from);
     const urns = selection.urns.slice(start, start + size);
@@ -75,7 +78,7 @@ export async function selectChunk(deps: SelectionDeps, selection: BulkSelection,
   }
   const search = searchOf(deps);
   const readAt = await databaseNow(deps.db);
-  const page = await search.scroll(SYSTEM_CALLER, { ...searchInput(selection), count: size, scrollId: from, sort: URN_ORDER });
+  const page = await search.scroll(reader, { ...searchInput(selection), count: size, scrollId: from, sort: URN_ORDER });
   const urns = page.entities.map((e) => e.urn);
   const behind = await changesUnindexedAt(deps.db, urns, readAt);
   const skipped: SkippedEntity[] = [];
@@ -84,7 +87,7 @@ export async function selectChunk(deps: SelectionDeps, selection: BulkSelection,
     const upTo = [...behind.values()].flat().reduce((a, b) => (a > b ? a : b));
     const stillBehind = indexed === 'indexed' ? new Set<string>() : await entitiesPendingUpTo(deps.db, [...behind.keys()], upTo);
     const asked = [...behind.keys()].filter((u) => !stillBehind.has(u));
-    const matching = await matchingAmong(search, selection, asked);
+    const matching = await matchingAmong(search, selection, asked, reader);
     for (const urn of behind.keys()) {
       if (stillBehind.has(urn)) skipped.push({ urn, reason: INDEX_BEHIND });
       else if (!matching.has(urn)) skipped.push({ urn, reason: NO_LONGER_MATCHES });
@@ -100,12 +103,12 @@ export async function selectChunk(deps: SelectionDeps, selection: BulkSelection,
 }
 
 /** Every URN of the selection, at most LIMITS.bulkEditEntities (more is refused naming the field): a dry run's. */
-export async function allSelected(deps: SelectionDeps, selection: BulkSelection, field: string): Promise<string[]> {
+export async function allSelected(deps: SelectionDeps, selection: BulkSelection, field: string, reader: Caller): Promise<string[]> {
   if ('urns' in selection) return [...selection.urns];
   const urns: string[] = [];
   let from: string | null = null;
   do {
-    const page = await searchOf(deps).scroll(SYSTEM_CALLER, { ...searchInput(selection), count: 1000, scrollId: from, sort: URN_ORDER });
+    const page = await searchOf(deps).scroll(reader, { ...searchInput(selection), count: 1000, scrollId: from, sort: URN_ORDER });
     if (page.total > LIMITS.bulkEditEntities) throw tooMany(page.total, field);
     urns.push(...page.entities.map((e) => e.urn));
     from = page.entities.length > 0 ? page.nextScrollId : null;
@@ -122,11 +125,11 @@ function searchInput(selection: Extract<BulkSelection, { query: string }>) {
 }
 
 /** Those of `urns` the selection's search matches now. */
-async function matchingAmong(search: SearchService, selection: Extract<BulkSelection, { query: string }>, urns: readonly string[]): Promise<Set<string>> {
+async function matchingAmong(search: SearchService, selection: Extract<BulkSelection, { query: string }>, urns: readonly string[], reader: Caller): Promise<Set<string>> {
   if (urns.length === 0) return new Set();
   const only: FacetFilter = { field: 'urn', values: [...urns] };
   const orFilters: AndFilter[] = selection.orFilters?.length ? selection.orFilters.map((f) => ({ and: [...(f.and ?? []), only] })) : [{ and: [only] }];
-  const page = await search.scroll(SYSTEM_CALLER, { types: [...selection.types], query: selection.query, orFilters, count: urns.length });
+  const page = await search.scroll(reader, { types: [...selection.types], query: selection.query, orFilters, count: urns.length });
   return new Set(page.entities.map((e) => e.urn));
 }
 

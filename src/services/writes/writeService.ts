@@ -145,6 +145,7 @@ export class DefaultWriteService implements WriteService {
       checkRequestedResults(plan.entities.reduce((n, e) => n + e.changes.length, 0), 'This batch', 'body');
     }
     const prepared = plan.entities.map(prepare);
+    const judge = await this.gate.judge(caller, plan);
     // What the plan alone shows: aspects the entity type has, and whether the caller may touch them.
     const early = prepared.map(({ plan: e }): ServiceError | undefined => {
       try {
@@ -154,7 +155,7 @@ export class DefaultWriteService implements WriteService {
             throw new ValidationError(`A migration applies only to a structured property's propertyDefinition, not to ${c.aspect}; leave it out`, 'migration');
           }
         }
-        this.gate.beforeLoad(caller, e);
+        judge.beforeLoad(e);
         return undefined;
       } catch (err) {
         if (err instanceof ServiceError) return err;
@@ -165,14 +166,15 @@ export class DefaultWriteService implements WriteService {
     const deleted = new Map<number, bigint[]>();
     const writeOptions: EntityWriteOptions = {
       atomic,
-      valueDrops: this.gate.valueDrops(caller),
+      valueDrops: (propertyUrn) => judge.valueDrops(propertyUrn),
       via: caller.via,
       historyVersionsKept: this.deps.historyVersionsKept,
       urnNamespace: this.deps.urnNamespace,
       undefinedPropertyValues: this.deps.undefinedPropertyValues,
       dryRun: options.dryRun ?? false,
       skipMissing: options.skipMissing ?? false,
-      authorize: (decision) => this.gate.afterDecision(caller, decision),
+      authorize: (decision, entity) => judge.afterDecision(decision, entity),
+      authorizeNeeds: judge.needs,
     };
     const toWrite = prepared.flatMap((p, i) => (results[i] === undefined && p.write ? [i] : []));
     const toDelete = prepared.flatMap((p, i) => (results[i] === undefined && (p.plan.deleteEntity || p.deletes.length > 0) ? [i] : []));

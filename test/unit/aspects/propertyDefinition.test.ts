@@ -106,9 +106,9 @@ describe('writes that drop stored values (issue #29, item 5)', () => {
   });
 
   test('the refusal names the count, the entities by type and the scope needed', () => {
-    expect(valueDropRefusal(URN.value, { entities: 235, values: 240, byEntityType: { dataset: 200, schemaField: 35 } }, 'admin')).toBe(
+    expect(valueDropRefusal(URN.value, { entities: 235, values: 240, byEntityType: { dataset: 200, schemaField: 35 } }, 'a token with admin scope')).toBe(
       `This definition of ${URN.value} starts a new version, which would drop its 240 stored values on 235 entities (dataset: 200, schemaField: 35); a change that drops stored values needs a token with admin scope`,
     );
-    expect(valueDropRefusal(URN.value, { entities: 1, values: 1, byEntityType: { dataset: 1 } }, 'admin')).toMatch(/drop its 1 stored value on 1 entity \(dataset: 1\)/);
+    expect(valueDropRefusal(URN.value, { entities: 1, values: 1, byEntityType: { dataset: 1 } }, 'a token with admin scope')).toMatch(/drop its 1 stored value on 1 entity \(dataset: 1\)/);
   });
 });
