@@ -16,7 +16,7 @@ const TOKEN = 'bench-upgrade-root-token-0123456789abcdef';
 
 async function previousRelease() {
   const { RELEASES, compareVersions } = await import(path.join(ROOT, 'dist/domain/releases.js'));
-  const { APP_VERSION } = await import(path.join(ROOT, 'dist/version.js'));
+  const { APP_VERSION } = await import(path.join(ROOT, 'dist/platform/version.js'));
   const release = [...RELEASES].filter((r) => compareVersions(r.version, APP_VERSION) < 0).sort((a, b) => compareVersions(b.version, a.version))[0];
   if (!release) throw new Error('no earlier release in src/domain/releases.ts');
   const root = path.join(tmpdir(), 'propgraph-release-builds', release.commit);

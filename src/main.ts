@@ -1,7 +1,7 @@
 /** Entry point of `npm start`: configuration from the environment, then the server until a signal. */
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './platform/config.js';
 import { startEnginesEarly } from './embedded/earlyStart.js';
-import { createLogger, exitAfterFlush } from './logger.js';
+import { createLogger, exitAfterFlush } from './platform/logger.js';
 
 async function main(): Promise<void> {
   let config;
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel, config.logFormat, undefined, config.auditLog);
   // The embedded engines start while the server's code loads (server.ts is imported after).
   const early = await startEnginesEarly(config, log);
-  const { startServer } = await import('./server.js');
+  const { startServer } = await import('./boot/server.js');
   const server = await startServer(config, log, early);
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -5,7 +5,7 @@
  * show progress.
  */
 import type { JobView } from '../services/jobs/jobService.js';
-import { sleep } from '../time.js';
+import { sleep } from '../platform/time.js';
 import { ApiError, CliError, EXIT } from './errors.js';
 import type { HttpClient } from './httpClient.js';
 

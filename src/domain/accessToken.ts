@@ -7,8 +7,8 @@ import { ValidationError } from './errors.js';
 import { LIMITS } from './limits.js';
 import { plainIdProblem, ROOT_TOKEN_NAME } from './principal.js';
 
-export const SCOPES = ['read', 'write', 'admin'] as const;
-export type TokenScope = (typeof SCOPES)[number];
+// The scopes live apart from the secrets (no node:crypto there), so the policies and the console can use them.
+export { parseScope, scopeAllows, SCOPES, scopesAbove, type TokenScope } from './tokenScope.js';
 
 /**
  * What a token is for: `machine` tokens are issued by an admin and act as
@@ -34,23 +34,7 @@ export function parseKind(value: string): TokenKind {
   return (TOKEN_KINDS as readonly string[]).includes(value) ? (value as TokenKind) : 'machine';
 }
 
-/** The scopes greater than `scope`. */
-export function scopesAbove(scope: TokenScope): TokenScope[] {
-  return SCOPES.slice(SCOPES.indexOf(scope) + 1);
-}
-
 const TOKEN_PREFIX = 'pgt_';
-
-export function parseScope(value: unknown, field = 'scope'): TokenScope {
-  const scope = typeof value === 'string' ? value.toLowerCase() : value;
-  if (!SCOPES.includes(scope as TokenScope)) throw new ValidationError(`${field} must be one of read, write, admin`, field);
-  return scope as TokenScope;
-}
-
-/** Whether a token of scope `have` may do what needs `need`. */
-export function scopeAllows(have: TokenScope, need: TokenScope): boolean {
-  return SCOPES.indexOf(have) >= SCOPES.indexOf(need);
-}
 
 /** A new secret: 32 random bytes, base64url, with a prefix that makes leaked tokens easy to spot. */
 export function newTokenSecret(): string {

@@ -4,7 +4,7 @@
  * groups give them (OIDC_GROUP_SCOPES, e.g. `admins:admin,stewards:write,*:read`).
  * Pure: the claims arrive verified (identity/openIdProvider.ts).
  */
-import { SCOPES, type TokenScope } from './accessToken.js';
+import { SCOPES, type TokenScope } from './tokenScope.js';
 import { isEmailAddress, personPrincipal, plainIdProblem } from './principal.js';
 
 /** One rule of the mapping: members of `group` (or everyone, for `*`) get `scope`. */

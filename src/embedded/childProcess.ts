@@ -6,8 +6,8 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import type { Logger } from '../logger.js';
-import { backoffMs, sleep, WakeableSleep } from '../time.js';
+import type { Logger } from '../platform/logger.js';
+import { backoffMs, sleep, WakeableSleep } from '../platform/time.js';
 
 export interface LogLine {
   readonly level: 'debug' | 'info' | 'warn' | 'error';

@@ -5,8 +5,8 @@
  * their own. Started first, they run while the code loads instead of after it.
  * Only light modules may be imported here: this runs before server.ts is loaded.
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../platform/config.js';
+import type { Logger } from '../platform/logger.js';
 import { lockDataDir, type DataDirLock } from './dataDirLock.js';
 import { startConfiguredMeilisearch, type EmbeddedMeilisearch } from './meilisearch.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './postgres.js';

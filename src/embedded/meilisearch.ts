@@ -20,9 +20,9 @@ import { access, chmod, constants, copyFile, mkdir, readFile, rm, stat, writeFil
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import { sleep } from '../time.js';
+import type { Config } from '../platform/config.js';
+import type { Logger } from '../platform/logger.js';
+import { sleep } from '../platform/time.js';
 import { freePort } from './freePort.js';
 import { runningFromPidFile, startChild, stopOrphan, supervise, type LogLine, type RunningChild } from './childProcess.js';
 

@@ -4,8 +4,8 @@
  * line first means the command ended normally. Otherwise, once the command is gone, it
  * takes DATA_DIR's lock and stops the PostgreSQL and the Meilisearch left running there.
  */
-import { createLogger } from '../logger.js';
-import { sleep } from '../time.js';
+import { createLogger } from '../platform/logger.js';
+import { sleep } from '../platform/time.js';
 import { isAlive } from './childProcess.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from './dataDirLock.js';
 import { stopOrphanMeilisearch } from './meilisearch.js';

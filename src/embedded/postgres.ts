@@ -22,8 +22,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import type { Logger } from '../logger.js';
-import { sleep } from '../time.js';
+import type { Logger } from '../platform/logger.js';
+import { sleep } from '../platform/time.js';
 import { runningFromPidFile, startChild, stopOrphan, supervise, type LogLine, type RunningChild } from './childProcess.js';
 import { ensurePassword, PASSWORD_FILE, readPassword, requirePassword, requiresPassword } from './postgresAuth.js';
 import { bundledBinaries, clusterMajor, postgresMajor } from './postgresBinaries.js';

@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, chown, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 
 export const PASSWORD_FILE = 'postgres-password';
 const DATABASE = 'propgraph';

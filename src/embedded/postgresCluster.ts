@@ -10,7 +10,7 @@ import { chown, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import { writeHba } from './postgresAuth.js';
 import { EmbeddedPostgresUnavailable } from './postgresErrors.js';
 

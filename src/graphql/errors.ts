@@ -9,7 +9,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { ServiceError, type ErrorCode } from '../domain/errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 
 const CODES: Record<ErrorCode, string> = {
   VALIDATION_FAILED: 'BAD_USER_INPUT',

@@ -1,5 +1,5 @@
 /**
- * Long lists are completed each in a turn of the event loop (src/turns.ts). graphql-js
+ * Long lists are completed each in a turn of the event loop (src/platform/turns.ts). graphql-js
  * completes a list that holds no promise in one synchronous run: 1,000 hits, their
  * interfaces resolved and fields collected, are a few milliseconds, and ten aliases of
  * `scrollAcrossEntities(count: 1000)` whose searches answer together were ten such runs
@@ -11,7 +11,7 @@
  * collections came more often and took longer.
  */
 import { defaultFieldResolver, getNullableType, isListType, isObjectType, type GraphQLSchema } from 'graphql';
-import { inTurn } from '../turns.js';
+import { inTurn } from '../platform/turns.js';
 
 /** Lists from this length on wait for a turn (shorter ones complete in well under a slice). */
 export const LONG_LIST = 100;

@@ -9,7 +9,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { UrnNamespace } from '../domain/typeUrns.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import type { Services } from '../services/index.js';
 import type { GraphQLContext } from './context.js';
 import { createErrorFormatter, errorLogPlugin } from './errors.js';
@@ -23,7 +23,7 @@ import { createLoaders } from './loaders.js';
 import { inOperationSpan, operationTelemetryPlugin, traceRootResolvers } from './operationTelemetry.js';
 import { buildSchema } from './schema.js';
 import { tracing } from '../telemetry/tracing.js';
-import { stringifyInTurns } from '../jsonInTurns.js';
+import { stringifyInTurns } from '../platform/jsonInTurns.js';
 
 /**
  * DataHub's clients post to `{server}/api/graphql`, where server may end in `/gms`; its web

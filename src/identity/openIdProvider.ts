@@ -11,7 +11,7 @@
  */
 import * as oidc from 'openid-client';
 import { UnauthorizedError, UnavailableError } from '../domain/errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 
 export type Claims = Readonly<Record<string, unknown>>;
 

@@ -4,11 +4,11 @@
  * database; run back to back, those steps held every other request (a /health probe,
  * a small search) for a long turn each time (BENCHMARKS.md, "Figures that explained
  * code choices"). A large body's request instead lets the event loop run once between
- * them, at its turn in the process's one queue (src/turns.ts). Small bodies, nearly every
+ * them, at its turn in the process's one queue (src/platform/turns.ts). Small bodies, nearly every
  * request, take no extra turn.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { afterTurn, nextTurn } from '../turns.js';
+import { afterTurn, nextTurn } from '../platform/turns.js';
 
 /** Bodies from this size on take their turns (a few hundred entities, or one large aspect). */
 export const LARGE_BODY_BYTES = 64 * 1024;

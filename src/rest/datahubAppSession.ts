@@ -33,9 +33,9 @@ import type { SignInService } from '../services/signInService.js';
 import type { TokenService } from '../services/tokenService.js';
 import { cameOverTls, crossSiteRefusal, endBrowserSession, sessionSecretOf, startBrowserSession } from './browserSession.js';
 import { clearCookie, readCookie, setCookie } from './cookies.js';
+import { DATAHUB_APP_PATH } from '../web/datahubApp.js';
 
-/** Where the app is served: its pages, its files and the routes it calls. */
-export const DATAHUB_APP_PATH = '/datahub';
+/** The routes the app calls, under the path it is served at (web/datahubApp.ts). */
 export const DATAHUB_APP_GRAPHQL_PATH = `${DATAHUB_APP_PATH}/api/v2/graphql`;
 
 /** DataHub's name for the cookie the app reads the signed-in person from (its CLIENT_AUTH_COOKIE). */

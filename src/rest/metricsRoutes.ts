@@ -5,8 +5,8 @@
  */
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '../logger.js';
-import type { MetricsSource } from '../metricsScrape.js';
+import type { Logger } from '../platform/logger.js';
+import type { MetricsSource } from '../services/metricsScrape.js';
 
 export const METRICS_PATH = '/metrics';
 

@@ -14,7 +14,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { clipInput } from '../domain/inputLimits.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import { httpRequestDuration, httpRequestErrors, httpRequests } from '../telemetry/metrics.js';
 import { incomingContext, runInContext, SpanKind, startSpan, tracing, type Span } from '../telemetry/tracing.js';
 

@@ -8,7 +8,7 @@
  * per process: statuses are a handful of shared objects (domain/writeTrace.ts).
  */
 import { isTraceError, type AspectTrace } from '../domain/writeTrace.js';
-import { loopTurn } from '../turns.js';
+import { loopTurn } from '../platform/turns.js';
 
 /** Bytes of a chunk: small enough for a short write, large enough that chunks are few. */
 export const TRACE_CHUNK_BYTES = 64 * 1024;

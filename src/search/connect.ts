@@ -3,8 +3,8 @@
  * embedded one (the default), or none. Without an engine everything but search
  * keeps working; changes wait in the change log until an engine is back.
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../platform/config.js';
+import type { Logger } from '../platform/logger.js';
 import { SearchBinaryUnavailable, startConfiguredMeilisearch, type EmbeddedMeilisearch } from '../embedded/meilisearch.js';
 import { SearchEngine } from './engine.js';
 

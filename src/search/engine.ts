@@ -16,8 +16,8 @@ import {
   MeilisearchRequestTimeOutError,
   type MultiSearchQuery,
 } from 'meilisearch';
-import type { Logger } from '../logger.js';
-import { backoffMs, sleep } from '../time.js';
+import type { Logger } from '../platform/logger.js';
+import { backoffMs, sleep } from '../platform/time.js';
 import { answeredWithin, EngineAnswerError, nodeHttpClient, postJson } from './httpClient.js';
 import type { SearchDocument } from './documents.js';
 import { INDEX_FORMAT } from './indexFormat.js';

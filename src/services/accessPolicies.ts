@@ -18,7 +18,7 @@ import { resourceFactsOf, type FactNeeds, type ResourceFacts } from '../domain/p
 import { visibleValuesOf } from '../domain/policies/writeAsks.js';
 import type { FilterNode } from '../domain/searchFilter.js';
 import { parentUrnOf, type Urn } from '../domain/urn.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { loadStoredPolicies, type PolicyEpochReader, type StoredPolicy } from '../store/policies.js';

@@ -15,7 +15,7 @@ import type { AuditAction } from '../domain/auditActions.js';
 import { ServiceError } from '../domain/errors.js';
 import { clipInput } from '../domain/inputLimits.js';
 import { principalKindOf } from '../domain/principal.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 
 export type { AuditAction };
 

@@ -7,7 +7,7 @@
 import { createGzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { BackupManifest } from '../domain/backupFormat.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import type { SnapshotOpener } from '../store/database.js';
 import type { Caller } from './caller.js';
 

@@ -21,7 +21,7 @@ import { parseUrn } from '../domain/urn.js';
 import type { Db } from '../store/database.js';
 import { databaseNow } from '../store/changeLog.js';
 import { enqueueJob } from '../store/jobs.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import { AuditTrail } from './audit.js';
 import { findProperty } from '../store/propertyRegistry.js';
 import { inTransaction } from '../store/transaction.js';

@@ -15,7 +15,7 @@ import { LIMITS, pageSize } from '../domain/limits.js';
 import { explainTest, failedComparisons, type FailedComparison, type TestExplanation } from '../domain/testExplanation.js';
 import { createWorkBudget } from '../domain/testWork.js';
 import { parseUrn, parseUrnOfType, tryParseUrn } from '../domain/urn.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import type { Db } from '../store/database.js';
 import { enqueueJob } from '../store/jobs.js';
 import { countResults, dailyCounts, entitiesWithOutcome } from '../store/testResults.js';

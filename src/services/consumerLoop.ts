@@ -17,10 +17,10 @@
  * lease is held elsewhere.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import type { Db } from '../store/database.js';
 import { acquireLease, releaseLease } from '../store/leases.js';
-import { backoffMs, DEFAULT_LEASE_SECONDS, WakeableSleep } from '../time.js';
+import { backoffMs, DEFAULT_LEASE_SECONDS, WakeableSleep } from '../platform/time.js';
 
 export interface WorkLoopOptions {
   readonly log: Logger;

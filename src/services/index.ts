@@ -9,7 +9,7 @@ import type { Db, SnapshotOpener } from '../store/database.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { RegistryEpochReader } from '../store/propertyRegistry.js';
 import type { UrnNamespace } from '../domain/typeUrns.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import type { SearchEngine } from '../search/engine.js';
 import {
   AuthorizedBackupService,

@@ -9,7 +9,7 @@
 import { ForbiddenError, ValidationError } from '../domain/errors.js';
 import { personOfClaims, type Person, type PersonRules } from '../domain/person.js';
 import type { AuthorizationChecks, Claims, DeviceAuthorization, OpenIdProvider } from '../identity/openIdProvider.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import type { DefaultTokenService, NewToken } from './tokenService.js';
 
 export interface SignedIn {

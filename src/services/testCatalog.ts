@@ -9,7 +9,7 @@ import { ValidationError } from '../domain/errors.js';
 import { parseTestDefinitionJson, type TestDefinition } from '../domain/testDefinition.js';
 import type { TestInfo } from '../domain/testInfo.js';
 import { tryParseUrn } from '../domain/urn.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import { latestAspectOfMany, listEntityUrns } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 

@@ -15,9 +15,9 @@ import type { TestResults } from '../domain/testResults.js';
 import { evaluateTest, type EntityDocument, type TestOutcome, type TestRun } from '../domain/testRules.js';
 import { createWorkBudget } from '../domain/testWork.js';
 import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import { countTestEvaluation, type TestEvaluationOutcome } from '../telemetry/metrics.js';
-import { loopTurn } from '../turns.js';
+import { loopTurn } from '../platform/turns.js';
 import type { Db } from '../store/database.js';
 import type { Caller, WriteOptions } from './caller.js';
 import type { EntityService, EntityView } from './entityService.js';
@@ -341,7 +341,7 @@ export class DefaultTestService implements TestService {
   private async run(tests: readonly RunnableTest[], doc: EntityDocument, bounds: Bounds): Promise<TestResults> {
     const results: TestResults = { passing: [], failing: [] };
     for (const test of tests) {
-      // Evaluation is synchronous; other requests go in between tests once a slice is spent (src/turns.ts).
+      // Evaluation is synchronous; other requests go in between tests once a slice is spent (src/platform/turns.ts).
       const wait = loopTurn();
       if (wait) await wait;
       const { outcome, boundExceeded } = evaluateTest(test.definition, doc, bounds.match, bounds.work.evaluation());

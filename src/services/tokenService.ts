@@ -27,7 +27,7 @@ import {
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { Person } from '../domain/person.js';
 import { machinePrincipal } from '../domain/principal.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 import { AuditTrail } from './audit.js';
 import {
   capOwnedTokens,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type pg from 'pg';
-import { APP_VERSION } from '../version.js';
+import { APP_VERSION } from '../platform/version.js';
 import { recordedVersion, recordVersion, refuseNewerData } from './dataVersion.js';
 import { isRetryableConflict } from './statementRefusal.js';
 

@@ -15,7 +15,7 @@
  */
 import { ASPECT } from '../domain/aspects/index.js';
 import { activeMigrationJson } from '../domain/valueMigration.js';
-import { stringifyInTurns } from '../jsonInTurns.js';
+import { stringifyInTurns } from '../platform/jsonInTurns.js';
 import { changesSomething, type EntityWriteDecision, type RegistryChange } from '../domain/writes/writeDecision.js';
 import { EMPTY, join, literal, sql, type Sql } from './sql.js';
 import { isRetryableConflict, isUniqueViolation } from './statementRefusal.js';
@@ -72,7 +72,7 @@ export async function applyWrites(target: WriteTarget, all: readonly EntityWrite
 
 /**
  * The applying statement. Its large inputs (the aspects and value rows of a 1,000-entity
- * batch) are written as JSON in turns of the event loop (src/jsonInTurns.ts): written in
+ * batch) are written as JSON in turns of the event loop (src/platform/jsonInTurns.ts): written in
  * one call, they held every other request for several milliseconds.
  */
 async function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState, retention: HistoryRetention): Promise<Sql> {

@@ -9,7 +9,9 @@
 import { createReadStream, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { DATAHUB_APP_PATH } from '../rest/datahubAppSession.js';
+
+/** The path DataHub's web app is served at, its session routes under it (rest/datahubAppSession.ts). */
+export const DATAHUB_APP_PATH = '/datahub';
 
 const TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=utf-8',

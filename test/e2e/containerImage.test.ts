@@ -24,7 +24,7 @@ import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch }
 import { DEBIAN_BASE, ensureBaseImages, NODE_BASE, podman, podmanAvailable, RUNTIME, ULIMITS } from '../support/podman.js';
 import { tempDir } from '../support/tempDir.js';
 import { waitFor } from '../support/waitFor.js';
-import { APP_VERSION } from '../../src/version.js';
+import { APP_VERSION } from '../../src/platform/version.js';
 
 const TOKEN = 'container-test-root-token-0123456789';
 const root = { authorization: `Bearer ${TOKEN}` };

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { isAlive } from '../../src/embedded/childProcess.js';
 import { dumpToFile } from '../../src/store/backup/dump.js';
-import { APP_VERSION } from '../../src/version.js';
+import { APP_VERSION } from '../../src/platform/version.js';
 import { createDatasets, datasetUrnOf } from '../support/fixtures.js';
 import { searchAvailableForTests, startTestServer } from '../support/server.js';
 import { tempDir } from '../support/tempDir.js';

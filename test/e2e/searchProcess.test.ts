@@ -3,7 +3,7 @@
  * - killed with SIGKILL in the middle of indexing and restarted on the same data, its
  *   index converges to the database (the orphaned Meilisearch is stopped, the dead
  *   replica's indexer lease lapses, the change log is drained);
- * - `npm run system-update` (dist/systemUpdate.js) rebuilds through the running
+ * - `npm run system-update` (dist/boot/systemUpdate.js) rebuilds through the running
  *   server, and in-process when no server runs.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';

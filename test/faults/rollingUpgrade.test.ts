@@ -27,7 +27,7 @@ import { sleep, waitFor } from '../support/waitFor.js';
 import { releasesBefore } from '../../src/domain/releases.js';
 import { INDEX_FORMAT } from '../../src/search/indexFormat.js';
 import { indexUid } from '../../src/search/settings.js';
-import { APP_VERSION } from '../../src/version.js';
+import { APP_VERSION } from '../../src/platform/version.js';
 import { nonEmpty } from '../support/nonEmpty.js';
 
 const release = releasesBefore(APP_VERSION)[0];

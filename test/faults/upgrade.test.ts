@@ -31,7 +31,7 @@ import { readEverything, ROOT_TOKEN, searchEverything, storedHistory, withoutNew
 import { sleep, waitFor } from '../support/waitFor.js';
 import { releasesBefore } from '../../src/domain/releases.js';
 import { INDEX_FORMAT } from '../../src/search/indexFormat.js';
-import { APP_VERSION } from '../../src/version.js';
+import { APP_VERSION } from '../../src/platform/version.js';
 import { VERSION_MIGRATION } from '../../src/store/dataVersion.js';
 import { listMigrations } from '../../src/store/migrate.js';
 

@@ -10,7 +10,7 @@ import { SIGN_IN_PATHS } from '../../src/rest/signInRoutes.js';
 import { isDataHubAppPath } from '../../src/web/datahubApp.js';
 import { isConsolePath } from '../../src/web/console.js';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { GRAPHQL_PATHS } from '../../src/graphql/server.js';
 import { enc, http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';

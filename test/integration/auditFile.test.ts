@@ -9,8 +9,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { AuditTrail } from '../../src/services/audit.js';
 import { startBuiltServer, buildOnce } from '../support/builtServer.js';
 import { http } from '../support/http.js';

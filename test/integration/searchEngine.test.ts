@@ -6,7 +6,7 @@
  * the wrapper deletes one that may not exist.
  */
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { SearchEngine, SearchRequestError } from '../../src/search/engine.js';
 import { searchAvailableForTests, sharedMeilisearch } from '../support/server.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
 import { consoleRoutes } from '../../src/web/console.js';
 import { ensureConsoleBuilt } from '../support/build.js';
 import { http } from '../support/http.js';

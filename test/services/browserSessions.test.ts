@@ -6,7 +6,7 @@
  */
 import { ValidationError } from '../../src/domain/errors.js';
 import type { Person } from '../../src/domain/person.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { DefaultBrowserSessionService } from '../../src/services/browserSessions.js';
 import { isPerson, type Caller } from '../../src/services/caller.js';
 import { DefaultTokenService } from '../../src/services/tokenService.js';

@@ -7,7 +7,7 @@
 import { NotFoundError, QuotaExceededError, ValidationError } from '../../src/domain/errors.js';
 import { EVALUATE_TESTS, SEARCH_INDEX_BUILD } from '../../src/domain/jobKinds.js';
 import { LIMITS } from '../../src/domain/limits.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { CLEANUP_PROPERTY_VALUES } from '../../src/services/jobs/kinds.js';
 import { JobWorker } from '../../src/services/jobs/worker.js';
 import { sql } from '../../src/store/sql.js';

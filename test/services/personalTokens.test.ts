@@ -7,7 +7,7 @@ import { DEFAULT_POLICIES } from '../../src/domain/policies/defaults.js';
 import { PrincipalPolicies } from '../../src/domain/policies/evaluate.js';
 import { ForbiddenError, ValidationError } from '../../src/domain/errors.js';
 import type { Person } from '../../src/domain/person.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { AuthorizedTokenService } from '../../src/services/authorizedServices.js';
 import type { Caller } from '../../src/services/caller.js';
 import { privilegesOf } from '../../src/services/privileges.js';

@@ -10,7 +10,7 @@
 import { ForbiddenError, ValidationError } from '../../src/domain/errors.js';
 import type { Person } from '../../src/domain/person.js';
 import { principalKindOf } from '../../src/domain/principal.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { AuthorizedTokenService } from '../../src/services/authorizedServices.js';
 import { isPerson, type Caller } from '../../src/services/caller.js';
 import { DefaultTokenService } from '../../src/services/tokenService.js';

@@ -1,14 +1,14 @@
 /**
  * A propgraph runtime in the test's own process, without HTTP: the services exactly as
- * the server builds them (src/runtime.ts), with the job worker and the search indexer
+ * the server builds them (src/boot/runtime.ts), with the job worker and the search indexer
  * running, on a real PostgreSQL (a fresh database of the one globalSetup started, or an
  * embedded one) and, when asked, the shared real Meilisearch. Service tests call the
  * Default* services through it; the HTTP suites are the adapters' contract tests.
  */
-import { createLogger } from '../../src/logger.js';
-import { startRuntime, type Runtime, type RuntimeTuning } from '../../src/runtime.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { startRuntime, type Runtime, type RuntimeTuning } from '../../src/boot/runtime.js';
 import type { Caller } from '../../src/services/caller.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/platform/config.js';
 import { cleanUpAfter, databaseUrlOf, testConfig, type TestServerOptions } from './server.js';
 
 export interface TestRuntime extends Runtime {

@@ -6,10 +6,10 @@
  */
 import { rmSync } from 'node:fs';
 import type { DestinationStream } from 'pino';
-import { loadConfig, type Config } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig, type Config } from '../../src/platform/config.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { embeddedDatabaseUrl } from '../../src/embedded/postgresAuth.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer } from '../../src/boot/server.js';
 import { createTestDatabase } from './postgres.js';
 import { tempDir } from './tempDir.js';
 

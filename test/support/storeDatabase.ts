@@ -5,7 +5,7 @@
  */
 import { tmpdir } from 'node:os';
 import pg from 'pg';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { parseUrn } from '../../src/domain/urn.js';
 import { openDatabase, type Database, type Db } from '../../src/store/database.js';
 import { writeEntities, type AspectWriteRequest, type WritePath } from '../../src/services/aspects/pipeline.js';

@@ -3,7 +3,7 @@
  * change below the horizon, no evaluation job is waiting or running, and (when asked)
  * the search index has every change, the evaluator's result writes included.
  */
-import type { Runtime } from '../../src/runtime.js';
+import type { Runtime } from '../../src/boot/runtime.js';
 import { sql } from '../../src/store/sql.js';
 import { waitFor } from './waitFor.js';
 

@@ -1,5 +1,5 @@
 /** Configuration (docs/contract.md §11): URN_NAMESPACE picks the namespace of stored and returned type URNs. */
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
 
 describe('URN_NAMESPACE', () => {
   test('defaults to svc', () => {

@@ -1,12 +1,12 @@
 /**
  * The documents agree with each other and with the code (issue #27): a setting listed in
  * the README's configuration table and in the guide's has the same default in both, and
- * that default is the one src/config.ts applies.
+ * that default is the one src/platform/config.ts applies.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { nonEmpty } from '../support/nonEmpty.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -1,6 +1,6 @@
 import { buildSchema, execute, parse } from 'graphql';
 import { completeListsInTurns, LONG_LIST } from '../../src/graphql/listTurns.js';
-import { loopTurn, SLICE_MS } from '../../src/turns.js';
+import { loopTurn, SLICE_MS } from '../../src/platform/turns.js';
 
 const busy = (ms: number) => {
   const until = performance.now() + ms;

@@ -1,4 +1,4 @@
-import { stringifyInTurns } from '../../src/jsonInTurns.js';
+import { stringifyInTurns } from '../../src/platform/jsonInTurns.js';
 
 /** Values whose JSON exercises each rule JSON.stringify follows. */
 function corpus(): Array<[string, unknown]> {

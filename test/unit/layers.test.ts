@@ -15,12 +15,12 @@ const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
 /** Each room of src/ (a folder, or a module at the top) and its layer, bottom = 0. */
 const LAYER: Readonly<Record<string, number>> = {
   domain: 0,
-  config: 1, logger: 1, time: 1, turns: 1, jsonInTurns: 1, telemetry: 1, embedded: 1, version: 1,
+  platform: 1, telemetry: 1, embedded: 1,
   store: 2, search: 2, identity: 2,
-  services: 3, metricsScrape: 3,
+  services: 3,
   // cli/local/ holds the CLI's local commands (restore --from, upgrade-data), which open the store themselves.
   rest: 4, restli: 4, graphql: 4, cli: 4, console: 4, web: 4,
-  app: 5, server: 5, runtime: 5, main: 5, bin: 5, systemUpdate: 5, connectionDrain: 5,
+  boot: 5, main: 5, bin: 5,
 };
 /** Layers whose rooms may import one another: infrastructure pieces, edges sharing a helper, the roots. */
 const SIDEWAYS = new Set([1, 4, 5]);

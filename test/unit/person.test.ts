@@ -1,5 +1,5 @@
 /** Who a signed-in person is, from their verified claims (issue #30). */
-import { loadConfig, ConfigError } from '../../src/config.js';
+import { loadConfig, ConfigError } from '../../src/platform/config.js';
 import { claimAt, parseGroupScopes, personOfClaims, scopeOfGroups, type PersonRules } from '../../src/domain/person.js';
 
 const rules: PersonRules = { userClaim: 'email', groupsClaim: 'groups', groupScopes: parseGroupScopes('admins:admin,stewards:write,*:read') };

@@ -2,7 +2,7 @@
 import { compareVersions, releaseOfMigrations, releasesBefore, RELEASES } from '../../src/domain/releases.js';
 import { DataVersionError, refuseNewerData } from '../../src/store/dataVersion.js';
 import { listMigrations } from '../../src/store/migrate.js';
-import { APP_VERSION } from '../../src/version.js';
+import { APP_VERSION } from '../../src/platform/version.js';
 import { nonEmpty } from '../support/nonEmpty.js';
 
 test('versions order as semantic versions, a pre-release before its release', () => {

@@ -68,7 +68,7 @@ const SELF = 'test/unit/repositoryReferences.test.ts';
 const others = files.filter((f) => f !== SELF);
 
 test('the scan sees the code, the tests and the documents', () => {
-  expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/contract.md', 'src/config.ts', SELF]));
+  expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/contract.md', 'src/platform/config.ts', SELF]));
 });
 
 test('the contract, the style and the architecture the code cites are in docs/', () => {

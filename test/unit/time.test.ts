@@ -1,4 +1,4 @@
-import { backoffMs, WakeableSleep } from '../../src/time.js';
+import { backoffMs, WakeableSleep } from '../../src/platform/time.js';
 
 describe('backoffMs', () => {
   test('doubles from the base after each failure and stops at the cap', () => {

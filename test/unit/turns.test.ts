@@ -1,11 +1,11 @@
 /**
- * The one scheduler (src/turns.ts): how its slices and its queue behave, and that no
+ * The one scheduler (src/platform/turns.ts): how its slices and its queue behave, and that no
  * other module of the server yields the event loop on its own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { afterTurn, endOfPass, inTurn, loopTurn, nextTurn, SLICE_MS } from '../../src/turns.js';
+import { afterTurn, endOfPass, inTurn, loopTurn, nextTurn, SLICE_MS } from '../../src/platform/turns.js';
 
 const busy = (ms: number) => {
   const until = performance.now() + ms;
@@ -138,7 +138,7 @@ describe('inTurn', () => {
 });
 
 /**
- * One scheduler: outside src/turns.ts no server module yields the event loop itself.
+ * One scheduler: outside src/platform/turns.ts no server module yields the event loop itself.
  * The TypeScript syntax tree is read (not the text), so comments and strings naming
  * these calls do not count and a call spread over lines does.
  */
@@ -149,7 +149,7 @@ describe('one scheduler', () => {
    * turns module cannot serve.
    */
   const ALLOWED: ReadonlyArray<{ path: string; reason: string }> = [
-    { path: 'turns.ts', reason: 'the scheduler itself' },
+    { path: 'platform/turns.ts', reason: 'the scheduler itself' },
     { path: 'console', reason: "the web console runs in the browser, whose event loop is not the server's" },
     { path: 'store/generated', reason: "Prisma's generated client is not ours to judge" },
     { path: 'graphql/generated', reason: 'generated resolver types' },
@@ -200,7 +200,7 @@ describe('one scheduler', () => {
     return found;
   }
 
-  test('no server module outside src/turns.ts yields the event loop itself or keeps a slice of its own', () => {
+  test('no server module outside src/platform/turns.ts yields the event loop itself or keeps a slice of its own', () => {
     const files = sourceFiles(SRC);
     expect(files.length).toBeGreaterThan(300);
     const found = files.flatMap((file) => yielders(file, readFileSync(file, 'utf8')).map((hit) => `${path.relative(SRC, file)}:${hit}`));

@@ -13,7 +13,7 @@ import { ApiError, CliError, EXIT, type ExitCode } from '../errors.js';
 import { RunProgress } from '../progress.js';
 import type { RestApi } from '../restApi.js';
 import { printLine } from '../terminal.js';
-import { sleep } from '../../time.js';
+import { sleep } from '../../platform/time.js';
 import type { PatchOperation } from '../../domain/jsonPatch.js';
 import type { StructuredPropertiesAspect } from '../../domain/structuredProperties.js';
 

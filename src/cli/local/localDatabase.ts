@@ -8,11 +8,11 @@
  * go through a server's HTTP API (docs/decisions.md, "Restore and upgrade-data run
  * locally").
  */
-import { ConfigError, loadConfig, type Config } from '../../config.js';
+import { ConfigError, loadConfig, type Config } from '../../platform/config.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../../embedded/dataDirLock.js';
 import { guardEngines } from '../../embedded/orphanGuard.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../embedded/postgres.js';
-import { createLogger, type Logger } from '../../logger.js';
+import { createLogger, type Logger } from '../../platform/logger.js';
 import { CliError, EXIT } from '../errors.js';
 import type { Terminal } from '../terminal.js';
 

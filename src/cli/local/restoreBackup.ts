@@ -10,13 +10,13 @@
 import { existsSync } from 'node:fs';
 import { CliError, EXIT, type ExitCode } from '../errors.js';
 import { printLine, type Terminal } from '../terminal.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../platform/config.js';
 import { BackupFormatError, type BackupManifest } from '../../domain/backupFormat.js';
 import { indexBuildRequest } from '../../domain/jobKinds.js';
 import { INDEX_FORMAT } from '../../search/indexFormat.js';
 import { DataDirInUseError, lockDataDir, type DataDirLock } from '../../embedded/dataDirLock.js';
 import { guardEngines, type OrphanGuard } from '../../embedded/orphanGuard.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../platform/logger.js';
 import { connectSearch } from '../../search/connect.js';
 import { rebuildIndexes } from '../../services/searchIndex/rebuild.js';
 import { entityPageReader } from '../../store/aspects.js';
@@ -24,7 +24,7 @@ import { RestoreRefusedError, restoreDatabase } from '../../store/backup/restore
 import { openDatabase } from '../../store/database.js';
 import { enqueueJob } from '../../store/jobs.js';
 import { DataVersionError } from '../../store/dataVersion.js';
-import { APP_VERSION } from '../../version.js';
+import { APP_VERSION } from '../../platform/version.js';
 import { localConfig, localLogger, openLocalDatabase, ProgressLine } from './localDatabase.js';
 
 export async function restoreBackup(terminal: Terminal, options: { from: string; force: boolean }): Promise<ExitCode> {

@@ -28,7 +28,7 @@ import { bundledBinaries, clusterMajor, installedBinaryDirs, postgresMajor } fro
 import { dumpToFile } from '../../store/backup/dump.js';
 import { restoreDatabase } from '../../store/backup/restore.js';
 import { readIndexFormats, writeIndexFormats } from '../../store/backup/tables.js';
-import { APP_VERSION } from '../../version.js';
+import { APP_VERSION } from '../../platform/version.js';
 import { readBackupFile } from './backupFile.js';
 import { guardEngines } from '../../embedded/orphanGuard.js';
 import { localConfig, localLogger, lockForLocalWork, ProgressLine } from './localDatabase.js';

@@ -5,7 +5,7 @@
  * searches compile the same rules into the engine's query (readFilter.ts), and `why`
  * shows the reasoning. A token's scope is a ceiling above all of it. Pure.
  */
-import type { TokenScope } from '../accessToken.js';
+import type { TokenScope } from '../tokenScope.js';
 import { principalKindOf, type PrincipalKind } from '../principal.js';
 import { coversEveryProperty, coversProperty, describeCoverage, groupUrn, qualifiedNameOf, type Policy } from './policy.js';
 import { privilegeInfo, withinCeiling, type Privilege } from './privileges.js';

@@ -5,7 +5,7 @@
  * that, until an administrator replaces them, the scope alone decides, as before
  * policies. Names are DataHub's where DataHub has the privilege. Pure.
  */
-import { scopeAllows, type TokenScope } from '../accessToken.js';
+import { scopeAllows, type TokenScope } from '../tokenScope.js';
 import { ValidationError } from '../errors.js';
 
 /**

@@ -43,7 +43,7 @@ import { countHolders } from '../../store/propertyHolders.js';
 import { inTransaction } from '../../store/transaction.js';
 import { applyWrites, WriteConflict } from '../../store/writeApply.js';
 import { discardCreated, loadPropertyRecords, loadWriteState, queryableOf, type LoadRequest, type WriteState, type WriteStore, type WriteTarget } from '../../store/writeLoad.js';
-import { loopTurn } from '../../turns.js';
+import { loopTurn } from '../../platform/turns.js';
 import type { LocalRegistryChanges } from '../localRegistryChanges.js';
 import { handlerFor } from './handlers.js';
 import type { GroupCommit } from './groupCommit.js';
@@ -230,7 +230,7 @@ async function attemptUnits(target: WriteTarget, units: readonly Unit[]): Promis
     return units.map((u) => flat.slice(at, (at += u.entities.length)));
   };
   if (entities.length === 0) return { results: units.map(() => []), registryChanged: false };
-  // A large batch's steps take turns with the rest of the server (src/turns.ts).
+  // A large batch's steps take turns with the rest of the server (src/platform/turns.ts).
   const request = loadRequestOf(entities, ruled, entities.map((_, i) => optionsOf(i).authorizeNeeds));
   await loopTurn();
   let state = await loadWriteState(target, request);

@@ -13,7 +13,7 @@ import { ASPECT } from '../../domain/aspects/index.js';
 import { activeMigrationOf } from '../../domain/valueMigration.js';
 import { parseUrn } from '../../domain/urn.js';
 import type { EntityPlan } from '../../domain/writes/plan.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../platform/logger.js';
 import type { Db } from '../../store/database.js';
 import { finishMigration, migrationOf } from '../../store/propertyMigrations.js';
 import { countMigratingHolders, migratingHolders } from '../../store/propertyValues.js';

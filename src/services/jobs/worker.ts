@@ -16,11 +16,11 @@
  * When idle, it deletes jobs that ended more than the retention ago (JOB_RETENTION_DAYS).
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../platform/logger.js';
 import type { Db } from '../../store/database.js';
 import { findProperty } from '../../store/propertyRegistry.js';
 import { claimJob, completeJob, failJob, nextJobDueInMs, pruneJobs, recordProgress, releaseJob, scrubJobsOfProperty, type Job, type JobProgress, type WorkerRuns } from '../../store/jobs.js';
-import { backoffMs, DEFAULT_LEASE_SECONDS } from '../../time.js';
+import { backoffMs, DEFAULT_LEASE_SECONDS } from '../../platform/time.js';
 import { jobRuns } from '../../telemetry/metrics.js';
 import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
 import { AuditTrail } from '../audit.js';

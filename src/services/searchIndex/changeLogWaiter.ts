@@ -11,7 +11,7 @@ import { inSpan, inTrace, SpanKind } from '../../telemetry/tracing.js';
 import type { IndexStatus } from '../writeReceipt.js';
 import type { IndexWaiter } from '../indexWaiter.js';
 import type { SearchIndexer } from './indexer.js';
-import { endOfPass } from '../../turns.js';
+import { endOfPass } from '../../platform/turns.js';
 
 export class ChangeLogIndexWaiter implements IndexWaiter {
   readonly indexing = true;

@@ -10,7 +10,7 @@ import type { TypedValue } from '../../domain/typedValue.js';
 import { buildDocument, type SearchDocument } from '../../search/documents.js';
 import type { EntityPageReader } from '../../store/aspects.js';
 import type { EntityTimesReader } from '../../store/entityTimes.js';
-import { loopTurn } from '../../turns.js';
+import { loopTurn } from '../../platform/turns.js';
 import { visibilityOf, visibleValues } from '../../domain/writes/valueVisibility.js';
 
 /** What documents are built from: the entity page (existence, aspects, values) and the entities' times. */

@@ -20,7 +20,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { findEntityType, searchableEntityTypes } from '../../domain/registry/entityTypes.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../platform/logger.js';
 import { documentId, type SearchDocument } from '../../search/documents.js';
 import { SearchRequestError, type DocumentWrites, type SearchEngine } from '../../search/engine.js';
 import type { EntityPageReader } from '../../store/aspects.js';

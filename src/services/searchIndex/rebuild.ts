@@ -9,7 +9,7 @@
  * done, the index format is recorded as built (store/indexFormats.ts).
  */
 import { searchableEntityTypes } from '../../domain/registry/entityTypes.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../platform/logger.js';
 import type { SearchDocument } from '../../search/documents.js';
 import type { SearchEngine } from '../../search/engine.js';
 import { countEntitiesByType, listEntityUrns, type EntityPageReader } from '../../store/aspects.js';

@@ -15,7 +15,7 @@
 import { ValidationError } from '../../domain/errors.js';
 import { findEntityType } from '../../domain/registry/entityTypes.js';
 import { tryParseUrn, type Urn } from '../../domain/urn.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../platform/logger.js';
 import { listEntityUrns } from '../../store/aspects.js';
 import type { Db } from '../../store/database.js';
 import { countEntitiesByType, countHolders, dropDailyCounts, dropFromHistory, holdersOf } from '../../store/testResults.js';

@@ -24,7 +24,7 @@
 import { ASPECT } from '../../domain/aspects/index.js';
 import { ENTITY } from '../../domain/registry/entityTypes.js';
 import { tryParseUrn, type Urn } from '../../domain/urn.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../platform/logger.js';
 import { anyChangeAfter, changesAfter, consumerPosition, restartConsumer, savePosition, startConsumer, touchConsumer, type ConsumedChange, type LogPosition } from '../../store/changeLogConsumer.js';
 import type { Db } from '../../store/database.js';
 import { anyEntityOfType } from '../../store/aspects.js';

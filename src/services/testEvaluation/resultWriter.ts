@@ -17,7 +17,7 @@ import { runTests, type EntityDocument, type TestRun } from '../../domain/testRu
 import { createWorkBudget } from '../../domain/testWork.js';
 import type { Urn } from '../../domain/urn.js';
 import type { EntityReading } from '../../domain/writes/entityWrite.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../platform/logger.js';
 import { countTestEvaluation, type TestEvaluationTrigger } from '../../telemetry/metrics.js';
 import { NO_CHANGE } from '../../domain/writes/entityWrite.js';
 import type { ComputeChange, EntityPlan } from '../../domain/writes/plan.js';

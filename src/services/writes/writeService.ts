@@ -26,7 +26,7 @@ import { findProperties } from '../../store/propertyRegistry.js';
 import { propertyImpact } from '../../store/propertyImpact.js';
 import { inTransaction } from '../../store/transaction.js';
 import { WriteConflict } from '../../store/writeApply.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../platform/logger.js';
 import { AuditTrail, failure, type AuditAction } from '../audit.js';
 import type { Caller, WriteOptions } from '../caller.js';
 import { handlerFor } from '../aspects/handlers.js';

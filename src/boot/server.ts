@@ -7,20 +7,20 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import type { Config } from '../platform/config.js';
 import { trackConnections, type ConnectionDrain } from './connectionDrain.js';
-import type { EarlyStart } from './embedded/earlyStart.js';
-import type { Logger } from './logger.js';
-import { metricsScrape } from './metricsScrape.js';
-import { startMetricsServer, type MetricsServer } from './rest/metricsRoutes.js';
-import type { Readiness } from './rest/systemRoutes.js';
+import type { EarlyStart } from '../embedded/earlyStart.js';
+import type { Logger } from '../platform/logger.js';
+import { metricsScrape } from '../services/metricsScrape.js';
+import { startMetricsServer, type MetricsServer } from '../rest/metricsRoutes.js';
+import type { Readiness } from '../rest/systemRoutes.js';
 import { startRuntime, type Runtime } from './runtime.js';
-import { missingMigrations } from './store/health.js';
-import { listMigrations } from './store/migrate.js';
-import { startTracing } from './telemetry/tracing.js';
-import { GRAPHIQL_PAGE } from './web/graphiql.js';
-import { SWAGGER_UI_PAGE } from './web/swaggerUi.js';
-import { APP_VERSION } from './version.js';
+import { missingMigrations } from '../store/health.js';
+import { listMigrations } from '../store/migrate.js';
+import { startTracing } from '../telemetry/tracing.js';
+import { GRAPHIQL_PAGE } from '../web/graphiql.js';
+import { SWAGGER_UI_PAGE } from '../web/swaggerUi.js';
+import { APP_VERSION } from '../platform/version.js';
 
 export interface RunningServer extends Omit<Runtime, 'adminToken' | 'health' | 'startBackgroundWork' | 'searchIndex'> {
   readonly app: FastifyInstance;

@@ -1,4 +1,4 @@
-/** Waiting: a plain sleep, the one back-off formula, a sleep that can be cut short, and how long claimed work stays claimed. Turns of the event loop are src/turns.ts. */
+/** Waiting: a plain sleep, the one back-off formula, a sleep that can be cut short, and how long claimed work stays claimed. Turns of the event loop are src/platform/turns.ts. */
 
 /**
  * How long background work a replica claimed (a job, the indexer, the test evaluator) stays

@@ -4,8 +4,8 @@
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { DEFAULT_GROUP_SCOPES, parseGroupScopes, type GroupScope } from './domain/person.js';
-import { DEFAULT_URN_NAMESPACE, URN_NAMESPACES, type UrnNamespace } from './domain/typeUrns.js';
+import { DEFAULT_GROUP_SCOPES, parseGroupScopes, type GroupScope } from '../domain/person.js';
+import { DEFAULT_URN_NAMESPACE, URN_NAMESPACES, type UrnNamespace } from '../domain/typeUrns.js';
 import type { LogFormat } from './logger.js';
 import { DEFAULT_LEASE_SECONDS } from './time.js';
 

@@ -10,10 +10,10 @@
  * after Prometheus gave up on it. What did not answer in time is left out of that
  * scrape rather than shown stale.
  */
-import type { Logger } from './logger.js';
-import type { SearchEngine } from './search/engine.js';
-import type { Database } from './store/database.js';
-import { workState } from './store/workState.js';
+import type { Logger } from '../platform/logger.js';
+import type { SearchEngine } from '../search/engine.js';
+import type { Database } from '../store/database.js';
+import { workState } from '../store/workState.js';
 import {
   changeLogPosition,
   dbPoolConnections,
@@ -24,7 +24,7 @@ import {
   jobs,
   metricsRegistry,
   searchTasks,
-} from './telemetry/metrics.js';
+} from '../telemetry/metrics.js';
 
 export interface MetricsSource {
   readonly contentType: string;

@@ -6,16 +6,16 @@
  * open the database and the search engine itself and rebuild in this process, under
  * the data directory's lock (a server that holds it but does not answer is named).
  */
-import { ConfigError, loadClientEnv, loadConfig, type Config } from './config.js';
-import { DataDirInUseError, lockDataDir } from './embedded/dataDirLock.js';
-import { CliError, EXIT } from './cli/errors.js';
-import { HttpClient } from './cli/httpClient.js';
-import { followRebuild, startRebuild } from './cli/rebuildJob.js';
-import { createLogger } from './logger.js';
-import { connectSearch } from './search/connect.js';
-import { rebuildIndexes } from './services/searchIndex/rebuild.js';
-import { entityPageReader } from './store/aspects.js';
-import { openDatabase } from './store/database.js';
+import { ConfigError, loadClientEnv, loadConfig, type Config } from '../platform/config.js';
+import { DataDirInUseError, lockDataDir } from '../embedded/dataDirLock.js';
+import { CliError, EXIT } from '../cli/errors.js';
+import { HttpClient } from '../cli/httpClient.js';
+import { followRebuild, startRebuild } from '../cli/rebuildJob.js';
+import { createLogger } from '../platform/logger.js';
+import { connectSearch } from '../search/connect.js';
+import { rebuildIndexes } from '../services/searchIndex/rebuild.js';
+import { entityPageReader } from '../store/aspects.js';
+import { openDatabase } from '../store/database.js';
 
 const tty = process.stdout.isTTY === true;
 let lastLine = '';
