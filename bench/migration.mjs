@@ -52,11 +52,16 @@ export async function run(argv) {
     const direct = new pg.Client({ connectionString: postgres.url });
     await direct.connect();
     const statementMs = [];
+    const engineMs = [];
     const sampler = (async () => {
       while (!stop) {
         const t = performance.now();
         await direct.query({ name: 'health_state', text: HEALTH_TEXT, values: [null] }).catch(() => undefined);
         statementMs.push(performance.now() - t);
+        // And the engine's own /health, which /health asks too.
+        const te = performance.now();
+        await request(`${meili.url}/health`, 'GET').catch(() => undefined);
+        engineMs.push(performance.now() - te);
         const t0 = performance.now();
         await request(`${server.url}/health`, 'GET', undefined, token).catch(() => undefined);
         const t1 = performance.now();
@@ -112,6 +117,7 @@ export async function run(argv) {
     await Promise.all([sampler, reader]);
     await direct.end();
     const statementSorted = statementMs.sort((a, b) => a - b);
+    const engineSorted = engineMs.sort((a, b) => a - b);
     const sorted = health.sort((a, b) => a - b);
     const liveSorted = live.sort((a, b) => a - b);
     const load = loadavg()[0];
@@ -129,6 +135,7 @@ A number property with allowed values 1, 2, 3 is held by ${n} datasets (${Math.c
 | \`/health\` p50 / p99 / max during the migration (${sorted.length} samples) | ${round(percentile(sorted, 50))} / ${round(percentile(sorted, 99))} / ${round(sorted.at(-1))} ms |
 | \`/health/live\` at the same moments (checks nothing: the event loop's own delay) | ${round(percentile(liveSorted, 50))} / ${round(percentile(liveSorted, 99))} / ${round(liveSorted.at(-1))} ms |
 | /health's database statement alone, on a connection of its own, at the same moments | ${round(percentile(statementSorted, 50))} / ${round(percentile(statementSorted, 99))} / ${round(statementSorted.at(-1))} ms |
+| Meilisearch's \`GET /health\`, asked directly at the same moments | ${round(percentile(engineSorted, 50))} / ${round(percentile(engineSorted, 99))} / ${round(engineSorted.at(-1))} ms |
 | the machine's 1-minute load average at the job's end (2 cores, shared) | ${round(load, 1)} |
 | reads sent after the change that returned the retired value 2 | ${reads.refused}${reads.examples.length ? ` (e.g. ${reads.examples.join(', ')})` : ''} |
 `;

@@ -17,10 +17,10 @@ import { machine, percentile, ROOT, testServers, writeSection } from './support.
 
 // The search module runs in this process, from dist/ (npm run bench builds it first).
 const dist = (m) => import(path.join(ROOT, 'dist', m));
-const { loadConfig } = await dist('config.js');
+const { loadConfig } = await dist('platform/config.js');
 const { findEntityType } = await dist('domain/registry/entityTypes.js');
-const { createLogger } = await dist('logger.js');
-const { startServer } = await dist('server.js');
+const { createLogger } = await dist('platform/logger.js');
+const { startServer } = await dist('boot/server.js');
 const { SYSTEM_CALLER } = await dist('services/caller.js');
 const { parseUrn, parseUrnOfType } = await dist('domain/urn.js');
 const { rebuildIndexes } = await dist('services/searchIndex/rebuild.js');

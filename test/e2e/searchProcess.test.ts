@@ -101,7 +101,7 @@ async function searchedUrns(base: string): Promise<string[]> {
 
       trace('converged');
       // system-update through the running server, with progress.
-      const cli = runBuilt('systemUpdate.js', { DATA_DIR: dataDir }, ['--server', second.url]);
+      const cli = runBuilt('boot/systemUpdate.js', { DATA_DIR: dataDir }, ['--server', second.url]);
       expect(await cli.exited).toBe(0);
       // The N datasets and the property's definition (definitions are searchable entities too).
       expect(cli.output.join('')).toMatch(new RegExp(`System update done: ${N + 1} entities indexed`));
@@ -114,7 +114,7 @@ async function searchedUrns(base: string): Promise<string[]> {
     expect(existsSync(path.join(dataDir, 'meili', 'meilisearch.pid'))).toBe(false);
 
     // With no server running, system-update opens the database and the search engine itself.
-    const offline = runBuilt('systemUpdate.js', { ...env, HOST: '127.0.0.1', PORT: '1', LOG_LEVEL: 'warn' });
+    const offline = runBuilt('boot/systemUpdate.js', { ...env, HOST: '127.0.0.1', PORT: '1', LOG_LEVEL: 'warn' });
     expect(await offline.exited).toBe(0);
     const text = offline.output.join('');
     expect(text).toContain('no server answered; rebuilding in this process');
