@@ -17,6 +17,7 @@ export interface Release {
 export const RELEASES: readonly Release[] = [
   { version: '0.1.0', commit: 'aa896e0d25bab78e430c53053489cdb76b08aec4', lastMigration: '20261126000000_read_entity_page' },
   { version: '0.2.0', commit: '6415b3c3e4dbfe992145c742d17223f0fe953ec9', lastMigration: '20261207000000_job_claims_by_kind' },
+  { version: '0.3.0', commit: '4dd36c56d4756cedc2a07051b9da51bf65035180', lastMigration: '20261210000000_policies' },
 ];
 
 const SEMVER = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$/;
