@@ -15,11 +15,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { axeViolations, serious, type Violation } from '../support/accessibility.js';
-import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
+import { consoleWalk, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
 import { ensureConsoleBuilt, ROOT } from '../support/build.js';
 import { graphql } from '../support/graphql.js';
 import { enc, http } from '../support/http.js';
-import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
 const ROOT_TOKEN = `pgt_console_${Math.random().toString(36).slice(2)}`;
@@ -31,16 +31,9 @@ const CLICKS = dataset('kafka', 'web.clicks');
 const RETENTION = 'urn:li:structuredProperty:io.steward.retentionDays';
 const TIER = 'urn:li:structuredProperty:io.steward.tier';
 
-const haveChromium = chromiumAvailable();
-const inCi = process.env.CI === 'true';
-const canRun = haveChromium && searchAvailableForTests();
-if (!canRun && !inCi) console.warn(`consoleBrowser: skipped (Chromium at ${CHROMIUM}: ${haveChromium}; Meilisearch for tests: ${searchAvailableForTests()})`);
+const walk = consoleWalk('consoleBrowser', 'the console walk');
 
-test('CI has what the console walk needs', () => {
-  if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
-});
-
-(canRun ? describe : describe.skip)('a data steward’s day in the web console', () => {
+walk('a data steward’s day in the web console', () => {
   let server: TestServer;
   let browser: ConsoleBrowser;
   let page: Page;

@@ -30,13 +30,13 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { freePort } from '../../src/embedded/freePort.js';
 import { axeViolations, serious, type Violation } from '../support/accessibility.js';
-import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
+import { consoleWalk, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
 import { ensureConsoleBuilt, ROOT } from '../support/build.js';
 import { graphql } from '../support/graphql.js';
 import { enc, http, indexCaughtUp } from '../support/http.js';
 import { oidcEnv, PEOPLE, propgraphClient, startOpenIdProvider, type ProviderPerson, type RunningProvider } from '../support/openIdProvider.js';
 import { documentsHolding, tablesHolding } from '../support/sentinelScan.js';
-import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
 import { expectEvery } from '../support/nonEmpty.js';
 
@@ -56,16 +56,9 @@ const BARE = `urn:li:dataset:(urn:li:dataPlatform:hive,record.bare,PROD)`;
 const SENTINEL = `sentinel-owner-${randomUUID()}`;
 const TEST_URN = 'urn:li:test:record.has-tier';
 
-const haveChromium = chromiumAvailable();
-const inCi = process.env.CI === 'true';
-const canRun = haveChromium && searchAvailableForTests();
-if (!canRun && !inCi) console.warn(`consoleCatalogOfRecord: skipped (Chromium at ${CHROMIUM}: ${haveChromium}; Meilisearch for tests: ${searchAvailableForTests()})`);
+const walk = consoleWalk('consoleCatalogOfRecord', 'the catalog-of-record walk');
 
-test('CI has what the catalog-of-record walk needs', () => {
-  if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
-});
-
-(canRun ? describe : describe.skip)('the catalog of record in the console: a steward’s day', () => {
+walk('the catalog of record in the console: a steward’s day', () => {
   let provider: RunningProvider;
   let server: TestServer;
   /** Alice (admin) and Bob (steward, write), each signed in in a browser of their own. */

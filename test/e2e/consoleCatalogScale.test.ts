@@ -19,11 +19,11 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { axeViolations, serious, type Violation } from '../support/accessibility.js';
-import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, signIn, type ConsoleBrowser } from '../support/browser.js';
+import { consoleWalk, launchConsoleBrowser, signIn, type ConsoleBrowser } from '../support/browser.js';
 import { ensureConsoleBuilt } from '../support/build.js';
 import { graphql } from '../support/graphql.js';
 import { enc, http } from '../support/http.js';
-import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
 
 const ROOT_TOKEN = `pgt_console_scale_${Math.random().toString(36).slice(2)}`;
@@ -41,16 +41,9 @@ const FRESHNESS = P('acme.quality.freshnessHours');
 const KEPT_LONG = Array.from({ length: DATASETS }, (_, i) => i).filter((i) => i % 9 === 0);
 const retentionOf = (i: number) => (i % 9 === 0 ? 1825 : [30, 90, 365][i % 3]!);
 
-const haveChromium = chromiumAvailable();
-const inCi = process.env.CI === 'true';
-const canRun = haveChromium && searchAvailableForTests();
-if (!canRun && !inCi) console.warn(`consoleCatalogScale: skipped (Chromium at ${CHROMIUM}: ${haveChromium}; Meilisearch for tests: ${searchAvailableForTests()})`);
+const walk = consoleWalk('consoleCatalogScale', 'the catalog-scale walk');
 
-test('CI has what the catalog-scale walk needs', () => {
-  if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
-});
-
-(canRun ? describe : describe.skip)('the console at catalog scale: 5,000 datasets', () => {
+walk('the console at catalog scale: 5,000 datasets', () => {
   let server: TestServer;
   let browser: ConsoleBrowser;
   let page: Page;

@@ -21,12 +21,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { axeViolations, serious, type Violation } from '../support/accessibility.js';
-import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, signIn, type ConsoleBrowser } from '../support/browser.js';
+import { consoleWalk, launchConsoleBrowser, signIn, type ConsoleBrowser } from '../support/browser.js';
 import { ensureConsoleBuilt, ROOT } from '../support/build.js';
 import { graphql } from '../support/graphql.js';
 import { http } from '../support/http.js';
 import { expectEvery, nonEmpty } from '../support/nonEmpty.js';
-import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
 
 const ROOT_TOKEN = `pgt_console_search_${Math.random().toString(36).slice(2)}`;
@@ -48,16 +48,9 @@ const MATCHING = TEAM3.length + CHARTS.length;
 const TEAM3_SEARCH = new URLSearchParams([['v:acme.ownership.team', 'team-3']]);
 const byUrn = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-const haveChromium = chromiumAvailable();
-const inCi = process.env.CI === 'true';
-const canRun = haveChromium && searchAvailableForTests();
-if (!canRun && !inCi) console.warn(`consoleSearchAtScale: skipped (Chromium at ${CHROMIUM}: ${haveChromium}; Meilisearch for tests: ${searchAvailableForTests()})`);
+const walk = consoleWalk('consoleSearchAtScale', 'the search walk at scale');
 
-test('CI has what the search walk at scale needs', () => {
-  if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
-});
-
-(canRun ? describe : describe.skip)('the console search at catalog scale: 5,000 datasets, a search of 574', () => {
+walk('the console search at catalog scale: 5,000 datasets, a search of 574', () => {
   let server: TestServer;
   let browser: ConsoleBrowser;
   let page: Page;

@@ -14,11 +14,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { axeViolations, serious, type Violation } from '../support/accessibility.js';
-import { CHROMIUM, chromiumAvailable, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
+import { consoleWalk, launchConsoleBrowser, type ConsoleBrowser } from '../support/browser.js';
 import { ensureConsoleBuilt, ROOT } from '../support/build.js';
 import { graphql } from '../support/graphql.js';
 import { enc, http } from '../support/http.js';
-import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 import { waitFor } from '../support/waitFor.js';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
@@ -29,16 +29,9 @@ const DESCRIBED = [dataset('hive', 'shop.orders'), dataset('hive', 'shop.custome
 const UNDESCRIBED = [dataset('kafka', 'web.clicks'), dataset('kafka', 'web.views'), dataset('hive', 'shop.refunds'), dataset('hive', 'shop.carts')];
 const TEST = 'urn:li:test:has-description';
 
-const haveChromium = chromiumAvailable();
-const inCi = process.env.CI === 'true';
-const canRun = haveChromium && searchAvailableForTests();
-if (!canRun && !inCi) console.warn(`consoleTestsBrowser: skipped (Chromium at ${CHROMIUM}: ${haveChromium}; Meilisearch for tests: ${searchAvailableForTests()})`);
+const walk = consoleWalk('consoleTestsBrowser', 'the compliance walk');
 
-test('CI has what the compliance walk needs', () => {
-  if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
-});
-
-(canRun ? describe : describe.skip)('a steward’s compliance work in the web console', () => {
+walk('a steward’s compliance work in the web console', () => {
   let server: TestServer;
   let browser: ConsoleBrowser;
   let page: Page;

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { searchAvailableForTests } from './server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -62,4 +63,21 @@ export async function launchConsoleBrowser(options: { readonly viewport?: { read
 export async function signIn(page: Page, token: string): Promise<void> {
   await page.getByLabel('Access token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * A console walk in Chromium needs Chromium and the suite's Meilisearch. Outside CI a
+ * machine without them skips the walk, saying so; in CI (`CI=true`) a missing part fails
+ * a test of its own instead, so that a green run never hides a walk that did not run.
+ * Returns the `describe` to declare the walk with.
+ */
+export function consoleWalk(suite: string, walk: string): jest.Describe | typeof describe.skip {
+  const haveChromium = chromiumAvailable();
+  const inCi = process.env.CI === 'true';
+  const canRun = haveChromium && searchAvailableForTests();
+  if (!canRun && !inCi) console.warn(`${suite}: skipped (Chromium at ${CHROMIUM}: ${haveChromium}; Meilisearch for tests: ${searchAvailableForTests()})`);
+  test(`CI has what ${walk} needs`, () => {
+    if (inCi) expect({ chromium: haveChromium, search: searchAvailableForTests() }).toEqual({ chromium: true, search: true });
+  });
+  return canRun ? describe : describe.skip;
 }
