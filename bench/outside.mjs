@@ -14,6 +14,8 @@
 // health|search|writes|attack (start-up, bulk load and that part only, then the memory;
 // attack: /health while four clients send issue #29's worst requests for --seconds (30),
 // written to the section "Under attack" of BENCHMARKS.md),
+// --clients history,jobs,tests,backup,delete (with --only attack46: only those of issue #46's
+// clients, 'delete' the admin's hard delete; printed, not written: a breakdown of which holds the loop),
 // --pg-statements (the embedded PostgreSQL with pg_stat_statements: its time per statement in the writes),
 // --group-commit both (with --only writes: the writes twice in one run, the server with
 // WRITE_GROUP_COMMIT=false and then as shipped, written to the section "Group commit"),
@@ -199,6 +201,8 @@ async function attack46(api, server, token, meili, opts, db) {
     measured = await peakRss(server.child.pid, () =>
       healthDuring(api, async () => {
         const deleting = (async () => {
+          // With --clients, the admin's hard delete runs only when named ('delete').
+          if (opts.clients && !opts.clients.includes('delete')) return;
           await sleep(5000);
           const t = performance.now();
           await api.del(`/openapi/v3/entity/structuredProperty/${encodeURIComponent(propertyUrn(PROPS[0][0]))}`);
@@ -209,7 +213,10 @@ async function attack46(api, server, token, meili, opts, db) {
           }
           cleanup = (performance.now() - t) / 1000;
         })();
-        clients = await runAttacks(attacks46(server.url, tokens, propertyUrn(PROPS[1][0])), opts.seconds);
+        const all = attacks46(server.url, tokens, propertyUrn(PROPS[1][0]));
+        // --clients history,jobs,tests,backup: only those (one alone shows which holds the event loop).
+        const chosen = opts.clients ? all.filter((a) => opts.clients.includes(a.key)) : all;
+        clients = await runAttacks(chosen, opts.seconds);
         await deleting;
       }, { url: `${floor.url}/?route=0`, token }, true),
     );
@@ -366,9 +373,10 @@ export async function run(argv) {
       seconds: { type: 'string', default: '30' },
       'pg-statements': { type: 'boolean', default: false },
       'group-commit': { type: 'string' },
+      clients: { type: 'string' },
     },
   });
-  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean), seconds: Number(values.seconds), pgStatements: values['pg-statements'] };
+  const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean), seconds: Number(values.seconds), pgStatements: values['pg-statements'], clients: values.clients?.split(',') };
   if (opts.only !== undefined && !['health', 'search', 'writes', 'attack', 'attack46'].includes(opts.only)) throw new Error(`--only: health, search, writes, attack or attack46, not "${opts.only}"`);
   if (values['group-commit'] !== undefined) {
     if (values['group-commit'] !== 'both' || opts.only !== 'writes') throw new Error('--group-commit both goes with --only writes');
@@ -409,7 +417,8 @@ export async function run(argv) {
   if (opts.only === 'attack46') {
     const body = attack46Report(results, opts);
     console.log(body);
-    writeSection("Under attack: issue #46's history, jobs, test runs and backups", body);
+    // A run of some clients only (--clients) is a breakdown, printed above, not the section.
+    if (!opts.clients) writeSection("Under attack: issue #46's history, jobs, test runs and backups", body);
   }
   if (opts.only !== undefined) return;
   const body = report(results, opts);

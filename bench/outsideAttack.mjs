@@ -77,13 +77,14 @@ export function attacks46(serverUrl, tokens, propertyUrn) {
   const history = { query: `{ ${Array.from({ length: 10 }, (_, i) => `h${i}: valueHistory(input: {propertyUrn: "${propertyUrn}", count: 1000}) { nextScrollId entries { urn version changes { before { ... on StringValue { stringValue } ... on NumberValue { numberValue } } after { ... on StringValue { stringValue } ... on NumberValue { numberValue } } } } }`).join(' ')} }` };
   let runs = 0;
   return [
-    { name: 'ten aliases of valueHistory(count: 1000), a read token', send: () => send(`${serverUrl}/api/graphql`, 'POST', history, { authorization: `Bearer ${tokens.read}` }) },
-    { name: 'GET /openapi/v3/jobs?count=10 after ten bulk edits as large as a job may keep, a read token', send: () => send(`${serverUrl}/openapi/v3/jobs?count=10`, 'GET', undefined, { authorization: `Bearer ${tokens.read}` }) },
+    { key: 'history', name: 'ten aliases of valueHistory(count: 1000), a read token', send: () => send(`${serverUrl}/api/graphql`, 'POST', history, { authorization: `Bearer ${tokens.read}` }) },
+    { key: 'jobs', name: 'GET /openapi/v3/jobs?count=10 after ten bulk edits as large as a job may keep, a read token', send: () => send(`${serverUrl}/openapi/v3/jobs?count=10`, 'GET', undefined, { authorization: `Bearer ${tokens.read}` }) },
     {
+      key: 'tests',
       name: 'POST /openapi/v3/tests/run, the same run and a new query in turn, a write token',
       send: () => send(`${serverUrl}/openapi/v3/tests/run`, 'POST', runs++ % 2 === 0 ? {} : { query: `name:attack${runs}` }, { authorization: `Bearer ${tokens.write}` }),
     },
-    { name: 'a backup read for 64 KB, then closed', send: () => abortedBackup(`${serverUrl}/openapi/v3/system/backup`, tokens.admin) },
+    { key: 'backup', name: 'a backup read for 64 KB, then closed', send: () => abortedBackup(`${serverUrl}/openapi/v3/system/backup`, tokens.admin) },
   ];
 }
 

@@ -6,7 +6,8 @@
 // are many tasks and say less. On a loaded machine a stretch also holds the time the
 // process waited for a core, counted with whatever was on the stack when it was taken off.
 //
-//   node bench/profileSlices.mjs <file.cpuprofile> [--top 15] [--over 5]
+//   node bench/profileSlices.mjs <file.cpuprofile> [--top 15] [--over 5] [--from <s>]
+// (--from: only stretches that begin that many seconds into the profile, e.g. after a load phase)
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -16,7 +17,7 @@ const frameName = ({ functionName, url, lineNumber }) => {
 };
 
 /** Busy stretches (consecutive samples that are not `(idle)`), longest first, each with its heaviest frames. */
-export function longestSlices(profile, { top = 15, overMs = 5 } = {}) {
+export function longestSlices(profile, { top = 15, overMs = 5, fromS = 0 } = {}) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -30,7 +31,7 @@ export function longestSlices(profile, { top = 15, overMs = 5 } = {}) {
     t += dt;
     const node = byId.get(profile.samples[i]);
     if (node.callFrame.functionName === '(idle)') {
-      if (current) {
+      if (current && current.startUs - profile.startTime >= fromS * 1e6) {
         lengths.push(current.us);
         if (current.us >= overMs * 1000) slices.push(current);
       }
@@ -69,8 +70,8 @@ export function longestSlices(profile, { top = 15, overMs = 5 } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '15' }, over: { type: 'string', default: '5' } } });
-  const r = longestSlices(JSON.parse(readFileSync(positionals[0], 'utf8')), { top: Number(values.top), overMs: Number(values.over) });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '15' }, over: { type: 'string', default: '5' }, from: { type: 'string', default: '0' } } });
+  const r = longestSlices(JSON.parse(readFileSync(positionals[0], 'utf8')), { top: Number(values.top), overMs: Number(values.over), fromS: Number(values.from) });
   console.log(`${r.spanS.toFixed(1)} s profiled, ${r.busyS.toFixed(1)} s busy in ${r.stretches} stretches: p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; ${r.overCount} of ${r.overMs} ms or more`);
   for (const s of r.slices) {
     console.log(`\n${s.ms.toFixed(1)} ms at ${s.atS.toFixed(2)} s`);

@@ -163,7 +163,9 @@ export class AccessPolicies {
   /** The URNs among `urns` the caller may read. */
   async readable(caller: Caller, urns: readonly Urn[]): Promise<Set<string>> {
     const policies = await this.forCaller(caller);
-    if (policies.bypass) return new Set(urns.map((u) => u.value));
+    // Unrestricted readers (the shipped defaults) are answered without the facts of each entity:
+    // a history page of 10,000 entries spent 20 ms of one turn of the event loop on them.
+    if (policies.bypass || (await this.readFilterOf(caller)).kind === 'all') return new Set(urns.map((u) => u.value));
     const facts = await this.factsOf(urns, policies.needsFor(['VIEW_ENTITY_PAGE']));
     return new Set(urns.filter((u) => policies.allows('VIEW_ENTITY_PAGE', { resource: facts.get(u.value)! })).map((u) => u.value));
   }
@@ -172,7 +174,7 @@ export class AccessPolicies {
   async requireRead(caller: Caller, urns: readonly Urn[], what = 'Reading'): Promise<void> {
     if (urns.length === 0) return;
     const policies = await this.forCaller(caller);
-    if (policies.bypass) return;
+    if (policies.bypass || (await this.readFilterOf(caller)).kind === 'all') return;
     const facts = await this.factsOf(urns, policies.needsFor(['VIEW_ENTITY_PAGE']));
     for (const urn of urns) {
       const resource = facts.get(urn.value)!;
