@@ -6,7 +6,8 @@
  * what is stored), or merge field by field into the form, to check and save.
  */
 import { useEffect, useRef, useState } from 'react';
-import { writeText, type StaleField, type StaleWrite } from '../lib/staleWrite';
+import { type StaleField, type StaleWrite } from '../lib/staleWrite';
+import { WritesSince } from './WritesSince';
 
 interface Props {
   readonly stale: StaleWrite;
@@ -31,16 +32,7 @@ export function StaleFields({ stale, what, rows, busy, onKeepMine, onTakeTheirs,
       <h2 id="stale-title" tabIndex={-1} ref={heading}>
         Not saved: someone changed this {what} after you opened the form
       </h2>
-      <div role="alert">
-        <p>
-          Your change of this {what} was not written, so theirs is not lost. Saved since you opened it (version {stale.expectedVersion}, now {stale.currentVersion}):
-        </p>
-        <ul className="stale-writes">
-          {stale.writesSince.map((w) => (
-            <li key={w.version}>{writeText(w)}</li>
-          ))}
-        </ul>
-      </div>
+      <WritesSince stale={stale} subject={`this ${what}`} opened="it" />
       <table className="stale-changes">
         <caption>Their changes and yours, field by field: choose which stands</caption>
         <thead>

@@ -10,7 +10,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { PropertySummaryFragment } from '../generated/graphql';
 import { facetValueText } from '../lib/properties';
 import { usePropertyLabel } from '../lib/propertyNames';
-import { valuesOf, writeText, type StaleWrite } from '../lib/staleWrite';
+import { valuesOf, type StaleWrite } from '../lib/staleWrite';
+import { WritesSince } from './WritesSince';
 
 /** The values a person chose for one property: null removes it. */
 export type Choice = { readonly property: PropertySummaryFragment; readonly values: readonly string[] };
@@ -76,17 +77,7 @@ export function StaleValues({ stale, mine, properties, busy, onSave, onTakeTheir
       <h3 id="stale-title" tabIndex={-1} ref={heading}>
         Not saved: someone changed this entity after you opened it
       </h3>
-      <div role="alert">
-        <p>
-          Your change of {nameOf(mine.property.definition)} was not written, so theirs is not lost. Saved since you opened the page (version {stale.expectedVersion}, now{' '}
-          {stale.currentVersion}):
-        </p>
-        <ul className="stale-writes">
-          {stale.writesSince.map((w) => (
-            <li key={w.version}>{writeText(w)}</li>
-          ))}
-        </ul>
-      </div>
+      <WritesSince stale={stale} subject={nameOf(mine.property.definition)} opened="the page" />
       <table className="stale-changes">
         <caption>Their changes and yours, property by property: choose which stands</caption>
         <thead>
