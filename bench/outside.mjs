@@ -33,7 +33,7 @@ import { machine, request, round, testServers, writeSection } from './support.mj
 import { datasetUrn, PROPS, propertyUrn } from './outsideData.mjs';
 import { bulkLoad, countSearchable, embeddedDatabaseUrl, healthDuring, memoryOfTree, printMemory, sleep, startAsUser, startFlags, tempDataDir, timeStartup } from './outsideServer.mjs';
 import { profileArgsFor, profileReport, profilesIn } from './outsideProfile.mjs';
-import { attacks, attacks46, peakRss, queueLargeBulkEdits, runAttacks } from './outsideAttack.mjs';
+import { ATTACK46_CLIENTS, attacks, attacks46, peakRss, queueLargeBulkEdits, runAttacks } from './outsideAttack.mjs';
 import { searchFigures, startBareProxy } from './outsideSearch.mjs';
 import { writeFigures } from './outsideWrites.mjs';
 
@@ -378,7 +378,7 @@ export async function run(argv) {
   });
   const opts = { n: Number(values.n), db: values.db, iterations: Number(values.iterations), writes: Number(values.writes), rounds: Number(values.rounds), concurrency: Number(values.concurrency), profile: values.profile && path.resolve(values.profile), only: values.only, nodeArgs: values['node-args'].split(' ').filter(Boolean), seconds: Number(values.seconds), pgStatements: values['pg-statements'], clients: values.clients?.split(',') };
   if (opts.only !== undefined && !['health', 'search', 'writes', 'attack', 'attack46'].includes(opts.only)) throw new Error(`--only: health, search, writes, attack or attack46, not "${opts.only}"`);
-  const CLIENTS = ['history', 'jobs', 'tests', 'backup', 'delete'];
+  const CLIENTS = [...ATTACK46_CLIENTS, 'delete'];
   if (opts.clients && (opts.only !== 'attack46' || opts.clients.some((c) => !CLIENTS.includes(c)))) throw new Error(`--clients goes with --only attack46 and names some of ${CLIENTS.join(', ')}, not "${values.clients}"`);
   if (values['group-commit'] !== undefined) {
     if (values['group-commit'] !== 'both' || opts.only !== 'writes') throw new Error('--group-commit both goes with --only writes');

@@ -73,6 +73,9 @@ export async function runAttacks(list, seconds) {
  * 7. a backup read for 64 KB and then closed.
  * The caller times an admin's hard delete until its cleanup is done meanwhile.
  */
+/** The names `--clients` picks issue #46's clients by (the admin's hard delete is `delete`, in outside.mjs). */
+export const ATTACK46_CLIENTS = ['history', 'jobs', 'tests', 'backup'];
+
 export function attacks46(serverUrl, tokens, propertyUrn) {
   const history = { query: `{ ${Array.from({ length: 10 }, (_, i) => `h${i}: valueHistory(input: {propertyUrn: "${propertyUrn}", count: 1000}) { nextScrollId entries { urn version changes { before { ... on StringValue { stringValue } ... on NumberValue { numberValue } } after { ... on StringValue { stringValue } ... on NumberValue { numberValue } } } } }`).join(' ')} }` };
   let runs = 0;
