@@ -127,12 +127,12 @@ export class DefaultHistoryService implements HistoryService {
       // A page ends at `count` entries or at this size, whichever comes first (issue #46 item 2).
       maxCharacters: LIMITS.historyPageCharacters,
     });
-    const since = await this.shownSince(page.flatMap((r) => [...propertiesNamed(r.metadata), ...propertiesNamed(r.previous)]));
+    const since = await this.shownSince(propertyUrn !== undefined ? [propertyUrn] : page.flatMap((r) => [...assignedIn(r.properties), ...assignedIn(r.previousProperties)]));
     const entries = historyEntries(page.map(versionOf), (p) => propertyUrn === undefined || p === propertyUrn, since);
     const last = page.at(-1);
     const about = urn !== undefined && parseUrn(urn).entityType.definitionAspect ? urn : propertyUrn;
     const events = query.scrollId || about === undefined ? [] : (await lifecycleEventsOf(this.deps.db, about, EVENTS_SHOWN)).map((e) => ({ urn: e.urn, event: e.event, time: e.createdOn.getTime(), actor: e.actor, via: e.via, detail: e.detail }));
-    return { entries, events, scrollId: more && (resume ?? last) ? encodeHistoryCursor(resume ?? { time: last!.createdOn.getTime(), urn: last!.urn, revision: last!.revision }) : null };
+    return { entries, events, scrollId: more && (resume ?? last) ? encodeHistoryCursor(resume ?? { time: last!.time, urn: last!.urn, revision: last!.revision }) : null };
   }
 
   /**
@@ -148,8 +148,12 @@ export class DefaultHistoryService implements HistoryService {
 }
 
 function propertiesNamed(metadata: unknown): string[] {
-  const properties = (metadata as Partial<StructuredPropertiesAspect> | null | undefined)?.properties;
-  return Array.isArray(properties) ? properties.map((p) => p?.propertyUrn).filter((u): u is string => typeof u === 'string') : [];
+  return assignedIn((metadata as Partial<StructuredPropertiesAspect> | null | undefined)?.properties);
+}
+
+/** The properties a list of assignments names. */
+function assignedIn(properties: unknown): string[] {
+  return Array.isArray(properties) ? (properties as Array<{ propertyUrn?: unknown } | null>).map((p) => p?.propertyUrn).filter((u): u is string => typeof u === 'string') : [];
 }
 
 function stampOf(stamp: { createdOn: Date; createdBy: string; createdVia: string | null } | undefined): VersionedAspect['created'] {
@@ -158,8 +162,8 @@ function stampOf(stamp: { createdOn: Date; createdBy: string; createdVia: string
 
 /** A stored row as the domain reads it: the version before is null for a first write, unknown when retention deleted it. */
 function versionOf(r: ValuesVersionRow): ValuesVersion {
-  const previous = r.previousRevision !== null ? r.previous : r.revision === 1 ? null : undefined;
-  return { urn: r.urn, version: r.version, metadata: r.metadata, previous, previousTime: r.previousOn?.getTime(), time: r.createdOn.getTime(), actor: r.createdBy, via: r.createdVia };
+  const previous = r.previousRevision !== null ? { properties: r.previousProperties } : r.revision === 1 ? null : undefined;
+  return { urn: r.urn, version: r.version, metadata: { properties: r.properties }, previous, previousTime: r.previousTime ?? undefined, time: r.time, actor: r.createdBy, via: r.createdVia };
 }
 
 export function encodeHistoryCursor(cursor: HistoryCursor): string {

@@ -39,14 +39,19 @@ export interface ValuesVersionRow {
   readonly version: number;
   /** The order of the entity's writes: 1 for the first, the latest has the highest. */
   readonly revision: number;
-  readonly metadata: unknown;
-  /** The version written before (null: none is stored). */
-  readonly previous: unknown | null;
+  /**
+   * The version's `properties` (a structuredProperties aspect's list of assignments); with
+   * a property asked about, only that property's assignments, each its urn and values.
+   */
+  readonly properties: unknown;
+  /** The same of the version written before (null: none is stored). */
+  readonly previousProperties: unknown | null;
   /** Its revision (null: none is stored). */
   readonly previousRevision: number | null;
-  /** When it was written (null: none is stored). */
-  readonly previousOn: Date | null;
-  readonly createdOn: Date;
+  /** When it was written, in ms (null: none is stored). */
+  readonly previousTime: number | null;
+  /** When the version was written, in ms. */
+  readonly time: number;
   readonly createdBy: string;
   readonly createdVia: string | null;
 }
@@ -60,9 +65,9 @@ export interface ValuesVersionQuery {
   readonly after?: HistoryCursor;
   readonly limit: number;
   /**
-   * Characters of JSON (each version and the one before it) a page may read: it ends
-   * before the version that starts past them (the first one always comes), so a page's
-   * cost is bounded by size, not only by count (issue #46 item 2).
+   * Characters of JSON (each version and the one before it, whole) a page may read: it
+   * ends before the version that starts past them (the first one always comes), so a
+   * page's cost is bounded by size, not only by count (issue #46 item 2).
    */
   readonly maxCharacters: number;
 }
@@ -93,15 +98,43 @@ const SCANNED_PER_PAGE = 1000;
  */
 const TIES = 50;
 
-type Row = { urn: string; version: bigint; revision: bigint; metadata: unknown; previous: unknown | null; previous_revision: bigint | null; previous_on: Date | null; created_on: Date; created_by: string; created_via: string | null; page_rows: bigint };
+/**
+ * A row as the statement returns it: numbers as JS numbers (float8; pg would parse int8
+ * into BigInt and a timestamp into a Date, row by row), and of each version only the
+ * part a history entry is made of. `page_rows` and `scanned` are the page's own figures,
+ * `last_*` the last version looked at (a widely held property's page; null otherwise).
+ */
+type Row = {
+  urn: string | null;
+  version: number;
+  revision: number;
+  properties: unknown;
+  previous: unknown | null;
+  previous_revision: number | null;
+  previous_on: number | null;
+  created_on: number;
+  created_by: string;
+  created_via: string | null;
+  page_rows: number;
+  scanned: number | null;
+  last_urn: string | null;
+  last_on: number | null;
+  last_revision: number | null;
+};
+
+/** A timestamp as ms since the epoch (float8: a JS number as it comes; the column holds ms, so the value is whole). */
+const ms = (column: string) => sql`(extract(epoch FROM ${raw(column)}) * 1000)::float8`;
 
 /**
  * Versions of structuredProperties aspects that changed something (all values, or the
  * property's), newest first: by time, then entity, then write order; at most `limit` of
  * them, and no more than `maxCharacters` of JSON, measured in the database so that what
- * is left out is never sent or parsed. A page of a widely held property's history may
- * end early (even empty) where its look through recent writes stopped: `more` is then
- * true and `resume` says where to go on.
+ * is left out is never sent or parsed. Of each version only its assignments come (with a
+ * property, only that property's values), extracted by the database: a page of a widely
+ * held property's history was whole aspects and their dates parsed per row, the longest
+ * stretches without a /health answer under issue #46's attack (BENCHMARKS.md). A page of
+ * a widely held property's history may end early (even empty) where its look through
+ * recent writes stopped: `more` is then true and `resume` says where to go on.
  */
 export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Promise<ValuesVersionPage> {
   if (q.urn === undefined && q.propertyUrn === undefined) throw new Error('valuesVersions needs an entity or a property');
@@ -124,10 +157,16 @@ export async function valuesVersions(db: Queryable, q: ValuesVersionQuery): Prom
       SELECT v.*, LAG(metadata) OVER w AS previous, LAG(revision) OVER w AS previous_revision, LAG(created_on) OVER w AS previous_on
       FROM v WINDOW w AS (PARTITION BY urn ORDER BY revision)
     )`);
-  return { more: rows.length > 0 && Number(rows[0]!.page_rows) > rows.length, rows: rows.map(toRow) };
+  return { more: rows.length > 0 && rows[0]!.page_rows > rows.length, rows: rows.map((r) => toRow(r, q.propertyUrn)) };
 }
 
-/** The page of a widely held property's history: SCANNED_PER_PAGE recent versions of any entity looked through, from the cursor back. */
+/**
+ * The page of a widely held property's history: SCANNED_PER_PAGE recent versions of any
+ * entity looked through, from the cursor back, in one statement (the versions looked
+ * through never leave the database: sent back as the next statement's parameters, 3,000
+ * of them a page, they and their dates were as much of the node process's work as the
+ * entries).
+ */
 async function recentVersionsNaming(db: Queryable, q: ValuesVersionQuery, naming: Sql): Promise<ValuesVersionPage> {
   // After the cursor (time, entity, write order): the write order of an entity's latest version is the highest, so a
   // version of the cursor's entity and time comes after it when it is an earlier one, numbered below the cursor's.
@@ -135,75 +174,113 @@ async function recentVersionsNaming(db: Queryable, q: ValuesVersionQuery, naming
     ? sql`AND ((a.created_on, a.urn) < (${new Date(q.after.time)}::timestamptz, ${q.after.urn}::text)
               OR (a.created_on = ${new Date(q.after.time)}::timestamptz AND a.urn = ${q.after.urn}::text AND a.version <> 0 AND a.version < ${BigInt(q.after.revision)}::bigint))`
     : EMPTY;
-  // Keys only: the versions looked through, in the history's order; the write order of the few taken, once they are taken.
-  const scanned = await db.query<{ urn: string; version: bigint; revision: bigint; created_on: Date }>(sql`
-    SELECT s.urn, s.version, s.created_on,
-           CASE WHEN s.version = 0 THEN (SELECT COALESCE(max(b.version), 0) + 1 FROM aspect b WHERE b.urn = s.urn AND b.aspect = ${literal(ASPECT.structuredProperties)}) ELSE s.version END AS revision
-    FROM (
-      SELECT a.urn, a.version, a.created_on FROM aspect a WHERE a.aspect = ${literal(ASPECT.structuredProperties)} ${after}
+  const rows = await sizedPage(
+    db,
+    q,
+    sql`
+    recent AS (
+      SELECT a.urn, a.version, a.metadata, a.created_on, a.created_by, a.created_via FROM aspect a
+      WHERE a.aspect = ${literal(ASPECT.structuredProperties)} ${after}
       ORDER BY a.created_on DESC, a.urn DESC
       LIMIT ${SCANNED_PER_PAGE + TIES}
-    ) s
-    ORDER BY s.created_on DESC, s.urn DESC, (s.version = 0) DESC, s.version DESC
-    LIMIT ${SCANNED_PER_PAGE}`);
-  if (scanned.length === 0) return { rows: [], more: false };
-  const rows = await sizedPage(db, q, sql`
-    d AS (
-      SELECT a.urn, a.version, a.metadata, a.created_on, a.created_by, a.created_via, k.revision,
+    ), scanned AS MATERIALIZED (
+      -- The versions looked through, in the history's order, with each one's write order.
+      SELECT s.*, row_number() OVER (ORDER BY s.created_on DESC, s.urn DESC, (s.version = 0) DESC, s.version DESC) AS n,
+             CASE WHEN s.version = 0 THEN (SELECT COALESCE(max(b.version), 0) + 1 FROM aspect b WHERE b.urn = s.urn AND b.aspect = ${literal(ASPECT.structuredProperties)}) ELSE s.version END AS revision
+      FROM recent s
+      ORDER BY n
+      LIMIT ${SCANNED_PER_PAGE}
+    ), d AS (
+      SELECT k.urn, k.version, k.metadata, k.created_on, k.created_by, k.created_via, k.revision,
              p.metadata AS previous, p.version AS previous_revision, p.created_on AS previous_on
-      FROM unnest(${scanned.map((r) => r.urn)}::text[], ${scanned.map((r) => String(r.version))}::bigint[], ${scanned.map((r) => String(r.revision))}::bigint[]) AS k(urn, version, revision)
-      JOIN aspect a ON a.urn = k.urn AND a.aspect = ${literal(ASPECT.structuredProperties)} AND a.version = k.version
+      FROM scanned k
       LEFT JOIN LATERAL (
         SELECT b.version, b.metadata, b.created_on FROM aspect b
-        WHERE b.urn = a.urn AND b.aspect = ${literal(ASPECT.structuredProperties)} AND b.version <> 0 AND (a.version = 0 OR b.version < a.version)
+        WHERE b.urn = k.urn AND b.aspect = ${literal(ASPECT.structuredProperties)} AND b.version <> 0 AND (k.version = 0 OR b.version < k.version)
         ORDER BY b.version DESC LIMIT 1
       ) p ON true
-      WHERE a.metadata->'properties' @> ${naming} OR p.metadata->'properties' @> ${naming}
-    )`);
-  const cut = rows.length > 0 && Number(rows[0]!.page_rows) > rows.length;
-  if (cut || scanned.length < SCANNED_PER_PAGE) return { more: cut, rows: rows.map(toRow) };
+      WHERE k.metadata->'properties' @> ${naming} OR p.metadata->'properties' @> ${naming}
+    ), edge AS (
+      SELECT count(*)::float8 AS scanned, (array_agg(urn ORDER BY n DESC))[1] AS last_urn, (array_agg(created_on ORDER BY n DESC))[1] AS last_on,
+             (array_agg(revision ORDER BY n DESC))[1]::float8 AS last_revision
+      FROM scanned
+    )`,
+    true,
+  );
+  const edge = rows[0];
+  const found = rows.filter((r) => r.urn !== null);
+  if (!edge || edge.scanned === 0) return { rows: [], more: false };
+  const cut = found.length > 0 && found[0]!.page_rows > found.length;
+  const page = found.map((r) => toRow(r, q.propertyUrn));
+  if (cut || edge.scanned! < SCANNED_PER_PAGE) return { more: cut, rows: page };
   // The page ended where the look through recent writes stopped: go on from the last version looked at.
-  const last = scanned.at(-1)!;
-  return { more: true, rows: rows.map(toRow), resume: { time: last.created_on.getTime(), urn: last.urn, revision: Number(last.revision) } };
+  return { more: true, rows: page, resume: { time: edge.last_on!, urn: edge.last_urn!, revision: edge.last_revision! } };
 }
 
-/** The page of the candidate versions `ctes` defines (as `d`): changed, after the cursor, at most `limit` and `maxCharacters`. */
-async function sizedPage(db: Queryable, q: ValuesVersionQuery, ctes: Sql): Promise<Row[]> {
+/**
+ * The page of the candidate versions `ctes` defines (as `d`): changed, after the cursor,
+ * at most `limit` and `maxCharacters`. With `edge` (a CTE of one row: how many versions
+ * were looked through and the last of them), every row carries it, and a page with no
+ * version is that one row with a null urn.
+ */
+async function sizedPage(db: Queryable, q: ValuesVersionQuery, ctes: Sql, edge = false): Promise<Row[]> {
   const key = (column: string) =>
     q.propertyUrn !== undefined
       ? sql`jsonb_path_query_first(${raw(column)}, '$.properties[*] ? (@.propertyUrn == $p).values', jsonb_build_object('p', ${q.propertyUrn}::text))`
       : sql`(${raw(column)})->'properties'`;
+  // What an entry is made of: with a property, the values of its assignments (one list each); else every assignment.
+  const part = (column: string) =>
+    q.propertyUrn !== undefined
+      ? sql`jsonb_path_query_array(${raw(column)}, '$.properties[*] ? (@.propertyUrn == $p).values', jsonb_build_object('p', ${q.propertyUrn}::text))`
+      : sql`(${raw(column)})->'properties'`;
   const after = q.after
     ? sql`AND (created_on, urn, revision) < (${new Date(q.after.time)}::timestamptz, ${q.after.urn}::text, ${BigInt(q.after.revision)}::bigint)`
     : EMPTY;
+  const order = raw('created_on DESC, urn DESC, revision DESC');
+  const page = sql`
+    SELECT urn, version::float8 AS version, revision::float8 AS revision, ${part('metadata')} AS properties,
+           ${part('previous')} AS previous,
+           previous_revision::float8 AS previous_revision, ${ms('previous_on')} AS previous_on,
+           ${ms('created_on')} AS created_on, created_by, created_via, page_rows::float8 AS page_rows
+    FROM sized
+    WHERE before = 0 OR before + length(metadata::text) + COALESCE(length(previous::text), 0) <= ${q.maxCharacters}
+    ORDER BY ${order}
+    LIMIT ${q.limit}`;
   return db.query<Row>(sql`
     WITH ${ctes}, page AS (
       SELECT urn, version, revision, metadata, previous, previous_revision, previous_on, created_on, created_by, created_via FROM d
       WHERE ${key('metadata')} IS DISTINCT FROM ${key('previous')} ${after}
-      ORDER BY created_on DESC, urn DESC, revision DESC
+      ORDER BY ${order}
       LIMIT ${q.limit + 1}
     ), sized AS (
       SELECT page.*, count(*) OVER () AS page_rows,
-             SUM(length(metadata::text) + COALESCE(length(previous::text), 0)) OVER (ORDER BY created_on DESC, urn DESC, revision DESC ROWS UNBOUNDED PRECEDING)
+             SUM(length(metadata::text) + COALESCE(length(previous::text), 0)) OVER (ORDER BY ${order} ROWS UNBOUNDED PRECEDING)
                - (length(metadata::text) + COALESCE(length(previous::text), 0)) AS before
       FROM page
     )
-    SELECT urn, version, revision, metadata, previous, previous_revision, previous_on, created_on, created_by, created_via, page_rows FROM sized
-    WHERE before = 0 OR before + length(metadata::text) + COALESCE(length(previous::text), 0) <= ${q.maxCharacters}
-    ORDER BY created_on DESC, urn DESC, revision DESC
-    LIMIT ${q.limit}`);
+    ${
+      edge
+        ? sql`, taken AS (${page})
+    SELECT t.urn, t.version, t.revision, t.properties, t.previous, t.previous_revision, t.previous_on, t.created_on, t.created_by, t.created_via, t.page_rows,
+           e.scanned, e.last_urn, ${ms('e.last_on')} AS last_on, e.last_revision
+    FROM edge e LEFT JOIN taken t ON true
+    ORDER BY t.created_on DESC, t.urn DESC, t.revision DESC`
+        : page
+    }`);
 }
 
-function toRow(r: Row): ValuesVersionRow {
+/** A row as the service reads it: with a property asked about, its values lists become that property's assignments. */
+function toRow(r: Row, propertyUrn: string | undefined): ValuesVersionRow {
+  const assignments = (part: unknown) => (propertyUrn !== undefined && Array.isArray(part) ? part.map((values: unknown) => ({ propertyUrn, values })) : part);
   return {
-    urn: r.urn,
-    version: Number(r.version),
-    revision: Number(r.revision),
-    metadata: r.metadata,
-    previous: r.previous,
-    previousRevision: r.previous_revision === null ? null : Number(r.previous_revision),
-    previousOn: r.previous_on,
-    createdOn: r.created_on,
+    urn: r.urn!,
+    version: r.version,
+    revision: r.revision,
+    properties: assignments(r.properties),
+    previousProperties: r.previous === null ? null : assignments(r.previous),
+    previousRevision: r.previous_revision,
+    previousTime: r.previous_on,
+    time: r.created_on,
     createdBy: r.created_by,
     createdVia: r.created_via,
   };
