@@ -12,6 +12,7 @@ import { startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { ENTITY } from '../../src/domain/registry/entityTypes.js';
 import { writesOf } from '../support/writes.js';
 import { nonEmpty } from '../support/nonEmpty.js';
+import { valuesVersions } from '../../src/store/aspectVersions.js';
 
 const NOTES = 'urn:li:structuredProperty:io.pagesize.notes';
 const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,pagesize.${name},PROD)`;
@@ -95,3 +96,22 @@ test("a property held by more entities than the few read whole: its history come
   expect(entries[0]).toMatchObject({ urn: holders[30], changes: [{ propertyUrn: HELD, before: [{ string: 'first' }], after: [] }] });
   expect(pages.length).toBeGreaterThan(2);
 }, 120_000);
+
+test("a property's history page comes from the store as that property's values alone, with times as numbers; the page ends where the whole versions would pass the bound, as before", async () => {
+  const OTHER = 'urn:li:structuredProperty:io.pagesize.other';
+  const mixed = dataset('mixed');
+  await rt.services.properties.create(admin, { id: 'io.pagesize.other', valueType: 'urn:li:dataType:svc.string', entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'MULTIPLE' });
+  await writesOf(rt.services).batchUpsert(admin, ENTITY.dataset, [{ urn: mixed, aspects: new Map([['status', { value: { removed: false } }]]) }]);
+  // Each write changes NOTES a little and holds 5,000 characters of another property: the whole versions are large, the entries small.
+  const big = Array.from({ length: 5 }, (_, i) => ({ stringValue: `${i}-${'o'.repeat(1_000)}` }));
+  for (let v = 0; v < 4; v++) await rt.services.values.upsert(admin, mixed, [{ structuredPropertyUrn: NOTES, values: [{ stringValue: `small-${v}` }] }, { structuredPropertyUrn: OTHER, values: big }]);
+  const page = await valuesVersions(rt.database.db, { urn: mixed, propertyUrn: NOTES, limit: 1000, maxCharacters: LIMITS.historyPageCharacters });
+  expect(page.rows.map((r) => r.properties)).toEqual([3, 2, 1, 0].map((v) => [{ propertyUrn: NOTES, values: [{ string: `small-${v}` }] }]));
+  expect(page.rows.map((r) => r.previousProperties)).toEqual([[{ propertyUrn: NOTES, values: [{ string: 'small-2' }] }], [{ propertyUrn: NOTES, values: [{ string: 'small-1' }] }], [{ propertyUrn: NOTES, values: [{ string: 'small-0' }] }], null]);
+  for (const r of nonEmpty(page.rows)) expect(typeof r.time).toBe('number');
+  expect(page.rows.map((r) => r.time)).toEqual([...page.rows.map((r) => r.time)].sort((a, b) => b - a));
+  // The bound counts the versions as stored (the other property's values too): a smaller one ends the page sooner.
+  const bounded = await valuesVersions(rt.database.db, { urn: mixed, propertyUrn: NOTES, limit: 1000, maxCharacters: 15_000 });
+  expect(bounded.rows.length).toBeLessThan(page.rows.length);
+  expect(bounded.more).toBe(true);
+});
