@@ -58,6 +58,22 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     .map((line) => JSON.parse(line) as Record<string, any>);
 }
 
+/**
+ * Runs the scenario; a failure also shows the newest server's log (less its request
+ * lines): CI keeps only the start and end of a run's output, which cut this suite's
+ * failure once, so the failing line and its cause must travel in the message itself.
+ */
+async function withServerLogs(servers: Array<BuiltProcess | undefined>, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    const newest = servers.filter((s): s is BuiltProcess => s !== undefined).at(-1);
+    const log = newest ? newest.output.join('').split('\n').filter((line) => !line.includes('"route":')).slice(-30).join('\n') : '(no server started)';
+    if (err instanceof Error) err.message = `${err.message}\n\nThe newest server's log ends:\n${log}`;
+    throw err;
+  }
+}
+
 (cases.length > 0 ? describe.each(cases) : describe.skip.each([['none', 'none']]))('upgrade from propgraph %s to this build, %s PostgreSQL', (version, backend) => {
   const report = (line: string) => console.log(`[upgrade ${version} -> ${APP_VERSION}, ${backend}] ${line}`);
   let release: ReleaseBuild;
@@ -77,7 +93,7 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     await deployment?.cleanup(servers);
   });
 
-  test('everything the release wrote reads back identically; the interrupted job finishes; its tokens work', async () => {
+  test('everything the release wrote reads back identically; the interrupted job finishes; its tokens work', () => withServerLogs(servers, async () => {
     const suiteStarted = Date.now();
     const old = await startBuiltServer(env, 120_000, release.root);
     servers.push(old);
@@ -214,5 +230,5 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     expect(refused).toContain('This database was last opened by propgraph 99.0.0');
     expect(refused).toContain(`this is propgraph ${APP_VERSION}`);
     if (backend === 'external') expect(await contentChecksum(deployment.databaseUrl)).toBe(sum);
-  }, 1_800_000);
+  }), 1_800_000);
 });
