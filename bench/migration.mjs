@@ -7,7 +7,6 @@
 // holds the retired value (there must be none). Options: --n (default 100000).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { HEALTH_TEXT } from '../dist/store/health.js';
@@ -103,8 +102,10 @@ export async function run(argv) {
 
     // CPU time of the server, PostgreSQL and Meilisearch from the change to the index caught up:
     // what the migration costs, which the machine's load does not change as it changes wall-clock times.
-    // pg_ctl leaves PostgreSQL's postmaster apart from this process's tree: it is found by its pid file.
-    const postmaster = Number(readFileSync(path.join(postgres.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    // pg_ctl leaves PostgreSQL's postmaster apart from this process's tree: it is the parent of a backend's process.
+    const backend = (await direct.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const backendStat = readFileSync(`/proc/${backend}/stat`, 'utf8');
+    const postmaster = Number(backendStat.slice(backendStat.lastIndexOf(')') + 2).split(' ')[1]);
     const cpuNow = () => new Map([...cpuOfTree(process.pid)].filter(([name]) => name !== 'node (server)').concat([...cpuOfTree(server.child.pid)], [...cpuOfTree(postmaster)]));
     const cpuBefore = cpuNow();
     const loadBefore = loadavg()[0];
