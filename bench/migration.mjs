@@ -29,6 +29,8 @@ export async function run(argv) {
   const server = await startServer({ DATABASE_URL: postgres.url, MEILI_URL: meili.url, MEILI_API_KEY: meili.masterKey, AUTH_ENABLED: 'true', ROOT_TOKEN: token, LOG_LEVEL: 'info' });
   const v3 = `${server.url}/openapi/v3`;
   const call = (path, method, body) => request(`${v3}${path}`, method, body, token);
+  // The readers and the sampler run until this is set: at the end of the run, or when it fails.
+  let stop = false;
   try {
     await call(`/entity/structuredProperty/${encodeURIComponent(P)}/propertyDefinition?createIfNotExists=false`, 'POST', { value: definition([1, 2, 3]) });
     const loadStarted = Date.now();
@@ -45,7 +47,6 @@ export async function run(argv) {
     await waitForIndex(server.url, token);
 
     // Readers and the health sampler run from just before the change to the job's end.
-    let stop = false;
     const health = [];
     // /health/live checks nothing: its tail is the event loop's own, where /health's adds the component queries.
     const live = [];
@@ -99,6 +100,9 @@ export async function run(argv) {
         }
       }
     })();
+
+    // A run that fails stops the server under the loops: their errors then are not the failure's cause (awaited below when it succeeds).
+    for (const loop of [sampler, reader]) loop.catch(() => undefined);
 
     // CPU time of the server, PostgreSQL and Meilisearch from the change to the index caught up:
     // what the migration costs, which the machine's load does not change as it changes wall-clock times.
@@ -156,6 +160,7 @@ A number property with allowed values 1, 2, 3 is held by ${n} datasets (${Math.c
     console.log(body);
     if (n >= 100000) writeSection('Migration of a property held by 100,000 datasets', body);
   } finally {
+    stop = true;
     await server.stop();
     await meili.stop();
     await postgres.stop();
