@@ -6,11 +6,13 @@
 // holders' values and the property's facet as a steward would, counting any answer that
 // holds the retired value (there must be none). Options: --n (default 100000).
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { HEALTH_TEXT } from '../dist/store/health.js';
 import { parseArgs } from 'node:util';
 import { machine, percentile, request, round, startServer, testServers, writeSection } from './support.mjs';
+import { cpuBetween, cpuOfTree } from './outsideServer.mjs';
 
 const QN = 'io.migrate.tier';
 const P = `urn:li:structuredProperty:${QN}`;
@@ -27,6 +29,8 @@ export async function run(argv) {
   const server = await startServer({ DATABASE_URL: postgres.url, MEILI_URL: meili.url, MEILI_API_KEY: meili.masterKey, AUTH_ENABLED: 'true', ROOT_TOKEN: token, LOG_LEVEL: 'info' });
   const v3 = `${server.url}/openapi/v3`;
   const call = (path, method, body) => request(`${v3}${path}`, method, body, token);
+  // The readers and the sampler run until this is set: at the end of the run, or when it fails.
+  let stop = false;
   try {
     await call(`/entity/structuredProperty/${encodeURIComponent(P)}/propertyDefinition?createIfNotExists=false`, 'POST', { value: definition([1, 2, 3]) });
     const loadStarted = Date.now();
@@ -43,7 +47,6 @@ export async function run(argv) {
     await waitForIndex(server.url, token);
 
     // Readers and the health sampler run from just before the change to the job's end.
-    let stop = false;
     const health = [];
     // /health/live checks nothing: its tail is the event loop's own, where /health's adds the component queries.
     const live = [];
@@ -98,6 +101,18 @@ export async function run(argv) {
       }
     })();
 
+    // A run that fails stops the server under the loops: their errors then are not the failure's cause (awaited below when it succeeds).
+    for (const loop of [sampler, reader]) loop.catch(() => undefined);
+
+    // CPU time of the server, PostgreSQL and Meilisearch from the change to the index caught up:
+    // what the migration costs, which the machine's load does not change as it changes wall-clock times.
+    // pg_ctl leaves PostgreSQL's postmaster apart from this process's tree: it is the parent of a backend's process.
+    const backend = (await direct.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const backendStat = readFileSync(`/proc/${backend}/stat`, 'utf8');
+    const postmaster = Number(backendStat.slice(backendStat.lastIndexOf(')') + 2).split(' ')[1]);
+    const cpuNow = () => new Map([...cpuOfTree(process.pid)].filter(([name]) => name !== 'node (server)').concat([...cpuOfTree(server.child.pid)], [...cpuOfTree(postmaster)]));
+    const cpuBefore = cpuNow();
+    const loadBefore = loadavg()[0];
     const started = Date.now();
     await call(`/entity/structuredProperty/${encodeURIComponent(P)}/propertyDefinition?createIfNotExists=false`, 'POST', { value: definition([1, 3]), migration: { remap: [{ from: { double: 2 }, to: { double: 3 } }] } });
     const writeMs = Date.now() - started;
@@ -113,6 +128,8 @@ export async function run(argv) {
     const jobSeconds = (Date.now() - started) / 1000;
     await waitForIndex(server.url, token);
     const indexedSeconds = (Date.now() - started) / 1000;
+    const cpu = cpuBetween(cpuBefore, cpuNow());
+    const cpuText = [...cpu].filter(([, ms]) => ms > 0).map(([name, ms]) => `${name} ${round(ms / 1000)} s (${round((ms * 1000) / n, 0)} µs a holder)`).join(', ');
     stop = true;
     await Promise.all([sampler, reader]);
     await direct.end();
@@ -136,12 +153,14 @@ A number property with allowed values 1, 2, 3 is held by ${n} datasets (${Math.c
 | \`/health/live\` at the same moments (checks nothing: the event loop's own delay) | ${round(percentile(liveSorted, 50))} / ${round(percentile(liveSorted, 99))} / ${round(liveSorted.at(-1))} ms |
 | /health's database statement alone, on a connection of its own, at the same moments | ${round(percentile(statementSorted, 50))} / ${round(percentile(statementSorted, 99))} / ${round(statementSorted.at(-1))} ms |
 | Meilisearch's \`GET /health\`, asked directly at the same moments | ${round(percentile(engineSorted, 50))} / ${round(percentile(engineSorted, 99))} / ${round(engineSorted.at(-1))} ms |
-| the machine's 1-minute load average at the job's end (2 cores, shared) | ${round(load, 1)} |
+| CPU time from the change to the index caught up | ${cpuText} |
+| the machine's 1-minute load average when the change was sent / at the job's end (2 cores, shared) | ${round(loadBefore, 1)} / ${round(load, 1)} |
 | reads sent after the change that returned the retired value 2 | ${reads.refused}${reads.examples.length ? ` (e.g. ${reads.examples.join(', ')})` : ''} |
 `;
     console.log(body);
     if (n >= 100000) writeSection('Migration of a property held by 100,000 datasets', body);
   } finally {
+    stop = true;
     await server.stop();
     await meili.stop();
     await postgres.stop();

@@ -53,6 +53,9 @@ export async function startAsUser(env, { viaNpm = false, nodeArgs = [] } = {}) {
   });
   child.stderr.on('data', (c) => process.stderr.write(c));
   const exited = new Promise((r) => child.once('exit', r));
+  const reap = () => reapServer(child, viaNpm, env.DATA_DIR);
+  process.once('exit', reap);
+  void exited.then(() => process.off('exit', reap));
   for (;;) {
     const listening = lines.find((l) => l.msg === 'propgraph listening');
     if (listening) {
@@ -78,6 +81,37 @@ export async function startAsUser(env, { viaNpm = false, nodeArgs = [] } = {}) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before it was healthy`);
     await sleep(20);
   }
+}
+
+/**
+ * A benchmark that dies (an uncaught error, Ctrl-C) takes the server it started with it,
+ * and the server's embedded engines: the server, whose log pipe closes with the
+ * benchmark, may not live to stop them, and a benchmark never starts on its DATA_DIR
+ * again (the server's next start is what stops a killed server's engines). Synchronous:
+ * it runs in 'exit'.
+ */
+function reapServer(child, viaNpm, dataDir) {
+  const signal = (pid, sig) => {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // already gone
+    }
+  };
+  signal(viaNpm ? -child.pid : child.pid, 'SIGKILL');
+  if (!dataDir) return;
+  const pidIn = (file) => {
+    try {
+      return Number(readFileSync(file, 'utf8').split('\n')[0]) || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  // Fast shutdown for PostgreSQL (SIGINT), as the server's own stop does; SIGTERM for Meilisearch.
+  const postgres = pidIn(path.join(dataDir, 'postgres', 'postmaster.pid'));
+  if (postgres) signal(postgres, 'SIGINT');
+  const meili = pidIn(path.join(dataDir, 'meili', 'meilisearch.pid'));
+  if (meili) signal(meili, 'SIGTERM');
 }
 
 function groupAlive(pgid) {

@@ -104,7 +104,6 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const indexer = engine
     ? new SearchIndexer({
         db,
-        readEntityPage,
         engine,
         log,
         batchSize: config.searchIndexBatchSize,
@@ -140,7 +139,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   );
   if (engine) {
     const rebuild: JobHandler = async (ctx) => {
-      const outcome = await rebuildIndexes({ db, readEntityPage, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
+      const outcome = await rebuildIndexes({ db, engine, log }, (p) => ctx.progress({ total: p.total, done: p.done }), ctx.stopping);
       indexer?.nudge();
       // The bundled engine is this server's alone: an earlier version's indexes serve no one now.
       if (outcome === 'done' && search.mode === 'embedded') {

@@ -14,7 +14,6 @@ import { followRebuild, startRebuild } from '../cli/rebuildJob.js';
 import { createLogger } from '../platform/logger.js';
 import { connectSearch } from '../search/connect.js';
 import { rebuildIndexes } from '../services/searchIndex/rebuild.js';
-import { entityPageReader } from '../store/aspects.js';
 import { openDatabase } from '../store/database.js';
 
 const tty = process.stdout.isTTY === true;
@@ -91,7 +90,7 @@ async function inProcess(config: Config): Promise<number> {
     console.log('System update: no server answered; rebuilding in this process');
     const started = Date.now();
     let indexed = 0;
-    await rebuildIndexes({ db: database.db, readEntityPage: entityPageReader(database.db), engine: search.engine, log }, async (p) => {
+    await rebuildIndexes({ db: database.db, engine: search.engine, log }, async (p) => {
       indexed = p.done;
       progress(p.done, p.total);
     });

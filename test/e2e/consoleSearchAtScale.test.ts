@@ -259,7 +259,10 @@ walk('the console search at catalog scale: 5,000 datasets, a search of 574', () 
       const more = page.getByRole('button', { name: 'Load more results' });
       while ((await page.locator('article.result').count()) < 1000) {
         const before = await page.locator('article.result').count();
-        if (await more.isVisible()) await more.click();
+        // Scrolling the button into view also loads the next page (the list's sentinel),
+        // which relabels the button while it loads and drops it after the last page: a
+        // click that finds no button has nothing left to do, and the count below decides.
+        if (await more.isVisible()) await more.click({ timeout: 5_000 }).catch(() => undefined);
         await waitFor('the next page', 60_000, async () => ((await page.locator('article.result').count()) > before ? true : undefined), 50);
       }
     });

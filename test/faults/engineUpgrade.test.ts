@@ -61,7 +61,7 @@ async function stop(server: BuiltProcess): Promise<void> {
     const on17 = await startBuiltServer(env);
     servers.push(on17);
     await writeEveryKind(on17.url);
-    await indexCaughtUp(on17.url, 300_000);
+    await indexCaughtUp(on17.url, 300_000, root.authorization);
     // Every job finished (the index build, the test evaluation), so the data is at rest when compared.
     await waitFor('the jobs to finish', 300_000, async () => {
       const jobs = (await http(on17.url, 'GET', `${V3}/jobs`, { headers: { authorization: `Bearer ${ROOT_TOKEN}` } })).body.jobs as Array<{ status: string }>;
@@ -100,7 +100,7 @@ async function stop(server: BuiltProcess): Promise<void> {
     servers.push(on18);
     expect(await contentChecksum(deployment.databaseUrl)).toBe(sum);
     expect(await readEverything(on18.url)).toEqual(before);
-    await indexCaughtUp(on18.url, 300_000);
+    await indexCaughtUp(on18.url, 300_000, root.authorization);
     expect(await searchEverything(on18.url)).toEqual(searched);
     await stop(on18);
     servers.splice(0);
@@ -116,7 +116,7 @@ async function stop(server: BuiltProcess): Promise<void> {
     const first = await startBuiltServer(env);
     servers.push(first);
     await writeEveryKind(first.url);
-    await indexCaughtUp(first.url, 300_000);
+    await indexCaughtUp(first.url, 300_000, root.authorization);
     const searched = await searchEverything(first.url);
     await stop(first);
     const marker = path.join(deployment.dataDir, 'meili', 'engine-version');
@@ -134,7 +134,7 @@ async function stop(server: BuiltProcess): Promise<void> {
       return job?.status === 'done' ? job : undefined;
     }, 250);
     expect(build.done).toBe(build.total);
-    await indexCaughtUp(second.url, 300_000);
+    await indexCaughtUp(second.url, 300_000, root.authorization);
     expect(await searchEverything(second.url)).toEqual(searched);
     expect(readFileSync(marker, 'utf8').trim()).toBe('1.21.0');
   }, 900_000);

@@ -68,7 +68,7 @@ async function indexUids(prefix: string): Promise<string[]> {
     const [a, b] = await Promise.all([startBuiltServer(envA, 120_000, build.root), startBuiltServer(env('B'), 120_000, build.root)]);
     replicas.push(a, b);
     await writeEveryKind(a.url);
-    await indexCaughtUp(a.url, 300_000);
+    await indexCaughtUp(a.url, 300_000, root.authorization);
     const releaseView = await searchEverything(b.url);
     const releaseIndexes = await indexUids(prefix);
 
@@ -144,7 +144,7 @@ async function indexUids(prefix: string): Promise<string[]> {
     b.child.kill('SIGTERM');
     await b.exited;
     live = [upgraded];
-    await indexCaughtUp(upgraded.url, 300_000);
+    await indexCaughtUp(upgraded.url, 300_000, root.authorization);
     const stored = await withClient(databaseUrl, async (c) => Number((await c.query("SELECT count(*)::int AS n FROM entity WHERE entity_type = 'chart'")).rows[0].n));
     expect(stored).toBeGreaterThanOrEqual(acknowledged.size);
     await waitFor('every chart in the new index', 120_000, async () => ((await chartTotal(upgraded.url)) === stored ? true : undefined), 500);

@@ -23,7 +23,7 @@ import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/built
 import { datasetUrn, propertyUrn, V3 } from '../support/catalog.js';
 import { faultBackends, faultDeployment, type FaultDeployment } from '../support/faultServer.js';
 import { enc, http, indexCaughtUp } from '../support/http.js';
-import { drainQueue } from '../support/load.js';
+import { attempt, drainQueue } from '../support/load.js';
 import { buildRelease, type ReleaseBuild } from '../support/previousRelease.js';
 import { storedJobs, traces, withClient } from '../support/storedValues.js';
 import { contentChecksum } from '../support/tableCounts.js';
@@ -58,6 +58,22 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     .map((line) => JSON.parse(line) as Record<string, any>);
 }
 
+/**
+ * Runs the scenario; a failure also shows the newest server's log (less its request
+ * lines): CI keeps only the start and end of a run's output, which cut this suite's
+ * failure once, so the failing line and its cause must travel in the message itself.
+ */
+async function withServerLogs(servers: Array<BuiltProcess | undefined>, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    const newest = servers.filter((s): s is BuiltProcess => s !== undefined).at(-1);
+    const log = newest ? newest.output.join('').split('\n').filter((line) => !line.includes('"route":')).slice(-30).join('\n') : '(no server started)';
+    if (err instanceof Error) err.message = `${err.message}\n\nThe newest server's log ends:\n${log}`;
+    throw err;
+  }
+}
+
 (cases.length > 0 ? describe.each(cases) : describe.skip.each([['none', 'none']]))('upgrade from propgraph %s to this build, %s PostgreSQL', (version, backend) => {
   const report = (line: string) => console.log(`[upgrade ${version} -> ${APP_VERSION}, ${backend}] ${line}`);
   let release: ReleaseBuild;
@@ -77,7 +93,7 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     await deployment?.cleanup(servers);
   });
 
-  test('everything the release wrote reads back identically; the interrupted job finishes; its tokens work', async () => {
+  test('everything the release wrote reads back identically; the interrupted job finishes; its tokens work', () => withServerLogs(servers, async () => {
     const suiteStarted = Date.now();
     const old = await startBuiltServer(env, 120_000, release.root);
     servers.push(old);
@@ -97,7 +113,7 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
       });
       if (res.status !== 200) throw new Error(res.text);
     });
-    await indexCaughtUp(old.url, 300_000);
+    await indexCaughtUp(old.url, 300_000, root.authorization);
     // The release reads no earlier version over its API: history is compared as stored.
     const before = await readEverything(old.url, { versionReads: false });
     const history = await storedHistory(deployment.databaseUrl);
@@ -108,14 +124,17 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     const searched = await searchEverything(old.url);
     report(`release ${version} wrote and indexed the catalogue in ${Date.now() - suiteStarted} ms`);
 
-    // The hard delete's cleanup job, stopped part-way with the release.
-    expect((await http(old.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(propertyUrn('up.held'))}`, { headers: root })).status).toBe(200);
-    // The job is caught part done however loaded the machine is: the release is stopped
-    // (SIGSTOP) while the job table is read and runs on for 20 ms between reads, so a test
-    // process starved of CPU cannot miss the whole job (it did once, beside two busy loops).
-    old.child.kill('SIGSTOP');
+    // The hard delete's cleanup job, stopped part-way with the release. The job is caught
+    // part done however loaded the machine is: the release is stopped (SIGSTOP) while the
+    // job table is read and runs on for 20 ms between reads, so a test process starved of
+    // CPU cannot miss the whole job (it did once, beside two busy loops). The stepping
+    // starts as soon as the delete has queued the job, not when the delete answers: the
+    // answer waits for the search index, and on a loaded machine the job had ended by then.
     const heldJob = async () => (await storedJobs(deployment.databaseUrl)).find((j) => j.payload?.propertyUrn === propertyUrn('up.held'));
-    let running = await heldJob();
+    // Taken as it comes (no wait for the index after it): the release is stopped meanwhile.
+    const deleting = attempt(old.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(propertyUrn('up.held'))}`, { headers: root }, 300_000);
+    let running: Awaited<ReturnType<typeof heldJob>> = await waitFor('the delete to queue its cleanup job', 120_000, heldJob, 10);
+    old.child.kill('SIGSTOP');
     for (const deadline = Date.now() + 120_000; !(running?.status === 'running' && running.done > 0 && running.done < HELD); running = await heldJob()) {
       if (running?.status === 'done' || Date.now() > deadline) {
         old.child.kill('SIGCONT');
@@ -127,6 +146,8 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     }
     old.child.kill('SIGTERM');
     old.child.kill('SIGCONT');
+    // The release answers the delete before it stops (a stop lets requests in flight finish).
+    expect(await deleting).toMatchObject({ status: 200 });
     expect(await old.exited).toBe(0);
     report(`release stopped with cleanup job ${running.id} at about ${running.done}/${running.total}`);
     expect(logEntries(old, 'job done').filter((line) => line.job === running.id)).toEqual([]);
@@ -179,7 +200,7 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     }, 250);
     expect(finished).toMatchObject({ status: 'done', total: HELD, done: HELD, lastError: null });
     expect(await traces(deployment.databaseUrl, propertyUrn('up.held'))).toEqual({ valueRows: 0, aspects: 0 });
-    await indexCaughtUp(current.url, 300_000);
+    await indexCaughtUp(current.url, 300_000, root.authorization);
     const health = await http(current.url, 'GET', '/health', { headers: root });
     expect(health.body.search.index.state).toBe('ready');
     expect(health.headers.get('x-search-index')).toBeNull();
@@ -214,5 +235,5 @@ function logEntries(server: BuiltProcess, msg: string): Array<Record<string, any
     expect(refused).toContain('This database was last opened by propgraph 99.0.0');
     expect(refused).toContain(`this is propgraph ${APP_VERSION}`);
     if (backend === 'external') expect(await contentChecksum(deployment.databaseUrl)).toBe(sum);
-  }, 1_800_000);
+  }), 1_800_000);
 });

@@ -147,7 +147,7 @@ describe('settings', () => {
       input: { id: uniqueName('facet'), displayName: 'Facet me', valueType: 'urn:li:dataType:string', entityTypes: ['urn:li:entityType:dataset'], settings: { showInSearchFilters: true } },
     });
     expect(created.errors).toBeUndefined();
-    await indexCaughtUp(url);
+    await indexCaughtUp(url, undefined, admin.authorization);
     const facets = await gql('{ aggregateAcrossEntities(input: {query: "*"}) { facets { field displayName } } }');
     expect(facets.errors).toBeUndefined();
     expect(facets.data.aggregateAcrossEntities.facets).toContainEqual({ field: `structuredProperties.${created.data.createStructuredProperty.urn.split(':').pop()}`, displayName: 'Facet me' });

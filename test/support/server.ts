@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { embeddedDatabaseUrl } from '../../src/embedded/postgresAuth.js';
 import { startServer, type RunningServer } from '../../src/boot/server.js';
-import { createTestDatabase } from './postgres.js';
+import { createMigratedDatabase } from './postgres.js';
 import { tempDir } from './tempDir.js';
 
 export type Backend = 'embedded' | 'external';
@@ -66,7 +66,7 @@ export async function testConfig(options: TestServerOptions = {}): Promise<Confi
   if (backend === 'external' && !options.env?.DATABASE_URL) {
     const serverUrl = process.env.PROPGRAPH_TEST_PG_URL;
     if (!serverUrl) throw new Error('no PostgreSQL server for tests');
-    env.DATABASE_URL = await createTestDatabase(serverUrl, `propgraph_${process.pid}_${++counter}`);
+    env.DATABASE_URL = await createMigratedDatabase(serverUrl, `propgraph_${process.pid}_${++counter}`);
   }
   const config = loadConfig(env);
   // A DATA_DIR given by the suite replaces the fresh one.

@@ -13,7 +13,7 @@ import { LocalRegistryChanges } from '../../src/services/localRegistryChanges.js
 import { NO_WAIT } from '../../src/services/indexWaiter.js';
 import { DefaultWriteService, type PlanOutcome, type WriteService } from '../../src/services/writes/writeService.js';
 import type { Urn } from '../../src/domain/urn.js';
-import { createTestDatabase } from './postgres.js';
+import { createMigratedDatabase } from './postgres.js';
 
 export interface StoreDatabase {
   readonly db: Db;
@@ -29,7 +29,7 @@ export interface StoreDatabase {
 }
 
 export async function openStoreDatabase(name: string): Promise<StoreDatabase> {
-  const databaseUrl = await createTestDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_${name}_${process.pid}`);
+  const databaseUrl = await createMigratedDatabase(process.env.PROPGRAPH_TEST_PG_URL!, `propgraph_${name}_${process.pid}`);
   const database = await openDatabase({ databaseUrl, dataDir: tmpdir(), log: createLogger('silent'), poolSize: 8 });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const store = { db: database.db, registryChanges: new LocalRegistryChanges() };

@@ -19,7 +19,6 @@ import { guardEngines, type OrphanGuard } from '../../embedded/orphanGuard.js';
 import type { Logger } from '../../platform/logger.js';
 import { connectSearch } from '../../search/connect.js';
 import { rebuildIndexes } from '../../services/searchIndex/rebuild.js';
-import { entityPageReader } from '../../store/aspects.js';
 import { RestoreRefusedError, restoreDatabase } from '../../store/backup/restore.js';
 import { openDatabase } from '../../store/database.js';
 import { enqueueJob } from '../../store/jobs.js';
@@ -95,7 +94,7 @@ async function rebuildSearch(terminal: Terminal, config: Config, url: string, ki
       const progress = new ProgressLine(terminal);
       const started = Date.now();
       let indexed = 0;
-      await rebuildIndexes({ db: database.db, readEntityPage: entityPageReader(database.db), engine: search.engine, log }, async (p) => {
+      await rebuildIndexes({ db: database.db, engine: search.engine, log }, async (p) => {
         indexed = p.done;
         progress.show(`Rebuilding the search index: ${p.done}/${p.total} entities`);
       });

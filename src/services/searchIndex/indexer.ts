@@ -23,11 +23,10 @@ import { findEntityType, searchableEntityTypes } from '../../domain/registry/ent
 import type { Logger } from '../../platform/logger.js';
 import { documentId, type SearchDocument } from '../../search/documents.js';
 import { SearchRequestError, type DocumentWrites, type SearchEngine } from '../../search/engine.js';
-import type { EntityPageReader } from '../../store/aspects.js';
 import { databaseNow, pendingChanges, pruneIndexed, type PendingChange } from '../../store/changeLog.js';
 import { anyEntity, catchUp, formatBuilt, formatState, formatUnbuilt, markIndexedFor, registerFormat } from '../../store/indexFormats.js';
 import type { Db } from '../../store/database.js';
-import { entityTimesReader, type EntityTimesReader } from '../../store/entityTimes.js';
+import { indexPageReader, type IndexPageReader } from '../../store/indexPage.js';
 import { indexedChanges } from '../../telemetry/metrics.js';
 import { inSpan, linksTo, SpanKind, tracing, type Link } from '../../telemetry/tracing.js';
 import { ConsumerLoop } from '../consumerLoop.js';
@@ -37,8 +36,6 @@ export const INDEXER_LEASE = 'search-indexer';
 
 export interface IndexerOptions {
   readonly db: Db;
-  /** Reads the documents' entities (documentLoader.ts). */
-  readonly readEntityPage: EntityPageReader;
   readonly engine: SearchEngine;
   readonly log: Logger;
   readonly batchSize?: number;
@@ -85,7 +82,7 @@ export class SearchIndexer extends ConsumerLoop {
   private inflight: InflightBatch | null = null;
   /** After a rejected batch, send the next one alone, isolating bad documents. */
   private isolateNext = false;
-  private readonly readEntityTimes: EntityTimesReader;
+  private readonly readIndexPage: IndexPageReader;
 
   constructor(private readonly options: IndexerOptions) {
     super({
@@ -99,7 +96,7 @@ export class SearchIndexer extends ConsumerLoop {
       leaseLogFields: () => ({ format: options.engine.format }),
     });
     this.events.setMaxListeners(0);
-    this.readEntityTimes = entityTimesReader(options.db);
+    this.readIndexPage = indexPageReader(options.db);
   }
 
   get state(): IndexerState {
@@ -258,7 +255,7 @@ export class SearchIndexer extends ConsumerLoop {
       set.add(c.urn);
       urnsByType.set(c.entityType, set);
     }
-    const docs = await loadDocuments({ readEntityPage: this.options.readEntityPage, readEntityTimes: this.readEntityTimes }, [...urnsByType.values()].flatMap((set) => [...set]));
+    const docs = await loadDocuments(this.readIndexPage, [...urnsByType.values()].flatMap((set) => [...set]));
     return [...urnsByType].map(([type, urns]) => {
       const upserts: SearchDocument[] = [];
       const deletes: string[] = [];

@@ -12,17 +12,15 @@ import { searchableEntityTypes } from '../../domain/registry/entityTypes.js';
 import type { Logger } from '../../platform/logger.js';
 import type { SearchDocument } from '../../search/documents.js';
 import type { SearchEngine } from '../../search/engine.js';
-import { countEntitiesByType, listEntityUrns, type EntityPageReader } from '../../store/aspects.js';
+import { countEntitiesByType, listEntityUrns } from '../../store/aspects.js';
 import { databaseNow, reopenIndexedSince } from '../../store/changeLog.js';
 import type { Db } from '../../store/database.js';
 import { formatBuilt } from '../../store/indexFormats.js';
-import { entityTimesReader } from '../../store/entityTimes.js';
+import { indexPageReader } from '../../store/indexPage.js';
 import { loadDocuments } from './documentLoader.js';
 
 export interface RebuildDeps {
   readonly db: Db;
-  /** Reads the documents' entities (documentLoader.ts). */
-  readonly readEntityPage: EntityPageReader;
   readonly engine: SearchEngine;
   readonly log: Logger;
   readonly batchSize?: number;
@@ -61,12 +59,13 @@ export async function rebuildIndexes(
     await onProgress({ total, done, type });
     const scratch = await engine.createScratchIndex(type, 'rebuild');
     let after: string | null = null;
+    const readIndexPage = indexPageReader(db);
     for (;;) {
       if (stopping()) return 'stopped';
       const urns = await listEntityUrns(db, type, after, batchSize);
       if (urns.length === 0) break;
       after = urns[urns.length - 1]!;
-      const docs = await loadDocuments({ readEntityPage: deps.readEntityPage, readEntityTimes: entityTimesReader(deps.db) }, urns);
+      const docs = await loadDocuments(readIndexPage, urns);
       const upserts = urns.map((u) => docs.get(u)).filter((d): d is SearchDocument => d !== null && d !== undefined);
       await engine.writeTo([{ uid: scratch, type, upserts, deletes: [] }]);
       done += urns.length;
