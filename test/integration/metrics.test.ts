@@ -206,8 +206,8 @@ suite('/metrics', () => {
       const now = await scrape();
       return moved(before, now, 'propgraph_indexer_indexed_changes_total') > 0 ? now : undefined;
     });
-    // The write's own statement, and the reads around it (the write path's load, the page the indexer read).
-    for (const operation of ['write', 'select', 'read_entity_page']) expect(moved(before, after, 'propgraph_db_statement_duration_seconds_count', { operation })).toBeGreaterThan(0);
+    // The write's own statement, and the reads around it (the write path's load, the indexer's page read).
+    for (const operation of ['write', 'select', 'index_page']) expect(moved(before, after, 'propgraph_db_statement_duration_seconds_count', { operation })).toBeGreaterThan(0);
     expect(moved(before, after, 'propgraph_db_statement_duration_seconds_sum')).toBeGreaterThan(0);
     // The documents went to Meilisearch.
     expect(moved(before, after, 'propgraph_search_request_duration_seconds_count', { operation: 'POST /indexes/{index}/documents' })).toBeGreaterThan(0);

@@ -67,7 +67,13 @@ export async function http<T = any>(
   const text = res.text;
   // A write the server answered before the search index caught up (docs/contract.md §12): on a loaded
   // machine INDEX_WAIT_MS can run out. Suites read their writes back, so they wait here.
-  if (res.headers.get('x-index-status') === 'pending' && options.query?.async !== 'true' && options.readYourWrites !== false) await indexCaughtUp(baseUrl, undefined, headers.authorization);
+  // A write made with a console session's cookie alone is not followed: /health, a public
+  // path, identifies a caller by a bearer token only, so the change log is not shown to it.
+  const named = (name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+  const cookieOnly = named('authorization') === undefined && named('cookie') !== undefined;
+  if (res.headers.get('x-index-status') === 'pending' && options.query?.async !== 'true' && options.readYourWrites !== false && !cookieOnly) {
+    await indexCaughtUp(baseUrl, undefined, named('authorization'));
+  }
   let parsed: unknown = undefined;
   try {
     parsed = text ? JSON.parse(text) : undefined;
@@ -85,12 +91,13 @@ export const enc = encodeURIComponent;
  * search is unreachable or disabled (nothing will catch up), and fails after two minutes.
  */
 export async function indexCaughtUp(baseUrl: string, timeoutMs = 120_000, authorization?: string): Promise<void> {
+  const headers: Record<string, string> = authorization ? { authorization } : {};
   // A server that does not answer will not catch up: its error ends the wait at once
   // (waitFor would retry it until the deadline, e.g. after a suite stopped the server).
   let failure: unknown;
   await waitFor('the search index to catch up with the change log', timeoutMs, async () => {
     // /health shows the change log to a caller with a token only.
-    const res = await http(baseUrl, 'GET', '/health', authorization ? { headers: { authorization } } : {}).catch((err: unknown) => {
+    const res = await http(baseUrl, 'GET', '/health', { headers }).catch((err: unknown) => {
       failure = err;
       return undefined;
     });
