@@ -16,6 +16,7 @@ const SCHEMA = readFileSync('prisma/schema.prisma', 'utf8');
 /** Indexes schema.prisma cannot express, each with what it is. */
 const NOT_EXPRESSIBLE = new Map([
   ['change_log_pending_idx', 'a partial index (WHERE indexed_on IS NULL): the indexer scans only the pending tail of the log'],
+  ['aspect_time_idx', "a partial index (structuredProperties versions only) in time order: the history of a widely held property, newest first"],
   ['aspect_structured_properties_idx', "a partial GIN index on an expression (metadata->'properties', structuredProperties versions only): the versions that name a property, for its value history and the hard delete's scrubbing"],
 ]);
 
