@@ -241,14 +241,7 @@ export function entityPageReader(db: Queryable): EntityPageReader {
       if (r.kind === 'e') existing.add(r.urn);
       else if (r.kind === 'a') mapOf(aspects, r.urn).set(r.name!, { metadata: r.body, systemMetadata: r.meta });
       else {
-        listOf(values, r.urn).push({
-          propertyUrn: r.name!,
-          generation: BigInt(r.generation!),
-          values: r.body as TypedValue[],
-          currentGeneration: r.current_generation === null ? null : BigInt(r.current_generation),
-          removed: r.removed === true,
-          migration: activeMigrationOf(r.meta),
-        });
+        listOf(values, r.urn).push(heldValueOf(r, r.meta));
       }
     }
     for (const e of entities) {
@@ -259,6 +252,18 @@ export function entityPageReader(db: Queryable): EntityPageReader {
       });
     }
     return out;
+  };
+}
+
+/** A value row of a page read (kind 'v': the property's URN as its name, the values as its body) as the write and index paths hold it. */
+export function heldValueOf(r: { name: string | null; body: unknown; generation: string | null; current_generation: string | null; removed: boolean | null }, migration: unknown): HeldValue {
+  return {
+    propertyUrn: r.name!,
+    generation: BigInt(r.generation!),
+    values: r.body as TypedValue[],
+    currentGeneration: r.current_generation === null ? null : BigInt(r.current_generation),
+    removed: r.removed === true,
+    migration: activeMigrationOf(migration),
   };
 }
 

@@ -13,10 +13,9 @@
  * metadata (which no document shows) is not read at all, and an entity is one row of
  * facts instead of two, in two statements.
  */
-import type { TypedValue } from '../domain/typedValue.js';
-import { activeMigrationOf } from '../domain/valueMigration.js';
 import type { HeldValue } from '../domain/writes/writeState.js';
 import { loopTurn } from '../platform/turns.js';
+import { heldValueOf } from './aspects.js';
 import type { Queryable } from './database.js';
 import type { Statement } from './sql.js';
 
@@ -81,14 +80,7 @@ export function indexPageReader(db: Queryable): IndexPageReader {
       if (r.kind === 'e') out.set(r.urn, { aspects: new Map(), values: [], times: { created: r.created!, modified: r.modified! } });
       else if (r.kind === 'a') listOf(aspectsOf, r.urn, () => new Map<string, unknown>()).set(r.name!, r.body);
       else {
-        listOf(valuesOf, r.urn, (): HeldValue[] => []).push({
-          propertyUrn: r.name!,
-          generation: BigInt(r.generation!),
-          values: r.body as TypedValue[],
-          currentGeneration: r.current_generation === null ? null : BigInt(r.current_generation),
-          removed: r.removed === true,
-          migration: activeMigrationOf(r.migration),
-        });
+        listOf(valuesOf, r.urn, (): HeldValue[] => []).push(heldValueOf(r, r.migration));
       }
     }
     for (const [urn, row] of out) out.set(urn, { ...row, aspects: aspectsOf.get(urn) ?? row.aspects, values: valuesOf.get(urn) ?? row.values });
