@@ -119,14 +119,24 @@ export function request(url, method, body, token, contentType = 'application/jso
 }
 
 /** Replaces (or appends) the section `## <title>` of BENCHMARKS.md. */
+/**
+ * A section's text from this line on is written by hand (runs compared, what a profile
+ * showed) and kept when the benchmark writes the section again: a rewrite used to drop
+ * it, and each writer restored the file by hand.
+ */
+export const KEPT_BELOW = '<!-- Written by hand from here to the next section: a new run of the benchmark keeps it. -->';
+
 export function writeSection(title, body) {
   const file = path.join(ROOT, 'BENCHMARKS.md');
   const header = '# Benchmarks\n\nMeasured with `npm run bench -- <name>` on the machine each section names. Figures are medians of the rounds; ratios compare with a baseline measured in the same run, because absolute times on shared machines drift.\n';
   let text = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const section = `## ${title}\n\n${body.trim()}\n`;
+  let section = `## ${title}\n\n${body.trim()}\n`;
   const start = text.indexOf(`## ${title}\n`);
   if (start >= 0) {
     const end = text.indexOf('\n## ', start + 1);
+    const old = text.slice(start, end >= 0 ? end + 1 : text.length);
+    const kept = old.indexOf(KEPT_BELOW);
+    if (kept >= 0) section = `${section}\n${old.slice(kept).trimEnd()}\n`;
     text = text.slice(0, start) + section + (end >= 0 ? text.slice(end + 1) : '');
   } else {
     text = `${text.trimEnd()}\n\n${section}`;
