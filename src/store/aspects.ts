@@ -267,13 +267,15 @@ export function heldValueOf(r: { name: string | null; body: unknown; generation:
   };
 }
 
-function mapOf<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
+/** The map under `key`, made empty when there is none (the page reads' rows grouped by entity). */
+export function mapOf<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
   let inner = outer.get(key);
   if (!inner) outer.set(key, (inner = new Map()));
   return inner;
 }
 
-function listOf<T>(lists: Map<string, T[]>, key: string): T[] {
+/** The list under `key`, made empty when there is none. */
+export function listOf<T>(lists: Map<string, T[]>, key: string): T[] {
   let list = lists.get(key);
   if (!list) lists.set(key, (list = []));
   return list;

@@ -15,7 +15,7 @@
  */
 import type { HeldValue } from '../domain/writes/writeState.js';
 import { loopTurn } from '../platform/turns.js';
-import { heldValueOf } from './aspects.js';
+import { heldValueOf, listOf, mapOf } from './aspects.js';
 import type { Queryable } from './database.js';
 import type { Statement } from './sql.js';
 
@@ -78,18 +78,12 @@ export function indexPageReader(db: Queryable): IndexPageReader {
       const wait = loopTurn();
       if (wait) await wait;
       if (r.kind === 'e') out.set(r.urn, { aspects: new Map(), values: [], times: { created: r.created!, modified: r.modified! } });
-      else if (r.kind === 'a') listOf(aspectsOf, r.urn, () => new Map<string, unknown>()).set(r.name!, r.body);
+      else if (r.kind === 'a') mapOf(aspectsOf, r.urn).set(r.name!, r.body);
       else {
-        listOf(valuesOf, r.urn, (): HeldValue[] => []).push(heldValueOf(r, r.migration));
+        listOf(valuesOf, r.urn).push(heldValueOf(r, r.migration));
       }
     }
     for (const [urn, row] of out) out.set(urn, { ...row, aspects: aspectsOf.get(urn) ?? row.aspects, values: valuesOf.get(urn) ?? row.values });
     return out;
   };
-}
-
-function listOf<T>(byUrn: Map<string, T>, urn: string, empty: () => T): T {
-  let found = byUrn.get(urn);
-  if (found === undefined) byUrn.set(urn, (found = empty()));
-  return found;
 }
