@@ -22,6 +22,7 @@ import type { Db } from '../store/database.js';
 import { findProperties } from '../store/propertyRegistry.js';
 import type { Caller } from './caller.js';
 import type { EntityService } from './entityService.js';
+import { ReadLanes } from './readLanes.js';
 
 export type { HistoryEntry, ValueChange } from '../domain/valueHistory.js';
 
@@ -71,6 +72,11 @@ const EVENTS_SHOWN = 100;
 
 /** Entries per page when the caller names no count. */
 const HISTORY_PAGE = 20;
+/**
+ * Pages of value history read at once in the process, each caller's one at a time
+ * (services/readLanes.ts): a quarter of the default pool of 20 connections.
+ */
+const HISTORY_LANES = 5;
 
 export interface HistoryService {
   /** One version of an aspect: 0 the latest, 1..n the earlier ones, oldest first. 404 when there is no such version. */
@@ -91,6 +97,8 @@ export function propertyUrnOf(input: string, field = 'property'): string {
 }
 
 export class DefaultHistoryService implements HistoryService {
+  private readonly lanes = new ReadLanes(HISTORY_LANES);
+
   constructor(private readonly deps: { readonly db: Db; readonly entities: EntityService }) {}
 
   async aspectVersion(caller: Caller, urnText: string, aspect: string, version: number, entityType?: EntityTypeInfo): Promise<VersionedAspect> {
@@ -109,7 +117,11 @@ export class DefaultHistoryService implements HistoryService {
     return { urn: urn.value, aspect, version, value, systemMetadata: found.systemMetadata, created: stampOf(found) };
   }
 
-  async valueHistory(_caller: Caller, query: HistoryQuery): Promise<HistoryPage> {
+  valueHistory(caller: Caller, query: HistoryQuery): Promise<HistoryPage> {
+    return this.lanes.run(caller.actor, () => this.historyPage(query));
+  }
+
+  private async historyPage(query: HistoryQuery): Promise<HistoryPage> {
     const urn = query.urn ? parseUrn(query.urn).value : undefined;
     const propertyUrn = query.property ? propertyUrnOf(query.property) : undefined;
     if (urn === undefined && propertyUrn === undefined) throw new ValidationError('Name an entity (urn), a structured property (property), or both', 'urn');
