@@ -296,4 +296,44 @@ describe('which values a read may return (issue #46, items 1 and 4)', () => {
     expect(await srt.services.properties.get(admin, urn)).toMatchObject({ migrating: true });
     expect(await holders(urn, '2')).toBe(0);
   });
+
+  test('the job writes its next chunk only once the search index has taken the one before: a migration does not run ahead of the indexer', async () => {
+    // The migration the test above queued runs first, with the indexer on.
+    srt.worker.start();
+    await waitFor('the earlier migration to finish', 60_000, async () => ((await srt.services.properties.get(admin, 'urn:li:structuredProperty:cor.indexed'))?.migrating === false ? true : undefined));
+    await srt.worker.stop();
+    const urn = 'urn:li:structuredProperty:cor.paced';
+    await srt.services.properties.create(admin, { id: 'cor.paced', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'SINGLE', allowedValues: allowed(1, 2, 3) });
+    // 1,200 holders: three chunks of the job (500, 500, 200).
+    const datasets = Array.from({ length: 1_200 }, (_, i) => dataset(`paced.${i}`));
+    for (const half of [datasets.slice(0, 600), datasets.slice(600)]) {
+      await writesOf(srt.services).batchUpsert(admin, ENTITY.dataset, half.map((d) => ({ urn: d, aspects: new Map([['status', { value: { removed: false } }]]) })));
+      await srt.services.writes.submit(admin, { entities: half.map((d) => ({ urn: parseUrn(d), changes: [{ op: 'set', aspect: 'structuredProperties', value: { properties: [{ propertyUrn: urn, values: [num(2)] }] } }] })) });
+    }
+    await srt.services.properties.replace(steward, replacement(urn, { allowedValues: allowed(1, 3), migration: { remap: [{ from: num(2), to: num(3) }], convert: false, dropInvalid: false } }));
+    const [{ since }] = nonEmpty(await srt.database.db.query<{ since: string }>({ text: 'SELECT max(id)::text AS since FROM change_log', values: [] }));
+    const written = async () => nonEmpty(await srt.database.db.query<{ n: number }>({ text: `SELECT count(*)::int AS n FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.paced.%'`, values: [since] }))[0]!.n;
+    // The indexer stops before the job starts: the job writes its first chunk, then waits
+    // for the index (10 s at most) instead of writing the next ones.
+    await srt.indexer!.stop();
+    srt.worker.start();
+    await waitFor('the first chunk', 60_000, async () => ((await written()) >= 500 ? true : undefined));
+    // A second for a job that does not wait to write its next chunks (its rests are a
+    // fraction of that); well inside the 10 s the job waits for the index at most.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    srt.indexer!.start();
+    await waitFor('the migration to finish', 120_000, async () => ((await srt.services.properties.get(admin, urn))?.migrating === false ? true : undefined));
+    // Each chunk is one transaction of the job: its changes share their xid.
+    const chunks = await srt.database.db.query<{ changes: number; created: number; indexed: number | null }>({
+      text: `SELECT count(*)::int AS changes, extract(epoch FROM min(created_on))::float8 AS created, extract(epoch FROM max(indexed_on))::float8 AS indexed
+        FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.paced.%' GROUP BY xid ORDER BY min(id)`,
+      values: [since],
+    });
+    expect(chunks.map((c) => c.changes)).toEqual([500, 500, 200]);
+    for (let k = 1; k < chunks.length; k++) {
+      expect(chunks[k - 1]!.indexed).not.toBeNull();
+      expect(chunks[k - 1]!.indexed!).toBeLessThanOrEqual(chunks[k]!.created);
+    }
+    expect(await holders(urn, '3')).toBe(100);
+  });
 });

@@ -17,6 +17,7 @@ import type { Logger } from '../../platform/logger.js';
 import { sleep } from '../../platform/time.js';
 import type { Db } from '../../store/database.js';
 import { finishMigration, migrationOf } from '../../store/propertyMigrations.js';
+import { entitiesPendingUpTo } from '../../store/changeLog.js';
 import { countMigratingHolders, migratingHolders } from '../../store/propertyValues.js';
 import type { Caller } from '../caller.js';
 import type { WriteService } from '../writes/writeService.js';
@@ -34,12 +35,35 @@ const CHUNK = 500;
  */
 export const MIGRATION_REST = 0.5;
 
+/**
+ * How long, at most, the job waits after a chunk for the search index to take it. The
+ * job does not run ahead of the indexer: flat out, the job's next chunks, the indexer's
+ * documents for the chunks before and Meilisearch indexing them all ran at once, and
+ * /health waited behind all three (docs/decisions.md, "The migration job rests between
+ * its chunks"). Bounded, so that an index that has stopped (Meilisearch down) delays a
+ * migration by at most this a chunk.
+ */
+const INDEX_WAIT_MS = 10_000;
+
 export interface MigrationDeps {
   readonly db: Db;
   readonly writes: WriteService;
   readonly log: Logger;
   /** Called when a chunk wrote something (the indexer is nudged). */
   readonly onChanges?: () => void;
+  /** Resolves when this process's indexer ended a batch, or after `ms`; absent without search. */
+  readonly indexerBatch?: (ms: number) => Promise<void>;
+}
+
+/** Waits, at most INDEX_WAIT_MS, until the search index has taken the chunk's changes (up to `upTo`). */
+async function untilIndexed(deps: MigrationDeps, urns: readonly string[], upTo: bigint): Promise<void> {
+  const { indexerBatch } = deps;
+  if (!indexerBatch || upTo <= 0n) return;
+  const deadline = performance.now() + INDEX_WAIT_MS;
+  while (performance.now() < deadline) {
+    if ((await entitiesPendingUpTo(deps.db, urns, upTo)).size === 0) return;
+    await indexerBatch(Math.min(500, deadline - performance.now()));
+  }
 }
 
 interface MigrationPayload {
@@ -93,7 +117,9 @@ export function migrationHandler(deps: MigrationDeps): JobHandler {
       after = urns.at(-1)!;
       done += urns.length - refused.length;
       await ctx.progress({ total: Math.max(total, done), done });
-      await sleep((performance.now() - chunkStarted) * MIGRATION_REST);
+      const rest = (performance.now() - chunkStarted) * MIGRATION_REST;
+      await untilIndexed(deps, urns, receipt.lastChange);
+      await sleep(rest);
     }
   };
 }
