@@ -70,6 +70,8 @@ export interface Runtime {
 export interface RuntimeTuning {
   /** How often, at most, the test evaluator records today's counts while results change (60 s). */
   readonly testCountsSnapshotMs?: number;
+  /** Changes the indexer marks before it vacuums the change log (20,000). */
+  readonly changeLogVacuumAfter?: number;
 }
 
 /** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
@@ -117,6 +119,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
           }
         },
         requestBuild: requestRebuild,
+        ...(tuning.changeLogVacuumAfter !== undefined ? { vacuumAfterChanges: tuning.changeLogVacuumAfter } : {}),
       })
     : null;
   // One count of registry changes for the process: every writer adds its committed ones to it.

@@ -63,6 +63,14 @@ export async function pruneIndexed(db: Queryable, olderThanSeconds: number): Pro
         WHERE k.updated_on >= now() - make_interval(secs => ${CONSUMER_STALE_SECONDS}) AND (c.xid, c.id) > (k.xid, k.id))`);
 }
 
+/**
+ * Vacuums the change log: the entries of changes marked indexed leave the index of pending
+ * changes. Skipped, not waited for, while another vacuum holds the table.
+ */
+export async function vacuumChangeLog(db: Queryable): Promise<void> {
+  await db.execute({ text: 'VACUUM (SKIP_LOCKED) change_log', values: [] });
+}
+
 /** The database clock, so that times compared with indexed_on come from one clock. */
 export async function databaseNow(db: Queryable): Promise<Date> {
   const rows = await db.query<{ now: Date }>(sql`SELECT now() AS now`);

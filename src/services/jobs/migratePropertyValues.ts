@@ -14,7 +14,6 @@ import { activeMigrationOf } from '../../domain/valueMigration.js';
 import { parseUrn } from '../../domain/urn.js';
 import type { EntityPlan } from '../../domain/writes/plan.js';
 import type { Logger } from '../../platform/logger.js';
-import { sleep } from '../../platform/time.js';
 import type { Db } from '../../store/database.js';
 import { finishMigration, migrationOf } from '../../store/propertyMigrations.js';
 import { entitiesPendingUpTo } from '../../store/changeLog.js';
@@ -27,21 +26,12 @@ import type { JobContext, JobHandler } from './worker.js';
 const CHUNK = 500;
 
 /**
- * After each chunk the job rests this share of the time the chunk took, so that it
- * works at most 1 / (1 + MIGRATION_REST) of the time: a migration is background work,
- * and flat out it held the machine's two cores with the indexer, PostgreSQL and
- * Meilisearch behind it, so that /health's p99 reached 128-262 ms (docs/decisions.md,
- * "The migration job rests between its chunks", has the figures).
- */
-export const MIGRATION_REST = 0.5;
-
-/**
  * How long, at most, the job waits after a chunk for the search index to take it. The
  * job does not run ahead of the indexer: flat out, the job's next chunks, the indexer's
- * documents for the chunks before and Meilisearch indexing them all ran at once, and
- * /health waited behind all three (docs/decisions.md, "The migration job rests between
- * its chunks"). Bounded, so that an index that has stopped (Meilisearch down) delays a
- * migration by at most this a chunk.
+ * documents for the chunks before and Meilisearch indexing them all ran at once on two
+ * cores, and /health's p99 was 89-157 ms (docs/decisions.md, "The migration job waits
+ * for the search index"). Bounded, so that an index that has stopped (Meilisearch down)
+ * delays a migration by at most this a chunk.
  */
 const INDEX_WAIT_MS = 10_000;
 
@@ -104,7 +94,6 @@ export function migrationHandler(deps: MigrationDeps): JobHandler {
         refusedInPass = 0;
         continue;
       }
-      const chunkStarted = performance.now();
       const entities: EntityPlan[] = urns.map((urn) => ({
         urn: parseUrn(urn),
         changes: [{ op: 'compute', aspect: ASPECT.structuredProperties, compute: (current: unknown) => current ?? { properties: [] }, systemMetadata: { runId: `migration-${ctx.job.id}` } }],
@@ -117,9 +106,7 @@ export function migrationHandler(deps: MigrationDeps): JobHandler {
       after = urns.at(-1)!;
       done += urns.length - refused.length;
       await ctx.progress({ total: Math.max(total, done), done });
-      const rest = (performance.now() - chunkStarted) * MIGRATION_REST;
       await untilIndexed(deps, urns, receipt.lastChange);
-      await sleep(rest);
     }
   };
 }

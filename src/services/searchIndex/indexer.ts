@@ -23,7 +23,7 @@ import { findEntityType, searchableEntityTypes } from '../../domain/registry/ent
 import type { Logger } from '../../platform/logger.js';
 import { documentId, type SearchDocument } from '../../search/documents.js';
 import { SearchRequestError, type DocumentWrites, type SearchEngine } from '../../search/engine.js';
-import { databaseNow, pendingChanges, pruneIndexed, type PendingChange } from '../../store/changeLog.js';
+import { databaseNow, pendingChanges, pruneIndexed, vacuumChangeLog, type PendingChange } from '../../store/changeLog.js';
 import { anyEntity, catchUp, formatBuilt, formatState, formatUnbuilt, markIndexedFor, registerFormat } from '../../store/indexFormats.js';
 import type { Db } from '../../store/database.js';
 import { indexPageReader, type IndexPageReader } from '../../store/indexPage.js';
@@ -46,6 +46,8 @@ export interface IndexerOptions {
   readonly onIndexesCreated?: (types: string[]) => void | Promise<void>;
   /** Asks for a build of this format's indexes from the database (the rebuild job). */
   readonly requestBuild?: (reason: string) => void;
+  /** Changes marked indexed before the change log is vacuumed (VACUUM_AFTER_CHANGES). */
+  readonly vacuumAfterChanges?: number;
 }
 
 export interface IndexerState {
@@ -67,6 +69,16 @@ interface InflightBatch {
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 const KEEP_INDEXED_SECONDS = 24 * 3600;
+/**
+ * The change log is vacuumed once this many changes were marked indexed since it last
+ * was, at most every VACUUM_EVERY_MS, when the indexer has nothing to do. A marked change
+ * leaves its entry in the index of pending changes until vacuum; autovacuum comes after a
+ * fifth of the table has changed, so during a migration of 100,000 holders every read of
+ * the pending changes (the indexer's own batches, /health's count) walked up to 100,000
+ * of them (docs/decisions.md, "The migration job waits for the search index").
+ */
+const VACUUM_AFTER_CHANGES = 20_000;
+const VACUUM_EVERY_MS = 10_000;
 /** A format away from the indexer longer than this may have missed changes the log no longer holds: it is rebuilt instead. */
 const CATCH_UP_HORIZON_MS = (KEEP_INDEXED_SECONDS - 3600) * 1000;
 
@@ -78,6 +90,9 @@ export class SearchIndexer extends ConsumerLoop {
   private indexedChanges = 0;
   private skippedDocuments = 0;
   private lastPrune = Date.now();
+  private markedSinceVacuum = 0;
+  private lastVacuum = 0;
+  private vacuumRefused = false;
   /** The batch sent to Meilisearch and not yet confirmed. */
   private inflight: InflightBatch | null = null;
   /** After a rejected batch, send the next one alone, isolating bad documents. */
@@ -150,8 +165,22 @@ export class SearchIndexer extends ConsumerLoop {
     this.tookOver = false;
   }
 
-  protected override idle(): Promise<void> {
-    return this.maybePrune();
+  protected override async idle(): Promise<void> {
+    await this.maybeVacuum();
+    await this.maybePrune();
+  }
+
+  private async maybeVacuum(): Promise<void> {
+    if (this.vacuumRefused || this.markedSinceVacuum < (this.options.vacuumAfterChanges ?? VACUUM_AFTER_CHANGES) || Date.now() - this.lastVacuum < VACUUM_EVERY_MS) return;
+    this.markedSinceVacuum = 0;
+    this.lastVacuum = Date.now();
+    try {
+      await vacuumChangeLog(this.options.db);
+    } catch (err) {
+      // Not the table's owner (a database run by others): autovacuum does it, later.
+      this.vacuumRefused = true;
+      this.options.log.warn({ err: (err as Error).message }, 'search indexer: cannot vacuum the change log; autovacuum will, later');
+    }
   }
 
   /**
@@ -238,6 +267,7 @@ export class SearchIndexer extends ConsumerLoop {
   private async markDone(ids: bigint[]): Promise<void> {
     await markIndexedFor(this.options.db, ids, this.options.engine.format);
     this.indexedChanges += ids.length;
+    this.markedSinceVacuum += ids.length;
     indexedChanges.inc(ids.length);
     this.events.emit('indexed');
   }
