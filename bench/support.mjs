@@ -137,7 +137,8 @@ export function writeSection(title, body) {
     const old = text.slice(start, end >= 0 ? end + 1 : text.length);
     const kept = old.indexOf(KEPT_BELOW);
     if (kept >= 0) section = `${section}\n${old.slice(kept).trimEnd()}\n`;
-    text = text.slice(0, start) + section + (end >= 0 ? text.slice(end + 1) : '');
+    // A blank line before the next section, as between every two.
+    text = text.slice(0, start) + section + (end >= 0 ? `\n${text.slice(end + 1)}` : '');
   } else {
     text = `${text.trimEnd()}\n\n${section}`;
   }
