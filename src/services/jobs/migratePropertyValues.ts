@@ -41,18 +41,26 @@ export interface MigrationDeps {
   readonly log: Logger;
   /** Called when a chunk wrote something (the indexer is nudged). */
   readonly onChanges?: () => void;
-  /** Resolves when this process's indexer ended a batch, or after `ms`; absent without search. */
-  readonly indexerBatch?: (ms: number) => Promise<void>;
+  /** This process's search indexer; absent without search. */
+  readonly indexer?: {
+    /** Resolves when the indexer ended a batch, or after `ms`. */
+    nextBatch(ms: number): Promise<void>;
+    /** Whether it is indexing (not failing: Meilisearch answers). */
+    readonly state: { readonly healthy: boolean };
+  };
 }
 
-/** Waits, at most INDEX_WAIT_MS, until the search index has taken the chunk's changes (up to `upTo`). */
+/**
+ * Waits, at most INDEX_WAIT_MS, until the search index has taken the chunk's changes (up
+ * to `upTo`); not at all while the indexer is failing, which the change log catches up later.
+ */
 async function untilIndexed(deps: MigrationDeps, urns: readonly string[], upTo: bigint): Promise<void> {
-  const { indexerBatch } = deps;
-  if (!indexerBatch || upTo <= 0n) return;
+  const { indexer } = deps;
+  if (!indexer || upTo <= 0n) return;
   const deadline = performance.now() + INDEX_WAIT_MS;
-  while (performance.now() < deadline) {
+  while (performance.now() < deadline && indexer.state.healthy) {
     if ((await entitiesPendingUpTo(deps.db, urns, upTo)).size === 0) return;
-    await indexerBatch(Math.min(500, deadline - performance.now()));
+    await indexer.nextBatch(Math.min(500, deadline - performance.now()));
   }
 }
 

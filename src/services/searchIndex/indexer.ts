@@ -92,7 +92,6 @@ export class SearchIndexer extends ConsumerLoop {
   private lastPrune = Date.now();
   private markedSinceVacuum = 0;
   private lastVacuum = 0;
-  private vacuumRefused = false;
   /** The batch sent to Meilisearch and not yet confirmed. */
   private inflight: InflightBatch | null = null;
   /** After a rejected batch, send the next one alone, isolating bad documents. */
@@ -171,16 +170,12 @@ export class SearchIndexer extends ConsumerLoop {
   }
 
   private async maybeVacuum(): Promise<void> {
-    if (this.vacuumRefused || this.markedSinceVacuum < (this.options.vacuumAfterChanges ?? VACUUM_AFTER_CHANGES) || Date.now() - this.lastVacuum < VACUUM_EVERY_MS) return;
+    if (this.markedSinceVacuum < (this.options.vacuumAfterChanges ?? VACUUM_AFTER_CHANGES) || Date.now() - this.lastVacuum < VACUUM_EVERY_MS) return;
     this.markedSinceVacuum = 0;
     this.lastVacuum = Date.now();
-    try {
-      await vacuumChangeLog(this.options.db);
-    } catch (err) {
-      // Not the table's owner (a database run by others): autovacuum does it, later.
-      this.vacuumRefused = true;
-      this.options.log.warn({ err: (err as Error).message }, 'search indexer: cannot vacuum the change log; autovacuum will, later');
-    }
+    // A user that does not own the table is skipped by PostgreSQL with a warning of its
+    // own (autovacuum does it later); a failure here is tried again after as many changes.
+    await vacuumChangeLog(this.options.db).catch((err: unknown) => this.options.log.warn({ err: (err as Error).message }, 'search indexer: could not vacuum the change log'));
   }
 
   /**
