@@ -316,7 +316,7 @@ describe('which values a read may return (issue #46, items 1 and 4)', () => {
       await srt.services.writes.submit(admin, { entities: half.map((d) => ({ urn: parseUrn(d), changes: [{ op: 'set', aspect: 'structuredProperties', value: { properties: [{ propertyUrn: urn, values: [num(2)] }] } }] })) });
     }
     await srt.services.properties.replace(steward, replacement(urn, { allowedValues: allowed(1, 3), migration: { remap: [{ from: num(2), to: num(3) }], convert: false, dropInvalid: false } }));
-    const [{ since }] = nonEmpty(await srt.database.db.query<{ since: string }>({ text: 'SELECT max(id)::text AS since FROM change_log', values: [] }));
+    const since = nonEmpty(await srt.database.db.query<{ since: string }>({ text: 'SELECT max(id)::text AS since FROM change_log', values: [] }))[0]!.since;
     const written = async () => nonEmpty(await srt.database.db.query<{ n: number }>({ text: `SELECT count(*)::int AS n FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.paced.%'`, values: [since] }))[0]!.n;
     // The indexer stops before the job starts: the job writes its first chunk, then waits
     // for the index (10 s at most) instead of writing the next ones.
