@@ -118,7 +118,6 @@ export function request(url, method, body, token, contentType = 'application/jso
   });
 }
 
-/** Replaces (or appends) the section `## <title>` of BENCHMARKS.md. */
 /**
  * A section's text from this line on is written by hand (runs compared, what a profile
  * showed) and kept when the benchmark writes the section again: a rewrite used to drop
@@ -126,6 +125,7 @@ export function request(url, method, body, token, contentType = 'application/jso
  */
 export const KEPT_BELOW = '<!-- Written by hand from here to the next section: a new run of the benchmark keeps it. -->';
 
+/** Replaces (or appends) the section `## <title>` of BENCHMARKS.md, keeping its part below KEPT_BELOW. */
 export function writeSection(title, body) {
   const file = path.join(ROOT, 'BENCHMARKS.md');
   const header = '# Benchmarks\n\nMeasured with `npm run bench -- <name>` on the machine each section names. Figures are medians of the rounds; ratios compare with a baseline measured in the same run, because absolute times on shared machines drift.\n';

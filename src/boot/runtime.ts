@@ -134,7 +134,8 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   services = createServices({ db, access, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, urnNamespace: config.urnNamespace, undefinedPropertyValues, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, authEnabled: config.authEnabled, registryChanges, groupCommit: config.writeGroupCommit, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), tokenSessionHours: config.consoleSessionHours, ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
   worker = new JobWorker({ db, log, writes: backgroundWrites, onChanges: () => indexer?.nudge(), format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
-  worker.register(MIGRATE_PROPERTY_VALUES, migrationHandler({ db, writes: backgroundWrites, log, onChanges: () => indexer?.nudge(), ...(indexer ? { indexer } : {}) }));
+  // A migration's chunks wait for the index, as a person's writes do (the job keeps pace with the indexer).
+  worker.register(MIGRATE_PROPERTY_VALUES, migrationHandler({ db, writes: services.writes, log }));
   const searchService = services.search;
   worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, writes: backgroundWrites, onChanges: () => indexer?.nudge(), search: searchService.enabled ? searchService : null, indexWaiter }));
   worker.register(EVALUATE_TESTS, (ctx) =>

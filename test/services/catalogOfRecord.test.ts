@@ -319,12 +319,12 @@ describe('which values a read may return (issue #46, items 1 and 4)', () => {
     const since = nonEmpty(await srt.database.db.query<{ since: string }>({ text: 'SELECT max(id)::text AS since FROM change_log', values: [] }))[0]!.since;
     const written = async () => nonEmpty(await srt.database.db.query<{ n: number }>({ text: `SELECT count(*)::int AS n FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.paced.%'`, values: [since] }))[0]!.n;
     // The indexer stops before the job starts: the job writes its first chunk, then waits
-    // for the index (10 s at most) instead of writing the next ones.
+    // for the index (INDEX_WAIT_MS, 5 s) instead of writing the next ones.
     await srt.indexer!.stop();
     srt.worker.start();
     await waitFor('the first chunk', 60_000, async () => ((await written()) >= 500 ? true : undefined));
     // A second, in which a job that did not wait would write its next chunks; well inside
-    // the 10 s the job waits for the index at most.
+    // the 5 s the job's writes wait for the index at most.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     srt.indexer!.start();
     await waitFor('the migration to finish', 120_000, async () => ((await srt.services.properties.get(admin, urn))?.migrating === false ? true : undefined));

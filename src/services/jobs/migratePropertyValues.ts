@@ -16,7 +16,6 @@ import type { EntityPlan } from '../../domain/writes/plan.js';
 import type { Logger } from '../../platform/logger.js';
 import type { Db } from '../../store/database.js';
 import { finishMigration, migrationOf } from '../../store/propertyMigrations.js';
-import { entitiesPendingUpTo } from '../../store/changeLog.js';
 import { countMigratingHolders, migratingHolders } from '../../store/propertyValues.js';
 import type { Caller } from '../caller.js';
 import type { WriteService } from '../writes/writeService.js';
@@ -25,43 +24,18 @@ import type { JobContext, JobHandler } from './worker.js';
 /** Entities written per plan. */
 const CHUNK = 500;
 
-/**
- * How long, at most, the job waits after a chunk for the search index to take it. The
- * job does not run ahead of the indexer: flat out, the job's next chunks, the indexer's
- * documents for the chunks before and Meilisearch indexing them all ran at once on two
- * cores, and /health's p99 was 89-157 ms (docs/decisions.md, "The migration job waits
- * for the search index"). Bounded, so that an index that has stopped (Meilisearch down)
- * delays a migration by at most this a chunk.
- */
-const INDEX_WAIT_MS = 10_000;
-
 export interface MigrationDeps {
   readonly db: Db;
+  /**
+   * Writes that wait for the search index, as a person's do (docs/contract.md §6): each
+   * chunk waits until the index has taken it, so the job never runs ahead of the indexer.
+   * Flat out, the job's next chunks, the indexer's documents for the chunks before and
+   * Meilisearch indexing them all ran at once on two cores, and /health's p99 was 89-157 ms
+   * (docs/decisions.md, "The migration job waits for the search index"). The wait is the
+   * write path's own: bounded by INDEX_WAIT_MS, none while the indexer is failing.
+   */
   readonly writes: WriteService;
   readonly log: Logger;
-  /** Called when a chunk wrote something (the indexer is nudged). */
-  readonly onChanges?: () => void;
-  /** This process's search indexer; absent without search. */
-  readonly indexer?: {
-    /** Resolves when the indexer ended a batch, or after `ms`. */
-    nextBatch(ms: number): Promise<void>;
-    /** Whether it is indexing (not failing: Meilisearch answers). */
-    readonly state: { readonly healthy: boolean };
-  };
-}
-
-/**
- * Waits, at most INDEX_WAIT_MS, until the search index has taken the chunk's changes (up
- * to `upTo`); not at all while the indexer is failing, which the change log catches up later.
- */
-async function untilIndexed(deps: MigrationDeps, urns: readonly string[], upTo: bigint): Promise<void> {
-  const { indexer } = deps;
-  if (!indexer || upTo <= 0n) return;
-  const deadline = performance.now() + INDEX_WAIT_MS;
-  while (performance.now() < deadline && indexer.state.healthy) {
-    if ((await entitiesPendingUpTo(deps.db, urns, upTo)).size === 0) return;
-    await indexer.nextBatch(Math.min(500, deadline - performance.now()));
-  }
 }
 
 interface MigrationPayload {
@@ -106,15 +80,13 @@ export function migrationHandler(deps: MigrationDeps): JobHandler {
         urn: parseUrn(urn),
         changes: [{ op: 'compute', aspect: ASPECT.structuredProperties, compute: (current: unknown) => current ?? { properties: [] }, systemMetadata: { runId: `migration-${ctx.job.id}` } }],
       }));
-      const { result, receipt } = await deps.writes.submit(author, { entities }, { atomic: false, skipMissing: true, async: true });
+      const { result } = await deps.writes.submit(author, { entities }, { atomic: false, skipMissing: true });
       const refused = result.entities.filter((e) => e.status === 'refused');
       if (refused.length > 0) deps.log.warn({ propertyUrn: p.propertyUrn, refused: refused.length, first: refused.slice(0, 3).map((e) => ({ urn: e.urn, reason: e.error?.message })) }, 'migration could not rewrite some entities');
       refusedInPass += refused.length;
-      if (receipt.lastChange > 0n) deps.onChanges?.();
       after = urns.at(-1)!;
       done += urns.length - refused.length;
       await ctx.progress({ total: Math.max(total, done), done });
-      await untilIndexed(deps, urns, receipt.lastChange);
     }
   };
 }
