@@ -33,7 +33,8 @@ export async function startAsUser(env, { viaNpm = false, nodeArgs = [] } = {}) {
   const command = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [...startFlags(), ...nodeArgs, path.join(ROOT, 'dist/main.js')]];
   const child = spawn(command[0], command[1], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? tmpdir(), PORT: '0', LOG_FORMAT: 'json', ...env },
+    // PRINCIPAL_SHARE from the bench's own environment (1: the server without per-principal shares, for a before and after).
+    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? tmpdir(), ...(process.env.PRINCIPAL_SHARE ? { PRINCIPAL_SHARE: process.env.PRINCIPAL_SHARE } : {}), PORT: '0', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: viaNpm,
   });

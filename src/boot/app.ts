@@ -38,6 +38,7 @@ import { tokenRoutes } from '../rest/tokenRoutes.js';
 import { policyRoutes } from '../rest/policyRoutes.js';
 import { installTraceHeader } from '../rest/traceHeader.js';
 import { traceRoutes } from '../rest/traceRoutes.js';
+import { installServerShare } from '../rest/serverShare.js';
 import type { Services } from '../services/index.js';
 import { consoleRoutes, isConsolePath } from '../web/console.js';
 import { datahubAppRoutes, isDataHubAppPath } from '../web/datahubApp.js';
@@ -184,6 +185,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     graphqlPaths: GRAPHQL_PATHS,
     failuresPerMinute: config.authFailuresPerMinute,
   });
+  // After authentication: a request is held for its principal, known only then.
+  installServerShare(app, config.principalShare);
 
   installIndexStatusHeader(app);
   if (deps.searchIndex) installSearchIndexHeader(app, deps.searchIndex);

@@ -67,6 +67,11 @@ export interface Config {
   /** A file that receives the audit lines too, rotated by size (the log has them either way). */
   readonly auditLog: AuditLogConfig | undefined;
   readonly rateLimitPerMinute: number;
+  /**
+   * The share of the server's recent time one principal may keep it busy while another
+   * has a request in flight, before its next request waits (rest/serverShare.ts); 1: never.
+   */
+  readonly principalShare: number;
   /** Failed authentications one client address may make per minute before it is answered 429. */
   readonly authFailuresPerMinute: number;
   /** How long a console sign-in with an access token lasts, at most (never past the token). */
@@ -152,6 +157,15 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
   if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** A number in (0, 1]. */
+function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new ConfigError(`${name} must be a number above 0 and at most 1 (1 turns it off), got ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -339,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: trustedProxies(env),
     auditLog: auditLog(env),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60_000, 1),
+    principalShare: fraction(env, 'PRINCIPAL_SHARE', 0.4),
     authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 600, 1),
     consoleSessionHours: int(env, 'CONSOLE_SESSION_HOURS', 12, 1),
     reindexOnStart:
