@@ -342,6 +342,39 @@ describe('which values a read may return (issue #46, items 1 and 4)', () => {
     expect(await holders(urn, '3')).toBe(100);
   });
 
+  test("a hard delete's cleanup, too, writes its next chunk only once the search index has taken the one before", async () => {
+    const urn = 'urn:li:structuredProperty:cor.cleaned';
+    await srt.services.properties.create(admin, { id: 'cor.cleaned', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'] });
+    // 2,100 holders: three chunks of the cleanup (1,000, 1,000, 100).
+    const datasets = Array.from({ length: 2_100 }, (_, i) => dataset(`cleaned.${i}`));
+    for (let i = 0; i < datasets.length; i += 700) {
+      const part = datasets.slice(i, i + 700);
+      await writesOf(srt.services).batchUpsert(admin, ENTITY.dataset, part.map((d) => ({ urn: d, aspects: new Map([['status', { value: { removed: false } }]]) })));
+      await srt.services.writes.submit(admin, { entities: part.map((d) => ({ urn: parseUrn(d), changes: [{ op: 'set', aspect: 'structuredProperties', value: { properties: [{ propertyUrn: urn, values: [num(1)] }] } }] })) });
+    }
+    await srt.worker.stop();
+    await srt.services.properties.delete(admin, urn);
+    const since = nonEmpty(await srt.database.db.query<{ since: string }>({ text: 'SELECT max(id)::text AS since FROM change_log', values: [] }))[0]!.since;
+    const written = async () => nonEmpty(await srt.database.db.query<{ n: number }>({ text: `SELECT count(*)::int AS n FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.cleaned.%'`, values: [since] }))[0]!.n;
+    // As for the migration above: the indexer stopped, the job writes one chunk and waits.
+    await srt.indexer!.stop();
+    srt.worker.start();
+    await waitFor('the first chunk', 60_000, async () => ((await written()) >= 1_000 ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    srt.indexer!.start();
+    await waitFor('the cleanup to finish', 120_000, async () => ((await srt.services.jobs.list(admin, { kind: 'cleanup-property-values', propertyUrn: urn, count: 1 }))[0]?.status === 'done' ? true : undefined));
+    const chunks = await srt.database.db.query<{ changes: number; created: number; indexed: number | null }>({
+      text: `SELECT count(*)::int AS changes, extract(epoch FROM min(created_on))::float8 AS created, extract(epoch FROM max(indexed_on))::float8 AS indexed
+        FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.cleaned.%' GROUP BY xid ORDER BY min(id)`,
+      values: [since],
+    });
+    expect(chunks.map((c) => c.changes)).toEqual([1_000, 1_000, 100]);
+    for (let k = 1; k < chunks.length; k++) {
+      expect(chunks[k - 1]!.indexed).not.toBeNull();
+      expect(chunks[k - 1]!.indexed!).toBeLessThanOrEqual(chunks[k]!.created);
+    }
+  });
+
   test('the indexer vacuums the change log once it has marked enough changes (1,000 here, 20,000 as shipped): counts of pending changes stop walking the marked ones', async () => {
     // The migration above marked over 3,000 changes.
     await waitFor('a vacuum of the change log by the indexer', 60_000, async () => ((await changeLogVacuums()) > vacuumsBefore ? true : undefined));

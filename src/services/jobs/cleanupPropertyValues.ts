@@ -6,7 +6,10 @@
  * this job only reclaims them. Each batch is one plan through the one write entry point
  * (the system's: every holder's aspect written again as readers see it, which leaves the
  * hidden values out), so retention, the change log and history apply as to any write; a
- * crash loses at most the batch in flight, which the next attempt redoes.
+ * crash loses at most the batch in flight, which the next attempt redoes. Each batch
+ * waits for the search index as a person's write does (bounded by INDEX_WAIT_MS, not at
+ * all while the indexer fails), so the job never runs ahead of the indexer
+ * (docs/decisions.md, "Each principal's share of the server").
  *
  * Hard means gone (issues #29, #39, #46): then every older version of any entity's
  * structuredProperties written no later than the change loses the property too, in
@@ -52,7 +55,7 @@ export async function cleanupBatch(db: Db, writes: WriteService, propertyUrn: st
       },
     ],
   }));
-  const { result, receipt } = await writes.submit(SYSTEM_CALLER, { entities }, { atomic: false, skipMissing: true, async: true });
+  const { result, receipt } = await writes.submit(SYSTEM_CALLER, { entities }, { atomic: false, skipMissing: true });
   const refused = result.entities.filter((e) => e.status === 'refused');
   if (refused.length > 0) throw new Error(`the cleanup of ${propertyUrn} could not rewrite ${refused.length} holders, e.g. ${refused[0]!.urn}: ${refused[0]!.error?.message}`);
   return { removed: holders.length, lastChange: receipt.lastChange };
