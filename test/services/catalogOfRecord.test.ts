@@ -282,6 +282,35 @@ describe('which values a read may return (issue #46, items 1 and 4)', () => {
   const holders = async (urn: string, value: string) =>
     (await srt.services.search.scroll(admin, { types: ['dataset'], query: '*', count: 100, orFilters: [{ and: [{ field: `structuredProperties.${urn.slice('urn:li:structuredProperty:'.length)}`, values: [value] }] }] })).entities.length;
 
+  /**
+   * The job just queued, run with the indexer stopped until it has written its first chunk
+   * (`first` changes to datasets named `like`) and for a second more, in which a job that
+   * did not wait for the index would write its next chunks (well inside INDEX_WAIT_MS, 5 s
+   * at most); then with the indexer until `done`. Each chunk is one transaction of the
+   * job (its changes share their xid): checks that each was indexed before the next was
+   * written, and returns their sizes.
+   */
+  async function pacedChunks(like: string, first: number, done: () => Promise<boolean>): Promise<number[]> {
+    const since = nonEmpty(await srt.database.db.query<{ since: string }>({ text: 'SELECT max(id)::text AS since FROM change_log', values: [] }))[0]!.since;
+    const written = async () => nonEmpty(await srt.database.db.query<{ n: number }>({ text: `SELECT count(*)::int AS n FROM change_log WHERE id > $1::bigint AND urn LIKE $2`, values: [since, `%${like}.%`] }))[0]!.n;
+    await srt.indexer!.stop();
+    srt.worker.start();
+    await waitFor('the first chunk', 60_000, async () => ((await written()) >= first ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    srt.indexer!.start();
+    await waitFor('the job to finish', 120_000, async () => ((await done()) ? true : undefined));
+    const chunks = await srt.database.db.query<{ changes: number; created: number; indexed: number | null }>({
+      text: `SELECT count(*)::int AS changes, extract(epoch FROM min(created_on))::float8 AS created, extract(epoch FROM max(indexed_on))::float8 AS indexed
+        FROM change_log WHERE id > $1::bigint AND urn LIKE $2 GROUP BY xid ORDER BY min(id)`,
+      values: [since, `%${like}.%`],
+    });
+    for (let k = 1; k < chunks.length; k++) {
+      expect(chunks[k - 1]!.indexed).not.toBeNull();
+      expect(chunks[k - 1]!.indexed!).toBeLessThanOrEqual(chunks[k]!.created);
+    }
+    return chunks.map((c) => c.changes);
+  }
+
   test('the holders are indexed again when the definition commits, their values as the migration makes them, before the job rewrites any', async () => {
     const urn = 'urn:li:structuredProperty:cor.indexed';
     await srt.services.properties.create(admin, { id: 'cor.indexed', valueType: 'urn:li:dataType:svc.number', entityTypes: ['urn:li:entityType:svc.dataset'], cardinality: 'SINGLE', allowedValues: allowed(1, 2, 3) });
@@ -316,29 +345,8 @@ describe('which values a read may return (issue #46, items 1 and 4)', () => {
       await srt.services.writes.submit(admin, { entities: half.map((d) => ({ urn: parseUrn(d), changes: [{ op: 'set', aspect: 'structuredProperties', value: { properties: [{ propertyUrn: urn, values: [num(2)] }] } }] })) });
     }
     await srt.services.properties.replace(steward, replacement(urn, { allowedValues: allowed(1, 3), migration: { remap: [{ from: num(2), to: num(3) }], convert: false, dropInvalid: false } }));
-    const since = nonEmpty(await srt.database.db.query<{ since: string }>({ text: 'SELECT max(id)::text AS since FROM change_log', values: [] }))[0]!.since;
-    const written = async () => nonEmpty(await srt.database.db.query<{ n: number }>({ text: `SELECT count(*)::int AS n FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.paced.%'`, values: [since] }))[0]!.n;
-    // The indexer stops before the job starts: the job writes its first chunk, then waits
-    // for the index (INDEX_WAIT_MS, 5 s) instead of writing the next ones.
-    await srt.indexer!.stop();
-    srt.worker.start();
-    await waitFor('the first chunk', 60_000, async () => ((await written()) >= 500 ? true : undefined));
-    // A second, in which a job that did not wait would write its next chunks; well inside
-    // the 5 s the job's writes wait for the index at most.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    srt.indexer!.start();
-    await waitFor('the migration to finish', 120_000, async () => ((await srt.services.properties.get(admin, urn))?.migrating === false ? true : undefined));
-    // Each chunk is one transaction of the job: its changes share their xid.
-    const chunks = await srt.database.db.query<{ changes: number; created: number; indexed: number | null }>({
-      text: `SELECT count(*)::int AS changes, extract(epoch FROM min(created_on))::float8 AS created, extract(epoch FROM max(indexed_on))::float8 AS indexed
-        FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.paced.%' GROUP BY xid ORDER BY min(id)`,
-      values: [since],
-    });
-    expect(chunks.map((c) => c.changes)).toEqual([500, 500, 200]);
-    for (let k = 1; k < chunks.length; k++) {
-      expect(chunks[k - 1]!.indexed).not.toBeNull();
-      expect(chunks[k - 1]!.indexed!).toBeLessThanOrEqual(chunks[k]!.created);
-    }
+    const chunks = await pacedChunks('cor.paced', 500, async () => (await srt.services.properties.get(admin, urn))?.migrating === false);
+    expect(chunks).toEqual([500, 500, 200]);
     expect(await holders(urn, '3')).toBe(100);
   });
 
@@ -354,25 +362,8 @@ describe('which values a read may return (issue #46, items 1 and 4)', () => {
     }
     await srt.worker.stop();
     await srt.services.properties.delete(admin, urn);
-    const since = nonEmpty(await srt.database.db.query<{ since: string }>({ text: 'SELECT max(id)::text AS since FROM change_log', values: [] }))[0]!.since;
-    const written = async () => nonEmpty(await srt.database.db.query<{ n: number }>({ text: `SELECT count(*)::int AS n FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.cleaned.%'`, values: [since] }))[0]!.n;
-    // As for the migration above: the indexer stopped, the job writes one chunk and waits.
-    await srt.indexer!.stop();
-    srt.worker.start();
-    await waitFor('the first chunk', 60_000, async () => ((await written()) >= 1_000 ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    srt.indexer!.start();
-    await waitFor('the cleanup to finish', 120_000, async () => ((await srt.services.jobs.list(admin, { kind: 'cleanup-property-values', propertyUrn: urn, count: 1 }))[0]?.status === 'done' ? true : undefined));
-    const chunks = await srt.database.db.query<{ changes: number; created: number; indexed: number | null }>({
-      text: `SELECT count(*)::int AS changes, extract(epoch FROM min(created_on))::float8 AS created, extract(epoch FROM max(indexed_on))::float8 AS indexed
-        FROM change_log WHERE id > $1::bigint AND urn LIKE '%cor.cleaned.%' GROUP BY xid ORDER BY min(id)`,
-      values: [since],
-    });
-    expect(chunks.map((c) => c.changes)).toEqual([1_000, 1_000, 100]);
-    for (let k = 1; k < chunks.length; k++) {
-      expect(chunks[k - 1]!.indexed).not.toBeNull();
-      expect(chunks[k - 1]!.indexed!).toBeLessThanOrEqual(chunks[k]!.created);
-    }
+    const chunks = await pacedChunks('cor.cleaned', 1_000, async () => (await srt.services.jobs.list(admin, { kind: 'cleanup-property-values', propertyUrn: urn, count: 1 }))[0]?.status === 'done');
+    expect(chunks).toEqual([1_000, 1_000, 100]);
   });
 
   test('the indexer vacuums the change log once it has marked enough changes (1,000 here, 20,000 as shipped): counts of pending changes stop walking the marked ones', async () => {
