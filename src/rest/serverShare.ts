@@ -24,7 +24,7 @@ import { PROBE_PATHS } from './systemRoutes.js';
  * principal may keep in flight (ten pages of value history take about a second under
  * attack): with 1 s, a client whose requests each last a second was held a quarter of a
  * second between them and kept the server 80% of the time. A new principal may keep the
- * server busy about TAU x ln(1 / (1 - SHARE)) before it is held (3.5 s at one half).
+ * server busy about TAU x ln(1 / (1 - SHARE)) before it is held (2.6 s at 0.4).
  */
 export const TAU_MS = 5000;
 
@@ -48,6 +48,7 @@ export const shareDelaySeconds = new client.Counter({
 export class ServerShare {
   private readonly accounts = new Map<string, Account>();
   private inFlightTotal = 0;
+  private prunedAt = 0;
 
   constructor(
     /** The share of the recent past a principal may keep the server busy, 0 < share <= 1 (1: never wait). */
@@ -99,9 +100,14 @@ export class ServerShare {
     return account.inFlight > 0 ? this.tau - (this.tau - account.busy) * decay : account.busy * decay;
   }
 
-  /** Idle principals whose figure is negligible are dropped, so a stream of new tokens or addresses costs no memory. */
+  /**
+   * Idle principals whose figure is negligible are dropped, so a stream of new tokens or
+   * addresses costs no memory; at most once a second, so that many principals at once do
+   * not make every request's end a walk of them all.
+   */
   private forgetIdle(): void {
-    if (this.accounts.size < 64) return;
+    if (this.accounts.size < 64 || this.now() - this.prunedAt < 1000) return;
+    this.prunedAt = this.now();
     for (const [key, account] of this.accounts) if (account.inFlight === 0 && this.busyNow(account) < 1) this.accounts.delete(key);
   }
 }
@@ -113,8 +119,9 @@ function principalOf(request: FastifyRequest): string {
 
 /**
  * Holds each request, after authentication, until its principal is within its share;
- * probes and /metrics are never held (but are someone else in flight). Installed after installAuthentication (its
- * onRequest hook runs after that one's).
+ * probes and /metrics are never held (but are someone else in flight). Installed after
+ * installAuthentication, so that its onRequest hook runs after that one's. With
+ * authentication off every request is the same caller's: nobody is held.
  */
 export function installServerShare(app: FastifyInstance, share: number): ServerShare {
   const meter = new ServerShare(share);
