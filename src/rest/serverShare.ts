@@ -16,7 +16,7 @@
  * docs/decisions.md, "Each principal's share of the server", has the figures.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import client from 'prom-client';
+import { shareDelays, shareDelaySeconds } from '../telemetry/metrics.js';
 import { PROBE_PATHS } from './systemRoutes.js';
 
 /**
@@ -35,16 +35,7 @@ interface Account {
   inFlight: number;
 }
 
-export const shareDelays = new client.Counter({
-  name: 'propgraph_http_share_delays_total',
-  help: "Requests held before they started because their principal had taken more than its share of the server's time while others waited",
-});
-export const shareDelaySeconds = new client.Counter({
-  name: 'propgraph_http_share_delay_seconds_total',
-  help: 'Time requests were held for their principal to fall back within its share of the server',
-});
-
-/** The accounting, apart from HTTP: principals by key, the clock injected (tests/unit/serverShare.test.ts). */
+/** The accounting, apart from HTTP: principals by key, the clock injected (test/unit/serverShare.test.ts). */
 export class ServerShare {
   private readonly accounts = new Map<string, Account>();
   private inFlightTotal = 0;

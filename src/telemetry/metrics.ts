@@ -152,6 +152,20 @@ export const sharedLookupStatements = new client.Counter({
   registers,
 });
 
+// Each principal's share of the server (rest/serverShare.ts).
+
+export const shareDelays = new client.Counter({
+  name: 'propgraph_http_share_delays_total',
+  help: "Requests held before they started because their principal had taken more than its share of the server's time while others waited",
+  registers,
+});
+
+export const shareDelaySeconds = new client.Counter({
+  name: 'propgraph_http_share_delay_seconds_total',
+  help: 'Time requests were held for their principal to fall back within its share of the server',
+  registers,
+});
+
 // Jobs.
 
 export const jobs = new client.Gauge({

@@ -7,7 +7,7 @@
  * (TAU x ln(1 / 0.8) = 1.1 s) rather than the default's 2.6 s.
  */
 import { connect, type Socket } from 'node:net';
-import { shareDelays } from '../../src/rest/serverShare.js';
+import { shareDelays } from '../../src/telemetry/metrics.js';
 import { http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
