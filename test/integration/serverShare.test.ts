@@ -63,8 +63,8 @@ test('while another principal has a request in flight, the loop is held once pas
     await rootLoop(1.5);
     const held = (await delays()) - before;
     expect(held).toBeGreaterThan(0);
-    // Probes are answered, never held, while root (who /health knows by its token) is past its share and the reader waits.
-    for (const path of ['/health', '/health/live', '/health/ready']) expect((await http(server.url, 'GET', path, { headers: root })).status).toBe(200);
+    // Probes and the scrape are answered, never held, while root (who /health and /metrics know by its token) is past its share and the reader waits.
+    for (const path of ['/health', '/health/live', '/health/ready', '/metrics']) expect((await http(server.url, 'GET', path, { headers: root })).status).toBe(200);
     expect((await delays()) - before).toBe(held);
   } finally {
     socket.destroy();

@@ -4,6 +4,7 @@
  * flight, and only then; held as told, a closed loop settles at its share whatever the
  * length of its requests; idle principals are forgotten.
  */
+import { loadConfig } from '../../src/platform/config.js';
 import { ServerShare } from '../../src/rest/serverShare.js';
 
 const TAU = 5000;
@@ -67,6 +68,19 @@ describe('ServerShare', () => {
     expect(wait).toBeLessThan(TAU * Math.log(2) + 1);
     advance(wait);
     expect(m.delayFor('p')).toBeLessThan(1);
+    endOther();
+  });
+
+  test('at the default share, 0.4, a principal in flight all the time is held at most TAU x ln(1 / 0.4), 4.6 s', () => {
+    expect(loadConfig({}).principalShare).toBe(0.4);
+    const { m, advance } = meter(0.4);
+    const endOther = m.start('other');
+    const end = m.start('p');
+    advance(TAU * 20);
+    end();
+    const wait = m.delayFor('p');
+    expect(wait).toBeGreaterThan(4500);
+    expect(wait).toBeLessThanOrEqual(TAU * Math.log(1 / 0.4) + 1);
     endOther();
   });
 
