@@ -1,6 +1,6 @@
 /**
  * Each principal's share of the server (issue #46: four clients in closed loops, each
- * within every size bound, together held /health's p99 at 113-161 ms while a bare server
+ * within every size bound, together held /health's p99 at 113-150 ms while a bare server
  * on the same two cores answered in 13-20 ms). Bounding each request's cost does not
  * bound a client that sends the next one the moment the last is answered: the server
  * stays saturated, and everyone else waits for a core. So a principal whose requests
