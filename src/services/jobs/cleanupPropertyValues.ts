@@ -26,23 +26,19 @@ import { countStaleHolders, staleHolders } from '../../store/propertyValues.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import type { WriteService } from '../writes/writeService.js';
 
-export interface CleanupBatch {
-  readonly removed: number;
-  readonly lastChange: bigint;
-}
-
 export async function remainingStaleValues(db: Db, propertyUrn: string): Promise<number> {
   return countStaleHolders(db, propertyUrn);
 }
 
 /**
- * Removes up to `limit` entities' stale values of the property; 0 removed means done.
+ * Removes up to `limit` entities' stale values of the property; returns how many
+ * entities it rewrote, 0 meaning done.
  * A holder the write path refuses (it should not happen: the write only takes values
  * out) fails the batch, naming it, rather than coming back for ever.
  */
-export async function cleanupBatch(db: Db, writes: WriteService, propertyUrn: string, limit: number): Promise<CleanupBatch> {
+export async function cleanupBatch(db: Db, writes: WriteService, propertyUrn: string, limit: number): Promise<number> {
   const holders = await staleHolders(db, propertyUrn, limit);
-  if (holders.length === 0) return { removed: 0, lastChange: 0n };
+  if (holders.length === 0) return 0;
   const entities: EntityPlan[] = holders.map((h) => ({
     urn: parseUrn(h.entityUrn),
     changes: [
@@ -55,10 +51,10 @@ export async function cleanupBatch(db: Db, writes: WriteService, propertyUrn: st
       },
     ],
   }));
-  const { result, receipt } = await writes.submit(SYSTEM_CALLER, { entities }, { atomic: false, skipMissing: true });
+  const { result } = await writes.submit(SYSTEM_CALLER, { entities }, { atomic: false, skipMissing: true });
   const refused = result.entities.filter((e) => e.status === 'refused');
   if (refused.length > 0) throw new Error(`the cleanup of ${propertyUrn} could not rewrite ${refused.length} holders, e.g. ${refused[0]!.urn}: ${refused[0]!.error?.message}`);
-  return { removed: holders.length, lastChange: receipt.lastChange };
+  return holders.length;
 }
 
 async function scrub(db: Queryable, rows: readonly HistoryRow[], propertyUrn: string): Promise<void> {

@@ -59,10 +59,11 @@ export class LeaseLostError extends Error {}
 export interface WorkerOptions {
   readonly db: Db;
   readonly log: Logger;
-  /** The one write entry point, which the cleanup writes through. */
+  /**
+   * The one write entry point, which the cleanup writes through: one that waits for the
+   * search index (and nudges the indexer), so the job keeps pace with it.
+   */
   readonly writes: WriteService;
-  /** Called when a job wrote something (so the indexer can be nudged). */
-  readonly onChanges?: () => void;
   readonly pollMs?: number;
   readonly batchSize?: number;
   /** How long a claimed job stays this worker's without a renewal (DEFAULT_LEASE_SECONDS); renewed three times as often. */
@@ -191,14 +192,13 @@ export class JobWorker extends WorkLoop {
     await ctx.progress({ total, done });
     for (;;) {
       if (ctx.stopping()) return 'yield';
-      const batch = await cleanupBatch(db, this.options.writes, propertyUrn, this.options.batchSize ?? CLEANUP_BATCH);
-      if (batch.removed === 0) {
+      const removed = await cleanupBatch(db, this.options.writes, propertyUrn, this.options.batchSize ?? CLEANUP_BATCH);
+      if (removed === 0) {
         if ((await this.scrubHistory(ctx, propertyUrn)) === 'yield') return 'yield';
         await ctx.progress({ total, done: total });
         return 'done';
       }
-      done += batch.removed;
-      if (batch.lastChange > 0n) this.options.onChanges?.();
+      done += removed;
       await ctx.progress({ total, done: Math.min(done, total) });
     }
   }
