@@ -30,7 +30,7 @@ import { restliRoutes } from '../restli/routes.js';
 import { SESSION_PATH, SIGN_OUT_PATH, sessionRoutes } from '../rest/sessionRoutes.js';
 import { SIGN_IN_PATHS, signInRoutes } from '../rest/signInRoutes.js';
 import { doneInTurn, installBodyTurns, noteBodyLength } from '../rest/bodyTurns.js';
-import { backupRoutes, healthRoutes, jobRoutes, PROBE_PATHS, systemUpdateRoutes, type HealthSource } from '../rest/systemRoutes.js';
+import { backupRoutes, healthRoutes, isHealthPath, jobRoutes, systemUpdateRoutes, type HealthSource } from '../rest/systemRoutes.js';
 import { historyRoutes } from '../rest/historyRoutes.js';
 import { testRoutes } from '../rest/testRoutes.js';
 import { complianceRoutes } from '../rest/complianceRoutes.js';
@@ -160,7 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     timeWindow: 60_000,
     // Per principal: the token authentication resolved (this runs after it), however its header was spelled; else per client address.
     keyGenerator: (request) => (request.caller?.tokenId ? `token:${request.caller.tokenId}` : `ip:${request.ip}`),
-    allowList: (request) => request.url === '/health' || PROBE_PATHS.includes(request.url),
+    allowList: (request) => isHealthPath(request.url),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: 'Too Many Requests',
@@ -174,8 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     enabled: config.authEnabled,
     tokens: services.tokens,
     publicPaths: (path) =>
-      path === '/health' ||
-      PROBE_PATHS.includes(path) ||
+      isHealthPath(path) ||
       isDocumentationPath(path) ||
       (config.consoleEnabled && isConsolePath(path)) ||
       (signingIn && SIGN_IN_PATHS.includes(path)) ||

@@ -17,7 +17,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { shareDelays, shareDelaySeconds } from '../telemetry/metrics.js';
-import { PROBE_PATHS } from './systemRoutes.js';
+import { isHealthPath } from './systemRoutes.js';
 
 /**
  * Time constant of the decayed busy time, ms. Several times the longest request a
@@ -121,7 +121,7 @@ export function installServerShare(app: FastifyInstance, share: number): ServerS
     const path = request.url.split('?')[0]!;
     const key = principalOf(request);
     // Probes and scrapes are never held, but they count as someone waiting.
-    const wait = path === '/health' || path === '/metrics' || PROBE_PATHS.includes(path) ? 0 : meter.delayFor(key);
+    const wait = isHealthPath(path) || path === '/metrics' ? 0 : meter.delayFor(key);
     if (wait > 0) {
       shareDelays.inc();
       shareDelaySeconds.inc(wait / 1000);

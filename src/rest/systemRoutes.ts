@@ -34,6 +34,11 @@ function sharedHealth(source: HealthSource): () => Promise<Record<string, Compon
 /** Probes for orchestrators (docs/operations.md): live while the process runs; ready while it should get traffic. */
 export const PROBE_PATHS = ['/health/live', '/health/ready'];
 
+/** /health or a probe: answered to anyone, never rate limited, never held for a principal's share. */
+export function isHealthPath(path: string): boolean {
+  return path === '/health' || PROBE_PATHS.includes(path);
+}
+
 export async function healthRoutes(app: FastifyInstance, options: { health: HealthSource }): Promise<void> {
   const health = sharedHealth(options.health);
   let checking: Promise<Readiness> | undefined;
