@@ -22,7 +22,7 @@ const KEPT = 'jobs.kept';
 const urnOf = (i: number) => datasetUrn(`jobs.d${String(i).padStart(5, '0')}`);
 
 /** How often the server logged that it finished the job. */
-describe.each(faultBackends())('hard delete of a property held by 10,000 datasets, server killed mid-cleanup, %s PostgreSQL', (backend) => {
+describe.each(faultBackends(1))('hard delete of a property held by 10,000 datasets, server killed mid-cleanup, %s PostgreSQL', (backend) => {
   const report = (line: string) => console.log(`[hard delete job, ${backend}] ${line}`);
   let deployment: FaultDeployment;
   let env: Record<string, string>;

@@ -98,7 +98,7 @@ async function deploy(setup: FaultBackend): Promise<{ server: TestServer; outage
 
 // The setups run side by side: each is mostly 30 s of outage, and they share nothing.
 describe('Meilisearch stopped for 30 s under write load', () => {
-  eachSideBySide(faultBackends())('%s: writes succeed or fail clearly throughout, health reports the outage, every acknowledged write is searchable after it', async (setup) => {
+  eachSideBySide(faultBackends(1))('%s: writes succeed or fail clearly throughout, health reports the outage, every acknowledged write is searchable after it', async (setup) => {
     const report = (line: string) => console.log(`[meilisearch outage, ${setup}] ${line}`);
     const { server, outage, stop: stopDeployment } = await deploy(setup);
     try {

@@ -12,7 +12,8 @@
  */
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
-import { eachSideBySide, faultBackends, faultDeployment, type FaultBackend, type FaultDeployment } from '../support/faultServer.js';
+import { eachSideBySide, faultDeployment, type FaultBackend, type FaultDeployment, machineFaultBackends } from '../support/faultServer.js';
+import { partOfMatrix } from '../support/faultMatrix.js';
 import { startPostgres, type PostgresServer } from '../support/globalSetup.js';
 import { enc } from '../support/http.js';
 import { holdersOf, indexedPairs } from '../support/indexedValues.js';
@@ -41,7 +42,7 @@ interface Restart {
 }
 
 // The external variant restarts a cluster of its own, which TEST_DATABASE_URL cannot give.
-const backends = faultBackends().filter((b) => b === 'embedded' || !process.env.TEST_DATABASE_URL);
+const backends = partOfMatrix(machineFaultBackends().filter((b) => b === 'embedded' || !process.env.TEST_DATABASE_URL));
 
 /** One setup's whole scenario: its server, the load, the restart, then what is stored and searchable. */
 async function restartUnderLoad(backend: FaultBackend): Promise<void> {

@@ -39,7 +39,8 @@ const HELD = 4000;
 const heldOf = (i: number) => datasetUrn(`up.h${String(i).padStart(5, '0')}`);
 const root = { authorization: `Bearer ${ROOT_TOKEN}` };
 const previous = releasesBefore(APP_VERSION).slice(0, 2);
-const cases = previous.flatMap((release) => faultBackends().map((backend) => [release.version, backend] as const));
+// Each release on one setup per run, the other in the other part (faultServer.ts, partOfMatrix).
+const cases = previous.flatMap((release, r) => faultBackends(r).map((backend) => [release.version, backend] as const));
 
 /** The search index formats a database holds (none before the release that added the table). */
 async function indexFormats(databaseUrl: string): Promise<string[]> {

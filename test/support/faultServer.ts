@@ -17,6 +17,7 @@ import type { BuiltProcess } from './builtServer.js';
 import { dropIndexes } from './indexedValues.js';
 import { createTestDatabase } from './postgres.js';
 import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from './server.js';
+import { partOfMatrix } from './faultMatrix.js';
 import { tempDir } from './tempDir.js';
 
 export type FaultBackend = 'external' | 'embedded';
@@ -24,10 +25,15 @@ export type FaultBackend = 'external' | 'embedded';
 /** What every fault scenario's server runs with, beside its database and engine. */
 const FAULT_SETTINGS = { RATE_LIMIT_PER_MINUTE: '10000000', LEASE_SECONDS: '5' };
 
-/** The embedded default always (where the bundled engines exist), an external PostgreSQL when one is available. */
-export function faultBackends(): FaultBackend[] {
+/** The setups this machine has: the embedded default always (where the bundled engines exist), an external PostgreSQL when one is available. */
+export function machineFaultBackends(): FaultBackend[] {
   if (!searchAvailableForTests()) return [];
   return postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded'];
+}
+
+/** This run's setups for a fault suite (partOfMatrix of the machine's). */
+export function faultBackends(turn = 0): FaultBackend[] {
+  return partOfMatrix(machineFaultBackends(), turn);
 }
 
 /**

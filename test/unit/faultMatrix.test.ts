@@ -1,0 +1,47 @@
+/**
+ * The fault suites' matrix is split between `npm test` and CI's Node 24 run (issue #43,
+ * test/support/faultMatrix.ts): the two parts together are every case, each once, and
+ * CI's scripts do run both parts.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { faultMatrixPart, partOfMatrix } from '../support/faultMatrix.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('the fault matrix in two parts', () => {
+  test.each([1, 2, 3, 4])('of %i cases, the first and second parts are disjoint and make the whole, at every turn', (n) => {
+    const cases = Array.from({ length: n }, (_, i) => `case${i}`);
+    for (const turn of [0, 1, 2]) {
+      const first = partOfMatrix(cases, turn, 'first');
+      const second = partOfMatrix(cases, turn, 'second');
+      expect(first.length).toBeGreaterThan(0);
+      expect(second.length).toBeGreaterThan(0);
+      if (n > 1) expect(first.filter((c) => second.includes(c))).toEqual([]);
+      expect(new Set([...first, ...second])).toEqual(new Set(cases));
+      expect(partOfMatrix(cases, turn, 'full')).toEqual(cases);
+    }
+  });
+
+  test('turns alternate which setup the first part takes', () => {
+    expect(partOfMatrix(['embedded', 'external'], 0, 'first')).toEqual(['embedded']);
+    expect(partOfMatrix(['embedded', 'external'], 1, 'first')).toEqual(['external']);
+  });
+
+  test('the part comes from FAULT_MATRIX, first by default, and a wrong one is refused', () => {
+    expect(faultMatrixPart({})).toBe('first');
+    expect(faultMatrixPart({ FAULT_MATRIX: 'second' })).toBe('second');
+    expect(() => faultMatrixPart({ FAULT_MATRIX: 'both' })).toThrow(/one of full, first, second/);
+  });
+
+  test("CI runs the first part (npm test) and the second (test:node24:rest), so every case once", () => {
+    const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    const ci = readFileSync(path.join(ROOT, '.ci/run'), 'utf8');
+    expect(scripts.test).not.toMatch(/FAULT_MATRIX/);
+    expect(scripts['test:node24:rest']).toMatch(/^FAULT_MATRIX=second /);
+    expect(scripts['test:node24:rest']).toContain('test/faults');
+    expect(ci).toMatch(/^step npm test$/m);
+    expect(ci).toMatch(/^step npm run test:node24:rest$/m);
+  });
+});
