@@ -1,10 +1,20 @@
 /**
  * An earlier release, built as a user installs it: its commit (src/domain/releases.ts:
  * a clone of main need not hold the tags, but holds every release's commit) exported
- * with `git archive` into a directory of its own, then `npm ci` there (which generates
- * and builds it, as for any install). The build is kept per commit under the system's
- * temporary directory, so only the first run pays for the install (about a minute);
+ * with `git archive` into a directory of its own, then installed there from its own
+ * lockfile (which generates and builds it, as for any install). The build is kept per
+ * commit under the system's temporary directory, so only the first run pays for it;
  * jest workers building the same commit at once wait for one another.
+ *
+ * The install starts from this checkout's node_modules, hard-linked, and `npm install`
+ * brings it to the release's lockfile: npm replaces a package that differs by unpacking
+ * it afresh (new files, so the links to ours are dropped, never written through) and
+ * leaves the others alone. The tree is the one `npm ci` makes, for a fraction of the
+ * work: `npm ci` unpacks all 1,700 packages (80 s and 110 s of CPU for one release on
+ * these machines, three releases per cold run), where the linked install takes 20-30 s,
+ * most of it the release's own TypeScript build. npm's record of the tree
+ * (node_modules/.package-lock.json) and our Node downloads (node_modules/.cache) are
+ * unlinked first: npm rewrites the one, and the other is not the release's.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +58,27 @@ function run(command: string, args: string[], cwd: string, log: string): Promise
   });
 }
 
+/**
+ * Installs the release in `work` (its sources in place): from this checkout's modules,
+ * hard-linked, when there are some and the link is possible; from nothing otherwise.
+ */
+async function installFromLinkedModules(work: string): Promise<void> {
+  const ours = path.join(ROOT, 'node_modules');
+  const theirs = path.join(work, 'node_modules');
+  let linked = false;
+  if (existsSync(ours)) {
+    try {
+      await run('cp', ['-al', ours, theirs], work, `${work}.link.log`);
+      for (const own of ['.package-lock.json', '.cache']) rmSync(path.join(theirs, own), { recursive: true, force: true });
+      linked = true;
+    } catch {
+      rmSync(theirs, { recursive: true, force: true });
+    }
+  }
+  if (linked) await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline'], work, `${work}.npm-install.log`);
+  else await run('npm', ['ci', '--no-audit', '--no-fund'], work, `${work}.npm-ci.log`);
+}
+
 export async function buildRelease(release: Release): Promise<ReleaseBuild> {
   const root = path.join(CACHE, release.commit);
   const ready = path.join(root, '.propgraph-release-ready');
@@ -73,7 +104,7 @@ export async function buildRelease(release: Release): Promise<ReleaseBuild> {
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true });
     await run('sh', ['-c', `git -C "${ROOT}" archive ${release.commit} | tar -x -C "${work}"`], work, `${work}.archive.log`);
-    await run('npm', ['ci', '--no-audit', '--no-fund'], work, `${work}.npm-ci.log`);
+    await installFromLinkedModules(work);
     writeFileSync(path.join(work, '.propgraph-release-ready'), `${release.version} ${release.commit}\n`);
     rmSync(root, { recursive: true, force: true });
     renameSync(work, root);
