@@ -120,6 +120,10 @@ export class SearchRegistry {
   }
 
   private confirm(at: number, epoch: bigint, localChanges: number): void {
+    // An empty cache holds nothing a change could make stale: it takes the epoch read, so
+    // that searches naming no property (most of them) are confirmed too, rather than
+    // reading the counter every time because no lookup ever set the cache's epoch.
+    if (this.cache.fields.size === 0 && this.cache.epoch !== epoch) this.cache = { epoch, fields: new Map() };
     if (this.cache.epoch === epoch) this.confirmed = { at, epoch, localChanges };
   }
 
