@@ -123,7 +123,10 @@ export class AccessPolicies {
 
   /** The policies as they apply to any principal (explain, "who could"); made once per principal and snapshot. */
   async forPrincipal(principal: Principal): Promise<PrincipalPolicies> {
-    const snapshot = await this.current();
+    return this.principalIn(await this.current(), principal);
+  }
+
+  private principalIn(snapshot: PolicySnapshot, principal: Principal): PrincipalPolicies {
     if (this.principals.snapshot !== snapshot) this.principals = { snapshot, byKey: new Map() };
     const key = `${principal.actor}\n${principal.scope}\n${principal.groups.join('\n')}`;
     let found = this.principals.byKey.get(key);
@@ -154,10 +157,36 @@ export class AccessPolicies {
 
   /** Which filter a search runs under for the caller: ALL unless policies restrict what they read. */
   async readFilterOf(caller: Caller): Promise<FilterNode> {
-    const policies = await this.forCaller(caller);
+    return this.readFilterIn(await this.forCaller(caller));
+  }
+
+  private readFilterIn(policies: PrincipalPolicies): FilterNode {
     let filter = this.readFilters.get(policies);
     if (!filter) this.readFilters.set(policies, (filter = readFilter(policies)));
     return filter;
+  }
+
+  /**
+   * Runs `work` under the caller's read filter, as `readFilterOf` would give it, without
+   * waiting for the policies' counter first: the filter of the cached policies runs at
+   * once, beside the read of the counter, and when the counter says they changed the
+   * work runs again under the new filter (its first answer is dropped). So a change
+   * committed before the request is in force for it, as for every request, and a search
+   * does not wait a database round trip before asking the engine. The work must only read.
+   */
+  async withReadFilter<T>(caller: Caller, work: (readable: FilterNode) => Promise<T>): Promise<T> {
+    const fresh = this.readFilterOf(caller);
+    const cached = this.snapshot ? this.readFilterIn(this.principalIn(this.snapshot, principalOf(caller))) : undefined;
+    if (cached === undefined) return work(await fresh);
+    const outcome = work(cached).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const current = await fresh;
+    if (current !== cached) return work(current);
+    const settled = await outcome;
+    if (!settled.ok) throw settled.error;
+    return settled.value;
   }
 
   /** The URNs among `urns` the caller may read. */

@@ -128,30 +128,31 @@ export class DefaultSearchService implements SearchService {
     const query = parseQuery(input.query, input.orFilters);
     const requested = [...new Set(input.facets ?? [])];
     const defaults = requested.length === 0;
-    const readable = this.deps.access.readFilterOf(caller);
-    const shown = defaults ? await this.defaultFacets(await readable) : { names: requested, engineRequests: [] };
-    const { names } = shown;
-    const { facets, engineRequests } = await this.registry.withCurrentRegistry(
-      async (used) => {
-        // A default facet whose property went away since the index said so is just left out.
-        const resolved = await resolveFields(this.registry, query.filter, names, used, defaults);
-        return { resolved, request: this.request(types, query, narrowed(resolved, await this.restriction(await readable, types, used)), input.includeSoftDeleted) };
-      },
-      async ({ resolved, request }) => {
-        const counted = names.flatMap((name) => {
-          const field = resolved.fields.get(name);
-          return field ? [{ name, field }] : [];
-        });
-        const { values, engineRequests } = await this.searcher().facets(request, counted, limit);
-        const described = names.flatMap((name) => {
-          const field = resolved.fields.get(name);
-          if (field) return [describeFacet(name, field, resolved.properties.get(name), values.get(name) ?? [], this.deps.urnNamespace)];
-          return defaults ? [] : [emptyFacet(name)];
-        });
-        return { facets: described, engineRequests };
-      },
-    );
-    return { facets, engineRequests: [...shown.engineRequests, ...engineRequests] };
+    return this.deps.access.withReadFilter(caller, async (readable) => {
+      const shown = defaults ? await this.defaultFacets(readable) : { names: requested, engineRequests: [] };
+      const { names } = shown;
+      const { facets, engineRequests } = await this.registry.withCurrentRegistry(
+        async (used) => {
+          // A default facet whose property went away since the index said so is just left out.
+          const resolved = await resolveFields(this.registry, query.filter, names, used, defaults);
+          return { resolved, request: this.request(types, query, narrowed(resolved, await this.restriction(readable, types, used)), input.includeSoftDeleted) };
+        },
+        async ({ resolved, request }) => {
+          const counted = names.flatMap((name) => {
+            const field = resolved.fields.get(name);
+            return field ? [{ name, field }] : [];
+          });
+          const { values, engineRequests } = await this.searcher().facets(request, counted, limit);
+          const described = names.flatMap((name) => {
+            const field = resolved.fields.get(name);
+            if (field) return [describeFacet(name, field, resolved.properties.get(name), values.get(name) ?? [], this.deps.urnNamespace)];
+            return defaults ? [] : [emptyFacet(name)];
+          });
+          return { facets: described, engineRequests };
+        },
+      );
+      return { facets, engineRequests: [...shown.engineRequests, ...engineRequests] };
+    });
   }
 
   async searchEntities(caller: Caller, entityType: EntityTypeInfo, options: EntitySearchOptions): Promise<{ scrollId: string | null; entities: EntityView[] } & Explained> {
@@ -267,17 +268,18 @@ export class DefaultSearchService implements SearchService {
    */
   private orderedPage(caller: Caller, types: readonly EntityTypeInfo[], query: ParsedQuery, ordering: Pick<PageRequest, 'order' | 'sortBy'> & { readonly byValue?: string }, count: number, scrollId: string | null, includeSoftDeleted: boolean | null | undefined): Promise<Page> {
     const { byValue, ...engineOrder } = ordering;
-    const readable = this.deps.access.readFilterOf(caller);
-    return this.registry.withCurrentRegistry(
-      async (used) => {
-        const resolved = await resolveFields(this.registry, query.filter, byValue ? [byValue] : [], used);
-        const restricted = narrowed(resolved, await this.restriction(await readable, types, used));
-        return { request: this.request(types, query, restricted, includeSoftDeleted), property: byValue ? resolved.properties.get(byValue) : undefined };
-      },
-      ({ request, property }) =>
-        byValue && property && engineOrder.order !== 'relevance'
-          ? valueSortedPage(this.searcher(), this.deps.db, request, { field: byValue, propertyUrn: property.urn, generation: property.generation, direction: engineOrder.order }, count, scrollId)
-          : this.searcher().page(request, { count, scrollId, ...engineOrder }),
+    return this.deps.access.withReadFilter(caller, (readable) =>
+      this.registry.withCurrentRegistry(
+        async (used) => {
+          const resolved = await resolveFields(this.registry, query.filter, byValue ? [byValue] : [], used);
+          const restricted = narrowed(resolved, await this.restriction(readable, types, used));
+          return { request: this.request(types, query, restricted, includeSoftDeleted), property: byValue ? resolved.properties.get(byValue) : undefined };
+        },
+        ({ request, property }) =>
+          byValue && property && engineOrder.order !== 'relevance'
+            ? valueSortedPage(this.searcher(), this.deps.db, request, { field: byValue, propertyUrn: property.urn, generation: property.generation, direction: engineOrder.order }, count, scrollId)
+            : this.searcher().page(request, { count, scrollId, ...engineOrder }),
+      ),
     );
   }
 

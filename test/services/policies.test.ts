@@ -20,6 +20,7 @@ import { searchAvailableForTests } from '../support/server.js';
 import { datasetUrn, indexCaughtUp, jobsSettled, propertiesAspect, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
 import { evaluationSettled } from '../support/testEvaluation.js';
 import { waitFor } from '../support/waitFor.js';
+import { withClient } from '../support/storedValues.js';
 import { expectEvery, nonEmpty } from '../support/nonEmpty.js';
 
 const ROOT: Caller = { actor: ROOT_PRINCIPAL, scope: 'admin', via: 'rest-v3' };
@@ -260,6 +261,26 @@ const policy = (id: string, body: Record<string, unknown>) => rt.services.polici
       const theirs = await rt.services.compliance.failing(READER, { urn: 'urn:li:test:pol-never', count: 100 });
       expect([theirs.total, theirs.entities.map((e) => e.urn).sort()]).toEqual([readable.length, readable]);
       expect(readable).toEqual(expect.arrayContaining(FIN));
+    });
+
+    test('a policy changed by another replica is in force for the very next search and facet count here', async () => {
+      const search = () => rt.services.search.scroll(READER, { types: ['dataset'], query: 'name:pol', count: 100 });
+      const facets = async () => (await rt.services.search.aggregate(READER, { types: ['dataset'], query: 'name:pol', facets: ['structuredProperties.acme.domain'] })).facets[0]!.aggregations.map((a) => [a.value, a.count]);
+      // This process's policies are cached now: the search runs on them beside the counter's read.
+      const financeCount = (await search()).total;
+      expect(financeCount).toBeGreaterThanOrEqual(FIN.length);
+      // As another replica would: the stored policy turned off in the database, not through this runtime.
+      const setState = (state: string) =>
+        withClient(rt.databaseUrl, (c) => c.query(`UPDATE aspect SET metadata = jsonb_set(metadata, '{state}', $1::jsonb) WHERE urn = 'urn:li:dataHubPolicy:finance-readers' AND aspect = 'dataHubPolicyInfo' AND version = 0`, [JSON.stringify(state)]));
+      await setState('INACTIVE');
+      try {
+        expect((await search()).total).toBe(0);
+        expect(await facets()).toEqual([]);
+      } finally {
+        await setState('ACTIVE');
+      }
+      expect((await search()).total).toBe(financeCount);
+      expect(await facets()).toEqual([['finance', financeCount]]);
     });
 
     test('a reader outside every policy reads nothing: an empty search, not an error', async () => {
