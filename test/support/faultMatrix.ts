@@ -27,4 +27,3 @@ export function partOfMatrix<T>(cases: readonly T[], turn = 0, part: MatrixPart 
   const offset = (turn + (part === 'second' ? 1 : 0)) % 2;
   return cases.filter((_, i) => i % 2 === offset);
 }
-
