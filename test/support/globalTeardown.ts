@@ -1,4 +1,5 @@
 import type { MeilisearchServer, PostgresServer } from './globalSetup.js';
+import { removeRunTempDirs } from './runTempDirs.mjs';
 
 declare global {
   // eslint-disable-next-line no-var
@@ -10,4 +11,5 @@ declare global {
 export default async function globalTeardown(): Promise<void> {
   await globalThis.__propgraphMeilisearch?.destroy();
   await globalThis.__propgraphPostgres?.stop();
+  removeRunTempDirs();
 }
