@@ -8,16 +8,16 @@
  * hands it the download slowly, is interrupted part-way.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { createConnection, createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { cliMain, ensureCliBuilt } from '../e2e/cliRunner.js';
 import { datasetUrnOf, V3 } from '../support/fixtures.js';
 import { http } from '../support/http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { tempDir } from '../support/tempDir.js';
 import { waitFor } from '../support/waitFor.js';
 
 const POOL = 4;
@@ -109,7 +109,7 @@ test('backups closed after 64 KB, twice as many as the pool holds, leave no conn
 
 test('Ctrl-C of propgraph backup part-way leaves no partial file and no connection copying', async () => {
   const proxy = await slowProxy(Number(new URL(server.url).port), 256 * 1024);
-  const home = mkdtempSync(path.join(tmpdir(), 'propgraph-backup-int-'));
+  const home = tempDir('propgraph-backup-int-');
   const out = path.join(home, 'catalog.backup');
   try {
     const child = spawn(process.execPath, [cliMain, 'backup', '--out', out], { cwd: home, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, PROPGRAPH_SERVER: proxy.url }, stdio: ['ignore', 'pipe', 'pipe'] });
