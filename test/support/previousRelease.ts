@@ -10,9 +10,10 @@
  * brings it to the release's lockfile: npm replaces a package that differs by unpacking
  * it afresh (new files, so the links to ours are dropped, never written through) and
  * leaves the others alone. The tree is the one `npm ci` makes, for a fraction of the
- * work: `npm ci` unpacks all 1,700 packages (80 s and 110 s of CPU for one release on
- * these machines, three releases per cold run), where the linked install takes 20-30 s,
- * most of it the release's own TypeScript build. npm's record of the tree
+ * work: `npm ci` unpacks every package (78 s of wall time and 110 s of CPU for one
+ * release here, three releases per cold run), where the linked install takes 20-25 s,
+ * most of it the release's own build (docs/decisions.md, "A previous release is
+ * installed from our modules, linked"). npm's record of the tree
  * (node_modules/.package-lock.json) and our Node downloads (node_modules/.cache) are
  * unlinked first: npm rewrites the one, and the other is not the release's.
  */
