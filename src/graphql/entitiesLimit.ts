@@ -11,6 +11,7 @@ import { GraphQLError, isUnionType, Kind, type FieldNode, type FragmentDefinitio
 import { quoteInput } from '../domain/inputLimits.js';
 import { objectTypesOf } from './documentGate.js';
 import { DEFAULT_QUERY_LIMITS, limitExceeded, measureSelection, type IsObjectType, type QueryLimits } from './limits.js';
+import { RememberedMeasures } from './rememberedMeasures.js';
 
 type Fragments = (name: string) => FragmentDefinitionNode | undefined;
 
@@ -91,7 +92,14 @@ export function entityTypeNames(schema: GraphQLSchema): string[] {
 }
 
 /** Why the operation's `_entities` work is over the limits, or undefined. */
-export function entitiesWorkProblem(operation: OperationDefinitionNode, fragments: Fragments, variables: Record<string, unknown>, limits: QueryLimits = DEFAULT_QUERY_LIMITS, isObjectType?: IsObjectType): string | undefined {
+export function entitiesWorkProblem(
+  operation: OperationDefinitionNode,
+  fragments: Fragments,
+  variables: Record<string, unknown>,
+  limits: QueryLimits = DEFAULT_QUERY_LIMITS,
+  isObjectType?: IsObjectType,
+  costOf: (set: SelectionSetNode) => number = (set) => measureSelection(set, fragments, limits, undefined, isObjectType).cost,
+): string | undefined {
   const fields = entitiesFields(operation.selectionSet, fragments);
   if (fields.length === 0) return undefined;
   const counts = fields.map((field) => representationCount(field, variables));
@@ -99,10 +107,10 @@ export function entitiesWorkProblem(operation: OperationDefinitionNode, fragment
   if (representations > limits.maxRepresentations) {
     return `_entities may resolve at most ${limits.maxRepresentations} representations per request; this request has ${representations}`;
   }
-  let cost = measureSelection(operation.selectionSet, fragments, limits, undefined, isObjectType).cost;
+  let cost = costOf(operation.selectionSet);
   for (const [i, field] of fields.entries()) {
     const n = counts[i]!;
-    const each = field.selectionSet ? measureSelection(field.selectionSet, fragments, limits, undefined, isObjectType).cost : 0;
+    const each = field.selectionSet ? costOf(field.selectionSet) : 0;
     // The document counted the selection once; it runs once per representation.
     cost += (n - 1) * each;
     if (cost > limits.maxCost) {
@@ -113,6 +121,7 @@ export function entitiesWorkProblem(operation: OperationDefinitionNode, fragment
 }
 
 export function entitiesLimitPlugin(limits: QueryLimits = DEFAULT_QUERY_LIMITS): ApolloServerPlugin {
+  const remembered = new RememberedMeasures(limits);
   return {
     async requestDidStart() {
       return {
@@ -121,9 +130,10 @@ export function entitiesLimitPlugin(limits: QueryLimits = DEFAULT_QUERY_LIMITS):
           const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
           const variables = request.variables ?? {};
           const isObjectType = objectTypesOf(schema);
+          const fragmentNamed = (n: string) => fragments.get(n);
           const problem =
-            limitExceeded(measureSelection(operation.selectionSet, (n) => fragments.get(n), limits, variables, isObjectType), limits) ??
-            entitiesWorkProblem(operation, (n) => fragments.get(n), variables, limits, isObjectType) ??
+            limitExceeded(remembered.measure(document, operation, fragmentNamed, variables, isObjectType), limits) ??
+            entitiesWorkProblem(operation, fragmentNamed, variables, limits, isObjectType, (set) => remembered.cost(set, fragmentNamed, isObjectType)) ??
             representationsProblem(operation, (n) => fragments.get(n), variables, entityTypeNames(schema));
           if (problem) throw new GraphQLError(problem, { nodes: [operation], extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
         },

@@ -128,6 +128,14 @@ const WORK_PER_COST = 20;
 
 class Walker {
   private work = 0;
+  /**
+   * What each merged level measured, by its sets. A level's measure depends on nothing but
+   * its sets (the fragments merged into them are merged afresh in each level), and DataHub's
+   * app spreads the same fragments under many fields: remembered, each is walked once per
+   * document instead of once per place (11 ms of CPU per search request, 0.x ms after).
+   */
+  private readonly measured = new Map<string, Measure>();
+  private readonly setIds = new Map<SelectionSetNode, number>();
 
   constructor(
     private readonly fragments: Fragments,
@@ -138,6 +146,21 @@ class Walker {
 
   /** The measure of the sets merged as one level: what an object resolves from all of them. */
   measure(sets: readonly SelectionSetNode[]): Measure {
+    const key = sets.map((set) => this.idOf(set)).join(',');
+    const known = this.measured.get(key);
+    if (known) return known;
+    const measured = this.measureLevel(sets);
+    this.measured.set(key, measured);
+    return measured;
+  }
+
+  private idOf(set: SelectionSetNode): number {
+    let id = this.setIds.get(set);
+    if (id === undefined) this.setIds.set(set, (id = this.setIds.size));
+    return id;
+  }
+
+  private measureLevel(sets: readonly SelectionSetNode[]): Measure {
     const level: Level = { common: new Map(), byType: new Map(), visited: new Map(), spreads: 0 };
     for (const set of sets) this.collect(set, level, level.common);
     const fields = new Map<string, Measure>();
@@ -172,6 +195,11 @@ class Walker {
   over(m: Measure): boolean {
     const l = this.limits;
     return m.cost > l.maxCost || m.aliases > l.maxAliases || m.depth > l.maxDepth || m.spreads > l.maxFragmentSpreads || m.results > l.maxResults;
+  }
+
+  /** Each definition has the whole work budget (what was measured stays known). */
+  newBudget(): void {
+    this.work = 0;
   }
 
   private tooMuchWork(): boolean {
@@ -266,9 +294,12 @@ export function limitExceeded(m: Measure, limits: QueryLimits): string | undefin
 
 /** Measures every operation and fragment of a document; the first limit exceeded, if any. */
 export function checkDocument(document: DocumentNode, fragments: Fragments, limits: QueryLimits, isObjectType?: IsObjectType): { message: string; node: DocumentNode['definitions'][number] } | undefined {
+  // One walk for every definition: a fragment measured on its own is then known where it is spread.
+  const walker = new Walker(fragments, limits, undefined, isObjectType);
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION && definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
-    const message = limitExceeded(new Walker(fragments, limits, undefined, isObjectType).measure([definition.selectionSet]), limits);
+    walker.newBudget();
+    const message = limitExceeded(walker.measure([definition.selectionSet]), limits);
     if (message) return { message, node: definition };
   }
   const merging = mergeComparisons(document, fragments, limits.maxMergeComparisons);
