@@ -22,6 +22,26 @@ const AGGREGATE = {
   query: `query aggregate($input: AggregateAcrossEntitiesInput!) { aggregateAcrossEntities(input: $input) { facets { field aggregations { value count } } } }`,
   variables: { input: { types: ['DATASET'], query: '*', facets: ['structuredProperties.io.bench.tier', 'structuredProperties.io.bench.owner'], searchFlags: { maxAggValues: 20 } } },
 };
+/**
+ * DataHub's web app's search page as Apollo Client posts it: the app's own document
+ * (test/fixtures/datahub-webapp/operations.json, 3,571 fields with its fragments), with
+ * the page's variables on the benchmark's catalogue.
+ */
+const WEB_APP_SEARCH = (() => {
+  const operations = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures/datahub-webapp/operations.json'), 'utf8')).operations;
+  const op = operations.find((o) => o.name === 'getSearchResultsForMultiple');
+  return {
+    operationName: op.name,
+    query: op.document,
+    variables: {
+      input: {
+        types: [], query: '*', start: 0, count: 10, filters: [], viewUrn: null, sortInput: null,
+        orFilters: [{ and: [{ field: 'structuredProperties.io.bench.tier', values: ['gold'] }] }],
+        searchFlags: { getSuggestions: true, includeStructuredPropertyFacets: true, skipHighlighting: false },
+      },
+    },
+  };
+})();
 const REST_ASPECTS = ['datasetKey', 'structuredProperties'];
 const REST_SEARCH = `/openapi/v3/entity/dataset?query=${encodeURIComponent('structuredProperties.io_bench_retention:>180')}&count=10${REST_ASPECTS.map((a) => `&aspects=${a}`).join('')}`;
 
@@ -128,6 +148,7 @@ export async function searchFigures({ server, dataDir, databaseUrl, iterations, 
   const queries = [
     { label: 'GraphQL `scrollAcrossEntities`, range filter', method: 'POST', url: graphqlUrl, body: SCROLL, floorTarget: 0.2, rawTarget: RAW_TARGET },
     { label: 'GraphQL `aggregateAcrossEntities`, 2 facets', method: 'POST', url: graphqlUrl, body: AGGREGATE, floorTarget: 0.2, rawTarget: RAW_TARGET },
+    { label: "DataHub's web app's search page (`getSearchResultsForMultiple`, its document as the app sends it)", method: 'POST', url: graphqlUrl, body: WEB_APP_SEARCH },
     ...kinds.flatMap((kind) => [
       { label: `the scroll through ${GATEWAY_NAMES[kind]}`, method: 'POST', url: gateways[kind].url, body: SCROLL, explainAt: graphqlUrl, gateway: kind },
       { label: `the aggregate through ${GATEWAY_NAMES[kind]}`, method: 'POST', url: gateways[kind].url, body: AGGREGATE, explainAt: graphqlUrl, gateway: kind },
