@@ -8,6 +8,7 @@ import type { Caller } from '../services/caller.js';
 import type { Services } from '../services/index.js';
 import type { AspectValue } from '../services/entityService.js';
 import type { PropertyState } from '../services/propertyService.js';
+import type { AuditStamps } from '../services/propertyService.js';
 import { TEST_TYPE } from '../services/testCatalog.js';
 import type { TestView } from '../services/testService.js';
 
@@ -16,6 +17,8 @@ export interface Loaders {
   readonly aspect: DataLoader<{ urn: string; aspect: string }, AspectValue | null, string>;
   /** Structured property definitions by urn; null when the property does not exist. */
   readonly property: DataLoader<string, PropertyState | null>;
+  /** Who created and last changed a property's definition, and when; null when it has none. */
+  readonly propertyAudit: DataLoader<string, AuditStamps | null>;
   /** Whether an entity exists. */
   readonly exists: DataLoader<string, boolean>;
   /** Metadata tests by urn; null when the test does not exist. */
@@ -34,25 +37,36 @@ export function createLoaders(services: Services, caller: Caller): Loaders {
     readable,
     aspect: new DataLoader(
       async (keys) => {
-        const byAspect = new Map<string, string[]>();
-        const shown = await readable.loadMany([...new Set(keys.map((k) => k.urn))]);
-        const allowed = new Set([...new Set(keys.map((k) => k.urn))].filter((_, i) => shown[i] === true));
-        // An aspect the entity's type does not have is absent (the read would refuse it, and with it the whole batch).
-        for (const k of keys) if (allowed.has(k.urn) && hasAspect(k.urn, k.aspect)) byAspect.set(k.aspect, [...(byAspect.get(k.aspect) ?? []), k.urn]);
-        const found = new Map<string, AspectValue>();
-        for (const [aspect, urns] of byAspect) {
-          const views = await services.entities.readEntities(urns.map((u) => parseUrn(u)), [aspect]);
-          for (const [urn, view] of views) {
-            const value = view.aspects.get(aspect);
-            if (value) found.set(`${urn}\n${aspect}`, value);
-          }
+        const urns = [...new Set(keys.map((k) => k.urn))];
+        const shown = await readable.loadMany(urns);
+        const allowed = new Set(urns.filter((_, i) => shown[i] === true));
+        // One read per entity type, of every aspect asked of its entities: DataHub's app asks
+        // a dozen aspects of each search result, level by level (one read per aspect was 16
+        // statements for its search page). An aspect the entity's type does not have is
+        // absent (the read would refuse it, and with it the whole batch).
+        const byType = new Map<string, { urns: Set<string>; aspects: Set<string> }>();
+        for (const k of keys) {
+          const type = allowed.has(k.urn) ? typeOfAspect(k.urn, k.aspect) : undefined;
+          if (type === undefined) continue;
+          let group = byType.get(type);
+          if (!group) byType.set(type, (group = { urns: new Set(), aspects: new Set() }));
+          group.urns.add(k.urn);
+          group.aspects.add(k.aspect);
         }
-        return keys.map((k) => found.get(`${k.urn}\n${k.aspect}`) ?? null);
+        const views = await Promise.all([...byType.values()].map((g) => services.entities.readEntities([...g.urns].map((u) => parseUrn(u)), [...g.aspects])));
+        const found = new Map<string, AspectValue>();
+        for (const read of views) for (const [urn, view] of read) for (const [aspect, value] of view.aspects) found.set(`${urn}\n${aspect}`, value);
+        return keys.map((k) => (allowed.has(k.urn) ? (found.get(`${k.urn}\n${k.aspect}`) ?? null) : null));
       },
       { cacheKeyFn: (k) => `${k.urn}\n${k.aspect}` },
     ),
     property: new DataLoader(async (urns) => {
       const found = await services.properties.getMany(urns);
+      return urns.map((u) => found.get(u) ?? null);
+    }),
+    // DataHub's app asks each definition's created and lastModified under every facet and result.
+    propertyAudit: new DataLoader(async (urns) => {
+      const found = await services.properties.audits(urns);
       return urns.map((u) => found.get(u) ?? null);
     }),
     // One query for all keys; a key that is not a valid urn fails alone.
@@ -69,9 +83,10 @@ export function createLoaders(services: Services, caller: Caller): Loaders {
   };
 }
 
-function hasAspect(urn: string, aspect: string): boolean {
+/** The entity type of the URN when that type has the aspect; undefined otherwise. */
+function typeOfAspect(urn: string, aspect: string): string | undefined {
   const parsed = tryParseUrn(urn);
-  return parsed.ok && (parsed.urn.entityType.keyAspect === aspect || parsed.urn.entityType.aspects.includes(aspect));
+  return parsed.ok && (parsed.urn.entityType.keyAspect === aspect || parsed.urn.entityType.aspects.includes(aspect)) ? parsed.urn.entityType.name : undefined;
 }
 
 function tryParse(parse: () => Urn): Urn | Error {

@@ -77,7 +77,7 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     const path = request.url.split('?')[0]!;
     const via = interfaceOf(path, request.headers[CLIENT_HEADER], options.graphqlPaths);
     if (!options.enabled) {
-      request.caller = { ...LOCAL_CALLER, via };
+      request.caller = { ...LOCAL_CALLER, via, request: { id: request.id } };
       return;
     }
     const credential = credentialOf(request);
@@ -88,7 +88,7 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
       if (!secret || credential.kind !== 'bearer' || !options.identifiedOnPublicPaths(path)) return;
       const result = await options.tokens.authenticate(secret, { throttled: wait > 0 });
       if (result.ok) {
-        request.caller = { ...result.caller, via };
+        request.caller = { ...result.caller, via, request: { id: request.id } };
         request.credential = 'bearer';
       } else failures.fail(request.ip);
       return;
@@ -108,7 +108,7 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
       const refusal = crossSiteRefusal(request);
       if (refusal) return forbid(reply, path, options, refusal);
     }
-    request.caller = { ...result.caller, via };
+    request.caller = { ...result.caller, via, request: { id: request.id } };
     request.credential = credential.kind;
   });
 }

@@ -22,7 +22,7 @@ import type { Logger } from '../platform/logger.js';
 import type { EntityPageReader } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { loadStoredPolicies, type PolicyEpochReader, type StoredPolicy } from '../store/policies.js';
-import type { Caller } from './caller.js';
+import type { Caller, RequestScope } from './caller.js';
 
 /** A policy in force, with where it comes from. */
 export interface PolicyInForce {
@@ -78,6 +78,13 @@ export class AccessPolicies {
   private principals: { snapshot: PolicySnapshot | null; byKey: Map<string, PrincipalPolicies> } = { snapshot: null, byKey: new Map() };
   /** Each principal's read filter, made once. */
   private readonly readFilters = new WeakMap<PrincipalPolicies, FilterNode>();
+  /**
+   * The policies each request's reads are judged on: the counter read once, at its first
+   * check, rather than once per check (DataHub's app's search page asks the privileges of
+   * every result: 15 reads of the counter for one request). A change committed before the
+   * request is in force for all of it, and all of it sees one set of policies.
+   */
+  private readonly requests = new WeakMap<RequestScope, Promise<PolicySnapshot>>();
 
   constructor(private readonly deps: AccessPoliciesDeps) {}
 
@@ -116,9 +123,32 @@ export class AccessPolicies {
     return { policies: entries.map((e) => e.policy), entries };
   }
 
-  /** The policies as they apply to the caller. */
+  /** The policies as they apply to the caller: for a request, those its first check found. */
   async forCaller(caller: Caller): Promise<PrincipalPolicies> {
-    return this.forPrincipal(principalOf(caller));
+    return this.principalIn(await this.snapshotFor(caller), principalOf(caller));
+  }
+
+  /**
+   * The policies a write is decided on: read now, whatever the request read before; and
+   * the request's checks after it read them again, so that a request that changes the
+   * policies is judged on the change from then on.
+   */
+  async forWrite(caller: Caller): Promise<PrincipalPolicies> {
+    if (caller.request) this.requests.delete(caller.request);
+    return this.principalIn(await this.current(), principalOf(caller));
+  }
+
+  private snapshotFor(caller: Caller): Promise<PolicySnapshot> {
+    const request = caller.request;
+    if (!request) return this.current();
+    let pinned = this.requests.get(request);
+    if (!pinned) {
+      pinned = this.current();
+      this.requests.set(request, pinned);
+      // A failed read (the database away) is not kept: the next check tries again.
+      pinned.catch(() => this.requests.delete(request));
+    }
+    return pinned;
   }
 
   /** The policies as they apply to any principal (explain, "who could"); made once per principal and snapshot. */

@@ -145,7 +145,7 @@ export class AuthorizedPropertyService extends Authorized<PropertyService> imple
     return this.readAllowed(caller, () => [parseUrn(urn)]).then(() => inner.get(caller, urn));
   };
   getMany: PropertyService['getMany'] = (...args) => this.inner.getMany(...args);
-  audit: PropertyService['audit'] = (...args) => this.inner.audit(...args);
+  audits: PropertyService['audits'] = (...args) => this.inner.audits(...args);
   create: PropertyService['create'] = (caller, ...rest) => this.allowed(caller, 'create', P.create).create(caller, ...rest);
   replace: PropertyService['replace'] = (caller, ...rest) => this.allowed(caller, 'replace', P.replace).replace(caller, ...rest);
   update: PropertyService['update'] = (caller, ...rest) => this.allowed(caller, 'update', P.update).update(caller, ...rest);

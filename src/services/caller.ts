@@ -12,6 +12,16 @@ export type Scope = TokenScope;
  */
 export type WriteInterface = 'rest-v2' | 'rest-v3' | 'restli' | 'graphql' | 'cli' | 'console' | 'system' | 'migration';
 
+/**
+ * One request as the edge received it. What is kept for the length of a request is kept
+ * against this object (the policies its reads are judged on: accessPolicies.ts), so it
+ * ends with the request; callers made for background work have none.
+ */
+export interface RequestScope {
+  /** The request's id, as the access log shows it. */
+  readonly id: string;
+}
+
 export interface Caller {
   /** Recorded as createdBy on writes, e.g. `urn:li:corpuser:ana@example.com` or `urn:li:corpuser:__service_ci-loader` (domain/principal.ts). */
   readonly actor: string;
@@ -24,6 +34,8 @@ export interface Caller {
   readonly via?: WriteInterface;
   /** The groups a person's sign-in gave them (the OIDC groups claim): policies grant to groups. None for machines. */
   readonly groups?: readonly string[];
+  /** The request the caller is making, when it came through the edge (never for background work). */
+  readonly request?: RequestScope;
 }
 
 /**

@@ -60,7 +60,7 @@ export const writePolicy = {
 export const propertyPolicy = {
   get: 'read',
   getMany: 'unchecked',
-  audit: 'unchecked',
+  audits: 'unchecked',
   create: 'write',
   update: 'write',
   replace: 'write',

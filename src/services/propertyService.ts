@@ -11,7 +11,7 @@ import { NotFoundError, ValidationError } from '../domain/errors.js';
 import type { AllowedValue, Cardinality, PropertyDefinition } from '../domain/propertyDefinition.js';
 import type { TypedValue } from '../domain/typedValue.js';
 import { parseUrn, type Urn } from '../domain/urn.js';
-import { aspectAudit, aspectRevisions, type AuditStamps } from '../store/aspects.js';
+import { aspectAudits, aspectRevisions, type AuditStamps } from '../store/aspects.js';
 import type { Db } from '../store/database.js';
 import { findProperties } from '../store/propertyRegistry.js';
 import type { Caller, WriteOptions } from './caller.js';
@@ -21,6 +21,8 @@ import type { MigrationEffect, MigrationRules } from '../domain/valueMigration.j
 import type { ValueImpact } from '../domain/valueImpact.js';
 import { onlyEntity, type WriteService } from './writes/writeService.js';
 import type { Written } from './writeReceipt.js';
+
+export type { AuditStamps };
 
 export interface AllowedValueInput {
   stringValue?: string | null;
@@ -118,8 +120,8 @@ export interface PropertyService {
   get(caller: Caller, urn: string): Promise<PropertyState | undefined>;
   /** get for many properties in one read (GraphQL loaders); absent ones are left out. */
   getMany(urns: readonly string[]): Promise<Map<string, PropertyState>>;
-  /** Who created and last changed the definition, and when. */
-  audit(urn: string): Promise<AuditStamps | undefined>;
+  /** Who created and last changed each definition, and when (one read for all; properties without one are left out). */
+  audits(urns: readonly string[]): Promise<Map<string, AuditStamps>>;
   /** Creates a property; refuses when it already exists. Returns its urn. */
   create(caller: Caller, input: CreatePropertyInput, options?: WriteOptions): Promise<Written<string>>;
   /**
@@ -162,8 +164,8 @@ export class DefaultPropertyService implements PropertyService {
     return new Map([...found].map(([urn, r]) => [urn, { urn, definition: r.definition as unknown as PropertyDefinition, removed: r.removed, migrating: r.migration !== null }]));
   }
 
-  async audit(urn: string): Promise<AuditStamps | undefined> {
-    return aspectAudit(this.deps.db, urn, ASPECT.propertyDefinition);
+  audits(urns: readonly string[]): Promise<Map<string, AuditStamps>> {
+    return aspectAudits(this.deps.db, urns, ASPECT.propertyDefinition);
   }
 
   async create(caller: Caller, input: CreatePropertyInput, options: WriteOptions = {}): Promise<Written<string>> {

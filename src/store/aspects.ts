@@ -111,21 +111,30 @@ export interface AuditStamps {
 }
 
 /**
- * When an aspect was first written and last modified, and by whom: the lowest history
- * version is the first write (every later write pushes the previous latest to a new
- * version; history retention may have deleted the first ones), version 0 the latest.
+ * When an aspect of each entity was first written and last modified, and by whom, in one
+ * statement: the lowest history version is the first write (every later write pushes the
+ * previous latest to a new version; history retention may have deleted the first ones),
+ * version 0 the latest. Entities without the aspect are left out.
  */
-export async function aspectAudit(db: Queryable, urn: string, aspect: string): Promise<AuditStamps | undefined> {
-  const rows = await db.query<Pick<AspectModel, 'version' | 'createdOn' | 'createdBy'>>(sql`
-    SELECT version, created_on AS "createdOn", created_by AS "createdBy" FROM aspect WHERE urn = ${urn} AND aspect = ${aspect}
-      AND version IN (0, (SELECT MIN(version) FROM aspect WHERE urn = ${urn} AND aspect = ${aspect} AND version > 0))`);
-  const latest = rows.find((r) => r.version === 0n);
-  if (!latest) return undefined;
-  const first = rows.find((r) => r.version !== 0n) ?? latest;
-  return {
-    created: { time: first.createdOn.getTime(), actor: first.createdBy },
-    lastModified: { time: latest.createdOn.getTime(), actor: latest.createdBy },
-  };
+export async function aspectAudits(db: Queryable, urns: readonly string[], aspect: string): Promise<Map<string, AuditStamps>> {
+  const out = new Map<string, AuditStamps>();
+  if (urns.length === 0) return out;
+  const rows = await db.query<Pick<AspectModel, 'urn' | 'version' | 'createdOn' | 'createdBy'>>(sql`
+    SELECT a.urn, a.version, a.created_on AS "createdOn", a.created_by AS "createdBy" FROM aspect a
+    WHERE a.urn = ANY(${urns}::text[]) AND a.aspect = ${aspect}
+      AND (a.version = 0 OR a.version = (SELECT MIN(b.version) FROM aspect b WHERE b.urn = a.urn AND b.aspect = a.aspect AND b.version > 0))`);
+  const byUrn = new Map<string, typeof rows>();
+  for (const row of rows) byUrn.set(row.urn, [...(byUrn.get(row.urn) ?? []), row]);
+  for (const [urn, versions] of byUrn) {
+    const latest = versions.find((r) => r.version === 0n);
+    if (!latest) continue;
+    const first = versions.find((r) => r.version !== 0n) ?? latest;
+    out.set(urn, {
+      created: { time: first.createdOn.getTime(), actor: first.createdBy },
+      lastModified: { time: latest.createdOn.getTime(), actor: latest.createdBy },
+    });
+  }
+  return out;
 }
 
 /** Which of the URNs exist as entities. */

@@ -283,6 +283,29 @@ const policy = (id: string, body: Record<string, unknown>) => rt.services.polici
       expect(await facets()).toEqual([['finance', financeCount]]);
     });
 
+    test('one request is judged on the policies its first check found; a write in it reads them again, and so does the rest of it', async () => {
+      // Rita with a token that may write: the policies let her read finance's datasets, and write nothing.
+      const inRequest = (id: string): Caller => ({ ...person('rita', ['finance-readers'], 'write'), request: { id } });
+      const search = (caller: Caller) => rt.services.search.scroll(caller, { types: ['dataset'], query: 'name:pol', count: 100 });
+      const first = inRequest('first');
+      const financeCount = (await search(first)).total;
+      expect(financeCount).toBeGreaterThanOrEqual(FIN.length);
+      const setState = (state: string) =>
+        withClient(rt.databaseUrl, (c) => c.query(`UPDATE aspect SET metadata = jsonb_set(metadata, '{state}', $1::jsonb) WHERE urn = 'urn:li:dataHubPolicy:finance-readers' AND aspect = 'dataHubPolicyInfo' AND version = 0`, [JSON.stringify(state)]));
+      await setState('INACTIVE');
+      try {
+        // The same request: the policies it began with. The next request: the change.
+        expect((await search(first)).total).toBe(financeCount);
+        expect((await search(inRequest('next'))).total).toBe(0);
+        // A write in the first request is decided on the policies as they are now (a reader may not write), and its later reads too.
+        await rejection(setTier(first, FIN[0]!, 'gold'), PrivilegeRefusal);
+        expect((await search(first)).total).toBe(0);
+      } finally {
+        await setState('ACTIVE');
+      }
+      expect((await search(inRequest('last'))).total).toBe(financeCount);
+    });
+
     test('a reader outside every policy reads nothing: an empty search, not an error', async () => {
       const page = await rt.services.search.scroll(person('nobody', [], 'read'), { types: ['dataset'], query: '*' });
       expect(page.total).toBe(0);

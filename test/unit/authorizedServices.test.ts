@@ -190,7 +190,7 @@ const UNCHECKED = new Set([
   'entities.existing',
   'entities.readEntities',
   'properties.getMany',
-  'properties.audit',
+  'properties.audits',
   'tests.validateTest',
   'tokens.authenticate',
   'tokens.verifiedBefore',

@@ -8,7 +8,7 @@ import { tryParseUrn } from '../../domain/urn.js';
 import { entityModel } from './entityModel.js';
 
 async function auditOf(m: DefinitionModel, ctx: GraphQLContext) {
-  return definitionAudit(m.definition, hasOwnAudit(m.definition) ? undefined : await ctx.services.properties.audit(m.urn));
+  return definitionAudit(m.definition, hasOwnAudit(m.definition) ? undefined : ((await ctx.loaders.propertyAudit.load(m.urn)) ?? undefined));
 }
 
 export const StructuredPropertyDefinition: StructuredPropertyDefinitionResolvers = {

@@ -78,7 +78,7 @@ export class PolicyGate implements WriteGate {
   constructor(private readonly access: AccessPolicies) {}
 
   async judge(caller: Caller, plan: WritePlan): Promise<PlanJudge> {
-    const policies = await this.access.forCaller(caller);
+    const policies = await this.access.forWrite(caller);
     if (policies.bypass) return scopeJudge(caller);
     const needs = policies.needsFor(WRITE_PRIVILEGES);
     const factsNeeded = needs.aspects.length > 0 || needs.values;
