@@ -132,7 +132,8 @@ class Walker {
    * What each merged level measured, by its sets. A level's measure depends on nothing but
    * its sets (the fragments merged into them are merged afresh in each level), and DataHub's
    * app spreads the same fragments under many fields: remembered, each is walked once per
-   * document instead of once per place (11 ms of CPU per search request, 0.x ms after).
+   * document instead of once per place (its search document: 107 ms at the gate and 11 ms
+   * in the operation plugin, 10 and 1.6 ms after).
    */
   private readonly measured = new Map<string, Measure>();
   private readonly setIds = new Map<SelectionSetNode, number>();

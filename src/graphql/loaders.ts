@@ -7,8 +7,7 @@ import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.j
 import type { Caller } from '../services/caller.js';
 import type { Services } from '../services/index.js';
 import type { AspectValue } from '../services/entityService.js';
-import type { PropertyState } from '../services/propertyService.js';
-import type { AuditStamps } from '../services/propertyService.js';
+import type { AuditStamps, PropertyState } from '../services/propertyService.js';
 import { TEST_TYPE } from '../services/testCatalog.js';
 import type { TestView } from '../services/testService.js';
 

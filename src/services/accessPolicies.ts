@@ -130,7 +130,7 @@ export class AccessPolicies {
 
   /**
    * The policies a write is decided on: read now, whatever the request read before; and
-   * the request's checks after it read them again, so that a request that changes the
+   * the request's next check reads them again, so that a request that changes the
    * policies is judged on the change from then on.
    */
   async forWrite(caller: Caller): Promise<PrincipalPolicies> {
