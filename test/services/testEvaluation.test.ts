@@ -116,7 +116,11 @@ const described = definition([{ property: 'datasetProperties.description', opera
 
   test('tests created one after another share one job', async () => {
     const before = (await evaluateJobs()).length;
-    for (const id of ['batch-a', 'batch-b', 'batch-c']) await createTest(id, definition([{ property: 'urn', operator: 'contains_str', values: [id] }]));
+    // One after another, each answered at its commit (async) as a script writing several would be: waiting
+    // for the index after each, on a loaded machine, took longer than the evaluation's 2 s wait (seen once).
+    for (const id of ['batch-a', 'batch-b', 'batch-c']) {
+      await rt.services.tests.createTest(ADMIN, { id, name: id, category: 'Governance', definition: definition([{ property: 'urn', operator: 'contains_str', values: [id] }]) }, { async: true });
+    }
     await evaluationSettled(rt);
     const added = (await evaluateJobs()).slice(before);
     expect(added).toHaveLength(1);
