@@ -134,7 +134,7 @@ export function entitiesLimitPlugin(limits: QueryLimits = DEFAULT_QUERY_LIMITS):
           const problem =
             limitExceeded(remembered.measure(document, operation, fragmentNamed, variables, isObjectType), limits) ??
             entitiesWorkProblem(operation, fragmentNamed, variables, limits, isObjectType, (set) => remembered.cost(set, fragmentNamed, isObjectType)) ??
-            representationsProblem(operation, (n) => fragments.get(n), variables, entityTypeNames(schema));
+            representationsProblem(operation, fragmentNamed, variables, entityTypeNames(schema));
           if (problem) throw new GraphQLError(problem, { nodes: [operation], extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
         },
       };

@@ -3,6 +3,7 @@
  * dataset's properties, search results) costs a few queries, not one per field.
  */
 import DataLoader from 'dataloader';
+import { isKnownAspect } from '../domain/registry/entityTypes.js';
 import { parseUrn, parseUrnOfType, tryParseUrn, type Urn } from '../domain/urn.js';
 import type { Caller } from '../services/caller.js';
 import type { Services } from '../services/index.js';
@@ -85,7 +86,7 @@ export function createLoaders(services: Services, caller: Caller): Loaders {
 /** The entity type of the URN when that type has the aspect; undefined otherwise. */
 function typeOfAspect(urn: string, aspect: string): string | undefined {
   const parsed = tryParseUrn(urn);
-  return parsed.ok && (parsed.urn.entityType.keyAspect === aspect || parsed.urn.entityType.aspects.includes(aspect)) ? parsed.urn.entityType.name : undefined;
+  return parsed.ok && isKnownAspect(parsed.urn.entityType, aspect) ? parsed.urn.entityType.name : undefined;
 }
 
 function tryParse(parse: () => Urn): Urn | Error {
