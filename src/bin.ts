@@ -3,8 +3,9 @@
  * The `propgraph` command of the installed package (package.json's `bin`):
  * `propgraph serve` runs the server exactly as `npm start` does (main.ts, configured by
  * the environment), so an install from the packed artefact needs no npm scripts and no
- * checkout; every other command is the CLI's (cli/main.ts). Both are loaded on demand:
- * the CLI does not load the server's code, nor the server the CLI's.
+ * checkout; every other command is the CLI's, bundled into one file by `npm run build`
+ * (cli/makeBundle.mjs: a command starts in a third of the time tsc's 230 files take).
+ * Both are loaded on demand: the CLI does not load the server's code, nor the server the CLI's.
  */
 export {};
 
@@ -15,5 +16,5 @@ if (command === 'serve' && rest.length === 0) {
   process.argv.splice(2, 1);
   await import('./main.js');
 } else {
-  await import('./cli/main.js');
+  await import('./cli/bundle.js');
 }

@@ -1,17 +1,18 @@
 /**
  * Runs the built `propgraph` CLI as a subprocess, the way a user does: node
- * dist/cli/main.js with its own HOME and environment.
+ * dist/cli/bundle.js (the file the package's `propgraph` command runs) with its own HOME
+ * and environment.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilt } from '../support/build.js';
+import { CLI_BUNDLE, ensureBuilt } from '../support/build.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
-export const cliMain = path.join(repoRoot, 'dist/cli/main.js');
+export const cliMain = CLI_BUNDLE;
 
 /** Builds dist/ when it is older than the sources (shared with the other subprocess suites). */
 export const ensureCliBuilt = ensureBuilt;

@@ -43,7 +43,7 @@ test('every example runs and prints what the guide shows', async () => {
       cwd: projectDir,
       // The examples reach the server through PORT, as they would for a user who started it with one.
       env: { ...process.env, HOME: projectDir, NO_COLOR: '1', PORT: new URL(server.url).port },
-      prelude: `propgraph() { node ${JSON.stringify(path.join(ROOT, 'dist/cli/main.js'))} "$@"; }`,
+      prelude: `propgraph() { node ${JSON.stringify(path.join(ROOT, 'dist/bin.js'))} "$@"; }`,
     },
   );
   expect(outputs).toHaveLength(examples.length);

@@ -55,7 +55,7 @@ test('installs with no build tool chain, only what runs, within 300 MB with both
   }
   expect(megabytes).toBeLessThanOrEqual(300);
   // What the artefact carries: the compiled server and CLI, the console, the pages' files, migrations.
-  for (const file of ['dist/main.js', 'dist/bin.js', 'dist/cli/main.js', 'dist/console/index.html', 'dist/browser-files/graphiql/graphiql.min.js', 'prisma/migrations/migration_lock.toml', 'schema.graphql', 'docs/operations.md']) {
+  for (const file of ['dist/main.js', 'dist/bin.js', 'dist/cli/main.js', 'dist/cli/bundle.js', 'dist/console/index.html', 'dist/browser-files/graphiql/graphiql.min.js', 'prisma/migrations/migration_lock.toml', 'schema.graphql', 'docs/operations.md']) {
     expect({ file, present: existsSync(path.join(installed.root, file)) }).toEqual({ file, present: true });
   }
   expect(existsSync(path.join(installed.root, 'src'))).toBe(false);

@@ -12,6 +12,8 @@ import { sleep } from './waitFor.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MARKER = path.join(ROOT, 'dist/main.js');
+/** The CLI as the `propgraph` command runs it: one file, made from tsc's output (src/cli/makeBundle.mjs). */
+export const CLI_BUNDLE = path.join(ROOT, 'dist/cli/bundle.js');
 
 const CONSOLE_SOURCES = path.join(ROOT, 'src/console');
 
@@ -28,7 +30,7 @@ function newestSource(dir: string, matches: (name: string) => boolean = (name) =
 
 function builtIsFresh(): boolean {
   try {
-    return statSync(MARKER).mtimeMs >= newestSource(path.join(ROOT, 'src'));
+    return statSync(MARKER).mtimeMs >= newestSource(path.join(ROOT, 'src')) && existsSync(CLI_BUNDLE);
   } catch {
     return false;
   }
@@ -53,7 +55,9 @@ export async function ensureBuilt(): Promise<void> {
     // Asynchronously: the suite may run a server in this process that must keep answering.
     if (!builtIsFresh()) {
       await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
-      // As `npm run build` does: `npx propgraph` runs the file itself, which must be executable.
+      // As `npm run build` does: the CLI bundled (it marks itself executable), and
+      // `npx propgraph` runs the file itself, which must be executable.
+      await promisify(execFile)(process.execPath, [path.join(ROOT, 'src/cli/makeBundle.mjs')], { cwd: ROOT });
       chmodSync(path.join(ROOT, 'dist/cli/main.js'), 0o755);
       chmodSync(path.join(ROOT, 'dist/bin.js'), 0o755);
       // And the documentation pages' browser files, which tsc does not make.
