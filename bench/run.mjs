@@ -12,6 +12,7 @@ const benchmarks = {
   upgrade: () => import('./upgrade.mjs'),
   tests: () => import('./tests.mjs'),
   policies: () => import('./policies.mjs'),
+  indexSize: () => import('./indexSize.mjs'),
 };
 const [name, ...args] = process.argv.slice(2);
 if (name !== undefined && !benchmarks[name]) {

@@ -23,7 +23,8 @@ export const INDEX_SETTINGS: Settings = {
       // Every key field of domain/searchFields.ts (the aspect modules declare theirs): a new search field is a
       // declaration there, not a setting here. Sorted, so that the index format (indexFormat.ts) follows the
       // fields, not the order the modules happen to be listed in.
-      attributePatterns: [...new Set(['id', '_k', '_nw', ...KEY_FIELD_NAMES.map(keyAttribute), 'sp.*'])].sort(),
+      // The document id is not filterable: URN equality filters on `_k` (compileFilter.ts).
+      attributePatterns: [...new Set(['_k', '_nw', ...KEY_FIELD_NAMES.map(keyAttribute), 'sp.*'])].sort(),
       features: { facetSearch: false, filter: { equality: true, comparison: true } },
     },
   ],

@@ -190,6 +190,9 @@ const C = datasetUrn('shop.payments', 'snowflake', 'DEV');
 
     test('the key fields urn, platform, origin and name filter too', async () => {
       expect(await scroll({ orFilters: filter('urn', 'EQUAL', [C]) })).toEqual([C]);
+      expect(await sortedScroll({ orFilters: filter('urn', 'EQUAL', [A, C]) })).toEqual([A, C].sort());
+      // Exact: a URN differing in case is another URN.
+      expect(await scroll({ orFilters: filter('urn', 'EQUAL', [C.replace('DEV', 'dev')]) })).toEqual([]);
       expect(await scroll({ orFilters: filter('platform', 'EQUAL', ['snowflake']) })).toEqual([C]);
       expect(await sortedScroll({ orFilters: filter('origin', 'EQUAL', ['PROD']) })).toEqual([A, B].sort());
       expect(await scroll({ orFilters: filter('name', 'EQUAL', ['shop.customers']) })).toEqual([B]);

@@ -12,7 +12,7 @@ const targets = new Map<string, FieldTarget>([
   ['n', { attr: 'sp.g7', reversedAttr: 'sp.r7', valueKind: 'number' }],
   ['s', { attr: 'sp.g8', reversedAttr: 'sp.r8', valueKind: 'text' }],
   ['name', { attr: 'name', valueKind: 'text' }],
-  ['urn', { attr: 'urn', valueKind: 'text', equalityById: true }],
+  ['urn', { attr: 'urn', valueKind: 'text', equalityByKey: true }],
 ]);
 const compile = (q: string) => compileFilter(parseLuceneQuery(q), targets);
 
@@ -42,9 +42,13 @@ describe('compileFilter', () => {
     expect(compile('_exists_:n AND NOT (s:a OR s:b)')).toBe('(sp.g7 EXISTS AND (NOT (sp.g8 = "a" OR sp.g8 = "b")))');
   });
 
-  test('URN equality goes through the exact document id', () => {
+  test('URN equality goes through the exact sort key, one per URN, long ones included', () => {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,Db.T,PROD)';
-    expect(compileFilter({ kind: 'equals', field: 'urn', values: [urn] }, targets)).toBe(`id IN ["${documentId(urn)}"]`);
+    expect(compileFilter({ kind: 'equals', field: 'urn', values: [urn] }, targets)).toBe(`_k IN ["${sortKey(urn)}"]`);
+    const long = `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(300)},PROD)`;
+    const longer = `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(300)}y,PROD)`;
+    expect(sortKey(long)).not.toBe(sortKey(longer));
+    expect(compileFilter({ kind: 'equals', field: 'urn', values: [long, longer] }, targets)).toBe(`_k IN ["${sortKey(long)}", "${sortKey(longer)}"]`);
   });
 
   test('text conditions: CONTAINS, STARTS WITH, and END_WITH as a prefix of the reversed text', () => {
