@@ -13,8 +13,10 @@
 // --batch <entities per request> (1000), --in-flight <requests at once> (2), --profile
 // <dir> (the server under `node --cpu-prof`, a sample a millisecond; each phase's CPU is
 // summarised in the section, the figures stay the run's own: the profiler slows the
-// server a little).
+// server a little), --report <file> (the section again from the results a run saved in
+// its last lines, without running).
 import { readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { machine, percentile, request, ROOT, round, writeSection } from './support.mjs';
@@ -145,8 +147,14 @@ export async function run(argv) {
       batch: { type: 'string', default: '1000' },
       'in-flight': { type: 'string', default: '2' },
       profile: { type: 'string' },
+      // The results a run saved (its last line names the file): the report again, without the run.
+      report: { type: 'string' },
     },
   });
+  if (values.report) {
+    const saved = JSON.parse(readFileSync(values.report, 'utf8'), (_, v) => (v && typeof v === 'object' && Array.isArray(v.mapEntries) ? new Map(v.mapEntries) : v));
+    return report(saved.results, saved.opts, new Date(saved.started), []);
+  }
   const opts = { sizes: values.sizes.split(',').map(Number).sort((a, b) => a - b), iterations: Number(values.iterations), batch: Number(values.batch), inFlight: Number(values['in-flight']), profile: values.profile && path.resolve(values.profile) };
   const started = new Date();
   console.log(`scale benchmark: ${opts.sizes.join(', ')} datasets\n${machine()}`);
@@ -189,10 +197,18 @@ export async function run(argv) {
   }
   const fs = statfsSync(path.dirname(path.dirname(dataDir)));
   results.machine = { memBytes: Number(/MemTotal:\s+(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))[1]) * 1024, diskFreeBytes: fs.bavail * fs.bsize, diskBytes: fs.blocks * fs.bsize };
+  // Kept before the report, so that a report that fails does not lose an hour's run (--report redoes it).
+  const saved = path.join(tmpdir(), `propgraph-scale-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(saved, JSON.stringify({ results, opts, started }, (_, v) => (v instanceof Map ? { mapEntries: [...v] } : v)));
+  console.log(`results saved: ${saved}`);
+  report(results, opts, started, ctx.windows);
+}
+
+function report(results, opts, started, windows) {
   results.limits = machineLimits(results);
   const chartPath = path.join(ROOT, 'docs', 'benchmarks-scale.svg');
   writeFileSync(chartPath, scaleChart(results.sizes));
-  const body = scaleReport(results, opts, started) + (opts.profile ? profileSection(opts.profile, ctx.windows) : '');
+  const body = scaleReport(results, opts, started) + (opts.profile ? profileSection(opts.profile, windows) : '');
   console.log(body);
   writeSection('Scale: a million datasets on the embedded default', body);
 }

@@ -1,8 +1,8 @@
 // Part of `npm run build`, after tsc: the CLI as one file, dist/cli/bundle.js, which the
 // `propgraph` command runs (src/bin.ts). A command's start is mostly Node finding, reading
 // and compiling modules: from tsc's output the CLI loads some 230 files (its own, zod's,
-// yaml's, commander's) in about 0.3 s of CPU before it does anything; one file takes
-// 0.1 s. The local commands (`restore --from`, `upgrade-data`) stay tsc's files, loaded
+// yaml's, commander's), and `propgraph properties --help` took 269 ms of CPU; from the
+// bundle 124 ms, where `node -e 0` takes 64 (docs/decisions.md, "The CLI is one file"). The local commands (`restore --from`, `upgrade-data`) stay tsc's files, loaded
 // on demand from beside the bundle: they open the database with the server's own code,
 // whose packages find their binaries from where they are installed.
 import { chmodSync } from 'node:fs';

@@ -24,7 +24,7 @@ export interface FieldTarget {
   /**
    * Equality on URNs goes through the exact sort key `_k` (one per URN, never normalised),
    * not the lower-cased text. The key is filterable anyway, for the keyset cursor; a
-   * filterable document id beside it cost the index 15% of its size (docs/decisions.md).
+   * filterable document id beside it cost the index 13-15% of its size (docs/decisions.md).
    */
   readonly equalityByKey?: boolean;
 }

@@ -1,7 +1,7 @@
 /**
  * docs/cli.md: the `propgraph` command runs the CLI bundled into one file, which loads
  * that file and Node's own modules only (not tsc's 230 files, nor a package's), so a
- * command starts in a third of the time. The local commands are loaded from tsc's output
+ * command starts in half the time. The local commands are loaded from tsc's output
  * beside it, on demand.
  */
 import { execFile } from 'node:child_process';

@@ -4,11 +4,11 @@
  * and environment.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_BUNDLE, ensureBuilt } from '../support/build.js';
+import { tempDir as runTempDir } from '../support/tempDir.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
@@ -76,8 +76,9 @@ export function runCliOnTerminal(args: readonly string[], options: CliOptions): 
   });
 }
 
+/** A HOME or work folder for a CLI run, removed at the end of the test run (test/support/tempDir.ts). */
 export function tempDir(prefix = 'propgraph-cli-'): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  return runTempDir(prefix);
 }
 
 export function writeFile(dir: string, name: string, text: string): string {
