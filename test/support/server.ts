@@ -4,6 +4,7 @@
  * `npm start` does) or on a fresh database of the external PostgreSQL that globalSetup
  * started (as a deployment with DATABASE_URL does).
  */
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/platform/config.js';
@@ -24,6 +25,15 @@ export interface TestServer extends RunningServer {
 }
 
 let counter = 0;
+/**
+ * Jest loads this module again for every suite, so `counter` starts again at 0 in each
+ * suite a worker runs: the index prefix also names the suite. With the worker's pid and
+ * the counter alone, a suite's indexes had the previous suite's names there, and whatever
+ * that suite left running (an indexer still writing while its indexes were dropped)
+ * recreated them under the new suite without settings ("Attribute `_removed` is not
+ * filterable", seen once in CI).
+ */
+const SUITE = randomBytes(3).toString('hex');
 
 export interface TestServerOptions {
   /** Default: external when globalSetup started a PostgreSQL, else embedded. */
@@ -59,7 +69,7 @@ export async function testConfig(options: TestServerOptions = {}): Promise<Confi
     const meili = options.search === true ? sharedMeilisearch() : options.search;
     env.MEILI_URL = meili.url;
     env.MEILI_API_KEY = meili.key;
-    env.MEILI_INDEX_PREFIX = `t${process.pid}_${++counter}_`;
+    env.MEILI_INDEX_PREFIX = `t${process.pid}${SUITE}_${++counter}_`;
   }
   Object.assign(env, options.env);
   const backend = options.backend ?? (postgresAvailableForTests() ? 'external' : 'embedded');
