@@ -13,8 +13,8 @@
 // --batch <entities per request> (1000), --in-flight <requests at once> (2), --profile
 // <dir> (the server under `node --cpu-prof`, a sample a millisecond; each phase's CPU is
 // summarised in the section, the figures stay the run's own: the profiler slows the
-// server a little), --report <file> (the section again from the results a run saved in
-// its last lines, without running).
+// server a little), --report <file> (the section again from the results a run saved,
+// without running; a run prints the file's name before its report).
 import { readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -149,7 +149,7 @@ export async function run(argv) {
       batch: { type: 'string', default: '1000' },
       'in-flight': { type: 'string', default: '2' },
       profile: { type: 'string' },
-      // The results a run saved (its last line names the file): the report again, without the run.
+      // The results a run saved (it prints the file's name before its report): the report again, without the run.
       report: { type: 'string' },
     },
   });
