@@ -36,12 +36,7 @@ export async function run(argv) {
     }
     await bulkLoad(api, { to: n, prefix: 'bench' });
     while ((await countSearchable(api)) < n) await sleep(500);
-    const meili = async (method, p, body) => {
-      const res = await fetch(server.meiliUrl + p, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const json = await res.json();
-      if (res.status >= 400) throw new Error(`${method} ${p}: ${JSON.stringify(json)}`);
-      return json;
-    };
+    const meili = (method, p, body) => request(server.meiliUrl + p, method, body, key);
     const finished = async ({ taskUid }) => {
       for (;;) {
         const task = await meili('GET', `/tasks/${taskUid}`);

@@ -4,7 +4,7 @@
  * skipped when dist/ is already newer than every source file.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -54,14 +54,9 @@ export async function ensureBuilt(): Promise<void> {
   try {
     // Asynchronously: the suite may run a server in this process that must keep answering.
     if (!builtIsFresh()) {
-      await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT });
-      // As `npm run build` does: the CLI bundled (it marks itself executable), and
-      // `npx propgraph` runs the file itself, which must be executable.
-      await promisify(execFile)(process.execPath, [path.join(ROOT, 'src/cli/makeBundle.mjs')], { cwd: ROOT });
-      chmodSync(path.join(ROOT, 'dist/cli/main.js'), 0o755);
-      chmodSync(path.join(ROOT, 'dist/bin.js'), 0o755);
-      // And the documentation pages' browser files, which tsc does not make.
-      if (!existsSync(path.join(ROOT, 'dist/browser-files'))) await promisify(execFile)(process.execPath, [path.join(ROOT, 'src/web/copyBrowserFiles.mjs')], { cwd: ROOT });
+      // The package's own build (package.json): tsc, the pages' browser files, the CLI's
+      // bundle and the executable bits, one recipe for a user's `npm install` and the suites.
+      await promisify(execFile)('npm', ['run', 'build', '--silent'], { cwd: ROOT });
       // tsc rewrites only the outputs that changed: when main.js did not, its old time would
       // make dist/ look stale to every later suite, each running tsc again (35 runs, 140 s
       // of CPU in one `npm test`, after a source was rewritten unchanged).

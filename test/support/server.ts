@@ -28,10 +28,10 @@ let counter = 0;
 /**
  * Jest loads this module again for every suite, so `counter` starts again at 0 in each
  * suite a worker runs: the index prefix also names the suite. With the worker's pid and
- * the counter alone, a suite's indexes had the previous suite's names there, and whatever
- * that suite left running (an indexer still writing while its indexes were dropped)
- * recreated them under the new suite without settings ("Attribute `_removed` is not
- * filterable", seen once in CI).
+ * the counter alone, a suite's indexes had the names of the previous suite's in that
+ * worker, so anything that suite left behind could meet the new one (seen once in CI: a
+ * search found an index of its name without settings, "Attribute `_removed` is not
+ * filterable").
  */
 const SUITE = randomBytes(3).toString('hex');
 
