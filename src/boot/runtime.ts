@@ -133,9 +133,10 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);
   services = createServices({ db, access, openSnapshot: database.openSnapshot, appVersion: APP_VERSION, urnNamespace: config.urnNamespace, undefinedPropertyValues, registryEpoch: registryEpochReader(db), readEntityPage, log, indexWaiter, searchEngine: engine, searchRegistryRecheckMs: config.searchRegistryRecheckMs, historyVersionsKept: config.historyVersionsKept, authEnabled: config.authEnabled, registryChanges, groupCommit: config.writeGroupCommit, onJobQueued: () => worker?.nudge(), ...(search.reason ? { searchDisabledReason: search.reason } : {}), tokenSessionHours: config.consoleSessionHours, ...signInDeps(config, log) });
   const adminToken = await bootstrapAuthentication(config, log, services);
-  // The hard delete's cleanup and a migration write as a person does: each chunk waits for the search index, so the
-  // job keeps pace with the indexer (flat out, job, indexer and Meilisearch together held /health's p99 at 63-157 ms).
-  worker = new JobWorker({ db, log, writes: services.writes, format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
+  // The hard delete's cleanup keeps pace with the search index one batch behind, and a migration writes as a person
+  // does, each chunk waiting for the index: neither runs ahead of the indexer (flat out, job, indexer and Meilisearch
+  // together held /health's p99 at 63-157 ms).
+  worker = new JobWorker({ db, log, writes: services.writes, indexWaiter, format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
   worker.register(MIGRATE_PROPERTY_VALUES, migrationHandler({ db, writes: services.writes, log }));
   const searchService = services.search;
   worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, writes: backgroundWrites, onChanges: () => indexer?.nudge(), search: searchService.enabled ? searchService : null, indexWaiter }));

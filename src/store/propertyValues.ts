@@ -37,9 +37,15 @@ const stale = (propertyUrn: string) => sql`
   WHERE pv.property_urn = ${propertyUrn}
     AND (sp.urn IS NULL OR (pv.generation <> sp.generation AND pv.generation IS DISTINCT FROM (sp.migration->>'fromGeneration')::bigint))`;
 
-export async function staleHolders(db: Queryable, propertyUrn: string, limit: number): Promise<{ entityUrn: string; entityType: string }[]> {
+/**
+ * Up to `limit` stale holders after `after`, in urn order, read along the index on
+ * (property_urn, entity_urn). The cleanup pages on from the last urn rather than from
+ * the start: the rows it removed stay in the index as dead entries until a vacuum, and
+ * a page from the start would walk past all of them each time.
+ */
+export async function staleHolders(db: Queryable, propertyUrn: string, after: string, limit: number): Promise<{ entityUrn: string; entityType: string }[]> {
   return db.query<Pick<PropertyValueModel, 'entityUrn' | 'entityType'>>(sql`
-    SELECT pv.entity_urn AS "entityUrn", pv.entity_type AS "entityType" ${stale(propertyUrn)} ORDER BY pv.entity_urn LIMIT ${limit}`);
+    SELECT pv.entity_urn AS "entityUrn", pv.entity_type AS "entityType" ${stale(propertyUrn)} AND pv.entity_urn > ${after} ORDER BY pv.entity_urn LIMIT ${limit}`);
 }
 
 export async function countStaleHolders(db: Queryable, propertyUrn: string): Promise<number> {

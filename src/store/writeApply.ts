@@ -1,9 +1,9 @@
 /**
  * The one applier of the write path: a batch of write decisions in one statement,
  * set-based (a few CTEs for the whole batch, not a few statements per entity). It
- * copies each current latest aspect to its next history version, upserts the new
- * latest, replaces value rows, changes registry rows, queues jobs and appends one
- * change-log row per entity (naming the aspects written, in input order: the indexer
+ * copies each current latest aspect to its next history version (as the decision keeps
+ * it, when it says: AspectRow.previousKeptAs), upserts the new latest, replaces value
+ * rows, changes registry rows, queues jobs and appends one change-log row per entity (naming the aspects written, in input order: the indexer
  * rebuilds whole documents, so one row per entity and write is all it needs).
  *
  * Everything depends on one `ok`: the state the decisions relied on is still there.
@@ -77,7 +77,7 @@ export async function applyWrites(target: WriteTarget, all: readonly EntityWrite
  */
 async function writeStatement(target: WriteTarget, decisions: readonly EntityWriteDecision[], state: WriteState, retention: HistoryRetention): Promise<Sql> {
   const writes = decisions.flatMap((d) =>
-    d.writes.map((w) => ({ urn: d.urn, entity_type: d.entityType, aspect: w.aspect, metadata: w.metadata, system_metadata: w.systemMetadata, created_by: d.createdBy, created_via: d.createdVia ?? null })),
+    d.writes.map((w) => ({ urn: d.urn, entity_type: d.entityType, aspect: w.aspect, metadata: w.metadata, system_metadata: w.systemMetadata, created_by: d.createdBy, created_via: d.createdVia ?? null, kept_as: w.previousKeptAs ?? null })),
   ).map((w, ord) => ({ ord, ...w }));
   const logOnly = decisions.flatMap((d) => (d.creates ? [{ urn: d.urn, entity_type: d.entityType, aspect: d.creates.keyAspect }] : [])).map((l, k) => ({ ord: writes.length + k, ...l }));
   const replaced = decisions.filter((d) => d.valueRows !== null);
@@ -119,7 +119,7 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
   return sql`
     WITH ${writePreconditions(target, decisions, state)} input AS (
       SELECT * FROM jsonb_to_recordset(${await stringifyInTurns(writes)}::jsonb)
-        AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text, created_via text)
+        AS i(ord int, urn text, entity_type text, aspect text, metadata jsonb, system_metadata jsonb, created_by text, created_via text, kept_as jsonb)
       WHERE (SELECT ok FROM ok)
     ), log_input AS (
       SELECT ord, urn, entity_type, aspect FROM input
@@ -127,7 +127,7 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(logOnly)}::jsonb) AS l(ord int, urn text, entity_type text, aspect text)
       WHERE (SELECT ok FROM ok)
     ), prev AS (
-      SELECT a.urn, a.aspect, a.metadata, a.system_metadata, a.created_on, a.created_by, a.created_via,
+      SELECT a.urn, a.aspect, COALESCE(i.kept_as, a.metadata) AS metadata, a.system_metadata, a.created_on, a.created_by, a.created_via,
              (SELECT MAX(h.version) FROM aspect h WHERE h.urn = a.urn AND h.aspect = a.aspect) AS max_version
       FROM aspect a JOIN input i ON a.urn = i.urn AND a.aspect = i.aspect AND a.version = 0
       WHERE a.urn = ANY(${written}::text[])

@@ -9,7 +9,10 @@ import { EVALUATE_TESTS, SEARCH_INDEX_BUILD } from '../../src/domain/jobKinds.js
 import { LIMITS } from '../../src/domain/limits.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { CLEANUP_PROPERTY_VALUES } from '../../src/services/jobs/kinds.js';
+import { cleanupBatch } from '../../src/services/jobs/cleanupPropertyValues.js';
 import { JobWorker } from '../../src/services/jobs/worker.js';
+import type { WriteService } from '../../src/services/writes/writeService.js';
+import { NO_WAIT } from '../../src/services/indexWaiter.js';
 import { sql } from '../../src/store/sql.js';
 import { ADMIN, READER, startTestRuntime, type TestRuntime } from '../support/runtime.js';
 import { datasetUrn, jobsSettled, propertyUrn, rejection, serviceCatalog, type ServiceCatalog } from '../support/serviceCatalog.js';
@@ -81,6 +84,68 @@ test('listing filters by status, kind and property, newest first, and pages by c
   expect(await jobs().list(READER, { count: 1 })).toEqual([all[0]]);
 });
 
+test('the cleanup pages through the holders in urn order, and a last pass from the start takes a holder left behind its cursor', async () => {
+  const PAGED = 'io.svc.jobs.paged';
+  const holders = Array.from({ length: 9 }, (_, i) => datasetUrn(`jobs.paged${i}`));
+  const behind = datasetUrn('jobs.a-behind'); // before every holder in urn order
+  await catalog.define(PAGED);
+  await catalog.createDatasets([...holders, behind]);
+  for (const d of holders) await catalog.setValues(d, { [PAGED]: ['x'] });
+  await runtime.worker.stop();
+  await runtime.services.properties.delete(ADMIN, propertyUrn(PAGED));
+  // After the first page, a stale value of the property turns up behind the cursor.
+  const db = runtime.database.db;
+  const pages: number[] = [];
+  const writes: WriteService = Object.create(runtime.services.writes);
+  writes.submit = async (...args: Parameters<WriteService['submit']>) => {
+    const answer = await runtime.services.writes.submit(...args);
+    pages.push(args[1].entities.length);
+    if (pages.length === 1) await db.execute(sql`INSERT INTO property_value (entity_urn, property_urn, entity_type, generation, "values") VALUES (${behind}, ${propertyUrn(PAGED)}, 'dataset', 1, '["x"]'::jsonb)`);
+    return answer;
+  };
+  const worker = new JobWorker({ db, log: createLogger('silent'), writes, indexWaiter: NO_WAIT, pollMs: 20, format: 'test', batchSize: 4 });
+  worker.start();
+  try {
+    await jobsSettled(runtime);
+  } finally {
+    await worker.stop();
+    runtime.worker.start();
+  }
+  // Three pages of 4, 4 and 1 holders; then, from the start again, the one behind the cursor.
+  expect(pages).toEqual([4, 4, 1, 1]);
+  const [job] = await jobs().list(READER, { propertyUrn: propertyUrn(PAGED) });
+  expect(job).toMatchObject({ status: 'done', total: holders.length, done: holders.length, remaining: 0 });
+  expect(await db.query(sql`SELECT entity_urn FROM property_value WHERE property_urn = ${propertyUrn(PAGED)}`)).toEqual([]);
+});
+
+test('the cleanup moves each holder\'s version into history already without the property; the older versions are left to its history pass, which then takes them', async () => {
+  const SCRUBBED = 'io.svc.jobs.scrubbed';
+  const d = datasetUrn('jobs.scrubbed');
+  const db = runtime.database.db;
+  await catalog.define(SCRUBBED);
+  await catalog.createDatasets([d]);
+  await catalog.setValues(d, { [SCRUBBED]: ['one'] });
+  await catalog.setValues(d, { [SCRUBBED]: ['two'] });
+  const naming = async () =>
+    db.query<{ version: number; names: boolean }>(sql`SELECT version::int AS version, metadata::text LIKE ${`%${propertyUrn(SCRUBBED)}"%`} AS names
+      FROM aspect WHERE urn = ${d} AND aspect = 'structuredProperties' ORDER BY version`);
+  await runtime.worker.stop();
+  try {
+    await runtime.services.properties.delete(ADMIN, propertyUrn(SCRUBBED));
+    expect(await cleanupBatch(db, runtime.services.writes, propertyUrn(SCRUBBED), '', 10)).toMatchObject({ rewritten: 1, nextUrn: d });
+    // Version 2 is what was the latest ('two'), moved by the cleanup's own write.
+    expect(await naming()).toEqual([
+      { version: 0, names: false },
+      { version: 1, names: true },
+      { version: 2, names: false },
+    ]);
+  } finally {
+    runtime.worker.start();
+  }
+  await jobsSettled(runtime);
+  expect((await naming()).map((v) => v.names)).toEqual([false, false, false]);
+});
+
 test('a bad status or count is a ValidationError naming it; an unknown or malformed job id a NotFoundError', async () => {
   expect((await rejection(jobs().list(READER, { status: 'sleeping' }), ValidationError)).field).toBe('status');
   expect((await rejection(jobs().list(READER, { count: -1 }), ValidationError)).field).toBe('count');
@@ -90,7 +155,7 @@ test('a bad status or count is a ValidationError naming it; an unknown or malfor
 
 test('a job queued with a delay starts when it is due, not at the next poll', async () => {
   // A poll longer than the test's wait: only the worker's wake at the due time can run it.
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, pollMs: 600_000, format: 'test' });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, indexWaiter: NO_WAIT, pollMs: 600_000, format: 'test' });
   const ran: bigint[] = [];
   worker.register('test-delayed', async ({ job }) => {
     ran.push(job.id);
@@ -110,7 +175,7 @@ test('a job queued with a delay starts when it is due, not at the next poll', as
 
 test('a running evaluation yields at its next step to an index build queued meanwhile, which runs first; then it resumes (issue #46 item 6)', async () => {
   const format = 'test-rank';
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, pollMs: 600_000, format, leaseSeconds: 30 });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, indexWaiter: NO_WAIT, pollMs: 600_000, format, leaseSeconds: 30 });
   const events: string[] = [];
   let runs = 0;
   worker.register(EVALUATE_TESTS, async (ctx) => {
@@ -146,7 +211,7 @@ test('a running evaluation yields at its next step to an index build queued mean
 test('an idle worker deletes the jobs that ended before the retention, and keeps the others', async () => {
   const [old] = await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, status, finished_on) VALUES ('test-old', '{}'::jsonb, 'done', now() - interval '8 days') RETURNING id`);
   const [recent] = await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, status, finished_on) VALUES ('test-old', '{}'::jsonb, 'done', now() - interval '1 day') RETURNING id`);
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, pollMs: 20, format: 'test-prune', retentionSeconds: 7 * 86_400 });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, indexWaiter: NO_WAIT, pollMs: 20, format: 'test-prune', retentionSeconds: 7 * 86_400 });
   worker.start();
   try {
     await waitFor('the old job to be deleted', 30_000, () => jobs().get(READER, String(old!.id)).then(() => undefined, (err: unknown) => (err instanceof NotFoundError ? true : undefined)), 50);

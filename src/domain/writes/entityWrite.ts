@@ -52,6 +52,8 @@ export type AspectWriteRequest = NextValue & {
   readonly systemMetadata?: Record<string, unknown>;
   /** What the aspect's rules take beside the value (a definition's migration). */
   readonly directive?: unknown;
+  /** What the stored version this write replaces is kept as in history (plan.ts); absent: as it was. */
+  readonly historyOf?: (stored: unknown) => unknown;
 };
 
 export interface RuledRequest {
@@ -212,7 +214,7 @@ export function decideEntityWrite(
       runId: request.systemMetadata?.runId ?? 'no-run-id-provided',
       version: String(revisionOf(prev) + 1),
     };
-    writes.push({ aspect: request.aspect, metadata: d.stored, systemMetadata });
+    writes.push({ aspect: request.aspect, metadata: d.stored, systemMetadata, ...(request.historyOf && prev ? { previousKeptAs: request.historyOf(prev.metadata) } : {}) });
     results.push({ aspect: request.aspect, value: d.visible, systemMetadata });
     if (d.valueRows) valueRows = d.valueRows;
     if (d.registry) registryChanges.set(d.registry.urn, merged(registryChanges.get(d.registry.urn), d.registry));

@@ -20,6 +20,12 @@ interface ChangeBase {
   readonly systemMetadata?: Record<string, unknown>;
   /** What the aspect's rules take beside the value (a definition's migration). */
   readonly directive?: unknown;
+  /**
+   * What the stored version this change replaces is kept as in history; absent: as it
+   * was. The cleanup after a hard delete keeps it without the property, so that no older
+   * version its own writes make holds the values it removes.
+   */
+  readonly historyOf?: (stored: unknown) => unknown;
 }
 
 /** The aspect becomes this value. */
@@ -121,7 +127,9 @@ export function combineChanges(earlier: AspectChange, later: AspectChange): Aspe
   const systemMetadata = 'systemMetadata' in later && later.systemMetadata ? later.systemMetadata : 'systemMetadata' in earlier ? earlier.systemMetadata : undefined;
   const ifVersionMatch = 'ifVersionMatch' in earlier ? earlier.ifVersionMatch : undefined;
   const directive = 'directive' in later && later.directive !== undefined ? later.directive : 'directive' in earlier ? earlier.directive : undefined;
-  const kept = { ...(systemMetadata ? { systemMetadata } : {}), ...(ifVersionMatch !== undefined ? { ifVersionMatch } : {}), ...(directive !== undefined ? { directive } : {}) };
+  // Like the precondition, about the version stored before the batch.
+  const historyOf = ('historyOf' in earlier ? earlier.historyOf : undefined) ?? ('historyOf' in later ? later.historyOf : undefined);
+  const kept = { ...(systemMetadata ? { systemMetadata } : {}), ...(ifVersionMatch !== undefined ? { ifVersionMatch } : {}), ...(directive !== undefined ? { directive } : {}), ...(historyOf ? { historyOf } : {}) };
   if (later.op === 'delete') return later;
   if (later.op === 'set') return { ...later, ...kept };
   if (earlier.op === 'patch' && later.op === 'patch') return { ...later, patches: [...earlier.patches, ...later.patches], ...kept };
@@ -194,6 +202,7 @@ export function requestOf(change: WriteChange): AspectWriteRequest {
     ...(change.ifVersionMatch !== undefined ? { ifVersionMatch: change.ifVersionMatch } : {}),
     ...(change.systemMetadata ? { systemMetadata: change.systemMetadata } : {}),
     ...(change.directive !== undefined ? { directive: change.directive } : {}),
+    ...(change.historyOf ? { historyOf: change.historyOf } : {}),
   };
   switch (change.op) {
     case 'set':

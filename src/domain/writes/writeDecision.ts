@@ -83,6 +83,8 @@ export interface AspectRow {
   readonly aspect: string;
   readonly metadata: unknown;
   readonly systemMetadata: Record<string, unknown>;
+  /** What the version it replaces is kept as in history; absent: as it is stored. */
+  readonly previousKeptAs?: unknown;
 }
 
 /** Everything a write does to one entity. */

@@ -6,15 +6,19 @@
  * this job only reclaims them. Each batch is one plan through the one write entry point
  * (the system's: every holder's aspect written again as readers see it, which leaves the
  * hidden values out), so retention, the change log and history apply as to any write; a
- * crash loses at most the batch in flight, which the next attempt redoes. Each batch
- * waits for the search index as a person's write does (bounded by INDEX_WAIT_MS, not at
- * all while the indexer fails), so the job never runs ahead of the indexer
- * (docs/decisions.md, "Each principal's share of the server").
+ * crash loses at most the batch in flight, which the next attempt redoes. The job keeps
+ * pace with the search index one batch behind (worker.ts): a batch is written while the
+ * one before it is indexed, and the next waits until that one is (bounded by
+ * INDEX_WAIT_MS, not at all while the indexer fails), so the job never runs further ahead
+ * of the indexer than one batch (docs/decisions.md, "Each principal's share of the
+ * server").
  *
- * Hard means gone (issues #29, #39, #46): then every older version of any entity's
- * structuredProperties written no later than the change loses the property too, in
- * pages, whether the property was defined again since or not (a re-created property is
- * a new lineage; the old one's values must not come back through history).
+ * Hard means gone (issues #29, #39, #46): every older version of any entity's
+ * structuredProperties written no later than the change loses the property too, whether
+ * the property was defined again since or not (a re-created property is a new lineage;
+ * the old one's values must not come back through history). The version a holder's
+ * write moves into history loses it on the way, in the same statement; the versions
+ * older than that, then, in pages.
  */
 import { ASPECT } from '../../domain/aspects/index.js';
 import { withoutPropertyInVersion } from '../../domain/writes/valueCleanup.js';
@@ -31,14 +35,16 @@ export async function remainingStaleValues(db: Db, propertyUrn: string): Promise
 }
 
 /**
- * Removes up to `limit` entities' stale values of the property; returns how many
- * entities it rewrote, 0 meaning done.
+ * Removes the stale values of the property from up to `limit` holders after `after` (in
+ * urn order), without waiting for the index; returns how many holders it rewrote (0:
+ * none is left after `after`), the urn to go on from and the last change it logged (0
+ * when none), which the caller waits on.
  * A holder the write path refuses (it should not happen: the write only takes values
  * out) fails the batch, naming it, rather than coming back for ever.
  */
-export async function cleanupBatch(db: Db, writes: WriteService, propertyUrn: string, limit: number): Promise<number> {
-  const holders = await staleHolders(db, propertyUrn, limit);
-  if (holders.length === 0) return 0;
+export async function cleanupBatch(db: Db, writes: WriteService, propertyUrn: string, after: string, limit: number): Promise<{ rewritten: number; nextUrn: string; lastChange: bigint }> {
+  const holders = await staleHolders(db, propertyUrn, after, limit);
+  if (holders.length === 0) return { rewritten: 0, nextUrn: after, lastChange: 0n };
   const entities: EntityPlan[] = holders.map((h) => ({
     urn: parseUrn(h.entityUrn),
     changes: [
@@ -47,14 +53,16 @@ export async function cleanupBatch(db: Db, writes: WriteService, propertyUrn: st
         aspect: ASPECT.structuredProperties,
         // What readers see leaves the stale values out; written again, they are gone from the aspect and the value rows.
         compute: (current: unknown) => current ?? { properties: [] },
+        // The version this write moves into history loses the property as it moves: the history pass need not visit it.
+        historyOf: (stored: unknown) => withoutPropertyInVersion(stored, propertyUrn),
         systemMetadata: { runId: 'property-cleanup' },
       },
     ],
   }));
-  const { result } = await writes.submit(SYSTEM_CALLER, { entities }, { atomic: false, skipMissing: true });
+  const { result, receipt } = await writes.submit(SYSTEM_CALLER, { entities }, { atomic: false, skipMissing: true, async: true });
   const refused = result.entities.filter((e) => e.status === 'refused');
   if (refused.length > 0) throw new Error(`the cleanup of ${propertyUrn} could not rewrite ${refused.length} holders, e.g. ${refused[0]!.urn}: ${refused[0]!.error?.message}`);
-  return holders.length;
+  return { rewritten: holders.length, nextUrn: holders.at(-1)!.entityUrn, lastChange: receipt.lastChange };
 }
 
 async function scrub(db: Queryable, rows: readonly HistoryRow[], propertyUrn: string): Promise<void> {

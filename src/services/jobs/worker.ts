@@ -26,6 +26,7 @@ import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
 import { AuditTrail } from '../audit.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import { WorkLoop } from '../consumerLoop.js';
+import type { IndexWaiter } from '../indexWaiter.js';
 import type { WriteService } from '../writes/writeService.js';
 import { cleanupBatch, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
 import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
@@ -59,11 +60,10 @@ export class LeaseLostError extends Error {}
 export interface WorkerOptions {
   readonly db: Db;
   readonly log: Logger;
-  /**
-   * The one write entry point, which the cleanup writes through: one that waits for the
-   * search index (and nudges the indexer), so the job keeps pace with it.
-   */
+  /** The one write entry point, which the cleanup writes through. */
   readonly writes: WriteService;
+  /** What the cleanup waits on (and nudges the indexer through), one batch behind, so it keeps pace with the search index. */
+  readonly indexWaiter: IndexWaiter;
   readonly pollMs?: number;
   readonly batchSize?: number;
   /** How long a claimed job stays this worker's without a renewal (DEFAULT_LEASE_SECONDS); renewed three times as often. */
@@ -190,15 +190,35 @@ export class JobWorker extends WorkLoop {
     const total = ctx.job.total ?? (await remainingStaleValues(db, propertyUrn));
     let done = ctx.job.total === null ? 0 : ctx.job.done;
     await ctx.progress({ total, done });
+    // Holders in urn order from a cursor; at the end, one pass more from the start, so a
+    // holder left behind the cursor (none is expected: writes under a stale generation are
+    // refused) is still cleaned. Done when a pass from the start finds none.
+    let after = '';
+    // One batch behind the index: a batch is written while the one before it is indexed
+    // (the database's work beside Meilisearch's), then waits until that one is. Waiting
+    // for each batch before writing the next left one of them idle at every step.
+    let indexing: Promise<unknown> = Promise.resolve();
     for (;;) {
-      if (ctx.stopping()) return 'yield';
-      const removed = await cleanupBatch(db, this.options.writes, propertyUrn, this.options.batchSize ?? CLEANUP_BATCH);
-      if (removed === 0) {
+      if (ctx.stopping()) {
+        await indexing;
+        return 'yield';
+      }
+      const batch = await cleanupBatch(db, this.options.writes, propertyUrn, after, this.options.batchSize ?? CLEANUP_BATCH);
+      const previous = indexing;
+      if (batch.lastChange > 0n) indexing = this.options.indexWaiter.waitFor([batch.lastChange]);
+      await previous;
+      if (batch.rewritten === 0) {
+        if (after !== '') {
+          after = '';
+          continue;
+        }
+        await indexing;
         if ((await this.scrubHistory(ctx, propertyUrn)) === 'yield') return 'yield';
         await ctx.progress({ total, done: total });
         return 'done';
       }
-      done += removed;
+      after = batch.nextUrn;
+      done += batch.rewritten;
       await ctx.progress({ total, done: Math.min(done, total) });
     }
   }

@@ -68,9 +68,9 @@ const NOT_EXPRESSIBLE = new Map([
       expect(changed('searchField   String  @unique @map("search_field")', 'searchField   String  @map("search_field")')).toEqual([
         'structured_property: the database has UNIQUE structured_property_search_field_key (search_field), schema.prisma does not',
       ]);
-      expect(changed('@@index([propertyUrn])', '@@index([propertyUrn, entityType])')).toEqual([
+      expect(changed('@@index([propertyUrn, entityUrn])', '@@index([propertyUrn, entityType])')).toEqual([
         'property_value: schema.prisma has INDEX property_value_property_urn_entity_type_idx (property_urn, entity_type), the database does not',
-        'property_value: the database has INDEX property_value_property_urn_idx (property_urn), schema.prisma does not',
+        'property_value: the database has INDEX property_value_property_urn_entity_urn_idx (property_urn, entity_urn), schema.prisma does not',
       ]);
     });
 

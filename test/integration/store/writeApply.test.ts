@@ -76,6 +76,20 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
     ]);
   });
 
+  test('a decision that says how the replaced version is kept stores it so in history, beside the latest as written (the cleanup: hard means gone)', async () => {
+    const urn = dataset('keptAs');
+    const stored = { properties: [{ propertyUrn: P('a'), values: [{ string: 'gone' }] }, { propertyUrn: P('b'), values: [{ string: 'kept' }] }] };
+    await applyWrites(optimistic, [decision(urn, { writes: [row('structuredProperties', stored, '1')] })], await loadWriteState(optimistic, loadOf([urn])));
+    const state = await loadWriteState(optimistic, loadOf([urn]));
+    const latest = { properties: [{ propertyUrn: P('b'), values: [{ string: 'kept' }] }] };
+    await applyWrites(optimistic, [decision(urn, { writes: [{ ...row('structuredProperties', latest, '2'), previousKeptAs: latest }] })], state);
+    expect(await s.query('SELECT version::int AS version, metadata FROM aspect WHERE urn = $1 AND aspect = $2 ORDER BY version', [urn, 'structuredProperties'])).toEqual([
+      { version: 0, metadata: latest },
+      { version: 1, metadata: latest },
+    ]);
+    expect(await s.query("SELECT count(*)::int AS n FROM aspect WHERE urn = $1 AND metadata::text LIKE '%gone%'", [urn])).toEqual([{ n: 0 }]);
+  });
+
   test('a new entity is created by the statement, and its key aspect logged after the aspects written', async () => {
     const urn = dataset('created');
     const state = await loadWriteState(optimistic, loadOf([urn]));

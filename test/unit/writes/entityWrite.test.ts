@@ -115,6 +115,16 @@ describe('new values and what is stored', () => {
     expect(d.createdBy).toBe('urn:li:corpuser:ann');
   });
 
+  test('a change that says how the replaced version is kept in history hands the applier that version, made from what is stored', () => {
+    const state = entity({ aspects: { datasetProperties: aspect({ description: 'old', secret: 'x' }, 2) } });
+    const historyOf = (stored: unknown) => ({ ...(stored as object), secret: undefined, scrubbed: true });
+    const d = decide(DATASET, state, props({ description: 'new' }, { historyOf }));
+    expect(d.writes[0]!.previousKeptAs).toEqual({ description: 'old', secret: undefined, scrubbed: true });
+    // Without it, and for an aspect not stored before, nothing is said: the applier keeps the version as it is.
+    expect('previousKeptAs' in decide(DATASET, state, props({ description: 'new' })).writes[0]!).toBe(false);
+    expect('previousKeptAs' in decide(DATASET, entity(), props({ description: 'new' }, { historyOf })).writes[0]!).toBe(false);
+  });
+
   test('values re-asserted under a new generation are written although equal to the stored aspect', () => {
     const TIER = record('tier', { generation: 9n });
     const stored = { properties: [{ propertyUrn: TIER.urn, values: [{ string: 'a' }] }] };
