@@ -3,8 +3,9 @@
  * set-based (a few CTEs for the whole batch, not a few statements per entity). It
  * copies each current latest aspect to its next history version (as the decision keeps
  * it, when it says: AspectRow.previousKeptAs), upserts the new latest, replaces value
- * rows, changes registry rows, queues jobs and appends one change-log row per entity (naming the aspects written, in input order: the indexer
- * rebuilds whole documents, so one row per entity and write is all it needs).
+ * rows, changes registry rows, queues jobs and appends one change-log row per entity
+ * (naming the aspects written, in input order: the indexer rebuilds whole documents, so
+ * one row per entity and write is all it needs).
  *
  * Everything depends on one `ok`: the state the decisions relied on is still there.
  * On the optimistic path that means every written entity is still at the version it
