@@ -47,10 +47,23 @@ async function npmConfig(key: string): Promise<string | undefined> {
  */
 async function startContainer(name: string, external?: { port: number; args: string[] }): Promise<{ name: string; url: string; ms: number }> {
   const started = Date.now();
-  const where = external ? ['--network', 'host', '-e', `PORT=${external.port}`, '-e', 'HOST=127.0.0.1', ...external.args] : ['-p', '127.0.0.1::8080', '-v', `${VOLUME}:/data`];
-  await podman(['run', '-d', '--name', name, ...RUNTIME, ...ULIMITS, ...where, '-e', `ROOT_TOKEN=${TOKEN}`, IMAGE]);
+  let port = external?.port ?? 0;
+  // The published port is drawn below the kernel's ephemeral range (freePort): podman's own
+  // choice (`-p 127.0.0.1::8080`) came from that range, and in one CI run an outgoing
+  // connection held it when podman bound it. A port free a moment ago can still be taken
+  // by then: another one, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    if (!external) port = await freePort();
+    const where = external ? ['--network', 'host', '-e', `PORT=${port}`, '-e', 'HOST=127.0.0.1', ...external.args] : ['-p', `127.0.0.1:${port}:8080`, '-v', `${VOLUME}:/data`];
+    try {
+      await podman(['run', '-d', '--name', name, ...RUNTIME, ...ULIMITS, ...where, '-e', `ROOT_TOKEN=${TOKEN}`, IMAGE]);
+      break;
+    } catch (err) {
+      if (external || attempt >= 3 || !/address already in use/.test((err as Error).message)) throw err;
+      await podman(['rm', '-f', name]).catch(() => undefined);
+    }
+  }
   containers.push(name);
-  const port = external ? String(external.port) : (await podman(['port', name, '8080'])).stdout.trim().split(':').pop();
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${name} to be ready`, 180_000, async () => {
     const state = (await podman(['inspect', name, '--format', '{{.State.Status}}'])).stdout.trim();
