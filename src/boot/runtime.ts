@@ -18,7 +18,8 @@ import { SYSTEM_CALLER } from '../services/caller.js';
 import { createServices, type Services } from '../services/index.js';
 import { NO_WAIT, type IndexWaiter } from '../services/indexWaiter.js';
 import { bulkEditHandler } from '../services/jobs/bulkEditValues.js';
-import { BULK_EDIT_VALUES, EVALUATE_TESTS, MIGRATE_PROPERTY_VALUES, REINDEX, SEARCH_INDEX_BUILD } from '../services/jobs/kinds.js';
+import { BULK_EDIT_VALUES, CLEANUP_PROPERTY_VALUES, EVALUATE_TESTS, MIGRATE_PROPERTY_VALUES, REINDEX, SEARCH_INDEX_BUILD } from '../services/jobs/kinds.js';
+import { cleanupHandler } from '../services/jobs/cleanupPropertyValues.js';
 import { migrationHandler } from '../services/jobs/migratePropertyValues.js';
 import { DefaultWriteService } from '../services/writes/writeService.js';
 import { PolicyGate } from '../services/writes/policyGate.js';
@@ -136,7 +137,8 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   // The hard delete's cleanup keeps pace with the search index one batch behind, and a migration writes as a person
   // does, each chunk waiting for the index: neither runs ahead of the indexer (flat out, job, indexer and Meilisearch
   // together held /health's p99 at 63-157 ms).
-  worker = new JobWorker({ db, log, writes: services.writes, indexWaiter, format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
+  worker = new JobWorker({ db, log, format: INDEX_FORMAT, leaseSeconds: config.leaseSeconds, ...(config.jobRetentionDays > 0 ? { retentionSeconds: config.jobRetentionDays * 86_400 } : {}) });
+  worker.register(CLEANUP_PROPERTY_VALUES, cleanupHandler({ db, writes: services.writes, indexWaiter }));
   worker.register(MIGRATE_PROPERTY_VALUES, migrationHandler({ db, writes: services.writes, log }));
   const searchService = services.search;
   worker.register(BULK_EDIT_VALUES, bulkEditHandler({ db, writes: backgroundWrites, onChanges: () => indexer?.nudge(), search: searchService.enabled ? searchService : null, indexWaiter }));

@@ -9,7 +9,7 @@ import { EVALUATE_TESTS, SEARCH_INDEX_BUILD } from '../../src/domain/jobKinds.js
 import { LIMITS } from '../../src/domain/limits.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { CLEANUP_PROPERTY_VALUES } from '../../src/services/jobs/kinds.js';
-import { cleanupBatch } from '../../src/services/jobs/cleanupPropertyValues.js';
+import { cleanupBatch, cleanupHandler } from '../../src/services/jobs/cleanupPropertyValues.js';
 import { JobWorker } from '../../src/services/jobs/worker.js';
 import type { WriteService } from '../../src/services/writes/writeService.js';
 import { NO_WAIT } from '../../src/services/indexWaiter.js';
@@ -103,7 +103,8 @@ test('the cleanup pages through the holders in urn order, and a last pass from t
     if (pages.length === 1) await db.execute(sql`INSERT INTO property_value (entity_urn, property_urn, entity_type, generation, "values") VALUES (${behind}, ${propertyUrn(PAGED)}, 'dataset', 1, '["x"]'::jsonb)`);
     return answer;
   };
-  const worker = new JobWorker({ db, log: createLogger('silent'), writes, indexWaiter: NO_WAIT, pollMs: 20, format: 'test', batchSize: 4 });
+  const worker = new JobWorker({ db, log: createLogger('silent'), pollMs: 20, format: 'test' });
+  worker.register(CLEANUP_PROPERTY_VALUES, cleanupHandler({ db, writes, indexWaiter: NO_WAIT, batchSize: 4 }));
   worker.start();
   try {
     await jobsSettled(runtime);
@@ -155,7 +156,7 @@ test('a bad status or count is a ValidationError naming it; an unknown or malfor
 
 test('a job queued with a delay starts when it is due, not at the next poll', async () => {
   // A poll longer than the test's wait: only the worker's wake at the due time can run it.
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, indexWaiter: NO_WAIT, pollMs: 600_000, format: 'test' });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), pollMs: 600_000, format: 'test' });
   const ran: bigint[] = [];
   worker.register('test-delayed', async ({ job }) => {
     ran.push(job.id);
@@ -175,7 +176,7 @@ test('a job queued with a delay starts when it is due, not at the next poll', as
 
 test('a running evaluation yields at its next step to an index build queued meanwhile, which runs first; then it resumes (issue #46 item 6)', async () => {
   const format = 'test-rank';
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, indexWaiter: NO_WAIT, pollMs: 600_000, format, leaseSeconds: 30 });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), pollMs: 600_000, format, leaseSeconds: 30 });
   const events: string[] = [];
   let runs = 0;
   worker.register(EVALUATE_TESTS, async (ctx) => {
@@ -211,7 +212,7 @@ test('a running evaluation yields at its next step to an index build queued mean
 test('an idle worker deletes the jobs that ended before the retention, and keeps the others', async () => {
   const [old] = await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, status, finished_on) VALUES ('test-old', '{}'::jsonb, 'done', now() - interval '8 days') RETURNING id`);
   const [recent] = await runtime.database.db.query<{ id: bigint }>(sql`INSERT INTO job (kind, payload, status, finished_on) VALUES ('test-old', '{}'::jsonb, 'done', now() - interval '1 day') RETURNING id`);
-  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), writes: runtime.services.writes, indexWaiter: NO_WAIT, pollMs: 20, format: 'test-prune', retentionSeconds: 7 * 86_400 });
+  const worker = new JobWorker({ db: runtime.database.db, log: createLogger('silent'), pollMs: 20, format: 'test-prune', retentionSeconds: 7 * 86_400 });
   worker.start();
   try {
     await waitFor('the old job to be deleted', 30_000, () => jobs().get(READER, String(old!.id)).then(() => undefined, (err: unknown) => (err instanceof NotFoundError ? true : undefined)), 50);

@@ -27,12 +27,13 @@ import type { EntityPlan } from '../../domain/writes/plan.js';
 import { historyNaming, rewriteHistory, type HistoryRow } from '../../store/aspectHistory.js';
 import type { Db, Queryable } from '../../store/database.js';
 import { countStaleHolders, staleHolders } from '../../store/propertyValues.js';
+import { findProperty } from '../../store/propertyRegistry.js';
+import { scrubJobsOfProperty } from '../../store/jobs.js';
 import { SYSTEM_CALLER } from '../caller.js';
+import type { IndexWaiter } from '../indexWaiter.js';
 import type { WriteService } from '../writes/writeService.js';
-
-export async function remainingStaleValues(db: Db, propertyUrn: string): Promise<number> {
-  return countStaleHolders(db, propertyUrn);
-}
+import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
+import type { JobContext, JobHandler } from './worker.js';
 
 /**
  * Removes the stale values of the property from up to `limit` holders after `after` (in
@@ -78,4 +79,83 @@ export async function scrubHistoryBatch(db: Db, propertyUrn: string, changedBy: 
   const rows = await historyNaming(db, propertyUrn, changedBy, fromUrn, limit);
   await scrub(db, rows, propertyUrn);
   return { rewritten: rows.length, nextUrn: rows.at(-1)?.urn ?? fromUrn };
+}
+
+/**
+ * Holders cleaned per transaction by the hard delete's cleanup (and history pages scrubbed
+ * after it): 1,000 cleaned 100,000 holders in 37 s, 200 in 55 s (BENCHMARKS.md, "Scale"),
+ * with /health's p99 under 100 ms either way; each batch holds its entities' locks for a
+ * few hundred milliseconds.
+ */
+const CLEANUP_BATCH = 1000;
+
+export interface CleanupDeps {
+  readonly db: Db;
+  /** The one write entry point, which the cleanup writes through. */
+  readonly writes: WriteService;
+  /** What the cleanup waits on (and nudges the indexer through), one batch behind, so it keeps pace with the search index. */
+  readonly indexWaiter: IndexWaiter;
+  /** Holders per batch, and older versions per page (CLEANUP_BATCH). */
+  readonly batchSize?: number;
+}
+
+/** The job behind a hard delete or a breaking version change (kind CLEANUP_PROPERTY_VALUES): the holders, then the older versions. */
+export function cleanupHandler(deps: CleanupDeps): JobHandler {
+  return (ctx) => cleanup(deps, ctx);
+}
+
+async function cleanup(deps: CleanupDeps, ctx: JobContext): Promise<'done' | 'yield'> {
+  const { db } = deps;
+  const propertyUrn = String(ctx.job.payload.propertyUrn);
+  const total = ctx.job.total ?? (await countStaleHolders(db, propertyUrn));
+  let done = ctx.job.total === null ? 0 : ctx.job.done;
+  await ctx.progress({ total, done });
+  // Holders in urn order from a cursor; at the end, one pass more from the start, so a
+  // holder left behind the cursor (none is expected: writes under a stale generation are
+  // refused) is still cleaned. Done when a pass from the start finds none.
+  let after = '';
+  // One batch behind the index: a batch is written while the one before it is indexed
+  // (the database's work beside Meilisearch's), then waits until that one is. Waiting
+  // for each batch before writing the next left one of them idle at every step.
+  let indexing: Promise<unknown> = Promise.resolve();
+  for (;;) {
+    if (ctx.stopping()) {
+      await indexing;
+      return 'yield';
+    }
+    const batch = await cleanupBatch(db, deps.writes, propertyUrn, after, deps.batchSize ?? CLEANUP_BATCH);
+    const previous = indexing;
+    if (batch.lastChange > 0n) indexing = deps.indexWaiter.waitFor([batch.lastChange]);
+    await previous;
+    if (batch.rewritten === 0) {
+      if (after !== '') {
+        after = '';
+        continue;
+      }
+      await indexing;
+      if ((await scrubHistory(deps, ctx, propertyUrn)) === 'yield') return 'yield';
+      await ctx.progress({ total, done: total });
+      return 'done';
+    }
+    after = batch.nextUrn;
+    done += batch.rewritten;
+    await ctx.progress({ total, done: Math.min(done, total) });
+  }
+}
+
+/** The older versions written before the change that still name the property, page by page (a page is idempotent, so a restart simply goes on). */
+async function scrubHistory(deps: CleanupDeps, ctx: JobContext, propertyUrn: string): Promise<'done' | 'yield'> {
+  let from = '';
+  for (;;) {
+    if (ctx.stopping()) return 'yield';
+    const page = await scrubHistoryBatch(deps.db, propertyUrn, ctx.job.createdOn, from, deps.batchSize ?? CLEANUP_BATCH);
+    if (page.rewritten === 0) {
+      // Hard means gone in the job table too: no earlier job keeps the property's values.
+      const gone = (await findProperty(deps.db, propertyUrn)) === undefined;
+      await scrubJobsOfProperty(deps.db, propertyUrn, ctx.job.createdOn, gone, CLEANUP_PROPERTY_VALUES);
+      return 'done';
+    }
+    from = page.nextUrn;
+    await ctx.progress({});
+  }
 }

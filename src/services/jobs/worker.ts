@@ -18,26 +18,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../platform/logger.js';
 import type { Db } from '../../store/database.js';
-import { findProperty } from '../../store/propertyRegistry.js';
-import { claimJob, completeJob, failJob, nextJobDueInMs, pruneJobs, recordProgress, releaseJob, scrubJobsOfProperty, type Job, type JobProgress, type WorkerRuns } from '../../store/jobs.js';
+import { claimJob, completeJob, failJob, nextJobDueInMs, pruneJobs, recordProgress, releaseJob, type Job, type JobProgress, type WorkerRuns } from '../../store/jobs.js';
 import { backoffMs, DEFAULT_LEASE_SECONDS } from '../../platform/time.js';
 import { jobRuns } from '../../telemetry/metrics.js';
 import { inSpan, SpanKind, tracing } from '../../telemetry/tracing.js';
 import { AuditTrail } from '../audit.js';
 import { SYSTEM_CALLER } from '../caller.js';
 import { WorkLoop } from '../consumerLoop.js';
-import type { IndexWaiter } from '../indexWaiter.js';
-import type { WriteService } from '../writes/writeService.js';
-import { cleanupBatch, remainingStaleValues, scrubHistoryBatch } from './cleanupPropertyValues.js';
-import { CLEANUP_PROPERTY_VALUES } from './kinds.js';
 
-/**
- * Holders cleaned per transaction by the hard delete's cleanup (and history pages scrubbed
- * after it): 1,000 cleaned 100,000 holders in 37 s, 200 in 55 s (BENCHMARKS.md, "Scale"),
- * with /health's p99 under 100 ms either way; each batch holds its entities' locks for a
- * few hundred milliseconds.
- */
-const CLEANUP_BATCH = 1000;
 const MAX_ATTEMPTS = 20;
 /** Before a failed job runs again: 2 s after its first attempt, doubling to about 4 minutes. */
 const JOB_RETRY_BACKOFF = { baseMs: 2000, maxMs: 256_000 };
@@ -60,12 +48,7 @@ export class LeaseLostError extends Error {}
 export interface WorkerOptions {
   readonly db: Db;
   readonly log: Logger;
-  /** The one write entry point, which the cleanup writes through. */
-  readonly writes: WriteService;
-  /** What the cleanup waits on (and nudges the indexer through), one batch behind, so it keeps pace with the search index. */
-  readonly indexWaiter: IndexWaiter;
   readonly pollMs?: number;
-  readonly batchSize?: number;
   /** How long a claimed job stays this worker's without a renewal (DEFAULT_LEASE_SECONDS); renewed three times as often. */
   readonly leaseSeconds?: number;
   /** The search index format of this version: jobs for another format are left to its own version. */
@@ -90,7 +73,6 @@ export class JobWorker extends WorkLoop {
   constructor(private readonly options: WorkerOptions) {
     super({ log: options.log, name: 'job worker', pollMs: options.pollMs ?? 1000 });
     this.audit = new AuditTrail(options.log);
-    this.handlers.set(CLEANUP_PROPERTY_VALUES, (ctx) => this.cleanup(ctx));
   }
 
   register(kind: string, handler: JobHandler): void {
@@ -182,61 +164,5 @@ export class JobWorker extends WorkLoop {
     for (const key of ['propertyUrn', 'reason']) if (typeof job.payload[key] === 'string') subject[key] = job.payload[key];
     this.audit.record({ action: 'job.run', actor: SYSTEM_CALLER.actor, target: `job ${job.id}`, outcome, detail: { kind: job.kind, attempt: job.attempts, ...subject, ...detail } });
     this.options.onRun?.(job, outcome);
-  }
-
-  private async cleanup(ctx: JobContext): Promise<'done' | 'yield'> {
-    const { db } = this.options;
-    const propertyUrn = String(ctx.job.payload.propertyUrn);
-    const total = ctx.job.total ?? (await remainingStaleValues(db, propertyUrn));
-    let done = ctx.job.total === null ? 0 : ctx.job.done;
-    await ctx.progress({ total, done });
-    // Holders in urn order from a cursor; at the end, one pass more from the start, so a
-    // holder left behind the cursor (none is expected: writes under a stale generation are
-    // refused) is still cleaned. Done when a pass from the start finds none.
-    let after = '';
-    // One batch behind the index: a batch is written while the one before it is indexed
-    // (the database's work beside Meilisearch's), then waits until that one is. Waiting
-    // for each batch before writing the next left one of them idle at every step.
-    let indexing: Promise<unknown> = Promise.resolve();
-    for (;;) {
-      if (ctx.stopping()) {
-        await indexing;
-        return 'yield';
-      }
-      const batch = await cleanupBatch(db, this.options.writes, propertyUrn, after, this.options.batchSize ?? CLEANUP_BATCH);
-      const previous = indexing;
-      if (batch.lastChange > 0n) indexing = this.options.indexWaiter.waitFor([batch.lastChange]);
-      await previous;
-      if (batch.rewritten === 0) {
-        if (after !== '') {
-          after = '';
-          continue;
-        }
-        await indexing;
-        if ((await this.scrubHistory(ctx, propertyUrn)) === 'yield') return 'yield';
-        await ctx.progress({ total, done: total });
-        return 'done';
-      }
-      after = batch.nextUrn;
-      done += batch.rewritten;
-      await ctx.progress({ total, done: Math.min(done, total) });
-    }
-  }
-
-  /** The older versions written before the change that still name the property, page by page (a page is idempotent, so a restart simply goes on). */
-  private async scrubHistory(ctx: JobContext, propertyUrn: string): Promise<'done' | 'yield'> {
-    let from = '';
-    for (;;) {
-      if (ctx.stopping()) return 'yield';
-      const page = await scrubHistoryBatch(this.options.db, propertyUrn, ctx.job.createdOn, from, this.options.batchSize ?? CLEANUP_BATCH);
-      if (page.rewritten === 0) {
-        // Hard means gone in the job table too: no earlier job keeps the property's values.
-        const gone = (await findProperty(this.options.db, propertyUrn)) === undefined;
-        await scrubJobsOfProperty(this.options.db, propertyUrn, ctx.job.createdOn, gone, CLEANUP_PROPERTY_VALUES);
-        return 'done';
-      }
-      from = page.nextUrn;
-      await ctx.progress({});
-    }
   }
 }
