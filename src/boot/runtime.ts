@@ -25,6 +25,7 @@ import { DefaultWriteService } from '../services/writes/writeService.js';
 import { PolicyGate } from '../services/writes/policyGate.js';
 import { AccessPolicies } from '../services/accessPolicies.js';
 import { policyEpochReader } from '../store/policies.js';
+import { sharedRead } from '../platform/sharedRead.js';
 import { JobWorker, type JobHandler } from '../services/jobs/worker.js';
 import { LocalRegistryChanges } from '../services/localRegistryChanges.js';
 import { ChangeLogIndexWaiter } from '../services/searchIndex/changeLogWaiter.js';
@@ -128,7 +129,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
   // Background writers answer at commit: the indexer takes their changes from the change log.
   const undefinedPropertyValues = config.dropUndefinedPropertyValues ? 'drop' : 'refuse';
   // The policies in force, one cached copy for the process: every writer and reader asks them.
-  const access = new AccessPolicies({ db, epoch: policyEpochReader(db), readEntityPage, log });
+  const access = new AccessPolicies({ db, epoch: sharedRead(policyEpochReader(db)), readEntityPage, log });
   const backgroundWrites = new DefaultWriteService({ db, log, indexWaiter: NO_WAIT, registryChanges, gate: new PolicyGate(access), urnNamespace: config.urnNamespace, undefinedPropertyValues, ...(config.historyVersionsKept !== undefined ? { historyVersionsKept: config.historyVersionsKept } : {}) });
   const testEvaluator = config.testEvaluation ? new TestEvaluator({ db, store: backgroundWrites, catalog: new TestCatalog({ db, log }), log, onChanges: () => indexer?.nudge(), snapshotEveryMs: tuning.testCountsSnapshotMs, leaseSeconds: config.leaseSeconds }) : null;
   const indexWaiter = nudgingEvaluator(indexer ? new ChangeLogIndexWaiter({ db, indexer, timeoutMs: config.indexWaitMs }) : NO_WAIT, testEvaluator);

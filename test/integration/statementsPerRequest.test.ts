@@ -7,7 +7,7 @@
  * the policies' counter once, the aspects of a level in one statement per entity type, and
  * the audits of a level's definitions in one.
  */
-import { datasetUrn, defineProperty, upsertDatasetsWithValues } from '../support/catalog.js';
+import { datasetUrn, defineProperty, setValues, upsertDatasetsWithValues } from '../support/catalog.js';
 import { http, indexCaughtUp } from '../support/http.js';
 import { searchAvailableForTests, startTestServer, type TestServer } from '../support/server.js';
 import { loadWebAppOperations } from '../support/webAppOperations.js';
@@ -73,5 +73,20 @@ const REQUESTS = 5;
     expect(per('read_entity_page')).toBeLessThanOrEqual(6);
     // Unnamed reads, the server's background loops' included.
     expect(per('select')).toBeLessThan(12);
+  }, 120_000);
+
+  test('writes sent at once share the reads of the policies\' counter', async () => {
+    // The datasets made above; a read sent before a write asked is never shared with it (unit/sharedRead.test.ts).
+    const WRITES = RESULTS + 2;
+    const urns = Array.from({ length: WRITES }, (_, i) => datasetUrn(`cost.t${i}`));
+    // Keep-alive connections first, so the writes below leave together.
+    await Promise.all(urns.map((urn) => setValues(server.url, urn, { [PROPERTY]: ['silver'] }, { async: true })));
+    const before = await statementCounts();
+    await Promise.all(urns.map((urn) => setValues(server.url, urn, { [PROPERTY]: ['bronze'] }, { async: true })));
+    const after = await statementCounts();
+    const reads = (after.get('policy_epoch') ?? 0) - (before.get('policy_epoch') ?? 0);
+    // One read per pass of the event loop in which writes asked; each was one per write.
+    expect(reads).toBeGreaterThanOrEqual(1);
+    expect(reads).toBeLessThanOrEqual(WRITES / 2);
   }, 120_000);
 });
