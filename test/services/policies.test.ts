@@ -79,6 +79,26 @@ const policy = (id: string, body: Record<string, unknown>) => rt.services.polici
       expect(await valuesOn(FIN[0]!, TIER)).toEqual([{ string: 'gold' }]);
     });
 
+    test('a policy turned off by another replica is in force for the very next writes here, sent together or one by one', async () => {
+      // The policies are cached here now, and the writes below ask the counter in one pass: they share one read of it.
+      await setTier(STEWARD, FIN[0]!, 'gold');
+      const setState = (state: string) =>
+        withClient(rt.databaseUrl, (c) => c.query(`UPDATE aspect SET metadata = jsonb_set(metadata, '{state}', $1::jsonb) WHERE urn = 'urn:li:dataHubPolicy:finance-stewards' AND aspect = 'dataHubPolicyInfo' AND version = 0`, [JSON.stringify(state)]));
+      await setState('INACTIVE');
+      try {
+        const together = await Promise.allSettled(FIN.map((urn) => setTier(STEWARD, urn, 'silver')));
+        expect(together.map((r) => (r.status === 'rejected' && r.reason instanceof PrivilegeRefusal ? 'refused' : r.status))).toEqual(FIN.map(() => 'refused'));
+        await rejection(setTier(STEWARD, FIN[1]!, 'silver'), PrivilegeRefusal);
+        expect(await Promise.all(FIN.map((urn) => valuesOn(urn, TIER)))).toEqual([[{ string: 'gold' }], undefined, undefined]);
+      } finally {
+        await setState('ACTIVE');
+      }
+      // Turned on again, as the next write here finds at once (the other datasets keep no tier: later tests count on it).
+      await setTier(STEWARD, FIN[0]!, 'bronze');
+      expect(await valuesOn(FIN[0]!, TIER)).toEqual([{ string: 'bronze' }]);
+      await setTier(STEWARD, FIN[0]!, 'gold');
+    });
+
     test("on a marketing dataset the refusal names the privilege, the dataset and the property, and nothing changes", async () => {
       const err = await rejection(setTier(STEWARD, MKT[0]!, 'gold'), PrivilegeRefusal);
       expect(err.message).toMatch(new RegExp(`^Changing the values of acme.tier on ${escaped(MKT[0]!)} needs the EDIT_ENTITY_PROPERTIES privilege on ${escaped(MKT[0]!)} for acme.tier, and no active policy grants it to urn:li:corpuser:sam@example.com \\(groups finance-stewards\\)`));
