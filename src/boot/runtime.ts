@@ -74,6 +74,8 @@ export interface RuntimeTuning {
   readonly testCountsSnapshotMs?: number;
   /** Changes the indexer marks before it vacuums the change log (20,000). */
   readonly changeLogVacuumAfter?: number;
+  /** Changes the indexer marks before it analyzes the catalog's tables (10,000). */
+  readonly catalogAnalyzeAfter?: number;
 }
 
 /** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
@@ -122,6 +124,7 @@ export async function startRuntime(config: Config, log: Logger, early?: EarlySta
         },
         requestBuild: requestRebuild,
         ...(tuning.changeLogVacuumAfter !== undefined ? { vacuumAfterChanges: tuning.changeLogVacuumAfter } : {}),
+        ...(tuning.catalogAnalyzeAfter !== undefined ? { analyzeAfterChanges: tuning.catalogAnalyzeAfter } : {}),
       })
     : null;
   // One count of registry changes for the process: every writer adds its committed ones to it.

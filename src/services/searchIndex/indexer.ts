@@ -27,6 +27,7 @@ import { databaseNow, pendingChanges, pruneIndexed, vacuumChangeLog, type Pendin
 import { anyEntity, catchUp, formatBuilt, formatState, formatUnbuilt, markIndexedFor, registerFormat } from '../../store/indexFormats.js';
 import type { Db } from '../../store/database.js';
 import { indexPageReader, type IndexPageReader } from '../../store/indexPage.js';
+import { analyzeCatalog } from '../../store/statistics.js';
 import { indexedChanges } from '../../telemetry/metrics.js';
 import { inSpan, linksTo, SpanKind, tracing, type Link } from '../../telemetry/tracing.js';
 import { ConsumerLoop } from '../consumerLoop.js';
@@ -48,6 +49,8 @@ export interface IndexerOptions {
   readonly requestBuild?: (reason: string) => void;
   /** Changes marked indexed before the change log is vacuumed (VACUUM_AFTER_CHANGES). */
   readonly vacuumAfterChanges?: number;
+  /** Changes marked indexed before the catalog's tables are analyzed (ANALYZE_AFTER_CHANGES). */
+  readonly analyzeAfterChanges?: number;
 }
 
 export interface IndexerState {
@@ -79,6 +82,14 @@ const KEEP_INDEXED_SECONDS = 24 * 3600;
  */
 const VACUUM_AFTER_CHANGES = 20_000;
 const VACUUM_EVERY_MS = 10_000;
+/**
+ * The catalog's tables are analyzed (store/statistics.ts) once this many changes were
+ * marked indexed since they last were, at most every ANALYZE_EVERY_MS, when the indexer
+ * has nothing to do: right after a large load, rather than when autovacuum comes by, up to
+ * a minute or more later. Autovacuum keeps them current after that.
+ */
+const ANALYZE_AFTER_CHANGES = 10_000;
+const ANALYZE_EVERY_MS = 5 * 60_000;
 /** A format away from the indexer longer than this may have missed changes the log no longer holds: it is rebuilt instead. */
 const CATCH_UP_HORIZON_MS = (KEEP_INDEXED_SECONDS - 3600) * 1000;
 
@@ -92,6 +103,8 @@ export class SearchIndexer extends ConsumerLoop {
   private lastPrune = Date.now();
   private markedSinceVacuum = 0;
   private lastVacuum = 0;
+  private markedSinceAnalyze = 0;
+  private lastAnalyze = 0;
   /** The batch sent to Meilisearch and not yet confirmed. */
   private inflight: InflightBatch | null = null;
   /** After a rejected batch, send the next one alone, isolating bad documents. */
@@ -166,7 +179,16 @@ export class SearchIndexer extends ConsumerLoop {
 
   protected override async idle(): Promise<void> {
     await this.maybeVacuum();
+    await this.maybeAnalyze();
     await this.maybePrune();
+  }
+
+  private async maybeAnalyze(): Promise<void> {
+    if (this.markedSinceAnalyze < (this.options.analyzeAfterChanges ?? ANALYZE_AFTER_CHANGES) || (this.lastAnalyze > 0 && Date.now() - this.lastAnalyze < ANALYZE_EVERY_MS)) return;
+    this.markedSinceAnalyze = 0;
+    this.lastAnalyze = Date.now();
+    // As for the vacuum: a user that does not own the tables is skipped by PostgreSQL with a warning (autovacuum does it later).
+    await analyzeCatalog(this.options.db).catch((err: unknown) => this.options.log.warn({ err: (err as Error).message }, 'search indexer: could not analyze the catalog tables'));
   }
 
   private async maybeVacuum(): Promise<void> {
@@ -263,6 +285,7 @@ export class SearchIndexer extends ConsumerLoop {
     await markIndexedFor(this.options.db, ids, this.options.engine.format);
     this.indexedChanges += ids.length;
     this.markedSinceVacuum += ids.length;
+    this.markedSinceAnalyze += ids.length;
     indexedChanges.inc(ids.length);
     this.events.emit('indexed');
   }
