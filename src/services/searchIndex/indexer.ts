@@ -93,6 +93,25 @@ const ANALYZE_EVERY_MS = 5 * 60_000;
 /** A format away from the indexer longer than this may have missed changes the log no longer holds: it is rebuilt instead. */
 const CATCH_UP_HORIZON_MS = (KEEP_INDEXED_SECONDS - 3600) * 1000;
 
+/** Work run when idle once `after` changes were marked indexed since it last ran, at most every `everyMs`. */
+class AfterChanges {
+  marked = 0;
+  private last = 0;
+
+  constructor(
+    private readonly after: number,
+    private readonly everyMs: number,
+    private readonly run: () => Promise<unknown>,
+  ) {}
+
+  async runIfDue(): Promise<void> {
+    if (this.marked < this.after || Date.now() - this.last < this.everyMs) return;
+    this.marked = 0;
+    this.last = Date.now();
+    await this.run();
+  }
+}
+
 export class SearchIndexer extends ConsumerLoop {
   private readonly events = new EventEmitter();
   private indexesReady = false;
@@ -101,10 +120,8 @@ export class SearchIndexer extends ConsumerLoop {
   private indexedChanges = 0;
   private skippedDocuments = 0;
   private lastPrune = Date.now();
-  private markedSinceVacuum = 0;
-  private lastVacuum = 0;
-  private markedSinceAnalyze = 0;
-  private lastAnalyze = 0;
+  /** Upkeep of the database when idle, after enough indexed changes (below). */
+  private readonly upkeep: readonly AfterChanges[];
   /** The batch sent to Meilisearch and not yet confirmed. */
   private inflight: InflightBatch | null = null;
   /** After a rejected batch, send the next one alone, isolating bad documents. */
@@ -124,6 +141,13 @@ export class SearchIndexer extends ConsumerLoop {
     });
     this.events.setMaxListeners(0);
     this.readIndexPage = indexPageReader(options.db);
+    // A user that does not own a table is skipped by PostgreSQL with a warning of its own
+    // (autovacuum does it later); a failure here is tried again after as many changes.
+    const warn = (what: string) => (err: unknown) => options.log.warn({ err: (err as Error).message }, `search indexer: could not ${what}`);
+    this.upkeep = [
+      new AfterChanges(options.vacuumAfterChanges ?? VACUUM_AFTER_CHANGES, VACUUM_EVERY_MS, () => vacuumChangeLog(options.db).catch(warn('vacuum the change log'))),
+      new AfterChanges(options.analyzeAfterChanges ?? ANALYZE_AFTER_CHANGES, ANALYZE_EVERY_MS, () => analyzeCatalog(options.db).catch(warn('analyze the catalog tables'))),
+    ];
   }
 
   get state(): IndexerState {
@@ -178,26 +202,8 @@ export class SearchIndexer extends ConsumerLoop {
   }
 
   protected override async idle(): Promise<void> {
-    await this.maybeVacuum();
-    await this.maybeAnalyze();
+    for (const task of this.upkeep) await task.runIfDue();
     await this.maybePrune();
-  }
-
-  private async maybeAnalyze(): Promise<void> {
-    if (this.markedSinceAnalyze < (this.options.analyzeAfterChanges ?? ANALYZE_AFTER_CHANGES) || (this.lastAnalyze > 0 && Date.now() - this.lastAnalyze < ANALYZE_EVERY_MS)) return;
-    this.markedSinceAnalyze = 0;
-    this.lastAnalyze = Date.now();
-    // As for the vacuum: a user that does not own the tables is skipped by PostgreSQL with a warning (autovacuum does it later).
-    await analyzeCatalog(this.options.db).catch((err: unknown) => this.options.log.warn({ err: (err as Error).message }, 'search indexer: could not analyze the catalog tables'));
-  }
-
-  private async maybeVacuum(): Promise<void> {
-    if (this.markedSinceVacuum < (this.options.vacuumAfterChanges ?? VACUUM_AFTER_CHANGES) || Date.now() - this.lastVacuum < VACUUM_EVERY_MS) return;
-    this.markedSinceVacuum = 0;
-    this.lastVacuum = Date.now();
-    // A user that does not own the table is skipped by PostgreSQL with a warning of its
-    // own (autovacuum does it later); a failure here is tried again after as many changes.
-    await vacuumChangeLog(this.options.db).catch((err: unknown) => this.options.log.warn({ err: (err as Error).message }, 'search indexer: could not vacuum the change log'));
   }
 
   /**
@@ -284,8 +290,7 @@ export class SearchIndexer extends ConsumerLoop {
   private async markDone(ids: bigint[]): Promise<void> {
     await markIndexedFor(this.options.db, ids, this.options.engine.format);
     this.indexedChanges += ids.length;
-    this.markedSinceVacuum += ids.length;
-    this.markedSinceAnalyze += ids.length;
+    for (const task of this.upkeep) task.marked += ids.length;
     indexedChanges.inc(ids.length);
     this.events.emit('indexed');
   }
