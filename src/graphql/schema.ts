@@ -1,12 +1,61 @@
-/** The subgraph schema: schema.graphql (the source of truth) with the resolvers. */
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import { gql } from 'graphql-tag';
-import type { GraphQLSchema } from 'graphql';
+/**
+ * The subgraph schema: schema.graphql (the source of truth) with the resolvers.
+ *
+ * Apollo's `buildSubgraphSchema` checks the federation rules and the SDL on every call:
+ * about 180 ms of CPU at each start of a server, a quarter of a test server's start, for
+ * a schema that changes only with a release. `npm run codegen` builds it once with
+ * `buildSubgraphSchema` and keeps the schema graphql-js builds, as SDL, with the digest
+ * of the schema.graphql it came from (generated/subgraphSchema.ts). A start whose
+ * schema.graphql has that digest builds the schema from the kept SDL without checking it
+ * again and attaches what `buildSubgraphSchema` attaches: `_service` (the subgraph's
+ * SDL, made on the first request for it, by `buildSubgraphSchema` itself), `_entities`
+ * (Apollo's own resolver) and the resolvers. Any other schema.graphql (edited, codegen
+ * not run yet) is built by `buildSubgraphSchema`, and `npm test`'s codegen check fails
+ * until the kept schema is made again. test/unit/subgraphSchema.test.ts holds the two
+ * paths to the same schema.
+ */
+import { createHash } from 'node:crypto';
+import { buildASTSchema, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+// Not in @apollo/subgraph's index, but what its buildSubgraphSchema calls (2.x); the
+// unit test above fails if they stop doing the same.
+import { addResolversToSchema } from '@apollo/subgraph/dist/schema-helper/buildSchemaFromSDL.js';
+import { entitiesResolver } from '@apollo/subgraph/dist/types.js';
+import { SUBGRAPH_SDL, SUBGRAPH_SOURCE_DIGEST } from './generated/subgraphSchema.js';
 import { resolvers } from './resolvers/index.js';
 import { loadTypeDefs } from './typeDefs.js';
 
 export { loadTypeDefs, SCHEMA_PATH } from './typeDefs.js';
 
-export function buildSchema(): GraphQLSchema {
-  return buildSubgraphSchema([{ typeDefs: gql(loadTypeDefs()), resolvers: resolvers as never }]);
+/** The digest the kept schema is matched on. */
+export const typeDefsDigest = (typeDefs: string): string => createHash('sha256').update(typeDefs).digest('hex');
+
+/** The subgraph schema of schema.graphql with the service's resolvers. */
+export async function buildSchema(typeDefs = loadTypeDefs()): Promise<GraphQLSchema> {
+  if (typeDefsDigest(typeDefs) !== SUBGRAPH_SOURCE_DIGEST) return validatedSchema(typeDefs);
+  const schema = buildASTSchema(parse(SUBGRAPH_SDL), { assumeValidSDL: true });
+  let serviceSdl: Promise<string> | undefined;
+  addResolversToSchema(schema, {
+    Query: {
+      _service: async () => ({ sdl: await (serviceSdl ??= subgraphSdl(typeDefs)) }),
+      _entities: (_source: unknown, { representations }: { representations: unknown[] }, context: unknown, info: GraphQLResolveInfo) =>
+        entitiesResolver({ representations, context, info }),
+    },
+    _Entity: { __resolveType: (parent: { __typename?: string }) => parent.__typename },
+  });
+  addResolversToSchema(schema, resolvers as never);
+  return schema;
+}
+
+/** `buildSubgraphSchema`'s schema, every rule checked. */
+export async function validatedSchema(typeDefs: string): Promise<GraphQLSchema> {
+  const [{ buildSubgraphSchema }, { gql }] = await Promise.all([import('@apollo/subgraph'), import('graphql-tag')]);
+  return buildSubgraphSchema([{ typeDefs: gql(typeDefs), resolvers: resolvers as never }]);
+}
+
+/** The SDL a gateway composes from (`_service { sdl }`), as `buildSubgraphSchema` answers it. */
+async function subgraphSdl(typeDefs: string): Promise<string> {
+  const service = (await validatedSchema(typeDefs)).getQueryType()?.getFields()._service;
+  const answer = (await service?.resolve?.(undefined, {}, undefined, undefined as never)) as { sdl?: unknown } | undefined;
+  if (typeof answer?.sdl !== 'string') throw new Error('buildSubgraphSchema answered _service without its SDL');
+  return answer.sdl;
 }

@@ -58,7 +58,7 @@ export interface GraphQLOptions {
 }
 
 export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions): Promise<ApolloServer<GraphQLContext>> {
-  const schema = buildSchema();
+  const schema = await buildSchema();
   if (tracing()) traceRootResolvers(schema);
   completeListsInTurns(schema);
   const apollo = new ApolloServer<GraphQLContext>({
