@@ -1,9 +1,9 @@
 /**
  * The subgraph schema: schema.graphql (the source of truth) with the resolvers.
  *
- * Apollo's `buildSubgraphSchema` checks the federation rules and the SDL on every call:
- * about 180 ms of CPU at each start of a server, a quarter of a test server's start, for
- * a schema that changes only with a release. `npm run codegen` builds it once with
+ * Apollo's `buildSubgraphSchema` checks the federation rules and the SDL on every call;
+ * with the loading of federation's package that was a quarter of a server's CPU time to
+ * start (0.45 of 1.8 s; docs/decisions.md), for a schema that changes only with a release. `npm run codegen` builds it once with
  * `buildSubgraphSchema` and keeps the schema graphql-js builds, as SDL, with the digest
  * of the schema.graphql it came from (generated/subgraphSchema.ts). A start whose
  * schema.graphql has that digest builds the schema from the kept SDL without checking it
@@ -36,7 +36,13 @@ export async function buildSchema(typeDefs = loadTypeDefs()): Promise<GraphQLSch
   let serviceSdl: Promise<string> | undefined;
   addResolversToSchema(schema, {
     Query: {
-      _service: async () => ({ sdl: await (serviceSdl ??= subgraphSdl(typeDefs)) }),
+      _service: async () => {
+        serviceSdl ??= subgraphSdl(typeDefs).catch((err: unknown) => {
+          serviceSdl = undefined;
+          throw err;
+        });
+        return { sdl: await serviceSdl };
+      },
       _entities: (_source: unknown, { representations }: { representations: unknown[] }, context: unknown, info: GraphQLResolveInfo) =>
         entitiesResolver({ representations, context, info }),
     },
