@@ -5,10 +5,10 @@
  * with the loading of federation's package that was a quarter of a server's CPU time to
  * start (0.45 of 1.8 s; docs/decisions.md), for a schema that changes only with a release. `npm run codegen` builds it once with
  * `buildSubgraphSchema` and keeps the schema graphql-js builds, as SDL, with the digest
- * of the schema.graphql it came from (generated/subgraphSchema.ts). A start whose
- * schema.graphql has that digest builds the schema from the kept SDL without checking it
- * again and attaches what `buildSubgraphSchema` attaches: `_service` (the subgraph's
- * SDL, made on the first request for it, by `buildSubgraphSchema` itself), `_entities`
+ * of the schema.graphql it came from, and the subgraph SDL it answers `_service` with
+ * (generated/subgraphSchema.ts). A start whose schema.graphql has that digest builds the
+ * schema from the kept SDL without checking it again and attaches what
+ * `buildSubgraphSchema` attaches: `_service` (the kept subgraph SDL), `_entities`
  * (Apollo's own resolver) and the resolvers. Any other schema.graphql (edited, codegen
  * not run yet) is built by `buildSubgraphSchema`, and `npm test`'s codegen check fails
  * until the kept schema is made again. test/unit/subgraphSchema.test.ts holds the two
@@ -20,7 +20,7 @@ import { buildASTSchema, parse, type GraphQLResolveInfo, type GraphQLSchema } fr
 // unit test above fails if they stop doing the same.
 import { addResolversToSchema } from '@apollo/subgraph/dist/schema-helper/buildSchemaFromSDL.js';
 import { entitiesResolver } from '@apollo/subgraph/dist/types.js';
-import { SUBGRAPH_SDL, SUBGRAPH_SOURCE_DIGEST } from './generated/subgraphSchema.js';
+import { SUBGRAPH_SDL, SUBGRAPH_SERVICE_SDL, SUBGRAPH_SOURCE_DIGEST } from './generated/subgraphSchema.js';
 import { resolvers } from './resolvers/index.js';
 import { loadTypeDefs } from './typeDefs.js';
 
@@ -33,16 +33,9 @@ export const typeDefsDigest = (typeDefs: string): string => createHash('sha256')
 export async function buildSchema(typeDefs = loadTypeDefs()): Promise<GraphQLSchema> {
   if (typeDefsDigest(typeDefs) !== SUBGRAPH_SOURCE_DIGEST) return validatedSchema(typeDefs);
   const schema = buildASTSchema(parse(SUBGRAPH_SDL), { assumeValidSDL: true });
-  let serviceSdl: Promise<string> | undefined;
   addResolversToSchema(schema, {
     Query: {
-      _service: async () => {
-        serviceSdl ??= subgraphSdl(typeDefs).catch((err: unknown) => {
-          serviceSdl = undefined;
-          throw err;
-        });
-        return { sdl: await serviceSdl };
-      },
+      _service: () => ({ sdl: SUBGRAPH_SERVICE_SDL }),
       _entities: (_source: unknown, { representations }: { representations: unknown[] }, context: unknown, info: GraphQLResolveInfo) =>
         entitiesResolver({ representations, context, info }),
     },
@@ -56,12 +49,4 @@ export async function buildSchema(typeDefs = loadTypeDefs()): Promise<GraphQLSch
 export async function validatedSchema(typeDefs: string): Promise<GraphQLSchema> {
   const [{ buildSubgraphSchema }, { gql }] = await Promise.all([import('@apollo/subgraph'), import('graphql-tag')]);
   return buildSubgraphSchema([{ typeDefs: gql(typeDefs), resolvers: resolvers as never }]);
-}
-
-/** The SDL a gateway composes from (`_service { sdl }`), as `buildSubgraphSchema` answers it. */
-async function subgraphSdl(typeDefs: string): Promise<string> {
-  const service = (await validatedSchema(typeDefs)).getQueryType()?.getFields()._service;
-  const answer = (await service?.resolve?.(undefined, {}, undefined, undefined as never)) as { sdl?: unknown } | undefined;
-  if (typeof answer?.sdl !== 'string') throw new Error('buildSubgraphSchema answered _service without its SDL');
-  return answer.sdl;
 }
