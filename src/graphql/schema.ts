@@ -3,10 +3,10 @@
  *
  * Apollo's `buildSubgraphSchema` checks the federation rules and the SDL on every call;
  * with the loading of federation's package that was a quarter of a server's CPU time to
- * start (0.45 of 1.8 s; docs/decisions.md), for a schema that changes only with a release. `npm run codegen` builds it once with
- * `buildSubgraphSchema` and keeps the schema graphql-js builds, as SDL, with the digest
- * of the schema.graphql it came from, and the subgraph SDL it answers `_service` with
- * (generated/subgraphSchema.ts). A start whose schema.graphql has that digest builds the
+ * start (0.45 of 1.8 s; docs/decisions.md), for a schema that changes only with a
+ * release. `npm run codegen` builds it once with `buildSubgraphSchema` and keeps the
+ * schema graphql-js builds, as SDL, with the digest of the schema.graphql it came from,
+ * and the subgraph SDL it answers `_service` with (generated/subgraphSchema.ts). A start whose schema.graphql has that digest builds the
  * schema from the kept SDL without checking it again and attaches what
  * `buildSubgraphSchema` attaches: `_service` (the kept subgraph SDL), `_entities`
  * (Apollo's own resolver) and the resolvers. Any other schema.graphql (edited, codegen
@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { buildASTSchema, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 // Not in @apollo/subgraph's index, but what its buildSubgraphSchema calls (2.x); the
-// unit test above fails if they stop doing the same.
+// unit test named above fails if they stop doing the same.
 import { addResolversToSchema } from '@apollo/subgraph/dist/schema-helper/buildSchemaFromSDL.js';
 import { entitiesResolver } from '@apollo/subgraph/dist/types.js';
 import { SUBGRAPH_SDL, SUBGRAPH_SERVICE_SDL, SUBGRAPH_SOURCE_DIGEST } from './generated/subgraphSchema.js';
