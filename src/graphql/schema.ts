@@ -6,13 +6,14 @@
  * start (0.45 of 1.8 s; docs/decisions.md), for a schema that changes only with a
  * release. `npm run codegen` builds it once with `buildSubgraphSchema` and keeps the
  * schema graphql-js builds, as SDL, with the digest of the schema.graphql it came from,
- * and the subgraph SDL it answers `_service` with (generated/subgraphSchema.ts). A start whose schema.graphql has that digest builds the
- * schema from the kept SDL without checking it again and attaches what
- * `buildSubgraphSchema` attaches: `_service` (the kept subgraph SDL), `_entities`
- * (Apollo's own resolver) and the resolvers. Any other schema.graphql (edited, codegen
- * not run yet) is built by `buildSubgraphSchema`, and `npm test`'s codegen check fails
- * until the kept schema is made again. test/unit/subgraphSchema.test.ts holds the two
- * paths to the same schema.
+ * and the subgraph SDL it answers `_service` with (generated/subgraphSchema.ts).
+ *
+ * A start whose schema.graphql has that digest builds the schema from the kept SDL
+ * without checking it again and attaches what `buildSubgraphSchema` attaches: `_service`
+ * (the kept subgraph SDL), `_entities` (Apollo's own resolver) and the resolvers. Any
+ * other schema.graphql (edited, codegen not run yet) is built by `buildSubgraphSchema`,
+ * and `npm test`'s codegen check fails until the kept schema is made again.
+ * test/unit/subgraphSchema.test.ts holds the two paths to the same schema.
  */
 import { createHash } from 'node:crypto';
 import { buildASTSchema, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
