@@ -30,9 +30,12 @@ export { loadTypeDefs, SCHEMA_PATH } from './typeDefs.js';
 /** The digest the kept schema is matched on. */
 export const typeDefsDigest = (typeDefs: string): string => createHash('sha256').update(typeDefs).digest('hex');
 
+/** Whether codegen kept the schema of these type definitions (else a start checks them all). */
+export const keptSchemaIsOf = (typeDefs: string): boolean => typeDefsDigest(typeDefs) === SUBGRAPH_SOURCE_DIGEST;
+
 /** The subgraph schema of schema.graphql with the service's resolvers. */
 export async function buildSchema(typeDefs = loadTypeDefs()): Promise<GraphQLSchema> {
-  if (typeDefsDigest(typeDefs) !== SUBGRAPH_SOURCE_DIGEST) return validatedSchema(typeDefs);
+  if (!keptSchemaIsOf(typeDefs)) return validatedSchema(typeDefs);
   const schema = buildASTSchema(parse(SUBGRAPH_SDL), { assumeValidSDL: true });
   addResolversToSchema(schema, {
     Query: {

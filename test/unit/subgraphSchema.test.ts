@@ -6,7 +6,7 @@
  */
 import { execute, isEnumType, isInterfaceType, isObjectType, isScalarType, isUnionType, parse, printSchema, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import { SUBGRAPH_SOURCE_DIGEST } from '../../src/graphql/generated/subgraphSchema.js';
-import { buildSchema, loadTypeDefs, typeDefsDigest, validatedSchema } from '../../src/graphql/schema.js';
+import { buildSchema, keptSchemaIsOf, loadTypeDefs, typeDefsDigest, validatedSchema } from '../../src/graphql/schema.js';
 import { nonEmpty } from '../support/nonEmpty.js';
 
 /** What a type carries beyond its SDL, by where it sits: the resolvers buildSubgraphSchema attaches. */
@@ -79,6 +79,7 @@ describe('the subgraph schema a server starts with', () => {
   });
 
   test('an edited schema.graphql is built by buildSubgraphSchema, every rule checked', async () => {
+    expect([keptSchemaIsOf(loadTypeDefs()), keptSchemaIsOf(`${loadTypeDefs()}\n# edited\n`)]).toEqual([true, false]);
     const edited = await buildSchema(`${loadTypeDefs()}\ntype EditedAfterCodegen { x: Int }\n`);
     expect(edited.getType('EditedAfterCodegen')).toBeDefined();
     await expect(buildSchema(`${loadTypeDefs()}\ntype BrokenEdit { x: NoSuchType }\n`)).rejects.toThrow(/NoSuchType/);
