@@ -9,7 +9,7 @@
  * checks `iat` only for its type: a token stamped an hour ahead would otherwise be
  * good for an hour more than the provider meant, issue #46 item 13).
  */
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import { UnauthorizedError, UnavailableError } from '../domain/errors.js';
 import type { Logger } from '../platform/logger.js';
 
@@ -52,6 +52,15 @@ export type DevicePoll =
   | { readonly state: 'expired' }
   | { readonly state: 'approved'; readonly claims: Claims };
 
+/**
+ * openid-client (and jose under it) is loaded at the first sign-in: loaded with this
+ * module, it was CPU at every start of a server (docs/decisions.md, "The subgraph schema,
+ * checked once by codegen"), most of which never sign anyone in.
+ */
+type OpenIdClient = typeof oidc;
+let client: Promise<OpenIdClient> | undefined;
+const loadClient = (): Promise<OpenIdClient> => (client ??= import('openid-client'));
+
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 /** openid-client's codes for a provider that did not answer as one (rather than refused). */
 const UNREACHABLE = new Set(['OAUTH_TIMEOUT', 'OAUTH_ABORT', 'OAUTH_RESPONSE_IS_NOT_CONFORM', 'OAUTH_RESPONSE_IS_NOT_JSON']);
@@ -65,12 +74,12 @@ const TIMEOUT_S = 15;
 const CLOCK_SKEW_S = 30;
 
 export class OpenIdProvider {
-  private configuration: Promise<oidc.Configuration> | undefined;
+  private configuration: Promise<{ lib: OpenIdClient; config: oidc.Configuration }> | undefined;
 
   constructor(private readonly options: ProviderOptions) {}
 
   /** Discovery on first use (the provider may start after propgraph), retried after a failure. */
-  private config(): Promise<oidc.Configuration> {
+  private config(): Promise<{ lib: OpenIdClient; config: oidc.Configuration }> {
     this.configuration ??= this.discover().catch((err: unknown) => {
       this.configuration = undefined;
       throw err;
@@ -78,9 +87,10 @@ export class OpenIdProvider {
     return this.configuration;
   }
 
-  private async discover(): Promise<oidc.Configuration> {
+  private async discover(): Promise<{ lib: OpenIdClient; config: oidc.Configuration }> {
     const { issuer, clientId, clientSecret } = this.options;
     const insecure = new URL(issuer).protocol === 'http:';
+    const oidc = await loadClient();
     try {
       const config = await oidc.discovery(new URL(issuer), clientId, clientSecret, clientSecret ? oidc.ClientSecretBasic(clientSecret) : oidc.None(), {
         timeout: TIMEOUT_S,
@@ -92,7 +102,7 @@ export class OpenIdProvider {
       // an intercepting proxy, cannot be impersonated either.
       oidc.enableNonRepudiationChecks(config);
       config.timeout = TIMEOUT_S;
-      return config;
+      return { lib: oidc, config };
     } catch (err) {
       this.options.log.warn({ issuer, err: (err as Error).message }, 'OpenID provider discovery failed');
       throw new UnavailableError(`The OpenID provider at ${issuer} could not be reached or did not answer its discovery document: ${(err as Error).message}`);
@@ -101,7 +111,7 @@ export class OpenIdProvider {
 
   /** Where to send the browser, and what the callback must check. */
   async authorizationRequest(redirectUri: string): Promise<{ url: URL; checks: AuthorizationChecks }> {
-    const config = await this.config();
+    const { lib: oidc, config } = await this.config();
     const checks: AuthorizationChecks = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier(), redirectUri };
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
@@ -117,7 +127,7 @@ export class OpenIdProvider {
 
   /** Redeems the code the provider sent to the callback; the verified claims of the person. */
   async redeemCode(callbackUrl: URL, checks: AuthorizationChecks): Promise<Claims> {
-    const config = await this.config();
+    const { lib: oidc, config } = await this.config();
     // The callback is checked against the redirect URI the request named, whatever host the request came in on.
     const current = new URL(checks.redirectUri);
     current.search = callbackUrl.search;
@@ -128,14 +138,14 @@ export class OpenIdProvider {
         expectedNonce: checks.nonce,
         idTokenExpected: true,
       });
-      return await this.claimsOf(config, tokens);
+      return await this.claimsOf(oidc, config, tokens);
     } catch (err) {
-      throw this.refusal(err);
+      throw this.refusal(oidc, err);
     }
   }
 
   async startDeviceAuthorization(): Promise<DeviceAuthorization> {
-    const config = await this.config();
+    const { lib: oidc, config } = await this.config();
     if (!config.serverMetadata().device_authorization_endpoint) {
       throw new UnavailableError(`The OpenID provider at ${this.options.issuer} offers no device authorization endpoint: enable the device authorization grant for client ${this.options.clientId}`);
     }
@@ -150,17 +160,17 @@ export class OpenIdProvider {
         expiresIn: answer.expires_in,
       };
     } catch (err) {
-      throw this.refusal(err);
+      throw this.refusal(oidc, err);
     }
   }
 
   /** One poll of the token endpoint (RFC 8628 3.4); the caller paces them. */
   async pollDeviceAuthorization(deviceCode: string): Promise<DevicePoll> {
-    const config = await this.config();
+    const { lib: oidc, config } = await this.config();
     try {
       const tokens = await oidc.genericGrantRequest(config, DEVICE_CODE_GRANT, { device_code: deviceCode });
       if (!tokens.id_token) throw new UnauthorizedError('The provider answered the device grant without an ID token: ask for the openid scope (OIDC_SCOPES)');
-      return { state: 'approved', claims: await this.claimsOf(config, tokens) };
+      return { state: 'approved', claims: await this.claimsOf(oidc, config, tokens) };
     } catch (err) {
       if (err instanceof oidc.ResponseBodyError) {
         if (err.error === 'authorization_pending') return { state: 'pending' };
@@ -168,12 +178,12 @@ export class OpenIdProvider {
         if (err.error === 'expired_token') return { state: 'expired' };
         if (err.error === 'access_denied') return { state: 'denied', reason: err.error_description ?? 'the sign-in was declined at the provider' };
       }
-      throw this.refusal(err);
+      throw this.refusal(oidc, err);
     }
   }
 
   /** The ID token's claims, with the groups claim from userinfo when the ID token lacks it. */
-  private async claimsOf(config: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers): Promise<Claims> {
+  private async claimsOf(oidc: OpenIdClient, config: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers): Promise<Claims> {
     const claims = tokens.claims();
     if (!claims) throw new UnauthorizedError('The provider sent no ID token: ask for the openid scope (OIDC_SCOPES)');
     const ahead = claims.iat - Math.floor(Date.now() / 1000);
@@ -189,7 +199,7 @@ export class OpenIdProvider {
   }
 
   /** A failed exchange as the caller should hear it: the provider's refusal, or its absence. */
-  private refusal(err: unknown): Error {
+  private refusal(oidc: OpenIdClient, err: unknown): Error {
     if (err instanceof UnauthorizedError || err instanceof UnavailableError) return err;
     if (err instanceof oidc.ResponseBodyError || err instanceof oidc.AuthorizationResponseError) {
       return new UnauthorizedError(`The OpenID provider refused the sign-in: ${err.error}${err.error_description ? ` (${err.error_description})` : ''}`);

@@ -8,10 +8,18 @@
  * pretty form sees one line each while a machine reading JSON gets the fields.
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { createStream } from 'rotating-file-stream';
+
+/**
+ * pino-pretty is loaded when a log is for people: a server whose log is JSON (a service,
+ * a container, a test) spent CPU loading it at every start (docs/decisions.md, "The
+ * subgraph schema, checked once by codegen").
+ */
+const loadPretty = (): typeof PinoPretty => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 
 export type { Logger };
 
@@ -47,7 +55,7 @@ export function createLogger(level: string, format: LogFormat = 'json', destinat
   return pino(
     options,
     withAudit(
-      pretty({
+      loadPretty()({
         colorize: !destination && process.stdout.isTTY === true,
         translateTime: 'SYS:HH:MM:ss',
         ignore: 'pid,hostname,access,audit',
