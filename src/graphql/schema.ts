@@ -22,8 +22,9 @@ import { buildASTSchema, parse, type GraphQLResolveInfo, type GraphQLSchema } fr
 import { addResolversToSchema } from '@apollo/subgraph/dist/schema-helper/buildSchemaFromSDL.js';
 import { entitiesResolver } from '@apollo/subgraph/dist/types.js';
 import { SUBGRAPH_SDL, SUBGRAPH_SERVICE_SDL, SUBGRAPH_SOURCE_DIGEST } from './generated/subgraphSchema.js';
+import type { Logger } from '../platform/logger.js';
 import { resolvers } from './resolvers/index.js';
-import { loadTypeDefs } from './typeDefs.js';
+import { loadTypeDefs, SCHEMA_PATH } from './typeDefs.js';
 
 export { loadTypeDefs, SCHEMA_PATH } from './typeDefs.js';
 
@@ -33,9 +34,15 @@ export const typeDefsDigest = (typeDefs: string): string => createHash('sha256')
 /** Whether codegen kept the schema of these type definitions (else a start checks them all). */
 export const keptSchemaIsOf = (typeDefs: string): boolean => typeDefsDigest(typeDefs) === SUBGRAPH_SOURCE_DIGEST;
 
-/** The subgraph schema of schema.graphql with the service's resolvers. */
-export async function buildSchema(typeDefs = loadTypeDefs()): Promise<GraphQLSchema> {
-  if (!keptSchemaIsOf(typeDefs)) return validatedSchema(typeDefs);
+/**
+ * The subgraph schema of schema.graphql (or of `typeDefs`) with the service's resolvers;
+ * `log` hears when it is not the one codegen kept.
+ */
+export async function buildSchema({ typeDefs = loadTypeDefs(), log }: { typeDefs?: string; log?: Logger } = {}): Promise<GraphQLSchema> {
+  if (!keptSchemaIsOf(typeDefs)) {
+    log?.warn({ schema: SCHEMA_PATH }, 'schema.graphql is not the one codegen kept the subgraph schema of: it is built with every check at each start; run npm run codegen');
+    return validatedSchema(typeDefs);
+  }
   const schema = buildASTSchema(parse(SUBGRAPH_SDL), { assumeValidSDL: true });
   addResolversToSchema(schema, {
     Query: {

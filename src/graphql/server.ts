@@ -21,7 +21,7 @@ import { DEFAULT_QUERY_LIMITS } from './limits.js';
 import { DATAHUB_APP_GRAPHQL_PATH } from '../rest/datahubAppSession.js';
 import { createLoaders } from './loaders.js';
 import { inOperationSpan, operationTelemetryPlugin, traceRootResolvers } from './operationTelemetry.js';
-import { buildSchema, keptSchemaIsOf, loadTypeDefs, SCHEMA_PATH } from './schema.js';
+import { buildSchema } from './schema.js';
 import { tracing } from '../telemetry/tracing.js';
 import { stringifyInTurns } from '../platform/jsonInTurns.js';
 
@@ -58,9 +58,7 @@ export interface GraphQLOptions {
 }
 
 export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions): Promise<ApolloServer<GraphQLContext>> {
-  const typeDefs = loadTypeDefs();
-  if (!keptSchemaIsOf(typeDefs)) options.log.warn({ schema: SCHEMA_PATH }, 'schema.graphql is not the one codegen kept the subgraph schema of: it is built with every check at each start; run npm run codegen');
-  const schema = await buildSchema(typeDefs);
+  const schema = await buildSchema({ log: options.log });
   if (tracing()) traceRootResolvers(schema);
   completeListsInTurns(schema);
   const apollo = new ApolloServer<GraphQLContext>({

@@ -6,8 +6,11 @@ import { Kind, parse } from 'graphql';
 /** src/graphql or dist/graphql → the package root's schema.graphql. */
 export const SCHEMA_PATH = fileURLToPath(new URL('../../schema.graphql', import.meta.url));
 
+let typeDefs: string | undefined;
+
+/** schema.graphql, read once: it ships with the package and does not change under a running process. */
 export function loadTypeDefs(): string {
-  return readFileSync(SCHEMA_PATH, 'utf8');
+  return (typeDefs ??= readFileSync(SCHEMA_PATH, 'utf8'));
 }
 
 /** The fields of each object type, its `extend` blocks included. */

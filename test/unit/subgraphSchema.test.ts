@@ -80,8 +80,8 @@ describe('the subgraph schema a server starts with', () => {
 
   test('an edited schema.graphql is built by buildSubgraphSchema, every rule checked', async () => {
     expect([keptSchemaIsOf(loadTypeDefs()), keptSchemaIsOf(`${loadTypeDefs()}\n# edited\n`)]).toEqual([true, false]);
-    const edited = await buildSchema(`${loadTypeDefs()}\ntype EditedAfterCodegen { x: Int }\n`);
+    const edited = await buildSchema({ typeDefs: `${loadTypeDefs()}\ntype EditedAfterCodegen { x: Int }\n` });
     expect(edited.getType('EditedAfterCodegen')).toBeDefined();
-    await expect(buildSchema(`${loadTypeDefs()}\ntype BrokenEdit { x: NoSuchType }\n`)).rejects.toThrow(/NoSuchType/);
+    await expect(buildSchema({ typeDefs: `${loadTypeDefs()}\ntype BrokenEdit { x: NoSuchType }\n` })).rejects.toThrow(/NoSuchType/);
   });
 });
