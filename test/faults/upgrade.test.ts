@@ -22,13 +22,13 @@
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, propertyUrn, V3 } from '../support/catalog.js';
 import { faultBackends, faultDeployment, type FaultDeployment } from '../support/faultServer.js';
-import { enc, http, indexCaughtUp } from '../support/http.js';
+import { enc, http, indexCaughtUp, refusesConnections } from '../support/http.js';
 import { attempt, drainQueue } from '../support/load.js';
 import { buildRelease, type ReleaseBuild } from '../support/previousRelease.js';
-import { storedJobs, traces, withClient } from '../support/storedValues.js';
+import { holdEntityRow, lockWaits, storedJobs, traces, withClient } from '../support/storedValues.js';
 import { contentChecksum } from '../support/tableCounts.js';
 import { readEverything, ROOT_TOKEN, searchEverything, storedHistory, withoutNewTestResults, writeEveryKind } from '../support/upgradeCatalog.js';
-import { sleep, waitFor } from '../support/waitFor.js';
+import { waitFor } from '../support/waitFor.js';
 import { releasesBefore } from '../../src/domain/releases.js';
 import { INDEX_FORMAT } from '../../src/search/indexFormat.js';
 import { APP_VERSION } from '../../src/platform/version.js';
@@ -125,32 +125,36 @@ async function withServerLogs(servers: Array<BuiltProcess | undefined>, run: () 
     const searched = await searchEverything(old.url);
     report(`release ${version} wrote and indexed the catalogue in ${Date.now() - suiteStarted} ms`);
 
-    // The hard delete's cleanup job, stopped part-way with the release. The job is caught
-    // part done however loaded the machine is: the release is stopped (SIGSTOP) while the
-    // job table is read and runs on for 20 ms between reads, so a test process starved of
-    // CPU cannot miss the whole job (it did once, beside two busy loops). The stepping
-    // starts as soon as the delete has queued the job, not when the delete answers: the
-    // answer waits for the search index, and on a loaded machine the job had ended by then.
+    // The hard delete's cleanup job, stopped part-way with the release. The suite holds one
+    // holder's row locked as a write does, a quarter of the way in: the job writes its
+    // holders in order of urn, so it stops part done at the batch holding that row however
+    // loaded the machine is, while the delete answers (it writes the property's own row).
+    // The release is then stopped, and the row let go only once the release has drained its
+    // requests and is stopping its job worker, with at least two batches still to run
+    // (1,000 a batch from 0.2.0 on, 200 in 0.1.0). Stepping the release with SIGSTOP until
+    // the job was part done raced: a stop drains requests first, and while the delete's
+    // answer waited for the search index the job ran on to its end.
     const heldJob = async () => (await storedJobs(deployment.databaseUrl)).find((j) => j.payload?.propertyUrn === propertyUrn('up.held'));
-    // Taken as it comes (no wait for the index after it): the release is stopped meanwhile.
-    const deleting = attempt(old.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(propertyUrn('up.held'))}`, { headers: root }, 300_000);
-    let running: Awaited<ReturnType<typeof heldJob>> = await waitFor('the delete to queue its cleanup job', 120_000, heldJob, 10);
-    old.child.kill('SIGSTOP');
-    for (const deadline = Date.now() + 120_000; !(running?.status === 'running' && running.done > 0 && running.done < HELD); running = await heldJob()) {
-      if (running?.status === 'done' || Date.now() > deadline) {
-        old.child.kill('SIGCONT');
-        throw new Error(`the cleanup job was not caught part done (${running?.status === 'done' ? 'it ended first' : 'timed out after 120 s'}); jobs ${JSON.stringify(await storedJobs(deployment.databaseUrl))}`);
-      }
-      old.child.kill('SIGCONT');
-      await sleep(20);
-      old.child.kill('SIGSTOP');
+    const row = await holdEntityRow(deployment.databaseUrl, heldOf(HELD / 4));
+    let running: NonNullable<Awaited<ReturnType<typeof heldJob>>>;
+    try {
+      const deleting = attempt(old.url, 'DELETE', `${V3}/entity/structuredProperty/${enc(propertyUrn('up.held'))}`, { headers: root }, 300_000);
+      running = await waitFor('the cleanup job to wait for the held row', 120_000, async () => {
+        const job = await heldJob();
+        return job?.status === 'running' && job.done > 0 && (await lockWaits(deployment.databaseUrl)) > 0 ? job : undefined;
+      }, 50);
+      expect(running.done).toBeLessThanOrEqual(HELD / 4);
+      expect(await deleting).toMatchObject({ status: 200 });
+      old.child.kill('SIGTERM');
+      // From 0.2.0 on the release logs the drain; 0.1.0 stops its worker as its listener closes.
+      await waitFor('the release to drain its requests', 60_000, async () =>
+        logEntries(old, 'requests drained; stopping background work and the engines').length > 0 || (version === '0.1.0' && (await refusesConnections(old.url))) || undefined);
+    } finally {
+      await row.release();
     }
-    old.child.kill('SIGTERM');
-    old.child.kill('SIGCONT');
-    // The release answers the delete before it stops (a stop lets requests in flight finish).
-    expect(await deleting).toMatchObject({ status: 200 });
     expect(await old.exited).toBe(0);
-    report(`release stopped with cleanup job ${running.id} at about ${running.done}/${running.total}`);
+    report(`release stopped with cleanup job ${running.id} waiting at ${running.done}/${running.total}`);
+    // (The embedded database stops with the release: its log says whether the job ended.)
     expect(logEntries(old, 'job done').filter((line) => line.job === running.id)).toEqual([]);
 
     // The current build on the same data.

@@ -5,6 +5,7 @@
  * request (0.5 ms against 0.09 ms, measured), CPU the servers under test then lacked.
  */
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { waitFor } from './waitFor.js';
 
 // Idle connections are closed by the agent a second before the server's keep-alive
@@ -113,4 +114,17 @@ export async function indexCaughtUp(baseUrl: string, timeoutMs = 120_000, author
     return health.search?.enabled !== true || health.search.reachable !== true || health.changeLog?.pending === 0 ? true : undefined;
   }, 50);
   if (failure !== undefined) throw failure;
+}
+
+/** Whether nothing listens at the server's address any more: a connection is refused (a stopping server closes its listener first). */
+export function refusesConnections(baseUrl: string): Promise<boolean> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
 }

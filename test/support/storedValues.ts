@@ -100,6 +100,37 @@ export async function storedJobs(
   return rows;
 }
 
+/**
+ * Holds one entity's row locked as a write locks it (FOR UPDATE) until `release`: a write
+ * that needs the row waits for it however loaded the machine is. A job that writes its
+ * holders in order of urn stops at the batch holding it, part done.
+ */
+export async function holdEntityRow(databaseUrl: string, urn: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('BEGIN');
+  const { rowCount } = await client.query('SELECT urn FROM entity WHERE urn = $1 FOR UPDATE', [urn]);
+  let held = true;
+  const release = async () => {
+    if (!held) return;
+    held = false;
+    await client.query('ROLLBACK').finally(() => client.end());
+  };
+  if (rowCount !== 1) {
+    await release();
+    throw new Error(`no entity ${urn} to hold`);
+  }
+  return { release };
+}
+
+/** Sessions of the database waiting for a lock another session holds. */
+export async function lockWaits(databaseUrl: string): Promise<number> {
+  const { rows } = await withClient(databaseUrl, (c) =>
+    c.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"),
+  );
+  return Number(rows[0]!.n);
+}
+
 /** Change-log rows the indexer has not handled yet. */
 export async function pendingChanges(databaseUrl: string): Promise<number> {
   const { rows } = await withClient(databaseUrl, (c) => c.query<{ n: string }>('SELECT count(*) AS n FROM change_log WHERE indexed_on IS NULL'));
