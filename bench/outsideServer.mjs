@@ -65,6 +65,7 @@ export async function startAsUser(env, { viaNpm = false, nodeArgs = [] } = {}) {
         const meili = lines.find((l) => l.msg === 'embedded Meilisearch started');
         return {
           child,
+          lines,
           url: listening.url,
           meiliUrl: meili?.url,
           readyMs: performance.now() - started,

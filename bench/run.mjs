@@ -13,6 +13,7 @@ const benchmarks = {
   tests: () => import('./tests.mjs'),
   policies: () => import('./policies.mjs'),
   indexSize: () => import('./indexSize.mjs'),
+  start: () => import('./start.mjs'),
 };
 const [name, ...args] = process.argv.slice(2);
 if (name !== undefined && !benchmarks[name]) {

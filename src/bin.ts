@@ -4,7 +4,7 @@
  * `propgraph serve` runs the server exactly as `npm start` does (main.ts, configured by
  * the environment), so an install from the packed artefact needs no npm scripts and no
  * checkout; every other command is the CLI's, bundled into one file by `npm run build`
- * (cli/makeBundle.mjs: a command starts in half the time tsc's 230 files take).
+ * (makeBundles.mjs: a command starts in half the time tsc's 230 files take).
  * Both are loaded on demand: the CLI does not load the server's code, nor the server the CLI's.
  */
 export {};

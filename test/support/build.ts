@@ -12,7 +12,7 @@ import { sleep } from './waitFor.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MARKER = path.join(ROOT, 'dist/main.js');
-/** The CLI as the `propgraph` command runs it: one file, made from tsc's output (src/cli/makeBundle.mjs). */
+/** The CLI as the `propgraph` command runs it: one file, made from tsc's output (src/makeBundles.mjs). */
 export const CLI_BUNDLE = path.join(ROOT, 'dist/cli/bundle.js');
 
 const CONSOLE_SOURCES = path.join(ROOT, 'src/console');

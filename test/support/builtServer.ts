@@ -41,21 +41,21 @@ export function runBuilt(script: string, env: Record<string, string>, args: stri
 
 /**
  * Starts `main.js` (or `entry`, such as an installed package's `propgraph serve`) and
- * resolves with its URL once it logs that it listens.
+ * resolves with its URL and its listening line once it logs that it listens.
  */
 export async function startBuiltServer(
   env: Record<string, string>,
   timeoutMs = 90_000,
   root = ROOT,
   entry: { script: string; args: string[] } = { script: 'main.js', args: [] },
-): Promise<BuiltProcess & { url: string }> {
+): Promise<BuiltProcess & { url: string; listening: Record<string, unknown> }> {
   const proc = runBuilt(entry.script, { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_ENABLED: 'false', ...env }, entry.args, root);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const line of proc.output.join('').split('\n')) {
       try {
         const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'propgraph listening' && entry.url) return { ...proc, url: entry.url };
+        if (entry.msg === 'propgraph listening' && entry.url) return { ...proc, url: entry.url, listening: entry };
       } catch {
         // not a log line
       }
