@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { percentile, rawRequest, request, ROOT, round } from './support.mjs';
+import { percentile, rawRequest, request, ROOT, round, serverScript } from './support.mjs';
 import { entity, PROPS } from './outsideData.mjs';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -27,10 +27,14 @@ export function startFlags() {
   return flags[1].split(' ').filter(Boolean);
 }
 
-/** Starts the built server as `npm start` does (through npm when `viaNpm`), resolves once /health says ok. */
-export async function startAsUser(env, { viaNpm = false, nodeArgs = [] } = {}) {
+/**
+ * Starts the built server as `npm start` does (through npm when `viaNpm`), resolves once
+ * /health says ok. `script`: another start than serverScript's (bench/start.mjs runs tsc's
+ * modules beside the bundle).
+ */
+export async function startAsUser(env, { viaNpm = false, nodeArgs = [], script = serverScript(nodeArgs) } = {}) {
   const started = performance.now();
-  const command = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [...startFlags(), ...nodeArgs, path.join(ROOT, 'dist/main.js')]];
+  const command = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [...startFlags(), ...nodeArgs, script]];
   const child = spawn(command[0], command[1], {
     cwd: ROOT,
     // PRINCIPAL_SHARE from the bench's own environment (1: the server without per-principal shares, for a before and after).

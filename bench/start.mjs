@@ -1,26 +1,19 @@
 // `npm run bench -- start [--rounds 10]`: the server's start as `npm start` runs it (node
-// with the start script's flags, dist/main.js, the embedded engines on one data directory
-// made by a first start), from its bundle (dist/bundle, as `npm run build` leaves it) and
-// from tsc's modules in dist/ (what main.js runs when tsc has compiled after the bundle),
-// taking turns. Each start is timed until /health answers ok, with the node process's
-// CPU time and resident set read from /proc at that moment. Written to BENCHMARKS.md,
-// "Start: the server from its bundle".
-import { readFileSync, rmSync, utimesSync } from 'node:fs';
+// with the start script's flags, the embedded engines on one data directory made by a
+// first start), from its bundle (dist/main.js, which runs dist/bundle as `npm run build`
+// leaves it) and from tsc's modules (dist/boot/start.js, what main.js runs when tsc has
+// compiled after the bundle), taking turns. Each start is timed until /health answers ok,
+// with the node process's CPU time and resident set read from /proc at that moment.
+// Written to BENCHMARKS.md, "Start: the server from its bundle".
+import { readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { machine, median, ROOT, round, writeSection } from './support.mjs';
 import { startAsUser, startFlags, tempDataDir } from './outsideServer.mjs';
 
-const TSBUILDINFO = path.join(ROOT, 'dist/.tsbuildinfo');
-const BUNDLE = path.join(ROOT, 'dist/bundle/start.js');
+const SCRIPTS = { bundle: path.join(ROOT, 'dist/main.js'), tsc: path.join(ROOT, 'dist/boot/start.js') };
 const TICKS_PER_SECOND = 100;
-
-/** Makes main.js choose `from`: the bundle while it is newer than tsc's last compile, else tsc's modules. */
-function choose(from) {
-  const now = Date.now() / 1000;
-  if (from === 'bundle') utimesSync(BUNDLE, now, now + 1);
-  else utimesSync(TSBUILDINFO, now, now + 2);
-}
 
 function processFigures(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -30,10 +23,9 @@ function processFigures(pid) {
 }
 
 async function once(env, from) {
-  choose(from);
-  const server = await startAsUser(env);
+  const server = await startAsUser(env, { script: SCRIPTS[from] });
   const figures = processFigures(server.child.pid);
-  const code = server.lines?.find((l) => l.msg === 'propgraph listening')?.code;
+  const code = server.lines.find((l) => l.msg === 'propgraph listening')?.code;
   await server.stop();
   return { readyMs: server.readyMs, ...figures, code };
 }
@@ -50,20 +42,19 @@ export async function run(args) {
     for (let i = 0; i < rounds; i++) {
       for (const from of i % 2 === 0 ? ['bundle', 'tsc'] : ['tsc', 'bundle']) {
         const r = await once(env, from);
-        if (r.code !== undefined && r.code !== from) throw new Error(`asked for the ${from} start, the server says it runs ${r.code}`);
+        if (r.code !== from) throw new Error(`asked for the ${from} start, the server says it runs ${r.code}`);
         runs[from].push(r);
         console.log(`${from.padEnd(6)} healthy after ${round(r.readyMs)} ms, CPU ${round(r.cpuMs)} ms, RSS ${round(r.rssMb)} MB`);
       }
     }
   } finally {
-    choose('bundle');
     rmSync(path.dirname(dataDir), { recursive: true, force: true });
   }
   const med = (from, key) => median(runs[from].map((r) => r[key]));
   const row = (label, key, unit, d) => `| ${label} | ${round(med('bundle', key), d)} ${unit} | ${round(med('tsc', key), d)} ${unit} | ${round(med('bundle', key) / med('tsc', key), 2)} |`;
   writeSection(
     'Start: the server from its bundle',
-    `Command: \`npm run bench -- start --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${machine()}; 1-minute load average ${round((await import('node:os')).loadavg()[0], 1)} at the end. The server as \`npm start\` runs it (\`node ${startFlags().join(' ')} dist/main.js\`, the embedded PostgreSQL and Meilisearch on one data directory, started once before the rounds), ${rounds} starts from the bundle (dist/bundle, as \`npm run build\` leaves it) and ${rounds} from tsc's modules (what main.js runs when tsc has compiled after the bundle), taking turns. Each until \`/health\` answers ok; the node process's CPU time (user and system) and resident set read from /proc at that moment. Medians.
+    `Command: \`npm run bench -- start --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${machine()}; 1-minute load average ${round(loadavg()[0], 1)} at the end. The server as \`npm start\` runs it (\`node ${startFlags().join(' ')} dist/main.js\`, the embedded PostgreSQL and Meilisearch on one data directory, started once before the rounds), ${rounds} starts from the bundle (dist/main.js running dist/bundle, as \`npm run build\` leaves it) and ${rounds} from tsc's modules (\`dist/boot/start.js\`, what main.js runs when tsc has compiled after the bundle), taking turns. Each until \`/health\` answers ok; the node process's CPU time (user and system) and resident set read from /proc at that moment. Medians.
 
 | Start | from the bundle | from tsc's modules | ratio |
 |---|---|---|---|

@@ -38,12 +38,21 @@ export async function startPostgres() {
   return (await testServers()).startPostgres();
 }
 
+/**
+ * The script that starts the server: dist/main.js as `npm start` runs it (the bundle), or,
+ * under the profiler, tsc's modules (dist/boot/start.js, what main.js runs from them), so
+ * that a profile names each function's own file and package, not a chunk of the bundle.
+ */
+export function serverScript(nodeArgs) {
+  return path.join(ROOT, nodeArgs.some((a) => a.startsWith('--cpu-prof')) ? 'dist/boot/start.js' : 'dist/main.js');
+}
+
 /** Starts `node dist/main.js` (build first with `npm run build`) and resolves its URL. */
 export function startServer(env) {
   // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of the server when it exits.
   const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
   // The flags `npm start` runs the server with (package.json), so figures are a user's.
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', ...profile, path.join(ROOT, 'dist/main.js')], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', ...profile, serverScript(profile)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: os.tmpdir(), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', AUTH_ENABLED: 'false', MEILI_EMBEDDED: 'false', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
