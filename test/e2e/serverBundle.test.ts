@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { ensureBuilt, ROOT } from '../support/build.js';
+import { ensureBuilt, ROOT, SERVER_BUNDLE } from '../support/build.js';
 import { nonEmpty } from '../support/nonEmpty.js';
 import { codeLoadedFrom } from '../../src/boot/server.js';
 
 const run = promisify(execFile);
-const BUNDLE = path.join(ROOT, 'dist/bundle');
+const BUNDLE = path.dirname(SERVER_BUNDLE);
 
 beforeAll(ensureBuilt, 240_000);
 

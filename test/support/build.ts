@@ -14,6 +14,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const MARKER = path.join(ROOT, 'dist/main.js');
 /** The CLI as the `propgraph` command runs it: one file, made from tsc's output (src/makeBundles.mjs). */
 export const CLI_BUNDLE = path.join(ROOT, 'dist/cli/bundle.js');
+/** The server's start as main.js runs it, bundled from tsc's output (src/makeBundles.mjs). */
+export const SERVER_BUNDLE = path.join(ROOT, 'dist/bundle/start.js');
 
 const CONSOLE_SOURCES = path.join(ROOT, 'src/console');
 
@@ -30,7 +32,7 @@ function newestSource(dir: string, matches: (name: string) => boolean = (name) =
 
 function builtIsFresh(): boolean {
   try {
-    return statSync(MARKER).mtimeMs >= newestSource(path.join(ROOT, 'src')) && existsSync(CLI_BUNDLE);
+    return statSync(MARKER).mtimeMs >= newestSource(path.join(ROOT, 'src')) && existsSync(CLI_BUNDLE) && existsSync(SERVER_BUNDLE);
   } catch {
     return false;
   }
