@@ -1,6 +1,6 @@
 /**
  * Entry point of `npm start` and `propgraph serve`: runs the server's start (boot/start.ts)
- * from the one-file build that `npm run build` makes of it, dist/bundle/ (makeBundles.mjs),
+ * from the bundle that `npm run build` makes of it, dist/bundle/ (makeBundles.mjs),
  * or from tsc's modules when there is none or tsc has compiled since (`npm run dev`, a
  * bare `tsc`): a stale bundle would run code the sources no longer hold. Loading the
  * server from tsc's 1,500 files, Node spends most of its start finding, reading and
