@@ -5,26 +5,17 @@
 // compiled after the bundle), taking turns. Each start is timed until /health answers ok,
 // with the node process's CPU time and resident set read from /proc at that moment.
 // Written to BENCHMARKS.md, "Start: the server from its bundle".
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { machine, median, ROOT, round, writeSection } from './support.mjs';
-import { startAsUser, startFlags, tempDataDir } from './outsideServer.mjs';
-
-const SCRIPTS = { bundle: path.join(ROOT, 'dist/main.js'), tsc: path.join(ROOT, 'dist/boot/start.js') };
-const TICKS_PER_SECOND = 100;
-
-function processFigures(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-  return { cpuMs, rssMb };
-}
+import { machine, median, round, SERVER_SCRIPTS, writeSection } from './support.mjs';
+import { cpuOfTree, memoryOfTree, startAsUser, startFlags, tempDataDir } from './outsideServer.mjs';
 
 async function once(env, from) {
-  const server = await startAsUser(env, { script: SCRIPTS[from] });
-  const figures = processFigures(server.child.pid);
+  const server = await startAsUser(env, { script: SERVER_SCRIPTS[from] });
+  const pid = server.child.pid;
+  const figures = { cpuMs: cpuOfTree(pid).get('node (server)'), rssMb: memoryOfTree(pid).get('node (server)').rss };
   const code = server.lines.find((l) => l.msg === 'propgraph listening')?.code;
   await server.stop();
   return { readyMs: server.readyMs, ...figures, code };
@@ -54,7 +45,7 @@ export async function run(args) {
   const row = (label, key, unit, d) => `| ${label} | ${round(med('bundle', key), d)} ${unit} | ${round(med('tsc', key), d)} ${unit} | ${round(med('bundle', key) / med('tsc', key), 2)} |`;
   writeSection(
     'Start: the server from its bundle',
-    `Command: \`npm run bench -- start --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${machine()}; 1-minute load average ${round(loadavg()[0], 1)} at the end. The server as \`npm start\` runs it (\`node ${startFlags().join(' ')} dist/main.js\`, the embedded PostgreSQL and Meilisearch on one data directory, started once before the rounds), ${rounds} starts from the bundle (dist/main.js running dist/bundle, as \`npm run build\` leaves it) and ${rounds} from tsc's modules (\`dist/boot/start.js\`, what main.js runs when tsc has compiled after the bundle), taking turns. Each until \`/health\` answers ok; the node process's CPU time (user and system) and resident set read from /proc at that moment. Medians.
+    `Command: \`npm run bench -- start --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${machine()}; 1-minute load average ${round(loadavg()[0], 1)} at the end. The server as \`npm start\` runs it (\`node ${startFlags().join(' ')} dist/main.js\`, the embedded PostgreSQL and Meilisearch on one data directory, started once before the rounds), ${rounds} starts from the bundle (dist/main.js running dist/bundle, as \`npm run build\` leaves it) and ${rounds} from tsc's modules (\`dist/boot/start.js\`, what main.js runs when tsc has compiled after the bundle), taking turns. Each until \`/health\` answers ok; the node process's CPU time (user and system, with any children it reaped) and resident set read from /proc at that moment (bench/outsideServer.mjs, cpuOfTree and memoryOfTree). Medians.
 
 | Start | from the bundle | from tsc's modules | ratio |
 |---|---|---|---|

@@ -39,12 +39,14 @@ export async function startPostgres() {
 }
 
 /**
- * The script that starts the server: dist/main.js as `npm start` runs it (the bundle), or,
- * under the profiler, tsc's modules (dist/boot/start.js, what main.js runs from them), so
- * that a profile names each function's own file and package, not a chunk of the bundle.
+ * The scripts that start the server: dist/main.js as `npm start` runs it (the bundle), and
+ * tsc's modules (dist/boot/start.js, what main.js runs when tsc compiled after the bundle).
  */
+export const SERVER_SCRIPTS = { bundle: path.join(ROOT, 'dist/main.js'), tsc: path.join(ROOT, 'dist/boot/start.js') };
+
+/** The bundle's start, but under the profiler tsc's modules, so that a profile names each function's own file and package, not a chunk of the bundle. */
 export function serverScript(nodeArgs) {
-  return path.join(ROOT, nodeArgs.some((a) => a.startsWith('--cpu-prof')) ? 'dist/boot/start.js' : 'dist/main.js');
+  return nodeArgs.some((a) => a.startsWith('--cpu-prof')) ? SERVER_SCRIPTS.tsc : SERVER_SCRIPTS.bundle;
 }
 
 /** Starts `node dist/main.js` (build first with `npm run build`) and resolves its URL. */
