@@ -16,18 +16,12 @@ import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { SERVER_EXTERNAL } from './bundleExternals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 const cliDist = path.join(dist, 'cli');
 const cliBundle = path.join(cliDist, 'bundle.js');
-
-// Packages the server loads from node_modules as installed: pino starts its transports in
-// worker threads from files of its own; OpenTelemetry's and the sign-in's are loaded only
-// when configured; the optional native parts of pg and ws are absent unless a user adds
-// them; Apollo's createHash uses Node's crypto only through its own module's `require`
-// (bundled, it has none and hashes every operation in JavaScript).
-const SERVER_EXTERNAL = /^(pino|pino-pretty|thread-stream|@opentelemetry\/.*|openid-client|jose|pg-native|bufferutil|utf-8-validate|@apollo\/utils\.createhash)(\/|$)/;
 
 const cli = build({
   input: path.join(cliDist, 'main.js'),
