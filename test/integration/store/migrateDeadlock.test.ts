@@ -2,8 +2,10 @@
  * A migration that deadlocks with running writes (a rolling upgrade: the old replica
  * still writes while the new one migrates) is applied again, not a failed start. Real
  * PostgreSQL: the migration locks table a, then waits for table b, which another session
- * holds; that session then asks for a, and PostgreSQL aborts the migration (it waited
- * first, so its deadlock check runs first).
+ * holds; that session then asks for a, and PostgreSQL aborts the migration. PostgreSQL
+ * aborts the session whose deadlock check runs first; the migration waited first, but on
+ * a loaded machine the other session's check can still win (CI saw it once), so that
+ * session checks only after ten minutes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,6 +33,8 @@ async function until(condition: () => Promise<boolean>, what: string, ms = 30_00
     pool = new pg.Pool({ connectionString: url, max: 3 });
     other = new pg.Client({ connectionString: url });
     await other.connect();
+    // Superuser only: the test databases are reached as one.
+    await other.query("SET deadlock_timeout = '10min'");
     await pool.query('CREATE TABLE a (id int); CREATE TABLE b (id int); INSERT INTO a VALUES (1); INSERT INTO b VALUES (1)');
   }, 60_000);
 
