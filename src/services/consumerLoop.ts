@@ -8,6 +8,11 @@
  *   and one when it recovers.
  * - A step that found nothing is followed by the idle wait (a poll, or less when the
  *   loop knows work is due sooner), cut short by a nudge.
+ * - A loop may gather: after a step that handled some work but less than a full batch,
+ *   it waits a moment before the next, and a nudge does not cut that short (only a stop
+ *   does). The first change after a quiet spell is handled at once; those that follow it
+ *   under a stream of writes wait at most that long and share one step, instead of one
+ *   step each. A full batch (a backlog) is followed at once.
  *
  * The change-log consumers run on one replica at a time, which the search indexer
  * (searchIndex/indexer.ts) and the metadata-test evaluator (testEvaluation/evaluator.ts)
@@ -28,6 +33,13 @@ export interface WorkLoopOptions {
   readonly name: string;
   /** How often an idle loop looks for work. */
   readonly pollMs?: number | undefined;
+  /** After a step that handled fewer than `fewerThan` items (but some), how long to let more gather before the next; none: step again at once. */
+  readonly gather?: Gather | undefined;
+}
+
+export interface Gather {
+  readonly ms: number;
+  readonly fewerThan: number;
 }
 
 /** Between failed steps: 200 ms doubling to 5 s, spread so that replicas drift apart. */
@@ -35,6 +47,7 @@ const RETRY_BACKOFF = { baseMs: 200, maxMs: 5_000, jitter: true };
 
 export abstract class WorkLoop {
   private readonly pause = new WakeableSleep();
+  private readonly gathering = new WakeableSleep();
   private running = false;
   private loopDone: Promise<void> | undefined;
   private healthy = true;
@@ -71,6 +84,7 @@ export abstract class WorkLoop {
     if (!this.running) return;
     this.running = false;
     this.nudge();
+    this.gathering.wake();
     await this.loopDone;
     await this.ended();
   }
@@ -107,7 +121,10 @@ export abstract class WorkLoop {
         await this.pause.sleep(backoffMs(failures, RETRY_BACKOFF));
         continue;
       }
-      if (handled === 0 && this.running) {
+      const gather = this.workOptions.gather;
+      if (gather && gather.ms > 0 && handled > 0 && handled < gather.fewerThan && this.running) {
+        await this.gathering.sleep(gather.ms);
+      } else if (handled === 0 && this.running) {
         let wait = pollMs;
         try {
           if (this.idle) await this.idle();
@@ -132,6 +149,7 @@ export interface ConsumerLoopOptions {
   readonly name: string;
   /** How often an idle consumer looks for new changes. */
   readonly pollMs?: number | undefined;
+  readonly gather?: Gather | undefined;
   readonly leaseSeconds?: number | undefined;
   /** Fields the lease's log lines carry beside the holder. */
   readonly leaseLogFields?: () => Record<string, unknown>;
@@ -151,7 +169,7 @@ export abstract class ConsumerLoop extends WorkLoop {
   private renewedAt = 0;
 
   constructor(private readonly loopOptions: ConsumerLoopOptions) {
-    super({ log: loopOptions.log, name: loopOptions.name, pollMs: loopOptions.pollMs });
+    super({ log: loopOptions.log, name: loopOptions.name, pollMs: loopOptions.pollMs, gather: loopOptions.gather });
     this.holder = `${loopOptions.holderPrefix}-${randomUUID()}`;
   }
 
