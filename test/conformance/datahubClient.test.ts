@@ -4,11 +4,13 @@
  * of the client written down request by request; the replay sends them as the client
  * does and checks every answer as the client parses it (test/support/datahubReplay.ts).
  * Every flow runs at the server's root and again under `/gms`, as a client configured
- * with `http://host:8080/gms` sends it, on both kinds of database.
+ * with `http://host:8080/gms` sends it, on both kinds of database (one per run of the
+ * test matrix, TEST_MATRIX).
  */
 import { loadClientFixture, replaySummary, type FlowOutcome } from '../support/datahubReplay.js';
 import { replayFlows, startReplayServer, unexpectedOutcomes } from '../support/replayServer.js';
 import { postgresAvailableForTests, type Backend } from '../support/server.js';
+import { partOfMatrix } from '../support/testMatrix.js';
 
 const FLOWS = [
   'sdk-connection',
@@ -42,9 +44,10 @@ const BASES = [
 
 /**
  * The embedded PostgreSQL (npm's, as `npm start` runs it) and, where the machine has
- * one, an external PostgreSQL (Debian's, as a deployment's DATABASE_URL reaches it).
+ * one, an external PostgreSQL (Debian's, as a deployment's DATABASE_URL reaches it):
+ * one in `npm test`, the other in CI's Node 24 run (test/support/testMatrix.ts).
  */
-const BACKENDS: Backend[] = postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded'];
+const BACKENDS: Backend[] = partOfMatrix(postgresAvailableForTests() ? ['embedded', 'external'] : ['embedded']);
 const outcomes: FlowOutcome[] = [];
 
 afterAll(() => {

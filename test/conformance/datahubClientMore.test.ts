@@ -4,12 +4,14 @@
  * forms), `datahub ingest` with its default run report, the SDK's search filters and the
  * OpenAPI read helpers. Each fixture in test/fixtures/datahub-client is replayed as the
  * client sends it (test/support/datahubReplay.ts), at `/` and under `/gms`, on both kinds
- * of database, with `URN_NAMESPACE=datahub` and with the default namespace: these
- * fixtures check nothing that depends on the namespace.
+ * of database, with `URN_NAMESPACE=datahub` and with the default namespace (each of the
+ * four once per CI run, half of them in `npm test`): these fixtures check nothing that
+ * depends on the namespace.
  */
 import { replaySummary, type FlowOutcome } from '../support/datahubReplay.js';
 import { replayFlows, startReplayServer, unexpectedOutcomes } from '../support/replayServer.js';
 import { postgresAvailableForTests, type Backend } from '../support/server.js';
+import { partOfMatrix } from '../support/testMatrix.js';
 
 const FLOWS = ['sdk-patch-builders', 'sdk-patch-builders-legacy', 'cli-ingest-report', 'sdk-search-filters', 'sdk-openapi-reads'] as const;
 
@@ -38,7 +40,15 @@ afterAll(() => {
 });
 
 /** Every flow at each base, in order, on one server per database and namespace; the setups run side by side (they share nothing, and mostly wait for their writes to be indexed). */
-const SETUPS = BACKENDS.flatMap((backend) => NAMESPACES.map((namespace) => ({ backend, namespace: namespace.name, env: namespace.env })));
+/**
+ * Each database with each namespace, half of them per run of the test matrix
+ * (TEST_MATRIX, test/support/testMatrix.ts): ordered so that each half has both
+ * databases and both namespaces.
+ */
+const SETUPS = partOfMatrix(
+  BACKENDS.flatMap((backend, b) => (b % 2 === 0 ? NAMESPACES : [...NAMESPACES].reverse()).map((namespace) => ({ backend, namespace: namespace.name, env: namespace.env }))),
+  0,
+);
 
 test.concurrent.each(SETUPS)('on the $backend PostgreSQL with $namespace: every client flow at / and under /gms', async ({ backend, namespace, env }) => {
   const server = await startReplayServer(env, backend);

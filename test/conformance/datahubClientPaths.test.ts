@@ -6,11 +6,12 @@
  * undefined property beside a defined one, dropped with a warning under
  * DROP_UNDEFINED_PROPERTY_VALUES=true (DataHub's dropMissingPropertyValuesWithWarning).
  * Replayed as the client sends it, at `/` and under `/gms`, on both kinds of database and
- * in both URN namespaces.
+ * in both URN namespaces (each of the four once per CI run, half of them in `npm test`).
  */
 import { loadClientFixture, replaySummary, type FlowOutcome } from '../support/datahubReplay.js';
 import { replayFlows, startReplayServer, unexpectedOutcomes } from '../support/replayServer.js';
 import { postgresAvailableForTests, type Backend } from '../support/server.js';
+import { partOfMatrix } from '../support/testMatrix.js';
 
 const FLOW = 'sdk-structured-property-paths';
 const fixture = loadClientFixture(FLOW);
@@ -26,7 +27,15 @@ afterAll(() => {
   console.log(`${replaySummary(outcomes)}\n${outcomes.filter((o) => o.failures.length > 0).map((o) => `  ${o.name}: ${o.failures[0]}`).join('\n')}`);
 });
 
-const SETUPS = BACKENDS.flatMap((backend) => NAMESPACES.map((namespace) => ({ backend, namespace: namespace.name, env: namespace.env })));
+/**
+ * Each database with each namespace, half of them per run of the test matrix
+ * (TEST_MATRIX, test/support/testMatrix.ts): ordered so that each half has both
+ * databases and both namespaces.
+ */
+const SETUPS = partOfMatrix(
+  BACKENDS.flatMap((backend, b) => (b % 2 === 0 ? NAMESPACES : [...NAMESPACES].reverse()).map((namespace) => ({ backend, namespace: namespace.name, env: namespace.env }))),
+  1,
+);
 
 test('the fixture runs the server as DataHub runs by default: values of undefined properties dropped', () => {
   expect(fixture.server.env).toMatchObject({ DROP_UNDEFINED_PROPERTY_VALUES: 'true' });

@@ -13,7 +13,7 @@
 import { buildOnce, startBuiltServer, type BuiltProcess } from '../support/builtServer.js';
 import { datasetUrn, defineProperty, propertiesAspect, propertyUrn, V3 } from '../support/catalog.js';
 import { eachSideBySide, faultDeployment, type FaultBackend, type FaultDeployment, machineFaultBackends } from '../support/faultServer.js';
-import { partOfMatrix } from '../support/faultMatrix.js';
+import { partOfMatrix } from '../support/testMatrix.js';
 import { startPostgres, type PostgresServer } from '../support/globalSetup.js';
 import { enc } from '../support/http.js';
 import { holdersOf, indexedPairs } from '../support/indexedValues.js';

@@ -17,7 +17,7 @@ import type { BuiltProcess } from './builtServer.js';
 import { dropIndexes } from './indexedValues.js';
 import { createTestDatabase } from './postgres.js';
 import { postgresAvailableForTests, searchAvailableForTests, sharedMeilisearch } from './server.js';
-import { partOfMatrix } from './faultMatrix.js';
+import { partOfMatrix } from './testMatrix.js';
 import { tempDir } from './tempDir.js';
 
 export type FaultBackend = 'external' | 'embedded';

@@ -1,16 +1,16 @@
 /**
- * The fault suites' matrix is split between `npm test` and CI's Node 24 run (issue #43,
- * test/support/faultMatrix.ts): the two parts together are every case, each once, and
- * CI's scripts do run both parts.
+ * The fault and conformance suites' matrices are split between `npm test` and CI's Node
+ * 24 run (issue #43, test/support/testMatrix.ts): the two parts together are every case,
+ * each once, and CI's scripts do run both parts.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { faultMatrixPart, partOfMatrix } from '../support/faultMatrix.js';
+import { matrixPart, partOfMatrix } from '../support/testMatrix.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-describe('the fault matrix in two parts', () => {
+describe('the test matrix in two parts', () => {
   test.each([1, 2, 3, 4])('of %i cases, the first and second parts are disjoint and make the whole, at every turn', (n) => {
     const cases = Array.from({ length: n }, (_, i) => `case${i}`);
     for (const turn of [0, 1, 2]) {
@@ -29,18 +29,19 @@ describe('the fault matrix in two parts', () => {
     expect(partOfMatrix(['embedded', 'external'], 1, 'first')).toEqual(['external']);
   });
 
-  test('the part comes from FAULT_MATRIX, first by default, and a wrong one is refused', () => {
-    expect(faultMatrixPart({})).toBe('first');
-    expect(faultMatrixPart({ FAULT_MATRIX: 'second' })).toBe('second');
-    expect(() => faultMatrixPart({ FAULT_MATRIX: 'both' })).toThrow(/one of full, first, second/);
+  test('the part comes from TEST_MATRIX, first by default, and a wrong one is refused', () => {
+    expect(matrixPart({})).toBe('first');
+    expect(matrixPart({ TEST_MATRIX: 'second' })).toBe('second');
+    expect(() => matrixPart({ TEST_MATRIX: 'both' })).toThrow(/one of full, first, second/);
   });
 
   test("CI runs the first part (npm test) and the second (test:node24:rest), so every case once", () => {
     const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
     const ci = readFileSync(path.join(ROOT, '.ci/run'), 'utf8');
-    expect(scripts.test).not.toMatch(/FAULT_MATRIX/);
-    expect(scripts['test:node24:rest']).toMatch(/^FAULT_MATRIX=second /);
+    expect(scripts.test).not.toMatch(/TEST_MATRIX/);
+    expect(scripts['test:node24:rest']).toMatch(/^TEST_MATRIX=second /);
     expect(scripts['test:node24:rest']).toContain('test/faults');
+    expect(scripts['test:node24:rest']).toContain('test/conformance');
     expect(ci).toMatch(/^step npm test$/m);
     expect(ci).toMatch(/^step npm run test:node24:rest$/m);
   });
