@@ -11,7 +11,7 @@
 import { replaySummary, type FlowOutcome } from '../support/datahubReplay.js';
 import { replayFlows, startReplayServer, unexpectedOutcomes } from '../support/replayServer.js';
 import { postgresAvailableForTests, type Backend } from '../support/server.js';
-import { partOfMatrix } from '../support/testMatrix.js';
+import { pairsForHalves, partOfMatrix } from '../support/testMatrix.js';
 
 const FLOWS = ['sdk-patch-builders', 'sdk-patch-builders-legacy', 'cli-ingest-report', 'sdk-search-filters', 'sdk-openapi-reads'] as const;
 
@@ -39,17 +39,17 @@ afterAll(() => {
   console.log(`${replaySummary(outcomes)}\n${outcomes.filter((o) => o.failures.length > 0).map((o) => `  ${o.name}: ${o.failures[0]}`).join('\n')}`);
 });
 
-/** Every flow at each base, in order, on one server per database and namespace; the setups run side by side (they share nothing, and mostly wait for their writes to be indexed). */
 /**
  * Each database with each namespace, half of them per run of the test matrix
- * (TEST_MATRIX, test/support/testMatrix.ts): ordered so that each half has both
- * databases and both namespaces.
+ * (TEST_MATRIX, test/support/testMatrix.ts), each half with both databases and both
+ * namespaces.
  */
 const SETUPS = partOfMatrix(
-  BACKENDS.flatMap((backend, b) => (b % 2 === 0 ? NAMESPACES : [...NAMESPACES].reverse()).map((namespace) => ({ backend, namespace: namespace.name, env: namespace.env }))),
+  pairsForHalves(BACKENDS, NAMESPACES).map(([backend, namespace]) => ({ backend, namespace: namespace.name, env: namespace.env })),
   0,
 );
 
+/** Every flow at each base, in order, on one server per database and namespace; the setups run side by side (they share nothing, and mostly wait for their writes to be indexed). */
 test.concurrent.each(SETUPS)('on the $backend PostgreSQL with $namespace: every client flow at / and under /gms', async ({ backend, namespace, env }) => {
   const server = await startReplayServer(env, backend);
   try {

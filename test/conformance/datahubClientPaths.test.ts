@@ -11,7 +11,7 @@
 import { loadClientFixture, replaySummary, type FlowOutcome } from '../support/datahubReplay.js';
 import { replayFlows, startReplayServer, unexpectedOutcomes } from '../support/replayServer.js';
 import { postgresAvailableForTests, type Backend } from '../support/server.js';
-import { partOfMatrix } from '../support/testMatrix.js';
+import { pairsForHalves, partOfMatrix } from '../support/testMatrix.js';
 
 const FLOW = 'sdk-structured-property-paths';
 const fixture = loadClientFixture(FLOW);
@@ -29,11 +29,11 @@ afterAll(() => {
 
 /**
  * Each database with each namespace, half of them per run of the test matrix
- * (TEST_MATRIX, test/support/testMatrix.ts): ordered so that each half has both
- * databases and both namespaces.
+ * (TEST_MATRIX, test/support/testMatrix.ts), each half with both databases and both
+ * namespaces.
  */
 const SETUPS = partOfMatrix(
-  BACKENDS.flatMap((backend, b) => (b % 2 === 0 ? NAMESPACES : [...NAMESPACES].reverse()).map((namespace) => ({ backend, namespace: namespace.name, env: namespace.env }))),
+  pairsForHalves(BACKENDS, NAMESPACES).map(([backend, namespace]) => ({ backend, namespace: namespace.name, env: namespace.env })),
   1,
 );
 

@@ -29,3 +29,12 @@ export function partOfMatrix<T>(cases: readonly T[], turn = 0, part: MatrixPart 
   const offset = (turn + (part === 'second' ? 1 : 0)) % 2;
   return cases.filter((_, i) => i % 2 === offset);
 }
+
+/**
+ * Every pair of an `a` and a `b`, ordered so that with two of each, either part of the
+ * matrix (partOfMatrix) holds both `a`s and both `b`s: the second `a` takes the `b`s in
+ * reverse order.
+ */
+export function pairsForHalves<A, B>(as: readonly A[], bs: readonly B[]): Array<readonly [A, B]> {
+  return as.flatMap((a, i) => (i % 2 === 0 ? bs : [...bs].reverse()).map((b) => [a, b] as const));
+}

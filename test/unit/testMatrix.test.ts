@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { matrixPart, partOfMatrix } from '../support/testMatrix.js';
+import { matrixPart, pairsForHalves, partOfMatrix } from '../support/testMatrix.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -27,6 +27,21 @@ describe('the test matrix in two parts', () => {
   test('turns alternate which setup the first part takes', () => {
     expect(partOfMatrix(['embedded', 'external'], 0, 'first')).toEqual(['embedded']);
     expect(partOfMatrix(['embedded', 'external'], 1, 'first')).toEqual(['external']);
+  });
+
+  test('pairs of two databases and two namespaces: each part, at either turn, holds both of each, and the parts make every pair', () => {
+    const pairs = pairsForHalves(['embedded', 'external'], ['datahub', 'default']);
+    expect(new Set(pairs.map(([a, b]) => `${a}/${b}`))).toEqual(new Set(['embedded/datahub', 'embedded/default', 'external/datahub', 'external/default']));
+    for (const turn of [0, 1]) {
+      for (const part of ['first', 'second'] as const) {
+        const half = partOfMatrix(pairs, turn, part);
+        expect(new Set(half.map(([a]) => a))).toEqual(new Set(['embedded', 'external']));
+        expect(new Set(half.map(([, b]) => b))).toEqual(new Set(['datahub', 'default']));
+      }
+    }
+    // One database (no external PostgreSQL on the machine): one namespace in each part.
+    expect(partOfMatrix(pairsForHalves(['embedded'], ['datahub', 'default']), 0, 'first')).toEqual([['embedded', 'datahub']]);
+    expect(partOfMatrix(pairsForHalves(['embedded'], ['datahub', 'default']), 0, 'second')).toEqual([['embedded', 'default']]);
   });
 
   test('the part comes from TEST_MATRIX, first by default, and a wrong one is refused', () => {
