@@ -96,7 +96,10 @@ export class TestEvaluator extends ConsumerLoop {
   private lastSnapshot: { at: number; day: string } | null = null;
   private touchedAt = 0;
 
+  private readonly batchSize: number;
+
   constructor(private readonly options: TestEvaluatorOptions) {
+    const batchSize = options.batchSize ?? BATCH_SIZE;
     super({
       db: options.db,
       log: options.log,
@@ -104,9 +107,10 @@ export class TestEvaluator extends ConsumerLoop {
       holderPrefix: 'test-evaluator',
       name: 'test evaluator',
       pollMs: options.pollMs,
-      gather: { ms: options.gatherMs ?? GATHER_MS, fewerThan: options.batchSize ?? BATCH_SIZE },
+      gather: { ms: options.gatherMs ?? GATHER_MS, fewerThan: batchSize },
       leaseSeconds: options.leaseSeconds,
     });
+    this.batchSize = batchSize;
   }
 
   get state(): TestEvaluatorState {
@@ -168,7 +172,7 @@ export class TestEvaluator extends ConsumerLoop {
   /** Handles the next batch of changes; returns how many there were. */
   private async drainBatch(position: LogPosition): Promise<number> {
     const { db, log } = this.options;
-    const changes = await changesAfter(db, position, this.options.batchSize ?? BATCH_SIZE);
+    const changes = await changesAfter(db, position, this.batchSize);
     if (changes.length === 0) return 0;
     const { entities, tests, properties } = classify(changes);
     if (tests.size > 0 || properties.size > 0) this.tests = null;
