@@ -76,6 +76,27 @@ const loadOf = (urns: string[], extra: Partial<LoadRequest> = {}): LoadRequest =
     ]);
   });
 
+  test('a value row the write leaves as it was is not written again; a changed one is, and a dropped one is deleted', async () => {
+    const urn = dataset('unchangedRows');
+    const generation = (await loadWriteState(optimistic, loadOf([], { properties: [P('a'), P('b')] }))).properties;
+    const rowOf = (name: string, value: string) => ({ propertyUrn: P(name), generation: generation.get(P(name))!.generation, values: [{ string: value }] });
+    const write = async (rows: ReturnType<typeof rowOf>[]) => {
+      const metadata = { properties: rows.map((r) => ({ propertyUrn: r.propertyUrn, values: r.values })) };
+      await applyWrites(optimistic, [decision(urn, { writes: [row('structuredProperties', metadata, 'x')], valueRows: rows })], await loadWriteState(optimistic, loadOf([urn])));
+    };
+    // xmin: the transaction that wrote the row's current version.
+    const versions = async () => Object.fromEntries((await s.query<{ property_urn: string; xmin: string }>('SELECT property_urn, xmin::text FROM property_value WHERE entity_urn = $1', [urn])).map((r) => [r.property_urn, r.xmin]));
+    await write([rowOf('a', 'kept'), rowOf('b', 'first')]);
+    const before = await versions();
+    await write([rowOf('a', 'kept'), rowOf('b', 'second')]);
+    const after = await versions();
+    expect(after[P('a')]).toBe(before[P('a')]);
+    expect(after[P('b')]).not.toBe(before[P('b')]);
+    await write([rowOf('b', 'second')]);
+    expect(await s.query('SELECT property_urn, "values" FROM property_value WHERE entity_urn = $1', [urn])).toEqual([{ property_urn: P('b'), values: [{ string: 'second' }] }]);
+    expect((await versions())[P('b')]).toBe(after[P('b')]);
+  });
+
   test('a decision that says how the replaced version is kept stores it so in history, beside the latest as written (the cleanup: hard means gone)', async () => {
     const urn = dataset('keptAs');
     const stored = { properties: [{ propertyUrn: P('a'), values: [{ string: 'gone' }] }, { propertyUrn: P('b'), values: [{ string: 'kept' }] }] };
