@@ -109,6 +109,7 @@ async function hardDelete(ctx, urn) {
   const floor = await startBareProxy({ meiliUrl: ctx.server.meiliUrl, masterKey: ctx.masterKey, token, routes: [{ requests: [] }] });
   const out = {};
   try {
+    const cpuBefore = cpuOfTree(ctx.server.child.pid);
     const t = performance.now();
     const startedUs = monotonicUs();
     out.health = await healthDuring(api, async () => {
@@ -132,11 +133,13 @@ async function hardDelete(ctx, urn) {
       }
       out.indexedS = (performance.now() - t) / 1000;
     }, { url: `${floor.url}/?route=0`, token });
+    // Which process the cleanup's time went to (the server, PostgreSQL, Meilisearch).
+    out.cpuSeconds = Object.fromEntries([...cpuBetween(cpuBefore, cpuOfTree(ctx.server.child.pid))].map(([k, ms]) => [k, ms / 1000]));
     ctx.windows.push({ name: 'hard delete until the index caught up', per: out.total, unit: 'dataset cleaned', interval: [startedUs, monotonicUs()] });
   } finally {
     await floor.stop();
   }
-  console.log(`DELETE answered in ${round(out.deleteMs)} ms; cleanup of ${out.total} done after ${round(out.cleanedS)} s (holders rewritten after ${round(out.holdersS)} s, then the history), the index caught up after ${round(out.indexedS)} s; /health p50 ${round(out.health.p50, 1)} ms, p99 ${round(out.health.p99, 1)} ms, max ${round(out.health.max, 1)} ms; bare server p99 ${round(out.health.floor.p99, 1)} ms`);
+  console.log(`DELETE answered in ${round(out.deleteMs)} ms; cleanup of ${out.total} done after ${round(out.cleanedS)} s (holders rewritten after ${round(out.holdersS)} s, then the history), the index caught up after ${round(out.indexedS)} s; /health p50 ${round(out.health.p50, 1)} ms, p99 ${round(out.health.p99, 1)} ms, max ${round(out.health.max, 1)} ms; bare server p99 ${round(out.health.floor.p99, 1)} ms; CPU s ${Object.entries(out.cpuSeconds).map(([k, sec]) => `${k} ${round(sec)}`).join(', ')}`);
   return out;
 }
 
