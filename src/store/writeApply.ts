@@ -100,8 +100,8 @@ async function writeStatement(target: WriteTarget, decisions: readonly EntityWri
       SELECT entity_urn, property_urn, entity_type, generation, vals FROM values_input
       ON CONFLICT (entity_urn, property_urn) DO UPDATE SET generation = EXCLUDED.generation, "values" = EXCLUDED."values"
       -- A row the write leaves as it was is not written again: an entity's write names every
-      -- value it holds, and rewriting the unchanged ones cost a new row version and index
-      -- entries each (the hard delete's cleanup rewrote every other value of each holder).
+      -- value it holds, and rewriting the unchanged ones left a dead row version each (the
+      -- hard delete's cleanup rewrote every other value of each holder).
       WHERE (property_value.generation, property_value."values") IS DISTINCT FROM (EXCLUDED.generation, EXCLUDED."values")
     )`;
   // The entities whose aspects are written, by array wherever a table is joined to them (see writePreconditions).
