@@ -210,6 +210,16 @@ export function cpuBetween(before, after) {
   return new Map([...after].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)]));
 }
 
+/** CPU seconds by process between two cpuOfTree readings, as a plain object (kept in a run's results). */
+export function cpuSecondsBetween(before, after) {
+  return Object.fromEntries([...cpuBetween(before, after)].map(([name, ms]) => [name, ms / 1000]));
+}
+
+/** "node (server) 19.7, postgres (all processes) 17.1, ...": CPU seconds by process, as the reports print them. */
+export function cpuText(seconds, digits) {
+  return Object.entries(seconds).map(([name, sec]) => `${name} ${round(sec, digits)}`).join(', ');
+}
+
 function processName(comm) {
   return comm === 'node' ? 'node (server)' : comm.startsWith('postgres') ? 'postgres (all processes)' : comm.startsWith('meili') ? 'meilisearch' : comm;
 }

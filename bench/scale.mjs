@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { machine, percentile, request, ROOT, round, writeSection } from './support.mjs';
 import { PROPS, propertyUrn } from './outsideData.mjs';
 import { searchFigures, startBareProxy } from './outsideSearch.mjs';
-import { bulkLoad, bytesUnder, countSearchable, cpuBetween, cpuOfTree, embeddedDatabaseUrl, healthDuring, memoryOfTree, printMemory, sleep, startAsUser, tempDataDir } from './outsideServer.mjs';
+import { bulkLoad, bytesUnder, countSearchable, cpuOfTree, cpuSecondsBetween, cpuText, embeddedDatabaseUrl, healthDuring, memoryOfTree, printMemory, sleep, startAsUser, tempDataDir } from './outsideServer.mjs';
 import { scaleChart } from './scaleChart.mjs';
 import { machineLimits, profileSection, scaleReport } from './scaleReport.mjs';
 
@@ -67,10 +67,10 @@ async function atSize(ctx, size, from, opts, load) {
   let searchable = 0;
   while ((searchable = await countSearchable(api)) < size) await sleep(250);
   const searchableS = (performance.now() - t) / 1000;
-  const cpu = cpuBetween(cpuBefore, cpuOfTree(server.child.pid));
+  const cpuSeconds = cpuSecondsBetween(cpuBefore, cpuOfTree(server.child.pid));
   ctx.windows.push({ name: `bulk load ${from}..${size}`, per: size - from, unit: 'dataset', interval: [Math.round(t * 1000 + ctx.clockOffsetUs), monotonicUs()] });
-  const bulk = { from, size, writtenS, searchableS, perSecond: (size - from) / searchableS, cpuSeconds: Object.fromEntries([...cpu].map(([k, ms]) => [k, ms / 1000])), load: load.phase() };
-  console.log(`written in ${round(writtenS)} s, all ${searchable} searchable after ${round(searchableS)} s: ${round(bulk.perSecond)} datasets/s; CPU s ${[...cpu].map(([k, ms]) => `${k} ${round(ms / 1000)}`).join(', ')}`);
+  const bulk = { from, size, writtenS, searchableS, perSecond: (size - from) / searchableS, cpuSeconds, load: load.phase() };
+  console.log(`written in ${round(writtenS)} s, all ${searchable} searchable after ${round(searchableS)} s: ${round(bulk.perSecond)} datasets/s; CPU s ${cpuText(cpuSeconds)}`);
 
   console.log(`== ${size}: searches`);
   const search = await searchFigures({ server, dataDir: ctx.dataDir, databaseUrl: ctx.databaseUrl, iterations: opts.iterations, token: ctx.token, gateways: [] });
@@ -134,12 +134,12 @@ async function hardDelete(ctx, urn) {
       out.indexedS = (performance.now() - t) / 1000;
     }, { url: `${floor.url}/?route=0`, token });
     // Which process the cleanup's time went to (the server, PostgreSQL, Meilisearch).
-    out.cpuSeconds = Object.fromEntries([...cpuBetween(cpuBefore, cpuOfTree(ctx.server.child.pid))].map(([k, ms]) => [k, ms / 1000]));
+    out.cpuSeconds = cpuSecondsBetween(cpuBefore, cpuOfTree(ctx.server.child.pid));
     ctx.windows.push({ name: 'hard delete until the index caught up', per: out.total, unit: 'dataset cleaned', interval: [startedUs, monotonicUs()] });
   } finally {
     await floor.stop();
   }
-  console.log(`DELETE answered in ${round(out.deleteMs)} ms; cleanup of ${out.total} done after ${round(out.cleanedS)} s (holders rewritten after ${round(out.holdersS)} s, then the history), the index caught up after ${round(out.indexedS)} s; /health p50 ${round(out.health.p50, 1)} ms, p99 ${round(out.health.p99, 1)} ms, max ${round(out.health.max, 1)} ms; bare server p99 ${round(out.health.floor.p99, 1)} ms; CPU s ${Object.entries(out.cpuSeconds).map(([k, sec]) => `${k} ${round(sec)}`).join(', ')}`);
+  console.log(`DELETE answered in ${round(out.deleteMs)} ms; cleanup of ${out.total} done after ${round(out.cleanedS)} s (holders rewritten after ${round(out.holdersS)} s, then the history), the index caught up after ${round(out.indexedS)} s; /health p50 ${round(out.health.p50, 1)} ms, p99 ${round(out.health.p99, 1)} ms, max ${round(out.health.max, 1)} ms; bare server p99 ${round(out.health.floor.p99, 1)} ms; CPU s ${cpuText(out.cpuSeconds)}`);
   return out;
 }
 

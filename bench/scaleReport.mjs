@@ -4,7 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { machine, round } from './support.mjs';
-import { startFlags } from './outsideServer.mjs';
+import { cpuText, startFlags } from './outsideServer.mjs';
 import { summarize } from './profileSummary.mjs';
 
 const met = (ok) => (ok ? 'met' : '**not met**');
@@ -97,7 +97,7 @@ export function scaleReport(results, opts, started) {
     rows.push(`| ${q.label}: p50 ≤ raw + ${q.rawTarget.p50} ms, p99 ≤ raw + ${q.rawTarget.p99} ms | p50 ${round(q.service.p50, 2)} ms (+${round(d50, 2)}), p99 ${round(q.service.p99, 2)} ms (${d99 >= 0 ? '+' : ''}${round(d99, 2)}) | raw p50 ${round(q.raw.p50, 2)}, p99 ${round(q.raw.p99, 2)}; bare proxy p50 ${round(q.bare.p50, 2)}, p99 ${round(q.bare.p99, 2)} | ${loadText(last.searchLoad)} | ${met(d50 <= q.rawTarget.p50 && d99 <= q.rawTarget.p99)} |`);
   }
   const h = results.hardDelete;
-  rows.push(`| Hard delete of a property held by ${fmt(h.total)} datasets: cleaned ≤ 5 min | cleanup done after ${round(h.cleanedS, 1)} s (holders rewritten after ${h.holdersS === undefined ? '?' : round(h.holdersS, 1)} s, then the older versions; DELETE answered in ${round(h.deleteMs)} ms); the index caught up after ${round(h.indexedS, 1)} s${h.cpuSeconds ? `; CPU s: ${Object.entries(h.cpuSeconds).map(([k, sec]) => `${k} ${round(sec, 1)}`).join(', ')}` : ''} | | ${loadText(results.hardDeleteLoad)} | ${met(h.cleanedS <= 300)} |`);
+  rows.push(`| Hard delete of a property held by ${fmt(h.total)} datasets: cleaned ≤ 5 min | cleanup done after ${round(h.cleanedS, 1)} s (holders rewritten after ${h.holdersS === undefined ? '?' : round(h.holdersS, 1)} s, then the older versions; DELETE answered in ${round(h.deleteMs)} ms); the index caught up after ${round(h.indexedS, 1)} s${h.cpuSeconds ? `; CPU s: ${cpuText(h.cpuSeconds, 1)}` : ''} | | ${loadText(results.hardDeleteLoad)} | ${met(h.cleanedS <= 300)} |`);
   rows.push(`| \`/health\` meanwhile: p99 < 100 ms | p50 ${round(h.health.p50, 1)} ms, p99 ${round(h.health.p99, 1)} ms, max ${round(h.health.max, 1)} ms (${h.health.samples} samples) | a bare Node server asked meanwhile: p50 ${round(h.health.floor.p50, 1)}, p99 ${round(h.health.floor.p99, 1)} ms | ${loadText(results.hardDeleteLoad)} | ${met(h.health.p99 < 100)} |`);
   rows.push(`| node process ≤ 300 MB PSS | ${round(nodePss(last.memory))} MB right after the searches, ${round(nodePss(last.memoryIdle))} MB 30 s later | | | right after: ${met(nodePss(last.memory) <= 300)}; 30 s later: ${met(nodePss(last.memoryIdle) <= 300)} |`);
   rows.push(`| whole process tree ≤ 4 GB PSS | ${round(treePss(last.memory))} MB (${byProcess(last.memory)}); 30 s later ${round(treePss(last.memoryIdle))} MB | | | right after: ${met(treePss(last.memory) <= 4096)}; 30 s later: ${met(treePss(last.memoryIdle) <= 4096)} |`);
@@ -107,7 +107,7 @@ export function scaleReport(results, opts, started) {
   const perSize = results.sizes.map((r) => {
     const q = (prefix) => r.search.rows.find((x) => x.label.startsWith(prefix));
     const cell = (x) => (x ? `${round(x.service.p50, 2)} / ${round(x.raw.p50, 2)} / ${round(x.bare.p50, 2)}` : '');
-    return `| ${fmt(r.size)} | ${fmt(r.bulk.perSecond)}/s (${fmt(r.size - r.bulk.from)} in ${round(r.bulk.searchableS, 1)} s; CPU s: ${Object.entries(r.bulk.cpuSeconds).map(([k, s]) => `${k} ${round(s)}`).join(', ')}) | ${cell(q('GraphQL `scroll'))} | ${cell(q('GraphQL `aggregate'))} | ${cell(q('REST v3'))} | ${round(nodePss(r.memoryIdle))} / ${round(treePss(r.memoryIdle))} MB (${byProcess(r.memoryIdle)}) | ${round(r.disk.meili / MiB)} / ${round(r.disk.postgres / MiB)} MiB | ${loadText(r.bulk.load)}; ${loadText(r.searchLoad)} |`;
+    return `| ${fmt(r.size)} | ${fmt(r.bulk.perSecond)}/s (${fmt(r.size - r.bulk.from)} in ${round(r.bulk.searchableS, 1)} s; CPU s: ${cpuText(r.bulk.cpuSeconds)}) | ${cell(q('GraphQL `scroll'))} | ${cell(q('GraphQL `aggregate'))} | ${cell(q('REST v3'))} | ${round(nodePss(r.memoryIdle))} / ${round(treePss(r.memoryIdle))} MB (${byProcess(r.memoryIdle)}) | ${round(r.disk.meili / MiB)} / ${round(r.disk.postgres / MiB)} MiB | ${loadText(r.bulk.load)}; ${loadText(r.searchLoad)} |`;
   });
 
   return `
